@@ -1,0 +1,36 @@
+// yard project add|list|remove
+import path from "node:path";
+import type { Command } from "commander";
+import type { CliContext } from "../context";
+import { table } from "../output";
+
+export function registerProject(program: Command, ctx: CliContext) {
+  const project = program.command("project").description("Register local git repositories on the board");
+
+  project
+    .command("add <path>")
+    .description("Add a local git repository (a work tree, not bare)")
+    .option("--name <name>", "display name (default: the folder name)")
+    .action(async (p: string, opts: { name?: string }) => {
+      const res = await ctx.client().projects.add.mutate({ path: path.resolve(p), name: opts.name });
+      ctx.out().result({ project: res }, () => `Added project ${res.name} (${res.id}) at ${res.path}`);
+    });
+
+  project
+    .command("list")
+    .description("List projects")
+    .action(async () => {
+      const projects = await ctx.client().projects.list.query();
+      ctx.out().result({ projects }, () =>
+        projects.length === 0 ? "No projects yet: yard project add <path>" : table([["ID", "NAME", "TARGET", "PATH"], ...projects.map((p) => [p.id, p.name, p.defaultTarget ?? "-", p.path])]),
+      );
+    });
+
+  project
+    .command("remove <id>")
+    .description("Remove a project from the board (the repository is not touched)")
+    .action(async (id: string) => {
+      const res = await ctx.client().projects.remove.mutate({ id });
+      ctx.out().result({ project: res }, () => `Removed project ${res.name} (${res.id}); ${res.path} is untouched`);
+    });
+}

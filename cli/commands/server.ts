@@ -1,0 +1,38 @@
+// yard serve | status
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
+import type { CliContext } from "../context";
+
+export function registerServer(program: Command, ctx: CliContext) {
+  program
+    .command("serve")
+    .description("Start the board (the same as npm start); --port N, --host H, --dev")
+    .allowUnknownOption(true)
+    .helpOption(false)
+    .argument("[options...]")
+    .action(async (args: string[]) => {
+      const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../server/main.ts");
+      process.argv = [process.argv[0]!, main, ...args];
+      await import(main);
+    });
+
+  program
+    .command("status")
+    .description("Is the server up? Where is it, what does it hold, and the login link")
+    .action(async () => {
+      const conn = ctx.conn();
+      const status = await ctx.client().status.query();
+      const loginUrl = conn.source === "data-dir" ? `${conn.url}/login?token=${encodeURIComponent(conn.token)}` : undefined;
+      ctx.out().result({ ...status, url: conn.url, loginUrl }, () =>
+        [
+          `Switchyard ${status.version} is running at ${conn.url}`,
+          status.home ? `data dir: ${status.home}` : "",
+          `${status.projects} project(s), ${status.tasks} task(s), ${status.panes} pane(s)`,
+          loginUrl ? `login link: ${loginUrl}` : "",
+        ]
+          .filter(Boolean)
+          .join("\n"),
+      );
+    });
+}

@@ -1,0 +1,52 @@
+// Finds the server and its credentials: YARD_URL / YARD_TOKEN (set in every pane), else the
+// data dir's server.json and token file, so `yard` works with zero configuration on the same
+// machine. Builds the tRPC client.
+import { readFileSync } from "node:fs";
+import { createTRPCClient, httpLink } from "@trpc/client";
+import type { AppRouter } from "../server/api/router";
+import { paths, yardHome } from "../server/config";
+import { YardError } from "../server/core/errors";
+
+export interface Connection {
+  url: string;
+  token: string;
+  /** Where the values came from, for `yard status`. */
+  source: "env" | "data-dir";
+  home: string;
+}
+
+export function resolveConnection(env: NodeJS.ProcessEnv = process.env): Connection {
+  const home = yardHome(env);
+  const p = paths(home);
+  let url = env.YARD_URL?.trim();
+  let token = env.YARD_TOKEN?.trim();
+  const source = url && token ? "env" : "data-dir";
+  if (!url) {
+    try {
+      url = (JSON.parse(readFileSync(p.server, "utf8")) as { url: string }).url;
+    } catch {
+      throw new YardError("SERVER_UNAVAILABLE", `Switchyard is not running for data dir ${home} (start it with \`npm start\` or \`yard serve\`, or set YARD_URL)`, { home });
+    }
+  }
+  if (!token) {
+    try {
+      token = readFileSync(p.token, "utf8").trim();
+    } catch {
+      throw new YardError("UNAUTHORIZED", `No token: set YARD_TOKEN or run yard as the user who owns ${p.token}`, { home });
+    }
+  }
+  return { url: url.replace(/\/+$/, ""), token, source, home };
+}
+
+export function makeClient(conn: Connection) {
+  return createTRPCClient<AppRouter>({
+    links: [
+      httpLink({
+        url: `${conn.url}/api/trpc`,
+        headers: () => ({ authorization: `Bearer ${conn.token}` }),
+      }),
+    ],
+  });
+}
+
+export type YardClient = ReturnType<typeof makeClient>;

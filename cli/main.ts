@@ -1,0 +1,49 @@
+// The `yard` CLI: commander for parsing, the tRPC client for everything else. No business
+// logic here: each command validates its flags, calls one procedure and prints the result.
+import { Command, CommanderError } from "commander";
+import { VERSION } from "../server/version";
+import { registerAgent } from "./commands/agent";
+import { registerProject } from "./commands/project";
+import { registerServer } from "./commands/server";
+import { makeContext } from "./context";
+import { toCliError } from "./output";
+
+const argv = process.argv.slice(2);
+const program = new Command("yard");
+const ctx = makeContext(program, argv);
+
+program
+  .description("Switchyard: run coding agents in parallel worktrees and review their work")
+  .version(VERSION)
+  .option("--json", "print exactly one JSON document on stdout (errors too)")
+  .showHelpAfterError(false)
+  .exitOverride()
+  .configureOutput({
+    writeErr: (s) => {
+      if (!ctx.out().json) process.stderr.write(s);
+    },
+  });
+
+registerServer(program, ctx);
+registerProject(program, ctx);
+registerAgent(program, ctx);
+
+for (const cmd of program.commands) applyUsageHandling(cmd);
+function applyUsageHandling(cmd: Command) {
+  cmd.exitOverride().configureOutput({ writeErr: (s) => !ctx.out().json && process.stderr.write(s) });
+  cmd.commands.forEach(applyUsageHandling);
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  if (e instanceof CommanderError) {
+    if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") process.exit(0);
+    ctx.out().error({ code: "BAD_PARAMS", message: e.message.replace(/^error: /, ""), details: { usage: true } }, 2);
+  }
+  // Errors thrown by option parsers before any request are usage errors too.
+  if (e instanceof Error && (e as { code?: string }).code === "commander.invalidArgument") {
+    ctx.out().error({ code: "BAD_PARAMS", message: e.message, details: { usage: true } }, 2);
+  }
+  ctx.out().error(toCliError(e), 1);
+}

@@ -1,0 +1,44 @@
+"use client";
+// Light / dark / system switch in the top bar.
+import { useEffect, useState } from "react";
+import { applyTheme, readTheme, type ThemeChoice } from "../lib/theme";
+
+const CHOICES: Array<{ value: ThemeChoice; label: string; icon: string }> = [
+  { value: "light", label: "Light theme", icon: "☀" },
+  { value: "dark", label: "Dark theme", icon: "☾" },
+  { value: "system", label: "Follow system theme", icon: "◐" },
+];
+
+export function ThemeToggle() {
+  const [choice, setChoice] = useState<ThemeChoice>("system");
+  useEffect(() => {
+    setChoice(readTheme());
+    const mq = matchMedia("(prefers-color-scheme: dark)");
+    const onChange = () => readTheme() === "system" && applyTheme("system");
+    mq.addEventListener("change", onChange);
+    return () => mq.removeEventListener("change", onChange);
+  }, []);
+  return (
+    <div role="group" aria-label="Theme" className="flex overflow-hidden rounded-md border border-gray-300 dark:border-gray-700">
+      {CHOICES.map((c) => (
+        <button
+          key={c.value}
+          type="button"
+          title={c.label}
+          aria-label={c.label}
+          aria-pressed={choice === c.value}
+          data-theme-choice={c.value}
+          onClick={() => {
+            applyTheme(c.value);
+            setChoice(c.value);
+          }}
+          className={`px-2 py-1 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 ${
+            choice === c.value ? "bg-gray-200 dark:bg-gray-700" : "hover:bg-gray-100 dark:hover:bg-gray-800"
+          }`}
+        >
+          {c.icon}
+        </button>
+      ))}
+    </div>
+  );
+}

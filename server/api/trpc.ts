@@ -1,0 +1,96 @@
+// tRPC setup: context (who is calling), the error shape every client sees
+// ({code, message, details, retryable} from the core registry), and procedure kinds.
+import { TRPCError, initTRPC } from "@trpc/server";
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import { ZodError } from "zod";
+import { ERROR_CODES, type ErrorCode, YardError } from "../core/errors";
+import type { Principal } from "../security/guard";
+import type { Services } from "../services";
+
+export interface Context {
+  services: Services;
+  principal: Principal;
+  /** Set when a pane token was presented and matched its pane. */
+  pane: { id: string; taskId: string | null } | null;
+}
+
+const TRPC_CODE: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
+  BAD_PARAMS: "BAD_REQUEST",
+  UNAUTHORIZED: "UNAUTHORIZED",
+  FORBIDDEN: "FORBIDDEN",
+  NOT_FOUND: "NOT_FOUND",
+  CONFLICT: "CONFLICT",
+  RATE_LIMITED: "TOO_MANY_REQUESTS",
+  TIMEOUT: "TIMEOUT",
+  PANE_BUSY: "CONFLICT",
+  AGENT_NOT_READY: "CONFLICT",
+  PANE_EXITED: "CONFLICT",
+  SUBMIT_STALLED: "CONFLICT",
+  TASK_NOT_COMPLETED: "CONFLICT",
+  DIRTY_TARGET: "CONFLICT",
+  DIRTY_SOURCE: "CONFLICT",
+  MERGE_CONFLICT: "CONFLICT",
+  GIT_FAILED: "INTERNAL_SERVER_ERROR",
+  SERVER_UNAVAILABLE: "INTERNAL_SERVER_ERROR",
+  INTERNAL: "INTERNAL_SERVER_ERROR",
+};
+
+export interface YardErrorData {
+  code: ErrorCode;
+  message: string;
+  details: Record<string, unknown> | null;
+  retryable: boolean;
+}
+
+export function zodToYardError(e: ZodError): YardError {
+  const issues = e.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+  const message = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
+  return new YardError("BAD_PARAMS", message || "Invalid input", { issues });
+}
+
+/** Any thrown value → the one error shape. */
+export function toYardError(error: TRPCError): YardError {
+  const cause = error.cause;
+  if (cause instanceof YardError) return cause;
+  if (cause instanceof ZodError) return zodToYardError(cause);
+  switch (error.code) {
+    case "BAD_REQUEST":
+    case "PARSE_ERROR":
+      return new YardError("BAD_PARAMS", error.message);
+    case "UNAUTHORIZED":
+      return new YardError("UNAUTHORIZED", error.message);
+    case "FORBIDDEN":
+      return new YardError("FORBIDDEN", error.message);
+    case "NOT_FOUND":
+      return new YardError("NOT_FOUND", error.message);
+    default:
+      return new YardError("INTERNAL", error.message || ERROR_CODES.INTERNAL.message);
+  }
+}
+
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    const y = toYardError(error);
+    const yard: YardErrorData = { code: y.code, message: y.message, details: y.details ?? null, retryable: y.retryable };
+    return { ...shape, message: y.message, data: { ...shape.data, stack: undefined, yard } };
+  },
+});
+
+/** Core errors keep their meaning over HTTP (status code) as well as in the body. */
+const mapErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const y = result.error.cause instanceof YardError ? result.error.cause : result.error.cause instanceof ZodError ? zodToYardError(result.error.cause) : null;
+    if (y) throw new TRPCError({ code: TRPC_CODE[y.code], message: y.message, cause: y });
+  }
+  return result;
+});
+
+export const router = t.router;
+/** Any authenticated caller: the install token or a pane token. */
+export const anyCaller = t.procedure.use(mapErrors);
+/** The install token only (the browser session or the CLI run by the user). */
+export const adminProcedure = anyCaller.use(({ ctx, next }) => {
+  if (ctx.principal.kind !== "admin") throw new YardError("FORBIDDEN", "A pane token cannot do this; it is limited to its own pane and task");
+  return next();
+});

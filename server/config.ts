@@ -1,0 +1,63 @@
+// Where Switchyard keeps its data and which address it serves on. Pure: reads only the
+// environment and argv it is handed, so tests and the CLI resolve exactly what the server does.
+import os from "node:os";
+import path from "node:path";
+
+export const DEFAULT_PORT = 7420;
+export const DEFAULT_HOST = "127.0.0.1";
+
+export function yardHome(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.YARD_HOME) return path.resolve(env.YARD_HOME);
+  if (env.XDG_DATA_HOME) return path.join(path.resolve(env.XDG_DATA_HOME), "switchyard");
+  return path.join(os.homedir(), ".local", "share", "switchyard");
+}
+
+export const paths = (home: string) => ({
+  home,
+  db: path.join(home, "yard.db"),
+  token: path.join(home, "token"),
+  server: path.join(home, "server.json"), // {url, pid} of the running server, for the CLI
+  worktrees: path.join(home, "worktrees"),
+});
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.has(host) || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  dev: boolean;
+  allowRemote: boolean;
+}
+
+/** Parses `--port N`, `--host H`, `--dev`, `--allow-remote` over PORT/HOST env defaults. */
+export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
+  const opts: ServeOptions = {
+    host: env.HOST || DEFAULT_HOST,
+    port: env.PORT ? Number(env.PORT) : DEFAULT_PORT,
+    dev: false,
+    allowRemote: env.YARD_ALLOW_REMOTE === "1",
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = () => {
+      const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : argv[++i];
+      if (v === undefined) throw new Error(`${a.split("=")[0]} needs a value`);
+      return v;
+    };
+    if (a === "--dev") opts.dev = true;
+    else if (a === "--allow-remote") opts.allowRemote = true;
+    else if (a === "--port" || a.startsWith("--port=")) opts.port = Number(value());
+    else if (a === "--host" || a.startsWith("--host=")) opts.host = value();
+    else throw new Error(`unknown option ${a} (options: --port N, --host H, --allow-remote, --dev)`);
+  }
+  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) {
+    throw new Error(`invalid port ${JSON.stringify(String(opts.port))}: use a number from 0 to 65535`);
+  }
+  if (!isLoopbackHost(opts.host) && !opts.allowRemote) {
+    throw new Error(`refusing to listen on non-loopback address ${opts.host}: pass --allow-remote if you really mean it`);
+  }
+  return opts;
+}

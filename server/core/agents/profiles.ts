@@ -1,0 +1,128 @@
+// Agent profiles: how to launch an agent (argv template, role, hook support, env).
+// Owns the built-in profiles (claude-code, codex, shell, demo), validation of custom ones,
+// and expanding an argv template for a spawn.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import type { Db } from "../../db";
+import { YardError } from "../errors";
+
+export const ROLES = ["worker", "reviewer", "planner"] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface AgentProfile {
+  id: string;
+  name: string;
+  role: Role;
+  argv: string[];
+  supportsHooks: boolean;
+  env: Record<string, string>;
+  builtIn: boolean;
+}
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** Hook events Switchyard registers with Claude Code; each runs `yard hook <Event>`. */
+export const CLAUDE_HOOK_EVENTS = [
+  "SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure",
+  "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop", "SessionEnd",
+] as const;
+
+export function claudeHookSettings(): string {
+  const hooks: Record<string, unknown> = {};
+  for (const ev of CLAUDE_HOOK_EVENTS) hooks[ev] = [{ matcher: "", hooks: [{ type: "command", command: `yard hook ${ev}` }] }];
+  return JSON.stringify({ hooks });
+}
+
+export const BUILT_IN_PROFILES: AgentProfile[] = [
+  { id: "claude-code", name: "Claude Code", role: "worker", argv: ["claude", "--settings", "{{claudeHookSettings}}"], supportsHooks: true, env: {}, builtIn: true },
+  { id: "codex", name: "Codex", role: "worker", argv: ["codex"], supportsHooks: false, env: {}, builtIn: true },
+  { id: "shell", name: "Shell", role: "worker", argv: ["{{shell}}"], supportsHooks: false, env: {}, builtIn: true },
+  { id: "demo", name: "Demo agent", role: "worker", argv: ["{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs"], supportsHooks: true, env: {}, builtIn: true },
+];
+
+/** Replaces `{{name}}` placeholders; an unknown placeholder is a BAD_PARAMS error at spawn time. */
+export function expandArgv(argv: string[], vars: Record<string, string> = {}): string[] {
+  const all: Record<string, string> = {
+    node: process.execPath,
+    yardRoot: REPO_ROOT,
+    shell: process.env.SHELL || "/bin/bash",
+    claudeHookSettings: claudeHookSettings(),
+    ...vars,
+  };
+  return argv.map((arg) =>
+    arg.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+      const v = all[name];
+      if (v === undefined) throw new YardError("BAD_PARAMS", `Unknown placeholder {{${name}}} in agent argv`, { placeholder: name });
+      return v;
+    }),
+  );
+}
+
+const noNul = (s: string) => !s.includes("\0");
+export const argvSchema = z
+  .array(z.string().max(8192).refine(noNul, "argv entries must not contain NUL bytes"))
+  .min(1, "argv needs at least the program to run")
+  .max(256)
+  .refine((a) => a[0]!.trim().length > 0, "argv[0] (the program) must not be empty");
+
+export const envSchema = z.record(
+  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "environment variable names are letters, digits and _"),
+  z.string().max(32768).refine(noNul, "environment values must not contain NUL bytes"),
+);
+
+export const agentProfileInput = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "id: lowercase letters, digits and -, up to 40 characters"),
+  name: z.string().trim().min(1).max(80).optional(),
+  role: z.enum(ROLES).default("worker"),
+  argv: argvSchema,
+  supportsHooks: z.boolean().default(false),
+  env: envSchema.default({}),
+});
+export type AgentProfileInput = z.input<typeof agentProfileInput>;
+
+type Row = { id: string; name: string; role: string; argv: string; supportsHooks: boolean; env: string; builtIn: boolean };
+const toProfile = (r: Row): AgentProfile => ({
+  id: r.id,
+  name: r.name,
+  role: r.role as Role,
+  argv: JSON.parse(r.argv) as string[],
+  supportsHooks: r.supportsHooks,
+  env: JSON.parse(r.env) as Record<string, string>,
+  builtIn: r.builtIn,
+});
+
+export class AgentProfiles {
+  constructor(private readonly db: Db) {}
+
+  /** Writes the built-ins (their definitions follow the code, so they are refreshed each start). */
+  async seed(): Promise<void> {
+    for (const p of BUILT_IN_PROFILES) {
+      const data = { name: p.name, role: p.role, argv: JSON.stringify(p.argv), supportsHooks: p.supportsHooks, env: JSON.stringify(p.env), builtIn: true };
+      await this.db.agentProfile.upsert({ where: { id: p.id }, create: { id: p.id, ...data }, update: data });
+    }
+  }
+
+  async list(): Promise<AgentProfile[]> {
+    const rows = await this.db.agentProfile.findMany({ orderBy: [{ builtIn: "desc" }, { id: "asc" }] });
+    return rows.map(toProfile);
+  }
+
+  async get(id: string): Promise<AgentProfile> {
+    const row = await this.db.agentProfile.findUnique({ where: { id } });
+    if (!row) throw new YardError("NOT_FOUND", `No agent profile ${JSON.stringify(id)}`, { id });
+    return toProfile(row);
+  }
+
+  async add(input: AgentProfileInput): Promise<AgentProfile> {
+    const p = agentProfileInput.parse(input);
+    if (await this.db.agentProfile.findUnique({ where: { id: p.id } })) {
+      throw new YardError("CONFLICT", `An agent profile ${JSON.stringify(p.id)} already exists`, { id: p.id });
+    }
+    expandArgv(p.argv); // unknown placeholders fail now, not at the first spawn
+    const row = await this.db.agentProfile.create({
+      data: { id: p.id, name: p.name ?? p.id, role: p.role, argv: JSON.stringify(p.argv), supportsHooks: p.supportsHooks, env: JSON.stringify(p.env), builtIn: false },
+    });
+    return toProfile(row);
+  }
+}

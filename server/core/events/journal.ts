@@ -1,0 +1,99 @@
+// The append-only event journal: every `task.*` / `pane.*` / `project.*` fact gets a row with a
+// monotonic sequence number, then goes to live subscribers (socket.io, `yard events --follow`,
+// waiters). Readers replay by sequence number, type glob, task or pane.
+import { EventEmitter } from "node:events";
+import type { Db } from "../../db";
+
+export interface YardEvent {
+  seq: number;
+  type: string;
+  taskId: string | null;
+  paneId: string | null;
+  payload: Record<string, unknown>;
+  time: string;
+}
+
+export interface EventQuery {
+  since?: number; // exclusive: events with seq > since
+  type?: string; // glob: `task.*`, `pane.lifecycle`
+  taskId?: string;
+  paneId?: string;
+  limit?: number;
+}
+
+/** `task.*` → /^task\..*$/ ; only `*` is special. */
+export function globToRegExp(glob: string): RegExp {
+  return new RegExp("^" + glob.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$");
+}
+
+export function matches(e: YardEvent, q: EventQuery): boolean {
+  if (q.since !== undefined && e.seq <= q.since) return false;
+  if (q.taskId && e.taskId !== q.taskId) return false;
+  if (q.paneId && e.paneId !== q.paneId) return false;
+  if (q.type && !globToRegExp(q.type).test(e.type)) return false;
+  return true;
+}
+
+export class EventJournal {
+  private readonly bus = new EventEmitter();
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly db: Db) {
+    this.bus.setMaxListeners(0);
+  }
+
+  /** Appends in call order (serialized), then notifies subscribers. */
+  append(type: string, opts: { taskId?: string | null; paneId?: string | null; payload?: Record<string, unknown> } = {}): Promise<YardEvent> {
+    const run = async (): Promise<YardEvent> => {
+      const row = await this.db.event.create({
+        data: { type, taskId: opts.taskId ?? null, paneId: opts.paneId ?? null, payload: JSON.stringify(opts.payload ?? {}) },
+      });
+      const event = toEvent(row);
+      this.bus.emit("event", event);
+      return event;
+    };
+    const p = this.tail.then(run, run);
+    this.tail = p.catch(() => {});
+    return p;
+  }
+
+  async list(q: EventQuery = {}): Promise<YardEvent[]> {
+    const limit = Math.min(q.limit ?? 1000, 10_000);
+    // Type globs are filtered in memory; narrow by prefix in SQL when the glob has one.
+    const prefix = q.type ? q.type.split("*")[0] : "";
+    const rows = await this.db.event.findMany({
+      where: {
+        seq: q.since !== undefined ? { gt: q.since } : undefined,
+        taskId: q.taskId,
+        paneId: q.paneId,
+        type: prefix ? { startsWith: prefix } : undefined,
+      },
+      orderBy: { seq: "asc" },
+      take: q.type ? undefined : limit,
+    });
+    return rows.map(toEvent).filter((e) => matches(e, q)).slice(0, limit);
+  }
+
+  async head(): Promise<number> {
+    const last = await this.db.event.findFirst({ orderBy: { seq: "desc" }, select: { seq: true } });
+    return last?.seq ?? 0;
+  }
+
+  subscribe(listener: (e: YardEvent) => void, q: EventQuery = {}): () => void {
+    const fn = (e: YardEvent) => {
+      if (matches(e, q)) listener(e);
+    };
+    this.bus.on("event", fn);
+    return () => this.bus.off("event", fn);
+  }
+}
+
+function toEvent(row: { seq: number; type: string; taskId: string | null; paneId: string | null; payload: string; time: Date }): YardEvent {
+  let payload: Record<string, unknown> = {};
+  try {
+    payload = JSON.parse(row.payload) as Record<string, unknown>;
+  } catch {
+    payload = { raw: row.payload };
+  }
+  return { seq: row.seq, type: row.type, taskId: row.taskId, paneId: row.paneId, payload, time: row.time.toISOString() };
+}

@@ -1,0 +1,70 @@
+// Projects: local git repositories registered on the board. Owns add (validated: an existing,
+// non-bare git work tree, registered once by its canonical top-level path), list and remove.
+import { z } from "zod";
+import type { Db } from "../../db";
+import { YardError } from "../errors";
+import { newId } from "../ids";
+
+export interface Project {
+  id: string;
+  path: string;
+  name: string;
+  defaultTarget: string | null;
+  createdAt: string;
+}
+
+export interface RepoInfo {
+  root: string;
+  currentBranch: string | null;
+}
+
+export const projectAddInput = z.object({
+  path: z.string().trim().min(1, "path is required").max(4096).refine((s) => !s.includes("\0"), "path must not contain NUL bytes"),
+  name: z.string().trim().min(1).max(80).optional(),
+});
+
+const toProject = (r: { id: string; path: string; name: string; defaultTarget: string | null; createdAt: Date }): Project => ({
+  id: r.id,
+  path: r.path,
+  name: r.name,
+  defaultTarget: r.defaultTarget,
+  createdAt: r.createdAt.toISOString(),
+});
+
+export class Projects {
+  constructor(
+    private readonly db: Db,
+    /** Resolves a path to its repository (throws BAD_PARAMS when it is not a usable work tree). */
+    private readonly inspect: (path: string) => Promise<RepoInfo>,
+  ) {}
+
+  async add(input: z.input<typeof projectAddInput>): Promise<Project> {
+    const { path, name } = projectAddInput.parse(input);
+    const repo = await this.inspect(path);
+    const existing = await this.db.project.findUnique({ where: { path: repo.root } });
+    if (existing) {
+      throw new YardError("CONFLICT", `${repo.root} is already on the board as project ${existing.name} (${existing.id})`, { id: existing.id, path: repo.root });
+    }
+    const row = await this.db.project.create({
+      data: { id: newId("prj"), path: repo.root, name: name ?? repo.root.split("/").filter(Boolean).pop() ?? repo.root, defaultTarget: repo.currentBranch },
+    });
+    return toProject(row);
+  }
+
+  async list(): Promise<Project[]> {
+    return (await this.db.project.findMany({ orderBy: { createdAt: "asc" } })).map(toProject);
+  }
+
+  async get(id: string): Promise<Project> {
+    const row = await this.db.project.findUnique({ where: { id } });
+    if (!row) throw new YardError("NOT_FOUND", `No project ${JSON.stringify(id)}`, { id });
+    return toProject(row);
+  }
+
+  /** Unregisters the project; its repository, worktrees and tasks' history are left alone. */
+  async remove(id: string): Promise<Project> {
+    const project = await this.get(id);
+    await this.db.project.delete({ where: { id } });
+    return project;
+  }
+}

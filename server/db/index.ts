@@ -1,0 +1,22 @@
+// Opens the SQLite database under the data dir: creates it, applies committed migrations
+// (WASM engine, offline), switches to WAL, and returns the Prisma client.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaClient } from "./generated/client";
+import { applyMigrations } from "./schema-engine";
+
+export type Db = PrismaClient;
+
+export async function openDatabase(dbFile: string): Promise<{ db: Db; applied: string[] }> {
+  mkdirSync(path.dirname(dbFile), { recursive: true, mode: 0o700 });
+  // WAL is a property of the file: set it once, before anything else opens it.
+  const raw = new Database(dbFile);
+  raw.pragma("journal_mode = WAL");
+  raw.close();
+  const applied = await applyMigrations(dbFile);
+  const db = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${dbFile}` }) });
+  await db.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
+  return { db, applied };
+}

@@ -1,0 +1,191 @@
+// The one HTTP server: guards every request (Host, Origin, token), serves /api/health and
+// /login itself, tRPC at /api/trpc, socket.io at /socket.io, and hands the rest to Next.js.
+import { rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createHTTPHandler } from "@trpc/server/adapters/standalone";
+import { paths } from "./config";
+import { appRouter } from "./api/router";
+import type { Context } from "./api/trpc";
+import { attachRealtime, type Realtime } from "./realtime/socket";
+import { type Principal, authenticate, checkHost, checkOrigin, sessionCookieHeader } from "./security/guard";
+import { hashSecret, loadOrCreateToken, safeEqual } from "./security/token";
+import { createServices, type Services } from "./services";
+import { VERSION } from "./version";
+
+export interface StartOptions {
+  home: string;
+  host: string;
+  port: number;
+  dev: boolean;
+  /** Serve the Next.js UI (false for API-only integration tests). */
+  ui: boolean;
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  token: string;
+  loginUrl: string;
+  services: Services;
+  close(): Promise<void>;
+}
+
+type NextHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function sendError(req: http.IncomingMessage, res: http.ServerResponse, status: number, code: string, message: string) {
+  const wantsHtml = !req.url?.startsWith("/api/") && (req.headers.accept ?? "").includes("text/html");
+  if (!wantsHtml) return sendJson(res, status, { error: { code, message, details: null } });
+  res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+  res.end(
+    `<!doctype html><meta charset="utf-8"><title>Switchyard</title><body style="font-family:system-ui;max-width:40rem;margin:4rem auto;line-height:1.5">` +
+      `<h1>Switchyard</h1><p>${escapeHtml(message)}</p>` +
+      (code === "UNAUTHORIZED" ? `<p>Open the login link printed where the board was started, or run <code>yard status</code> to see it again.</p>` : "") +
+      `</body>`,
+  );
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function portInUseMessage(port: number): string {
+  return `Port ${port} is already in use (is another Switchyard running?). Pick another with PORT=${port + 1} npm start, or yard serve --port ${port + 1}.`;
+}
+
+async function listen(server: http.Server, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    const onError = (e: NodeJS.ErrnoException) => {
+      server.off("listening", onListening);
+      reject(e.code === "EADDRINUSE" ? new Error(portInUseMessage(port)) : e);
+    };
+    const onListening = () => {
+      server.off("error", onError);
+      resolve();
+    };
+    server.once("error", onError);
+    server.once("listening", onListening);
+    server.listen(port, host);
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+export async function startServer(opts: StartOptions): Promise<RunningServer> {
+  const log = opts.log ?? ((l: string) => console.log(l));
+  const p = paths(opts.home);
+  const token = loadOrCreateToken(p.token);
+  const guardCfg = { token };
+  let url = "";
+  const services = await createServices({ home: opts.home, token, url: () => url });
+
+  let nextHandler: NextHandler | null = null;
+  let nextError: Error | null = null;
+  let realtime: Realtime | null = null;
+
+  const trpc = createHTTPHandler({
+    router: appRouter,
+    basePath: "/api/trpc/",
+    createContext: async ({ req }): Promise<Context> => {
+      const principal = (req as http.IncomingMessage & { principal: Principal }).principal;
+      let pane: Context["pane"] = null;
+      if (principal.kind === "pane") {
+        const row = await services.db.pane.findUnique({ where: { id: principal.paneId }, select: { id: true, taskId: true, tokenHash: true } });
+        if (row?.tokenHash && safeEqual(row.tokenHash, hashSecret(principal.secret))) pane = { id: row.id, taskId: row.taskId };
+      }
+      return { services, principal, pane };
+    },
+  });
+
+  const server = http.createServer((req, res) => {
+    void handle(req, res).catch((e: unknown) => {
+      log(`request ${req.method} ${req.url} failed: ${(e as Error)?.stack ?? String(e)}`);
+      if (!res.headersSent) sendError(req, res, 500, "INTERNAL", "Internal error");
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const refusedHost = checkHost(req.headers.host, guardCfg);
+    if (refusedHost) return sendError(req, res, refusedHost.status, refusedHost.code, refusedHost.message);
+    const u = new URL(req.url ?? "/", "http://localhost");
+
+    if (u.pathname === "/api/health") {
+      if (req.method !== "GET" && req.method !== "HEAD") return sendError(req, res, 405, "BAD_PARAMS", "GET only");
+      return sendJson(res, 200, { status: "ok", version: VERSION });
+    }
+
+    const refusedOrigin = checkOrigin(req.method ?? "GET", req.headers.origin, req.headers.host, req.headers["sec-fetch-site"] as string | undefined);
+    if (refusedOrigin) return sendError(req, res, refusedOrigin.status, refusedOrigin.code, refusedOrigin.message);
+
+    if (u.pathname === "/login") {
+      const presented = u.searchParams.get("token") ?? "";
+      if (!safeEqual(presented, token)) return sendError(req, res, 401, "UNAUTHORIZED", "That login link is not valid for this board.");
+      const next = u.searchParams.get("next") ?? "/";
+      const target = /^\/(?!\/)[^\s\\]*$/.test(next) ? next : "/";
+      res.writeHead(302, { location: target, "set-cookie": sessionCookieHeader(token), "cache-control": "no-store", "referrer-policy": "no-referrer" });
+      return res.end();
+    }
+
+    const principal = authenticate({ authorization: req.headers.authorization, cookie: req.headers.cookie }, guardCfg);
+    if (!principal) return sendError(req, res, 401, "UNAUTHORIZED", "This board needs its login token.");
+
+    if (u.pathname.startsWith("/api/trpc/") || u.pathname === "/api/trpc") {
+      (req as http.IncomingMessage & { principal: Principal }).principal = principal;
+      return trpc(req, res);
+    }
+    if (u.pathname.startsWith("/api/")) return sendError(req, res, 404, "NOT_FOUND", `No API route ${u.pathname}`);
+    if (principal.kind !== "admin") return sendError(req, res, 403, "FORBIDDEN", "Pane tokens cannot open pages");
+
+    if (!opts.ui) return sendError(req, res, 404, "NOT_FOUND", "This server runs without the UI");
+    if (nextError) return sendError(req, res, 500, "INTERNAL", `The UI failed to start: ${nextError.message}`);
+    if (!nextHandler) {
+      res.writeHead(503, { "content-type": "text/html; charset=utf-8", "retry-after": "1", refresh: "1" });
+      return res.end(`<!doctype html><meta charset="utf-8"><title>Switchyard</title><p style="font-family:system-ui">Starting the board…</p>`);
+    }
+    return nextHandler(req, res);
+  }
+
+  const port = await listen(server, opts.port, opts.host);
+  const hostForUrl = opts.host.includes(":") ? `[${opts.host}]` : opts.host === "0.0.0.0" ? "127.0.0.1" : opts.host;
+  url = `http://${hostForUrl}:${port}`;
+  realtime = attachRealtime(server, { services, guard: guardCfg });
+  writeFileSync(p.server, JSON.stringify({ url, port, pid: process.pid, version: VERSION }) + "\n", { mode: 0o600 });
+
+  if (opts.ui) {
+    const ready = (async () => {
+      const { default: next } = await import("next");
+      const app = next({ dev: opts.dev, hostname: opts.host, port, dir: process.cwd() });
+      await app.prepare();
+      const handler = app.getRequestHandler();
+      nextHandler = (req, res) => handler(req, res);
+    })();
+    await ready.catch((e: Error) => {
+      nextError = e;
+      log(`The UI failed to start: ${e.message}`);
+    });
+  }
+
+  let closed = false;
+  return {
+    url,
+    port,
+    token,
+    loginUrl: `${url}/login?token=${encodeURIComponent(token)}`,
+    services,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await realtime?.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await services.close();
+      rmSync(p.server, { force: true });
+    },
+  };
+}

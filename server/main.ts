@@ -1,0 +1,55 @@
+// Entry point: `npm start` / `yard serve` (production; builds the UI first when needed) and
+// `npm run dev`. Starts the one server process, prints the board URL and the login link, and
+// shuts down cleanly on SIGINT/SIGTERM.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseServeArgs, yardHome } from "./config";
+import { buildIsStale, runNextBuild } from "./build";
+import { startServer } from "./http";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+async function main() {
+  let opts;
+  try {
+    opts = parseServeArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(`switchyard: ${(e as Error).message}`);
+    process.exit(2);
+  }
+  const ui = process.env.YARD_NO_UI !== "1";
+  process.chdir(root);
+  if (!opts.dev) (process.env as Record<string, string>).NODE_ENV = "production";
+  if (ui && !opts.dev) {
+    const { stale, reason } = buildIsStale(root);
+    if (stale) {
+      console.log(`switchyard: ${reason}.`);
+      await runNextBuild(root, (l) => console.log(`switchyard: ${l}`));
+    }
+  }
+  if (opts.allowRemote && !["127.0.0.1", "localhost", "::1"].includes(opts.host)) {
+    console.warn(`switchyard: WARNING: listening on ${opts.host}: anyone who can reach this address and has the token can run commands on this machine.`);
+  }
+  const home = yardHome();
+  const server = await startServer({ home, host: opts.host, port: opts.port, dev: opts.dev, ui });
+  console.log(`Switchyard is running at ${server.url}  (data: ${home})`);
+  console.log(`Open this login link once in your browser: ${server.loginUrl}`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`switchyard: ${signal}, shutting down…`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await server.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((e: Error) => {
+  console.error(`switchyard: ${e.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,90 @@
+// Request admission, framework-free: Host must be a loopback name (DNS rebinding), state-changing
+// requests and socket handshakes must not come from a foreign Origin, and every request except
+// the open ones must carry the install token (cookie or bearer) or a pane token.
+import { isLoopbackHost } from "../config";
+import { SESSION_COOKIE, parsePaneToken, safeEqual, sessionValue } from "./token";
+
+export type Principal = { kind: "admin" } | { kind: "pane"; paneId: string; secret: string };
+
+export interface GuardConfig {
+  token: string;
+  /** Extra Host names allowed besides loopback (only with --allow-remote). */
+  extraHosts?: string[];
+}
+
+export type Refusal = { status: 400 | 401 | 403; code: "BAD_PARAMS" | "UNAUTHORIZED" | "FORBIDDEN"; message: string };
+
+/** Host header → hostname without port; null when malformed. */
+export function hostName(host: string | undefined): string | null {
+  if (!host) return null;
+  const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(host.trim());
+  return m ? m[1]!.toLowerCase() : null;
+}
+
+export function checkHost(host: string | undefined, cfg: GuardConfig): Refusal | null {
+  const name = hostName(host);
+  if (name && (isLoopbackHost(name) || cfg.extraHosts?.includes(name))) return null;
+  return { status: 403, code: "FORBIDDEN", message: `Host ${JSON.stringify(host ?? "")} is not allowed: use 127.0.0.1 or localhost` };
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * A request may change state only if it has no Origin (a non-browser client: CLI, curl) or its
+ * Origin is this server (same scheme-less host:port as the Host header, which checkHost vetted).
+ */
+export function checkOrigin(method: string, origin: string | undefined, host: string | undefined, fetchSite?: string): Refusal | null {
+  if (SAFE_METHODS.has(method.toUpperCase())) return null;
+  return checkSocketOrigin(origin, host, fetchSite);
+}
+
+export function checkSocketOrigin(origin: string | undefined, host: string | undefined, fetchSite?: string): Refusal | null {
+  if (fetchSite === "cross-site") return { status: 403, code: "FORBIDDEN", message: "Cross-site requests are refused" };
+  if (origin === undefined || origin === "") return null;
+  let originHost: string;
+  try {
+    const u = new URL(origin);
+    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
+    originHost = u.host;
+  } catch {
+    return { status: 403, code: "FORBIDDEN", message: `Origin ${JSON.stringify(origin)} is refused` };
+  }
+  if (host && originHost.toLowerCase() === host.toLowerCase()) return null;
+  return { status: 403, code: "FORBIDDEN", message: `Origin ${origin} is not this server; cross-origin requests are refused` };
+}
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? "").split(";")) {
+    const i = part.indexOf("=");
+    if (i <= 0) continue;
+    const k = part.slice(0, i).trim();
+    const v = part.slice(i + 1).trim();
+    try {
+      out[k] = decodeURIComponent(v);
+    } catch {
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+/** Who is calling, from `Authorization: Bearer` or the session cookie; null when neither is valid. */
+export function authenticate(headers: { authorization?: string; cookie?: string }, cfg: GuardConfig): Principal | null {
+  const auth = headers.authorization;
+  if (auth) {
+    const m = /^Bearer\s+(\S+)$/i.exec(auth.trim());
+    if (!m) return null;
+    const presented = m[1]!;
+    if (safeEqual(presented, cfg.token)) return { kind: "admin" };
+    const pane = parsePaneToken(presented);
+    return pane ? { kind: "pane", paneId: pane.paneId, secret: pane.secret } : null;
+  }
+  const cookie = parseCookies(headers.cookie)[SESSION_COOKIE];
+  if (cookie && safeEqual(cookie, sessionValue(cfg.token))) return { kind: "admin" };
+  return null;
+}
+
+export function sessionCookieHeader(token: string): string {
+  return `${SESSION_COOKIE}=${sessionValue(token)}; Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000`;
+}

@@ -1,0 +1,37 @@
+// Fails when prisma/schema.prisma and the committed SQL migrations disagree,
+// and proves the migrations apply to a fresh database (and are a no-op the second time).
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { applyMigrations, pendingSchemaSql } from "../server/db/schema-engine";
+
+const dirs: string[] = [];
+const tmp = async () => {
+  const d = await mkdtemp(path.join(os.tmpdir(), "yard-drift-"));
+  dirs.push(d);
+  return d;
+};
+afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+describe("schema and migrations", () => {
+  it("have no drift (npm run migrate:new -- <name> writes the missing migration)", async () => {
+    const sql = await pendingSchemaSql(path.join(await tmp(), "scratch.db"));
+    expect(sql).toBe("");
+  });
+
+  it("apply to a fresh database once, then are a no-op", async () => {
+    const file = path.join(await tmp(), "yard.db");
+    const first = await applyMigrations(file);
+    expect(first.length).toBeGreaterThan(0);
+    expect(await applyMigrations(file)).toEqual([]);
+    const db = new Database(file, { readonly: true });
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[];
+    db.close();
+    const names = tables.map((t) => t.name);
+    for (const t of ["Project", "AgentProfile", "Task", "TaskRound", "TaskDependency", "Pane", "Event", "Review", "ReviewComment", "Plan", "PlanReview", "Message"]) {
+      expect(names).toContain(t);
+    }
+  });
+});
