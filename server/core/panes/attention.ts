@@ -1,0 +1,125 @@
+// Attention ranking: which panes need the user, most urgent first. Pure.
+// Owns: the needs-attention rules, the severity order and the sort.
+//
+// A pane needs attention (one item per pane, its most severe reason) when:
+//   severity 0  blocked         the agent waits on a permission prompt or a question
+//   severity 1  input_required  its task is in input_required
+//   severity 2  crashed         exited with a non-zero code or a signal, not yet seen/dismissed
+//   severity 3  turn_failed     the turn ended with StopFailure (API error etc.), not yet seen
+//   severity 4  done            the turn ended (Stop), not yet seen
+// blocked and input_required cannot be dismissed or "seen" away: they need an action.
+// Order: severity ascending, then recency (`since` newer first, unknown times last), then
+// paneId, then taskId, so equal inputs always rank the same.
+
+import { YardError } from "../errors";
+import type { Lifecycle } from "./lifecycle";
+
+export interface AttentionCandidate {
+  paneId: string;
+  taskId?: string | null;
+  lifecycle: Lifecycle;
+  /** the user viewed the pane since it last entered done or exited */
+  doneSeen: boolean;
+  /** the user dismissed the item (treated like seen; does not clear blocked/input_required) */
+  dismissed?: boolean;
+  exitCode: number | null;
+  signal?: number | string | null;
+  /** the last turn ended with StopFailure (PaneState.lastStop?.failed) */
+  stopFailed?: boolean;
+  /** the task's state, if the pane belongs to a task (A2A lifecycle names) */
+  taskState?: string | null;
+  /** ms since epoch the task entered taskState (falls back to lastTransitionAt) */
+  taskStateAt?: number | null;
+  /** ms since epoch of the pane's last lifecycle transition */
+  lastTransitionAt: number | null;
+}
+
+export type AttentionReason = "blocked" | "input_required" | "crashed" | "turn_failed" | "done";
+
+export const ATTENTION_SEVERITY: Readonly<Record<AttentionReason, number>> = {
+  blocked: 0,
+  input_required: 1,
+  crashed: 2,
+  turn_failed: 3,
+  done: 4,
+};
+
+export interface AttentionItem {
+  paneId: string;
+  taskId?: string;
+  reason: AttentionReason;
+  severity: number;
+  /** ms since epoch the pane entered this condition; null when unknown */
+  since: number | null;
+}
+
+export const DEFAULT_ATTENTION_LIMIT = 50;
+export const MAX_ATTENTION_LIMIT = 1000;
+
+function crashed(c: AttentionCandidate): boolean {
+  const sig = c.signal;
+  const hasSignal = sig !== undefined && sig !== null && sig !== 0 && sig !== "";
+  return (c.exitCode !== null && c.exitCode !== 0) || hasSignal;
+}
+
+/** The most severe reason this candidate needs attention, or null. */
+export function attentionReason(c: AttentionCandidate): AttentionReason | null {
+  const seen = c.doneSeen || c.dismissed === true;
+  if (c.lifecycle === "blocked") return "blocked";
+  if (c.taskState === "input_required") return "input_required";
+  if (c.lifecycle === "exited" && crashed(c) && !seen) return "crashed";
+  if (c.lifecycle === "done" && !seen) return c.stopFailed ? "turn_failed" : "done";
+  return null;
+}
+
+function toItem(c: AttentionCandidate, reason: AttentionReason): AttentionItem {
+  const since = reason === "input_required" ? (c.taskStateAt ?? c.lastTransitionAt) : c.lastTransitionAt;
+  const item: AttentionItem = {
+    paneId: c.paneId,
+    reason,
+    severity: ATTENTION_SEVERITY[reason],
+    since: typeof since === "number" && Number.isFinite(since) ? since : null,
+  };
+  if (c.taskId) item.taskId = c.taskId;
+  return item;
+}
+
+function cmpStr(a: string | undefined, b: string | undefined): number {
+  const x = a ?? "";
+  const y = b ?? "";
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export function compareAttention(a: AttentionItem, b: AttentionItem): number {
+  if (a.severity !== b.severity) return a.severity - b.severity;
+  if (a.since !== b.since) {
+    if (a.since === null) return 1;
+    if (b.since === null) return -1;
+    return b.since - a.since;
+  }
+  return cmpStr(a.paneId, b.paneId) || cmpStr(a.taskId, b.taskId);
+}
+
+/**
+ * Rank the candidates that need attention. `limit` (default 50, 1..1000) bounds the result;
+ * anything else is BAD_PARAMS.
+ */
+export function rankAttention(
+  items: readonly AttentionCandidate[],
+  opts: { limit?: number } = {},
+): AttentionItem[] {
+  const limit = opts.limit ?? DEFAULT_ATTENTION_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ATTENTION_LIMIT) {
+    throw new YardError("BAD_PARAMS", `limit must be an integer between 1 and ${MAX_ATTENTION_LIMIT}`, {
+      field: "limit",
+      value: limit,
+    });
+  }
+  const out: AttentionItem[] = [];
+  for (const c of items) {
+    const reason = attentionReason(c);
+    if (reason !== null) out.push(toItem(c, reason));
+  }
+  out.sort(compareAttention);
+  return out.slice(0, limit);
+}

@@ -1,0 +1,370 @@
+// Pane lifecycle: a pure reducer (state, event) -> (state, effects).
+// Owns: the Lifecycle values, PaneState, the Claude Code hook -> lifecycle mapping, the
+// screen-heuristic fallback, "done seen" tracking and the activity counter the submit gate
+// waits on. No I/O, no clock: every event carries its own timestamp (`at`, ms since epoch).
+//
+// Counters
+// - `seq` bumps on every actual lifecycle change (from !== to). Monotonic.
+// - `activitySeq` bumps on every sign that the agent took input: every hook that maps to
+//   working or blocked, EVEN WHEN the lifecycle is already working/blocked (re-entries);
+//   every transition into working/blocked (heuristics included); and every transition
+//   into done from another state (a turn ended, so input was consumed — this covers agents
+//   that only report turn completion, e.g. Codex `notify`). `lastActivity` names the kind.
+//   The submit gate reads activitySeq before writing and waits for it to grow, so an
+//   activity that lands before the gate starts waiting still counts.
+//   A done -> done re-entry (duplicate Stop) is not activity.
+//
+// Hook mapping (DESIGN.md "Lifecycles"), by hook name:
+//   SessionStart -> idle (but source "compact" -> no change: auto-compaction can happen
+//     mid-turn and the agent keeps working afterwards)
+//   UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, SubagentStop -> working
+//   PermissionRequest, Notification{permission_prompt|elicitation_dialog} -> blocked
+//   other Notification (idle_prompt, ...) -> no change
+//   Stop -> done; StopFailure -> done, recorded in `lastStop.failed`
+//   SessionEnd, SubagentStart, PreCompact -> no change (journaled; exit follows SessionEnd)
+//   unknown names -> no change, journal only
+//   Any payload with agent_id (a subagent) never yields done: Stop/StopFailure with
+//   agent_id -> no change. Subagent working/blocked signals apply like the main agent's.
+//
+// Other events
+//   spawned     unknown -> starting (anything else: ignored, journaled)
+//   exit        any -> exited, records exitCode/signal. exited is sticky: nothing changes it.
+//   output      screen heuristic, only while no hook was ever seen (hooksSeen=false):
+//               idle|done -> working. starting/unknown/working/blocked: no change.
+//   quiescent   screen heuristic, only while hooksSeen=false:
+//               starting -> idle, working -> done.
+//               Once any hook has been seen for the pane, hooks are the only source of
+//               truth and heuristic events are ignored. Heuristics never enter or leave
+//               blocked. The caller decides what counts as output (e.g. not the echo of
+//               the user's own keystrokes) and when the screen is quiescent.
+//   viewed      the user looked at the pane: marks the current done/exited state seen
+//               (`doneSeen`; reset to false on every transition into done or exited).
+//   input       the user typed: no state change (the agent's next hook says what happened).
+
+import type { HookPayload } from "../hooks/payload";
+import { isKnownHookEvent, isSubagentPayload } from "../hooks/payload";
+
+export const LIFECYCLES = ["starting", "idle", "working", "blocked", "done", "exited", "unknown"] as const;
+export type Lifecycle = (typeof LIFECYCLES)[number];
+
+export type ActivityKind = "working" | "blocked" | "done";
+
+export interface PaneState {
+  lifecycle: Lifecycle;
+  /** number of the last lifecycle transition; 0 before the first one */
+  seq: number;
+  /** bumps on every working/blocked signal and every transition into done (see top) */
+  activitySeq: number;
+  lastActivity: ActivityKind | null;
+  /** ms since epoch of the last lifecycle transition */
+  lastTransitionAt: number | null;
+  /** the user viewed the pane since it last entered done or exited */
+  doneSeen: boolean;
+  /** at least one hook arrived for this pane: screen heuristics are off from then on */
+  hooksSeen: boolean;
+  exitCode: number | null;
+  signal: number | string | null;
+  /** last_assistant_message of the last main-agent Stop */
+  lastMessage?: string;
+  /** how the last turn ended: Stop (failed=false) or StopFailure (failed=true) */
+  lastStop: { failed: boolean; error?: string; at: number } | null;
+}
+
+export type PaneEvent =
+  | { type: "hook"; name: string; payload: HookPayload; at: number }
+  | { type: "spawned"; at: number }
+  | { type: "exit"; exitCode: number | null; signal?: number | string | null; at: number }
+  | { type: "output"; at: number }
+  | { type: "quiescent"; at: number }
+  | { type: "viewed"; at: number }
+  | { type: "input"; at: number };
+
+export type JournalType = "pane.lifecycle" | "pane.hook" | "pane.seen" | "pane.ignored";
+
+export type Effect =
+  | {
+      kind: "transition";
+      from: Lifecycle;
+      to: Lifecycle;
+      seq: number;
+      activitySeq: number;
+      cause: string;
+      at: number;
+    }
+  /** activitySeq grew without a lifecycle change (working/blocked re-entry): wake submit gates */
+  | { kind: "activity"; activitySeq: number; lifecycle: Lifecycle; cause: string; at: number }
+  | { kind: "journal"; type: JournalType; data: Record<string, unknown>; at: number };
+
+export interface ReduceResult {
+  state: PaneState;
+  effects: Effect[];
+}
+
+/** State of a pane that has not been spawned yet (or whose state is not known). */
+export function initialPaneState(): PaneState {
+  return {
+    lifecycle: "unknown",
+    seq: 0,
+    activitySeq: 0,
+    lastActivity: null,
+    lastTransitionAt: null,
+    doneSeen: false,
+    hooksSeen: false,
+    exitCode: null,
+    signal: null,
+    lastStop: null,
+  };
+}
+
+/** What a hook asks of the lifecycle. `to: null` means no lifecycle change. */
+export interface HookClassification {
+  to: Lifecycle | null;
+  known: boolean;
+  subagent: boolean;
+  /** why a known hook does not change the lifecycle */
+  note?: string;
+}
+
+const WORKING_HOOKS: ReadonlySet<string> = new Set([
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "SubagentStop",
+]);
+
+const BLOCKING_NOTIFICATIONS: ReadonlySet<string> = new Set(["permission_prompt", "elicitation_dialog"]);
+
+export function classifyHook(name: string, payload: HookPayload): HookClassification {
+  const known = isKnownHookEvent(name);
+  const subagent = isSubagentPayload(payload);
+  if (!known) return { to: null, known, subagent, note: "unknown hook event" };
+  if (WORKING_HOOKS.has(name)) return { to: "working", known, subagent };
+  switch (name) {
+    case "SessionStart":
+      if (payload.source === "compact") return { to: null, known, subagent, note: "SessionStart after compaction" };
+      return { to: "idle", known, subagent };
+    case "PermissionRequest":
+      return { to: "blocked", known, subagent };
+    case "Notification": {
+      const t = payload.notification_type;
+      if (typeof t === "string" && BLOCKING_NOTIFICATIONS.has(t)) return { to: "blocked", known, subagent };
+      return { to: null, known, subagent, note: `notification ${String(t ?? "(no type)")}` };
+    }
+    case "Stop":
+    case "StopFailure":
+      if (subagent) return { to: null, known, subagent, note: "subagent stop never marks the pane done" };
+      return { to: "done", known, subagent };
+    default:
+      // SessionEnd (process exit follows), SubagentStart, PreCompact
+      return { to: null, known, subagent, note: "no lifecycle effect" };
+  }
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}
+
+/** Small, bounded summary of a hook for the journal (never the whole payload). */
+function hookSummary(name: string, payload: HookPayload): Record<string, unknown> {
+  const out: Record<string, unknown> = { name };
+  const agentId = str(payload.agent_id);
+  if (agentId !== undefined) out.agentId = agentId;
+  const tool = str((payload as Record<string, unknown>).tool_name);
+  if (tool !== undefined) out.toolName = tool.slice(0, 128);
+  const nt = str(payload.notification_type);
+  if (nt !== undefined) out.notificationType = nt.slice(0, 64);
+  return out;
+}
+
+function stopError(payload: HookPayload): string | undefined {
+  const p = payload as Record<string, unknown>;
+  const e = str(p.error) ?? str(p.error_type) ?? str(p.reason) ?? str(p.message);
+  return e === undefined ? undefined : e.slice(0, 2000);
+}
+
+interface Change {
+  to: Lifecycle;
+  cause: string;
+  /** count this as activity even when to === from (hook re-entry into working/blocked) */
+  reentryActivity: boolean;
+}
+
+/**
+ * Apply a lifecycle change to `state` (already carrying any non-lifecycle updates).
+ * Returns the new state and the transition/activity effects.
+ */
+function applyChange(prev: PaneState, state: PaneState, change: Change, at: number): ReduceResult {
+  const from = prev.lifecycle;
+  const { to, cause } = change;
+  const effects: Effect[] = [];
+  if (to === from) {
+    if (change.reentryActivity && (to === "working" || to === "blocked")) {
+      const next: PaneState = { ...state, activitySeq: state.activitySeq + 1, lastActivity: to };
+      effects.push({ kind: "activity", activitySeq: next.activitySeq, lifecycle: to, cause, at });
+      return { state: next, effects };
+    }
+    return { state, effects };
+  }
+  const isActivity = to === "working" || to === "blocked" || to === "done";
+  const next: PaneState = {
+    ...state,
+    lifecycle: to,
+    seq: state.seq + 1,
+    lastTransitionAt: at,
+    activitySeq: isActivity ? state.activitySeq + 1 : state.activitySeq,
+    lastActivity: isActivity ? (to as ActivityKind) : state.lastActivity,
+    doneSeen: to === "done" || to === "exited" ? false : state.doneSeen,
+  };
+  effects.push({ kind: "transition", from, to, seq: next.seq, activitySeq: next.activitySeq, cause, at });
+  effects.push({
+    kind: "journal",
+    type: "pane.lifecycle",
+    data: { from, to, seq: next.seq, activitySeq: next.activitySeq, cause },
+    at,
+  });
+  return { state: next, effects };
+}
+
+function reduceHook(state: PaneState, ev: Extract<PaneEvent, { type: "hook" }>): ReduceResult {
+  const { name, payload, at } = ev;
+  const c = classifyHook(name, payload);
+  const summary = hookSummary(name, payload);
+
+  if (state.lifecycle === "exited") {
+    return {
+      state,
+      effects: [{ kind: "journal", type: "pane.hook", data: { ...summary, outcome: "ignored", reason: "pane exited" }, at }],
+    };
+  }
+
+  let base: PaneState = state.hooksSeen ? state : { ...state, hooksSeen: true };
+
+  if (!c.known) {
+    // Unknown events change nothing (hooksSeen aside: any hook post proves hooks are wired).
+    return {
+      state: base,
+      effects: [{ kind: "journal", type: "pane.hook", data: { ...summary, outcome: "unknown" }, at }],
+    };
+  }
+
+  if (c.to === null) {
+    return {
+      state: base,
+      effects: [{ kind: "journal", type: "pane.hook", data: { ...summary, outcome: "noop", reason: c.note }, at }],
+    };
+  }
+
+  if (c.to === "done" && (name === "Stop" || name === "StopFailure")) {
+    const failed = name === "StopFailure";
+    const error = failed ? stopError(payload) : undefined;
+    base = {
+      ...base,
+      lastStop: error === undefined ? { failed, at } : { failed, error, at },
+    };
+    const msg = str(payload.last_assistant_message);
+    if (msg !== undefined) base.lastMessage = msg;
+  }
+
+  const r = applyChange(state, base, { to: c.to, cause: `hook:${name}`, reentryActivity: true }, at);
+  const outcome = r.state.lifecycle !== state.lifecycle ? "transition" : r.state.activitySeq !== state.activitySeq ? "activity" : "noop";
+  r.effects.unshift({ kind: "journal", type: "pane.hook", data: { ...summary, outcome, to: c.to }, at });
+  return r;
+}
+
+export function reduce(state: PaneState, event: PaneEvent): ReduceResult {
+  const at = event.at;
+  switch (event.type) {
+    case "hook":
+      return reduceHook(state, event);
+
+    case "exit": {
+      if (state.lifecycle === "exited") {
+        return {
+          state,
+          effects: [{ kind: "journal", type: "pane.ignored", data: { event: "exit", reason: "already exited" }, at }],
+        };
+      }
+      const base: PaneState = { ...state, exitCode: event.exitCode, signal: normalizeSignal(event.signal) };
+      const r = applyChange(state, base, { to: "exited", cause: "exit", reentryActivity: false }, at);
+      for (const e of r.effects) {
+        if (e.kind === "journal") e.data = { ...e.data, exitCode: base.exitCode, signal: base.signal };
+      }
+      return r;
+    }
+
+    case "spawned": {
+      if (state.lifecycle !== "unknown") {
+        return {
+          state,
+          effects: [
+            { kind: "journal", type: "pane.ignored", data: { event: "spawned", lifecycle: state.lifecycle }, at },
+          ],
+        };
+      }
+      return applyChange(state, state, { to: "starting", cause: "spawned", reentryActivity: false }, at);
+    }
+
+    case "output": {
+      if (state.hooksSeen) return { state, effects: [] };
+      if (state.lifecycle === "idle" || state.lifecycle === "done") {
+        return applyChange(state, state, { to: "working", cause: "heuristic:output", reentryActivity: false }, at);
+      }
+      return { state, effects: [] };
+    }
+
+    case "quiescent": {
+      if (state.hooksSeen) return { state, effects: [] };
+      if (state.lifecycle === "starting") {
+        return applyChange(state, state, { to: "idle", cause: "heuristic:quiescent", reentryActivity: false }, at);
+      }
+      if (state.lifecycle === "working") {
+        return applyChange(state, state, { to: "done", cause: "heuristic:quiescent", reentryActivity: false }, at);
+      }
+      return { state, effects: [] };
+    }
+
+    case "viewed": {
+      if ((state.lifecycle === "done" || state.lifecycle === "exited") && !state.doneSeen) {
+        return {
+          state: { ...state, doneSeen: true },
+          effects: [{ kind: "journal", type: "pane.seen", data: { lifecycle: state.lifecycle, seq: state.seq }, at }],
+        };
+      }
+      return { state, effects: [] };
+    }
+
+    case "input":
+      return { state, effects: [] };
+
+    default: {
+      const unknownEvent: { type?: unknown } = event;
+      return {
+        state,
+        effects: [{ kind: "journal", type: "pane.ignored", data: { event: String(unknownEvent.type), reason: "unknown event" }, at }],
+      };
+    }
+  }
+}
+
+function normalizeSignal(s: number | string | null | undefined): number | string | null {
+  if (s === undefined || s === null || s === 0 || s === "") return null;
+  return s;
+}
+
+/** The process died abnormally: non-zero exit code or killed by a signal. */
+export function isCrash(state: Pick<PaneState, "exitCode" | "signal">): boolean {
+  return (state.exitCode !== null && state.exitCode !== 0) || normalizeSignal(state.signal) !== null;
+}
+
+/** Fold a sequence of events (handy for tests and replay). */
+export function reduceAll(state: PaneState, events: readonly PaneEvent[]): ReduceResult {
+  let s = state;
+  const effects: Effect[] = [];
+  for (const e of events) {
+    const r = reduce(s, e);
+    s = r.state;
+    effects.push(...r.effects);
+  }
+  return { state: s, effects };
+}
