@@ -41,6 +41,11 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
 
 function sendError(req: http.IncomingMessage, res: http.ServerResponse, status: number, code: string, message: string) {
   const wantsHtml = !req.url?.startsWith("/api/") && (req.headers.accept ?? "").includes("text/html");
+  if (req.url?.startsWith("/api/trpc")) {
+    // The shape tRPC clients decode (numeric JSON-RPC code), carrying our error in data.yard.
+    const yard = { code, message, details: null, retryable: false };
+    return sendJson(res, status, { error: { message, code: JSONRPC_CODE[status] ?? -32603, data: { code, httpStatus: status, yard } } });
+  }
   if (!wantsHtml) return sendJson(res, status, { error: { code, message, details: null } });
   res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
   res.end(
@@ -50,6 +55,8 @@ function sendError(req: http.IncomingMessage, res: http.ServerResponse, status: 
       `</body>`,
   );
 }
+
+const JSONRPC_CODE: Record<number, number> = { 400: -32600, 401: -32001, 403: -32003, 404: -32004, 405: -32005, 500: -32603 };
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

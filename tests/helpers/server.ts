@@ -1,0 +1,103 @@
+// Test harness: runs the real server (server/main.ts) as a child process on a random port with a
+// throwaway YARD_HOME, and the real `yard` CLI against it.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const YARD_BIN = path.join(ROOT, "cli/bin/yard.js");
+const TSX_CLI = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
+
+export interface TestServer {
+  url: string;
+  port: number;
+  token: string;
+  home: string;
+  loginUrl: string;
+  proc: ChildProcess;
+  output(): string;
+  /** SIGTERM and wait for exit (keeps the data dir). */
+  stop(): Promise<number | null>;
+  /** stop() and remove the data dir. */
+  dispose(): Promise<void>;
+}
+
+export async function startTestServer(opts: { home?: string; ui?: boolean; env?: Record<string, string>; args?: string[] } = {}): Promise<TestServer> {
+  const home = opts.home ?? mkdtempSync(path.join(os.tmpdir(), "yard-home-"));
+  let out = "";
+  const proc = spawn(process.execPath, [TSX_CLI, path.join(ROOT, "server/main.ts"), "--port", "0", ...(opts.args ?? [])], {
+    cwd: ROOT,
+    env: { ...process.env, YARD_HOME: home, YARD_NO_UI: opts.ui ? "0" : "1", YARD_URL: "", YARD_TOKEN: "", ...opts.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  proc.stdout!.on("data", (d) => (out += d));
+  proc.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${out}`)), 60_000);
+    const check = () => {
+      const m = /running at (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    proc.stdout!.on("data", check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before starting:\n${out}`));
+    });
+  });
+  const token = readFileSync(path.join(home, "token"), "utf8").trim();
+  const stop = async () => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGTERM");
+    return exited;
+  };
+  return {
+    url,
+    port: Number(new URL(url).port),
+    token,
+    home,
+    loginUrl: `${url}/login?token=${encodeURIComponent(token)}`,
+    proc,
+    output: () => out,
+    stop,
+    dispose: async () => {
+      await stop();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+/** Runs the real `yard` CLI. By default it discovers the server from YARD_HOME (zero config). */
+export function yard(server: Pick<TestServer, "home">, args: string[], opts: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [YARD_BIN, ...args],
+      { cwd: opts.cwd ?? ROOT, env: { ...process.env, YARD_HOME: server.home, YARD_URL: "", YARD_TOKEN: "", ...opts.env }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : 1) : 0;
+        let json: unknown = undefined;
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          json = undefined;
+        }
+        resolve({ code, stdout, stderr, json });
+      },
+    );
+    if (opts.input !== undefined) child.stdin!.end(opts.input);
+    else child.stdin!.end();
+  });
+}
