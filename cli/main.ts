@@ -3,6 +3,8 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../server/version";
 import { registerAgent } from "./commands/agent";
+import { registerHook } from "./commands/hook";
+import { registerPane } from "./commands/pane";
 import { registerProject } from "./commands/project";
 import { registerServer } from "./commands/server";
 import { makeContext } from "./context";
@@ -27,6 +29,8 @@ program
 registerServer(program, ctx);
 registerProject(program, ctx);
 registerAgent(program, ctx);
+registerPane(program, ctx);
+registerHook(program);
 
 for (const cmd of program.commands) applyUsageHandling(cmd);
 function applyUsageHandling(cmd: Command) {

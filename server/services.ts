@@ -5,6 +5,8 @@ import { paths } from "./config";
 import { AgentProfiles } from "./core/agents/profiles";
 import { EventJournal } from "./core/events/journal";
 import { inspectRepo } from "./core/git/repo";
+import type { AttentionItem } from "./core/panes/attention";
+import { PaneManager } from "./core/panes/manager";
 import { Projects } from "./core/projects/projects";
 import { type Db, openDatabase } from "./db";
 
@@ -15,6 +17,8 @@ export interface Services {
   journal: EventJournal;
   projects: Projects;
   agents: AgentProfiles;
+  panes: PaneManager;
+  attention(limit?: number): Promise<AttentionItem[]>;
   url(): string;
   close(): Promise<void>;
 }
@@ -30,6 +34,8 @@ export async function createServices(opts: { home: string; token: string; url: (
     const info = await inspectRepo(path);
     return { root: info.root, currentBranch: info.currentBranch };
   });
+  const panes = new PaneManager({ db, journal, agents, home: p.home, url: opts.url });
+  await panes.recover();
   return {
     home: p.home,
     token: opts.token,
@@ -37,8 +43,11 @@ export async function createServices(opts: { home: string; token: string; url: (
     journal,
     projects,
     agents,
+    panes,
+    attention: (limit) => panes.attention({ limit }),
     url: opts.url,
     async close() {
+      await panes.shutdown();
       await db.$disconnect();
     },
   };

@@ -4,6 +4,7 @@ import { agentProfileInput } from "../core/agents/profiles";
 import { projectAddInput } from "../core/projects/projects";
 import { loadBoard } from "../core/tasks/board";
 import { VERSION } from "../version";
+import { eventsRouter, hooksRouter, panesRouter } from "./panes";
 import { adminProcedure, anyCaller, router } from "./trpc";
 
 const id = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "ids are letters, digits, _ and -");
@@ -33,6 +34,10 @@ export const appRouter = router({
       return loadBoard(ctx.services.db, input.projectId);
     }),
   }),
+
+  panes: panesRouter,
+  hooks: hooksRouter,
+  events: eventsRouter,
 
   agents: router({
     list: anyCaller.query(({ ctx }) => ctx.services.agents.list()),

@@ -89,6 +89,23 @@ const mapErrors = t.middleware(async ({ next }) => {
 export const router = t.router;
 /** Any authenticated caller: the install token or a pane token. */
 export const anyCaller = t.procedure.use(mapErrors);
+/** A pane token that did not match its pane is no principal at all. */
+const knownCaller = anyCaller.use(({ ctx, next }) => {
+  if (ctx.principal.kind === "pane" && !ctx.pane) throw new YardError("UNAUTHORIZED", "This pane token is not valid (its pane is unknown)");
+  return next();
+});
+export { knownCaller as callerProcedure };
+
+/**
+ * The user (install token), or a pane that is not a task's worker: an orchestrator shell or
+ * agent the user started may drive other panes and tasks. Worker panes are limited to their
+ * own pane and task (hooks, report, reads of their own screen).
+ */
+export const orchestratorProcedure = knownCaller.use(({ ctx, next }) => {
+  if (ctx.pane?.taskId) throw new YardError("FORBIDDEN", "A task's worker pane may only report for its own task and post its own hooks");
+  return next();
+});
+
 /** The install token only (the browser session or the CLI run by the user). */
 export const adminProcedure = anyCaller.use(({ ctx, next }) => {
   if (ctx.principal.kind !== "admin") throw new YardError("FORBIDDEN", "A pane token cannot do this; it is limited to its own pane and task");

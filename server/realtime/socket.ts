@@ -5,6 +5,7 @@ import { Server } from "socket.io";
 import type { EventQuery } from "../core/events/journal";
 import { authenticate, checkHost, checkSocketOrigin, type GuardConfig, type Principal } from "../security/guard";
 import type { Services } from "../services";
+import { wireTerminals } from "./terminals";
 
 export interface Realtime {
   io: Server;
@@ -29,6 +30,7 @@ export function attachRealtime(server: http.Server, opts: { services: Services; 
   });
 
   io.on("connection", (socket) => {
+    wireTerminals(socket, opts.services);
     const unsubscribers: Array<() => void> = [];
     // `events:subscribe` {since?, type?, taskId?, paneId?}: replays from `since`, then streams live.
     socket.on("events:subscribe", async (q: EventQuery = {}) => {

@@ -1,0 +1,594 @@
+// The pane manager: owns every live pseudo-terminal. It spawns node-pty processes with the
+// pane's environment (YARD_URL, a pane-scoped YARD_TOKEN, YARD_PANE, lineage, `yard` on PATH),
+// feeds each one's output into a TerminalMirror, runs the lifecycle reducer on hooks, exits and
+// screen heuristics, persists the pane row and journals its events, and serves reads, submits,
+// keystrokes, resizes, kills and live subscriptions. Framework-free: no tRPC, socket.io or Next.
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as pty from "node-pty";
+import { z } from "zod";
+import type { Db } from "../../db";
+import { newPaneToken } from "../../security/token";
+import { type AgentProfiles, argvSchema, envSchema, expandArgv } from "../agents/profiles";
+import { YardError } from "../errors";
+import type { EventJournal } from "../events/journal";
+import { parseHookPost } from "../hooks/payload";
+import { newId } from "../ids";
+import { type AttentionItem, rankAttention } from "./attention";
+import { type Effect, type Lifecycle, type PaneEvent, type PaneState, initialPaneState, reduce } from "./lifecycle";
+import { TerminalMirror } from "./mirror";
+import { ActivityWaiter, SubmitQueue, type SubmitResult, submit } from "./submit-gate";
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** Screen-heuristic fallback for agents without hooks: this long without output = quiescent. */
+export const QUIESCENCE_MS = 1500;
+/** Output this soon after the user's own keystrokes is their echo, not agent activity. */
+const ECHO_WINDOW_MS = 150;
+const KILL_GRACE_MS = 2000;
+
+export interface PaneInfo {
+  id: string;
+  label: string | null;
+  lifecycle: Lifecycle;
+  pid: number | null;
+  exitCode: number | null;
+  signal: number | null;
+  cwd: string;
+  argv: string[];
+  agent: string | null;
+  parentPaneId: string | null;
+  rootPaneId: string | null;
+  relationship: "fork" | "subagent" | null;
+  taskId: string | null;
+  cols: number;
+  rows: number;
+  doneSeen: boolean;
+  live: boolean;
+  createdAt: string;
+  exitedAt: string | null;
+}
+
+export const spawnInput = z
+  .object({
+    argv: argvSchema.optional(),
+    agent: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
+    cwd: z.string().min(1).max(4096).optional(),
+    env: envSchema.optional(),
+    label: z.string().trim().min(1).max(120).optional(),
+    parentPaneId: z.string().regex(/^pane[a-z0-9]+$/).optional(),
+    relationship: z.enum(["fork", "subagent"]).optional(),
+    cols: z.number().int().min(10).max(1000).optional(),
+    rows: z.number().int().min(4).max(500).optional(),
+  })
+  .refine((v) => (v.argv ? !v.agent : Boolean(v.agent)), { message: "give either an agent profile or argv (a command), not both" })
+  .refine((v) => !v.relationship || v.parentPaneId, { message: "relationship needs a parent pane", path: ["relationship"] });
+export type SpawnInput = z.input<typeof spawnInput>;
+
+export interface SpawnExtras {
+  taskId?: string;
+  extraEnv?: Record<string, string>;
+}
+
+export type ReadMode = "screen" | "tail" | "delta";
+export interface ReadReply {
+  text: string;
+  cursor: number;
+  start: number;
+  dropped: { from: number; to: number } | null;
+  lifecycle: Lifecycle;
+}
+
+export interface PaneListener {
+  output?(data: string): void;
+  lifecycle?(info: PaneInfo): void;
+  exit?(info: PaneInfo): void;
+}
+
+interface LivePane {
+  info: PaneInfo;
+  state: PaneState;
+  pty: pty.IPty;
+  mirror: TerminalMirror;
+  hooks: boolean;
+  listeners: Set<PaneListener>;
+  waiter: ActivityWaiter;
+  quietTimer: NodeJS.Timeout | null;
+  lastUserInputAt: number;
+  persist: Promise<unknown>;
+  exited: Promise<void>;
+}
+
+export interface PaneManagerDeps {
+  db: Db;
+  journal: EventJournal;
+  agents: AgentProfiles;
+  home: string;
+  url: () => string;
+  /** A task still pending is not ready for prompts (AGENT_NOT_READY). */
+  taskState?: (taskId: string) => string | null;
+  /** Called after every lifecycle transition (the task engine listens here). */
+  onTransition?: (info: PaneInfo, state: PaneState, effect: Extract<Effect, { kind: "transition" }>) => void;
+}
+
+export class PaneManager {
+  private readonly live = new Map<string, LivePane>();
+  private readonly queue = new SubmitQueue();
+  private readonly binDir: string;
+  private closing = false;
+
+  constructor(private readonly deps: PaneManagerDeps) {
+    this.binDir = path.join(deps.home, "bin");
+    this.installYardShim();
+  }
+
+  /** `yard` on every pane's PATH: a tiny launcher for this checkout's CLI with this Node. */
+  private installYardShim() {
+    mkdirSync(this.binDir, { recursive: true, mode: 0o700 });
+    const shim = path.join(this.binDir, "yard");
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const body = `#!/bin/sh\nexec ${q(process.execPath)} ${q(path.join(REPO_ROOT, "cli/bin/yard.js"))} "$@"\n`;
+    writeFileSync(shim, body, { mode: 0o755 });
+    chmodSync(shim, 0o755);
+  }
+
+  // ---- spawn ---------------------------------------------------------------------------
+
+  async spawn(input: SpawnInput, extras: SpawnExtras = {}): Promise<PaneInfo> {
+    if (this.closing) throw new YardError("CONFLICT", "The server is shutting down");
+    const opts = spawnInput.parse(input);
+    const cwd = path.resolve(opts.cwd ?? process.env.HOME ?? "/");
+    if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new YardError("BAD_PARAMS", `cwd ${cwd} is not a directory`, { cwd });
+
+    let parent: { id: string; rootPaneId: string | null } | null = null;
+    if (opts.parentPaneId) {
+      parent = await this.deps.db.pane.findUnique({ where: { id: opts.parentPaneId }, select: { id: true, rootPaneId: true } });
+      if (!parent) throw new YardError("NOT_FOUND", `No parent pane ${opts.parentPaneId}`, { parentPaneId: opts.parentPaneId });
+    }
+
+    let argv: string[];
+    let profileEnv: Record<string, string> = {};
+    let hooks = false;
+    if (opts.agent) {
+      const profile = await this.deps.agents.get(opts.agent);
+      argv = expandArgv(profile.argv);
+      profileEnv = profile.env;
+      hooks = profile.supportsHooks;
+    } else {
+      argv = expandArgv(opts.argv!);
+    }
+
+    const id = newId("pane");
+    const { token, hash } = newPaneToken(id);
+    const cols = opts.cols ?? 120;
+    const rows = opts.rows ?? 32;
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("YARD_")) env[k] = v;
+    Object.assign(env, profileEnv, opts.env ?? {}, extras.extraEnv ?? {}, {
+      TERM: "xterm-256color",
+      COLORTERM: "truecolor",
+      YARD_HOME: this.deps.home,
+      YARD_URL: this.deps.url(),
+      YARD_TOKEN: token,
+      YARD_PANE: id,
+      PATH: `${this.binDir}${path.delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`,
+    });
+    if (parent) env.YARD_PARENT_PANE = parent.id;
+    if (extras.taskId) env.YARD_TASK = extras.taskId;
+
+    const rootPaneId = parent ? (parent.rootPaneId ?? parent.id) : id;
+    const row = await this.deps.db.pane.create({
+      data: {
+        id,
+        argv: JSON.stringify(argv),
+        cwd,
+        label: opts.label ?? null,
+        parentPaneId: parent?.id ?? null,
+        rootPaneId,
+        relationship: opts.relationship ?? null,
+        taskId: extras.taskId ?? null,
+        agent: opts.agent ?? null,
+        lifecycle: "unknown",
+        cols,
+        rows,
+        tokenHash: hash,
+      },
+    });
+
+    let proc: pty.IPty;
+    try {
+      proc = pty.spawn(argv[0]!, argv.slice(1), { name: "xterm-256color", cols, rows, cwd, env });
+    } catch (e) {
+      await this.deps.db.pane.update({ where: { id }, data: { lifecycle: "exited", exitCode: 127, exitedAt: new Date() } });
+      await this.deps.journal.append("pane.exit", { paneId: id, taskId: extras.taskId, payload: { exitCode: 127, error: (e as Error).message } });
+      throw new YardError("BAD_PARAMS", `Could not start ${argv[0]}: ${(e as Error).message}`, { argv });
+    }
+
+    const info: PaneInfo = { ...toInfo(row), pid: proc.pid, live: true };
+    let resolveExit!: () => void;
+    const pane: LivePane = {
+      info,
+      state: initialPaneState(),
+      pty: proc,
+      mirror: new TerminalMirror({ cols, rows }),
+      hooks,
+      listeners: new Set(),
+      waiter: new ActivityWaiter(() => pane.state.activitySeq),
+      quietTimer: null,
+      lastUserInputAt: 0,
+      persist: Promise.resolve(),
+      exited: new Promise<void>((r) => (resolveExit = r)),
+    };
+    this.live.set(id, pane);
+
+    proc.onData((data) => {
+      pane.mirror.write(data);
+      for (const l of pane.listeners) l.output?.(data);
+      if (!pane.hooks && !pane.state.hooksSeen) this.heuristicOutput(pane);
+    });
+    proc.onExit(({ exitCode, signal }) => {
+      if (pane.quietTimer) clearTimeout(pane.quietTimer);
+      pane.info.exitCode = exitCode;
+      pane.info.signal = signal ?? null;
+      pane.info.exitedAt = new Date().toISOString();
+      pane.info.live = false;
+      this.apply(pane, { type: "exit", exitCode, signal: signal || null, at: Date.now() });
+      void pane.persist.then(() => {
+        for (const l of pane.listeners) l.exit?.(pane.info);
+        this.live.delete(id);
+        // keep the mirror readable a little while for late readers, then free it
+        this.exitedMirrors.set(id, pane.mirror);
+        resolveExit();
+      });
+    });
+
+    void this.deps.journal.append("pane.spawned", { paneId: id, taskId: extras.taskId, payload: { argv, cwd, label: info.label, parentPaneId: info.parentPaneId, agent: info.agent } });
+    this.apply(pane, { type: "spawned", at: Date.now() });
+    this.queuePersist(pane, { pid: proc.pid });
+    await pane.persist;
+    if (!pane.hooks) this.armQuiescence(pane);
+    return { ...pane.info };
+  }
+
+  /** Mirrors of exited panes stay readable until the server restarts. */
+  private readonly exitedMirrors = new Map<string, TerminalMirror>();
+
+  // ---- lifecycle -----------------------------------------------------------------------
+
+  private apply(pane: LivePane, event: PaneEvent) {
+    const { state, effects } = reduce(pane.state, event);
+    pane.state = state;
+    pane.info.lifecycle = state.lifecycle;
+    pane.info.doneSeen = state.doneSeen;
+    for (const effect of effects) {
+      if (effect.kind === "transition") {
+        this.queuePersist(pane, {});
+        void this.deps.journal.append("pane.lifecycle", {
+          paneId: pane.info.id,
+          taskId: pane.info.taskId,
+          payload: { from: effect.from, to: effect.to, seq: effect.seq, cause: effect.cause, exitCode: state.exitCode, lastMessage: effect.to === "done" ? state.lastMessage ?? null : undefined },
+        });
+        for (const l of pane.listeners) l.lifecycle?.({ ...pane.info });
+        this.deps.onTransition?.({ ...pane.info }, state, effect);
+      } else if (effect.kind === "journal" && effect.type !== "pane.lifecycle") {
+        void this.deps.journal.append(effect.type, { paneId: pane.info.id, taskId: pane.info.taskId, payload: effect.data });
+        if (effect.type === "pane.seen") this.queuePersist(pane, {});
+      }
+    }
+    pane.waiter.notify();
+  }
+
+  private queuePersist(pane: LivePane, extra: { pid?: number }) {
+    const data = {
+      lifecycle: pane.state.lifecycle,
+      lifecycleSeq: pane.state.seq,
+      doneSeen: pane.state.doneSeen,
+      exitCode: pane.state.exitCode,
+      signal: typeof pane.state.signal === "number" ? pane.state.signal : null,
+      exitedAt: pane.state.lifecycle === "exited" ? new Date() : undefined,
+      ...extra,
+    };
+    const run = () => this.deps.db.pane.update({ where: { id: pane.info.id }, data });
+    pane.persist = pane.persist.then(run, run);
+  }
+
+  private heuristicOutput(pane: LivePane) {
+    if (Date.now() - pane.lastUserInputAt > ECHO_WINDOW_MS) this.apply(pane, { type: "output", at: Date.now() });
+    this.armQuiescence(pane);
+  }
+
+  private armQuiescence(pane: LivePane) {
+    if (pane.quietTimer) clearTimeout(pane.quietTimer);
+    pane.quietTimer = setTimeout(() => {
+      pane.quietTimer = null;
+      if (!pane.state.hooksSeen) this.apply(pane, { type: "quiescent", at: Date.now() });
+    }, QUIESCENCE_MS);
+    pane.quietTimer.unref();
+  }
+
+  /** A hook post from `yard hook` (pane token) or an admin. */
+  async hook(paneId: string, raw: unknown): Promise<{ lifecycle: Lifecycle; seq: number }> {
+    const post = parseHookPost(raw);
+    const pane = this.live.get(paneId);
+    if (!pane) {
+      const row = await this.deps.db.pane.findUnique({ where: { id: paneId } });
+      if (!row) throw new YardError("NOT_FOUND", `No pane ${paneId}`, { paneId });
+      await this.deps.journal.append("pane.hook", { paneId, taskId: row.taskId, payload: { event: post.event, ignored: "pane is not running" } });
+      return { lifecycle: row.lifecycle as Lifecycle, seq: row.lifecycleSeq };
+    }
+    if (pane.quietTimer) {
+      clearTimeout(pane.quietTimer);
+      pane.quietTimer = null;
+    }
+    this.apply(pane, { type: "hook", name: post.event, payload: post.payload, at: Date.now() });
+    return { lifecycle: pane.state.lifecycle, seq: pane.state.seq };
+  }
+
+  // ---- reads ---------------------------------------------------------------------------
+
+  private mirrorOf(id: string): TerminalMirror {
+    const m = this.live.get(id)?.mirror ?? this.exitedMirrors.get(id);
+    if (!m) throw new YardError("NOT_FOUND", `Pane ${id} has no screen (it is not running on this server)`, { paneId: id });
+    return m;
+  }
+
+  async read(id: string, opts: { mode?: ReadMode; lines?: number; cursor?: number; reader?: string }): Promise<ReadReply> {
+    const info = await this.get(id);
+    const mirror = this.mirrorOf(id);
+    const mode = opts.mode ?? "screen";
+    if (mode === "delta") {
+      const d = await mirror.delta(opts.cursor ?? 0, opts.reader ? { reader: opts.reader } : undefined);
+      return { text: d.text, cursor: d.cursor, start: d.start, dropped: d.dropped, lifecycle: info.lifecycle };
+    }
+    const r = mode === "tail" ? await mirror.tail(opts.lines ?? 50) : await mirror.screen();
+    return { text: r.text, cursor: r.cursor, start: r.cursor, dropped: null, lifecycle: info.lifecycle };
+  }
+
+  async snapshot(id: string): Promise<{ data: string; cols: number; rows: number }> {
+    const mirror = this.mirrorOf(id);
+    return { data: await mirror.serialize(), cols: mirror.cols, rows: mirror.rows };
+  }
+
+  // ---- input ---------------------------------------------------------------------------
+
+  private requireLive(id: string): LivePane {
+    const pane = this.live.get(id);
+    if (pane) return pane;
+    throw new YardError("PANE_EXITED", `Pane ${id} is not running`, { paneId: id });
+  }
+
+  /** Raw keystrokes from a person (browser, `yard pane send-keys`). */
+  async sendKeys(id: string, data: string, opts: { enter?: boolean } = {}): Promise<{ bytes: number }> {
+    await this.get(id); // NOT_FOUND before PANE_EXITED
+    const pane = this.requireLive(id);
+    pane.lastUserInputAt = Date.now();
+    this.apply(pane, { type: "input", at: Date.now() });
+    pane.pty.write(data);
+    if (opts.enter) pane.pty.write("\r");
+    return { bytes: Buffer.byteLength(data) + (opts.enter ? 1 : 0) };
+  }
+
+  async submit(id: string, text: string, opts: { enterDelayMs?: number; stallMs?: number } = {}): Promise<SubmitResult & { lifecycle: Lifecycle }> {
+    const info = await this.get(id);
+    const pane = this.live.get(id);
+    if (!pane) throw new YardError("PANE_EXITED", `Pane ${id} has exited`, { paneId: id, state: info.lifecycle });
+    const result = await this.queue.submit(
+      id,
+      {
+        lifecycle: () => pane.state.lifecycle,
+        taskPending: () => (pane.info.taskId ? this.deps.taskState?.(pane.info.taskId) === "pending" : false),
+        activitySeq: () => pane.state.activitySeq,
+        bracketedPaste: () => pane.mirror.bracketedPasteMode,
+        write: (data) => pane.pty.write(data),
+        waitForActivity: (after, timeout, signal) => pane.waiter.wait(after, timeout, signal),
+      },
+      text,
+      opts,
+    );
+    await this.deps.journal.append("pane.submitted", { paneId: id, taskId: pane.info.taskId, payload: { bytes: Buffer.byteLength(text), activitySeq: result.activitySeq } });
+    return { ...result, lifecycle: pane.state.lifecycle };
+  }
+
+  /** Submit used by the task engine, with the pane's task still pending: skips that one check. */
+  async submitForTask(id: string, text: string, opts: { enterDelayMs?: number; stallMs?: number; signal?: AbortSignal } = {}): Promise<SubmitResult> {
+    const pane = this.requireLive(id);
+    return this.queue.submit(
+      id,
+      {
+        lifecycle: () => pane.state.lifecycle,
+        taskPending: () => false,
+        activitySeq: () => pane.state.activitySeq,
+        bracketedPaste: () => pane.mirror.bracketedPasteMode,
+        write: (data) => pane.pty.write(data),
+        waitForActivity: (after, timeout, signal) => pane.waiter.wait(after, timeout, signal),
+      },
+      text,
+      opts,
+    );
+  }
+
+  async resize(id: string, cols: number, rows: number): Promise<PaneInfo> {
+    if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 10 || cols > 1000 || rows < 4 || rows > 500) {
+      throw new YardError("BAD_PARAMS", "cols must be 10..1000 and rows 4..500", { cols, rows });
+    }
+    const pane = this.requireLive(id);
+    if (pane.info.cols === cols && pane.info.rows === rows) return { ...pane.info };
+    pane.pty.resize(cols, rows);
+    pane.mirror.resize(cols, rows);
+    pane.info.cols = cols;
+    pane.info.rows = rows;
+    await this.deps.db.pane.update({ where: { id }, data: { cols, rows } });
+    return { ...pane.info };
+  }
+
+  /** Marks a done/exited pane as seen by the user (clears it from attention). */
+  async markSeen(id: string): Promise<PaneInfo> {
+    const pane = this.live.get(id);
+    if (pane) {
+      this.apply(pane, { type: "viewed", at: Date.now() });
+      await pane.persist;
+      return { ...pane.info };
+    }
+    const info = await this.get(id);
+    if (!info.doneSeen) {
+      await this.deps.db.pane.update({ where: { id }, data: { doneSeen: true } });
+      await this.deps.journal.append("pane.seen", { paneId: id, taskId: info.taskId, payload: {} });
+    }
+    return { ...info, doneSeen: true };
+  }
+
+  /** Ends the pane's whole process group: SIGTERM, then SIGKILL after a grace period. */
+  async kill(id: string, opts: { graceMs?: number } = {}): Promise<PaneInfo> {
+    const info = await this.get(id);
+    const pane = this.live.get(id);
+    if (!pane) return info;
+    const pid = pane.pty.pid;
+    signalGroup(pid, "SIGTERM");
+    pane.pty.kill("SIGHUP");
+    const timer = setTimeout(() => signalGroup(pid, "SIGKILL"), opts.graceMs ?? KILL_GRACE_MS);
+    await pane.exited;
+    clearTimeout(timer);
+    return this.get(id);
+  }
+
+  // ---- queries -------------------------------------------------------------------------
+
+  async get(id: string): Promise<PaneInfo> {
+    const pane = this.live.get(id);
+    if (pane) return { ...pane.info };
+    const row = await this.deps.db.pane.findUnique({ where: { id } });
+    if (!row) throw new YardError("NOT_FOUND", `No pane ${id}`, { paneId: id });
+    return toInfo(row);
+  }
+
+  async list(filter: { taskId?: string; liveOnly?: boolean } = {}): Promise<PaneInfo[]> {
+    const rows = await this.deps.db.pane.findMany({ where: { taskId: filter.taskId }, orderBy: { createdAt: "asc" } });
+    const out = rows.map((r) => (this.live.has(r.id) ? { ...this.live.get(r.id)!.info } : toInfo(r)));
+    return filter.liveOnly ? out.filter((p) => p.live) : out;
+  }
+
+  isLive(id: string): boolean {
+    return this.live.has(id);
+  }
+
+  state(id: string): PaneState | null {
+    return this.live.get(id)?.state ?? null;
+  }
+
+  async attention(opts: { limit?: number; taskStates?: Map<string, { state: string; at: number }> } = {}): Promise<AttentionItem[]> {
+    const rows = await this.deps.db.pane.findMany({ where: { OR: [{ lifecycle: { in: ["blocked", "done", "exited"] } }, { taskId: { not: null } }] } });
+    const candidates = rows.map((r) => {
+      const live = this.live.get(r.id);
+      const task = r.taskId ? opts.taskStates?.get(r.taskId) : undefined;
+      return {
+        paneId: r.id,
+        taskId: r.taskId,
+        lifecycle: (live?.state.lifecycle ?? r.lifecycle) as Lifecycle,
+        doneSeen: live?.state.doneSeen ?? r.doneSeen,
+        exitCode: live?.state.exitCode ?? r.exitCode,
+        signal: live ? live.state.signal : r.signal,
+        stopFailed: live?.state.lastStop?.failed ?? false,
+        taskState: task?.state ?? null,
+        taskStateAt: task?.at ?? null,
+        lastTransitionAt: live?.state.lastTransitionAt ?? (r.exitedAt ?? r.updatedAt).getTime(),
+      };
+    });
+    return rankAttention(candidates, { limit: opts.limit });
+  }
+
+  /**
+   * A consistent start for a live viewer: the serialized screen, and a subscription whose first
+   * output byte is the first byte not in that snapshot. The PTY is paused for the few
+   * milliseconds this takes, so nothing is lost or shown twice.
+   */
+  async attach(id: string, listener: PaneListener): Promise<{ snapshot: { data: string; cols: number; rows: number }; pane: PaneInfo; detach: () => void }> {
+    const pane = this.live.get(id);
+    if (!pane) {
+      const info = await this.get(id);
+      return { snapshot: await this.snapshot(id).catch(() => ({ data: "", cols: info.cols, rows: info.rows })), pane: info, detach: () => {} };
+    }
+    pane.pty.pause();
+    try {
+      const snapshot = await this.snapshot(id);
+      pane.listeners.add(listener);
+      return { snapshot, pane: { ...pane.info }, detach: () => pane.listeners.delete(listener) };
+    } finally {
+      pane.pty.resume();
+    }
+  }
+
+  // ---- start-up and shutdown -----------------------------------------------------------
+
+  /** Panes recorded as running by a previous server process are gone: mark them exited. */
+  async recover(): Promise<string[]> {
+    const stale = await this.deps.db.pane.findMany({ where: { lifecycle: { not: "exited" } } });
+    for (const row of stale) {
+      await this.deps.db.pane.update({ where: { id: row.id }, data: { lifecycle: "exited", exitedAt: new Date(), doneSeen: false } });
+      await this.deps.journal.append("pane.lost", { paneId: row.id, taskId: row.taskId, payload: { lastLifecycle: row.lifecycle, reason: "server_restart" } });
+    }
+    return stale.map((r) => r.id);
+  }
+
+  async shutdown(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.live.keys()].map((id) => this.kill(id, { graceMs: 1000 }).catch(() => {})));
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+type PaneRow = {
+  id: string;
+  argv: string;
+  cwd: string;
+  label: string | null;
+  parentPaneId: string | null;
+  rootPaneId: string | null;
+  relationship: string | null;
+  taskId: string | null;
+  agent: string | null;
+  lifecycle: string;
+  doneSeen: boolean;
+  pid: number | null;
+  exitCode: number | null;
+  signal: number | null;
+  cols: number;
+  rows: number;
+  createdAt: Date;
+  exitedAt: Date | null;
+};
+
+function toInfo(r: PaneRow): PaneInfo {
+  return {
+    id: r.id,
+    label: r.label,
+    lifecycle: r.lifecycle as Lifecycle,
+    pid: r.pid,
+    exitCode: r.exitCode,
+    signal: r.signal,
+    cwd: r.cwd,
+    argv: JSON.parse(r.argv) as string[],
+    agent: r.agent,
+    parentPaneId: r.parentPaneId,
+    rootPaneId: r.rootPaneId,
+    relationship: (r.relationship as PaneInfo["relationship"]) ?? null,
+    taskId: r.taskId,
+    cols: r.cols,
+    rows: r.rows,
+    doneSeen: r.doneSeen,
+    live: false,
+    createdAt: r.createdAt.toISOString(),
+    exitedAt: r.exitedAt?.toISOString() ?? null,
+  };
+}

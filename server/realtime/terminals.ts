@@ -1,0 +1,149 @@
+// Live terminals over socket.io. Protocol (client → server, each with an ack callback):
+//   pane:attach  {paneId}               → ack {ok, snapshot: {data, cols, rows}, pane} then live
+//                                          `pane:output` {paneId, data}
+//   pane:input   {paneId, data}         keystrokes (a person typing)
+//   pane:resize  {paneId, cols, rows}
+//   pane:detach  {paneId}
+// Server → client: `pane:output`, `pane:resync` {paneId, snapshot} (after a slow viewer fell
+// behind), `pane:lifecycle` {pane}, `pane:exit` {pane}.
+// A slow viewer never stalls the PTY: its pending output is capped; past the cap it is dropped
+// and the viewer is resynced from a fresh snapshot once its socket drains.
+import type { Socket } from "socket.io";
+import { YardError } from "../core/errors";
+import type { PaneInfo } from "../core/panes/manager";
+import type { Services } from "../services";
+
+const FLUSH_MS = 16;
+/** Pending output per viewer beyond which it is resynced instead of streamed. */
+export const MAX_PENDING_BYTES = 512 * 1024;
+/** Packets queued on the socket beyond which we stop adding more. */
+const MAX_QUEUED_PACKETS = 64;
+
+type Ack = (reply: unknown) => void;
+
+interface Viewer {
+  paneId: string;
+  pending: string[];
+  pendingBytes: number;
+  stale: boolean;
+  timer: NodeJS.Timeout | null;
+  detach: () => void;
+}
+
+const errorReply = (e: unknown) => ({
+  ok: false,
+  error: e instanceof YardError ? e.toJSON() : { code: "INTERNAL", message: (e as Error)?.message ?? String(e), details: null },
+});
+
+export function wireTerminals(socket: Socket, services: Services) {
+  const viewers = new Map<string, Viewer>();
+  const queued = () => (socket.conn as unknown as { writeBuffer?: unknown[] }).writeBuffer?.length ?? 0;
+
+  const flush = (v: Viewer) => {
+    v.timer = null;
+    if (v.stale || v.pending.length === 0) return;
+    if (queued() > MAX_QUEUED_PACKETS) {
+      v.timer = setTimeout(() => flush(v), FLUSH_MS);
+      return;
+    }
+    const data = v.pending.join("");
+    v.pending = [];
+    v.pendingBytes = 0;
+    socket.emit("pane:output", { paneId: v.paneId, data });
+  };
+
+  const resync = async (v: Viewer) => {
+    if (!viewers.has(v.paneId) || !v.stale) return;
+    v.detach();
+    try {
+      const attached = await services.panes.attach(v.paneId, listenerFor(v));
+      v.detach = attached.detach;
+      v.stale = false;
+      v.pending = [];
+      v.pendingBytes = 0;
+      socket.emit("pane:resync", { paneId: v.paneId, snapshot: attached.snapshot, pane: attached.pane });
+    } catch {
+      /* pane gone: the exit event already told the viewer */
+    }
+  };
+
+  const listenerFor = (v: Viewer) => ({
+    output(data: string) {
+      if (v.stale) return;
+      v.pending.push(data);
+      v.pendingBytes += data.length;
+      if (v.pendingBytes > MAX_PENDING_BYTES) {
+        v.stale = true;
+        v.pending = [];
+        v.pendingBytes = 0;
+        return;
+      }
+      v.timer ??= setTimeout(() => flush(v), FLUSH_MS);
+    },
+    lifecycle(pane: PaneInfo) {
+      socket.emit("pane:lifecycle", { pane });
+    },
+    exit(pane: PaneInfo) {
+      if (v.timer) clearTimeout(v.timer);
+      flush(v);
+      socket.emit("pane:exit", { pane });
+    },
+  });
+
+  socket.conn.on("drain", () => {
+    for (const v of viewers.values()) if (v.stale) void resync(v);
+  });
+
+  socket.on("pane:attach", async (msg: { paneId?: unknown }, ack?: Ack) => {
+    const reply = typeof ack === "function" ? ack : () => {};
+    try {
+      const paneId = typeof msg?.paneId === "string" ? msg.paneId : "";
+      if (!/^pane[a-z0-9]{4,40}$/.test(paneId)) throw new YardError("BAD_PARAMS", "not a pane id");
+      viewers.get(paneId)?.detach();
+      const v: Viewer = { paneId, pending: [], pendingBytes: 0, stale: false, timer: null, detach: () => {} };
+      const attached = await services.panes.attach(paneId, listenerFor(v));
+      v.detach = attached.detach;
+      viewers.set(paneId, v);
+      if (attached.pane.lifecycle === "done" || attached.pane.lifecycle === "exited") void services.panes.markSeen(paneId).catch(() => {});
+      reply({ ok: true, snapshot: attached.snapshot, pane: attached.pane });
+    } catch (e) {
+      reply(errorReply(e));
+    }
+  });
+
+  socket.on("pane:input", async (msg: { paneId?: unknown; data?: unknown }, ack?: Ack) => {
+    try {
+      if (typeof msg?.paneId !== "string" || typeof msg.data !== "string" || msg.data.length > 65536) throw new YardError("BAD_PARAMS", "pane:input needs {paneId, data}");
+      await services.panes.sendKeys(msg.paneId, msg.data);
+      ack?.({ ok: true });
+    } catch (e) {
+      ack?.(errorReply(e));
+    }
+  });
+
+  socket.on("pane:resize", async (msg: { paneId?: unknown; cols?: unknown; rows?: unknown }, ack?: Ack) => {
+    try {
+      if (typeof msg?.paneId !== "string") throw new YardError("BAD_PARAMS", "pane:resize needs {paneId, cols, rows}");
+      const pane = await services.panes.resize(msg.paneId, Number(msg.cols), Number(msg.rows));
+      ack?.({ ok: true, pane });
+    } catch (e) {
+      ack?.(errorReply(e));
+    }
+  });
+
+  socket.on("pane:detach", (msg: { paneId?: unknown }) => {
+    const v = typeof msg?.paneId === "string" ? viewers.get(msg.paneId) : undefined;
+    if (!v) return;
+    v.detach();
+    if (v.timer) clearTimeout(v.timer);
+    viewers.delete(v.paneId);
+  });
+
+  socket.on("disconnect", () => {
+    for (const v of viewers.values()) {
+      v.detach();
+      if (v.timer) clearTimeout(v.timer);
+    }
+    viewers.clear();
+  });
+}
