@@ -5,6 +5,7 @@ import { VERSION } from "../server/version";
 import { registerAgent } from "./commands/agent";
 import { registerHook } from "./commands/hook";
 import { registerPane } from "./commands/pane";
+import { registerTask } from "./commands/task";
 import { registerProject } from "./commands/project";
 import { registerServer } from "./commands/server";
 import { makeContext } from "./context";
@@ -30,6 +31,7 @@ registerServer(program, ctx);
 registerProject(program, ctx);
 registerAgent(program, ctx);
 registerPane(program, ctx);
+registerTask(program, ctx);
 registerHook(program);
 
 for (const cmd of program.commands) applyUsageHandling(cmd);

@@ -156,6 +156,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     return nextHandler(req, res);
   }
 
+  server.requestTimeout = 0; // `tasks.wait` long-polls for as long as the caller asks
   const port = await listen(server, opts.port, opts.host);
   const hostForUrl = opts.host.includes(":") ? `[${opts.host}]` : opts.host === "0.0.0.0" ? "127.0.0.1" : opts.host;
   url = `http://${hostForUrl}:${port}`;

@@ -8,6 +8,7 @@ import { inspectRepo } from "./core/git/repo";
 import type { AttentionItem } from "./core/panes/attention";
 import { PaneManager } from "./core/panes/manager";
 import { Projects } from "./core/projects/projects";
+import { TaskEngine } from "./core/tasks/service";
 import { type Db, openDatabase } from "./db";
 
 export interface Services {
@@ -18,6 +19,7 @@ export interface Services {
   projects: Projects;
   agents: AgentProfiles;
   panes: PaneManager;
+  tasks: TaskEngine;
   attention(limit?: number): Promise<AttentionItem[]>;
   url(): string;
   close(): Promise<void>;
@@ -34,8 +36,27 @@ export async function createServices(opts: { home: string; token: string; url: (
     const info = await inspectRepo(path);
     return { root: info.root, currentBranch: info.currentBranch };
   });
-  const panes = new PaneManager({ db, journal, agents, home: p.home, url: opts.url });
-  await panes.recover();
+  let tasks: TaskEngine | null = null;
+  const panes = new PaneManager({
+    db,
+    journal,
+    agents,
+    home: p.home,
+    url: opts.url,
+    taskState: (taskId) => tasks?.cachedState(taskId) ?? null,
+    onTransition: (info, state, t) => tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage),
+  });
+  tasks = new TaskEngine({
+    db,
+    journal,
+    panes,
+    agents,
+    projects,
+    home: p.home,
+    maxActive: envInt("YARD_MAX_ACTIVE_TASKS"),
+    readyTimeoutMs: envInt("YARD_READY_TIMEOUT_MS"),
+  });
+  await tasks.recover(await panes.recover());
   return {
     home: p.home,
     token: opts.token,
@@ -44,11 +65,24 @@ export async function createServices(opts: { home: string; token: string; url: (
     projects,
     agents,
     panes,
-    attention: (limit) => panes.attention({ limit }),
+    tasks,
+    attention: async (limit) => {
+      const rows = await db.task.findMany({ where: { state: "input_required" }, select: { id: true, state: true, updatedAt: true } });
+      return panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });
+    },
     url: opts.url,
     async close() {
+      await tasks?.shutdown();
       await panes.shutdown();
       await db.$disconnect();
     },
   };
+}
+
+function envInt(name: string): number | undefined {
+  const v = process.env[name];
+  if (!v) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number (got ${JSON.stringify(v)})`);
+  return n;
 }

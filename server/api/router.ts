@@ -5,6 +5,7 @@ import { projectAddInput } from "../core/projects/projects";
 import { loadBoard } from "../core/tasks/board";
 import { VERSION } from "../version";
 import { eventsRouter, hooksRouter, panesRouter } from "./panes";
+import { tasksRouter } from "./tasks";
 import { adminProcedure, anyCaller, router } from "./trpc";
 
 const id = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "ids are letters, digits, _ and -");
@@ -36,6 +37,7 @@ export const appRouter = router({
   }),
 
   panes: panesRouter,
+  tasks: tasksRouter,
   hooks: hooksRouter,
   events: eventsRouter,
 

@@ -521,13 +521,14 @@ export class PaneManager {
   // ---- start-up and shutdown -----------------------------------------------------------
 
   /** Panes recorded as running by a previous server process are gone: mark them exited. */
-  async recover(): Promise<string[]> {
+  /** Returns each lost pane's last lifecycle, by id. */
+  async recover(): Promise<Map<string, string>> {
     const stale = await this.deps.db.pane.findMany({ where: { lifecycle: { not: "exited" } } });
     for (const row of stale) {
       await this.deps.db.pane.update({ where: { id: row.id }, data: { lifecycle: "exited", exitedAt: new Date(), doneSeen: false } });
       await this.deps.journal.append("pane.lost", { paneId: row.id, taskId: row.taskId, payload: { lastLifecycle: row.lifecycle, reason: "server_restart" } });
     }
-    return stale.map((r) => r.id);
+    return new Map(stale.map((r) => [r.id, r.lifecycle]));
   }
 
   async shutdown(): Promise<void> {

@@ -1,0 +1,1 @@
+export function runHook(event: string): Promise<void>;

@@ -1,0 +1,166 @@
+// yard task start|get|list|wait|report|diff|cancel|finish|events
+import path from "node:path";
+import type { Command } from "commander";
+import { YardError } from "../../server/core/errors";
+import { collect, type CliContext, intOption } from "../context";
+import { table } from "../output";
+
+type Task = { id: string; title: string; state: string; branch: string | null; disposition: string | null; contextId: string | null };
+const taskLine = (t: Task) => `${t.id}  ${t.disposition ?? t.state}  ${t.branch ?? "-"}  ${t.title}`;
+
+export function registerTask(program: Command, ctx: CliContext) {
+  const task = program.command("task").description("Worker tasks: each agent in its own worktree and branch; review, then merge or discard");
+
+  task
+    .command("start")
+    .description("Start a task: yard task start --project ID --objective TEXT [--agent demo | -- CMD ARGS...]")
+    .option("--project <id>", "project id (see yard project list)")
+    .option("--repo <path>", "or a repository path")
+    .requiredOption("--objective <text>", "what the worker must do")
+    .option("--title <title>", "short title (default: the objective's first line)")
+    .option("--constraint <text>", "a constraint (repeatable)", collect, [])
+    .option("--accept <text>", "an acceptance criterion (repeatable)", collect, [])
+    .option("--output-format <text>", "what the result should look like")
+    .option("--label <label>", "a label for the board")
+    .option("--context <id>", "group id tying related tasks together")
+    .option("--agent <profile>", "agent profile (default demo)")
+    .option("--base <ref>", "base commit (default: the repository's HEAD, no network)")
+    .option("--fetch", "fetch before resolving --base")
+    .option("--branch <name>", "branch name (default yard/<title>-<id>; an existing branch is adopted)")
+    .option("--path <dir>", "worktree path (default under the data dir)")
+    .option("--parent-pane <id>", "the orchestrator's pane (default: the pane you run this from)")
+    .argument("[argv...]", "a custom agent command, after --")
+    .action(async (argv: string[], o: Record<string, string | string[] | boolean | undefined>) => {
+      const res = await ctx.client().tasks.start.mutate({
+        projectId: o.project as string | undefined,
+        repoPath: o.repo ? path.resolve(o.repo as string) : undefined,
+        objective: o.objective as string,
+        title: o.title as string | undefined,
+        constraints: o.constraint as string[],
+        acceptanceCriteria: o.accept as string[],
+        outputFormat: o.outputFormat as string | undefined,
+        label: o.label as string | undefined,
+        contextId: o.context as string | undefined,
+        agent: o.agent as string | undefined,
+        argv: argv.length ? argv : undefined,
+        baseRef: o.base as string | undefined,
+        fetch: o.fetch ? true : undefined,
+        branch: o.branch as string | undefined,
+        path: o.path ? path.resolve(o.path as string) : undefined,
+        parentPaneId: (o.parentPane as string | undefined) ?? undefined,
+      });
+      ctx.out().result(res, () => `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}`);
+    });
+
+  task
+    .command("get <id>")
+    .description("Show a task")
+    .action(async (id: string) => {
+      const t = await ctx.client().tasks.get.query({ id });
+      ctx.out().result({ task: t }, () => [taskLine(t), t.result ? `result: ${t.result.status}: ${t.result.summary}` : "", t.evidence ? `evidence: ${JSON.stringify(t.evidence)}` : ""].filter(Boolean).join("\n"));
+    });
+
+  task
+    .command("list")
+    .description("List tasks")
+    .option("--context <id>", "only this context")
+    .option("--state <state>", "only these states (repeatable)", collect, [])
+    .option("--project <id>", "only this project")
+    .action(async (o: { context?: string; state: string[]; project?: string }) => {
+      const tasks = await ctx.client().tasks.list.query({ contextId: o.context, states: o.state.length ? o.state : undefined, projectId: o.project });
+      ctx.out().result({ tasks }, () => (tasks.length ? table([["ID", "STATE", "BRANCH", "TITLE"], ...tasks.map((t) => [t.id, t.disposition ?? t.state, t.branch ?? "-", t.title])]) : "No tasks."));
+    });
+
+  task
+    .command("wait [id]")
+    .description("Wait until a task (or every task of --context) reaches --until (default settled)")
+    .option("--context <id>", "wait for every task of this context")
+    .option("--until <states>", "settled (default), terminal, working, or a comma-separated list of states")
+    .option("--timeout-ms <n>", "give up after this long with TIMEOUT (default 600000)", intOption("--timeout-ms", 1))
+    .action(async (id: string | undefined, o: { context?: string; until?: string; timeoutMs?: number }) => {
+      if (!id === !o.context) throw new YardError("BAD_PARAMS", "Give a task id or --context, not both or neither");
+      const res = await ctx.client().tasks.wait.query({ id, contextId: o.context, until: o.until, timeoutMs: o.timeoutMs });
+      ctx.out().result(res, () => res.tasks.map(taskLine).join("\n") || "No tasks in that context.");
+    });
+
+  task
+    .command("report")
+    .description("Report this task's result (run inside the worker's pane)")
+    .option("--task <id>", "the task (default: $YARD_TASK)")
+    .requiredOption("--status <status>", "completed | failed | rejected")
+    .requiredOption("--summary <text>", "what was done")
+    .option("--artifact <path>", "an artifact path (repeatable)", collect, [])
+    .option("--changed-file <path>", "a changed file (repeatable)", collect, [])
+    .option("--evidence <json>", "evidence as a JSON object")
+    .action(async (o: { task?: string; status: string; summary: string; artifact: string[]; changedFile: string[]; evidence?: string }) => {
+      let evidence: Record<string, unknown> | undefined;
+      if (o.evidence !== undefined) {
+        try {
+          evidence = JSON.parse(o.evidence) as Record<string, unknown>;
+        } catch {
+          throw new YardError("BAD_PARAMS", "--evidence must be a JSON object");
+        }
+        if (!evidence || typeof evidence !== "object" || Array.isArray(evidence)) throw new YardError("BAD_PARAMS", "--evidence must be a JSON object");
+      }
+      if (!["completed", "failed", "rejected"].includes(o.status)) throw new YardError("BAD_PARAMS", `--status must be completed, failed or rejected (got ${o.status})`);
+      const t = await ctx.client().tasks.report.mutate({
+        taskId: o.task ?? (process.env.YARD_TASK || undefined),
+        status: o.status as "completed",
+        summary: o.summary,
+        artifacts: o.artifact,
+        changedFiles: o.changedFile,
+        evidence,
+      });
+      ctx.out().result({ task: t }, () => `Reported ${t.id}: ${t.state}`);
+    });
+
+  task
+    .command("diff <id>")
+    .description("The task's changes against its base commit (tracked and untracked files)")
+    .option("--stat", "file list with line counts only")
+    .action(async (id: string, o: { stat?: boolean }) => {
+      const d = await ctx.client().tasks.diff.query({ id });
+      if (o.stat) return ctx.out().result({ files: d.files, baseSha: d.baseSha }, () => table(d.files.map((f) => [f.status, `+${f.additions}`, `-${f.deletions}`, f.path])));
+      ctx.out().result(d, () => d.diff);
+    });
+
+  task
+    .command("cancel <id>")
+    .description("Stop the worker and mark the task canceled (worktree and branch are kept)")
+    .action(async (id: string) => {
+      const t = await ctx.client().tasks.cancel.mutate({ id });
+      ctx.out().result({ task: t }, () => `Canceled ${t.id}`);
+    });
+
+  task
+    .command("finish <id>")
+    .description("Finish a task: --merge [--target B] [--keep-branch] [--ignore-dirty] | --discard [--delete-branch]")
+    .option("--merge", "merge the task's branch into the target branch")
+    .option("--target <branch>", "target branch (default: the one recorded at start)")
+    .option("--keep-branch", "keep the task's branch after merging")
+    .option("--ignore-dirty", "merge the committed work even though the worktree has uncommitted changes")
+    .option("--discard", "stop the worker and remove the worktree")
+    .option("--delete-branch", "with --discard: delete the task's branch too (never a pre-existing one)")
+    .action(async (id: string, o: { merge?: boolean; target?: string; keepBranch?: boolean; ignoreDirty?: boolean; discard?: boolean; deleteBranch?: boolean }) => {
+      if (!o.merge === !o.discard) throw new YardError("BAD_PARAMS", "Give exactly one of --merge or --discard");
+      if (o.discard && (o.target || o.keepBranch || o.ignoreDirty)) throw new YardError("BAD_PARAMS", "--target, --keep-branch and --ignore-dirty go with --merge");
+      if (o.merge && o.deleteBranch) throw new YardError("BAD_PARAMS", "--delete-branch goes with --discard");
+      const res = await ctx.client().tasks.finish.mutate({
+        id,
+        merge: o.merge ? { target: o.target, keepBranch: o.keepBranch, ignoreDirty: o.ignoreDirty } : undefined,
+        discard: o.discard ? { deleteBranch: o.deleteBranch } : undefined,
+      });
+      ctx.out().result(res, () =>
+        [`${res.task.id}: ${res.task.disposition}${res.task.mergeCommit ? ` as ${res.task.mergeCommit.slice(0, 12)}` : ""}`, res.cleanup.ok ? "" : `cleanup failed: ${res.cleanup.error}`].filter(Boolean).join("\n"),
+      );
+    });
+
+  task
+    .command("events <id>")
+    .description("The task's event history")
+    .option("--since <seq>", "only after this sequence number", intOption("--since", 0))
+    .action(async (id: string, o: { since?: number }) => {
+      const r = await ctx.client().tasks.events.query({ id, since: o.since });
+      ctx.out().result(r, () => r.events.map((e) => `${e.seq}\t${e.time}\t${e.type}\t${JSON.stringify(e.payload)}`).join("\n"));
+    });
+}

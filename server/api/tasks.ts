@@ -1,0 +1,45 @@
+// tRPC procedures for tasks: start, get, list, wait, report, diff, cancel, finish, events.
+import { z } from "zod";
+import { YardError } from "../core/errors";
+import { reportInput, startInput } from "../core/tasks/service";
+import { callerProcedure, orchestratorProcedure, router } from "./trpc";
+
+const taskId = z.string().regex(/^tsk[a-z0-9]{4,40}$/, "not a task id");
+
+export const tasksRouter = router({
+  start: orchestratorProcedure.input(startInput).mutation(({ ctx, input }) => ctx.services.tasks.start(input, { paneId: ctx.pane?.id ?? null })),
+  get: callerProcedure.input(z.object({ id: taskId })).query(({ ctx, input }) => {
+    if (ctx.pane?.taskId && ctx.pane.taskId !== input.id) throw new YardError("FORBIDDEN", "A worker pane may only read its own task");
+    return ctx.services.tasks.get(input.id);
+  }),
+  list: orchestratorProcedure
+    .input(z.object({ contextId: z.string().max(100).optional(), states: z.array(z.string().max(32)).max(10).optional(), projectId: z.string().max(64).optional() }).optional())
+    .query(({ ctx, input }) => ctx.services.tasks.list(input ?? {})),
+  wait: orchestratorProcedure
+    .input(
+      z.object({
+        id: taskId.optional(),
+        contextId: z.string().max(100).optional(),
+        until: z.union([z.string().max(200), z.array(z.string().max(32)).max(10)]).optional(),
+        timeoutMs: z.number().int().min(1).max(24 * 3600_000).optional(),
+      }),
+    )
+    .query(async ({ ctx, input }) => ({ tasks: await ctx.services.tasks.wait({ taskId: input.id, contextId: input.contextId, until: input.until, timeoutMs: input.timeoutMs }) })),
+  report: callerProcedure.input(reportInput).mutation(({ ctx, input }) =>
+    ctx.services.tasks.report(input, { paneId: ctx.pane?.id ?? null, paneTaskId: ctx.pane?.taskId ?? null, admin: ctx.principal.kind === "admin" }),
+  ),
+  diff: orchestratorProcedure.input(z.object({ id: taskId })).query(({ ctx, input }) => ctx.services.tasks.diff(input.id)),
+  cancel: orchestratorProcedure.input(z.object({ id: taskId })).mutation(({ ctx, input }) => ctx.services.tasks.cancel(input.id)),
+  finish: orchestratorProcedure
+    .input(
+      z.object({
+        id: taskId,
+        merge: z.object({ target: z.string().min(1).max(255).optional(), keepBranch: z.boolean().optional(), ignoreDirty: z.boolean().optional() }).optional(),
+        discard: z.object({ deleteBranch: z.boolean().optional() }).optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => ctx.services.tasks.finish(input.id, { merge: input.merge, discard: input.discard })),
+  events: orchestratorProcedure
+    .input(z.object({ id: taskId, since: z.number().int().min(0).optional() }))
+    .query(async ({ ctx, input }) => ({ events: await ctx.services.tasks.events(input.id, input.since) })),
+});

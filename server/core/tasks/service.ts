@@ -1,0 +1,579 @@
+// The task engine: starts worker tasks (validate, cap, base SHA, target branch, worktree under the
+// repository lock, agent pane), drives each one in the background (wait for ready, submit the
+// contract through the gate), follows its pane (turn ended, resumed, exited), takes reports,
+// waits, diffs and finishes by merge or discard, and recovers after a restart. State changes go
+// through the pure reducer in state.ts; every change is journaled as task.* events.
+import path from "node:path";
+import { z } from "zod";
+import type { Db } from "../../db";
+import type { AgentProfiles } from "../agents/profiles";
+import { YardError } from "../errors";
+import type { EventJournal, YardEvent } from "../events/journal";
+import { branchExists, createWorktree, diffWorktree, discardWorktree, findWorktree, inspectRepo, isMerged, mergeTask, resolveBaseSha, runGit, validateBranchName } from "../git";
+import { newId } from "../ids";
+import type { PaneInfo, PaneManager } from "../panes/manager";
+import type { Projects } from "../projects/projects";
+import { type Contract, contractInput, renderPrompt } from "./contract";
+import { ACTIVE_STATES, type Evidence, isTerminal, type ReportStatus, type TaskEvent, type TaskState, TERMINAL_STATES, transition } from "./state";
+
+export const DEFAULT_MAX_ACTIVE = 4;
+export const DEFAULT_READY_TIMEOUT_MS = 30_000;
+
+const idString = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
+
+export const startInput = contractInput.extend({
+  title: z.string().trim().min(1).max(200).optional(),
+  label: z.string().trim().min(1).max(80).optional(),
+  contextId: z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, "context ids are letters, digits and _ . : -").optional(),
+  projectId: idString.optional(),
+  repoPath: z.string().min(1).max(4096).optional(),
+  agent: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
+  argv: z.array(z.string().max(8192)).min(1).max(256).optional(),
+  baseRef: z.string().min(1).max(255).optional(),
+  fetch: z.boolean().optional(),
+  branch: z.string().min(1).max(255).optional(),
+  path: z.string().min(1).max(4096).optional(),
+  parentPaneId: z.string().regex(/^pane[a-z0-9]+$/).optional(),
+  parentTaskId: idString.optional(),
+  readyTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+  stallMs: z.number().int().min(100).max(600_000).optional(),
+});
+export type StartInput = z.input<typeof startInput>;
+
+export const reportInput = z.object({
+  taskId: idString.optional(),
+  status: z.enum(["completed", "failed", "rejected"]),
+  summary: z.string().trim().min(1, "a report needs a summary").max(64 * 1024),
+  artifacts: z.array(z.string().min(1).max(4096)).max(1000).default([]),
+  changedFiles: z.array(z.string().min(1).max(4096)).max(10_000).default([]),
+  evidence: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const WAIT_SETS = {
+  settled: [...TERMINAL_STATES, "input_required"],
+  terminal: [...TERMINAL_STATES],
+  working: ["working"],
+} as const;
+
+export interface TaskResult {
+  status: ReportStatus;
+  summary: string;
+  artifacts: string[];
+  changedFiles: string[];
+  evidence: Record<string, unknown> | null;
+}
+
+export interface TaskView {
+  id: string;
+  title: string;
+  state: TaskState;
+  round: number;
+  label: string | null;
+  contextId: string | null;
+  projectId: string | null;
+  repoPath: string;
+  agent: string;
+  contract: { objective: string; constraints: string[]; acceptanceCriteria: string[]; outputFormat: string | null };
+  baseRef: string | null;
+  baseSha: string | null;
+  targetBranch: string | null;
+  branch: string | null;
+  branchPreexisting: boolean;
+  worktreePath: string | null;
+  paneId: string | null;
+  parentPaneId: string | null;
+  parentTaskId: string | null;
+  rootTaskId: string | null;
+  result: TaskResult | null;
+  evidence: Evidence | null;
+  disposition: "merged" | "discarded" | null;
+  mergeCommit: string | null;
+  cleanupError: string | null;
+  finishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TaskEngineDeps {
+  db: Db;
+  journal: EventJournal;
+  panes: PaneManager;
+  agents: AgentProfiles;
+  projects: Projects;
+  home: string;
+  maxActive?: number;
+  readyTimeoutMs?: number;
+}
+
+type TaskRow = NonNullable<Awaited<ReturnType<Db["task"]["findUnique"]>>>;
+
+const json = <T>(s: string | null | undefined, fallback: T): T => {
+  if (!s) return fallback;
+  try {
+    return JSON.parse(s) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+function slug(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "task";
+}
+
+export class TaskEngine {
+  private readonly runners = new Map<string, AbortController>();
+  private readonly stateCache = new Map<string, TaskState>();
+  private startLock: Promise<unknown> = Promise.resolve();
+  /** Serializes state changes per task so concurrent events apply in order. */
+  private readonly chains = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly deps: TaskEngineDeps) {}
+
+  get maxActive() {
+    return this.deps.maxActive ?? DEFAULT_MAX_ACTIVE;
+  }
+
+  /** Pane manager's view of a task's state (pending tasks refuse prompts). */
+  cachedState(taskId: string): string | null {
+    return this.stateCache.get(taskId) ?? null;
+  }
+
+  // ---- start ---------------------------------------------------------------------------
+
+  async start(raw: StartInput, caller: { paneId?: string | null } = {}): Promise<{ task: TaskView; pane: PaneInfo }> {
+    const input = startInput.parse(raw);
+    if (input.agent && input.argv) throw new YardError("BAD_PARAMS", "Give either an agent profile or a command (argv), not both");
+    if (!input.projectId && !input.repoPath) throw new YardError("BAD_PARAMS", "Give a project (--project ID) or a repository (--repo PATH)");
+    if (input.projectId && input.repoPath) throw new YardError("BAD_PARAMS", "Give either --project or --repo, not both");
+    const project = input.projectId ? await this.deps.projects.get(input.projectId) : null;
+    const repo = await inspectRepo(project?.path ?? path.resolve(input.repoPath!));
+    if (!repo.hasHead) throw new YardError("BAD_PARAMS", `${repo.root} has no commits yet; commit something first`, { repo: repo.root });
+    const agentId = input.argv ? null : (input.agent ?? "demo");
+    if (agentId) await this.deps.agents.get(agentId);
+    if (input.path && !path.isAbsolute(input.path)) throw new YardError("BAD_PARAMS", "--path must be absolute", { path: input.path });
+    const parentPaneId = input.parentPaneId ?? caller.paneId ?? null;
+    if (parentPaneId && !(await this.deps.db.pane.findUnique({ where: { id: parentPaneId }, select: { id: true } }))) {
+      throw new YardError("NOT_FOUND", `No parent pane ${parentPaneId}`, { parentPaneId });
+    }
+    const parentTask = input.parentTaskId ? await this.row(input.parentTaskId) : null;
+
+    const id = newId("tsk");
+    const title = input.title ?? input.objective.split("\n")[0]!.slice(0, 80);
+    const branch = await validateBranchName(input.branch ?? `yard/${slug(title)}-${id.slice(3, 9)}`);
+
+    // The cap check and the creation are one step: a second start cannot slip between them.
+    const run = async () => {
+      const active = await this.deps.db.task.count({ where: { state: { in: [...ACTIVE_STATES] } } });
+      if (active >= this.maxActive) {
+        throw new YardError("RATE_LIMITED", `${active} tasks are already running (the cap is ${this.maxActive}); finish, cancel or wait for one first`, { active, cap: this.maxActive });
+      }
+      const baseSha = await resolveBaseSha(repo.root, input.baseRef, { fetch: input.fetch });
+      const wt = await createWorktree({ repoRoot: repo.root, branch, baseSha, path: input.path, yardHome: this.deps.home });
+      await this.deps.db.task.create({
+        data: {
+          id,
+          title,
+          label: input.label ?? null,
+          contextId: input.contextId ?? null,
+          projectId: project?.id ?? null,
+          repoPath: repo.root,
+          agent: agentId ?? "custom",
+          argv: input.argv ? JSON.stringify(input.argv) : null,
+          objective: input.objective,
+          constraints: JSON.stringify(input.constraints),
+          acceptanceCriteria: JSON.stringify(input.acceptanceCriteria),
+          outputFormat: input.outputFormat ?? null,
+          parentTaskId: parentTask?.id ?? null,
+          rootTaskId: parentTask ? (parentTask.rootTaskId ?? parentTask.id) : id,
+          parentPaneId,
+          state: "pending",
+          round: 1,
+          baseRef: input.baseRef ?? null,
+          baseSha,
+          targetBranch: repo.currentBranch,
+          branch: wt.branch,
+          branchPreexisting: wt.branchPreexisting,
+          worktreePath: wt.worktreePath,
+          rounds: { create: { id: newId("rnd"), number: 1, state: "pending" } },
+        },
+      });
+      this.stateCache.set(id, "pending");
+    };
+    const p = this.startLock.then(run, run);
+    this.startLock = p.catch(() => {});
+    await p;
+    await this.deps.journal.append("task.created", { taskId: id, payload: { title, contextId: input.contextId ?? null, branch, baseSha: (await this.row(id)).baseSha } });
+
+    const task = await this.row(id);
+    let pane: PaneInfo;
+    try {
+      pane = await this.deps.panes.spawn(
+        { agent: agentId ?? undefined, argv: input.argv, cwd: task.worktreePath!, label: `${title}`.slice(0, 120), parentPaneId: parentPaneId ?? undefined, relationship: parentPaneId ? "subagent" : undefined },
+        { taskId: id },
+      );
+    } catch (e) {
+      await this.apply(id, { type: "start_failed", stage: "spawn", message: (e as Error).message });
+      throw e;
+    }
+    await this.deps.db.task.update({ where: { id }, data: { paneId: pane.id } });
+    await this.deps.db.taskRound.update({ where: { taskId_number: { taskId: id, number: 1 } }, data: { paneId: pane.id } });
+
+    const contract: Contract = { objective: input.objective, constraints: input.constraints, acceptanceCriteria: input.acceptanceCriteria, outputFormat: input.outputFormat };
+    this.runInBackground(id, pane.id, renderPrompt(contract, { id, title }), input.readyTimeoutMs ?? this.deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, input.stallMs);
+    return { task: await this.get(id), pane };
+  }
+
+  /** Server-side, survives the caller leaving: wait until the agent is ready, then submit the contract. */
+  private runInBackground(taskId: string, paneId: string, prompt: string, readyTimeoutMs: number, stallMs?: number) {
+    const ac = new AbortController();
+    this.runners.set(taskId, ac);
+    void (async () => {
+      const ready = await this.waitForReady(paneId, readyTimeoutMs, ac.signal);
+      if (ac.signal.aborted) return;
+      if (ready !== true) {
+        if (ready !== "exited") await this.apply(taskId, { type: "ready_timeout", timeoutMs: readyTimeoutMs, lifecycle: ready });
+        return;
+      }
+      try {
+        await this.deps.panes.submitForTask(paneId, prompt, { stallMs, signal: ac.signal });
+        await this.apply(taskId, { type: "submitted" });
+      } catch (e) {
+        if (ac.signal.aborted) return;
+        const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
+        if (err.code === "SUBMIT_STALLED") await this.apply(taskId, { type: "submit_unconfirmed", stallMs: Number(err.details?.stallMs ?? stallMs ?? 5000) });
+        else if (err.code !== "PANE_EXITED") await this.apply(taskId, { type: "submit_refused", code: err.code, message: err.message, details: err.details ?? null });
+      }
+    })()
+      .catch(() => {})
+      .finally(() => {
+        if (this.runners.get(taskId) === ac) this.runners.delete(taskId);
+      });
+  }
+
+  /** true when idle/done; "exited" when the pane died; otherwise the lifecycle at the timeout. */
+  private waitForReady(paneId: string, timeoutMs: number, signal: AbortSignal): Promise<true | string> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const s = this.deps.panes.state(paneId);
+        if (!s) return finish("exited");
+        if (s.lifecycle === "exited") return finish("exited");
+        if (s.lifecycle === "idle" || s.lifecycle === "done") return finish(true);
+      };
+      const unsubscribe = this.deps.journal.subscribe(() => check(), { paneId, type: "pane.lifecycle" });
+      const timer = setTimeout(() => finish(this.deps.panes.state(paneId)?.lifecycle ?? "exited"), timeoutMs);
+      const onAbort = () => finish("aborted");
+      signal.addEventListener("abort", onAbort, { once: true });
+      let done = false;
+      function finish(v: true | string) {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        unsubscribe();
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      }
+      check();
+    });
+  }
+
+  // ---- state changes -------------------------------------------------------------------
+
+  /** Applies one event through the reducer, persists it and journals it. Serialized per task. */
+  private apply(taskId: string, event: TaskEvent, extra: { result?: TaskResult } = {}): Promise<{ changed: boolean; state: TaskState }> {
+    const run = async () => {
+      const row = await this.row(taskId);
+      const t = transition(row.state as TaskState, event);
+      if (!t.changed) return { changed: false, state: t.state };
+      const now = new Date();
+      await this.deps.db.$transaction([
+        this.deps.db.task.update({ where: { id: taskId }, data: { state: t.state, ...(t.evidence !== undefined ? { evidence: t.evidence ? JSON.stringify(t.evidence) : null } : {}) } }),
+        this.deps.db.taskRound.update({
+          where: { taskId_number: { taskId, number: row.round } },
+          data: {
+            state: t.state,
+            ...(extra.result ? { result: JSON.stringify(extra.result) } : {}),
+            ...(t.evidence !== undefined ? { evidence: t.evidence ? JSON.stringify(t.evidence) : null } : {}),
+            ...(t.endsRound ? { endedAt: now } : {}),
+          },
+        }),
+      ]);
+      this.stateCache.set(taskId, t.state);
+      if (extra.result) await this.deps.journal.append("task.result", { taskId, paneId: row.paneId, payload: { round: row.round, ...extra.result } });
+      await this.deps.journal.append("task.state", { taskId, paneId: row.paneId, payload: { from: row.state, to: t.state, cause: event.type, round: row.round, evidence: t.evidence ?? null } });
+      return { changed: true, state: t.state };
+    };
+    const prev = this.chains.get(taskId) ?? Promise.resolve();
+    const p = prev.then(run, run);
+    this.chains.set(taskId, p.catch(() => {}));
+    return p;
+  }
+
+  /** The pane manager reports every lifecycle transition of a task's pane here. */
+  onPaneTransition(info: PaneInfo, to: string, from: string, lastMessage: string | undefined) {
+    if (!info.taskId) return;
+    const taskId = info.taskId;
+    void (async () => {
+      const row = await this.deps.db.task.findUnique({ where: { id: taskId }, select: { paneId: true } });
+      if (row?.paneId !== info.id) return; // an old round's pane
+      if (to === "done") await this.apply(taskId, { type: "pane_done", lastMessage: lastMessage ?? null });
+      else if (to === "working" || to === "blocked") await this.apply(taskId, { type: "pane_working" });
+      else if (to === "exited") {
+        this.runners.get(taskId)?.abort();
+        await this.apply(taskId, { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: from });
+      }
+    })().catch(() => {});
+  }
+
+  // ---- report, cancel ------------------------------------------------------------------
+
+  async report(raw: z.input<typeof reportInput>, caller: { paneId: string | null; paneTaskId: string | null; admin: boolean }): Promise<TaskView> {
+    const input = reportInput.parse(raw);
+    const taskId = input.taskId ?? caller.paneTaskId;
+    if (!taskId) throw new YardError("BAD_PARAMS", "Which task? Run this inside a task's pane (YARD_TASK) or pass --task ID");
+    const row = await this.deps.db.task.findUnique({ where: { id: taskId } });
+    if (!row) throw new YardError("NOT_FOUND", `No task ${taskId}`, { taskId });
+    if (!caller.admin && caller.paneTaskId !== taskId) throw new YardError("FORBIDDEN", "A pane may only report for its own task", { taskId });
+    const result: TaskResult = { status: input.status, summary: input.summary, artifacts: input.artifacts, changedFiles: input.changedFiles, evidence: input.evidence ?? null };
+    await this.apply(taskId, { type: "report", status: input.status }, { result });
+    return this.get(taskId);
+  }
+
+  async cancel(taskId: string): Promise<TaskView> {
+    const row = await this.row(taskId);
+    if (isTerminal(row.state)) throw new YardError("CONFLICT", `The task is already ${row.state}`, { state: row.state });
+    this.runners.get(taskId)?.abort();
+    await this.apply(taskId, { type: "cancel" });
+    if (row.paneId && this.deps.panes.isLive(row.paneId)) await this.deps.panes.kill(row.paneId);
+    return this.get(taskId);
+  }
+
+  // ---- reads ---------------------------------------------------------------------------
+
+  private async row(id: string): Promise<TaskRow> {
+    const row = await this.deps.db.task.findUnique({ where: { id } });
+    if (!row) throw new YardError("NOT_FOUND", `No task ${id}`, { taskId: id });
+    return row;
+  }
+
+  async get(id: string): Promise<TaskView> {
+    return this.view(await this.row(id));
+  }
+
+  async list(filter: { contextId?: string; states?: string[]; projectId?: string } = {}): Promise<TaskView[]> {
+    const rows = await this.deps.db.task.findMany({
+      where: { contextId: filter.contextId, projectId: filter.projectId, state: filter.states?.length ? { in: filter.states } : undefined },
+      orderBy: { createdAt: "asc" },
+    });
+    return Promise.all(rows.map((r) => this.view(r)));
+  }
+
+  private async view(r: TaskRow): Promise<TaskView> {
+    const round = await this.deps.db.taskRound.findUnique({ where: { taskId_number: { taskId: r.id, number: r.round } } });
+    return {
+      id: r.id,
+      title: r.title,
+      state: r.state as TaskState,
+      round: r.round,
+      label: r.label,
+      contextId: r.contextId,
+      projectId: r.projectId,
+      repoPath: r.repoPath,
+      agent: r.agent,
+      contract: { objective: r.objective, constraints: json(r.constraints, []), acceptanceCriteria: json(r.acceptanceCriteria, []), outputFormat: r.outputFormat },
+      baseRef: r.baseRef,
+      baseSha: r.baseSha,
+      targetBranch: r.targetBranch,
+      branch: r.branch,
+      branchPreexisting: r.branchPreexisting,
+      worktreePath: r.worktreePath,
+      paneId: r.paneId,
+      parentPaneId: r.parentPaneId,
+      parentTaskId: r.parentTaskId,
+      rootTaskId: r.rootTaskId,
+      result: json<TaskResult | null>(round?.result, null),
+      evidence: json<Evidence | null>(r.evidence, null),
+      disposition: (r.disposition as TaskView["disposition"]) ?? null,
+      mergeCommit: r.mergeCommit,
+      cleanupError: r.cleanupError,
+      finishedAt: r.finishedAt?.toISOString() ?? null,
+      createdAt: r.createdAt.toISOString(),
+      updatedAt: r.updatedAt.toISOString(),
+    };
+  }
+
+  async events(taskId: string, since?: number): Promise<YardEvent[]> {
+    await this.row(taskId);
+    return this.deps.journal.list({ taskId, since });
+  }
+
+  // ---- wait ----------------------------------------------------------------------------
+
+  async wait(opts: { taskId?: string; contextId?: string; until?: string | string[]; timeoutMs?: number }): Promise<TaskView[]> {
+    if (!opts.taskId === !opts.contextId) throw new YardError("BAD_PARAMS", "Wait for one task (ID) or a context (--context), not both or neither");
+    const until = resolveUntil(opts.until);
+    const timeoutMs = opts.timeoutMs ?? 10 * 60_000;
+    if (opts.taskId) await this.row(opts.taskId);
+    const load = async () => (opts.taskId ? [await this.get(opts.taskId)] : await this.list({ contextId: opts.contextId }));
+    const done = (tasks: TaskView[]) => tasks.every((t) => until.includes(t.state));
+    return new Promise<TaskView[]>((resolve, reject) => {
+      let finished = false;
+      let checking = false;
+      let again = false;
+      const finish = (err: Error | null, tasks?: TaskView[]) => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(timer);
+        unsubscribe();
+        if (err) reject(err);
+        else resolve(tasks!);
+      };
+      const check = async () => {
+        if (checking) return void (again = true);
+        checking = true;
+        try {
+          do {
+            again = false;
+            const tasks = await load();
+            if (done(tasks)) return finish(null, tasks);
+          } while (again);
+        } catch (e) {
+          finish(e as Error);
+        } finally {
+          checking = false;
+        }
+      };
+      const unsubscribe = this.deps.journal.subscribe(
+        (e) => {
+          if (!opts.taskId || e.taskId === opts.taskId) void check();
+        },
+        { type: "task.*" },
+      );
+      const timer = setTimeout(async () => {
+        const tasks = await load().catch(() => []);
+        if (done(tasks)) return finish(null, tasks);
+        finish(new YardError("TIMEOUT", `Timed out after ${timeoutMs} ms waiting for ${until.join("|")}`, { timeoutMs, until, tasks: tasks.map((t) => ({ id: t.id, state: t.state })) }));
+      }, timeoutMs);
+      void check();
+    });
+  }
+
+  // ---- diff ----------------------------------------------------------------------------
+
+  async diff(taskId: string): Promise<{ diff: string; files: Awaited<ReturnType<typeof diffWorktree>>["files"]; baseSha: string; source: "worktree" | "branch" }> {
+    const t = await this.row(taskId);
+    if (!t.baseSha || !t.worktreePath) throw new YardError("CONFLICT", "The task has no worktree");
+    if (await findWorktree(t.repoPath, t.worktreePath)) {
+      const d = await diffWorktree({ worktreePath: t.worktreePath, baseSha: t.baseSha });
+      return { ...d, baseSha: t.baseSha, source: "worktree" };
+    }
+    // The worktree is gone (merged or discarded): the branch still holds the committed work.
+    const tip = t.branch && (await branchExists(t.repoPath, t.branch)) ? t.branch : t.mergeCommit ? `${t.mergeCommit}^2` : null;
+    if (!tip) throw new YardError("CONFLICT", "The task's worktree and branch are both gone; there is nothing left to diff", { taskId });
+    const patch = await runGit(["diff", "--no-color", "--no-ext-diff", "-M", t.baseSha, tip, "--"], { cwd: t.repoPath });
+    const numstat = await runGit(["diff", "--numstat", "-M", "--no-color", t.baseSha, tip, "--"], { cwd: t.repoPath });
+    const files = numstat.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => {
+        const [a, d, p] = l.split("\t");
+        return { path: p!, status: "modified" as const, additions: a === "-" ? 0 : Number(a), deletions: d === "-" ? 0 : Number(d), binary: a === "-" };
+      });
+    return { diff: patch.stdout, files, baseSha: t.baseSha, source: "branch" };
+  }
+
+  // ---- finish --------------------------------------------------------------------------
+
+  async finish(taskId: string, opts: { merge?: { target?: string; keepBranch?: boolean; ignoreDirty?: boolean }; discard?: { deleteBranch?: boolean } }) {
+    if (!opts.merge === !opts.discard) throw new YardError("BAD_PARAMS", "Finish with exactly one of --merge or --discard");
+    const t = await this.row(taskId);
+    if (!t.worktreePath || !t.branch) throw new YardError("CONFLICT", "The task has no worktree to finish");
+    const worktreeExists = Boolean(await findWorktree(t.repoPath, t.worktreePath));
+
+    if (t.disposition) {
+      // A second finish only retries cleanup, and only while there is something left to clean.
+      if (!worktreeExists) throw new YardError("CONFLICT", `The task is already ${t.disposition} and cleaned up`, { disposition: t.disposition });
+      const cleanup = await discardWorktree({ repoRoot: t.repoPath, worktreePath: t.worktreePath, branch: t.branch, branchPreexisting: t.branchPreexisting, deleteBranch: false });
+      await this.deps.db.task.update({ where: { id: taskId }, data: { cleanupError: cleanup.error ?? null } });
+      await this.deps.journal.append("task.cleanup", { taskId, payload: { ...cleanup } });
+      return { task: await this.get(taskId), cleanup: { ok: !cleanup.error, ...cleanup } };
+    }
+
+    if (opts.merge) {
+      if (t.state !== "completed") throw new YardError("TASK_NOT_COMPLETED", `Only a completed task can be merged; this one is ${t.state}`, { state: t.state });
+      const target = opts.merge.target ?? t.targetBranch;
+      if (!target) throw new YardError("BAD_PARAMS", "The task has no recorded target branch (the repository was on a detached HEAD): pass --target BRANCH", { expected: null });
+      let res;
+      try {
+        res = await mergeTask({
+          repoRoot: t.repoPath,
+          worktreePath: t.worktreePath,
+          branch: t.branch,
+          targetBranch: target,
+          branchPreexisting: t.branchPreexisting,
+          ignoreDirty: opts.merge.ignoreDirty,
+          keepBranch: opts.merge.keepBranch,
+          message: `Merge ${t.branch}: ${t.title}`,
+        });
+      } catch (e) {
+        if (e instanceof YardError) {
+          await this.deps.journal.append("task.merge_failed", { taskId, payload: { code: e.code, message: e.message, details: e.details ?? null } });
+        }
+        throw e;
+      }
+      await this.deps.db.task.update({
+        where: { id: taskId },
+        data: { disposition: "merged", mergeCommit: res.mergeCommit, cleanupError: res.cleanup.ok ? null : (res.cleanup.error ?? "cleanup failed"), finishedAt: new Date() },
+      });
+      await this.deps.journal.append("task.finished", { taskId, payload: { disposition: "merged", mergeCommit: res.mergeCommit, target, cleanup: res.cleanup } });
+      return { task: await this.get(taskId), merge: { mergeCommit: res.mergeCommit, alreadyUpToDate: res.alreadyUpToDate, target }, cleanup: res.cleanup };
+    }
+
+    // Discard: stop the worker first, then remove only this task's worktree.
+    this.runners.get(taskId)?.abort();
+    if (t.paneId && this.deps.panes.isLive(t.paneId)) await this.deps.panes.kill(t.paneId);
+    if (!isTerminal(t.state)) await this.apply(taskId, { type: "cancel" });
+    const cleanup = await discardWorktree({ repoRoot: t.repoPath, worktreePath: t.worktreePath, branch: t.branch, branchPreexisting: t.branchPreexisting, deleteBranch: opts.discard!.deleteBranch });
+    await this.deps.db.task.update({ where: { id: taskId }, data: { disposition: "discarded", cleanupError: cleanup.error ?? null, finishedAt: new Date() } });
+    await this.deps.journal.append("task.finished", { taskId, payload: { disposition: "discarded", cleanup } });
+    return { task: await this.get(taskId), cleanup: { ok: !cleanup.error, ...cleanup } };
+  }
+
+  // ---- restart -------------------------------------------------------------------------
+
+  /** On start-up: tasks whose panes died with the old process become failed with evidence. */
+  async recover(lostPanes: Map<string, string>): Promise<void> {
+    const rows = await this.deps.db.task.findMany({ where: { state: { in: [...ACTIVE_STATES] } } });
+    for (const r of rows) {
+      await this.apply(r.id, { type: "restart", lastLifecycle: r.paneId ? (lostPanes.get(r.paneId) ?? null) : null });
+    }
+    // A merge that landed before its record was written is recorded, never redone or undone.
+    const unfinished = await this.deps.db.task.findMany({ where: { state: "completed", disposition: null } });
+    for (const r of unfinished) {
+      if (!r.branch || !r.targetBranch || !r.baseSha) continue;
+      const tip = await runGit(["rev-parse", "--verify", "-q", `refs/heads/${r.branch}`], { cwd: r.repoPath, allowFail: true });
+      const sha = tip.stdout.trim();
+      if (tip.code !== 0 || !sha || sha === r.baseSha) continue;
+      if (await isMerged(r.repoPath, sha, r.targetBranch).catch(() => false)) {
+        const head = await runGit(["rev-parse", `refs/heads/${r.targetBranch}`], { cwd: r.repoPath, allowFail: true });
+        await this.deps.db.task.update({ where: { id: r.id }, data: { disposition: "merged", mergeCommit: head.stdout.trim() || null, cleanupError: "merge found landed at start-up; run finish again to clean up", finishedAt: new Date() } });
+        await this.deps.journal.append("task.finished", { taskId: r.id, payload: { disposition: "merged", recovered: true } });
+      }
+    }
+    for (const r of await this.deps.db.task.findMany({ select: { id: true, state: true } })) this.stateCache.set(r.id, r.state as TaskState);
+  }
+
+  async shutdown() {
+    for (const ac of this.runners.values()) ac.abort();
+  }
+}
+
+export function resolveUntil(until: string | string[] | undefined): string[] {
+  const list = (Array.isArray(until) ? until : (until ?? "settled").split(",")).map((s) => s.trim()).filter(Boolean);
+  const out = new Set<string>();
+  for (const u of list) {
+    if (u in WAIT_SETS) for (const s of WAIT_SETS[u as keyof typeof WAIT_SETS]) out.add(s);
+    else if (["backlog", "pending", "working", "input_required", "completed", "failed", "canceled", "rejected"].includes(u)) out.add(u);
+    else throw new YardError("BAD_PARAMS", `Unknown state ${JSON.stringify(u)}: use settled, terminal, working or task states`, { until: u });
+  }
+  return [...out];
+}

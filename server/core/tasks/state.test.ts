@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { type TaskEvent, type TaskState, transition } from "./state";
+
+type Row = [TaskState, TaskEvent, TaskState, Record<string, unknown> | null | undefined];
+
+const rows: Row[] = [
+  ["pending", { type: "submitted" }, "working", null],
+  ["pending", { type: "submit_refused", code: "PANE_BUSY", message: "busy" }, "failed", { stage: "submit_refused", code: "PANE_BUSY" }],
+  ["pending", { type: "submit_unconfirmed", stallMs: 5000 }, "input_required", { stage: "submit_unconfirmed" }],
+  ["pending", { type: "ready_timeout", timeoutMs: 100, lifecycle: "starting" }, "failed", { stage: "ready_timeout" }],
+  ["pending", { type: "start_failed", stage: "spawn", message: "ENOENT" }, "failed", { stage: "spawn" }],
+  ["pending", { type: "pane_exit", exitCode: 1, signal: null, lastLifecycle: "starting" }, "failed", { reason: "pane_exited", exitCode: 1 }],
+  ["pending", { type: "restart", lastLifecycle: "idle" }, "failed", { stage: "restart" }],
+  ["pending", { type: "cancel" }, "canceled", null],
+  ["pending", { type: "pane_done" }, "pending", undefined],
+  ["working", { type: "pane_done", lastMessage: "hi" }, "input_required", { reason: "turn_ended_without_report", last_message: "hi" }],
+  ["working", { type: "pane_working" }, "working", undefined],
+  ["working", { type: "report", status: "completed" }, "completed", null],
+  ["working", { type: "report", status: "failed" }, "failed", null],
+  ["working", { type: "report", status: "rejected" }, "rejected", null],
+  ["working", { type: "pane_exit", exitCode: 3, signal: null, lastLifecycle: "working" }, "failed", { reason: "pane_exited", exitCode: 3, lastLifecycle: "working" }],
+  ["working", { type: "restart", lastLifecycle: "working" }, "failed", { reason: "server_restart", lastLifecycle: "working" }],
+  ["working", { type: "cancel" }, "canceled", null],
+  ["working", { type: "submitted" }, "working", undefined],
+  ["input_required", { type: "pane_working" }, "working", null],
+  ["input_required", { type: "report", status: "completed" }, "completed", null],
+  ["input_required", { type: "pane_done" }, "input_required", undefined],
+  ["input_required", { type: "pane_exit", exitCode: 0, signal: null, lastLifecycle: "done" }, "failed", { reason: "pane_exited" }],
+  ["completed", { type: "pane_exit", exitCode: 0, signal: null, lastLifecycle: "done" }, "completed", undefined],
+  ["completed", { type: "restart", lastLifecycle: null }, "completed", undefined],
+  ["failed", { type: "pane_working" }, "failed", undefined],
+  ["canceled", { type: "pane_done" }, "canceled", undefined],
+  ["backlog", { type: "restart", lastLifecycle: null }, "backlog", undefined],
+];
+
+describe("task transitions", () => {
+  it.each(rows)("%s + %j → %s", (from, event, to, evidence) => {
+    const t = transition(from, event);
+    expect(t.state).toBe(to);
+    expect(t.changed).toBe(from !== to || evidence !== undefined);
+    if (evidence === undefined) expect(t.evidence).toBeUndefined();
+    else if (evidence === null) expect(t.evidence).toBeNull();
+    else expect(t.evidence).toMatchObject(evidence);
+    expect(t.endsRound).toBe(["completed", "failed", "canceled", "rejected"].includes(to) && t.changed);
+  });
+
+  it.each(["completed", "failed", "canceled", "rejected"] as TaskState[])("a report or cancel on a %s task is a CONFLICT", (state) => {
+    expect(() => transition(state, { type: "report", status: "completed" })).toThrow(expect.objectContaining({ code: "CONFLICT" }));
+    expect(() => transition(state, { type: "cancel" })).toThrow(expect.objectContaining({ code: "CONFLICT" }));
+  });
+
+  it("a backlog task cannot report", () => {
+    expect(() => transition("backlog", { type: "report", status: "completed" })).toThrow(expect.objectContaining({ code: "CONFLICT" }));
+  });
+});
