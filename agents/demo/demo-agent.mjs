@@ -27,6 +27,10 @@ const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
 const UNTRACKED_CONTENT = "This file was created by the Switchyard demo agent.\n";
 const NOTIFICATION_TITLE = "Switchyard demo agent";
+/** committer identity for `commit` when git has none configured */
+const FALLBACK_GIT_NAME = "Demo Agent";
+const FALLBACK_GIT_EMAIL = "demo-agent@localhost";
+const GIT_TIMEOUT_MS = 60_000;
 
 const HELP_LINES = [
   "Directives (one per line or separated by ';', run in order; anything else is echoed):",
@@ -37,6 +41,7 @@ const HELP_LINES = [
   "  sleep <ms>                 work (spinner) for <ms> milliseconds",
   "  print <text...>            print <text> as a transcript line",
   "  lines <n>                  print 'line 1' .. 'line <n>'",
+  "  commit <message...>        git add -A && git commit -m <message> in cwd    (tool Bash)",
   "  report <status> <summary>  run: yard task report --status <status> --summary <summary>",
   "  noreport                   end the turn without reporting (the default)",
   "  crash <code>               exit at once with <code> (no Stop, no SessionEnd)",
@@ -576,18 +581,40 @@ function runHook(event, payload) {
   });
 }
 
+/** @typedef {{ code: number, stdout: string, stderr: string, error?: string }} RunResult */
+
 /**
  * Run `yard task report --status <status> --summary <summary>` (argv, no shell).
  * @param {string} status @param {string} summary
- * @returns {Promise<{ code: number, stdout: string, stderr: string, error?: string }>}
+ * @returns {Promise<RunResult>}
  */
 function runReport(status, summary) {
   const argv = ["task", "report", "--status", status, "--summary", summary];
+  return runChild(YARD_PATH || YARD_NAME, YARD_NAME, argv, REPORT_TIMEOUT_MS);
+}
+
+/**
+ * Run `git <argv>` in the agent's cwd (argv, no shell, stdin /dev/null, never prompts).
+ * @param {string[]} argv
+ * @returns {Promise<RunResult>}
+ */
+function runGit(argv) {
+  return runChild("git", "git", argv, GIT_TIMEOUT_MS, { ...process.env, GIT_TERMINAL_PROMPT: "0" });
+}
+
+/**
+ * Spawn a child with argv (no shell) in the agent's cwd, collect its output, kill it after
+ * timeoutMs. A child that can't be started gives code 127 (ENOENT) or 126.
+ * @param {string} bin @param {string} name for error messages @param {string[]} argv
+ * @param {number} timeoutMs @param {NodeJS.ProcessEnv} [env]
+ * @returns {Promise<RunResult>}
+ */
+function runChild(bin, name, argv, timeoutMs, env = process.env) {
   return new Promise((resolve) => {
     let stdout = "";
     let stderr = "";
     let settled = false;
-    /** @param {{ code: number, stdout: string, stderr: string, error?: string }} r */
+    /** @param {RunResult} r */
     const settle = (r) => {
       if (!settled) {
         settled = true;
@@ -598,9 +625,9 @@ function runReport(status, summary) {
     /** @type {import("node:child_process").ChildProcess} */
     let child;
     try {
-      child = spawn(YARD_PATH || YARD_NAME, argv, {
+      child = spawn(bin, argv, {
         cwd: CWD,
-        env: process.env,
+        env,
         stdio: ["ignore", "pipe", "pipe"],
       });
     } catch (e) {
@@ -613,7 +640,7 @@ function runReport(status, summary) {
       } catch {
         /* gone */
       }
-    }, REPORT_TIMEOUT_MS);
+    }, timeoutMs);
     child.stdout?.on("data", (d) => {
       if (stdout.length < 20000) stdout += d.toString("utf8");
     });
@@ -622,7 +649,7 @@ function runReport(status, summary) {
     });
     child.on("error", (e) => {
       const code = /** @type {NodeJS.ErrnoException} */ (e).code;
-      settle({ code: code === "ENOENT" ? 127 : 126, stdout, stderr, error: `${YARD_NAME}: ${code ?? e.message}` });
+      settle({ code: code === "ENOENT" ? 127 : 126, stdout, stderr, error: `${name}: ${code ?? e.message}` });
     });
     child.on("close", (code, signal) =>
       settle({
@@ -649,13 +676,14 @@ function runReport(status, summary) {
  *   | { kind: "print", text: string }
  *   | { kind: "lines", n: number }
  *   | { kind: "report", status: string, summary: string }
+ *   | { kind: "commit", message: string }
  *   | { kind: "crash", code: number }
  *   | { kind: "noreport" | "ignore" | "exit" | "help" }} Step
  */
 
 const DIRECTIVES = new Set([
   "write", "append", "untracked", "ask", "sleep", "print", "lines",
-  "report", "noreport", "crash", "ignore", "exit", "help",
+  "report", "commit", "noreport", "crash", "ignore", "exit", "help",
 ]);
 
 /**
@@ -709,6 +737,10 @@ function parsePrompt(prompt) {
       case "report":
         if (!first) steps.push({ kind: "invalid", error: "report needs <status> <summary...>" });
         else steps.push({ kind: "report", status: first, summary: tail });
+        break;
+      case "commit":
+        if (!rest) steps.push({ kind: "invalid", error: "commit needs <message...>" });
+        else steps.push({ kind: "commit", message: rest });
         break;
       case "crash":
         if (!isInt || Number(rest) > 255)
@@ -767,6 +799,39 @@ const errMsg = (e) => {
 
 /** @type {((allowed: boolean) => void) | null} */
 let pendingAsk = null;
+
+/**
+ * `git add -A`, then `git commit -m <message>` on the current branch of the cwd's work tree.
+ * Where git has no user.name / user.email, the demo identity is passed with `-c`.
+ * @param {string} message
+ * @returns {Promise<{ ok: true, sha: string, stdout: string, stderr: string, detail: string[] }
+ *   | { ok: false, error: string, line: string, detail: string[] }>}
+ */
+async function commitAll(message) {
+  /** Output lines of a failed git run: the last one is the result line, up to 4 before it are detail. @param {RunResult} r */
+  const failure = (r) => {
+    const ls = (r.stdout + "\n" + r.stderr)
+      .split("\n")
+      .map((l) => l.trimEnd())
+      .filter(Boolean);
+    const exit = r.error ?? `exit code ${r.code}`;
+    const last = ls.pop();
+    return last
+      ? { ok: /** @type {const} */ (false), error: `${last} (${exit})`, line: last, detail: ls.slice(-4) }
+      : { ok: /** @type {const} */ (false), error: exit, line: `git failed: ${exit}`, detail: [] };
+  };
+  const add = await runGit(["add", "-A"]);
+  if (add.code !== 0) return failure(add);
+  /** @type {string[]} */
+  const identity = [];
+  if ((await runGit(["config", "user.name"])).stdout.trim() === "") identity.push("-c", `user.name=${FALLBACK_GIT_NAME}`);
+  if ((await runGit(["config", "user.email"])).stdout.trim() === "") identity.push("-c", `user.email=${FALLBACK_GIT_EMAIL}`);
+  const commit = await runGit([...identity, "commit", "-m", message]);
+  if (commit.code !== 0) return failure(commit);
+  const head = await runGit(["rev-parse", "--short", "HEAD"]);
+  const sha = head.code === 0 && head.stdout.trim() ? head.stdout.trim() : "HEAD";
+  return { ok: true, sha, stdout: commit.stdout, stderr: commit.stderr, detail: [] };
+}
 
 /**
  * Run one submitted prompt as a turn.
@@ -939,6 +1004,25 @@ async function runTurn(prompt) {
             : { ok: false, error: r.error ?? `exit code ${r.code}`, line };
         });
         done.push(`Ran yard task report --status ${step.status} (exit ${exitCode}).`);
+        break;
+      }
+      case "commit": {
+        const message = step.message;
+        const input = {
+          command: `git add -A && git commit -m ${shq(message)}`,
+          description: "Commit all changes in the working tree",
+        };
+        /** @type {string} */
+        let summary = "";
+        await tool("Bash", input, "Bash(git commit)", async () => {
+          const r = await commitAll(message);
+          summary = r.ok ? `Committed ${r.sha}: ${message}.` : `Did not commit (${r.line}).`;
+          for (const l of r.detail) print(dim("     " + clean(l)));
+          return r.ok
+            ? { ok: true, response: { stdout: r.stdout, stderr: r.stderr, interrupted: false, exit_code: 0 }, line: `Committed ${r.sha}: ${message}` }
+            : { ok: false, error: r.error, line: r.line };
+        });
+        if (summary) done.push(summary);
         break;
       }
       case "noreport":

@@ -1,6 +1,7 @@
 // Runs the real demo agent in a real PTY (node-pty), renders its output with @xterm/headless
 // and records what it sends to `yard` through a fake `yard` executable on PATH (the real CLI
 // is another module's job: the process boundary is the contract here).
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -68,6 +69,33 @@ function tempDir(t: TestContext, prefix: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   t.onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+// git for the commit tests: no global/system config (so the agent's fallback identity is what
+// gets used unless the test repo sets one), C locale, and no GIT_* from whoever runs the tests
+// (a GIT_DIR from a git hook would point the agent at the wrong repository).
+function gitEnv(t: TestContext, ceiling?: string): Record<string, string | undefined> {
+  const dir = tempDir(t, "yard-demo-git-");
+  const cfg = path.join(dir, "gitconfig");
+  fs.writeFileSync(cfg, "");
+  const env: Record<string, string | undefined> = {};
+  for (const k of Object.keys(process.env)) if (k.startsWith("GIT_")) env[k] = undefined;
+  return { ...env, GIT_CONFIG_GLOBAL: cfg, GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C", ...(ceiling ? { GIT_CEILING_DIRECTORIES: ceiling } : {}) };
+}
+
+function git(cwd: string, env: Record<string, string | undefined>, ...args: string[]): string {
+  const full: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) full[k] = v;
+  // (the project's ProcessEnv type requires NODE_ENV, which a plain record can't promise)
+  return execFileSync("git", args, { cwd, env: full as NodeJS.ProcessEnv, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trimEnd();
+}
+
+/** git init -b main with one commit (README), authored by a one-off identity. */
+function initRepo(cwd: string, env: Record<string, string | undefined>) {
+  git(cwd, env, "init", "-q", "-b", "main");
+  fs.writeFileSync(path.join(cwd, "README"), "seed\n");
+  git(cwd, env, "add", "-A");
+  git(cwd, env, "-c", "user.name=Setup", "-c", "user.email=setup@localhost", "commit", "-q", "-m", "initial");
 }
 
 class Demo {
@@ -431,6 +459,64 @@ describe.concurrent("demo agent", () => {
     await d.turn("noreport");
     expect(d.calls().filter((c) => c.argv[0] === "task")).toHaveLength(1);
     expect(d.events().slice(-2)).toEqual(["UserPromptSubmit", "Stop"]);
+  });
+
+  it("commit runs git add -A + git commit (Bash hooks), with the demo identity when git has none", async (t) => {
+    const env = gitEnv(t);
+    const d = new Demo(t, { env });
+    initRepo(d.cwd, env);
+    await d.waitReady();
+    const stop = await d.turn("write a.txt hello; commit add a");
+
+    expect(git(d.cwd, env, "rev-list", "--count", "HEAD")).toBe("2");
+    expect(git(d.cwd, env, "log", "-1", "--format=%s")).toBe("add a");
+    expect(git(d.cwd, env, "log", "-1", "--format=%an <%ae>")).toBe("Demo Agent <demo-agent@localhost>");
+    expect(git(d.cwd, env, "rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
+    expect(git(d.cwd, env, "show", "HEAD:a.txt")).toBe("hello");
+    expect(git(d.cwd, env, "status", "--porcelain")).toBe("");
+    // no identity was written into the repo's config
+    expect(() => git(d.cwd, env, "config", "user.name")).toThrow();
+
+    expect(d.events()).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreToolUse", "PostToolUse", "Stop"]);
+    const [pre, post] = d.hooks().slice(4, 6);
+    expect(pre.payload).toMatchObject({ tool_name: "Bash", tool_input: { command: "git add -A && git commit -m 'add a'" } });
+    expect(post.payload).toMatchObject({ tool_name: "Bash", tool_input: pre.payload.tool_input, tool_use_id: pre.payload.tool_use_id });
+
+    const sha = git(d.cwd, env, "rev-parse", "--short", "HEAD");
+    await d.waitReady();
+    expect(d.text()).toContain("● Bash(git commit)");
+    expect(d.text()).toContain(`  ⎿  Committed ${sha}: add a`);
+    expect(stop.payload.last_assistant_message).toBe(`Wrote a.txt. Committed ${sha}: add a.`);
+  });
+
+  it("commit keeps a configured identity; 'nothing to commit' and a non-repo are shown and the turn goes on", async (t) => {
+    const env = gitEnv(t);
+    const d = new Demo(t, { env });
+    initRepo(d.cwd, env);
+    git(d.cwd, env, "config", "user.name", "Repo Owner");
+    git(d.cwd, env, "config", "user.email", "owner@example.com");
+    await d.waitReady();
+    const stop = await d.turn("write b.txt x; commit first; commit again; print carried on");
+    expect(git(d.cwd, env, "log", "--format=%s|%an <%ae>")).toBe("first|Repo Owner <owner@example.com>\ninitial|Setup <setup@localhost>");
+    expect(d.events().slice(-5)).toEqual(["PreToolUse", "PostToolUse", "PreToolUse", "PostToolUseFailure", "Stop"]);
+    const failure = d.hooks().find((h) => h.event === "PostToolUseFailure");
+    expect(failure?.payload).toMatchObject({ tool_name: "Bash", tool_input: { command: "git add -A && git commit -m again" } });
+    expect(failure?.payload.error).toMatch(/^nothing to commit.*\(exit code 1\)$/);
+    await d.waitReady();
+    expect(d.text()).toMatch(/⎿ {2}nothing to commit, working tree clean/);
+    expect(d.lines()).toContain("carried on");
+    expect(stop.payload.last_assistant_message).toContain("Did not commit (nothing to commit");
+    expect(stop.payload.last_assistant_message).toContain("Printed 1 line.");
+
+    // outside any repository: git's error, no crash
+    const tmp = os.tmpdir();
+    const p = new Demo(t, { env: gitEnv(t, [tmp, fs.realpathSync(tmp)].join(path.delimiter)) });
+    await p.waitReady();
+    const s2 = await p.turn("commit nowhere; print still here");
+    expect(p.text()).toMatch(/⎿ {2}fatal: not a git repository/);
+    expect(p.lines()).toContain("still here");
+    expect(s2.payload.last_assistant_message).toContain("Did not commit (fatal: not a git repository");
+    expect(p.exit).toBeNull();
   });
 
   it("lines <n> prints numbered lines that scroll into the scrollback", async (t) => {
