@@ -67,7 +67,7 @@ export async function createServices(opts: { home: string; token: string; url: (
     panes,
     tasks,
     attention: async (limit) => {
-      const rows = await db.task.findMany({ where: { state: "input_required" }, select: { id: true, state: true, updatedAt: true } });
+      const rows = await db.task.findMany({ where: { paneId: { not: null } }, select: { id: true, state: true, updatedAt: true } });
       return panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });
     },
     url: opts.url,

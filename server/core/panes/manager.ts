@@ -18,6 +18,7 @@ import { newId } from "../ids";
 import { type AttentionItem, rankAttention } from "./attention";
 import { type Effect, type Lifecycle, type PaneEvent, type PaneState, initialPaneState, reduce } from "./lifecycle";
 import { TerminalMirror } from "./mirror";
+import { isTerminal } from "../tasks/state";
 import { ActivityWaiter, SubmitQueue, type SubmitResult, submit } from "./submit-gate";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -485,7 +486,8 @@ export class PaneManager {
         paneId: r.id,
         taskId: r.taskId,
         lifecycle: (live?.state.lifecycle ?? r.lifecycle) as Lifecycle,
-        doneSeen: live?.state.doneSeen ?? r.doneSeen,
+        // A worker whose task reached a terminal state is the board's Review, not attention.
+        doneSeen: (live?.state.doneSeen ?? r.doneSeen) || (task ? isTerminal(task.state) : false),
         exitCode: live?.state.exitCode ?? r.exitCode,
         signal: live ? live.state.signal : r.signal,
         stopFailed: live?.state.lastStop?.failed ?? false,

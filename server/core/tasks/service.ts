@@ -124,6 +124,8 @@ export class TaskEngine {
   private readonly runners = new Map<string, AbortController>();
   private readonly stateCache = new Map<string, TaskState>();
   private startLock: Promise<unknown> = Promise.resolve();
+  /** During shutdown panes are killed on purpose: their tasks are judged at the next start. */
+  private closing = false;
   /** Serializes state changes per task so concurrent events apply in order. */
   private readonly chains = new Map<string, Promise<unknown>>();
 
@@ -310,7 +312,7 @@ export class TaskEngine {
 
   /** The pane manager reports every lifecycle transition of a task's pane here. */
   onPaneTransition(info: PaneInfo, to: string, from: string, lastMessage: string | undefined) {
-    if (!info.taskId) return;
+    if (!info.taskId || this.closing) return;
     const taskId = info.taskId;
     void (async () => {
       const row = await this.deps.db.task.findUnique({ where: { id: taskId }, select: { paneId: true } });
@@ -544,7 +546,7 @@ export class TaskEngine {
   async recover(lostPanes: Map<string, string>): Promise<void> {
     const rows = await this.deps.db.task.findMany({ where: { state: { in: [...ACTIVE_STATES] } } });
     for (const r of rows) {
-      await this.apply(r.id, { type: "restart", lastLifecycle: r.paneId ? (lostPanes.get(r.paneId) ?? null) : null });
+      await this.apply(r.id, { type: "restart", lastLifecycle: r.paneId ? (lostPanes.get(r.paneId) ?? (await this.lastLifecycleBeforeExit(r.paneId))) : null });
     }
     // A merge that landed before its record was written is recorded, never redone or undone.
     const unfinished = await this.deps.db.task.findMany({ where: { state: "completed", disposition: null } });
@@ -562,7 +564,15 @@ export class TaskEngine {
     for (const r of await this.deps.db.task.findMany({ select: { id: true, state: true } })) this.stateCache.set(r.id, r.state as TaskState);
   }
 
+  /** A pane stopped by the previous shutdown: what it was doing before it exited. */
+  private async lastLifecycleBeforeExit(paneId: string): Promise<string | null> {
+    const events = await this.deps.journal.list({ paneId, type: "pane.lifecycle" });
+    const last = events.at(-1)?.payload as { from?: string; to?: string } | undefined;
+    return last?.to === "exited" ? (last.from ?? null) : (last?.to ?? null);
+  }
+
   async shutdown() {
+    this.closing = true;
     for (const ac of this.runners.values()) ac.abort();
   }
 }
