@@ -8,7 +8,7 @@ import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeRepo } from "./helpers/git";
 import { request, trpcPost } from "./helpers/http";
-import { ROOT, startTestServer, type TestServer, yard } from "./helpers/server";
+import { ROOT, SERVER_ARGV, startTestServer, type TestServer, yard } from "./helpers/server";
 
 let server: TestServer;
 const cleanup: string[] = [];
@@ -227,7 +227,7 @@ describe("server process", () => {
     const home = tmpDir("yard-busy-");
     const res = await new Promise<{ code: number | null; out: string }>((resolve) => {
       let out = "";
-      const p = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "server/main.ts"), "--port", String(server.port)], {
+      const p = spawn(process.execPath, [...SERVER_ARGV, "--port", String(server.port)], {
         cwd: ROOT,
         env: { ...process.env, YARD_HOME: home, YARD_NO_UI: "1" },
       });
@@ -264,7 +264,7 @@ describe("server process", () => {
 
 function execFileSyncSafe(args: string[]): { code: number; text: string } {
   try {
-    const text = execFileSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), ...args], {
+    const text = execFileSync(process.execPath, ["--import", "tsx", ...args], {
       cwd: ROOT,
       env: { ...process.env, YARD_HOME: tmpDir("yard-x-"), YARD_NO_UI: "1" },
       encoding: "utf8",

@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const YARD_BIN = path.join(ROOT, "cli/bin/yard.js");
-const TSX_CLI = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
+/** One process (no tsx CLI wrapper): a signal to it reaches the server itself. */
+export const SERVER_ARGV = ["--import", "tsx", path.join(ROOT, "server/main.ts")];
 
 export interface TestServer {
   url: string;
@@ -27,7 +28,7 @@ export interface TestServer {
 export async function startTestServer(opts: { home?: string; ui?: boolean; env?: Record<string, string>; args?: string[] } = {}): Promise<TestServer> {
   const home = opts.home ?? mkdtempSync(path.join(os.tmpdir(), "yard-home-"));
   let out = "";
-  const proc = spawn(process.execPath, [TSX_CLI, path.join(ROOT, "server/main.ts"), "--port", "0", ...(opts.args ?? [])], {
+  const proc = spawn(process.execPath, [...SERVER_ARGV, "--port", "0", ...(opts.args ?? [])], {
     cwd: ROOT,
     env: { ...process.env, YARD_HOME: home, YARD_NO_UI: opts.ui ? "0" : "1", YARD_URL: "", YARD_TOKEN: "", ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
