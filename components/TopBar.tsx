@@ -1,6 +1,7 @@
 "use client";
 // The top bar: product name, project switcher, "Add project", navigation and theme toggle.
 import Link from "next/link";
+import { PanesNavLink } from "./PanesNavLink";
 import { ThemeToggle } from "./ThemeToggle";
 
 export interface ProjectOption {
@@ -23,7 +24,10 @@ export function TopBar({
   return (
     <header className="flex items-center gap-3 border-b border-gray-200 bg-gray-50 px-4 py-2 dark:border-gray-800 dark:bg-[#161b22]">
       <Link href="/" className="font-semibold tracking-tight">
-        🚂 Switchyard
+        <svg aria-hidden="true" viewBox="0 0 16 16" className="mr-1.5 inline h-4 w-4 align-[-2px]" fill="none" stroke="currentColor" strokeWidth="1.6">
+          <path d="M2 14 L8 2 M14 14 L8 2 M8 9 L13 14" />
+        </svg>
+        Switchyard
       </Link>
       {onSelect && (
         <label className="flex items-center gap-2 text-sm">
@@ -57,6 +61,7 @@ export function TopBar({
         <Link href="/" className="hover:underline">
           Board
         </Link>
+        <PanesNavLink />
         <ThemeToggle />
       </nav>
     </header>
