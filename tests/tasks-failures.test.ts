@@ -252,7 +252,7 @@ describe("restart", () => {
     let a = adminClient(s);
     const done = await a.tasks.start.mutate({ repoPath: repo, objective: "write done.txt ok\ncommit done\nreport completed finished", agent: "demo" });
     await a.tasks.wait.query({ id: done.task.id, until: "completed", timeoutMs: 60_000 });
-    const running = [];
+    const running: Array<{ id: string; paneId: string | null; worktreePath: string | null }> = [];
     for (let i = 0; i < 2; i++) running.push((await a.tasks.start.mutate({ repoPath: repo, objective: `write r${i}.txt wip\nask hold\nreport completed ok`, agent: "demo" })).task);
     for (const t of running) await a.tasks.wait.query({ id: t.id, until: "working", timeoutMs: 60_000 });
     await waitFor(async () => (await a.panes.get.query({ id: running[1]!.paneId! })).lifecycle === "blocked");

@@ -94,14 +94,35 @@ export function wireTerminals(socket: Socket, services: Services) {
     for (const v of viewers.values()) if (v.stale) void resync(v);
   });
 
+  // Each attach or detach of a pane bumps its generation: an attach that finishes after a newer
+  // attach or a detach is undone instead of registering a second listener.
+  const generation = new Map<string, number>();
+  const bump = (paneId: string) => {
+    const g = (generation.get(paneId) ?? 0) + 1;
+    generation.set(paneId, g);
+    return g;
+  };
+  const drop = (paneId: string) => {
+    const v = viewers.get(paneId);
+    if (!v) return;
+    v.detach();
+    if (v.timer) clearTimeout(v.timer);
+    viewers.delete(paneId);
+  };
+
   socket.on("pane:attach", async (msg: { paneId?: unknown }, ack?: Ack) => {
     const reply = typeof ack === "function" ? ack : () => {};
     try {
       const paneId = typeof msg?.paneId === "string" ? msg.paneId : "";
       if (!/^pane[a-z0-9]{4,40}$/.test(paneId)) throw new YardError("BAD_PARAMS", "not a pane id");
-      viewers.get(paneId)?.detach();
+      const gen = bump(paneId);
+      drop(paneId);
       const v: Viewer = { paneId, pending: [], pendingBytes: 0, stale: false, timer: null, detach: () => {} };
       const attached = await services.panes.attach(paneId, listenerFor(v));
+      if (generation.get(paneId) !== gen || !socket.connected) {
+        attached.detach();
+        return reply({ ok: false, error: { code: "CONFLICT", message: "superseded by a newer attach or a detach", details: null } });
+      }
       v.detach = attached.detach;
       viewers.set(paneId, v);
       if (attached.pane.lifecycle === "done" || attached.pane.lifecycle === "exited") void services.panes.markSeen(paneId).catch(() => {});
@@ -132,18 +153,12 @@ export function wireTerminals(socket: Socket, services: Services) {
   });
 
   socket.on("pane:detach", (msg: { paneId?: unknown }) => {
-    const v = typeof msg?.paneId === "string" ? viewers.get(msg.paneId) : undefined;
-    if (!v) return;
-    v.detach();
-    if (v.timer) clearTimeout(v.timer);
-    viewers.delete(v.paneId);
+    if (typeof msg?.paneId !== "string") return;
+    bump(msg.paneId);
+    drop(msg.paneId);
   });
 
   socket.on("disconnect", () => {
-    for (const v of viewers.values()) {
-      v.detach();
-      if (v.timer) clearTimeout(v.timer);
-    }
-    viewers.clear();
+    for (const paneId of [...viewers.keys()]) drop(paneId);
   });
 }

@@ -487,7 +487,8 @@ export class PaneManager {
         taskId: r.taskId,
         lifecycle: (live?.state.lifecycle ?? r.lifecycle) as Lifecycle,
         // A worker whose task reached a terminal state is the board's Review, not attention.
-        doneSeen: (live?.state.doneSeen ?? r.doneSeen) || (task ? isTerminal(task.state) : false),
+        // A plain shell's "done" is only the screen going quiet (no hooks): not worth a ping.
+        doneSeen: (live?.state.doneSeen ?? r.doneSeen) || (task ? isTerminal(task.state) : false) || (!r.taskId && live !== undefined && !live.hooks && !live.state.hooksSeen),
         exitCode: live?.state.exitCode ?? r.exitCode,
         signal: live ? live.state.signal : r.signal,
         stopFailed: live?.state.lastStop?.failed ?? false,
