@@ -6,6 +6,7 @@ import { Suspense, useCallback, useEffect, useState } from "react";
 import { AddProjectDialog } from "../components/AddProjectDialog";
 import { BoardColumns } from "../components/Board";
 import { type ProjectOption, TopBar } from "../components/TopBar";
+import { subscribeEvents } from "../lib/socket";
 import { errorOf, trpc } from "../lib/trpc";
 import type { Board } from "../server/core/tasks/board";
 
@@ -38,13 +39,26 @@ function BoardPage() {
     if (!selected) return;
     localStorage.setItem(LAST_PROJECT, selected.id);
     let live = true;
+    let timer: ReturnType<typeof setTimeout> | null = null;
     setBoard(null);
-    trpc.board.get
-      .query({ projectId: selected.id })
-      .then((b) => live && setBoard(b))
-      .catch((e) => live && setError(errorOf(e).message));
+    const load = () =>
+      trpc.board.get
+        .query({ projectId: selected.id })
+        .then((b) => live && setBoard(b))
+        .catch((e) => live && setError(errorOf(e).message));
+    // Cards move as tasks and their panes change: refetch (debounced) on every such event.
+    const soon = () => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => void load(), 150);
+    };
+    const offTask = subscribeEvents("task.*", soon);
+    const offPane = subscribeEvents("pane.lifecycle", soon);
+    void load();
     return () => {
       live = false;
+      if (timer) clearTimeout(timer);
+      offTask();
+      offPane();
     };
   }, [selected?.id]);
 
