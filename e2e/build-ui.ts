@@ -1,0 +1,65 @@
+// Makes sure the production UI build in .next is current before any e2e server starts: runs
+// `next build` only when .next/BUILD_ID is missing or older than the UI sources (server/build.ts
+// decides). When another `next build` holds the .next lock (someone else building in the same
+// tree), waits for it and re-checks instead of failing.
+// Used by the Playwright global setup and runnable on its own: `npx tsx e2e/build-ui.ts`.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { setTimeout as delay } from "node:timers/promises";
+import { buildIsStale } from "../server/build";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+const LOCKED = /Another next build process is already running/;
+const LOCK_WAIT_MS = 10 * 60_000;
+
+/** Runs `next build`, streaming its output; resolves with whether it failed on the build lock. */
+function nextBuild(): Promise<{ code: number | null; locked: boolean }> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const child = spawn(process.execPath, [NEXT_BIN, "build"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    });
+    child.stdout.on("data", (d: Buffer) => {
+      out += d;
+      process.stdout.write(d);
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      out += d;
+      process.stderr.write(d);
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => resolve({ code, locked: code !== 0 && LOCKED.test(out) }));
+  });
+}
+
+export async function ensureUiBuilt(log: (line: string) => void = (l) => console.log(`ui: ${l}`)): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const { stale, reason } = buildIsStale(ROOT);
+    if (!stale) {
+      log("the UI build in .next is up to date.");
+      return;
+    }
+    log(`${reason}: running next build…`);
+    const { code, locked } = await nextBuild();
+    if (code === 0) {
+      log(`UI built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+      return;
+    }
+    if (!locked) throw new Error(`next build failed with exit code ${code}`);
+    if (Date.now() - started > LOCK_WAIT_MS) throw new Error("gave up waiting for another next build in this tree to finish");
+    log("another next build is running in this tree; waiting for it, then checking again.");
+    await delay(5_000);
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  ensureUiBuilt().catch((e: Error) => {
+    console.error(`ui: ${e.message}`);
+    process.exit(1);
+  });
+}

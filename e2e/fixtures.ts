@@ -1,0 +1,135 @@
+// Playwright fixtures for Switchyard e2e specs.
+//
+// - `server`: the real server (server/main.ts with the production UI) on a random port with a
+//   throwaway YARD_HOME. One server per spec file, shared by that file's tests (they run in
+//   order); a test or describe block that needs a pristine board asks for its own with
+//   `test.use({ freshServer: true })`.
+// - `page`: already logged in (the login link was visited, so the session cookie is set).
+//   `baseURL` is the server's URL, so `page.goto("/")` works. For a logged-out browser use
+//   `browser.newContext()`.
+// - `yard(args)`: runs the real `yard` CLI against the server (found from YARD_HOME).
+// - `makeRepo()`: a temp git repository on branch main with one commit; `makeDir()`: a plain
+//   temp directory. Both are removed after the test.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test as base, expect } from "@playwright/test";
+import { makeRepo as makeGitRepo } from "../tests/helpers/git";
+import { type CliResult, startTestServer, type TestServer, yard as runYard } from "../tests/helpers/server";
+
+export { expect };
+export type { CliResult };
+
+export interface YardServer {
+  url: string;
+  loginUrl: string;
+  home: string;
+  token: string;
+  port: number;
+  /** Everything the server printed so far. */
+  output(): string;
+}
+
+export type YardCli = (args: string[], opts?: { env?: Record<string, string>; input?: string; cwd?: string }) => Promise<CliResult>;
+
+interface TestFixtures {
+  /** Give this test a server of its own instead of the spec file's shared one. */
+  freshServer: boolean;
+  server: YardServer;
+  yard: YardCli;
+  makeRepo: (prefix?: string) => string;
+  makeDir: (prefix?: string) => string;
+}
+
+interface WorkerFixtures {
+  _serverPool: ServerPool;
+}
+
+const startServer = () => startTestServer({ ui: true });
+
+const view = (s: TestServer): YardServer => ({ url: s.url, loginUrl: s.loginUrl, home: s.home, token: s.token, port: s.port, output: s.output });
+
+/** Keeps one server for the spec file the worker is running; the next file gets a new one. */
+class ServerPool {
+  private current: { file: string; server: Promise<TestServer> } | null = null;
+
+  async forFile(file: string): Promise<TestServer> {
+    if (this.current?.file !== file) {
+      await this.dispose();
+      this.current = { file, server: startServer() };
+    }
+    return this.current.server;
+  }
+
+  async dispose(): Promise<void> {
+    const c = this.current;
+    this.current = null;
+    if (!c) return;
+    const s = await c.server.catch(() => null);
+    await s?.dispose();
+  }
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  _serverPool: [
+    async ({}, use) => {
+      const pool = new ServerPool();
+      await use(pool);
+      await pool.dispose();
+    },
+    { scope: "worker", timeout: 60_000 },
+  ],
+
+  freshServer: [false, { option: true }],
+
+  // Its own timeout, so a slow start on a loaded machine does not eat the test's budget.
+  server: [
+    async ({ freshServer, _serverPool }, use, testInfo) => {
+      const s = freshServer ? await startServer() : await _serverPool.forFile(testInfo.file);
+      try {
+        await use(view(s));
+      } finally {
+        if (testInfo.status !== testInfo.expectedStatus) {
+          await testInfo.attach("server output", { body: s.output(), contentType: "text/plain" });
+        }
+        if (freshServer) await s.dispose();
+      }
+    },
+    { timeout: 90_000 },
+  ],
+
+  baseURL: async ({ server }, use) => {
+    await use(server.url);
+  },
+
+  page: async ({ page, server }, use) => {
+    const res = await page.goto(server.loginUrl);
+    expect(res?.ok(), `login link answered ${res?.status()}`).toBe(true);
+    await expect(page).toHaveURL(`${server.url}/`);
+    await use(page);
+  },
+
+  yard: async ({ server }, use) => {
+    await use((args, opts) => runYard(server, args, opts));
+  },
+
+  makeRepo: async ({}, use) => {
+    const dirs: string[] = [];
+    await use((prefix) => {
+      const d = makeGitRepo(prefix ?? "yard-e2e-repo-");
+      dirs.push(d);
+      return d;
+    });
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  },
+
+  makeDir: async ({}, use) => {
+    const dirs: string[] = [];
+    await use((prefix) => {
+      const d = mkdtempSync(path.join(os.tmpdir(), prefix ?? "yard-e2e-dir-"));
+      dirs.push(d);
+      return d;
+    });
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  },
+});

@@ -1,0 +1,40 @@
+// Playwright end-to-end runs against the real server (see e2e/fixtures.ts) and Debian's Chromium:
+// Playwright cannot download its own browsers here (STACK-NOTES.md "Browser tests").
+import { defineConfig } from "@playwright/test";
+
+const CHROMIUM = process.env.YARD_CHROMIUM ?? "/usr/bin/chromium";
+
+export default defineConfig({
+  testDir: "e2e",
+  testMatch: "**/*.spec.ts",
+  outputDir: "test-results",
+  // Builds the UI once (only when stale) so the per-spec servers never race to build it.
+  globalSetup: "./e2e/global-setup.ts",
+  // Spec files run in parallel across workers; the tests inside one file run in order.
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  use: {
+    colorScheme: "light",
+    viewport: { width: 1280, height: 800 },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  projects: [{ name: "chromium" }],
+});

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The test command (`npm test`): Prisma client, typecheck, unit + integration tests (vitest),
+# UI build when stale, end-to-end tests (Playwright against the real server and Debian's
+# Chromium). Every stage runs even when an earlier one failed (except when the Prisma client
+# or the UI cannot be built); the exit status is non-zero if anything failed.
+# The last line is always `N passed, M failed`: N and M are the vitest + Playwright test counts;
+# a failed stage that reported no failing test (typecheck, a crash) counts as one failure, so
+# "0 failed" means everything passed.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT="$(pwd)"
+export NEXT_TELEMETRY_DISABLED=1
+
+REPORTS="$(mktemp -d "${TMPDIR:-/tmp}/yard-test-reports.XXXXXX")"
+trap 'rm -rf "$REPORTS"' EXIT
+VITEST_JSON="$REPORTS/vitest.json"
+PLAYWRIGHT_JSON="$REPORTS/playwright.json"
+
+PASSED=0
+FAILED=0
+FAILED_STAGES=()
+SUITE_START=$SECONDS
+STAGE_START=$SECONDS
+
+header() {
+  STAGE_START=$SECONDS
+  printf '\n==> %s\n\n' "$1"
+}
+
+stage_done() { # name status
+  local took=$((SECONDS - STAGE_START))
+  if [ "$2" -eq 0 ]; then
+    printf '\n--> %s: ok (%ss)\n' "$1" "$took"
+  else
+    printf '\n--> %s: FAILED with exit code %s (%ss)\n' "$1" "$2" "$took"
+    FAILED_STAGES+=("$1")
+  fi
+}
+
+# Prints "passed failed" from a vitest (jest-style) or Playwright JSON report, or nothing when the
+# report is missing or unreadable.
+count_tests() { # kind file
+  [ -s "$2" ] || return 0
+  node -e '
+    const [kind, file] = process.argv.slice(1);
+    try {
+      const r = JSON.parse(require("fs").readFileSync(file, "utf8"));
+      if (kind === "vitest") console.log(`${r.numPassedTests ?? 0} ${r.numFailedTests ?? 0}`);
+      else console.log(`${(r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0)} ${r.stats?.unexpected ?? 0}`);
+    } catch {}
+  ' "$1" "$2" || true
+}
+
+tally() { # name kind file status
+  local counts p=0 f=0
+  counts="$(count_tests "$2" "$3")"
+  if [ -n "$counts" ]; then
+    read -r p f <<<"$counts"
+  fi
+  PASSED=$((PASSED + p))
+  FAILED=$((FAILED + f))
+  if [ "$4" -ne 0 ] && [ "$f" -eq 0 ]; then
+    FAILED=$((FAILED + 1))
+  fi
+  printf '%s: %s passed, %s failed\n' "$1" "$p" "$f"
+}
+
+finish() {
+  printf '\n==> Summary (%ss)\n\n' "$((SECONDS - SUITE_START))"
+  if [ "${#FAILED_STAGES[@]}" -gt 0 ]; then
+    printf 'Failed stages: %s\n' "${FAILED_STAGES[*]}"
+  else
+    printf 'All stages passed.\n'
+  fi
+  printf '%s passed, %s failed\n' "$PASSED" "$FAILED"
+  [ "${#FAILED_STAGES[@]}" -eq 0 ]
+}
+
+# 1. Prisma client (offline; a fast no-op when the generated client is newer than the schema).
+header "Prisma client (scripts/prisma-generate.ts)"
+status=0
+npx tsx scripts/prisma-generate.ts || status=$?
+stage_done "prisma-generate" "$status"
+if [ "$status" -ne 0 ]; then
+  FAILED=$((FAILED + 1))
+  finish || exit 1
+fi
+
+# 2. Typecheck.
+header "Typecheck (tsc --noEmit)"
+status=0
+npx tsc --noEmit -p . || status=$?
+stage_done "typecheck" "$status"
+[ "$status" -eq 0 ] || FAILED=$((FAILED + 1))
+
+# 3. Unit and integration tests.
+header "Unit and integration tests (vitest)"
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json="$VITEST_JSON" || status=$?
+stage_done "vitest" "$status"
+tally "vitest" vitest "$VITEST_JSON" "$status"
+
+# 4. The production UI build the e2e servers serve (only when .next is missing or stale).
+header "UI build (next build, when stale)"
+status=0
+npx tsx e2e/build-ui.ts || status=$?
+stage_done "ui-build" "$status"
+
+# 5. End-to-end tests.
+if [ "$status" -ne 0 ]; then
+  FAILED=$((FAILED + 1))
+  printf '\n==> End-to-end tests (Playwright): skipped, the UI did not build\n'
+  FAILED_STAGES+=("playwright (skipped)")
+else
+  header "End-to-end tests (Playwright, $ROOT/e2e)"
+  status=0
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$PLAYWRIGHT_JSON" npx playwright test --reporter=list,json || status=$?
+  stage_done "playwright" "$status"
+  tally "playwright" playwright "$PLAYWRIGHT_JSON" "$status"
+fi
+
+finish
