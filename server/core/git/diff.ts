@@ -1,0 +1,266 @@
+// A task's changes: its worktree (committed on the branch, staged, unstaged and untracked
+// non-ignored files) against the recorded base commit, without touching the worktree's own
+// index.
+//
+//   diffWorktree({ worktreePath, baseSha }) -> { diff, files }
+//     diff: unified text like `git diff` (a/ b/ prefixes, renames detected, binary files as
+//           "Binary files ... differ"; no colour, no external diff or textconv drivers)
+//     files: [{ path, status: added|modified|deleted|renamed, oldPath?, additions, deletions, binary }]
+//   diffWorktreeStat({ worktreePath, baseSha }) -> { files, totals: { files, additions, deletions } }
+//
+// How: the worktree's index is copied to a temp file (mtime set just at or below the original's,
+// so git's racy-entry checks stay as strict as with the original), GIT_INDEX_FILE points at the
+// copy, `git add -A` records the work tree in it, and one `git diff --cached -z --raw -p <base>`
+// gives exact paths/statuses (raw) plus the text, from which line counts are taken (the stat
+// variant uses --numstat instead of -p).
+// Copying rather than rebuilding keeps the stat cache, so only changed files are re-hashed.
+// The real index is only read; `add -A` does write blobs into the object store (harmless,
+// unreferenced objects are gc'd). A worktree with no index starts from `read-tree HEAD`.
+// NOT_FOUND when the worktree directory is missing, BAD_PARAMS for a bad base.
+
+import { randomBytes } from "node:crypto";
+import { constants as fsConstants, promises as fsp } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { YardError } from "../errors";
+import { gitStderr, isHexObjectId, runGit } from "./git";
+import { requireAbsolutePath } from "./paths";
+
+export type DiffFileStatus = "added" | "modified" | "deleted" | "renamed";
+
+export interface DiffFile {
+  path: string;
+  status: DiffFileStatus;
+  oldPath?: string;
+  additions: number;
+  deletions: number;
+  binary: boolean;
+}
+
+export interface WorktreeDiff {
+  diff: string;
+  files: DiffFile[];
+}
+
+export interface DiffTotals {
+  files: number;
+  additions: number;
+  deletions: number;
+}
+
+export interface WorktreeDiffStat {
+  files: DiffFile[];
+  totals: DiffTotals;
+}
+
+export interface DiffWorktreeInput {
+  worktreePath: string;
+  baseSha: string;
+}
+
+const DIFF_CONFIG = ["-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false", "-c", "diff.relative=false"];
+const DIFF_FLAGS = ["--cached", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", "-z", "--raw"];
+
+export async function diffWorktree(input: DiffWorktreeInput): Promise<WorktreeDiff> {
+  const { files, patch } = await runDiff(input, true);
+  return { diff: patch, files };
+}
+
+export async function diffWorktreeStat(input: DiffWorktreeInput): Promise<WorktreeDiffStat> {
+  const { files } = await runDiff(input, false);
+  return { files, totals: totalsOf(files) };
+}
+
+export function totalsOf(files: DiffFile[]): DiffTotals {
+  let additions = 0;
+  let deletions = 0;
+  for (const f of files) {
+    additions += f.additions;
+    deletions += f.deletions;
+  }
+  return { files: files.length, additions, deletions };
+}
+
+async function runDiff(input: DiffWorktreeInput, withPatch: boolean): Promise<{ files: DiffFile[]; patch: string }> {
+  const wt = requireAbsolutePath(input?.worktreePath, "worktreePath");
+  if (!isHexObjectId(input.baseSha)) throw new YardError("BAD_PARAMS", "baseSha must be a hex commit id", { baseSha: input.baseSha ?? null });
+  const realIndex = await indexPathOf(wt);
+  const tmpIndex = path.join(os.tmpdir(), `yard-index-${process.pid}-${randomBytes(6).toString("hex")}`);
+  const env = { GIT_INDEX_FILE: tmpIndex };
+  let failed = true;
+  try {
+    let copied = false;
+    try {
+      await fsp.copyFile(realIndex, tmpIndex, fsConstants.COPYFILE_EXCL);
+      // Give the copy the original's mtime, rounded down (1 µs margin for float rounding):
+      // git treats entries not older than the index file as "racily clean" and re-hashes them,
+      // so an earlier-or-equal mtime keeps the copy at least as strict as the original. A
+      // fresh "now" mtime would not be; a whole-second floor would re-hash every entry
+      // written in that second (slow right after a checkout).
+      const st = await fsp.stat(realIndex, { bigint: true });
+      const t = Number(st.mtimeNs / 1000n - 1n) / 1e6;
+      await fsp.utimes(tmpIndex, t, t);
+      copied = true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    }
+    if (!copied) await runGit(["read-tree", "HEAD"], { cwd: wt, env, allowFail: true });
+    await runGit(["-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "-c", "advice.addEmbeddedRepo=false", "add", "-A"], { cwd: wt, env });
+
+    const rev = `${input.baseSha}^{commit}`;
+    const diff = async (extra: string[]) => {
+      try {
+        return (await runGit([...DIFF_CONFIG, "diff", ...DIFF_FLAGS, ...extra, rev, "--"], { cwd: wt, env })).stdout;
+      } catch (e) {
+        if (/bad revision|unknown revision|bad object|not a valid|ambiguous argument/i.test(gitStderr(e))) {
+          throw new YardError("BAD_PARAMS", `base ${input.baseSha} is not a commit in this repository`, { baseSha: input.baseSha, worktreePath: wt });
+        }
+        throw e;
+      }
+    };
+    let result: { files: DiffFile[]; patch: string };
+    if (withPatch) {
+      // One pass: raw records for exact paths/statuses, the patch for text and line counts
+      // (cheaper than having git run every file diff twice for --numstat).
+      const parsed = parseRawPatchZ(await diff(["-p"]));
+      result = parsed.files ? { files: parsed.files, patch: parsed.patch } : { files: parseRawNumstatZ(await diff(["--numstat"])).files, patch: parsed.patch };
+    } else {
+      result = parseRawNumstatZ(await diff(["--numstat"]));
+    }
+    failed = false;
+    return result;
+  } finally {
+    // git removes its own .lock on exit; one can only be left behind if git was killed.
+    await Promise.all([fsp.rm(tmpIndex, { force: true }), failed ? fsp.rm(`${tmpIndex}.lock`, { force: true }) : undefined]);
+  }
+}
+
+/** Where the worktree's index lives, found without spawning git in the common layouts. NOT_FOUND when wt is missing. */
+async function indexPathOf(wt: string): Promise<string> {
+  const dotgit = path.join(wt, ".git");
+  try {
+    const st = await fsp.lstat(dotgit);
+    if (st.isDirectory()) return path.join(dotgit, "index");
+    if (st.isFile()) {
+      const m = /^gitdir: (.+)$/m.exec(await fsp.readFile(dotgit, "utf8"));
+      if (m) return path.join(path.resolve(wt, m[1]!.trim()), "index");
+    }
+  } catch {
+    /* fall through */
+  }
+  let isDir = false;
+  try {
+    isDir = (await fsp.stat(wt)).isDirectory();
+  } catch {
+    /* missing */
+  }
+  if (!isDir) throw new YardError("NOT_FOUND", `worktree ${wt} does not exist`, { worktreePath: wt });
+  try {
+    const r = await runGit(["rev-parse", "--git-path", "index"], { cwd: wt });
+    return path.resolve(wt, r.stdout.trim());
+  } catch (e) {
+    if (/not a git repository/i.test(gitStderr(e))) throw new YardError("BAD_PARAMS", `${wt} is not a git working tree`, { worktreePath: wt });
+    throw e;
+  }
+}
+
+const STATUS_OF: Record<string, DiffFileStatus> = { A: "added", C: "added", D: "deleted", M: "modified", T: "modified", R: "renamed", U: "modified", X: "modified" };
+
+interface RawRecord {
+  letter: string;
+  oldPath: string;
+  path: string;
+}
+
+/** Read `-z --raw` records from the start of `out`; `next` reads further NUL-terminated fields, `at` is the offset. */
+function readRaw(out: string): { raws: RawRecord[]; next: () => string; at: () => number } {
+  let i = 0;
+  const next = (): string => {
+    const j = out.indexOf("\0", i);
+    if (j < 0) throw new YardError("GIT_FAILED", "unexpected git diff output (truncated record)", { offset: i });
+    const s = out.slice(i, j);
+    i = j + 1;
+    return s;
+  };
+  const raws: RawRecord[] = [];
+  while (i < out.length && out[i] === ":") {
+    const meta = next();
+    const letter = (meta.split(" ")[4] ?? "M").charAt(0);
+    const p1 = next();
+    const p2 = letter === "R" || letter === "C" ? next() : p1;
+    raws.push({ letter, oldPath: p1, path: p2 });
+  }
+  return { raws, next, at: () => i };
+}
+
+function fileOf(r: RawRecord, additions: number, deletions: number, binary: boolean): DiffFile {
+  const status = STATUS_OF[r.letter] ?? "modified";
+  const f: DiffFile = { path: r.path, status, additions: binary ? 0 : additions, deletions: binary ? 0 : deletions, binary };
+  if (status === "renamed") f.oldPath = r.oldPath;
+  return f;
+}
+
+/**
+ * Parse `git diff -z --raw -p`: raw records, a NUL, then the patch. Line counts come from
+ * the patch: one "diff --git " section per raw record, in the same order; '+'/'-' lines
+ * inside hunks are counted, "Binary files ... differ" marks a binary file. files is null if
+ * the sections do not line up with the records (the caller then asks git for --numstat). Pure.
+ */
+export function parseRawPatchZ(out: string): { files: DiffFile[] | null; patch: string } {
+  const { raws, at } = readRaw(out);
+  let i = at();
+  if (out[i] === "\0") i++;
+  const patch = out.slice(i);
+  const counts: { add: number; del: number; binary: boolean }[] = [];
+  let cur: { add: number; del: number; binary: boolean } | null = null;
+  let inHunk = false;
+  let pos = 0;
+  while (pos < patch.length) {
+    let end = patch.indexOf("\n", pos);
+    if (end < 0) end = patch.length;
+    const c = patch.charCodeAt(pos);
+    if (c === 0x64 /* d */ && patch.startsWith("diff --git ", pos)) {
+      cur = { add: 0, del: 0, binary: false };
+      counts.push(cur);
+      inHunk = false;
+    } else if (cur) {
+      if (inHunk) {
+        if (c === 0x2b /* + */) cur.add++;
+        else if (c === 0x2d /* - */) cur.del++;
+        else if (c !== 0x20 && c !== 0x5c && c !== 0x40 && end > pos) inHunk = false; // not ' ', '\\', '@'
+      } else if (c === 0x40 /* @ */ && patch.startsWith("@@ ", pos)) {
+        inHunk = true;
+      } else if (c === 0x42 /* B */ && patch.startsWith("Binary files ", pos)) {
+        cur.binary = true;
+      }
+    }
+    pos = end + 1;
+  }
+  if (counts.length !== raws.length) return { files: null, patch };
+  return { files: raws.map((r, k) => fileOf(r, counts[k]!.add, counts[k]!.del, counts[k]!.binary)), patch };
+}
+
+/**
+ * Parse `git diff -z --raw --numstat [-p]`: raw records, then one numstat record per raw
+ * record (same order), then (with -p) a NUL and the patch text. Pure.
+ */
+export function parseRawNumstatZ(out: string): { files: DiffFile[]; patch: string } {
+  const { raws, next, at } = readRaw(out);
+  const files: DiffFile[] = [];
+  for (const r of raws) {
+    const head = next();
+    const t1 = head.indexOf("\t");
+    const t2 = head.indexOf("\t", t1 + 1);
+    const a = head.slice(0, t1);
+    const d = head.slice(t1 + 1, t2);
+    if (head.slice(t2 + 1) === "" && (r.letter === "R" || r.letter === "C")) {
+      next();
+      next();
+    }
+    const binary = a === "-" && d === "-";
+    files.push(fileOf(r, Number(a) || 0, Number(d) || 0, binary));
+  }
+  let i = at();
+  if (out[i] === "\0") i++;
+  return { files, patch: out.slice(i) };
+}

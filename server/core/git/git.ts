@@ -1,0 +1,261 @@
+// The one place that runs git. Every git invocation in Switchyard goes through runGit:
+// argv arrays only (spawn, never a shell), a scrubbed environment and a few fixed -c
+// settings so that the user's config or the parent process cannot change what we parse.
+//
+//   runGit(args, { cwd, env?, input?, allowFail?, timeoutMs?, maxBuffer? })
+//     -> { stdout, stderr, code }
+//   Throws YardError GIT_FAILED { args, code, stderr, cwd } on a non-zero exit unless
+//   allowFail; TIMEOUT when timeoutMs elapses (the process is killed).
+//
+// Environment: inherits process.env minus the variables that would point git at another
+// repository or index (git's own "local env vars": GIT_DIR, GIT_INDEX_FILE, ...), plus
+// GIT_TERMINAL_PROMPT=0 (never ask for credentials), LC_ALL=C/LANGUAGE=C (stable messages
+// we match on), GIT_OPTIONAL_LOCKS=0 (read-only commands such as status never rewrite an
+// index), GIT_EDITOR=true (never open an editor). Per-call env (e.g. GIT_INDEX_FILE for a
+// temporary index) is applied last. git runs in its own process group/session (no
+// controlling terminal, so ssh/gpg cannot prompt); a timeout kills the whole group, hooks
+// included.
+//
+// Also here: committerIdentityArgs (a fallback identity only when none is configured) and
+// small helpers for classifying failures.
+
+import { spawn } from "node:child_process";
+import { YardError, isYardError } from "../errors";
+
+export interface RunGitOptions {
+  cwd: string;
+  /** Extra environment; a value of undefined removes the variable. */
+  env?: Record<string, string | undefined>;
+  /** Written to git's stdin (stdin is closed otherwise). */
+  input?: string | Buffer;
+  /** Return non-zero exits instead of throwing. Spawn errors and timeouts still throw. */
+  allowFail?: boolean;
+  /** Kill git after this long; default 120 s. 0 disables. */
+  timeoutMs?: number;
+  /** Max bytes of stdout kept; default 256 MiB. Exceeding it is a GIT_FAILED. */
+  maxBuffer?: number;
+}
+
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+/** Settings applied to every call, ahead of the subcommand. */
+export const BASE_CONFIG: readonly string[] = ["-c", "core.quotepath=off", "-c", "color.ui=false"];
+
+/** Variables that redirect git to another repository/index/config (`git rev-parse --local-env-vars`). */
+const STRIPPED_ENV = [
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_CONFIG",
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_IMPLICIT_WORK_TREE",
+  "GIT_GRAFT_FILE",
+  "GIT_INDEX_FILE",
+  "GIT_NO_REPLACE_OBJECTS",
+  "GIT_REPLACE_REF_BASE",
+  "GIT_PREFIX",
+  "GIT_INTERNAL_SUPER_PREFIX",
+  "GIT_SHALLOW_FILE",
+  "GIT_COMMON_DIR",
+  "GIT_NAMESPACE",
+  "GIT_QUARANTINE_PATH",
+];
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_MAX_BUFFER = 256 * 1024 * 1024;
+const STDERR_KEEP = 8 * 1024;
+
+export function gitEnv(extra?: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of STRIPPED_ENV) delete env[k];
+  for (const k of Object.keys(env)) if (k.startsWith("GIT_CONFIG_KEY_") || k.startsWith("GIT_CONFIG_VALUE_")) delete env[k];
+  env.GIT_TERMINAL_PROMPT = "0";
+  env.LC_ALL = "C";
+  env.LANGUAGE = "C";
+  env.GIT_OPTIONAL_LOCKS = "0";
+  env.GIT_EDITOR = "true";
+  env.GIT_PAGER = "cat";
+  if (extra) {
+    for (const [k, v] of Object.entries(extra)) {
+      if (v === undefined) delete env[k];
+      else env[k] = v;
+    }
+  }
+  return env;
+}
+
+export function runGit(args: readonly string[], opts: RunGitOptions): Promise<GitResult> {
+  for (const a of args) {
+    if (typeof a !== "string" || a.includes("\0")) {
+      return Promise.reject(new YardError("BAD_PARAMS", "git argument contains a NUL byte or is not a string", { args: [...args] }));
+    }
+  }
+  const argv = [...BASE_CONFIG, ...args];
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBuffer = opts.maxBuffer ?? DEFAULT_MAX_BUFFER;
+  return new Promise<GitResult>((resolve, reject) => {
+    const child = spawn("git", argv, {
+      cwd: opts.cwd,
+      env: gitEnv(opts.env),
+      stdio: [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      windowsHide: true,
+      // Own process group (and session, so no controlling terminal for ssh/gpg to prompt on):
+      // a timeout kills git together with its hooks and helpers.
+      detached: process.platform !== "win32",
+    });
+    const killTree = () => {
+      try {
+        if (child.pid && process.platform !== "win32") process.kill(-child.pid, "SIGKILL");
+        else child.kill("SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    };
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let outLen = 0;
+    let errLen = 0;
+    let overflow = false;
+    let timedOut = false;
+    let settled = false;
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            killTree();
+            // Do not wait for 'close': a surviving grandchild could hold the pipes open.
+            child.stdout?.destroy();
+            child.stderr?.destroy();
+            fail(new YardError("TIMEOUT", `git ${args[0] ?? ""} timed out after ${timeoutMs} ms`, { args: [...args], cwd: opts.cwd, stderr: tail(Buffer.concat(err).toString("utf8")) }));
+          }, timeoutMs)
+        : undefined;
+
+    child.stdout!.on("data", (b: Buffer) => {
+      outLen += b.length;
+      if (outLen > maxBuffer) {
+        if (!overflow) {
+          overflow = true;
+          killTree();
+        }
+        return;
+      }
+      out.push(b);
+    });
+    child.stderr!.on("data", (b: Buffer) => {
+      if (errLen < STDERR_KEEP * 4) err.push(b);
+      errLen += b.length;
+    });
+    if (opts.input !== undefined && child.stdin) {
+      child.stdin.on("error", () => {
+        /* git may exit before reading everything; the exit code tells the story */
+      });
+      child.stdin.end(opts.input);
+    }
+    const fail = (e: YardError) => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      reject(e);
+    };
+    child.on("error", (e: NodeJS.ErrnoException) => {
+      fail(
+        new YardError(
+          "GIT_FAILED",
+          e.code === "ENOENT"
+            ? `cannot run git in ${opts.cwd} (git missing from PATH, or the directory does not exist)`
+            : `cannot run git: ${e.message}`,
+          { args: [...args], cwd: opts.cwd, code: null, stderr: "" },
+        ),
+      );
+    });
+    child.on("close", (code, signal) => {
+      if (settled) return;
+      const stdout = Buffer.concat(out).toString("utf8");
+      const stderr = Buffer.concat(err).toString("utf8");
+      if (timedOut) return;
+      if (overflow) {
+        return fail(new YardError("GIT_FAILED", `git ${args[0] ?? ""} produced more than ${maxBuffer} bytes of output`, { args: [...args], cwd: opts.cwd, code: null, stderr: tail(stderr) }));
+      }
+      const exit = code ?? (signal ? 128 : 1);
+      if (exit !== 0 && !opts.allowFail) {
+        const firstLine = firstErrorLine(stderr) || firstErrorLine(stdout);
+        return fail(
+          new YardError("GIT_FAILED", `git ${describeArgs(args)} failed (exit ${exit})${firstLine ? `: ${firstLine}` : ""}`, {
+            args: [...args],
+            cwd: opts.cwd,
+            code: exit,
+            stderr: tail(stderr),
+            ...(stdout && exit !== 0 ? { stdout: tail(stdout) } : {}),
+          }),
+        );
+      }
+      settled = true;
+      if (timer) clearTimeout(timer);
+      resolve({ stdout, stderr, code: exit });
+    });
+  });
+}
+
+/** "subcommand first-option" for messages, skipping leading `-c key=value` pairs. */
+function describeArgs(args: readonly string[]): string {
+  let i = 0;
+  while (i < args.length && args[i] === "-c") i += 2;
+  return args.slice(i, i + 2).join(" ");
+}
+
+function tail(s: string): string {
+  return s.length > STDERR_KEEP ? "…" + s.slice(-STDERR_KEEP) : s;
+}
+
+function firstErrorLine(s: string): string {
+  const lines = s.split("\n").map((l) => l.trim()).filter(Boolean);
+  const fatal = lines.find((l) => l.startsWith("fatal:") || l.startsWith("error:"));
+  return (fatal ?? lines[0] ?? "").slice(0, 300);
+}
+
+/** The stderr git produced for a GIT_FAILED error (empty for anything else). */
+export function gitStderr(e: unknown): string {
+  if (isYardError(e) && e.code === "GIT_FAILED" && e.details) {
+    const s = e.details.stderr;
+    return typeof s === "string" ? s : "";
+  }
+  return "";
+}
+
+/** First line of output with trailing newline removed. */
+export function firstLine(s: string): string {
+  const i = s.indexOf("\n");
+  return i < 0 ? s : s.slice(0, i);
+}
+
+export const FALLBACK_IDENTITY = { name: "Switchyard", email: "switchyard@localhost" } as const;
+
+/**
+ * `-c user.name=… -c user.email=…` for whichever half of the identity the repository's
+ * config (local, global, system) and the environment leave unset; [] when both are set.
+ */
+export async function committerIdentityArgs(cwd: string): Promise<string[]> {
+  const r = await runGit(["config", "--get-regexp", "^user\\.(name|email)$"], { cwd, allowFail: true });
+  const keys = new Set(
+    r.stdout
+      .split("\n")
+      .map((l) => l.split(" ")[0]?.toLowerCase() ?? "")
+      .filter(Boolean),
+  );
+  const env = process.env;
+  const out: string[] = [];
+  if (!keys.has("user.name") && !(env.GIT_AUTHOR_NAME && env.GIT_COMMITTER_NAME)) out.push("-c", `user.name=${FALLBACK_IDENTITY.name}`);
+  if (!keys.has("user.email") && !(env.GIT_AUTHOR_EMAIL && env.GIT_COMMITTER_EMAIL)) out.push("-c", `user.email=${FALLBACK_IDENTITY.email}`);
+  return out;
+}
+
+/** Full or abbreviated hex object id (4..64 hex digits). */
+export function isHexObjectId(s: unknown): s is string {
+  return typeof s === "string" && /^[0-9a-f]{4,64}$/i.test(s);
+}

@@ -1,0 +1,260 @@
+// Merging a task branch into its target, then cleaning up the task's worktree/branch.
+//
+//   mergeTask({ repoRoot, worktreePath, branch, targetBranch, branchPreexisting,
+//               expectedTarget?, ignoreDirty?, keepBranch?, message? })
+//     -> { mergeCommit, alreadyUpToDate, targetBefore, branchTip,
+//          cleanup: { ok, error?, worktreeRemoved, worktreeMissing, branchDeleted } }
+//
+// Input: absolute paths, valid branch names, branch !== targetBranch (else BAD_PARAMS).
+// Under the repository lock, in this order (nothing is changed before the merge itself):
+//   1. targetBranch must be the branch checked out in repoRoot, else BAD_PARAMS
+//      { expected: targetBranch, actual: <checked-out branch or null when detached> }.
+//   2. expectedTarget (optional SHA/ref): if given, target HEAD must still be that commit, else
+//      CONFLICT { expected, actual }. Without it, a target that moved since the task started is fine.
+//   3. The branch must exist (NOT_FOUND). If the worktree still exists it must have `branch`
+//      checked out (CONFLICT { expected, actual } otherwise).
+//   4. Target checkout: staged or unstaged changes to tracked files, or a merge/rebase/
+//      cherry-pick/revert in progress -> DIRTY_TARGET { files | operation }. Untracked files
+//      are allowed (git refuses if the merge would overwrite one -> DIRTY_TARGET { files, untracked: true }).
+//   5. Source worktree: any uncommitted change, including untracked non-ignored files ->
+//      DIRTY_SOURCE { files } unless ignoreDirty. Never auto-commits: with ignoreDirty the
+//      uncommitted work is simply not part of the merge, and it is LOST when the worktree is
+//      removed in cleanup (call commitWorktree first to keep it).
+//   6. `git merge --no-ff --no-edit -m <message> refs/heads/<branch>` in repoRoot (identity from
+//      config, else "Switchyard <switchyard@localhost>"). Conflict: conflicted paths are read,
+//      `git merge --abort`, the target is verified back at its old HEAD with no tracked changes,
+//      then MERGE_CONFLICT { files, branch, target }. Other failures (e.g. a failing hook) are
+//      aborted the same way and surface as GIT_FAILED.
+//   7. Branch already contained in target ("Already up to date"): success, mergeCommit = the
+//      unchanged target HEAD, alreadyUpToDate = true.
+//   8. Cleanup (never fails the merge; reported in `cleanup`): remove the worktree
+//      (`git worktree remove --force`, then prune), then `git branch -D` unless the branch was
+//      pre-existing or keepBranch. A branch is not deleted while a worktree still has it checked out.
+
+import { YardError, isYardError } from "../errors";
+import { committerIdentityArgs, firstLine, runGit } from "./git";
+import { withRepoLock } from "./lock";
+import { requireAbsolutePath } from "./paths";
+import { branchTip, resolveCommit, revisionProblem, validateBranchName } from "./refs";
+import { inspectRepo } from "./repo";
+import { operationInProgress, statusEntries } from "./status";
+import { listWorktrees, removeWorktree } from "./worktree";
+import { promises as fsp } from "node:fs";
+
+export interface MergeTaskInput {
+  repoRoot: string;
+  worktreePath: string;
+  branch: string;
+  targetBranch: string;
+  branchPreexisting: boolean;
+  /** Optional: the target HEAD (SHA or ref) the reviewer approved against; merge refuses if it moved. */
+  expectedTarget?: string;
+  ignoreDirty?: boolean;
+  keepBranch?: boolean;
+  /** Merge commit message; default "Merge branch '<branch>' into <target>". */
+  message?: string;
+}
+
+export interface MergeCleanup {
+  ok: boolean;
+  error?: string;
+  worktreeRemoved: boolean;
+  /** The worktree was already gone (not registered with git) before cleanup. */
+  worktreeMissing: boolean;
+  branchDeleted: boolean;
+}
+
+export interface MergeTaskResult {
+  mergeCommit: string;
+  alreadyUpToDate: boolean;
+  targetBefore: string;
+  branchTip: string;
+  cleanup: MergeCleanup;
+}
+
+export async function mergeTask(input: MergeTaskInput): Promise<MergeTaskResult> {
+  if (!input || typeof input !== "object") throw new YardError("BAD_PARAMS", "mergeTask needs an options object");
+  const repoArg = requireAbsolutePath(input.repoRoot, "repoRoot");
+  const worktreePath = requireAbsolutePath(input.worktreePath, "worktreePath");
+  if (typeof input.branchPreexisting !== "boolean") throw new YardError("BAD_PARAMS", "branchPreexisting must be a boolean", { branchPreexisting: input.branchPreexisting ?? null });
+  if (input.expectedTarget !== undefined && revisionProblem(input.expectedTarget)) {
+    throw new YardError("BAD_PARAMS", `invalid expectedTarget: ${revisionProblem(input.expectedTarget)}`, { expectedTarget: input.expectedTarget });
+  }
+  if (input.message !== undefined && (typeof input.message !== "string" || input.message.trim() === "" || input.message.includes("\0"))) {
+    throw new YardError("BAD_PARAMS", "message must be a non-empty string", {});
+  }
+  const [first, branch, target] = await Promise.all([inspectRepo(repoArg), validateBranchName(input.branch), validateBranchName(input.targetBranch, "targetBranch")]);
+  if (branch === target) throw new YardError("BAD_PARAMS", "the task branch and the target branch are the same", { branch, targetBranch: target });
+
+  return withRepoLock(first.commonDir, async () => {
+    const repo = await inspectRepo(first.root);
+    const root = repo.root;
+    if (repo.currentBranch !== target) {
+      throw new YardError(
+        "BAD_PARAMS",
+        repo.currentBranch
+          ? `the target branch '${target}' is not checked out in ${root} ('${repo.currentBranch}' is)`
+          : `the target branch '${target}' is not checked out in ${root} (HEAD is detached)`,
+        { expected: target, actual: repo.currentBranch },
+      );
+    }
+    if (!repo.headSha) throw new YardError("BAD_PARAMS", `the target branch '${target}' has no commits`, { target });
+    const targetBefore = repo.headSha;
+    if (input.expectedTarget !== undefined) {
+      const want = await resolveCommit(root, input.expectedTarget);
+      if (want !== targetBefore) throw new YardError("CONFLICT", `the target branch '${target}' moved`, { expected: want ?? input.expectedTarget, actual: targetBefore });
+    }
+    const tip = await branchTip(root, branch);
+    if (!tip) throw new YardError("NOT_FOUND", `branch '${branch}' does not exist`, { branch });
+
+    // Target checkout must be clean (tracked files) and not mid-operation.
+    const op = await operationInProgress(repo.gitDir);
+    if (op) throw new YardError("DIRTY_TARGET", `a ${op} is in progress in ${root}`, { operation: op, target });
+    const targetDirt = await statusEntries(root, { untracked: "no" });
+    if (targetDirt.length) throw new YardError("DIRTY_TARGET", `the target checkout ${root} has uncommitted changes`, { files: targetDirt.map((e) => e.path), target });
+
+    // Source worktree: right branch, and clean unless told to ignore.
+    if (await isDirectory(worktreePath)) {
+      let src: Awaited<ReturnType<typeof inspectRepo>> | null = null;
+      try {
+        src = await inspectRepo(worktreePath);
+      } catch (e) {
+        if (!isYardError(e) || e.code !== "BAD_PARAMS") throw e;
+      }
+      if (src && (src.commonDir !== repo.commonDir || src.root === root)) {
+        throw new YardError("BAD_PARAMS", `${worktreePath} is not a linked worktree of ${root}`, { worktreePath, repoRoot: root });
+      }
+      if (src) {
+        if (src.currentBranch !== branch) {
+          throw new YardError("CONFLICT", `the task worktree has '${src.currentBranch ?? "a detached HEAD"}' checked out, not '${branch}'`, {
+            expected: branch,
+            actual: src.currentBranch,
+          });
+        }
+        if (!input.ignoreDirty) {
+          const dirt = await statusEntries(src.root, { untracked: "normal" });
+          if (dirt.length) throw new YardError("DIRTY_SOURCE", `the task worktree has uncommitted changes`, { files: dirt.map((e) => e.path), worktreePath: src.root });
+        }
+      }
+    }
+
+    const identity = await committerIdentityArgs(root);
+    const message = input.message ?? `Merge branch '${branch}' into ${target}`;
+    const res = await runGit([...identity, "merge", "--no-ff", "--no-edit", "--no-autostash", "--no-rerere-autoupdate", "-m", message, `refs/heads/${branch}`], {
+      cwd: root,
+      allowFail: true,
+    });
+    if (res.code !== 0) await failMerge(root, repo.gitDir, targetBefore, branch, target, res);
+
+    const mergeCommit = firstLine((await runGit(["rev-parse", "HEAD"], { cwd: root })).stdout).trim();
+    const cleanup = await cleanupAfterMerge(root, worktreePath, branch, !input.branchPreexisting && !input.keepBranch);
+    return { mergeCommit, alreadyUpToDate: mergeCommit === targetBefore, targetBefore, branchTip: tip, cleanup };
+  });
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  try {
+    return (await fsp.stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Put the target back exactly as it was and throw the right error. */
+async function failMerge(
+  root: string,
+  gitDir: string,
+  targetBefore: string,
+  branch: string,
+  target: string,
+  res: { stdout: string; stderr: string; code: number },
+): Promise<never> {
+  let conflicted: string[] = [];
+  const midMerge = (await operationInProgress(gitDir)) === "merge";
+  if (midMerge) {
+    const u = await runGit(["diff", "--name-only", "--diff-filter=U", "-z"], { cwd: root, allowFail: true });
+    conflicted = u.stdout.split("\0").filter(Boolean);
+    await runGit(["merge", "--abort"], { cwd: root, allowFail: true });
+  }
+  // Verify: same HEAD, no tracked changes, no merge state.
+  const [head, dirt, op] = await Promise.all([
+    runGit(["rev-parse", "HEAD"], { cwd: root, allowFail: true }),
+    statusEntries(root, { untracked: "no" }).catch(() => null),
+    operationInProgress(gitDir),
+  ]);
+  const headNow = firstLine(head.stdout).trim();
+  if (headNow !== targetBefore || dirt === null || dirt.length > 0 || op) {
+    throw new YardError("GIT_FAILED", `the merge failed and the target checkout ${root} could not be restored cleanly; inspect it by hand`, {
+      target,
+      branch,
+      expectedHead: targetBefore,
+      actualHead: headNow || null,
+      files: dirt?.map((e) => e.path) ?? null,
+      operation: op,
+      stderr: res.stderr,
+      stdout: res.stdout,
+    });
+  }
+  if (conflicted.length) {
+    throw new YardError("MERGE_CONFLICT", `merging '${branch}' into '${target}' conflicts in ${conflicted.length} file(s); the merge was aborted`, {
+      files: conflicted,
+      branch,
+      target,
+    });
+  }
+  const text = res.stderr + "\n" + res.stdout;
+  if (/untracked working tree files would be (overwritten|removed) by merge/i.test(text)) {
+    throw new YardError("DIRTY_TARGET", `untracked files in ${root} would be overwritten by the merge`, {
+      files: indentedList(text),
+      untracked: true,
+      target,
+    });
+  }
+  if (/local changes to the following files would be overwritten/i.test(text)) {
+    throw new YardError("DIRTY_TARGET", `local changes in ${root} would be overwritten by the merge`, { files: indentedList(text), target });
+  }
+  throw new YardError("GIT_FAILED", `git merge failed (exit ${res.code}): ${firstLine(res.stderr.trim()) || firstLine(res.stdout.trim())}`, {
+    args: ["merge", "--no-ff", `refs/heads/${branch}`],
+    code: res.code,
+    stderr: res.stderr,
+    stdout: res.stdout,
+  });
+}
+
+/** The tab-indented file list git prints under "...would be overwritten by merge:". */
+function indentedList(text: string): string[] {
+  return text
+    .split("\n")
+    .filter((l) => l.startsWith("\t"))
+    .map((l) => l.trim())
+    .filter(Boolean);
+}
+
+async function cleanupAfterMerge(root: string, worktreePath: string, branch: string, deleteBranch: boolean): Promise<MergeCleanup> {
+  const errors: string[] = [];
+  let worktreeRemoved = false;
+  let worktreeMissing = false;
+  let branchDeleted = false;
+  try {
+    const r = await removeWorktree(root, worktreePath);
+    worktreeRemoved = r.removed;
+    worktreeMissing = !r.wasRegistered;
+  } catch (e) {
+    errors.push(`worktree not removed: ${(e as Error).message}`);
+  }
+  if (deleteBranch) {
+    try {
+      const holders = (await listWorktrees(root)).filter((w) => w.branch === branch);
+      if (holders.length) {
+        errors.push(`branch '${branch}' not deleted: it is checked out at ${holders.map((h) => h.path).join(", ")}`);
+      } else {
+        await runGit(["branch", "-D", "--", branch], { cwd: root });
+        branchDeleted = true;
+      }
+    } catch (e) {
+      errors.push(`branch '${branch}' not deleted: ${(e as Error).message}`);
+    }
+  }
+  return { ok: errors.length === 0, ...(errors.length ? { error: errors.join("; ") } : {}), worktreeRemoved, worktreeMissing, branchDeleted };
+}
+
