@@ -53,9 +53,10 @@
 // - resize() applies in order with the output (after the data written before it).
 // - Writes are cheap: write() only queues (pieces of <= 4096 units) and schedules a
 //   setImmediate; the mirror parses the queue itself, right after the poll phase that
-//   delivered the data, in slices of <= 8 ms (see "parse pipeline" below for why not xterm's
-//   own scheduling). Do not mutate a Uint8Array after passing it to write(). Nothing is
-//   dropped: watch `pendingBytes` for back-pressure (pause the PTY while it is high).
+//   delivered the data, at most 8 ms per event-loop turn across all mirrors (see "parse
+//   pipeline" below for why not xterm's own scheduling). Do not mutate a Uint8Array after
+//   passing it to write(). Nothing is dropped: watch `pendingBytes` for back-pressure
+//   (pause the PTY while it is high).
 // - xterm bugs: if xterm throws while parsing, the mirror rebuilds its terminal from a
 //   snapshot (numbering kept, the failing piece lost, older cursors resent once), counts
 //   it in `faults` and calls `onFault`; it never throws into the caller or the event loop.
@@ -93,7 +94,7 @@ export interface MirrorOptions {
 export const MIN_SCROLLBACK = 5000;
 /** Max units (UTF-16 code units or bytes) per xterm write; must stay below MIN_SCROLLBACK. */
 const PIECE = 4096;
-/** Parsing time per event-loop turn before yielding to I/O (xterm's own slice is 12 ms). */
+/** Parsing time per event-loop turn, shared by all mirrors, before yielding to I/O. */
 const SLICE_MS = 8;
 const MEMO_ANON = 64;
 const MEMO_PER_READER = 4;
@@ -169,7 +170,6 @@ class Snapshot {
     this.normalHead = nh;
     let head = nh;
     if (this.alt) {
-      head = nh;
       for (let r = rows - 1; r >= 0; r--) {
         if (this.altRow(r) !== "") {
           head = nh + r + 1;
@@ -192,7 +192,7 @@ class Snapshot {
   private altRow(r: number): string {
     let s = this.aCache.get(r);
     if (s === undefined) {
-      s = rowText(this.altBuf.getLine(r));
+      s = rowText(this.altBuf.getLine(this.altBuf.baseY + r)); // baseY is 0 unless xterm misbehaves
       this.aCache.set(r, s);
     }
     return s;
@@ -237,7 +237,7 @@ export class TerminalMirror {
   /** Rejects of serialize() calls whose capture point has not been parsed yet. */
   private readonly captures = new Set<(e: Error) => void>();
   private readonly parsedListeners = new Set<() => void>();
-  private pumpScheduled = false;
+  private inRunQueue = false;
   private pumping = false;
   private faultCount = 0;
   private disposed = false;
@@ -493,7 +493,7 @@ export class TerminalMirror {
   // from setImmediate, right after the poll phase that delivered the data — hands them to
   // xterm one at a time with a user-input notification, which makes xterm parse each
   // write synchronously (input("") emits nothing: nobody listens to the headless
-  // terminal's onData). A pump runs for at most SLICE_MS, then yields to I/O.
+  // terminal's onData). Parsing yields to I/O every SLICE_MS (see runTurn).
 
   private enqueue(piece: Piece): void {
     this.seqQueued++;
@@ -501,19 +501,41 @@ export class TerminalMirror {
     this.queuedUnits += piece.data.length;
   }
 
-  private schedulePump(): void {
-    if (this.pumpScheduled || this.disposed) return;
-    this.pumpScheduled = true;
-    setImmediate(() => {
-      this.pumpScheduled = false;
-      this.pump();
-    });
+  // All mirrors with queued data wait in one run queue served by a single setImmediate
+  // loop: the SLICE_MS budget is per event-loop turn for the whole process, so N busy panes
+  // cannot block the loop N times longer. Mirrors that still have data go to the back.
+  private static readonly runQueue: TerminalMirror[] = [];
+  private static runScheduled = false;
+
+  private static runTurn(): void {
+    TerminalMirror.runScheduled = false;
+    const q = TerminalMirror.runQueue;
+    const deadline = performance.now() + SLICE_MS;
+    for (let n = q.length; n > 0 && q.length > 0; n--) {
+      const m = q.shift()!;
+      m.inRunQueue = false;
+      m.pump(deadline); // re-queues itself at the back if data is left
+      if (performance.now() >= deadline) break;
+    }
+    if (q.length > 0 && !TerminalMirror.runScheduled) {
+      TerminalMirror.runScheduled = true;
+      setImmediate(TerminalMirror.runTurn);
+    }
   }
 
-  private pump(): void {
+  private schedulePump(): void {
+    if (this.inRunQueue || this.disposed) return;
+    this.inRunQueue = true;
+    TerminalMirror.runQueue.push(this);
+    if (!TerminalMirror.runScheduled) {
+      TerminalMirror.runScheduled = true;
+      setImmediate(TerminalMirror.runTurn);
+    }
+  }
+
+  private pump(deadline: number): void {
     if (this.pumping || this.disposed) return;
     this.pumping = true;
-    const deadline = performance.now() + SLICE_MS;
     const before = this.seqParsed;
     try {
       while (this.queueHead < this.queue.length && !this.disposed) {
