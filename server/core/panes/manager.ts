@@ -19,7 +19,7 @@ import { type AttentionItem, rankAttention } from "./attention";
 import { type Effect, type Lifecycle, type PaneEvent, type PaneState, initialPaneState, reduce } from "./lifecycle";
 import { TerminalMirror } from "./mirror";
 import { isTerminal } from "../tasks/state";
-import { ActivityWaiter, SubmitQueue, type SubmitResult, submit } from "./submit-gate";
+import { ActivityWaiter, SubmitQueue, type SubmitResult, type SubmitTarget } from "./submit-gate";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -374,39 +374,25 @@ export class PaneManager {
     const info = await this.get(id);
     const pane = this.live.get(id);
     if (!pane) throw new YardError("PANE_EXITED", `Pane ${id} has exited`, { paneId: id, state: info.lifecycle });
-    const result = await this.queue.submit(
-      id,
-      {
-        lifecycle: () => pane.state.lifecycle,
-        taskPending: () => (pane.info.taskId ? this.deps.taskState?.(pane.info.taskId) === "pending" : false),
-        activitySeq: () => pane.state.activitySeq,
-        bracketedPaste: () => pane.mirror.bracketedPasteMode,
-        write: (data) => pane.pty.write(data),
-        waitForActivity: (after, timeout, signal) => pane.waiter.wait(after, timeout, signal),
-      },
-      text,
-      opts,
-    );
+    const result = await this.queue.submit(id, this.submitTarget(pane, { taskMayBePending: false }), text, opts);
     await this.deps.journal.append("pane.submitted", { paneId: id, taskId: pane.info.taskId, payload: { bytes: Buffer.byteLength(text), activitySeq: result.activitySeq } });
     return { ...result, lifecycle: pane.state.lifecycle };
   }
 
-  /** Submit used by the task engine, with the pane's task still pending: skips that one check. */
+  /** Submit used by the task engine while the pane's task is still pending: skips that one check. */
   async submitForTask(id: string, text: string, opts: { enterDelayMs?: number; stallMs?: number; signal?: AbortSignal } = {}): Promise<SubmitResult> {
-    const pane = this.requireLive(id);
-    return this.queue.submit(
-      id,
-      {
-        lifecycle: () => pane.state.lifecycle,
-        taskPending: () => false,
-        activitySeq: () => pane.state.activitySeq,
-        bracketedPaste: () => pane.mirror.bracketedPasteMode,
-        write: (data) => pane.pty.write(data),
-        waitForActivity: (after, timeout, signal) => pane.waiter.wait(after, timeout, signal),
-      },
-      text,
-      opts,
-    );
+    return this.queue.submit(id, this.submitTarget(this.requireLive(id), { taskMayBePending: true }), text, opts);
+  }
+
+  private submitTarget(pane: LivePane, opts: { taskMayBePending: boolean }): SubmitTarget {
+    return {
+      lifecycle: () => pane.state.lifecycle,
+      taskPending: () => !opts.taskMayBePending && pane.info.taskId !== null && this.deps.taskState?.(pane.info.taskId) === "pending",
+      activitySeq: () => pane.state.activitySeq,
+      bracketedPaste: () => pane.mirror.bracketedPasteMode,
+      write: (data) => pane.pty.write(data),
+      waitForActivity: (after, timeout, signal) => pane.waiter.wait(after, timeout, signal),
+    };
   }
 
   async resize(id: string, cols: number, rows: number): Promise<PaneInfo> {
