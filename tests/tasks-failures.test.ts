@@ -233,6 +233,18 @@ describe("cancel and discard", () => {
     expect(git(repo, "branch", "--list", task.branch!)).toBe("");
   });
 
+  it("discarding a running task stops its worker and records it canceled, not crashed", async () => {
+    const repo = repoWith();
+    const { task } = await startDemo(repo, "write w.txt x\nask hold\nreport completed ok");
+    await waitState(task.id, "working");
+    const d = await yard(server, ["--json", "task", "finish", task.id, "--discard"]);
+    expect(d.code, d.stdout).toBe(0);
+    expect(d.json.task).toMatchObject({ state: "canceled", disposition: "discarded", evidence: null });
+    expect(existsSync(task.worktreePath!)).toBe(false);
+    expect(git(repo, "branch", "--list", task.branch!)).toContain(task.branch!);
+    expect((await api.panes.get.query({ id: task.paneId! })).lifecycle).toBe("exited");
+  });
+
   it("adopts an existing branch as pre-existing and never deletes it", async () => {
     const repo = repoWith();
     git(repo, "branch", "feature/keep");

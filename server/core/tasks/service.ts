@@ -530,10 +530,15 @@ export class TaskEngine {
       return { task: await this.get(taskId), merge: { mergeCommit: res.mergeCommit, alreadyUpToDate: res.alreadyUpToDate, target }, cleanup: res.cleanup };
     }
 
-    // Discard: stop the worker first, then remove only this task's worktree.
+    // Discard: stop the worker first, then remove only this task's worktree. The task is marked
+    // canceled before its pane dies, so the exit is not mistaken for a crash.
     this.runners.get(taskId)?.abort();
+    if (!isTerminal(t.state)) {
+      await this.apply(taskId, { type: "cancel" }).catch((e: unknown) => {
+        if (!(e instanceof YardError && e.code === "CONFLICT")) throw e; // it ended on its own meanwhile
+      });
+    }
     if (t.paneId && this.deps.panes.isLive(t.paneId)) await this.deps.panes.kill(t.paneId);
-    if (!isTerminal(t.state)) await this.apply(taskId, { type: "cancel" });
     const cleanup = await discardWorktree({ repoRoot: t.repoPath, worktreePath: t.worktreePath, branch: t.branch, branchPreexisting: t.branchPreexisting, deleteBranch: opts.discard!.deleteBranch });
     await this.deps.db.task.update({ where: { id: taskId }, data: { disposition: "discarded", cleanupError: cleanup.error ?? null, finishedAt: new Date() } });
     await this.deps.journal.append("task.finished", { taskId, payload: { disposition: "discarded", cleanup } });
