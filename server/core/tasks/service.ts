@@ -3,6 +3,7 @@
 // contract through the gate), follows its pane (turn ended, resumed, exited), takes reports,
 // waits, diffs and finishes by merge or discard, and recovers after a restart. State changes go
 // through the pure reducer in state.ts; every change is journaled as task.* events.
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { Db } from "../../db";
@@ -464,7 +465,8 @@ export class TaskEngine {
   async diff(taskId: string): Promise<{ diff: string; files: Awaited<ReturnType<typeof diffWorktree>>["files"]; baseSha: string; source: "worktree" | "branch" }> {
     const t = await this.row(taskId);
     if (!t.baseSha || !t.worktreePath) throw new YardError("CONFLICT", "The task has no worktree");
-    if (await findWorktree(t.repoPath, t.worktreePath)) {
+    // A linked worktree has a `.git` file; checking for it costs no git process on this hot path.
+    if (existsSync(path.join(t.worktreePath, ".git"))) {
       const d = await diffWorktree({ worktreePath: t.worktreePath, baseSha: t.baseSha });
       return { ...d, baseSha: t.baseSha, source: "worktree" };
     }
