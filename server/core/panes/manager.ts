@@ -5,6 +5,7 @@
 // keystrokes, resizes, kills and live subscriptions. Framework-free: no tRPC, socket.io or Next.
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";
 import * as pty from "node-pty";
 import { z } from "zod";
@@ -97,6 +98,10 @@ interface LivePane {
   waiter: ActivityWaiter;
   quietTimer: NodeJS.Timeout | null;
   lastUserInputAt: number;
+  /** Decodes output for live viewers; keeps characters split across reads whole. */
+  decoder: StringDecoder;
+  /** Bytes of a character cut by the last read while nobody watched: the next viewer's decoder starts with them. */
+  undecodedTail: Buffer | null;
   persist: Promise<unknown>;
   exited: Promise<void>;
 }
@@ -199,7 +204,8 @@ export class PaneManager {
 
     let proc: pty.IPty;
     try {
-      proc = pty.spawn(argv[0]!, argv.slice(1), { name: "xterm-256color", cols, rows, cwd, env });
+      // Raw bytes: the mirror decodes UTF-8 itself, so text is decoded only for live viewers.
+      proc = pty.spawn(argv[0]!, argv.slice(1), { name: "xterm-256color", cols, rows, cwd, env, encoding: null });
     } catch (e) {
       await this.deps.db.pane.update({ where: { id }, data: { lifecycle: "exited", exitCode: 127, exitedAt: new Date() } });
       await this.deps.journal.append("pane.exit", { paneId: id, taskId: extras.taskId, payload: { exitCode: 127, error: (e as Error).message } });
@@ -218,14 +224,22 @@ export class PaneManager {
       waiter: new ActivityWaiter(() => pane.state.activitySeq),
       quietTimer: null,
       lastUserInputAt: 0,
+      decoder: new StringDecoder("utf8"),
+      undecodedTail: null,
       persist: Promise.resolve(),
       exited: new Promise<void>((r) => (resolveExit = r)),
     };
     this.live.set(id, pane);
 
-    proc.onData((data) => {
-      pane.mirror.write(data);
-      for (const l of pane.listeners) l.output?.(data);
+    proc.onData((chunk: string | Buffer) => {
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      pane.mirror.write(bytes);
+      if (pane.listeners.size) {
+        const text = pane.decoder.write(bytes);
+        for (const l of pane.listeners) l.output?.(text);
+      } else {
+        pane.undecodedTail = incompleteUtf8Tail(bytes);
+      }
       if (!pane.hooks && !pane.state.hooksSeen) this.heuristicOutput(pane);
     });
     proc.onExit(({ exitCode, signal }) => {
@@ -500,6 +514,10 @@ export class PaneManager {
     pane.pty.pause();
     try {
       const snapshot = await this.snapshot(id);
+      if (pane.listeners.size === 0) {
+        pane.decoder = new StringDecoder("utf8");
+        if (pane.undecodedTail) pane.decoder.write(pane.undecodedTail);
+      }
       pane.listeners.add(listener);
       return { snapshot, pane: { ...pane.info }, detach: () => pane.listeners.delete(listener) };
     } finally {
@@ -524,6 +542,17 @@ export class PaneManager {
     this.closing = true;
     await Promise.all([...this.live.keys()].map((id) => this.kill(id, { graceMs: 1000 }).catch(() => {})));
   }
+}
+
+/** The trailing bytes of an incomplete UTF-8 character at the end of `b`, or null. */
+export function incompleteUtf8Tail(b: Uint8Array): Buffer | null {
+  for (let back = 1; back <= Math.min(3, b.length); back++) {
+    const byte = b[b.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: keep looking for the lead
+    const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return need > back ? Buffer.from(b.subarray(b.length - back)) : null;
+  }
+  return null;
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals) {
