@@ -4,11 +4,14 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminClient, clientWithToken, errorOf } from "./helpers/client";
 import { git, makeRepo } from "./helpers/git";
 import { ROOT, startTestServer, type TestServer, yard } from "./helpers/server";
 import { waitFor } from "./helpers/wait";
+
+// Each test drives real agents through whole turns; on a loaded 2-core machine that takes a while.
+vi.setConfig({ testTimeout: 120_000 });
 
 let server: TestServer;
 let api: ReturnType<typeof adminClient>;
