@@ -219,6 +219,23 @@ describe("start validation and the cap", () => {
   });
 });
 
+describe("wait", () => {
+  it("an empty context succeeds at once, an unknown task is NOT_FOUND, and a timeout is TIMEOUT", async () => {
+    expect(await api.tasks.wait.query({ contextId: "nobody-here" })).toEqual({ tasks: [] });
+    expect((await errorOf(() => api.tasks.wait.query({ id: "tsknotthere00" }))).code).toBe("NOT_FOUND");
+    expect((await errorOf(() => api.tasks.wait.query({ contextId: "x", until: "sideways" }))).code).toBe("BAD_PARAMS");
+    const repo = repoWith();
+    const { task } = await startDemo(repo, "ask hold on\nreport completed ok", { contextId: "waiting-ctx" });
+    await waitState(task.id, "working");
+    const started = Date.now();
+    const cli = await yard(server, ["--json", "task", "wait", "--context", "waiting-ctx", "--until", "terminal", "--timeout-ms", "500"]);
+    expect(cli.code).toBe(1);
+    expect(cli.json.error).toMatchObject({ code: "TIMEOUT", details: { timeoutMs: 500, tasks: [{ id: task.id, state: "working" }] } });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    await api.tasks.cancel.mutate({ id: task.id });
+  });
+});
+
 describe("cancel and discard", () => {
   it("cancel stops the worker and keeps worktree and branch; discard removes only the worktree", async () => {
     const repo = repoWith();
