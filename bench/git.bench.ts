@@ -16,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { createWorktree } from "../server/core/git/worktree";
 import { diffWorktree } from "../server/core/git/diff";
+import { median } from "./stats";
 import type { BenchResult } from "./types";
 
 const exec = promisify(execFile);
@@ -39,11 +40,6 @@ async function rawGit(cwd: string, ...args: string[]): Promise<string> {
   return r.stdout;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 /**
  * Median of per-run ratios. Each run measures ours and raw back to back, so a burst of load

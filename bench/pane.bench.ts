@@ -21,6 +21,8 @@ import vm from "node:vm";
 import xtermHeadless from "@xterm/headless";
 import * as pty from "node-pty";
 import { TerminalMirror } from "../server/core/panes/mirror";
+import { mulberry32 } from "../server/core/panes/fixtures/prng";
+import { median } from "./stats";
 import type { BenchResult } from "./types";
 
 const { Terminal } = xtermHeadless;
@@ -36,16 +38,6 @@ const round = (n: number, d = 2): number => Math.round(n * 10 ** d) / 10 ** d;
 
 // --- deterministic mixed TUI output ---
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = "the mirror reads rendered lines from the grid never raw bytes delta cursor scrollback spinner composer agent pane worktree test build".split(" ");
 const BRAILLE = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -82,7 +74,7 @@ function tuiBlock(rand: () => number): string {
 }
 
 function tuiStream(bytes: number, seed: number): Buffer {
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   const parts: string[] = [];
   let size = 0;
   while (size < bytes) {
@@ -181,7 +173,7 @@ async function benchThroughput(dir: string): Promise<BenchResult> {
 // --- 2. delta cost vs scrollback depth ---
 
 function fillLines(n: number, seed: number): string {
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   let s = "";
   for (let i = 0; i < n; i++) {
     const w = Array.from({ length: 12 }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(" ");
@@ -214,10 +206,6 @@ async function deltaCost(scrollbackLines: number, iterations: number): Promise<n
   return times;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 async function benchDelta(): Promise<BenchResult> {
   await deltaCost(100, 20); // warm up

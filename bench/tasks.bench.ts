@@ -10,11 +10,11 @@ import os from "node:os";
 import path from "node:path";
 import * as pty from "node-pty";
 import { createServices } from "../server/services";
+import { median } from "./stats";
 import type { BenchResult } from "./types";
 
 const RUNS = 7;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
 
 function makeRepo(dir: string) {

@@ -1,24 +1,12 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { chmod } from "node:fs/promises";
 import path from "node:path";
-import { YardError } from "../errors";
 import { mergeTask, type MergeTaskInput } from "./merge";
 import { isMerged } from "./refs";
 import { createWorktree } from "./worktree";
-import { branches, commitAll, exists, git, gitCode, makeRepo, read, removeTmpDirs, tmpDir, worktreePaths, write } from "./test-helpers";
+import { branches, commitAll, exists, git, gitCode, makeRepo, read, rejectsWith, removeTmpDirs, tmpDir, worktreePaths, write } from "./test-helpers";
 
 afterAll(removeTmpDirs);
-
-async function rejectsWith(p: Promise<unknown>, code: string): Promise<YardError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(YardError);
-    expect((e as YardError).code).toBe(code);
-    return e as YardError;
-  }
-  throw new Error(`expected ${code}`);
-}
 
 /** A repo on main plus one task worktree on branch "task" with one commit adding feature.txt. */
 async function setup(opts: { branch?: string; preexisting?: boolean } = {}) {

@@ -6,6 +6,8 @@
 import { mkdtempSync, writeFileSync, promises as fsp } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { expect } from "vitest";
+import { YardError } from "../errors";
 import { runGit } from "./git";
 
 const isolation = mkdtempSync(path.join(os.tmpdir(), "yard-gitcfg-"));
@@ -102,4 +104,16 @@ export async function worktreePaths(root: string): Promise<string[]> {
     .split("\n")
     .filter((l) => l.startsWith("worktree "))
     .map((l) => l.slice("worktree ".length));
+}
+
+/** Awaits p and asserts it rejected with a YardError of this code; returns the error. */
+export async function rejectsWith(p: Promise<unknown>, code: string): Promise<YardError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(YardError);
+    expect((e as YardError).code).toBe(code);
+    return e as YardError;
+  }
+  throw new Error(`expected ${code}`);
 }

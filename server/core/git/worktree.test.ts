@@ -1,24 +1,12 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { chmod, mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { YardError } from "../errors";
 import { commitWorktree } from "./commit";
 import { shortHash } from "./paths";
 import { createWorktree, listWorktrees, parseWorktreeList } from "./worktree";
-import { branches, commitAll, exists, git, gitCode, makeRepo, read, removeTmpDirs, tmpDir, worktreePaths, write } from "./test-helpers";
+import { branches, commitAll, exists, git, gitCode, makeRepo, read, rejectsWith, removeTmpDirs, tmpDir, worktreePaths, write } from "./test-helpers";
 
 afterAll(removeTmpDirs);
-
-async function rejectsWith(p: Promise<unknown>, code: string): Promise<YardError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(YardError);
-    expect((e as YardError).code).toBe(code);
-    return e as YardError;
-  }
-  throw new Error(`expected ${code}`);
-}
 
 describe("createWorktree", () => {
   it("creates a new branch at the base under the default path", async () => {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { splitLines, TerminalMirror, type DeltaResult } from "./mirror";
 import { ALT_GRID, buildFixtures, FIXTURE_COLS, FIXTURE_DIR, FIXTURE_ROWS } from "./fixtures/make-fixtures";
+import { mulberry32 } from "./fixtures/prng";
 
 const FIXTURES = ["spinner", "progress", "fullscreen", "clear", "claude", "bracketed", "altscreen"] as const;
 type FixtureName = (typeof FIXTURES)[number];
@@ -23,17 +24,6 @@ function mirror(cols = FIXTURE_COLS, rows = FIXTURE_ROWS, scrollback?: number): 
   return new TerminalMirror({ cols, rows, scrollback });
 }
 
-/** Seeded PRNG (mulberry32) so chunkings are reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A delta reader keeping a transcript indexed by absolute line number. */
 class Reader {
@@ -102,7 +92,7 @@ async function replay(name: FixtureName, seed: number, opts: { asString?: boolea
   const bytes = fixtureBytes(name);
   const m = mirror();
   const r = new Reader(m);
-  const rand = rng(seed);
+  const rand = mulberry32(seed);
   const data: string | Uint8Array = opts.asString ? bytes.toString("utf8") : bytes;
   const pollRate = opts.pollRate ?? 0.35;
   let polls = 0;
@@ -192,7 +182,7 @@ describe("delta transcripts over TUI streams", () => {
     const m = mirror();
     const a = new Reader(m, "a");
     const b = new Reader(m, "b");
-    const rand = rng(42);
+    const rand = mulberry32(42);
     for (let i = 0; i < bytes.length; ) {
       const size = 1 + Math.floor(rand() * 60);
       m.write(bytes.subarray(i, i + size));
@@ -593,7 +583,7 @@ describe("resize", () => {
     const bytes = fixtureBytes("claude");
     const m = mirror();
     const r = new Reader(m);
-    const rand = rng(7);
+    const rand = mulberry32(7);
     const sizes: [number, number][] = [
       [60, 20],
       [60, 8],
@@ -638,7 +628,7 @@ describe("random terminal programs", () => {
   };
 
   async function run(seed: number): Promise<number> {
-    const rand = rng(seed);
+    const rand = mulberry32(seed);
     const ri = (n: number): number => Math.floor(rand() * n);
     let cols = 20 + ri(40);
     let rows = 4 + ri(12);
