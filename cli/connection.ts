@@ -1,6 +1,8 @@
 // Finds the server and its credentials: YARD_URL / YARD_TOKEN (set in every pane), else the
 // data dir's server.json and token file, so `yard` works with zero configuration on the same
-// machine. Builds the tRPC client.
+// machine. Inside a pane (YARD_PANE set) only the pane's own token is used: the CLI never falls
+// back to the install token there, so a pane cannot act beyond its role by unsetting YARD_TOKEN.
+// Builds the tRPC client.
 import { readFileSync } from "node:fs";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import type { AppRouter } from "../server/api/router";
@@ -20,6 +22,12 @@ export function resolveConnection(env: NodeJS.ProcessEnv = process.env): Connect
   const p = paths(home);
   let url = env.YARD_URL?.trim();
   let token = env.YARD_TOKEN?.trim();
+  if (env.YARD_PANE) {
+    if (!url || !token) {
+      throw new YardError("UNAUTHORIZED", `Inside a Switchyard pane (YARD_PANE=${env.YARD_PANE}) yard uses only the pane's own YARD_URL and YARD_TOKEN, and ${!url ? "YARD_URL" : "YARD_TOKEN"} is not set; the install token is never used inside a pane`, { pane: env.YARD_PANE });
+    }
+    return { url: url.replace(/\/+$/, ""), token, source: "env", home };
+  }
   const source = url && token ? "env" : "data-dir";
   if (!url) {
     try {

@@ -16,6 +16,7 @@ export const paths = (home: string) => ({
   home,
   db: path.join(home, "yard.db"),
   token: path.join(home, "token"),
+  sessions: path.join(home, "sessions.json"), // hashes of the browser sessions' cookie values
   server: path.join(home, "server.json"), // {url, pid} of the running server, for the CLI
   worktrees: path.join(home, "worktrees"),
 });

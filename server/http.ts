@@ -8,8 +8,10 @@ import { paths } from "./config";
 import { appRouter } from "./api/router";
 import type { Context } from "./api/trpc";
 import { attachRealtime, type Realtime } from "./realtime/socket";
-import { type Principal, authenticate, checkHost, checkOrigin, sessionCookieHeader } from "./security/guard";
-import { hashSecret, loadOrCreateToken, safeEqual } from "./security/token";
+import { LIMITS, jsonDepthExceeds } from "./contracts/common";
+import { type GuardConfig, type Principal, authenticate, checkHost, checkOrigin, sessionCookie, sessionCookieHeader } from "./security/guard";
+import { SessionStore } from "./security/sessions";
+import { loadOrCreateToken, safeEqual } from "./security/token";
 import { createServices, type Services } from "./services";
 import { VERSION } from "./version";
 
@@ -31,6 +33,8 @@ export interface RunningServer {
   services: Services;
   close(): Promise<void>;
 }
+
+type AdmittedRequest = http.IncomingMessage & { principal: Principal; pane: Context["pane"]; body?: string };
 
 type NextHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 
@@ -56,7 +60,53 @@ function sendError(req: http.IncomingMessage, res: http.ServerResponse, status: 
   );
 }
 
-const JSONRPC_CODE: Record<number, number> = { 400: -32600, 401: -32001, 403: -32003, 404: -32004, 405: -32005, 500: -32603 };
+const JSONRPC_CODE: Record<number, number> = { 400: -32600, 401: -32001, 403: -32003, 404: -32004, 405: -32005, 413: -32013, 500: -32603 };
+
+/** Sent with every response: no framing by other sites, no MIME sniffing, no referrer leaks. */
+const SECURITY_HEADERS: Record<string, string> = {
+  "x-frame-options": "DENY",
+  "content-security-policy": "frame-ancestors 'none'",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+};
+
+type Refused = { status: number; code: string; message: string };
+
+/**
+ * Reads a request body up to LIMITS.bodyBytes; a larger one is refused without keeping it (the
+ * rest is drained and discarded, so the client reads the 413 instead of a connection reset).
+ */
+function readBody(req: http.IncomingMessage): Promise<string | Refused> {
+  const declared = Number(req.headers["content-length"] ?? "0");
+  const tooLarge: Refused = { status: 413, code: "PAYLOAD_TOO_LARGE", message: `The request body is larger than ${LIMITS.bodyBytes} bytes` };
+  if (declared > LIMITS.bodyBytes) {
+    req.resume();
+    return Promise.resolve(tooLarge);
+  }
+  return new Promise((resolve) => {
+    let chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on("data", (c: Buffer) => {
+      if (done) return;
+      size += c.length;
+      if (size > LIMITS.bodyBytes) {
+        done = true;
+        chunks = [];
+        return resolve(tooLarge);
+      }
+      chunks.push(c);
+    });
+    req.on("end", () => {
+      if (!done) resolve(Buffer.concat(chunks).toString("utf8"));
+      done = true;
+    });
+    req.on("error", () => {
+      if (!done) resolve({ status: 400, code: "BAD_PARAMS", message: "The request body could not be read" });
+      done = true;
+    });
+  });
+}
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -85,7 +135,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const log = opts.log ?? ((l: string) => console.log(l));
   const p = paths(opts.home);
   const token = loadOrCreateToken(p.token);
-  const guardCfg = { token };
+  const sessions = new SessionStore(p.sessions);
+  const guardCfg: GuardConfig = { token, sessions };
   let url = "";
   const services = await createServices({ home: opts.home, token, url: () => url });
 
@@ -97,17 +148,13 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     router: appRouter,
     basePath: "/api/trpc/",
     createContext: async ({ req }): Promise<Context> => {
-      const principal = (req as http.IncomingMessage & { principal: Principal }).principal;
-      let pane: Context["pane"] = null;
-      if (principal.kind === "pane") {
-        const row = await services.db.pane.findUnique({ where: { id: principal.paneId }, select: { id: true, taskId: true, tokenHash: true } });
-        if (row?.tokenHash && safeEqual(row.tokenHash, hashSecret(principal.secret))) pane = { id: row.id, taskId: row.taskId };
-      }
-      return { services, principal, pane };
+      const r = req as AdmittedRequest;
+      return { services, principal: r.principal, pane: r.pane };
     },
   });
 
-  const server = http.createServer((req, res) => {
+  // Checks header and request timeouts every 2 s (Node's default is every 30 s).
+  const server = http.createServer({ connectionsCheckingInterval: 2_000 }, (req, res) => {
     void handle(req, res).catch((e: unknown) => {
       log(`request ${req.method} ${req.url} failed: ${(e as Error)?.stack ?? String(e)}`);
       if (!res.headersSent) sendError(req, res, 500, "INTERNAL", "Internal error");
@@ -115,7 +162,23 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     });
   });
 
+  // Requests Node's parser refuses (headers or URL too large, malformed HTTP) get a typed answer
+  // too, in the shape tRPC clients decode, instead of a bare status line.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (err as { code?: string }).code === "ECONNRESET") return socket.destroy();
+    const timeout = err.code === "ERR_HTTP_REQUEST_TIMEOUT";
+    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+    const [status, reason, code, message] = timeout
+      ? [408, "Request Timeout", "TIMEOUT", "The request did not arrive in time"]
+      : tooLarge
+        ? [431, "Request Header Fields Too Large", "PAYLOAD_TOO_LARGE", "The request's URL or headers are too large (send large input in a POST body)"]
+        : [400, "Bad Request", "BAD_PARAMS", "Malformed HTTP request"];
+    const body = JSON.stringify({ error: { message, code: timeout ? -32008 : tooLarge ? -32013 : -32600, data: { code, httpStatus: status, yard: { code, message, details: null, retryable: timeout } } } });
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
+
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     const refusedHost = checkHost(req.headers.host, guardCfg);
     if (refusedHost) return sendError(req, res, refusedHost.status, refusedHost.code, refusedHost.message);
     const u = new URL(req.url ?? "/", "http://localhost");
@@ -133,16 +196,35 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       if (!safeEqual(presented, token)) return sendError(req, res, 401, "UNAUTHORIZED", "That login link is not valid for this board.");
       const next = u.searchParams.get("next") ?? "/";
       const target = /^\/(?!\/)[^\s\\]*$/.test(next) ? next : "/";
-      res.writeHead(302, { location: target, "set-cookie": sessionCookieHeader(token), "cache-control": "no-store", "referrer-policy": "no-referrer" });
+      // A fresh session value at every login; the one this browser held before is revoked.
+      const value = sessions.create(sessionCookie(req.headers.cookie));
+      res.writeHead(302, { location: target, "set-cookie": sessionCookieHeader(value), "cache-control": "no-store", "referrer-policy": "no-referrer" });
       return res.end();
     }
 
     const principal = authenticate({ authorization: req.headers.authorization, cookie: req.headers.cookie }, guardCfg);
     if (!principal) return sendError(req, res, 401, "UNAUTHORIZED", "This board needs its login token.");
+    let pane: Context["pane"] = null;
+    if (principal.kind === "pane") {
+      pane = await services.panes.authenticate(principal.paneId, principal.secret);
+      if (!pane) return sendError(req, res, 401, "UNAUTHORIZED", "This pane token is not valid (forged, or its pane has exited).");
+    }
 
     if (u.pathname.startsWith("/api/trpc/") || u.pathname === "/api/trpc") {
-      (req as http.IncomingMessage & { principal: Principal }).principal = principal;
+      const r = req as AdmittedRequest;
+      r.principal = principal;
+      r.pane = pane;
+      if (req.method === "POST") {
+        const body = await readBody(req);
+        if (typeof body !== "string") return sendError(req, res, body.status, body.code, body.message);
+        if (jsonDepthExceeds(body)) return sendError(req, res, 400, "BAD_PARAMS", `The request body is nested deeper than ${LIMITS.depth} levels`);
+        r.body = body;
+      }
       return trpc(req, res);
+    }
+    if (Number(req.headers["content-length"] ?? "0") > LIMITS.bodyBytes) {
+      req.resume();
+      return sendError(req, res, 413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${LIMITS.bodyBytes} bytes`);
     }
     if (u.pathname.startsWith("/api/")) return sendError(req, res, 404, "NOT_FOUND", `No API route ${u.pathname}`);
     if (principal.kind !== "admin") return sendError(req, res, 403, "FORBIDDEN", "Pane tokens cannot open pages");
@@ -156,11 +238,17 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     return nextHandler(req, res);
   }
 
-  server.requestTimeout = 0; // `tasks.wait` long-polls for as long as the caller asks
+  // Slow or stalled clients cannot hold connections: the whole request (headers and body, not
+  // the response: `tasks.wait` long-polls) must arrive within 20 s (YARD_REQUEST_TIMEOUT_MS),
+  // and an idle keep-alive connection is closed after 5 s.
+  const requestTimeout = Number(process.env.YARD_REQUEST_TIMEOUT_MS) >= 1000 ? Number(process.env.YARD_REQUEST_TIMEOUT_MS) : 20_000;
+  server.requestTimeout = requestTimeout;
+  server.headersTimeout = Math.min(10_000, requestTimeout);
+  server.keepAliveTimeout = 5_000;
   const port = await listen(server, opts.port, opts.host);
   const hostForUrl = opts.host.includes(":") ? `[${opts.host}]` : opts.host === "0.0.0.0" ? "127.0.0.1" : opts.host;
   url = `http://${hostForUrl}:${port}`;
-  realtime = attachRealtime(server, { services, guard: guardCfg });
+  realtime = attachRealtime(server, { services, guard: guardCfg, sessions });
   writeFileSync(p.server, JSON.stringify({ url, port, pid: process.pid, version: VERSION }) + "\n", { mode: 0o600 });
 
   if (opts.ui) {

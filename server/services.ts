@@ -1,6 +1,5 @@
 // The composition root: opens the database and builds every core service once, so the tRPC
 // router, socket.io and start-up recovery share the same in-memory singletons.
-import { mkdirSync } from "node:fs";
 import { paths } from "./config";
 import { AgentProfiles } from "./core/agents/profiles";
 import { EventJournal } from "./core/events/journal";
@@ -10,6 +9,7 @@ import { PaneManager } from "./core/panes/manager";
 import { Projects } from "./core/projects/projects";
 import { TaskEngine } from "./core/tasks/service";
 import { type Db, openDatabase } from "./db";
+import { tightenDataDir } from "./security/data-dir";
 
 export interface Services {
   home: string;
@@ -27,7 +27,7 @@ export interface Services {
 
 export async function createServices(opts: { home: string; token: string; url: () => string }): Promise<Services> {
   const p = paths(opts.home);
-  mkdirSync(p.home, { recursive: true, mode: 0o700 });
+  tightenDataDir(p.home);
   const { db } = await openDatabase(p.db);
   const journal = new EventJournal(db);
   const agents = new AgentProfiles(db);

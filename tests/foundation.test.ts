@@ -178,7 +178,10 @@ describe("yard CLI: projects and agents", () => {
   it("adds a validated custom agent profile", async () => {
     const ok = await yard(server, ["--json", "agent", "add", "my-aider", "--role", "worker", "--env", "FOO=bar", "--", "aider", "--yes"]);
     expect(ok.code).toBe(0);
-    expect(ok.json.agent).toMatchObject({ id: "my-aider", argv: ["aider", "--yes"], env: { FOO: "bar" }, builtIn: false, supportsHooks: false });
+    expect(ok.json.agent).toMatchObject({ id: "my-aider", argv: ["aider", "--yes"], envNames: ["FOO"], builtIn: false, supportsHooks: false });
+    // Env values are write-only: neither the add reply nor the list ever carries them.
+    expect(ok.json.agent.env).toBeUndefined();
+    expect(ok.stdout).not.toContain("bar");
     const dup = await yard(server, ["--json", "agent", "add", "my-aider", "--", "x"]);
     expect(dup.json.error.code).toBe("CONFLICT");
     const noArgv = await yard(server, ["--json", "agent", "add", "empty-one"]);
@@ -190,6 +193,22 @@ describe("yard CLI: projects and agents", () => {
     expect(badPlaceholder.json.error).toMatchObject({ code: "BAD_PARAMS", details: { placeholder: "nope" } });
     const list = await yard(server, ["--json", "agent", "list"]);
     expect(list.json.agents.map((a: { id: string }) => a.id)).not.toContain("empty-one");
+    expect(list.stdout).not.toContain("bar");
+    expect(list.json.agents.find((a: { id: string }) => a.id === "my-aider").envNames).toEqual(["FOO"]);
+  });
+
+  it("removes a custom agent profile, never a built-in one", async () => {
+    expect((await yard(server, ["--json", "agent", "add", "to-remove", "--", "sh"])).code).toBe(0);
+    const removed = await yard(server, ["--json", "agent", "remove", "to-remove"]);
+    expect(removed.code).toBe(0);
+    expect(removed.json).toEqual({ removed: "to-remove" });
+    const list = await yard(server, ["--json", "agent", "list"]);
+    expect(list.json.agents.map((a: { id: string }) => a.id)).not.toContain("to-remove");
+    const again = await yard(server, ["--json", "agent", "remove", "to-remove"]);
+    expect(again.json.error.code).toBe("NOT_FOUND");
+    const builtIn = await yard(server, ["--json", "agent", "remove", "demo"]);
+    expect(builtIn.json.error.code).toBe("CONFLICT");
+    expect((await yard(server, ["--json", "agent", "list"])).json.agents.map((a: { id: string }) => a.id)).toContain("demo");
   });
 
   it("reports usage errors as BAD_PARAMS with exit code 2 and one JSON document", async () => {

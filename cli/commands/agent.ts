@@ -1,4 +1,4 @@
-// yard agent list|add
+// yard agent list|add|remove
 import type { Command } from "commander";
 import { collect, type CliContext } from "../context";
 import { YardError } from "../../server/core/errors";
@@ -13,8 +13,16 @@ export function registerAgent(program: Command, ctx: CliContext) {
     .action(async () => {
       const agents = await ctx.client().agents.list.query();
       ctx.out().result({ agents }, () =>
-        table([["ID", "ROLE", "HOOKS", "ARGV"], ...agents.map((a) => [a.id, a.role, a.supportsHooks ? "yes" : "no", a.argv.map((x) => (x.length > 40 ? x.slice(0, 37) + "…" : x)).join(" ")])]),
+        table([["ID", "ROLE", "HOOKS", "ENV", "ARGV"], ...agents.map((a) => [a.id, a.role, a.supportsHooks ? "yes" : "no", a.envNames.join(",") || "-", a.argv.map((x) => (x.length > 40 ? x.slice(0, 37) + "…" : x)).join(" ")])]),
       );
+    });
+
+  agent
+    .command("remove <id>")
+    .description("Remove a custom agent profile (refused for built-ins and while a running task uses it)")
+    .action(async (id: string) => {
+      const res = await ctx.client().agents.remove.mutate({ id });
+      ctx.out().result(res, () => `Removed agent profile ${res.removed}`);
     });
 
   agent

@@ -6,12 +6,11 @@ import { loadBoard } from "../core/tasks/board";
 import { VERSION } from "../version";
 import { eventsRouter, hooksRouter, panesRouter } from "./panes";
 import { tasksRouter } from "./tasks";
-import { adminProcedure, anyCaller, router } from "./trpc";
-
-const id = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "ids are letters, digits, _ and -");
+import { id, profileId } from "../contracts/common";
+import { adminProcedure, callerProcedure, router } from "./trpc";
 
 export const appRouter = router({
-  status: anyCaller.query(async ({ ctx }) => ({
+  status: callerProcedure.query(async ({ ctx }) => ({
     ok: true as const,
     version: VERSION,
     home: ctx.principal.kind === "admin" ? ctx.services.home : undefined,
@@ -42,8 +41,11 @@ export const appRouter = router({
   events: eventsRouter,
 
   agents: router({
-    list: anyCaller.query(({ ctx }) => ctx.services.agents.list()),
+    list: callerProcedure.query(({ ctx }) => ctx.services.agents.list()),
     add: adminProcedure.input(agentProfileInput).mutation(({ ctx, input }) => ctx.services.agents.add(input)),
+    remove: adminProcedure.input(z.object({ id: profileId })).mutation(async ({ ctx, input }) => {
+      return ctx.services.agents.remove(input.id, await ctx.services.tasks.activeCount({ agent: input.id }));
+    }),
   }),
 });
 

@@ -3,6 +3,7 @@
 import { TRPCError, initTRPC } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
+import { inputShapeError } from "../contracts/common";
 import { ERROR_CODES, type ErrorCode, YardError } from "../core/errors";
 import type { Principal } from "../security/guard";
 import type { Services } from "../services";
@@ -10,7 +11,7 @@ import type { Services } from "../services";
 export interface Context {
   services: Services;
   principal: Principal;
-  /** Set when a pane token was presented and matched its pane. */
+  /** Set exactly when the caller is a pane (its token verified against its live pane). */
   pane: { id: string; taskId: string | null } | null;
 }
 
@@ -30,6 +31,7 @@ const TRPC_CODE: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
   DIRTY_TARGET: "CONFLICT",
   DIRTY_SOURCE: "CONFLICT",
   MERGE_CONFLICT: "CONFLICT",
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   GIT_FAILED: "INTERNAL_SERVER_ERROR",
   SERVER_UNAVAILABLE: "INTERNAL_SERVER_ERROR",
   INTERNAL: "INTERNAL_SERVER_ERROR",
@@ -53,10 +55,23 @@ export function toYardError(error: TRPCError): YardError {
   const cause = error.cause;
   if (cause instanceof YardError) return cause;
   if (cause instanceof ZodError) return zodToYardError(cause);
+  if (cause instanceof RangeError) return new YardError("BAD_PARAMS", "The input is too large or too deeply nested");
   switch (error.code) {
     case "BAD_REQUEST":
     case "PARSE_ERROR":
       return new YardError("BAD_PARAMS", error.message);
+    case "METHOD_NOT_SUPPORTED":
+      return new YardError("BAD_PARAMS", `${error.message || "Wrong HTTP method"}: queries are GET, mutations are POST`);
+    case "UNSUPPORTED_MEDIA_TYPE":
+      return new YardError("BAD_PARAMS", `${error.message || "Unsupported content type"}: send application/json`);
+    case "PAYLOAD_TOO_LARGE":
+      return new YardError("PAYLOAD_TOO_LARGE", error.message);
+    case "TIMEOUT":
+      return new YardError("TIMEOUT", error.message);
+    case "TOO_MANY_REQUESTS":
+      return new YardError("RATE_LIMITED", error.message);
+    case "CONFLICT":
+      return new YardError("CONFLICT", error.message);
     case "UNAUTHORIZED":
       return new YardError("UNAUTHORIZED", error.message);
     case "FORBIDDEN":
@@ -86,28 +101,32 @@ const mapErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-export const router = t.router;
-/** Any authenticated caller: the install token or a pane token. */
-export const anyCaller = t.procedure.use(mapErrors);
-/** A pane token that did not match its pane is no principal at all. */
-const knownCaller = anyCaller.use(({ ctx, next }) => {
-  if (ctx.principal.kind === "pane" && !ctx.pane) throw new YardError("UNAUTHORIZED", "This pane token is not valid (its pane is unknown)");
+/** Every input is bounded (string length, depth, entries) before any schema walks it. */
+const boundedInput = t.middleware(async ({ getRawInput, next }) => {
+  const problem = inputShapeError(await getRawInput());
+  if (problem) throw new YardError("BAD_PARAMS", `Input refused: ${problem}`);
   return next();
 });
-export { knownCaller as callerProcedure };
+
+export const router = t.router;
+/**
+ * Any authenticated caller: the install token, a browser session, or a pane token whose secret
+ * and live pane the HTTP edge has verified (forged or dead pane tokens never get this far).
+ */
+export const callerProcedure = t.procedure.use(mapErrors).use(boundedInput);
 
 /**
  * The user (install token), or a pane that is not a task's worker: an orchestrator shell or
  * agent the user started may drive other panes and tasks. Worker panes are limited to their
  * own pane and task (hooks, report, reads of their own screen).
  */
-export const orchestratorProcedure = knownCaller.use(({ ctx, next }) => {
+export const orchestratorProcedure = callerProcedure.use(({ ctx, next }) => {
   if (ctx.pane?.taskId) throw new YardError("FORBIDDEN", "A task's worker pane may only report for its own task and post its own hooks");
   return next();
 });
 
 /** The install token only (the browser session or the CLI run by the user). */
-export const adminProcedure = anyCaller.use(({ ctx, next }) => {
+export const adminProcedure = callerProcedure.use(({ ctx, next }) => {
   if (ctx.principal.kind !== "admin") throw new YardError("FORBIDDEN", "A pane token cannot do this; it is limited to its own pane and task");
   return next();
 });

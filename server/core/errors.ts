@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   DIRTY_TARGET: { message: "The target branch's checkout has uncommitted changes.", retryable: false, http: 409 },
   DIRTY_SOURCE: { message: "The task's worktree has uncommitted changes.", retryable: false, http: 409 },
   MERGE_CONFLICT: { message: "The merge conflicts; it was aborted and the target left clean.", retryable: false, http: 409 },
+  PAYLOAD_TOO_LARGE: { message: "The request is too large.", retryable: false, http: 413 },
   GIT_FAILED: { message: "A git command failed.", retryable: false, http: 500 },
   SERVER_UNAVAILABLE: { message: "The Switchyard server is not reachable.", retryable: true, http: 503 },
   INTERNAL: { message: "Internal error.", retryable: false, http: 500 },

@@ -1,6 +1,6 @@
 // Opens the SQLite database under the data dir: creates it, applies committed migrations
 // (WASM engine, offline), switches to WAL, and returns the Prisma client.
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
@@ -11,6 +11,10 @@ export type Db = PrismaClient;
 
 export async function openDatabase(dbFile: string): Promise<{ db: Db; applied: string[] }> {
   mkdirSync(path.dirname(dbFile), { recursive: true, mode: 0o700 });
+  // Owner-only from the first byte: SQLite gives the -wal and -shm files the database's mode.
+  closeSync(openSync(dbFile, "a", 0o600));
+  chmodSync(dbFile, 0o600);
+  for (const extra of [`${dbFile}-wal`, `${dbFile}-shm`]) if (existsSync(extra)) chmodSync(extra, 0o600);
   // WAL is a property of the file: set it once, before anything else opens it.
   const raw = new Database(dbFile);
   raw.pragma("journal_mode = WAL");

@@ -1,47 +1,83 @@
 // socket.io wiring at /socket.io: admits only authenticated handshakes from this server's own
-// origin on a loopback Host, and pushes journal events to subscribed clients.
+// origin on a loopback Host, re-checks the credentials at every namespace connection and every
+// event (a revoked browser session's sockets are closed at once), validates every payload with
+// the shared socket contract, and pushes journal events to subscribed clients.
 import type http from "node:http";
-import { Server } from "socket.io";
-import type { EventQuery } from "../core/events/journal";
-import { authenticate, checkHost, checkSocketOrigin, type GuardConfig, type Principal } from "../security/guard";
+import { Server, type Socket } from "socket.io";
+import { type ClientToServerEvents, parseSocketInput, type ServerToClientEvents } from "../contracts/socket";
+import type { YardEvent } from "../core/events/journal";
+import { authenticate, checkHost, checkSocketOrigin, type GuardConfig } from "../security/guard";
+import { SessionStore } from "../security/sessions";
 import type { Services } from "../services";
 import { wireTerminals } from "./terminals";
 
+export type YardServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type YardSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+interface SocketData {
+  /** The browser session the socket was opened with (absent for the install token). */
+  session?: string;
+}
+
 export interface Realtime {
-  io: Server;
+  io: YardServer;
   close(): Promise<void>;
 }
 
-export function attachRealtime(server: http.Server, opts: { services: Services; guard: GuardConfig }): Realtime {
-  const io = new Server(server, {
+/** Who the handshake's headers authenticate as: only the user (token or session) may connect. */
+function admit(req: http.IncomingMessage, guard: GuardConfig): { ok: true; session?: string } | { ok: false; reason: string } {
+  const refusal = checkHost(req.headers.host, guard) ?? checkSocketOrigin(req.headers.origin, req.headers.host, req.headers["sec-fetch-site"] as string | undefined);
+  if (refusal) return { ok: false, reason: refusal.message };
+  const principal = authenticate({ authorization: req.headers.authorization, cookie: req.headers.cookie }, guard);
+  if (!principal || principal.kind !== "admin") return { ok: false, reason: "UNAUTHORIZED" };
+  return { ok: true, session: principal.session };
+}
+
+export function attachRealtime(server: http.Server, opts: { services: Services; guard: GuardConfig; sessions: SessionStore }): Realtime {
+  const io: YardServer = new Server(server, {
     path: "/socket.io",
     serveClient: false,
     maxHttpBufferSize: 1e6,
     allowRequest: (req, callback) => {
-      const refusal =
-        checkHost(req.headers.host, opts.guard) ??
-        checkSocketOrigin(req.headers.origin, req.headers.host, req.headers["sec-fetch-site"] as string | undefined);
-      if (refusal) return callback(refusal.message, false);
-      const principal = authenticate({ authorization: req.headers.authorization, cookie: req.headers.cookie }, opts.guard);
-      if (!principal || principal.kind !== "admin") return callback("UNAUTHORIZED", false);
-      (req as http.IncomingMessage & { principal?: Principal }).principal = principal;
-      callback(null, true);
+      const a = admit(req, opts.guard);
+      callback(a.ok ? null : a.reason, a.ok);
     },
   });
 
+  // Every namespace connection is authenticated again, from the handshake's own headers.
+  io.use((socket, next) => {
+    const a = admit(socket.request, opts.guard);
+    if (!a.ok) return next(new Error(a.reason));
+    socket.data.session = a.session;
+    next();
+  });
+
+  const stopRevocations = opts.sessions.onRevoked((hash) => {
+    for (const s of io.sockets.sockets.values()) if (s.data.session && SessionStore.hash(s.data.session) === hash) s.disconnect(true);
+  });
+
   io.on("connection", (socket) => {
+    // A session revoked or expired since the handshake ends the socket at its next event.
+    socket.use((_packet, next) => {
+      if (socket.data.session && !opts.sessions.verify(socket.data.session)) {
+        socket.disconnect(true);
+        return next(new Error("UNAUTHORIZED"));
+      }
+      next();
+    });
     wireTerminals(socket, opts.services);
     const unsubscribers: Array<() => void> = [];
     // `events:subscribe` {since?, type?, taskId?, paneId?}: replays from `since`, then streams live.
-    socket.on("events:subscribe", async (q: EventQuery = {}) => {
-      const query: EventQuery = {
-        since: typeof q.since === "number" ? q.since : undefined,
-        type: typeof q.type === "string" ? q.type : undefined,
-        taskId: typeof q.taskId === "string" ? q.taskId : undefined,
-        paneId: typeof q.paneId === "string" ? q.paneId : undefined,
-      };
+    socket.on("events:subscribe", async (raw) => {
+      let query;
+      try {
+        query = parseSocketInput("events:subscribe", raw);
+      } catch {
+        return; // no ack in this protocol: a malformed subscription subscribes to nothing
+      }
+      if (unsubscribers.length >= 64) return; // a socket subscribes to a handful of globs, not thousands
       let last = query.since ?? (await opts.services.journal.head());
-      const pending: Parameters<Parameters<typeof opts.services.journal.subscribe>[0]>[0][] = [];
+      const pending: YardEvent[] = [];
       let replaying = true;
       unsubscribers.push(
         opts.services.journal.subscribe((e) => {
@@ -68,6 +104,7 @@ export function attachRealtime(server: http.Server, opts: { services: Services; 
     io,
     // The HTTP server is closed by its owner; here only the sockets and the engine.
     close: async () => {
+      stopRevocations();
       io.disconnectSockets(true);
       io.engine.close();
     },

@@ -8,10 +8,11 @@
 // behind), `pane:lifecycle` {pane}, `pane:exit` {pane}.
 // A slow viewer never stalls the PTY: its pending output is capped; past the cap it is dropped
 // and the viewer is resynced from a fresh snapshot once its socket drains.
-import type { Socket } from "socket.io";
+import { type Ack as AckOf, type PaneSnapshot, parseSocketInput, type SocketErrorShape } from "../contracts/socket";
 import { YardError } from "../core/errors";
 import type { PaneInfo } from "../core/panes/manager";
 import type { Services } from "../services";
+import type { YardSocket } from "./socket";
 
 const FLUSH_MS = 16;
 /** Pending output per viewer beyond which it is resynced instead of streamed. */
@@ -19,7 +20,7 @@ export const MAX_PENDING_BYTES = 512 * 1024;
 /** Packets queued on the socket beyond which we stop adding more. */
 const MAX_QUEUED_PACKETS = 64;
 
-type Ack = (reply: unknown) => void;
+type Reply<T> = (reply: AckOf<T>) => void;
 
 interface Viewer {
   paneId: string;
@@ -30,12 +31,12 @@ interface Viewer {
   detach: () => void;
 }
 
-const errorReply = (e: unknown) => ({
+const errorReply = (e: unknown): { ok: false; error: SocketErrorShape } => ({
   ok: false,
   error: e instanceof YardError ? e.toJSON() : { code: "INTERNAL", message: (e as Error)?.message ?? String(e), details: null },
 });
 
-export function wireTerminals(socket: Socket, services: Services) {
+export function wireTerminals(socket: YardSocket, services: Services) {
   const viewers = new Map<string, Viewer>();
   const queued = () => (socket.conn as unknown as { writeBuffer?: unknown[] }).writeBuffer?.length ?? 0;
 
@@ -110,11 +111,10 @@ export function wireTerminals(socket: Socket, services: Services) {
     viewers.delete(paneId);
   };
 
-  socket.on("pane:attach", async (msg: { paneId?: unknown }, ack?: Ack) => {
+  socket.on("pane:attach", async (msg: unknown, ack?: Reply<{ snapshot: PaneSnapshot; pane: PaneInfo }>) => {
     const reply = typeof ack === "function" ? ack : () => {};
     try {
-      const paneId = typeof msg?.paneId === "string" ? msg.paneId : "";
-      if (!/^pane[a-z0-9]{4,40}$/.test(paneId)) throw new YardError("BAD_PARAMS", "not a pane id");
+      const { paneId } = parseSocketInput("pane:attach", msg);
       const gen = bump(paneId);
       drop(paneId);
       const v: Viewer = { paneId, pending: [], pendingBytes: 0, stale: false, timer: null, detach: () => {} };
@@ -132,30 +132,37 @@ export function wireTerminals(socket: Socket, services: Services) {
     }
   });
 
-  socket.on("pane:input", async (msg: { paneId?: unknown; data?: unknown }, ack?: Ack) => {
+  socket.on("pane:input", async (msg: unknown, ack?: Reply<object>) => {
+    const reply = typeof ack === "function" ? ack : () => {};
     try {
-      if (typeof msg?.paneId !== "string" || typeof msg.data !== "string" || msg.data.length > 65536) throw new YardError("BAD_PARAMS", "pane:input needs {paneId, data}");
-      await services.panes.sendKeys(msg.paneId, msg.data);
-      ack?.({ ok: true });
+      const { paneId, data } = parseSocketInput("pane:input", msg);
+      await services.panes.sendKeys(paneId, data);
+      reply({ ok: true });
     } catch (e) {
-      ack?.(errorReply(e));
+      reply(errorReply(e));
     }
   });
 
-  socket.on("pane:resize", async (msg: { paneId?: unknown; cols?: unknown; rows?: unknown }, ack?: Ack) => {
+  socket.on("pane:resize", async (msg: unknown, ack?: Reply<{ pane: PaneInfo }>) => {
+    const reply = typeof ack === "function" ? ack : () => {};
     try {
-      if (typeof msg?.paneId !== "string") throw new YardError("BAD_PARAMS", "pane:resize needs {paneId, cols, rows}");
-      const pane = await services.panes.resize(msg.paneId, Number(msg.cols), Number(msg.rows));
-      ack?.({ ok: true, pane });
+      const { paneId, cols, rows } = parseSocketInput("pane:resize", msg);
+      const pane = await services.panes.resize(paneId, cols, rows);
+      reply({ ok: true, pane });
     } catch (e) {
-      ack?.(errorReply(e));
+      reply(errorReply(e));
     }
   });
 
-  socket.on("pane:detach", (msg: { paneId?: unknown }) => {
-    if (typeof msg?.paneId !== "string") return;
-    bump(msg.paneId);
-    drop(msg.paneId);
+  socket.on("pane:detach", (msg: unknown) => {
+    let paneId: string;
+    try {
+      ({ paneId } = parseSocketInput("pane:detach", msg));
+    } catch {
+      return;
+    }
+    bump(paneId);
+    drop(paneId);
   });
 
   socket.on("disconnect", () => {

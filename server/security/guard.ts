@@ -2,12 +2,18 @@
 // requests and socket handshakes must not come from a foreign Origin, and every request except
 // the open ones must carry the install token (cookie or bearer) or a pane token.
 import { isLoopbackHost } from "../config";
-import { SESSION_COOKIE, parsePaneToken, safeEqual, sessionValue } from "./token";
+import { SESSION_MAX_AGE_MS, type SessionStore } from "./sessions";
+import { SESSION_COOKIE, parsePaneToken, safeEqual } from "./token";
 
-export type Principal = { kind: "admin" } | { kind: "pane"; paneId: string; secret: string };
+/**
+ * Who is calling. `session` is the browser session's cookie value (admin through the browser);
+ * a pane principal is only a claim until the pane manager has checked its secret and liveness.
+ */
+export type Principal = { kind: "admin"; session?: string } | { kind: "pane"; paneId: string; secret: string };
 
 export interface GuardConfig {
   token: string;
+  sessions: Pick<SessionStore, "verify">;
   /** Extra Host names allowed besides loopback (only with --allow-remote). */
   extraHosts?: string[];
 }
@@ -80,11 +86,15 @@ export function authenticate(headers: { authorization?: string; cookie?: string 
     const pane = parsePaneToken(presented);
     return pane ? { kind: "pane", paneId: pane.paneId, secret: pane.secret } : null;
   }
-  const cookie = parseCookies(headers.cookie)[SESSION_COOKIE];
-  if (cookie && safeEqual(cookie, sessionValue(cfg.token))) return { kind: "admin" };
+  const cookie = sessionCookie(headers.cookie);
+  if (cookie && cfg.sessions.verify(cookie)) return { kind: "admin", session: cookie };
   return null;
 }
 
-export function sessionCookieHeader(token: string): string {
-  return `${SESSION_COOKIE}=${sessionValue(token)}; Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000`;
+export function sessionCookie(header: string | undefined): string | undefined {
+  return parseCookies(header)[SESSION_COOKIE];
+}
+
+export function sessionCookieHeader(value: string): string {
+  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(SESSION_MAX_AGE_MS / 1000)}`;
 }

@@ -1,7 +1,7 @@
 // The install's secret: a random token in a mode-0600 file under the data dir, created on
-// first start. Owns token creation, constant-time comparison, the session cookie value
-// derived from it, and pane-scoped tokens.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+// first start. Owns token creation, constant-time comparison, the session cookie's name, and
+// pane-scoped tokens.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
@@ -28,11 +28,6 @@ export function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/** The cookie carries a value derived from the token, never the token itself. */
-export function sessionValue(token: string): string {
-  return createHmac("sha256", token).update("switchyard-session-v1").digest("base64url");
 }
 
 /** Pane tokens look like `yp_<paneId>_<secret>`; the server stores only a hash of the secret. */

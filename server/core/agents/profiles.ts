@@ -1,6 +1,7 @@
 // Agent profiles: how to launch an agent (argv template, role, hook support, env).
 // Owns the built-in profiles (claude-code, codex, shell, demo), validation of custom ones,
-// and expanding an argv template for a spawn.
+// removing them, and expanding an argv template for a spawn. Env values are write-only: what
+// leaves this module for callers (`ProfileView`) names the variables, never their values.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -18,6 +19,14 @@ export interface AgentProfile {
   supportsHooks: boolean;
   env: Record<string, string>;
   builtIn: boolean;
+}
+
+/** A profile as callers see it: env names only (values are often API keys). */
+export type ProfileView = Omit<AgentProfile, "env"> & { envNames: string[] };
+
+export function toView(p: AgentProfile): ProfileView {
+  const { env, ...rest } = p;
+  return { ...rest, envNames: Object.keys(env).sort() };
 }
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -64,10 +73,10 @@ export const argvSchema = z
   .array(z.string().max(8192).refine(noNul, "argv entries must not contain NUL bytes"))
   .min(1, "argv needs at least the program to run")
   .max(256)
-  .refine((a) => a[0]!.trim().length > 0, "argv[0] (the program) must not be empty");
+  .refine((a) => a.length === 0 || a[0]!.trim().length > 0, "argv[0] (the program) must not be empty");
 
 export const envSchema = z.record(
-  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "environment variable names are letters, digits and _"),
+  z.string().max(256).regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "environment variable names are letters, digits and _"),
   z.string().max(32768).refine(noNul, "environment values must not contain NUL bytes"),
 );
 
@@ -103,9 +112,9 @@ export class AgentProfiles {
     }
   }
 
-  async list(): Promise<AgentProfile[]> {
+  async list(): Promise<ProfileView[]> {
     const rows = await this.db.agentProfile.findMany({ orderBy: [{ builtIn: "desc" }, { id: "asc" }] });
-    return rows.map(toProfile);
+    return rows.map((r) => toView(toProfile(r)));
   }
 
   async get(id: string): Promise<AgentProfile> {
@@ -114,7 +123,20 @@ export class AgentProfiles {
     return toProfile(row);
   }
 
-  async add(input: AgentProfileInput): Promise<AgentProfile> {
+  /**
+   * Removes a custom profile. Refused for built-ins, and while a task that is not finished
+   * (`activeTasks` > 0) was started with it.
+   */
+  async remove(id: string, activeTasks: number): Promise<{ removed: string }> {
+    const row = await this.db.agentProfile.findUnique({ where: { id } });
+    if (!row) throw new YardError("NOT_FOUND", `No agent profile ${JSON.stringify(id)}`, { id });
+    if (row.builtIn) throw new YardError("CONFLICT", `${id} is a built-in profile; it cannot be removed`, { id });
+    if (activeTasks > 0) throw new YardError("CONFLICT", `${activeTasks} running task(s) use the profile ${id}; finish or cancel them first`, { id, activeTasks });
+    await this.db.agentProfile.delete({ where: { id } });
+    return { removed: id };
+  }
+
+  async add(input: AgentProfileInput): Promise<ProfileView> {
     const p = agentProfileInput.parse(input);
     if (await this.db.agentProfile.findUnique({ where: { id: p.id } })) {
       throw new YardError("CONFLICT", `An agent profile ${JSON.stringify(p.id)} already exists`, { id: p.id });
@@ -123,6 +145,6 @@ export class AgentProfiles {
     const row = await this.db.agentProfile.create({
       data: { id: p.id, name: p.name ?? p.id, role: p.role, argv: JSON.stringify(p.argv), supportsHooks: p.supportsHooks, env: JSON.stringify(p.env), builtIn: false },
     });
-    return toProfile(row);
+    return toView(toProfile(row));
   }
 }

@@ -21,18 +21,44 @@ export interface EventQuery {
   limit?: number;
 }
 
-/** `task.*` → /^task\..*$/ ; only `*` is special. */
-export function globToRegExp(glob: string): RegExp {
-  return new RegExp("^" + glob.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$");
+/**
+ * Does `text` match `glob`, where only `*` is special (any run of characters)? Greedy matching
+ * that backtracks only to the last `*`: at most O(|glob| · |text|) steps, never exponential
+ * whatever the number of stars (a regex with many `.*` backtracks exponentially).
+ */
+export function globMatch(glob: string, text: string): boolean {
+  let g = 0;
+  let t = 0;
+  let star = -1; // index in glob just after the last `*` seen
+  let mark = 0; // where in text that `*` started matching
+  while (t < text.length) {
+    if (g < glob.length && glob[g] !== "*" && glob[g] === text[t]) {
+      g++;
+      t++;
+    } else if (g < glob.length && glob[g] === "*") {
+      while (g < glob.length && glob[g] === "*") g++; // a run of stars is one star
+      star = g;
+      mark = t;
+    } else if (star !== -1) {
+      g = star;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (g < glob.length && glob[g] === "*") g++;
+  return g === glob.length;
 }
 
 export function matches(e: YardEvent, q: EventQuery): boolean {
   if (q.since !== undefined && e.seq <= q.since) return false;
   if (q.taskId && e.taskId !== q.taskId) return false;
   if (q.paneId && e.paneId !== q.paneId) return false;
-  if (q.type && !globToRegExp(q.type).test(e.type)) return false;
+  if (q.type && !globMatch(q.type, e.type)) return false;
   return true;
 }
+
+const LIST_PAGE = 1000;
 
 export class EventJournal {
   private readonly bus = new EventEmitter();
@@ -59,19 +85,22 @@ export class EventJournal {
 
   async list(q: EventQuery = {}): Promise<YardEvent[]> {
     const limit = Math.min(q.limit ?? 1000, 10_000);
-    // Type globs are filtered in memory; narrow by prefix in SQL when the glob has one.
+    // Type globs are filtered in memory (narrowed by prefix in SQL when the glob has one), in
+    // pages, so a broad glob over a long journal never loads the whole table at once.
     const prefix = q.type ? q.type.split("*")[0] : "";
-    const rows = await this.db.event.findMany({
-      where: {
-        seq: q.since !== undefined ? { gt: q.since } : undefined,
-        taskId: q.taskId,
-        paneId: q.paneId,
-        type: prefix ? { startsWith: prefix } : undefined,
-      },
-      orderBy: { seq: "asc" },
-      take: q.type ? undefined : limit,
-    });
-    return rows.map(toEvent).filter((e) => matches(e, q)).slice(0, limit);
+    const out: YardEvent[] = [];
+    let after = q.since;
+    for (;;) {
+      const take = q.type ? LIST_PAGE : limit;
+      const rows = await this.db.event.findMany({
+        where: { seq: after !== undefined ? { gt: after } : undefined, taskId: q.taskId, paneId: q.paneId, type: prefix ? { startsWith: prefix } : undefined },
+        orderBy: { seq: "asc" },
+        take,
+      });
+      for (const e of rows.map(toEvent)) if (matches(e, q) && out.push(e) >= limit) return out;
+      if (rows.length < take || !q.type) return out;
+      after = rows.at(-1)!.seq;
+    }
   }
 
   async head(): Promise<number> {

@@ -102,9 +102,9 @@ describe("createWorktree", () => {
     await mkdir(path.join(d, "full"));
     await writeFile(path.join(d, "full", "keep.txt"), "mine");
     await writeFile(path.join(d, "file"), "mine");
-    const e = await rejectsWith(createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: path.join(d, "full") }), "BAD_PARAMS");
+    const e = await rejectsWith(createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: path.join(d, "full") }), "CONFLICT");
     expect(e.details).toEqual({ path: path.join(d, "full") });
-    await rejectsWith(createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: path.join(d, "file") }), "BAD_PARAMS");
+    await rejectsWith(createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: path.join(d, "file") }), "CONFLICT");
     expect(await readdir(path.join(d, "full"))).toEqual(["keep.txt"]);
     expect(await branches(root)).toEqual(["main"]);
   });

@@ -6,7 +6,7 @@
 //     branchPreexisting = true, headSha = its tip, which may differ from baseSha). Otherwise
 //     `git worktree add -b <branch> <path> <baseSha>`. Path: explicit `path` wins, else
 //     defaultWorktreePath(yardHome, repoRoot, branch). An existing non-empty path (or a file)
-//     is BAD_PARAMS; a missing or empty directory is fine. A branch already checked out in
+//     is CONFLICT; a missing or empty directory is fine. A branch already checked out in
 //     another worktree is CONFLICT. On any failure (including a failing post-checkout hook)
 //     everything it created is removed again: worktree, its admin entry, the new branch, new
 //     parent directories.
@@ -78,7 +78,7 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
 
     const state = await dirState(target);
     if (state === "non-empty-dir" || state === "not-a-dir") {
-      throw new YardError("BAD_PARAMS", `worktree path ${target} already exists and is not an empty directory`, { path: target });
+      throw new YardError("CONFLICT", `worktree path ${target} already exists and is not an empty directory`, { path: target });
     }
     const createdTop = await mkdirpTracked(path.dirname(target));
 

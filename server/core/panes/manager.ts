@@ -10,14 +10,16 @@ import { fileURLToPath } from "node:url";
 import * as pty from "node-pty";
 import { z } from "zod";
 import type { Db } from "../../db";
-import { newPaneToken } from "../../security/token";
-import { type AgentProfiles, argvSchema, envSchema, expandArgv } from "../agents/profiles";
+import { hashSecret, newPaneToken, safeEqual } from "../../security/token";
+import { absolutePath } from "../../contracts/common";
+import { type AgentProfiles, argvSchema, envSchema } from "../agents/profiles";
 import { YardError } from "../errors";
 import type { EventJournal } from "../events/journal";
 import { parseHookPost } from "../hooks/payload";
 import { newId } from "../ids";
 import { type AttentionItem, rankAttention } from "./attention";
 import { type Effect, type Lifecycle, type PaneEvent, type PaneState, initialPaneState, reduce } from "./lifecycle";
+import { type Launch, resolveLaunch } from "./launch";
 import { TerminalMirror } from "./mirror";
 import { isTerminal } from "../tasks/state";
 import { ActivityWaiter, SubmitQueue, type SubmitResult, type SubmitTarget } from "./submit-gate";
@@ -56,7 +58,7 @@ export const spawnInput = z
   .object({
     argv: argvSchema.optional(),
     agent: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
-    cwd: z.string().min(1).max(4096).optional(),
+    cwd: absolutePath.optional(),
     env: envSchema.optional(),
     label: z.string().trim().min(1).max(120).optional(),
     parentPaneId: z.string().regex(/^pane[a-z0-9]+$/).optional(),
@@ -135,16 +137,26 @@ export class PaneManager {
     const shim = path.join(this.binDir, "yard");
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const body = `#!/bin/sh\nexec ${q(process.execPath)} ${q(path.join(REPO_ROOT, "cli/bin/yard.js"))} "$@"\n`;
-    writeFileSync(shim, body, { mode: 0o755 });
-    chmodSync(shim, 0o755);
+    writeFileSync(shim, body, { mode: 0o700 });
+    chmodSync(shim, 0o700);
   }
 
   // ---- spawn ---------------------------------------------------------------------------
 
+  /** The PATH every pane gets: `yard` first, then the server's own. */
+  private panePath(): string {
+    return `${this.binDir}${path.delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`;
+  }
+
+  /** What a spawn would run; refuses (BAD_PARAMS, NOT_FOUND) before anything is created. */
+  resolveLaunch(opts: { agent?: string; argv?: string[] }): Promise<Launch> {
+    return resolveLaunch(this.deps.agents, { agent: opts.agent, argv: opts.argv, pathEnv: this.panePath() });
+  }
+
   async spawn(input: SpawnInput, extras: SpawnExtras = {}): Promise<PaneInfo> {
     if (this.closing) throw new YardError("CONFLICT", "The server is shutting down");
     const opts = spawnInput.parse(input);
-    const cwd = path.resolve(opts.cwd ?? process.env.HOME ?? "/");
+    const cwd = opts.cwd ?? path.resolve(process.env.HOME ?? "/");
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new YardError("BAD_PARAMS", `cwd ${cwd} is not a directory`, { cwd });
 
     let parent: { id: string; rootPaneId: string | null } | null = null;
@@ -153,17 +165,9 @@ export class PaneManager {
       if (!parent) throw new YardError("NOT_FOUND", `No parent pane ${opts.parentPaneId}`, { parentPaneId: opts.parentPaneId });
     }
 
-    let argv: string[];
-    let profileEnv: Record<string, string> = {};
-    let hooks = false;
-    if (opts.agent) {
-      const profile = await this.deps.agents.get(opts.agent);
-      argv = expandArgv(profile.argv);
-      profileEnv = profile.env;
-      hooks = profile.supportsHooks;
-    } else {
-      argv = expandArgv(opts.argv!);
-    }
+    const launch = await this.resolveLaunch(opts);
+    const { argv, hooks } = launch;
+    const profileEnv = launch.env;
 
     const id = newId("pane");
     const { token, hash } = newPaneToken(id);
@@ -174,11 +178,10 @@ export class PaneManager {
     Object.assign(env, profileEnv, opts.env ?? {}, extras.extraEnv ?? {}, {
       TERM: "xterm-256color",
       COLORTERM: "truecolor",
-      YARD_HOME: this.deps.home,
       YARD_URL: this.deps.url(),
       YARD_TOKEN: token,
       YARD_PANE: id,
-      PATH: `${this.binDir}${path.delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`,
+      PATH: this.panePath(),
     });
     if (parent) env.YARD_PARENT_PANE = parent.id;
     if (extras.taskId) env.YARD_TASK = extras.taskId;
@@ -302,6 +305,8 @@ export class PaneManager {
       exitCode: pane.state.exitCode,
       signal: typeof pane.state.signal === "number" ? pane.state.signal : null,
       exitedAt: pane.state.lifecycle === "exited" ? new Date() : undefined,
+      // A pane's token dies with its process.
+      ...(pane.state.lifecycle === "exited" ? { tokenHash: null } : {}),
       ...extra,
     };
     const run = () => this.deps.db.pane.update({ where: { id: pane.info.id }, data });
@@ -455,6 +460,18 @@ export class PaneManager {
 
   // ---- queries -------------------------------------------------------------------------
 
+  /**
+   * The pane a pane token stands for, or null: the secret must match the stored hash and the pane
+   * must be running on this server (a token dies with its pane).
+   */
+  async authenticate(paneId: string, secret: string): Promise<{ id: string; taskId: string | null } | null> {
+    const live = this.live.get(paneId);
+    if (!live || live.state.lifecycle === "exited") return null;
+    const row = await this.deps.db.pane.findUnique({ where: { id: paneId }, select: { id: true, taskId: true, tokenHash: true } });
+    if (!row?.tokenHash || !safeEqual(row.tokenHash, hashSecret(secret))) return null;
+    return { id: row.id, taskId: row.taskId };
+  }
+
   async get(id: string): Promise<PaneInfo> {
     const pane = this.live.get(id);
     if (pane) return { ...pane.info };
@@ -532,7 +549,7 @@ export class PaneManager {
   async recover(): Promise<Map<string, string>> {
     const stale = await this.deps.db.pane.findMany({ where: { lifecycle: { not: "exited" } } });
     for (const row of stale) {
-      await this.deps.db.pane.update({ where: { id: row.id }, data: { lifecycle: "exited", exitedAt: new Date(), doneSeen: false } });
+      await this.deps.db.pane.update({ where: { id: row.id }, data: { lifecycle: "exited", exitedAt: new Date(), doneSeen: false, tokenHash: null } });
       await this.deps.journal.append("pane.lost", { paneId: row.id, taskId: row.taskId, payload: { lastLifecycle: row.lifecycle, reason: "server_restart" } });
     }
     return new Map(stale.map((r) => [r.id, r.lifecycle]));

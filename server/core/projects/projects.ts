@@ -1,6 +1,7 @@
 // Projects: local git repositories registered on the board. Owns add (validated: an existing,
 // non-bare git work tree, registered once by its canonical top-level path), list and remove.
 import { z } from "zod";
+import { absolutePath } from "../../contracts/common";
 import type { Db } from "../../db";
 import { YardError } from "../errors";
 import { newId } from "../ids";
@@ -19,7 +20,7 @@ export interface RepoInfo {
 }
 
 export const projectAddInput = z.object({
-  path: z.string().trim().min(1, "path is required").max(4096).refine((s) => !s.includes("\0"), "path must not contain NUL bytes"),
+  path: absolutePath,
   name: z.string().trim().min(1).max(80).optional(),
 });
 

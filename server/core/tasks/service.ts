@@ -4,13 +4,16 @@
 // waits, diffs and finishes by merge or discard, and recovers after a restart. State changes go
 // through the pure reducer in state.ts; every change is journaled as task.* events.
 import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { Db } from "../../db";
-import type { AgentProfiles } from "../agents/profiles";
+import { absolutePath, contextId, evidence, LIMITS, text } from "../../contracts/common";
+import { type AgentProfiles, argvSchema, expandArgv } from "../agents/profiles";
 import { YardError } from "../errors";
 import type { EventJournal, YardEvent } from "../events/journal";
 import { branchExists, createWorktree, diffWorktree, discardWorktree, findWorktree, inspectRepo, isMerged, mergeTask, resolveBaseSha, runGit, validateBranchName } from "../git";
+import { rmdirUpTo } from "../git/paths";
 import { newId } from "../ids";
 import type { PaneInfo, PaneManager } from "../panes/manager";
 import type { Projects } from "../projects/projects";
@@ -25,15 +28,15 @@ const idString = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
 export const startInput = contractInput.extend({
   title: z.string().trim().min(1).max(200).optional(),
   label: z.string().trim().min(1).max(80).optional(),
-  contextId: z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, "context ids are letters, digits and _ . : -").optional(),
+  contextId: contextId.optional(),
   projectId: idString.optional(),
-  repoPath: z.string().min(1).max(4096).optional(),
+  repoPath: absolutePath.optional(),
   agent: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
-  argv: z.array(z.string().max(8192)).min(1).max(256).optional(),
-  baseRef: z.string().min(1).max(255).optional(),
+  argv: argvSchema.optional(),
+  baseRef: text(LIMITS.ref).pipe(z.string().min(1)).optional(),
   fetch: z.boolean().optional(),
-  branch: z.string().min(1).max(255).optional(),
-  path: z.string().min(1).max(4096).optional(),
+  branch: text(LIMITS.ref).pipe(z.string().min(1)).optional(),
+  path: absolutePath.optional(),
   parentPaneId: z.string().regex(/^pane[a-z0-9]+$/).optional(),
   parentTaskId: idString.optional(),
   readyTimeoutMs: z.number().int().min(100).max(600_000).optional(),
@@ -44,10 +47,10 @@ export type StartInput = z.input<typeof startInput>;
 export const reportInput = z.object({
   taskId: idString.optional(),
   status: z.enum(["completed", "failed", "rejected"]),
-  summary: z.string().trim().min(1, "a report needs a summary").max(64 * 1024),
-  artifacts: z.array(z.string().min(1).max(4096)).max(1000).default([]),
-  changedFiles: z.array(z.string().min(1).max(4096)).max(10_000).default([]),
-  evidence: z.record(z.string(), z.unknown()).optional(),
+  summary: z.string().trim().min(1, "a report needs a summary").max(LIMITS.summary),
+  artifacts: z.array(z.string().min(1).max(LIMITS.path)).max(1000).default([]),
+  changedFiles: z.array(z.string().min(1).max(LIMITS.path)).max(10_000).default([]),
+  evidence: evidence.optional(),
 });
 
 export const WAIT_SETS = {
@@ -149,11 +152,11 @@ export class TaskEngine {
     if (!input.projectId && !input.repoPath) throw new YardError("BAD_PARAMS", "Give a project (--project ID) or a repository (--repo PATH)");
     if (input.projectId && input.repoPath) throw new YardError("BAD_PARAMS", "Give either --project or --repo, not both");
     const project = input.projectId ? await this.deps.projects.get(input.projectId) : null;
-    const repo = await inspectRepo(project?.path ?? path.resolve(input.repoPath!));
+    const repo = await inspectRepo(project?.path ?? input.repoPath!);
     if (!repo.hasHead) throw new YardError("BAD_PARAMS", `${repo.root} has no commits yet; commit something first`, { repo: repo.root });
     const agentId = input.argv ? null : (input.agent ?? "demo");
-    if (agentId) await this.deps.agents.get(agentId);
-    if (input.path && !path.isAbsolute(input.path)) throw new YardError("BAD_PARAMS", "--path must be absolute", { path: input.path });
+    // Profile, placeholders and program are checked now: a launch that cannot work creates nothing.
+    await this.deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: input.argv });
     const parentPaneId = input.parentPaneId ?? caller.paneId ?? null;
     if (parentPaneId && !(await this.deps.db.pane.findUnique({ where: { id: parentPaneId }, select: { id: true } }))) {
       throw new YardError("NOT_FOUND", `No parent pane ${parentPaneId}`, { parentPaneId });
@@ -205,7 +208,6 @@ export class TaskEngine {
     const p = this.startLock.then(run, run);
     this.startLock = p.catch(() => {});
     await p;
-    await this.deps.journal.append("task.created", { taskId: id, payload: { title, contextId: input.contextId ?? null, branch, baseSha: (await this.row(id)).baseSha } });
 
     const task = await this.row(id);
     let pane: PaneInfo;
@@ -215,15 +217,39 @@ export class TaskEngine {
         { taskId: id },
       );
     } catch (e) {
-      await this.apply(id, { type: "start_failed", stage: "spawn", message: (e as Error).message });
+      // A refused start leaves nothing behind: no row, no worktree, no branch it created.
+      await this.undoStart(task);
       throw e;
     }
+    await this.deps.journal.append("task.created", { taskId: id, payload: { title, contextId: input.contextId ?? null, branch, baseSha: task.baseSha } });
     await this.deps.db.task.update({ where: { id }, data: { paneId: pane.id } });
     await this.deps.db.taskRound.update({ where: { taskId_number: { taskId: id, number: 1 } }, data: { paneId: pane.id } });
 
     const contract: Contract = { objective: input.objective, constraints: input.constraints, acceptanceCriteria: input.acceptanceCriteria, outputFormat: input.outputFormat };
     this.runInBackground(id, pane.id, renderPrompt(contract, { id, title }), input.readyTimeoutMs ?? this.deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, input.stallMs);
     return { task: await this.get(id), pane };
+  }
+
+  private async undoStart(task: TaskRow): Promise<void> {
+    this.stateCache.delete(task.id);
+    await this.deps.db.task.delete({ where: { id: task.id } }).catch(() => {});
+    await discardWorktree({ repoRoot: task.repoPath, worktreePath: task.worktreePath!, branch: task.branch!, branchPreexisting: task.branchPreexisting, deleteBranch: true }).catch(() => {});
+    await this.tidyWorktreeDir(task);
+  }
+
+  /**
+   * After a worktree was removed: nothing of it stays on disk. Leftovers at its path and the
+   * per-repository folder, once empty, go — only inside Switchyard's own worktree root, and
+   * only when git no longer knows the path as a worktree.
+   */
+  private async tidyWorktreeDir(t: Pick<TaskRow, "repoPath" | "worktreePath">): Promise<void> {
+    if (!t.worktreePath) return;
+    const root = path.join(this.deps.home, "worktrees");
+    const rel = path.relative(root, t.worktreePath);
+    if (!rel || rel.startsWith("..") || path.isAbsolute(rel)) return;
+    if (await findWorktree(t.repoPath, t.worktreePath).catch(() => "unknown")) return;
+    await rm(t.worktreePath, { recursive: true, force: true }).catch(() => {});
+    await rmdirUpTo(path.dirname(t.worktreePath), path.join(root, rel.split(path.sep)[0]!));
   }
 
   /** Server-side, survives the caller leaving: wait until the agent is ready, then submit the contract. */
@@ -351,6 +377,11 @@ export class TaskEngine {
   }
 
   // ---- reads ---------------------------------------------------------------------------
+
+  /** Tasks not yet settled for good (pending, working, input_required), optionally of one profile. */
+  activeCount(filter: { agent?: string } = {}): Promise<number> {
+    return this.deps.db.task.count({ where: { agent: filter.agent, state: { in: [...ACTIVE_STATES] } } });
+  }
 
   private async row(id: string): Promise<TaskRow> {
     const row = await this.deps.db.task.findUnique({ where: { id } });
@@ -497,6 +528,7 @@ export class TaskEngine {
       // A second finish only retries cleanup, and only while there is something left to clean.
       if (!worktreeExists) throw new YardError("CONFLICT", `The task is already ${t.disposition} and cleaned up`, { disposition: t.disposition });
       const cleanup = await discardWorktree({ repoRoot: t.repoPath, worktreePath: t.worktreePath, branch: t.branch, branchPreexisting: t.branchPreexisting, deleteBranch: false });
+      await this.tidyWorktreeDir(t);
       await this.deps.db.task.update({ where: { id: taskId }, data: { cleanupError: cleanup.error ?? null } });
       await this.deps.journal.append("task.cleanup", { taskId, payload: { ...cleanup } });
       return { task: await this.get(taskId), cleanup: { ok: !cleanup.error, ...cleanup } };
@@ -524,6 +556,7 @@ export class TaskEngine {
         }
         throw e;
       }
+      if (res.cleanup.worktreeRemoved) await this.tidyWorktreeDir(t);
       await this.deps.db.task.update({
         where: { id: taskId },
         data: { disposition: "merged", mergeCommit: res.mergeCommit, cleanupError: res.cleanup.ok ? null : (res.cleanup.error ?? "cleanup failed"), finishedAt: new Date() },
@@ -542,6 +575,7 @@ export class TaskEngine {
     }
     if (t.paneId && this.deps.panes.isLive(t.paneId)) await this.deps.panes.kill(t.paneId);
     const cleanup = await discardWorktree({ repoRoot: t.repoPath, worktreePath: t.worktreePath, branch: t.branch, branchPreexisting: t.branchPreexisting, deleteBranch: opts.discard!.deleteBranch });
+    await this.tidyWorktreeDir(t);
     await this.deps.db.task.update({ where: { id: taskId }, data: { disposition: "discarded", cleanupError: cleanup.error ?? null, finishedAt: new Date() } });
     await this.deps.journal.append("task.finished", { taskId, payload: { disposition: "discarded", cleanup } });
     return { task: await this.get(taskId), cleanup: { ok: !cleanup.error, ...cleanup } };

@@ -8,7 +8,6 @@ const rows: Row[] = [
   ["pending", { type: "submit_refused", code: "PANE_BUSY", message: "busy" }, "failed", { stage: "submit_refused", code: "PANE_BUSY" }],
   ["pending", { type: "submit_unconfirmed", stallMs: 5000 }, "input_required", { stage: "submit_unconfirmed" }],
   ["pending", { type: "ready_timeout", timeoutMs: 100, lifecycle: "starting" }, "failed", { stage: "ready_timeout" }],
-  ["pending", { type: "start_failed", stage: "spawn", message: "ENOENT" }, "failed", { stage: "spawn" }],
   ["pending", { type: "pane_exit", exitCode: 1, signal: null, lastLifecycle: "starting" }, "failed", { reason: "pane_exited", exitCode: 1 }],
   ["pending", { type: "restart", lastLifecycle: "idle" }, "failed", { stage: "restart" }],
   ["pending", { type: "cancel" }, "canceled", null],

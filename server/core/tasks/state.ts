@@ -20,7 +20,6 @@ export type TaskEvent =
   | { type: "submit_refused"; code: string; message: string; details?: unknown }
   | { type: "submit_unconfirmed"; stallMs: number }
   | { type: "ready_timeout"; timeoutMs: number; lifecycle: string }
-  | { type: "start_failed"; stage: string; message: string }
   | { type: "pane_working" }
   | { type: "pane_done"; lastMessage?: string | null }
   | { type: "pane_exit"; exitCode: number | null; signal: number | null; lastLifecycle: string }
@@ -57,8 +56,6 @@ export function transition(state: TaskState, event: TaskEvent): Transition {
       return state === "pending" ? go("input_required", { stage: "submit_unconfirmed", stallMs: event.stallMs }) : stay(state);
     case "ready_timeout":
       return state === "pending" ? go("failed", { stage: "ready_timeout", timeoutMs: event.timeoutMs, lifecycle: event.lifecycle }) : stay(state);
-    case "start_failed":
-      return go("failed", { stage: event.stage, message: event.message });
     case "pane_working":
       return state === "input_required" ? go("working", null) : stay(state);
     case "pane_done":

@@ -1,0 +1,107 @@
+// Input contracts shared by every edge (tRPC procedures, socket.io events, core validation): the
+// size limits every input obeys, the id and path schemas, and the structural guard that refuses
+// oversized or deeply nested input before any schema or core code walks it.
+import path from "node:path";
+import { z } from "zod";
+
+/** The one set of limits. Every string field also has its own, usually tighter, `.max()`. */
+export const LIMITS = {
+  /** Largest request body the HTTP server reads (bytes). */
+  bodyBytes: 4 * 1024 * 1024,
+  /** Longest string anywhere in any input (UTF-16 units). */
+  string: 256 * 1024,
+  /** Deepest nesting of objects and arrays in any input. */
+  depth: 32,
+  /** Most entries in one array or object. */
+  entries: 10_000,
+  /** Most values (objects, arrays and scalars) in one input. */
+  nodes: 100_000,
+  /** A task result's evidence, serialized (bytes of JSON). */
+  evidenceBytes: 64 * 1024,
+  /** A prompt submitted to an agent. */
+  prompt: 256 * 1024,
+  /** A result summary, review summary or comment. */
+  summary: 64 * 1024,
+  /** A filesystem path. */
+  path: 4096,
+  /** A git ref or branch name. */
+  ref: 255,
+} as const;
+
+/**
+ * Why `value` is too big or too deep to be an input, or null when it is within LIMITS. Iterative
+ * (no recursion, so no stack overflow), and it stops at the first violation.
+ */
+export function inputShapeError(value: unknown): string | null {
+  const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 0 }];
+  let nodes = 0;
+  while (stack.length) {
+    const { v, depth } = stack.pop()!;
+    if (++nodes > LIMITS.nodes) return `input has more than ${LIMITS.nodes} values`;
+    if (typeof v === "string") {
+      if (v.length > LIMITS.string) return `a string is longer than ${LIMITS.string} characters`;
+      continue;
+    }
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= LIMITS.depth) return `input is nested deeper than ${LIMITS.depth} levels`;
+    const children = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
+    if (children.length > LIMITS.entries) return `an array or object has more than ${LIMITS.entries} entries`;
+    if (!Array.isArray(v)) {
+      for (const k of Object.keys(v as Record<string, unknown>)) if (k.length > 1024) return "an object key is longer than 1024 characters";
+    }
+    for (const c of children) stack.push({ v: c, depth: depth + 1 });
+  }
+  return null;
+}
+
+/**
+ * The deepest nesting of `[`/`{` in JSON text, scanning once and skipping strings; stops counting
+ * past `max`. Lets the HTTP edge refuse a deeply nested body before JSON.parse recurses into it.
+ */
+export function jsonDepthExceeds(text: string, max: number = LIMITS.depth + 4): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
+const noNul = (s: string) => !s.includes("\0");
+
+/** A string with a cap and no NUL bytes. */
+export const text = (max: number) => z.string().max(max).refine(noNul, "must not contain NUL bytes");
+
+/** An absolute filesystem path (relative paths would resolve against the server's cwd). */
+export const absolutePath = z
+  .string()
+  .trim()
+  .min(1, "a path is required")
+  .max(LIMITS.path)
+  .refine(noNul, "paths must not contain NUL bytes")
+  .refine((p) => path.isAbsolute(p), "must be an absolute path (the CLI resolves relative paths for you)");
+
+export const paneId = z.string().regex(/^pane[a-z0-9]{4,40}$/, "not a pane id");
+export const taskId = z.string().regex(/^tsk[a-z0-9]{4,40}$/, "not a task id");
+/** Project and other generic ids. */
+export const id = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "ids are letters, digits, _ and -");
+export const profileId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "profile ids are lowercase letters, digits and -, up to 40 characters");
+export const contextId = z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, "context ids are letters, digits and _ . : -");
+/** An event type glob: `task.*`, `pane.lifecycle`. */
+export const eventTypeGlob = z.string().max(100).regex(/^[A-Za-z0-9_.*-]+$/, "type is a glob of letters, digits, . and *");
+
+/** Free-form JSON evidence, capped in size (depth and entries are capped by inputShapeError). */
+export const evidence = z.record(z.string().max(1024), z.unknown()).refine((v) => {
+  try {
+    return Buffer.byteLength(JSON.stringify(v)) <= LIMITS.evidenceBytes;
+  } catch {
+    return false;
+  }
+}, `evidence must serialize to at most ${LIMITS.evidenceBytes} bytes of JSON`);
