@@ -3,7 +3,7 @@ import { readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { YardError } from "../errors";
-import { diffWorktree, diffWorktreeStat, parseRawNumstatZ, parseRawPatchZ } from "./diff";
+import { diffCommits, diffWorktree, diffWorktreeStat, parseRawNumstatZ, parseRawPatchZ } from "./diff";
 import { createWorktree } from "./worktree";
 import { commitAll, git, makeRepo, removeTmpDirs, tmpDir, write } from "./test-helpers";
 
@@ -32,6 +32,36 @@ async function indexSnapshot(wt: string) {
   const st = await stat(p);
   return { bytes: await readFile(p), mtimeMs: st.mtimeMs, ino: st.ino };
 }
+
+describe("diffCommits", () => {
+  it("gives real statuses, renames and binary files between two commits (the task's branch once its worktree is gone)", async () => {
+    const { root, head, wt } = await setup();
+    await write(wt, "a.txt", lines(5).replace("line 3\n", "line three\n"));
+    await rm(path.join(wt, "b.txt"));
+    await rename(path.join(wt, "big.txt"), path.join(wt, "moved.txt"));
+    await write(wt, "img.bin", BIN_V2);
+    await write(wt, "added.txt", "new\n");
+    await commitAll(wt, "all kinds");
+    const r = await diffCommits({ repoRoot: root, baseSha: head, tip: "task" });
+    expect([...r.files].sort((x, y) => x.path.localeCompare(y.path))).toEqual([
+      { path: "a.txt", status: "modified", additions: 1, deletions: 1, binary: false },
+      { path: "added.txt", status: "added", additions: 1, deletions: 0, binary: false },
+      { path: "b.txt", status: "deleted", additions: 0, deletions: 1, binary: false },
+      { path: "img.bin", status: "modified", additions: 0, deletions: 0, binary: true },
+      { path: "moved.txt", status: "renamed", oldPath: "big.txt", additions: 0, deletions: 0, binary: false },
+    ]);
+    expect(r.diff).toContain("rename from big.txt");
+    expect(r.diff).toContain("Binary files a/img.bin and b/img.bin differ");
+    // The same answer the worktree diff gives for the same committed change.
+    const live = await diffWorktree({ worktreePath: wt, baseSha: head });
+    expect([...live.files].sort((x, y) => x.path.localeCompare(y.path))).toEqual([...r.files].sort((x, y) => x.path.localeCompare(y.path)));
+  });
+
+  it("refuses a bad base", async () => {
+    const { root } = await setup();
+    await expect(diffCommits({ repoRoot: root, baseSha: "not-a-sha", tip: "task" })).rejects.toMatchObject({ code: "BAD_PARAMS" });
+  });
+});
 
 describe("diffWorktree", () => {
   it("covers committed, staged, unstaged, untracked, deleted, binary and renamed files, and nothing ignored", async () => {

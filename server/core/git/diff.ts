@@ -7,6 +7,8 @@
 //           "Binary files ... differ"; no colour, no external diff or textconv drivers)
 //     files: [{ path, status: added|modified|deleted|renamed, oldPath?, additions, deletions, binary }]
 //   diffWorktreeStat({ worktreePath, baseSha }) -> { files, totals: { files, additions, deletions } }
+//   diffCommits({ repoRoot, baseSha, tip }) -> { diff, files }
+//     the same shapes between two commits (a task whose worktree is gone: its branch or merge)
 //
 // How: the worktree's index is copied to a temp file (mtime set just at or below the original's,
 // so git's racy-entry checks stay as strict as with the original), GIT_INDEX_FILE points at the
@@ -69,6 +71,18 @@ export async function diffWorktree(input: DiffWorktreeInput): Promise<WorktreeDi
 export async function diffWorktreeStat(input: DiffWorktreeInput): Promise<WorktreeDiffStat> {
   const { files } = await runDiff(input, false);
   return { files, totals: totalsOf(files) };
+}
+
+/** Committed changes from `baseSha` to `tip` (a branch or commit), with the same statuses, renames and binary detection. */
+export async function diffCommits(input: { repoRoot: string; baseSha: string; tip: string }): Promise<WorktreeDiff> {
+  const root = requireAbsolutePath(input?.repoRoot, "repoRoot");
+  if (!isHexObjectId(input.baseSha)) throw new YardError("BAD_PARAMS", "baseSha must be a hex commit id", { baseSha: input.baseSha ?? null });
+  const flags = DIFF_FLAGS.filter((f) => f !== "--cached");
+  const out = (await runGit([...DIFF_CONFIG, "diff", ...flags, "-p", `${input.baseSha}^{commit}`, `${input.tip}^{commit}`, "--"], { cwd: root })).stdout;
+  const parsed = parseRawPatchZ(out);
+  if (parsed.files) return { diff: parsed.patch, files: parsed.files };
+  const numstat = (await runGit([...DIFF_CONFIG, "diff", ...flags, "--numstat", `${input.baseSha}^{commit}`, `${input.tip}^{commit}`, "--"], { cwd: root })).stdout;
+  return { diff: parsed.patch, files: parseRawNumstatZ(numstat).files };
 }
 
 export function totalsOf(files: DiffFile[]): DiffTotals {

@@ -25,7 +25,7 @@ export { createWorktree, listWorktrees, findWorktree, removeWorktree } from "./w
 export type { CreateWorktreeInput, CreateWorktreeResult, WorktreeEntry, RemoveWorktreeResult } from "./worktree";
 export { commitWorktree } from "./commit";
 export type { CommitWorktreeInput, CommitWorktreeResult } from "./commit";
-export { diffWorktree, diffWorktreeStat, parseRawNumstatZ, parseRawPatchZ, totalsOf } from "./diff";
+export { diffCommits, diffWorktree, diffWorktreeStat, parseRawNumstatZ, parseRawPatchZ, totalsOf } from "./diff";
 export type { DiffFile, DiffFileStatus, WorktreeDiff, WorktreeDiffStat, DiffTotals, DiffWorktreeInput } from "./diff";
 export { mergeTask } from "./merge";
 export type { MergeTaskInput, MergeTaskResult, MergeCleanup } from "./merge";

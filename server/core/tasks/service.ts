@@ -12,7 +12,7 @@ import { absolutePath, contextId, evidence, LIMITS, text } from "../../contracts
 import { type AgentProfiles, argvSchema, expandArgv } from "../agents/profiles";
 import { YardError } from "../errors";
 import type { EventJournal, YardEvent } from "../events/journal";
-import { branchExists, createWorktree, diffWorktree, discardWorktree, findWorktree, inspectRepo, isMerged, mergeTask, resolveBaseSha, runGit, validateBranchName } from "../git";
+import { branchExists, createWorktree, diffCommits, type DiffFile, diffWorktree, discardWorktree, findWorktree, inspectRepo, isMerged, mergeTask, resolveBaseSha, runGit, validateBranchName } from "../git";
 import { rmdirUpTo } from "../git/paths";
 import { newId } from "../ids";
 import type { PaneInfo, PaneManager } from "../panes/manager";
@@ -493,27 +493,24 @@ export class TaskEngine {
 
   // ---- diff ----------------------------------------------------------------------------
 
-  async diff(taskId: string): Promise<{ diff: string; files: Awaited<ReturnType<typeof diffWorktree>>["files"]; baseSha: string; source: "worktree" | "branch" }> {
+  async diff(taskId: string): Promise<{ diff: string; files: DiffFile[]; baseSha: string; source: "worktree" | "branch" }> {
     const t = await this.row(taskId);
     if (!t.baseSha || !t.worktreePath) throw new YardError("CONFLICT", "The task has no worktree");
     // A linked worktree has a `.git` file; checking for it costs no git process on this hot path.
     if (existsSync(path.join(t.worktreePath, ".git"))) {
-      const d = await diffWorktree({ worktreePath: t.worktreePath, baseSha: t.baseSha });
-      return { ...d, baseSha: t.baseSha, source: "worktree" };
+      try {
+        const d = await diffWorktree({ worktreePath: t.worktreePath, baseSha: t.baseSha });
+        return { ...d, baseSha: t.baseSha, source: "worktree" };
+      } catch (e) {
+        // A merge or discard removed the worktree while git was reading it: use the branch.
+        if (existsSync(path.join(t.worktreePath, ".git"))) throw e;
+      }
     }
     // The worktree is gone (merged or discarded): the branch still holds the committed work.
     const tip = t.branch && (await branchExists(t.repoPath, t.branch)) ? t.branch : t.mergeCommit ? `${t.mergeCommit}^2` : null;
     if (!tip) throw new YardError("CONFLICT", "The task's worktree and branch are both gone; there is nothing left to diff", { taskId });
-    const patch = await runGit(["diff", "--no-color", "--no-ext-diff", "-M", t.baseSha, tip, "--"], { cwd: t.repoPath });
-    const numstat = await runGit(["diff", "--numstat", "-M", "--no-color", t.baseSha, tip, "--"], { cwd: t.repoPath });
-    const files = numstat.stdout
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => {
-        const [a, d, p] = l.split("\t");
-        return { path: p!, status: "modified" as const, additions: a === "-" ? 0 : Number(a), deletions: d === "-" ? 0 : Number(d), binary: a === "-" };
-      });
-    return { diff: patch.stdout, files, baseSha: t.baseSha, source: "branch" };
+    const d = await diffCommits({ repoRoot: t.repoPath, baseSha: t.baseSha, tip });
+    return { ...d, baseSha: t.baseSha, source: "branch" };
   }
 
   // ---- finish --------------------------------------------------------------------------
