@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { EventJournal, globMatch } from "../server/core/events/journal";
+import { globMatch } from "../server/core/events/glob";
+import { EventJournal } from "../server/core/events/journal";
 import { openDatabase } from "../server/db";
 import { median } from "./stats";
 import type { BenchResult } from "./types";

@@ -6,26 +6,23 @@
 //   subscribeEvents(): journal events by type glob, one server subscription per glob per socket
 //                 however many components listen, re-subscribed after a reconnect from the last
 //                 seen sequence number so nothing is missed.
-// Protocol: server/realtime/terminals.ts and server/realtime/socket.ts.
-import { io, type Socket } from "socket.io-client";
-import type { PaneInfo } from "../server/core/panes/manager";
+// Protocol: the typed event maps in server/contracts/socket.ts.
+import { io, type Socket as RawSocket } from "socket.io-client";
+import type { ClientToServerEvents, PaneSnapshot, ServerToClientEvents } from "../server/contracts/socket";
+import { globMatch } from "../server/core/events/glob";
 import type { YardEvent } from "../server/core/events/journal";
+import type { PaneInfo } from "../server/core/panes/manager";
 
-export type { PaneInfo, YardEvent };
+export type { PaneInfo, PaneSnapshot, YardEvent };
 
-export interface PaneSnapshot {
-  data: string;
-  cols: number;
-  rows: number;
-}
+/** The socket, typed by the event maps the server implements. */
+type Socket = RawSocket<ServerToClientEvents, ClientToServerEvents>;
 
 export interface SocketError {
   code: string;
   message: string;
   details?: Record<string, unknown> | null;
 }
-
-type Ack<T> = ({ ok: true } & T) | { ok: false; error: SocketError };
 
 let socket: Socket | null = null;
 
@@ -109,7 +106,7 @@ export function attachPane(paneId: string, h: PaneStreamHandlers): PaneStream {
             return done();
           }
           const why = attachedOnce ? "reconnect" : "attach";
-          s.timeout(ATTACH_TIMEOUT_MS).emit("pane:attach", { paneId }, (err: Error | null, reply: Ack<{ snapshot: PaneSnapshot; pane: PaneInfo }>) => {
+          s.timeout(ATTACH_TIMEOUT_MS).emit("pane:attach", { paneId }, (err, reply) => {
             done();
             attaching--;
             if (closed) return;
@@ -181,10 +178,6 @@ const subscribedGlobs = new Set<string>();
 let lastSeq: number | undefined;
 const recentSeqs = new Set<number>();
 let eventsWired = false;
-
-function globMatch(glob: string, type: string): boolean {
-  return new RegExp("^" + glob.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$").test(type);
-}
 
 function wireEvents(s: Socket) {
   if (eventsWired) return;

@@ -1,6 +1,6 @@
 // The event type glob: only `*` is special, and matching never backtracks exponentially.
 import { describe, expect, it } from "vitest";
-import { globMatch } from "./journal";
+import { globMatch } from "./glob";
 
 describe("globMatch", () => {
   it.each([
