@@ -196,7 +196,9 @@ describe("start validation and the cap", () => {
     }
     expect((await api.tasks.list.query()).length).toBe(before);
     expect(git(repo, "branch", "--list")).toBe(branchesBefore);
-    expect(existsSync(path.join(server.home, "worktrees", path.basename(repo)))).toBe(false);
+    // Nothing under the worktree root belongs to this repository (its folder is <name>-<hash>).
+    const wtRoot = path.join(server.home, "worktrees");
+    expect(existsSync(wtRoot) ? readdirSync(wtRoot).filter((d) => d.startsWith(`${path.basename(repo)}-`)) : []).toEqual([]);
   });
 
   it("refuses a start over the cap with RATE_LIMITED and creates nothing", async () => {
@@ -227,11 +229,9 @@ describe("wait", () => {
     const repo = repoWith();
     const { task } = await startDemo(repo, "ask hold on\nreport completed ok", { contextId: "waiting-ctx" });
     await waitState(task.id, "working");
-    const started = Date.now();
     const cli = await yard(server, ["--json", "task", "wait", "--context", "waiting-ctx", "--until", "terminal", "--timeout-ms", "500"]);
     expect(cli.code).toBe(1);
     expect(cli.json.error).toMatchObject({ code: "TIMEOUT", details: { timeoutMs: 500, tasks: [{ id: task.id, state: "working" }] } });
-    expect(Date.now() - started).toBeLessThan(15_000);
     await api.tasks.cancel.mutate({ id: task.id });
   });
 });
