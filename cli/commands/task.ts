@@ -5,7 +5,7 @@ import { YardError } from "../../server/core/errors";
 import { collect, type CliContext, intOption } from "../context";
 import { table } from "../output";
 
-type Task = { id: string; title: string; state: string; branch: string | null; disposition: string | null; contextId: string | null };
+import type { Task } from "../types";
 const taskLine = (t: Task) => `${t.id}  ${t.disposition ?? t.state}  ${t.branch ?? "-"}  ${t.title}`;
 
 export function registerTask(program: Command, ctx: CliContext) {

@@ -7,10 +7,11 @@ import { VERSION } from "../version";
 import { eventsRouter, hooksRouter, panesRouter } from "./panes";
 import { tasksRouter } from "./tasks";
 import { id, profileId } from "../contracts/common";
+import { profileList, profileRemoved, profileView, project, projectList, statusReply } from "../contracts/projects";
 import { adminProcedure, callerProcedure, router } from "./trpc";
 
 export const appRouter = router({
-  status: callerProcedure.query(async ({ ctx }) => ({
+  status: callerProcedure.output(statusReply).query(async ({ ctx }) => ({
     ok: true as const,
     version: VERSION,
     home: ctx.principal.kind === "admin" ? ctx.services.home : undefined,
@@ -22,10 +23,10 @@ export const appRouter = router({
   })),
 
   projects: router({
-    add: adminProcedure.input(projectAddInput).mutation(({ ctx, input }) => ctx.services.projects.add(input)),
-    list: adminProcedure.query(({ ctx }) => ctx.services.projects.list()),
-    get: adminProcedure.input(z.object({ id })).query(({ ctx, input }) => ctx.services.projects.get(input.id)),
-    remove: adminProcedure.input(z.object({ id })).mutation(({ ctx, input }) => ctx.services.projects.remove(input.id)),
+    add: adminProcedure.input(projectAddInput).output(project).mutation(({ ctx, input }) => ctx.services.projects.add(input)),
+    list: adminProcedure.output(projectList).query(({ ctx }) => ctx.services.projects.list()),
+    get: adminProcedure.input(z.object({ id })).output(project).query(({ ctx, input }) => ctx.services.projects.get(input.id)),
+    remove: adminProcedure.input(z.object({ id })).output(project).mutation(({ ctx, input }) => ctx.services.projects.remove(input.id)),
   }),
 
   board: router({
@@ -41,9 +42,9 @@ export const appRouter = router({
   events: eventsRouter,
 
   agents: router({
-    list: callerProcedure.query(({ ctx }) => ctx.services.agents.list()),
-    add: adminProcedure.input(agentProfileInput).mutation(({ ctx, input }) => ctx.services.agents.add(input)),
-    remove: adminProcedure.input(z.object({ id: profileId })).mutation(async ({ ctx, input }) => {
+    list: callerProcedure.output(profileList).query(({ ctx }) => ctx.services.agents.list()),
+    add: adminProcedure.input(agentProfileInput).output(profileView).mutation(({ ctx, input }) => ctx.services.agents.add(input)),
+    remove: adminProcedure.input(z.object({ id: profileId })).output(profileRemoved).mutation(async ({ ctx, input }) => {
       return ctx.services.agents.remove(input.id, await ctx.services.tasks.activeCount({ agent: input.id }));
     }),
   }),
