@@ -1,8 +1,11 @@
 // The one HTTP server: guards every request (Host, Origin, token), serves /api/health and
 // /login itself, tRPC at /api/trpc, socket.io at /socket.io, and hands the rest to Next.js.
-import { rmSync, writeFileSync } from "node:fs";
+// The same request handler also answers on a Unix socket under the data dir (run/api.sock,
+// dir 0700, socket 0600): sandboxed agents without network reach the API through it.
+import { chmodSync, lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
+import path from "node:path";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { paths } from "./config";
 import { appRouter } from "./api/router";
@@ -10,6 +13,7 @@ import type { Context } from "./api/trpc";
 import { attachRealtime, type Realtime } from "./realtime/socket";
 import { type Principal, authenticate, checkHost, checkOrigin, sessionCookieHeader } from "./security/guard";
 import { hashSecret, loadOrCreateToken, safeEqual } from "./security/token";
+import type { ApiSocketState } from "./core/sandbox/sandbox";
 import { createServices, type Services } from "./services";
 import { VERSION } from "./version";
 
@@ -81,13 +85,56 @@ async function listen(server: http.Server, port: number, host: string): Promise<
   return (server.address() as AddressInfo).port;
 }
 
+/** The longest path a Unix socket address holds (sun_path, with its terminating NUL). */
+const MAX_SOCKET_PATH = 107;
+
+/**
+ * Listens on a Unix socket at `file` (its directory 0700, the socket 0600). A socket left by a
+ * crashed server (nobody answers) is removed first; a live one, or anything that is not a
+ * socket, is left alone and reported.
+ */
+async function listenSocket(server: http.Server, file: string): Promise<string> {
+  if (Buffer.byteLength(file) > MAX_SOCKET_PATH) throw new Error(`${file} is longer than the ${MAX_SOCKET_PATH} bytes a Unix socket path may have (use a shorter YARD_HOME)`);
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  chmodSync(path.dirname(file), 0o700);
+  let existing;
+  try {
+    existing = lstatSync(file);
+  } catch {
+    existing = null;
+  }
+  if (existing) {
+    if (!existing.isSocket()) throw new Error(`${file} exists and is not a socket; remove it`);
+    const live = await new Promise<boolean>((resolve) => {
+      const c = net.connect(file);
+      c.once("connect", () => {
+        c.destroy();
+        resolve(true);
+      });
+      c.once("error", () => resolve(false));
+    });
+    if (live) throw new Error(`another server is already listening on ${file} (a second Switchyard on the same data dir?)`);
+    rmSync(file, { force: true });
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(file, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  chmodSync(file, 0o600);
+  return file;
+}
+
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const log = opts.log ?? ((l: string) => console.log(l));
   const p = paths(opts.home);
   const token = loadOrCreateToken(p.token);
   const guardCfg = { token };
   let url = "";
-  const services = await createServices({ home: opts.home, token, url: () => url });
+  let apiSocket: ApiSocketState = { error: "the server is still starting" };
+  const services = await createServices({ home: opts.home, token, url: () => url, apiSocket: () => apiSocket });
 
   let nextHandler: NextHandler | null = null;
   let nextError: Error | null = null;
@@ -107,13 +154,15 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     },
   });
 
-  const server = http.createServer((req, res) => {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     void handle(req, res).catch((e: unknown) => {
       log(`request ${req.method} ${req.url} failed: ${(e as Error)?.stack ?? String(e)}`);
       if (!res.headersSent) sendError(req, res, 500, "INTERNAL", "Internal error");
       else res.destroy();
     });
-  });
+  };
+  const server = http.createServer(onRequest);
+  const socketServer = http.createServer(onRequest);
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const refusedHost = checkHost(req.headers.host, guardCfg);
@@ -157,7 +206,13 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   }
 
   server.requestTimeout = 0; // `tasks.wait` long-polls for as long as the caller asks
+  socketServer.requestTimeout = 0;
   const port = await listen(server, opts.port, opts.host);
+  apiSocket = await listenSocket(socketServer, p.socket).then(
+    (file) => ({ path: file }),
+    (e: Error) => ({ error: e.message }),
+  );
+  if ("error" in apiSocket) log(`switchyard: no API socket (${apiSocket.error}); sandboxed tasks will be refused`);
   const hostForUrl = opts.host.includes(":") ? `[${opts.host}]` : opts.host === "0.0.0.0" ? "127.0.0.1" : opts.host;
   url = `http://${hostForUrl}:${port}`;
   realtime = attachRealtime(server, { services, guard: guardCfg });
@@ -192,6 +247,14 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      if ("path" in apiSocket) {
+        await new Promise<void>((resolve) => {
+          socketServer.close(() => resolve());
+          socketServer.closeAllConnections();
+        });
+        rmSync(apiSocket.path, { force: true });
+        apiSocket = { error: "the server has shut down" };
+      }
       await services.close();
       rmSync(p.server, { force: true });
     },

@@ -7,13 +7,14 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { Db } from "../../db";
-import type { AgentProfiles } from "../agents/profiles";
+import type { AgentProfile, AgentProfiles } from "../agents/profiles";
 import { YardError } from "../errors";
 import type { EventJournal, YardEvent } from "../events/journal";
 import { branchExists, createWorktree, diffWorktree, discardWorktree, findWorktree, inspectRepo, isMerged, mergeTask, resolveBaseSha, runGit, validateBranchName } from "../git";
 import { newId } from "../ids";
 import type { PaneInfo, PaneManager } from "../panes/manager";
 import type { Projects } from "../projects/projects";
+import type { Sandbox, SandboxLaunch } from "../sandbox/sandbox";
 import { type Contract, contractInput, renderPrompt } from "./contract";
 import { ACTIVE_STATES, type Evidence, isTerminal, type ReportStatus, type TaskEvent, type TaskState, TERMINAL_STATES, transition } from "./state";
 
@@ -38,6 +39,8 @@ export const startInput = contractInput.extend({
   parentTaskId: idString.optional(),
   readyTimeoutMs: z.number().int().min(100).max(600_000).optional(),
   stallMs: z.number().int().min(100).max(600_000).optional(),
+  /** Run the agent in the OS sandbox; overrides the agent profile's setting. */
+  sandbox: z.boolean().optional(),
 });
 export type StartInput = z.input<typeof startInput>;
 
@@ -93,6 +96,8 @@ export interface TaskView {
   finishedAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The agent runs in the OS sandbox. */
+  sandboxed: boolean;
 }
 
 export interface TaskEngineDeps {
@@ -104,6 +109,8 @@ export interface TaskEngineDeps {
   home: string;
   maxActive?: number;
   readyTimeoutMs?: number;
+  /** The OS sandbox for tasks that ask for it (none: such starts are SANDBOX_UNAVAILABLE). */
+  sandbox?: Sandbox;
 }
 
 type TaskRow = NonNullable<Awaited<ReturnType<Db["task"]["findUnique"]>>>;
@@ -152,7 +159,8 @@ export class TaskEngine {
     const repo = await inspectRepo(project?.path ?? path.resolve(input.repoPath!));
     if (!repo.hasHead) throw new YardError("BAD_PARAMS", `${repo.root} has no commits yet; commit something first`, { repo: repo.root });
     const agentId = input.argv ? null : (input.agent ?? "demo");
-    if (agentId) await this.deps.agents.get(agentId);
+    const profile = agentId ? await this.deps.agents.get(agentId) : null;
+    const sandbox = await this.sandboxFor(input, profile);
     if (input.path && !path.isAbsolute(input.path)) throw new YardError("BAD_PARAMS", "--path must be absolute", { path: input.path });
     const parentPaneId = input.parentPaneId ?? caller.paneId ?? null;
     if (parentPaneId && !(await this.deps.db.pane.findUnique({ where: { id: parentPaneId }, select: { id: true } }))) {
@@ -197,6 +205,7 @@ export class TaskEngine {
           branch: wt.branch,
           branchPreexisting: wt.branchPreexisting,
           worktreePath: wt.worktreePath,
+          sandboxed: sandbox !== null,
           rounds: { create: { id: newId("rnd"), number: 1, state: "pending" } },
         },
       });
@@ -205,14 +214,14 @@ export class TaskEngine {
     const p = this.startLock.then(run, run);
     this.startLock = p.catch(() => {});
     await p;
-    await this.deps.journal.append("task.created", { taskId: id, payload: { title, contextId: input.contextId ?? null, branch, baseSha: (await this.row(id)).baseSha } });
+    await this.deps.journal.append("task.created", { taskId: id, payload: { title, contextId: input.contextId ?? null, branch, baseSha: (await this.row(id)).baseSha, sandboxed: sandbox !== null } });
 
     const task = await this.row(id);
     let pane: PaneInfo;
     try {
       pane = await this.deps.panes.spawn(
         { agent: agentId ?? undefined, argv: input.argv, cwd: task.worktreePath!, label: `${title}`.slice(0, 120), parentPaneId: parentPaneId ?? undefined, relationship: parentPaneId ? "subagent" : undefined },
-        { taskId: id },
+        { taskId: id, sandbox: await this.sandboxLaunch(id, task.worktreePath!, sandbox) },
       );
     } catch (e) {
       await this.apply(id, { type: "start_failed", stage: "spawn", message: (e as Error).message });
@@ -224,6 +233,25 @@ export class TaskEngine {
     const contract: Contract = { objective: input.objective, constraints: input.constraints, acceptanceCriteria: input.acceptanceCriteria, outputFormat: input.outputFormat };
     this.runInBackground(id, pane.id, renderPrompt(contract, { id, title }), input.readyTimeoutMs ?? this.deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, input.stallMs);
     return { task: await this.get(id), pane };
+  }
+
+  // ---- sandbox (hook point) -------------------------------------------------------------
+
+  /**
+   * Whether this start runs sandboxed (the start's flag wins over the profile's), checked before
+   * anything is created: when the sandbox cannot start here, SANDBOX_UNAVAILABLE says why.
+   */
+  private async sandboxFor(input: z.output<typeof startInput>, profile: AgentProfile | null): Promise<{ network: boolean } | null> {
+    if (!(input.sandbox ?? profile?.sandbox ?? false)) return null;
+    if (!this.deps.sandbox) throw new YardError("SANDBOX_UNAVAILABLE", "This server was started without the OS sandbox", { reason: "not_configured" });
+    await this.deps.sandbox.require();
+    return { network: profile?.sandboxNetwork ?? false };
+  }
+
+  /** The launch the pane manager wraps the agent in (null: unsandboxed). */
+  private async sandboxLaunch(taskId: string, worktreePath: string, sandbox: { network: boolean } | null): Promise<SandboxLaunch | null> {
+    if (!sandbox || !this.deps.sandbox) return null;
+    return this.deps.sandbox.prepare({ taskId, worktreePath, network: sandbox.network });
   }
 
   /** Server-side, survives the caller leaving: wait until the agent is ready, then submit the contract. */
@@ -401,6 +429,7 @@ export class TaskEngine {
       finishedAt: r.finishedAt?.toISOString() ?? null,
       createdAt: r.createdAt.toISOString(),
       updatedAt: r.updatedAt.toISOString(),
+      sandboxed: r.sandboxed,
     };
   }
 
