@@ -1,11 +1,13 @@
 // Finds the server and its credentials: YARD_URL / YARD_TOKEN (set in every pane), else the
 // data dir's server.json and token file, so `yard` works with zero configuration on the same
-// machine. Builds the tRPC client.
+// machine. Builds the tRPC client, over the Unix socket YARD_SOCKET when it is set (a sandboxed
+// pane has no network).
 import { readFileSync } from "node:fs";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import type { AppRouter } from "../server/api/router";
 import { paths, yardHome } from "../server/config";
 import { YardError } from "../server/core/errors";
+import { socketFetch } from "./socket-fetch";
 
 export interface Connection {
   url: string;
@@ -13,6 +15,8 @@ export interface Connection {
   /** Where the values came from, for `yard status`. */
   source: "env" | "data-dir";
   home: string;
+  /** The server's API socket (YARD_SOCKET), used instead of TCP when set. */
+  socket?: string;
 }
 
 export function resolveConnection(env: NodeJS.ProcessEnv = process.env): Connection {
@@ -35,7 +39,8 @@ export function resolveConnection(env: NodeJS.ProcessEnv = process.env): Connect
       throw new YardError("UNAUTHORIZED", `No token: set YARD_TOKEN or run yard as the user who owns ${p.token}`, { home });
     }
   }
-  return { url: url.replace(/\/+$/, ""), token, source, home };
+  const socket = env.YARD_SOCKET?.trim() || undefined;
+  return { url: url.replace(/\/+$/, ""), token, source, home, ...(socket ? { socket } : {}) };
 }
 
 export function makeClient(conn: Connection) {
@@ -44,6 +49,7 @@ export function makeClient(conn: Connection) {
       httpLink({
         url: `${conn.url}/api/trpc`,
         headers: () => ({ authorization: `Bearer ${conn.token}` }),
+        ...(conn.socket ? { fetch: socketFetch(conn.socket) } : {}),
       }),
     ],
   });
