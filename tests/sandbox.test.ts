@@ -269,6 +269,29 @@ describe("where the sandbox cannot start", () => {
   });
 });
 
+describe("without the API socket", () => {
+  it("refuses sandboxed tasks (the agent could not reach the server) and still runs unsandboxed ones", async () => {
+    // A data dir so deep that run/api.sock exceeds the length a Unix socket path may have.
+    const home = path.join(mkdtempSync("/var/tmp/yard-long-"), "d".repeat(100));
+    dirs.push(path.dirname(home));
+    mkdirSync(home);
+    const s5 = await startTestServer({ home });
+    try {
+      expect(s5.output()).toMatch(/no API socket \(.*longer than the 107 bytes/);
+      const api5 = adminClient(s5);
+      const repo = tmpRepo();
+      const err = await errorOf(() => api5.tasks.start.mutate({ repoPath: repo, objective: "x", agent: "demo", sandbox: true }));
+      expect(err).toMatchObject({ code: "SANDBOX_UNAVAILABLE", details: { reason: "socket_unavailable" } });
+      expect(err.message).toMatch(/API socket is not available.*longer than the 107 bytes/);
+      expect(await api5.tasks.list.query()).toEqual([]);
+      const { task } = await api5.tasks.start.mutate({ repoPath: repo, objective: "report completed fine", agent: "demo" });
+      expect((await api5.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 60_000 })).tasks[0]).toMatchObject({ state: "completed", sandboxed: false });
+    } finally {
+      await s5.dispose();
+    }
+  });
+});
+
 describe("the API socket", () => {
   const get = (socketPath: string, urlPath: string, headers: Record<string, string>) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {

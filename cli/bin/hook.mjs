@@ -3,7 +3,6 @@
 // the pane's token (YARD_TOKEN) to YARD_URL, or over the Unix socket YARD_SOCKET when that is set
 // (a sandboxed pane has no network). It always exits 0, within about 2 s, so it can never block
 // an agent: when it cannot post, it says why on stderr.
-import http from "node:http";
 const MAX_STDIN = 300 * 1024;
 const HARD_DEADLINE_MS = 1900;
 
@@ -72,7 +71,8 @@ export async function runHook(event) {
  * @param {string} socketPath @param {string} urlPath @param {Record<string, string>} headers @param {string} body @param {number} timeoutMs
  * @returns {Promise<{ ok: boolean, status: number, statusText: string, json(): Promise<unknown> }>}
  */
-function postOverSocket(socketPath, urlPath, headers, body, timeoutMs) {
+async function postOverSocket(socketPath, urlPath, headers, body, timeoutMs) {
+  const { default: http } = await import("node:http");
   return new Promise((resolve, reject) => {
     const req = http.request(
       { socketPath, path: urlPath, method: "POST", headers: { ...headers, host: "localhost", "content-length": Buffer.byteLength(body) }, timeout: timeoutMs },
