@@ -255,6 +255,13 @@ describe("sandbox argv", () => {
     expect(ops(sandboxMounts({ ...base, network: true, resolvConf: "/etc/resolv.conf" })).filter((m) => m.includes("resolv"))).toEqual([]);
   });
 
+  it("drops every capability unless told the process is not root", () => {
+    const flags = (plan: SandboxPlan) => buildSandboxArgv(plan, ["true"]).join("\0");
+    expect(flags(base)).toContain("--cap-drop\0ALL");
+    expect(flags({ ...base, dropCapabilities: true })).toContain("--cap-drop\0ALL");
+    expect(flags({ ...base, dropCapabilities: false })).not.toContain("--cap-drop");
+  });
+
   it("binds no socket when there is none", () => {
     expect(ops(sandboxMounts({ ...base, socket: null })).some((m) => m.includes(SANDBOX_SOCKET))).toBe(false);
   });

@@ -62,6 +62,12 @@ export interface SandboxPlan {
   readOnly: string[];
   /** The file /etc/resolv.conf resolves to, when it lies under a hidden directory (DNS with network on). */
   resolvConf?: string | null;
+  /**
+   * Pass --cap-drop ALL (default true). Needed when the server runs as root, where bwrap keeps
+   * every capability otherwise; for other users bwrap drops them all by itself, and a setuid bwrap
+   * refuses the flag from them.
+   */
+  dropCapabilities?: boolean;
 }
 
 export type Mount = { op: "--tmpfs"; dest: string; perms?: string } | { op: "--ro-bind" | "--bind"; src: string; dest: string };
@@ -144,16 +150,19 @@ export function buildSandboxArgv(plan: SandboxPlan, command: string[]): string[]
   }
   out.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!plan.network) out.push("--unshare-net");
-  out.push("--die-with-parent", "--cap-drop", "ALL", "--chdir", checkPath(plan.worktree, "worktree"), "--", env, `--default-signal=${AGENT_SIGNALS}`, ...command);
+  out.push("--die-with-parent");
+  if (plan.dropCapabilities ?? true) out.push("--cap-drop", "ALL");
+  out.push("--chdir", checkPath(plan.worktree, "worktree"), "--", env, `--default-signal=${AGENT_SIGNALS}`, ...command);
   return out;
 }
 
 /** The fixed probe: the same launcher, flags and kinds of mounts as a real spawn, running `true`. */
-export function probeArgv(bwrap: string, env: string): string[] {
+export function probeArgv(bwrap: string, env: string, dropCapabilities = true): string[] {
   return [
     env, `--ignore-signal=${AGENT_SIGNALS}`, bwrap,
     "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--perms", "0555", "--tmpfs", "/run",
-    "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--unshare-net", "--die-with-parent", "--cap-drop", "ALL",
+    "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--unshare-net", "--die-with-parent",
+    ...(dropCapabilities ? ["--cap-drop", "ALL"] : []),
     "--", env, `--default-signal=${AGENT_SIGNALS}`, "true",
   ];
 }

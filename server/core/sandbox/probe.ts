@@ -15,6 +15,9 @@ export type SandboxAvailability =
 
 const PROBE_TIMEOUT_MS = 10_000;
 
+/** Whether sandboxes need --cap-drop ALL: bwrap run by root keeps every capability otherwise. */
+export const runningAsRoot = (): boolean => process.getuid?.() === 0;
+
 export const INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap)";
 
 /** An executable file: `name` itself when it holds a slash, else the first match on searchPath. */
@@ -63,7 +66,7 @@ export async function probeSandbox(opts: { bwrap: string; searchPath: string | u
   if (!bwrap) return { ok: false, reason: "bwrap_missing", message: `bubblewrap is not installed (no executable ${JSON.stringify(opts.bwrap)}${opts.bwrap.includes("/") ? "" : " on PATH"}): ${INSTALL_HINT}.` };
   const env = findExecutable("env", opts.searchPath);
   if (!env) return { ok: false, reason: "env_unsupported", message: "The sandbox needs GNU env (coreutils 8.31 or newer); no env on PATH." };
-  const { code, stderr, error } = await run(probeArgv(bwrap, env), PROBE_TIMEOUT_MS);
+  const { code, stderr, error } = await run(probeArgv(bwrap, env, runningAsRoot()), PROBE_TIMEOUT_MS);
   if (error) return { ok: false, reason: "probe_failed", message: `Could not run ${bwrap}: ${error}` };
   if (code === 0) return { ok: true, bwrap, env };
   return classifyProbeFailure(code, stderr);

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { YardError } from "../errors";
 import { inspectRepo } from "../git/repo";
 import { buildSandboxArgv, SANDBOX_SOCKET, type SandboxPlan } from "./argv";
-import { probeSandbox, type SandboxAvailability } from "./probe";
+import { probeSandbox, runningAsRoot, type SandboxAvailability } from "./probe";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -116,6 +116,7 @@ export class Sandbox {
       network: opts.network,
       readOnly: readOnly.filter((p) => existsSync(p)),
       resolvConf,
+      dropCapabilities: runningAsRoot(),
     };
     const gitGlobal = this.gitGlobalConfig;
     return {
