@@ -7,6 +7,7 @@ import { inspectRepo } from "./core/git/repo";
 import type { AttentionItem } from "./core/panes/attention";
 import { PaneManager } from "./core/panes/manager";
 import { Projects } from "./core/projects/projects";
+import { type ApiSocketState, Sandbox } from "./core/sandbox/sandbox";
 import { TaskEngine } from "./core/tasks/service";
 import { type Db, openDatabase } from "./db";
 import { tightenDataDir } from "./security/data-dir";
@@ -20,12 +21,13 @@ export interface Services {
   agents: AgentProfiles;
   panes: PaneManager;
   tasks: TaskEngine;
+  sandbox: Sandbox;
   attention(limit?: number): Promise<AttentionItem[]>;
   url(): string;
   close(): Promise<void>;
 }
 
-export async function createServices(opts: { home: string; token: string; url: () => string }): Promise<Services> {
+export async function createServices(opts: { home: string; token: string; url: () => string; apiSocket?: () => ApiSocketState }): Promise<Services> {
   const p = paths(opts.home);
   tightenDataDir(p.home);
   const { db } = await openDatabase(p.db);
@@ -36,6 +38,8 @@ export async function createServices(opts: { home: string; token: string; url: (
     const info = await inspectRepo(path);
     return { root: info.root, currentBranch: info.currentBranch };
   });
+  // YARD_BWRAP: which bwrap to use (a path or a name on PATH), read once here.
+  const sandbox = new Sandbox({ home: p.home, bwrap: process.env.YARD_BWRAP || "bwrap", apiSocket: opts.apiSocket ?? (() => ({ error: "this server has no API socket" })) });
   let tasks: TaskEngine | null = null;
   const panes = new PaneManager({
     db,
@@ -55,6 +59,7 @@ export async function createServices(opts: { home: string; token: string; url: (
     home: p.home,
     maxActive: envInt("YARD_MAX_ACTIVE_TASKS"),
     readyTimeoutMs: envInt("YARD_READY_TIMEOUT_MS"),
+    sandbox,
   });
   await tasks.recover(await panes.recover());
   return {
@@ -66,6 +71,7 @@ export async function createServices(opts: { home: string; token: string; url: (
     agents,
     panes,
     tasks,
+    sandbox,
     attention: async (limit) => {
       const rows = await db.task.findMany({ where: { paneId: { not: null } }, select: { id: true, state: true, updatedAt: true } });
       return panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });

@@ -29,6 +29,8 @@ export function registerServer(program: Command, ctx: CliContext) {
           `Switchyard ${status.version} is running at ${conn.url}`,
           status.home ? `data dir: ${status.home}` : "",
           `${status.projects} project(s), ${status.tasks} task(s), ${status.panes} pane(s)`,
+          status.sandboxed !== undefined ? `this pane is ${status.sandboxed ? "sandboxed" : "not sandboxed"}` : "",
+          status.sandbox ? `sandbox: ${status.sandbox.available ? "available" : `unavailable: ${status.sandbox.message}`}` : "",
           loginUrl ? `login link: ${loginUrl}` : "",
         ]
           .filter(Boolean)

@@ -29,6 +29,8 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--branch <name>", "branch name (default yard/<title>-<id>; an existing branch is adopted)")
     .option("--path <dir>", "worktree path (default under the data dir)")
     .option("--parent-pane <id>", "the orchestrator's pane (default: the pane you run this from)")
+    .option("--sandbox", "run the agent in the OS sandbox (bubblewrap), whatever its profile says")
+    .option("--no-sandbox", "run the agent without the OS sandbox, whatever its profile says")
     .argument("[argv...]", "a custom agent command, after --")
     .action(async (argv: string[], o: Record<string, string | string[] | boolean | undefined>) => {
       const res = await ctx.client().tasks.start.mutate({
@@ -48,8 +50,9 @@ export function registerTask(program: Command, ctx: CliContext) {
         branch: o.branch as string | undefined,
         path: o.path ? path.resolve(o.path as string) : undefined,
         parentPaneId: (o.parentPane as string | undefined) ?? undefined,
+        sandbox: typeof o.sandbox === "boolean" ? o.sandbox : undefined,
       });
-      ctx.out().result(res, () => `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}`);
+      ctx.out().result(res, () => `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}${res.task.sandboxed ? " (sandboxed)" : ""}`);
     });
 
   task
@@ -57,7 +60,7 @@ export function registerTask(program: Command, ctx: CliContext) {
     .description("Show a task")
     .action(async (id: string) => {
       const t = await ctx.client().tasks.get.query({ id });
-      ctx.out().result({ task: t }, () => [taskLine(t), t.result ? `result: ${t.result.status}: ${t.result.summary}` : "", t.evidence ? `evidence: ${JSON.stringify(t.evidence)}` : ""].filter(Boolean).join("\n"));
+      ctx.out().result({ task: t }, () => [taskLine(t), `sandboxed: ${t.sandboxed ? "yes" : "no"}`, t.result ? `result: ${t.result.status}: ${t.result.summary}` : "", t.evidence ? `evidence: ${JSON.stringify(t.evidence)}` : ""].filter(Boolean).join("\n"));
     });
 
   task

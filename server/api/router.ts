@@ -3,12 +3,18 @@ import { z } from "zod";
 import { agentProfileInput } from "../core/agents/profiles";
 import { projectAddInput } from "../core/projects/projects";
 import { loadBoard } from "../core/tasks/board";
+import type { Services } from "../services";
 import { VERSION } from "../version";
 import { eventsRouter, hooksRouter, panesRouter } from "./panes";
 import { tasksRouter } from "./tasks";
 import { id, profileId } from "../contracts/common";
 import { profileList, profileRemoved, profileView, project, projectList, statusReply } from "../contracts/projects";
 import { adminProcedure, callerProcedure, router } from "./trpc";
+
+async function sandboxStatus(services: Services): Promise<{ available: boolean; reason: string | null; message: string | null }> {
+  const a = await services.sandbox.availability();
+  return a.ok ? { available: true, reason: null, message: null } : { available: false, reason: a.reason, message: a.message };
+}
 
 export const appRouter = router({
   status: callerProcedure.output(statusReply).query(async ({ ctx }) => ({
@@ -20,6 +26,10 @@ export const appRouter = router({
     projects: await ctx.services.db.project.count(),
     panes: await ctx.services.db.pane.count(),
     tasks: await ctx.services.db.task.count(),
+    /** Called from a pane: whether that pane runs in the OS sandbox. */
+    sandboxed: ctx.pane ? ((await ctx.services.db.pane.findUnique({ where: { id: ctx.pane.id }, select: { sandboxed: true } }))?.sandboxed ?? false) : undefined,
+    /** For the user: whether sandboxed tasks can start on this machine, and if not why. */
+    sandbox: ctx.principal.kind === "admin" ? await sandboxStatus(ctx.services) : undefined,
   })),
 
   projects: router({

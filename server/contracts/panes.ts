@@ -26,6 +26,8 @@ export const paneInfo = z.object({
   live: z.boolean(),
   createdAt: z.string(),
   exitedAt: z.string().nullable(),
+  /** Runs under the OS sandbox. */
+  sandboxed: z.boolean(),
 });
 
 export const paneList = z.array(paneInfo);

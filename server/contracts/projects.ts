@@ -21,6 +21,10 @@ export const profileView = z.object({
   supportsHooks: z.boolean(),
   builtIn: z.boolean(),
   envNames: z.array(z.string()),
+  /** Runs under the OS sandbox by default (a task may override it). */
+  sandbox: z.boolean(),
+  /** The sandbox keeps the network. */
+  sandboxNetwork: z.boolean(),
 });
 export const profileList = z.array(profileView);
 export const profileRemoved = z.object({ removed: z.string() });
@@ -35,4 +39,8 @@ export const statusReply = z.object({
   projects: z.number().int(),
   panes: z.number().int(),
   tasks: z.number().int(),
+  /** Called from a pane: whether that pane runs in the OS sandbox. */
+  sandboxed: z.boolean().optional(),
+  /** For the user: whether sandboxed tasks can start on this machine, and if not why. */
+  sandbox: z.object({ available: z.boolean(), reason: z.string().nullable(), message: z.string().nullable() }).optional(),
 });

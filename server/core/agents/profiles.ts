@@ -1,4 +1,5 @@
-// Agent profiles: how to launch an agent (argv template, role, hook support, env).
+// Agent profiles: how to launch an agent (argv template, role, hook support, env, whether its
+// tasks run in the OS sandbox and with or without network).
 // Owns the built-in profiles (claude-code, codex, shell, demo), validation of custom ones,
 // removing them, and expanding an argv template for a spawn. Env values are write-only: what
 // leaves this module for callers (`ProfileView`) names the variables, never their values.
@@ -19,6 +20,10 @@ export interface AgentProfile {
   supportsHooks: boolean;
   env: Record<string, string>;
   builtIn: boolean;
+  /** Its tasks run in the OS sandbox unless a start says otherwise. */
+  sandbox: boolean;
+  /** Inside the sandbox, keep the host's network (default: none). */
+  sandboxNetwork: boolean;
 }
 
 /** A profile as callers see it: env names only (values are often API keys). */
@@ -44,10 +49,10 @@ export function claudeHookSettings(): string {
 }
 
 export const BUILT_IN_PROFILES: AgentProfile[] = [
-  { id: "claude-code", name: "Claude Code", role: "worker", argv: ["claude", "--settings", "{{claudeHookSettings}}"], supportsHooks: true, env: {}, builtIn: true },
-  { id: "codex", name: "Codex", role: "worker", argv: ["codex"], supportsHooks: false, env: {}, builtIn: true },
-  { id: "shell", name: "Shell", role: "worker", argv: ["{{shell}}"], supportsHooks: false, env: {}, builtIn: true },
-  { id: "demo", name: "Demo agent", role: "worker", argv: ["{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs"], supportsHooks: true, env: {}, builtIn: true },
+  { id: "claude-code", name: "Claude Code", role: "worker", argv: ["claude", "--settings", "{{claudeHookSettings}}"], supportsHooks: true, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
+  { id: "codex", name: "Codex", role: "worker", argv: ["codex"], supportsHooks: false, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
+  { id: "shell", name: "Shell", role: "worker", argv: ["{{shell}}"], supportsHooks: false, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
+  { id: "demo", name: "Demo agent", role: "worker", argv: ["{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs"], supportsHooks: true, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
 ];
 
 /** Replaces `{{name}}` placeholders; an unknown placeholder is a BAD_PARAMS error at spawn time. */
@@ -87,10 +92,12 @@ export const agentProfileInput = z.object({
   argv: argvSchema,
   supportsHooks: z.boolean().default(false),
   env: envSchema.default({}),
-});
+  sandbox: z.boolean().default(false),
+  sandboxNetwork: z.boolean().default(false),
+}).refine((p) => p.sandbox || !p.sandboxNetwork, { message: "sandboxNetwork only applies to a sandboxed profile (add sandbox: true / --sandbox)", path: ["sandboxNetwork"] });
 export type AgentProfileInput = z.input<typeof agentProfileInput>;
 
-type Row = { id: string; name: string; role: string; argv: string; supportsHooks: boolean; env: string; builtIn: boolean };
+type Row = { id: string; name: string; role: string; argv: string; supportsHooks: boolean; env: string; builtIn: boolean; sandbox: boolean; sandboxNetwork: boolean };
 const toProfile = (r: Row): AgentProfile => ({
   id: r.id,
   name: r.name,
@@ -99,6 +106,8 @@ const toProfile = (r: Row): AgentProfile => ({
   supportsHooks: r.supportsHooks,
   env: JSON.parse(r.env) as Record<string, string>,
   builtIn: r.builtIn,
+  sandbox: r.sandbox,
+  sandboxNetwork: r.sandboxNetwork,
 });
 
 export class AgentProfiles {
@@ -107,7 +116,7 @@ export class AgentProfiles {
   /** Writes the built-ins (their definitions follow the code, so they are refreshed each start). */
   async seed(): Promise<void> {
     for (const p of BUILT_IN_PROFILES) {
-      const data = { name: p.name, role: p.role, argv: JSON.stringify(p.argv), supportsHooks: p.supportsHooks, env: JSON.stringify(p.env), builtIn: true };
+      const data = { name: p.name, role: p.role, argv: JSON.stringify(p.argv), supportsHooks: p.supportsHooks, env: JSON.stringify(p.env), builtIn: true, sandbox: p.sandbox, sandboxNetwork: p.sandboxNetwork };
       await this.db.agentProfile.upsert({ where: { id: p.id }, create: { id: p.id, ...data }, update: data });
     }
   }
@@ -143,7 +152,17 @@ export class AgentProfiles {
     }
     expandArgv(p.argv); // unknown placeholders fail now, not at the first spawn
     const row = await this.db.agentProfile.create({
-      data: { id: p.id, name: p.name ?? p.id, role: p.role, argv: JSON.stringify(p.argv), supportsHooks: p.supportsHooks, env: JSON.stringify(p.env), builtIn: false },
+      data: {
+        id: p.id,
+        name: p.name ?? p.id,
+        role: p.role,
+        argv: JSON.stringify(p.argv),
+        supportsHooks: p.supportsHooks,
+        env: JSON.stringify(p.env),
+        builtIn: false,
+        sandbox: p.sandbox,
+        sandboxNetwork: p.sandboxNetwork,
+      },
     });
     return toView(toProfile(row));
   }

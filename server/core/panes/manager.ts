@@ -13,6 +13,7 @@ import type { Db } from "../../db";
 import { hashSecret, newPaneToken, safeEqual } from "../../security/token";
 import { absolutePath } from "../../contracts/common";
 import { type AgentProfiles, argvSchema, envSchema } from "../agents/profiles";
+import type { SandboxLaunch } from "../sandbox/sandbox";
 import { YardError } from "../errors";
 import type { EventJournal } from "../events/journal";
 import { parseHookPost } from "../hooks/payload";
@@ -52,6 +53,8 @@ export interface PaneInfo {
   live: boolean;
   createdAt: string;
   exitedAt: string | null;
+  /** Runs inside the OS sandbox (core/sandbox). */
+  sandboxed: boolean;
 }
 
 export const spawnInput = z
@@ -73,6 +76,12 @@ export type SpawnInput = z.input<typeof spawnInput>;
 export interface SpawnExtras {
   taskId?: string;
   extraEnv?: Record<string, string>;
+  /**
+   * The task engine's sandbox decision: a launch wraps the process in the OS sandbox, null runs
+   * it unsandboxed. Left undefined (a pane spawned directly), a profile that asks for the sandbox
+   * is refused: the sandbox needs a task's worktree.
+   */
+  sandbox?: SandboxLaunch | null;
 }
 
 export type ReadMode = "screen" | "tail" | "delta";
@@ -168,6 +177,9 @@ export class PaneManager {
     const launch = await this.resolveLaunch(opts);
     const { argv, hooks } = launch;
     const profileEnv = launch.env;
+    if (launch.sandbox && extras.sandbox === undefined) {
+      throw new YardError("BAD_PARAMS", `Agent profile ${launch.agent} runs in the OS sandbox, which needs a task's worktree: start it as a task (yard task start --agent ${launch.agent})`, { agent: launch.agent });
+    }
 
     const id = newId("pane");
     const { token, hash } = newPaneToken(id);
@@ -202,13 +214,15 @@ export class PaneManager {
         cols,
         rows,
         tokenHash: hash,
+        sandboxed: Boolean(extras.sandbox),
       },
     });
 
     let proc: pty.IPty;
     try {
       // Raw bytes: the mirror decodes UTF-8 itself, so text is decoded only for live viewers.
-      proc = pty.spawn(argv[0]!, argv.slice(1), { name: "xterm-256color", cols, rows, cwd, env, encoding: null });
+      const launch = sandboxed(argv, env, extras.sandbox);
+      proc = pty.spawn(launch.argv[0]!, launch.argv.slice(1), { name: "xterm-256color", cols, rows, cwd, env: launch.env, encoding: null });
     } catch (e) {
       await this.deps.db.pane.update({ where: { id }, data: { lifecycle: "exited", exitCode: 127, exitedAt: new Date() } });
       await this.deps.journal.append("pane.exit", { paneId: id, taskId: extras.taskId, payload: { exitCode: 127, error: (e as Error).message } });
@@ -261,7 +275,7 @@ export class PaneManager {
       });
     });
 
-    void this.deps.journal.append("pane.spawned", { paneId: id, taskId: extras.taskId, payload: { argv, cwd, label: info.label, parentPaneId: info.parentPaneId, agent: info.agent } });
+    void this.deps.journal.append("pane.spawned", { paneId: id, taskId: extras.taskId, payload: { argv, cwd, label: info.label, parentPaneId: info.parentPaneId, agent: info.agent, sandboxed: info.sandboxed, ...(extras.sandbox ? { network: extras.sandbox.network } : {}) } });
     this.apply(pane, { type: "spawned", at: Date.now() });
     this.queuePersist(pane, { pid: proc.pid });
     await pane.persist;
@@ -561,6 +575,11 @@ export class PaneManager {
   }
 }
 
+/** The sandbox hook point: what actually gets spawned (the recorded argv stays the agent's own). */
+function sandboxed(argv: string[], env: Record<string, string>, launch: SandboxLaunch | null | undefined) {
+  return launch ? launch.wrap(argv, env) : { argv, env };
+}
+
 /** The trailing bytes of an incomplete UTF-8 character at the end of `b`, or null. */
 export function incompleteUtf8Tail(b: Uint8Array): Buffer | null {
   for (let back = 1; back <= Math.min(3, b.length); back++) {
@@ -603,6 +622,7 @@ type PaneRow = {
   rows: number;
   createdAt: Date;
   exitedAt: Date | null;
+  sandboxed: boolean;
 };
 
 function toInfo(r: PaneRow): PaneInfo {
@@ -626,5 +646,6 @@ function toInfo(r: PaneRow): PaneInfo {
     live: false,
     createdAt: r.createdAt.toISOString(),
     exitedAt: r.exitedAt?.toISOString() ?? null,
+    sandboxed: r.sandboxed,
   };
 }

@@ -9,7 +9,7 @@ import path from "node:path";
 import { z } from "zod";
 import type { Db } from "../../db";
 import { absolutePath, contextId, evidence, LIMITS, text } from "../../contracts/common";
-import { type AgentProfiles, argvSchema, expandArgv } from "../agents/profiles";
+import { type AgentProfile, type AgentProfiles, argvSchema } from "../agents/profiles";
 import { YardError } from "../errors";
 import type { EventJournal, YardEvent } from "../events/journal";
 import { branchExists, createWorktree, diffCommits, type DiffFile, diffWorktree, discardWorktree, findWorktree, inspectRepo, isMerged, mergeTask, resolveBaseSha, runGit, validateBranchName } from "../git";
@@ -17,6 +17,7 @@ import { rmdirUpTo } from "../git/paths";
 import { newId } from "../ids";
 import type { PaneInfo, PaneManager } from "../panes/manager";
 import type { Projects } from "../projects/projects";
+import type { Sandbox, SandboxLaunch } from "../sandbox/sandbox";
 import { type Contract, contractInput, renderPrompt } from "./contract";
 import { ACTIVE_STATES, type Evidence, isTerminal, type ReportStatus, type TaskEvent, type TaskState, TERMINAL_STATES, transition } from "./state";
 
@@ -41,6 +42,8 @@ export const startInput = contractInput.extend({
   parentTaskId: idString.optional(),
   readyTimeoutMs: z.number().int().min(100).max(600_000).optional(),
   stallMs: z.number().int().min(100).max(600_000).optional(),
+  /** Run the agent in the OS sandbox; overrides the agent profile's setting. */
+  sandbox: z.boolean().optional(),
 });
 export type StartInput = z.input<typeof startInput>;
 
@@ -96,6 +99,8 @@ export interface TaskView {
   finishedAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The agent runs in the OS sandbox. */
+  sandboxed: boolean;
 }
 
 export interface TaskEngineDeps {
@@ -107,6 +112,8 @@ export interface TaskEngineDeps {
   home: string;
   maxActive?: number;
   readyTimeoutMs?: number;
+  /** The OS sandbox for tasks that ask for it (none: such starts are SANDBOX_UNAVAILABLE). */
+  sandbox?: Sandbox;
 }
 
 type TaskRow = NonNullable<Awaited<ReturnType<Db["task"]["findUnique"]>>>;
@@ -157,6 +164,8 @@ export class TaskEngine {
     const agentId = input.argv ? null : (input.agent ?? "demo");
     // Profile, placeholders and program are checked now: a launch that cannot work creates nothing.
     await this.deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: input.argv });
+    const profile = agentId ? await this.deps.agents.get(agentId) : null;
+    const sandbox = await this.sandboxFor(input, profile);
     const parentPaneId = input.parentPaneId ?? caller.paneId ?? null;
     if (parentPaneId && !(await this.deps.db.pane.findUnique({ where: { id: parentPaneId }, select: { id: true } }))) {
       throw new YardError("NOT_FOUND", `No parent pane ${parentPaneId}`, { parentPaneId });
@@ -200,6 +209,7 @@ export class TaskEngine {
           branch: wt.branch,
           branchPreexisting: wt.branchPreexisting,
           worktreePath: wt.worktreePath,
+          sandboxed: sandbox !== null,
           rounds: { create: { id: newId("rnd"), number: 1, state: "pending" } },
         },
       });
@@ -214,14 +224,14 @@ export class TaskEngine {
     try {
       pane = await this.deps.panes.spawn(
         { agent: agentId ?? undefined, argv: input.argv, cwd: task.worktreePath!, label: `${title}`.slice(0, 120), parentPaneId: parentPaneId ?? undefined, relationship: parentPaneId ? "subagent" : undefined },
-        { taskId: id },
+        { taskId: id, sandbox: await this.sandboxLaunch(id, task.worktreePath!, sandbox) },
       );
     } catch (e) {
       // A refused start leaves nothing behind: no row, no worktree, no branch it created.
       await this.undoStart(task);
       throw e;
     }
-    await this.deps.journal.append("task.created", { taskId: id, payload: { title, contextId: input.contextId ?? null, branch, baseSha: task.baseSha } });
+    await this.deps.journal.append("task.created", { taskId: id, payload: { title, contextId: input.contextId ?? null, branch, baseSha: task.baseSha, sandboxed: sandbox !== null } });
     await this.deps.db.task.update({ where: { id }, data: { paneId: pane.id } });
     await this.deps.db.taskRound.update({ where: { taskId_number: { taskId: id, number: 1 } }, data: { paneId: pane.id } });
 
@@ -250,6 +260,25 @@ export class TaskEngine {
     if (await findWorktree(t.repoPath, t.worktreePath).catch(() => "unknown")) return;
     await rm(t.worktreePath, { recursive: true, force: true }).catch(() => {});
     await rmdirUpTo(path.dirname(t.worktreePath), path.join(root, rel.split(path.sep)[0]!));
+  }
+
+  // ---- sandbox (hook point) -------------------------------------------------------------
+
+  /**
+   * Whether this start runs sandboxed (the start's flag wins over the profile's), checked before
+   * anything is created: when the sandbox cannot start here, SANDBOX_UNAVAILABLE says why.
+   */
+  private async sandboxFor(input: z.output<typeof startInput>, profile: AgentProfile | null): Promise<{ network: boolean } | null> {
+    if (!(input.sandbox ?? profile?.sandbox ?? false)) return null;
+    if (!this.deps.sandbox) throw new YardError("SANDBOX_UNAVAILABLE", "This server was started without the OS sandbox", { reason: "not_configured" });
+    await this.deps.sandbox.require();
+    return { network: profile?.sandboxNetwork ?? false };
+  }
+
+  /** The launch the pane manager wraps the agent in (null: unsandboxed). */
+  private async sandboxLaunch(taskId: string, worktreePath: string, sandbox: { network: boolean } | null): Promise<SandboxLaunch | null> {
+    if (!sandbox || !this.deps.sandbox) return null;
+    return this.deps.sandbox.prepare({ taskId, worktreePath, network: sandbox.network });
   }
 
   /** Server-side, survives the caller leaving: wait until the agent is ready, then submit the contract. */
@@ -432,6 +461,7 @@ export class TaskEngine {
       finishedAt: r.finishedAt?.toISOString() ?? null,
       createdAt: r.createdAt.toISOString(),
       updatedAt: r.updatedAt.toISOString(),
+      sandboxed: r.sandboxed,
     };
   }
 
