@@ -1,11 +1,12 @@
 // Finds the server and its credentials: YARD_URL / YARD_TOKEN (set in every pane), else the
 // data dir's server.json and token file, so `yard` works with zero configuration on the same
-// machine. Builds the tRPC client.
+// machine. Builds the tRPC client (over node:http, see http.ts).
 import { readFileSync } from "node:fs";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import type { AppRouter } from "../server/api/router";
 import { paths, yardHome } from "../server/config";
 import { YardError } from "../server/core/errors";
+import { nodeFetch } from "./http";
 
 export interface Connection {
   url: string;
@@ -44,6 +45,7 @@ export function makeClient(conn: Connection) {
       httpLink({
         url: `${conn.url}/api/trpc`,
         headers: () => ({ authorization: `Bearer ${conn.token}` }),
+        fetch: nodeFetch,
       }),
     ],
   });

@@ -85,9 +85,18 @@ export async function buildCli() {
     legalComments: "none",
     // tsx is loaded only by `yard serve`, which runs the server's TypeScript in-process.
     external: ["tsx", "tsx/*"],
-    define: { __YARD_CLI_BUNDLE__: "true" },
+    // tRPC's httpLink tests every input with `instanceof FormData`; on Node that global is a
+    // lazy getter that loads undici (~10 ms per call). The CLI never sends FormData, so the
+    // bundle checks against an empty class of its own instead.
+    define: { __YARD_CLI_BUNDLE__: "true", FormData: "__yardNoFormData" },
     // Bundled CommonJS (commander) calls require() for Node built-ins: give ESM a require.
-    banner: { js: 'import { createRequire as __yardCreateRequire } from "node:module";\nconst require = __yardCreateRequire(import.meta.url);' },
+    banner: {
+      js: [
+        'import { createRequire as __yardCreateRequire } from "node:module";',
+        "const require = __yardCreateRequire(import.meta.url);",
+        "class __yardNoFormData {}",
+      ].join("\n"),
+    },
     plugins: [plugin],
   });
 

@@ -73,6 +73,12 @@ describe("yard CLI bundle", () => {
     expect(JSON.parse(bad.stdout).error.code).toBe("BAD_PARAMS");
   });
 
+  it("says SERVER_UNAVAILABLE for a server that is not there (the bundle's own HTTP transport)", async () => {
+    const res = await node([BUNDLE, "--json", "status"], { YARD_URL: "http://127.0.0.1:9", YARD_TOKEN: "x".repeat(43) });
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.stdout).error.code).toBe("SERVER_UNAVAILABLE");
+  });
+
   it("is what cli/bin/yard.js runs while it is fresh", async () => {
     expect(bundleIsFresh()).toBe(true);
     const version = await node([path.join(ROOT, "cli/bin/yard.js"), "--version"]);
