@@ -11,6 +11,7 @@ const MODULES: Record<string, () => Promise<{ run: () => Promise<BenchResult[]> 
   pane: () => import("./pane.bench"),
   git: () => import("./git.bench"),
   tasks: () => import("./tasks.bench"),
+  cli: () => import("./cli.bench"),
 };
 
 const only = process.argv.slice(2);
