@@ -2,14 +2,14 @@
 // data dir's server.json and token file, so `yard` works with zero configuration on the same
 // machine. Inside a pane (YARD_PANE set) only the pane's own token is used: the CLI never falls
 // back to the install token there, so a pane cannot act beyond its role by unsetting YARD_TOKEN.
-// Builds the tRPC client, over the Unix socket YARD_SOCKET when it is set (a sandboxed pane has
+// Builds the tRPC client (over node:http, see http.ts), over the Unix socket YARD_SOCKET when it is set (a sandboxed pane has
 // no network).
 import { readFileSync } from "node:fs";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import type { AppRouter } from "../server/api/router";
 import { paths, yardHome } from "../server/config";
 import { YardError } from "../server/core/errors";
-import { socketFetch } from "./socket-fetch";
+import { nodeFetch, socketFetch } from "./http";
 
 export interface Connection {
   url: string;
@@ -58,7 +58,7 @@ export function makeClient(conn: Connection) {
       httpLink({
         url: `${conn.url}/api/trpc`,
         headers: () => ({ authorization: `Bearer ${conn.token}` }),
-        ...(conn.socket ? { fetch: socketFetch(conn.socket) } : {}),
+        fetch: conn.socket ? socketFetch(conn.socket) : nodeFetch,
       }),
     ],
   });

@@ -4,6 +4,9 @@ import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import type { CliContext } from "../context";
 
+/** Set to true by the CLI build (scripts/build-cli.mjs); undefined when running through tsx. */
+declare const __YARD_CLI_BUNDLE__: boolean | undefined;
+
 export function registerServer(program: Command, ctx: CliContext) {
   program
     .command("serve")
@@ -12,7 +15,11 @@ export function registerServer(program: Command, ctx: CliContext) {
     .helpOption(false)
     .argument("[options...]")
     .action(async (args: string[]) => {
+      // Two levels below the repository root both here (cli/commands/) and in the bundle (cli/dist/).
       const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../server/main.ts");
+      // The server runs in this process from its TypeScript sources: the bundle has to load tsx
+      // for that (the tsx fallback path already has it).
+      if (typeof __YARD_CLI_BUNDLE__ !== "undefined") (await import("tsx/esm/api")).register();
       process.argv = [process.argv[0]!, main, ...args];
       await import(main);
     });

@@ -3,7 +3,7 @@ import { chmod } from "node:fs/promises";
 import path from "node:path";
 import { YardError } from "../errors";
 import { FALLBACK_IDENTITY, committerIdentityArgs, gitEnv, isHexObjectId, runGit } from "./git";
-import { git, makeRepo, removeTmpDirs, write } from "./test-helpers";
+import { git, makeRepo, removeTmpDirs, write } from "../../../tests/helpers/git-core";
 
 afterAll(removeTmpDirs);
 

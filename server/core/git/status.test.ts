@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { readFile, stat, utimes } from "node:fs/promises";
 import path from "node:path";
 import { isDirty, operationInProgress, parsePorcelainZ, statusEntries } from "./status";
-import { git, makeRepo, removeTmpDirs, tmpDir, write } from "./test-helpers";
+import { git, makeRepo, removeTmpDirs, tmpDir, write } from "../../../tests/helpers/git-core";
 
 afterAll(removeTmpDirs);
 

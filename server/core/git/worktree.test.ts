@@ -4,7 +4,7 @@ import path from "node:path";
 import { commitWorktree } from "./commit";
 import { shortHash } from "./paths";
 import { createWorktree, listWorktrees, parseWorktreeList } from "./worktree";
-import { branches, commitAll, exists, git, gitCode, makeRepo, read, rejectsWith, removeTmpDirs, tmpDir, worktreePaths, write } from "./test-helpers";
+import { branches, commitAll, exists, git, gitCode, makeRepo, read, rejectsWith, removeTmpDirs, tmpDir, worktreePaths, write } from "../../../tests/helpers/git-core";
 
 afterAll(removeTmpDirs);
 

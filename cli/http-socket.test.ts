@@ -1,4 +1,4 @@
-// socketFetch against a real HTTP server on a Unix socket: method, path, headers and body go
+// socketFetch (cli/http.ts) against a real HTTP server on a Unix socket: method, path, headers and body go
 // through, Host is always localhost, the response keeps status and headers, aborts cancel, and
 // an unreachable socket fails like fetch does (so the CLI says SERVER_UNAVAILABLE).
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "../tests/helpers/wait";
 import { makeClient } from "./connection";
 import { toCliError } from "./output";
-import { socketFetch } from "./socket-fetch";
+import { socketFetch } from "./http";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "yard-sockfetch-"));
 const sock = path.join(dir, "api.sock");
@@ -41,7 +41,7 @@ describe("socketFetch", () => {
     const f = socketFetch(sock);
     const res = await f("http://127.0.0.1:7420/api/trpc/x?input=%7B%7D", { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer t", host: "evil.example" }, body: '{"a":1}' });
     expect(res.status).toBe(200);
-    expect(res.headers.get("x-yard")).toBe("1");
+    expect(res.headers["x-yard"]).toBe("1");
     expect(await res.json()).toEqual({ echo: '{"a":1}' });
     const req = seen.at(-1)!;
     expect(req).toMatchObject({ method: "POST", url: "/api/trpc/x?input=%7B%7D", body: '{"a":1}' });
@@ -60,9 +60,9 @@ describe("socketFetch", () => {
     await expect(p).rejects.toThrow(/abort/i);
   });
 
-  it("fails like fetch when the socket is not there, which the CLI reports as SERVER_UNAVAILABLE", async () => {
+  it("fails when the socket is not there, which the CLI reports as SERVER_UNAVAILABLE", async () => {
     const missing = path.join(dir, "nobody.sock");
-    await expect(socketFetch(missing)("http://localhost/x")).rejects.toThrow("fetch failed");
+    await expect(socketFetch(missing)("http://localhost/x")).rejects.toMatchObject({ code: "ENOENT" });
     const client = makeClient({ url: "http://127.0.0.1:9", token: "t", source: "env", home: dir, socket: missing });
     let err: unknown;
     try {
