@@ -18,6 +18,7 @@ export const paths = (home: string) => ({
   token: path.join(home, "token"),
   server: path.join(home, "server.json"), // {url, pid} of the running server, for the CLI
   worktrees: path.join(home, "worktrees"),
+  screens: path.join(home, "screens"), // final screen of every exited pane, <paneId>.json (0600)
 });
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
