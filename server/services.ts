@@ -27,6 +27,7 @@ export interface Services {
 }
 
 export async function createServices(opts: { home: string; token: string; url: () => string }): Promise<Services> {
+  const scrollback = scrollbackLines(); // a bad setting fails before anything is opened
   const p = paths(opts.home);
   mkdirSync(p.home, { recursive: true, mode: 0o700 });
   const { db } = await openDatabase(p.db);
@@ -46,7 +47,7 @@ export async function createServices(opts: { home: string; token: string; url: (
     url: opts.url,
     taskState: (taskId) => tasks?.cachedState(taskId) ?? null,
     onTransition: (info, state, t) => tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage),
-    scrollbackLines: scrollbackLines(),
+    scrollbackLines: scrollback,
   });
   tasks = new TaskEngine({
     db,
