@@ -9,6 +9,7 @@ import type { BenchResult } from "./types";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MODULES: Record<string, () => Promise<{ run: () => Promise<BenchResult[]> }>> = {
   pane: () => import("./pane.bench"),
+  "pane-exit": () => import("./pane-exit.bench"),
   git: () => import("./git.bench"),
   tasks: () => import("./tasks.bench"),
   events: () => import("./events.bench"),

@@ -21,6 +21,7 @@ export const paths = (home: string) => ({
   worktrees: path.join(home, "worktrees"),
   /** The API on a Unix socket too (same handler and guards), for sandboxed agents without network. */
   socket: path.join(home, "run", "api.sock"),
+  screens: path.join(home, "screens"), // final screen of every exited pane, <paneId>.json (0600)
 });
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);

@@ -5,7 +5,8 @@ import { AgentProfiles } from "./core/agents/profiles";
 import { EventJournal } from "./core/events/journal";
 import { inspectRepo } from "./core/git/repo";
 import type { AttentionItem } from "./core/panes/attention";
-import { PaneManager } from "./core/panes/manager";
+import { MAX_SCROLLBACK, PaneManager } from "./core/panes/manager";
+import { MIN_SCROLLBACK } from "./core/panes/mirror";
 import { Projects } from "./core/projects/projects";
 import { type ApiSocketState, Sandbox } from "./core/sandbox/sandbox";
 import { TaskEngine } from "./core/tasks/service";
@@ -28,6 +29,7 @@ export interface Services {
 }
 
 export async function createServices(opts: { home: string; token: string; url: () => string; apiSocket?: () => ApiSocketState }): Promise<Services> {
+  const scrollback = scrollbackLines(); // a bad setting fails before anything is opened
   const p = paths(opts.home);
   tightenDataDir(p.home);
   const { db } = await openDatabase(p.db);
@@ -49,6 +51,7 @@ export async function createServices(opts: { home: string; token: string; url: (
     url: opts.url,
     taskState: (taskId) => tasks?.cachedState(taskId) ?? null,
     onTransition: (info, state, t) => tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage),
+    scrollbackLines: scrollback,
   });
   tasks = new TaskEngine({
     db,
@@ -83,6 +86,15 @@ export async function createServices(opts: { home: string; token: string; url: (
       await db.$disconnect();
     },
   };
+}
+
+/** YARD_SCROLLBACK_LINES: scrollback per pane, MIN_SCROLLBACK..MAX_SCROLLBACK (default MIN_SCROLLBACK). */
+function scrollbackLines(): number | undefined {
+  const n = envInt("YARD_SCROLLBACK_LINES");
+  if (n !== undefined && (n < MIN_SCROLLBACK || n > MAX_SCROLLBACK)) {
+    throw new Error(`YARD_SCROLLBACK_LINES must be from ${MIN_SCROLLBACK} to ${MAX_SCROLLBACK} (got ${n})`);
+  }
+  return n;
 }
 
 function envInt(name: string): number | undefined {
