@@ -7,6 +7,8 @@
 //   paneExit.heapGrowthPerPane  heapUsed + external growth per exited pane vs one full live mirror
 //   paneExit.rssGrowthPerPane   RSS growth per exited pane vs one full live mirror's RSS
 // Target for both: ratio <= 0.01 (1 % of a live mirror). Run standalone: npx tsx bench/pane-exit.bench.ts
+import { ProfileStore } from "../server/stores/profiles";
+import { EventStore } from "../server/stores/events";
 import { promises as fsp } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -90,7 +92,7 @@ export async function run(): Promise<BenchResult[]> {
   const gc = gcFn();
   const home = await fsp.mkdtemp(path.join(os.tmpdir(), "yard-pane-exit-bench-"));
   const { db } = await openDatabase(paths(home).db);
-  const panes = new PaneManager({ db, journal: new EventJournal(db), agents: new AgentProfiles(db), home, url: () => "http://127.0.0.1:9" });
+  const panes = new PaneManager({ db, journal: new EventJournal(new EventStore(db)), agents: new AgentProfiles(new ProfileStore(db)), home, url: () => "http://127.0.0.1:9" });
   try {
     const liveFull = await mirrorSize(gc, 5000 + ROWS);
     const liveShort = await mirrorSize(gc, PANE_LINES);

@@ -12,6 +12,9 @@ import { type ApiSocketState, Sandbox } from "./core/sandbox/sandbox";
 import { TaskEngine } from "./core/tasks/service";
 import { type Db, openDatabase } from "./db";
 import { tightenDataDir } from "./security/data-dir";
+import { EventStore } from "./stores/events";
+import { ProfileStore } from "./stores/profiles";
+import { ProjectStore } from "./stores/projects";
 
 export interface Services {
   home: string;
@@ -33,10 +36,10 @@ export async function createServices(opts: { home: string; token: string; url: (
   const p = paths(opts.home);
   tightenDataDir(p.home);
   const { db } = await openDatabase(p.db);
-  const journal = new EventJournal(db);
-  const agents = new AgentProfiles(db);
+  const journal = new EventJournal(new EventStore(db));
+  const agents = new AgentProfiles(new ProfileStore(db));
   await agents.seed();
-  const projects = new Projects(db, async (path) => {
+  const projects = new Projects(new ProjectStore(db), async (path) => {
     const info = await inspectRepo(path);
     return { root: info.root, currentBranch: info.currentBranch };
   });

@@ -3,6 +3,8 @@
 // from the saved screen, also after a restart (a new PaneManager over the same data dir); output
 // written right before exit is never lost, even with the event loop kept busy; backpressure
 // bounds the mirror's backlog without losing a byte; xterm faults are journaled.
+import { ProfileStore } from "../server/stores/profiles";
+import { EventStore } from "../server/stores/events";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -262,9 +264,9 @@ describe("backpressure", () => {
     const home = tempHome();
     const { db } = await openDatabase(paths(home).db);
     cleanups.push(() => db.$disconnect());
-    const journal = new EventJournal(db);
+    const journal = new EventJournal(new EventStore(db));
     const high = 16 * 1024;
-    const panes = new PaneManager({ db, journal, agents: new AgentProfiles(db), home, url: () => "", scrollbackLines: 12_000, backpressure: { highBytes: high, lowBytes: 4 * 1024 } });
+    const panes = new PaneManager({ db, journal, agents: new AgentProfiles(new ProfileStore(db)), home, url: () => "", scrollbackLines: 12_000, backpressure: { highBytes: high, lowBytes: 4 * 1024 } });
     cleanups.push(() => panes.shutdown());
     // Four panes writing output that is slow to parse (alternate-screen switches) as fast as they can.
     const lines = 5000;
