@@ -283,6 +283,18 @@ describe("9: typed errors for malformed requests", () => {
   });
 });
 
+describe("10: agents.remove", () => {
+  it("refuses to remove a profile while a running task uses it, and removes it once the task is finished", async () => {
+    await api.agents.add.mutate({ id: "busy-agent", argv: ["sh", "-c", "exec sleep 600"] });
+    const { task } = await api.tasks.start.mutate({ repoPath: repoWith(), objective: "hold", agent: "busy-agent", readyTimeoutMs: 60_000 });
+    const refused = await errorOf(() => api.agents.remove.mutate({ id: "busy-agent" }));
+    expect(refused).toMatchObject({ code: "CONFLICT", details: { id: "busy-agent", activeTasks: 1 } });
+    expect((await api.agents.list.query()).map((a) => a.id)).toContain("busy-agent");
+    await api.tasks.cancel.mutate({ id: task.id });
+    expect(await api.agents.remove.mutate({ id: "busy-agent" })).toEqual({ removed: "busy-agent" });
+  });
+});
+
 describe("10: headers, timeouts, sockets and sessions", () => {
   it("forbids framing on pages and API responses alike", async () => {
     for (const url of [`${server.url}/api/health`, `${server.url}/api/trpc/status`, `${server.url}/`]) {
