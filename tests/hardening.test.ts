@@ -2,33 +2,25 @@
 // dead pane tokens, write-only profile env, the pane CLI never falling back to the install
 // token, glob and input caps, refusals that leave nothing behind, file modes, body limits,
 // relative paths, typed errors for malformed requests, security headers, session rotation.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminClient, clientWithToken, errorOf } from "./helpers/client";
-import { git, makeRepo } from "./helpers/git";
+import { git } from "./helpers/git";
 import { request, trpcPost } from "./helpers/http";
 import { startTestServer, type TestServer, yard } from "./helpers/server";
+import { scratch } from "./helpers/scratch";
 import { waitFor } from "./helpers/wait";
 
 vi.setConfig({ testTimeout: 60_000 });
 
 let server: TestServer;
 let api: ReturnType<typeof adminClient>;
-const dirs: string[] = [];
-const tmp = (p = "yard-hard-") => {
-  const d = mkdtempSync(path.join(os.tmpdir(), p));
-  dirs.push(d);
-  return d;
-};
-const repoWith = () => {
-  const r = makeRepo();
-  dirs.push(r);
-  return r;
-};
+const dirs = scratch("yard-hard-");
+const tmp = dirs.tmp;
+const repoWith = dirs.repo;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const yardCode = (body: string) => JSON.parse(body).error?.data?.yard?.code as string | undefined;
 
@@ -38,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.dispose();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs.cleanup();
 });
 
 /** Spawns a pane that writes its environment to a file and stays alive; returns its env. */

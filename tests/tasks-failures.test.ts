@@ -1,13 +1,13 @@
 // Task failure paths, each separate: refused merges (dirty target, dirty source, conflict),
 // crashes, the concurrency cap, stalled submits, report permissions, validation, cancel,
 // discard, and restart with completed and running tasks. Real server, git, PTYs, demo agent.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminClient, clientWithToken, errorOf } from "./helpers/client";
-import { git, makeRepo } from "./helpers/git";
+import { git } from "./helpers/git";
 import { ROOT, startTestServer, type TestServer, yard } from "./helpers/server";
+import { scratch } from "./helpers/scratch";
 import { waitFor } from "./helpers/wait";
 
 // Each test drives real agents through whole turns; on a loaded 2-core machine that takes a while.
@@ -15,17 +15,9 @@ vi.setConfig({ testTimeout: 120_000 });
 
 let server: TestServer;
 let api: ReturnType<typeof adminClient>;
-const dirs: string[] = [];
-const tmp = (p = "yard-tf-") => {
-  const d = mkdtempSync(path.join(os.tmpdir(), p));
-  dirs.push(d);
-  return d;
-};
-const repoWith = () => {
-  const r = makeRepo();
-  dirs.push(r);
-  return r;
-};
+const dirs = scratch("yard-tf-");
+const tmp = dirs.tmp;
+const repoWith = dirs.repo;
 
 beforeAll(async () => {
   server = await startTestServer({ env: { YARD_MAX_ACTIVE_TASKS: "3" } });
@@ -33,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.dispose();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs.cleanup();
 });
 
 async function startDemo(repo: string, objective: string, extra: Record<string, unknown> = {}) {
