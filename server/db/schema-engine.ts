@@ -1,5 +1,5 @@
-// Prisma's migration engine, loaded from its WebAssembly build so nothing is downloaded
-// (see STACK-NOTES.md). Owns: reading prisma/migrations, applying them to a SQLite file,
+// Prisma's migration engine, loaded from its WebAssembly build so nothing is downloaded (the
+// native engine binary is never needed). Owns: reading prisma/migrations, applying them to a SQLite file,
 // and diffing schema.prisma against the migrations (for new migrations and the drift test).
 import { readFile, readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
