@@ -13,6 +13,7 @@ const MODULES: Record<string, () => Promise<{ run: () => Promise<BenchResult[]> 
   git: () => import("./git.bench"),
   tasks: () => import("./tasks.bench"),
   events: () => import("./events.bench"),
+  launch: () => import("./launch.bench"),
   cli: () => import("./cli.bench"),
 };
 

@@ -2,7 +2,7 @@
 // (WASM engine, offline), switches to WAL, and returns the Prisma client.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { REPO_ROOT } from "../root";
 import Database from "better-sqlite3";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "./generated/client";
@@ -21,7 +21,7 @@ export async function openDatabase(dbFile: string): Promise<{ db: Db; applied: s
   raw.pragma("journal_mode = WAL");
   raw.close();
   // The WebAssembly migration engine is loaded only when there is something to apply.
-  const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../prisma/migrations");
+  const migrationsDir = path.join(REPO_ROOT, "prisma/migrations");
   const applied = migrationsAreCurrent(dbFile, migrationsDir) ? [] : await (await import("./schema-engine")).applyMigrations(dbFile);
   const db = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${dbFile}` }) });
   await db.$queryRawUnsafe("PRAGMA busy_timeout = 5000");

@@ -4,7 +4,7 @@
 // removing them, and expanding an argv template for a spawn. Env values are write-only: what
 // leaves this module for callers (`ProfileView`) names the variables, never their values.
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { REPO_ROOT } from "../../root";
 import { z } from "zod";
 import type { ProfileStore } from "../../stores/profiles";
 import { YardError } from "../errors";
@@ -34,7 +34,6 @@ export function toView(p: AgentProfile): ProfileView {
   return { ...rest, envNames: Object.keys(env).sort() };
 }
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 /** Hook events Switchyard registers with Claude Code; each runs `yard hook <Event>`. */
 export const CLAUDE_HOOK_EVENTS = [

@@ -9,7 +9,7 @@
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
-import { fileURLToPath } from "node:url";
+import { REPO_ROOT } from "../../root";
 import * as pty from "node-pty";
 import { z } from "zod";
 import { paths } from "../../config";
@@ -32,7 +32,6 @@ import { PtyFlow } from "./pty-flow";
 import { isTerminal } from "../tasks/state";
 import { ActivityWaiter, SubmitQueue, type SubmitResult, type SubmitTarget } from "./submit-gate";
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 /** Screen-heuristic fallback for agents without hooks: this long without output = quiescent. */
 export const QUIESCENCE_MS = 1500;

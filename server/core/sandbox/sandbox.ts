@@ -7,13 +7,12 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { REPO_ROOT } from "../../root";
 import { YardError } from "../errors";
 import { inspectRepo } from "../git/repo";
 import { buildSandboxArgv, SANDBOX_SOCKET, type SandboxPlan } from "./argv";
 import { probeSandbox, runningAsRoot, type SandboxAvailability } from "./probe";
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 /** What the pane manager applies to a spawn: the agent's argv and env in, the sandboxed ones out. */
 export interface SandboxLaunch {
