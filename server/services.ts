@@ -7,7 +7,10 @@ import { inspectRepo } from "./core/git/repo";
 import type { AttentionItem } from "./core/panes/attention";
 import { PaneManager } from "./core/panes/manager";
 import { Projects } from "./core/projects/projects";
+import { ReviewService } from "./core/reviews/service";
+import { ReviewStore } from "./core/reviews/store";
 import { TaskEngine } from "./core/tasks/service";
+import { TaskStore } from "./core/tasks/store";
 import { type Db, openDatabase } from "./db";
 import { tightenDataDir } from "./security/data-dir";
 
@@ -20,6 +23,7 @@ export interface Services {
   agents: AgentProfiles;
   panes: PaneManager;
   tasks: TaskEngine;
+  reviews: ReviewService;
   attention(limit?: number): Promise<AttentionItem[]>;
   url(): string;
   close(): Promise<void>;
@@ -52,10 +56,12 @@ export async function createServices(opts: { home: string; token: string; url: (
     panes,
     agents,
     projects,
+    store: new TaskStore(db),
     home: p.home,
     maxActive: envInt("YARD_MAX_ACTIVE_TASKS"),
     readyTimeoutMs: envInt("YARD_READY_TIMEOUT_MS"),
   });
+  const reviews = new ReviewService({ store: new ReviewStore(db), tasks, journal });
   await tasks.recover(await panes.recover());
   return {
     home: p.home,
@@ -66,6 +72,7 @@ export async function createServices(opts: { home: string; token: string; url: (
     agents,
     panes,
     tasks,
+    reviews,
     attention: async (limit) => {
       const rows = await db.task.findMany({ where: { paneId: { not: null } }, select: { id: true, state: true, updatedAt: true } });
       return panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });

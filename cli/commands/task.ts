@@ -1,9 +1,10 @@
-// yard task start|get|list|wait|report|diff|cancel|finish|events
+// yard task start|start-backlog|get|list|wait|report|follow-up|diff|cancel|finish|events (and the review commands from ./review)
 import path from "node:path";
 import type { Command } from "commander";
 import { YardError } from "../../server/core/errors";
 import { collect, type CliContext, intOption } from "../context";
 import { table } from "../output";
+import { registerReview } from "./review";
 
 type Task = { id: string; title: string; state: string; branch: string | null; disposition: string | null; contextId: string | null };
 const taskLine = (t: Task) => `${t.id}  ${t.disposition ?? t.state}  ${t.branch ?? "-"}  ${t.title}`;
@@ -29,6 +30,7 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--branch <name>", "branch name (default yard/<title>-<id>; an existing branch is adopted)")
     .option("--path <dir>", "worktree path (default under the data dir)")
     .option("--parent-pane <id>", "the orchestrator's pane (default: the pane you run this from)")
+    .option("--backlog", "only record the task in the backlog (start it later with yard task start-backlog)")
     .argument("[argv...]", "a custom agent command, after --")
     .action(async (argv: string[], o: Record<string, string | string[] | boolean | undefined>) => {
       const res = await ctx.client().tasks.start.mutate({
@@ -48,8 +50,11 @@ export function registerTask(program: Command, ctx: CliContext) {
         branch: o.branch as string | undefined,
         path: o.path ? path.resolve(o.path as string) : undefined,
         parentPaneId: (o.parentPane as string | undefined) ?? undefined,
+        backlog: o.backlog ? true : undefined,
       });
-      ctx.out().result(res, () => `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}`);
+      ctx.out().result(res, () =>
+        res.pane ? `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}` : `Saved task ${res.task.id} to the backlog; start it with yard task start-backlog ${res.task.id}`,
+      );
     });
 
   task
@@ -163,4 +168,22 @@ export function registerTask(program: Command, ctx: CliContext) {
       const r = await ctx.client().tasks.events.query({ id, since: o.since });
       ctx.out().result(r, () => r.events.map((e) => `${e.seq}\t${e.time}\t${e.type}\t${JSON.stringify(e.payload)}`).join("\n"));
     });
+
+  task
+    .command("start-backlog <id>")
+    .description("Start a backlog task: worktree, branch and agent now (RATE_LIMITED at the cap, nothing changed)")
+    .action(async (id: string) => {
+      const res = await ctx.client().tasks.startBacklog.mutate({ id });
+      ctx.out().result(res, () => `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}`);
+    });
+
+  task
+    .command("follow-up <id> <text>")
+    .description("Send a follow-up prompt to a task waiting for input (through the submit gate)")
+    .action(async (id: string, text: string) => {
+      const res = await ctx.client().tasks.followUp.mutate({ id, text });
+      ctx.out().result(res, () => `Sent the follow-up to ${res.task.id}`);
+    });
+
+  registerReview(task, ctx);
 }
