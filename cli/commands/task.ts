@@ -180,8 +180,9 @@ export function registerTask(program: Command, ctx: CliContext) {
   task
     .command("follow-up <id> <text>")
     .description("Send a follow-up prompt to a task waiting for input (through the submit gate)")
-    .action(async (id: string, text: string) => {
-      const res = await ctx.client().tasks.followUp.mutate({ id, text });
+    .option("--stall-ms <n>", "how long the agent may take to start working on it (default 5000)", intOption("--stall-ms", 100))
+    .action(async (id: string, text: string, o: { stallMs?: number }) => {
+      const res = await ctx.client().tasks.followUp.mutate({ id, text, stallMs: o.stallMs });
       ctx.out().result(res, () => `Sent the follow-up to ${res.task.id}`);
     });
 

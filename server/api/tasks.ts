@@ -32,7 +32,7 @@ export const tasksRouter = router({
   report: callerProcedure.input(reportInput).mutation(({ ctx, input }) =>
     ctx.services.tasks.report(input, { paneId: ctx.pane?.id ?? null, paneTaskId: ctx.pane?.taskId ?? null, admin: ctx.principal.kind === "admin" }),
   ),
-  followUp: orchestratorProcedure.input(followUpInput).mutation(({ ctx, input }) => ctx.services.tasks.followUp(input.id, input.text)),
+  followUp: orchestratorProcedure.input(followUpInput).mutation(({ ctx, input }) => ctx.services.tasks.followUp(input.id, input.text, { stallMs: input.stallMs })),
   diff: orchestratorProcedure
     .input(taskDiffInput)
     .output(taskDiffOutput)

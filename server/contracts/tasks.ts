@@ -49,6 +49,8 @@ export const startBacklogInput = z.object({ id: taskId });
 export const followUpInput = z.object({
   id: taskId,
   text: z.string().trim().min(1, "a follow-up needs text").max(LIMITS.prompt),
+  /** How long the agent may take to start working on it before SUBMIT_STALLED (default 5000 ms). */
+  stallMs: z.number().int().min(100).max(600_000).optional(),
 });
 
 // ---- base-ref picker -------------------------------------------------------------------

@@ -568,11 +568,11 @@ export class TaskEngine {
   }
 
   /** A follow-up prompt for an input_required task, through the submit gate to its live pane. */
-  async followUp(taskId: string, text: string): Promise<{ task: TaskView; submit: { activitySeq: number; bracketed: boolean } }> {
+  async followUp(taskId: string, text: string, opts: { stallMs?: number } = {}): Promise<{ task: TaskView; submit: { activitySeq: number; bracketed: boolean } }> {
     const row = await this.row(taskId);
     if (row.state !== "input_required") throw new YardError("CONFLICT", `Only a task waiting for input takes a follow-up; this one is ${row.state}`, { state: row.state });
     if (!row.paneId) throw new YardError("PANE_EXITED", "The task has no pane to take the follow-up", { taskId });
-    const res = await this.deps.panes.submit(row.paneId, text);
+    const res = await this.deps.panes.submit(row.paneId, text, { stallMs: opts.stallMs });
     await this.deps.journal.append("task.follow_up", { taskId, paneId: row.paneId, payload: { round: row.round, bytes: Buffer.byteLength(text), text: text.slice(0, 4000) } });
     return { task: await this.get(taskId), submit: { activitySeq: res.activitySeq, bracketed: res.bracketed } };
   }
@@ -749,7 +749,8 @@ export class TaskEngine {
     const baseSha = t.baseSha!;
     const wt = t.worktreePath!;
     // A linked worktree has a `.git` file; checking for it costs no git process on this hot path.
-    if (existsSync(path.join(wt, ".git"))) {
+    // While a merge or discard removes it, its files are half gone: the branch is the truth then.
+    if (!this.finishing.has(t.id) && existsSync(path.join(wt, ".git"))) {
       try {
         const d = "tree" in from ? await diffWorktreeSince({ worktreePath: wt, tree: from.tree }) : await diffWorktree({ worktreePath: wt, baseSha });
         return { ...d, baseSha, source: "worktree" };

@@ -108,7 +108,7 @@ export class TaskStore {
     return this.db.taskRound.findMany({ where: { taskId }, orderBy: { number: "asc" } });
   }
 
-  /** For each task, its current round's result (JSON text) and latest review verdict: two queries for any number of tasks. */
+  /** For each task, its current round's result (JSON text) and latest review verdict: two reads for any number of tasks (Prisma splits very long id lists). */
   async currentRounds(tasks: Array<{ id: string; round: number }>): Promise<Map<string, { result: string | null; verdict: string | null }>> {
     const out = new Map<string, { result: string | null; verdict: string | null }>();
     if (tasks.length === 0) return out;
@@ -116,10 +116,12 @@ export class TaskStore {
     const ids = [...round.keys()];
     const [rounds, reviews] = await Promise.all([
       this.db.taskRound.findMany({ where: { taskId: { in: ids } }, select: { taskId: true, number: true, result: true } }),
-      this.db.review.findMany({ where: { taskId: { in: ids } }, select: { taskId: true, round: true, verdict: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
+      // No orderBy: Prisma splits a long `in` list over several statements only for unordered reads.
+      this.db.review.findMany({ where: { taskId: { in: ids } }, select: { id: true, taskId: true, round: true, verdict: true, createdAt: true } }),
     ]);
     for (const id of ids) out.set(id, { result: null, verdict: null });
     for (const r of rounds) if (round.get(r.taskId) === r.number) out.get(r.taskId)!.result = r.result;
+    reviews.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     for (const v of reviews) if (round.get(v.taskId) === v.round) out.get(v.taskId)!.verdict = v.verdict; // oldest first: the last one wins
     return out;
   }
