@@ -330,7 +330,7 @@ export class TaskEngine {
 
     const prompt = renderPrompt(plan.contract, { id, title: plan.title });
     const previous = this.stateCache.get(id);
-    let pane: PaneInfo;
+    let pane: PaneInfo | null = null;
     try {
       this.stateCache.set(id, "pending"); // the pane refuses other prompts until the contract is in
       pane = await this.spawnWorker(plan, wt.worktreePath);
@@ -341,6 +341,7 @@ export class TaskEngine {
       if (previous) this.stateCache.set(id, previous);
       else this.stateCache.delete(id);
       this.launching.delete(id);
+      if (pane) await this.deps.panes.kill(pane.id).catch(() => {});
       await discardWorktree({ repoRoot: plan.repoRoot, worktreePath: wt.worktreePath, branch: wt.branch, branchPreexisting: wt.branchPreexisting, deleteBranch: true }).catch(() => {});
       await this.tidyWorktreeDir({ repoPath: plan.repoRoot, worktreePath: wt.worktreePath });
       throw e;
