@@ -1,3 +1,4 @@
+// The pure anchoring of review comments (which lines a diff shows, their quotes) and the feedback prompt.
 import { describe, expect, it } from "vitest";
 import { diffLines, feedbackPrompt, QUOTE_MAX_LINES, quoteFor, shownRanges } from "./anchor";
 
