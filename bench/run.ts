@@ -15,6 +15,7 @@ const MODULES: Record<string, () => Promise<{ run: () => Promise<BenchResult[]> 
   events: () => import("./events.bench"),
   launch: () => import("./launch.bench"),
   cli: () => import("./cli.bench"),
+  board: () => import("./board.bench"),
 };
 
 const only = process.argv.slice(2);

@@ -20,25 +20,17 @@
 // Run: node scripts/build-cli.mjs [--if-stale]   (postinstall and npm test build; npm start and
 // npm run dev build only when stale; `yard` itself rebuilds a stale bundle before running).
 // Prints one line (nothing when --if-stale finds the bundle fresh), or the errors and exits 1.
-import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { bundle, buildMain, ROOT } from "./bundle.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const BUNDLE = path.join(ROOT, "cli/dist/yard.mjs");
 export const STAMP = path.join(ROOT, "cli/dist/yard.stamp.json");
 const SELF = fileURLToPath(import.meta.url);
 
 /** Packages that must never end up in the CLI bundle (slow to load, native, or server-only). */
 const FORBIDDEN = /^(@prisma\/|prisma$|better-sqlite3|node-pty|@xterm\/|next$|next\/|react|socket\.io|@trpc\/server\/adapters)/;
-/** Margin for file systems whose timestamps lag the wall clock. */
-const MTIME_MARGIN_MS = 1000;
-
-/**
- * @typedef {{ format: 1, builtAt: number, inputs: Record<string, number> }} Stamp
- * inputs: path relative to the repository root -> mtimeMs when built (0: unknown, rebuild)
- */
 
 /**
  * Bundles cli/main.ts into cli/dist/yard.mjs and writes the stamp. Both files are replaced
@@ -47,10 +39,7 @@ const MTIME_MARGIN_MS = 1000;
  * @returns {Promise<{ bundle: string, bytes: number, inputs: number, ms: number }>}
  */
 export async function buildCli() {
-  const started = Date.now();
-  const esbuild = await import("esbuild");
-  const pkgPath = path.join(ROOT, "package.json");
-  const version = /** @type {{ version: string }} */ (JSON.parse(readFileSync(pkgPath, "utf8"))).version;
+  const version = /** @type {{ version: string }} */ (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"))).version;
 
   /** @type {import("esbuild").Plugin} */
   const plugin = {
@@ -71,74 +60,32 @@ export async function buildCli() {
     },
   };
 
-  const result = await esbuild.build({
-    absWorkingDir: ROOT,
-    entryPoints: ["cli/main.ts"],
+  return bundle({
+    entry: "cli/main.ts",
     outfile: BUNDLE,
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "esm",
-    write: false,
-    metafile: true,
-    logLevel: "silent",
-    legalComments: "none",
-    // tsx is loaded only by `yard serve`, which runs the server's TypeScript in-process.
-    external: ["tsx", "tsx/*"],
-    // tRPC's httpLink tests every input with `instanceof FormData`; on Node that global is a
-    // lazy getter that loads undici (~10 ms per call). The CLI never sends FormData, so the
-    // bundle checks against an empty class of its own instead.
-    define: { __YARD_CLI_BUNDLE__: "true", FormData: "__yardNoFormData" },
-    // Bundled CommonJS (commander) calls require() for Node built-ins: give ESM a require.
-    banner: {
-      js: [
-        'import { createRequire as __yardCreateRequire } from "node:module";',
-        "const require = __yardCreateRequire(import.meta.url);",
-        "class __yardNoFormData {}",
-      ].join("\n"),
+    stamp: STAMP,
+    extraInputs: [SELF],
+    options: {
+      // tsx is loaded only by `yard serve`'s fallback, which runs the server's TypeScript in-process.
+      external: ["tsx", "tsx/*"],
+      // tRPC's httpLink tests every input with `instanceof FormData`; on Node that global is a
+      // lazy getter that loads undici (~10 ms per call). The CLI never sends FormData, so the
+      // bundle checks against an empty class of its own instead.
+      define: { FormData: "__yardNoFormData" },
+      // Bundled CommonJS (commander) calls require() for Node built-ins: give ESM a require.
+      banner: {
+        js: [
+          'import { createRequire as __yardCreateRequire } from "node:module";',
+          "const require = __yardCreateRequire(import.meta.url);",
+          "class __yardNoFormData {}",
+        ].join("\n"),
+      },
+      plugins: [plugin],
     },
-    plugins: [plugin],
   });
-
-  const out = result.outputFiles.find((f) => f.path === BUNDLE);
-  if (!out) throw new Error("esbuild produced no bundle");
-  const files = [...Object.keys(result.metafile.inputs).map((p) => path.resolve(ROOT, p)), pkgPath, SELF];
-  /** @type {Record<string, number>} */
-  const inputs = {};
-  for (const file of files) {
-    const mtime = statSync(file).mtimeMs;
-    inputs[path.relative(ROOT, file)] = mtime > started - MTIME_MARGIN_MS ? 0 : mtime;
-  }
-  /** @type {Stamp} */
-  const stamp = { format: 1, builtAt: started, inputs };
-
-  mkdirSync(path.dirname(BUNDLE), { recursive: true });
-  const tmp = `.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    writeFileSync(BUNDLE + tmp, out.contents);
-    writeFileSync(STAMP + tmp, JSON.stringify(stamp) + "\n");
-    renameSync(BUNDLE + tmp, BUNDLE); // the bundle first: a new stamp never vouches for an old bundle
-    renameSync(STAMP + tmp, STAMP);
-  } finally {
-    rmSync(BUNDLE + tmp, { force: true });
-    rmSync(STAMP + tmp, { force: true });
-  }
-  return { bundle: BUNDLE, bytes: out.contents.length, inputs: files.length, ms: Date.now() - started };
 }
 
 if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
-  if (process.argv.includes("--if-stale")) {
-    const { bundleIsFresh } = await import("../cli/bin/bundle.mjs");
-    if (bundleIsFresh()) process.exit(0);
-  }
-  try {
-    const r = await buildCli();
-    process.stdout.write(`yard CLI: built ${path.relative(ROOT, r.bundle)} (${Math.round(r.bytes / 1024)} KiB from ${r.inputs} files) in ${r.ms} ms\n`);
-  } catch (e) {
-    const err = /** @type {{ errors?: Array<{ text: string, location?: { file: string, line: number } | null }> }} */ (e);
-    if (err.errors?.length) {
-      for (const m of err.errors) process.stderr.write(`yard CLI build: ${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}\n`);
-    } else process.stderr.write(`yard CLI build: ${/** @type {Error} */ (e).stack ?? e}\n`);
-    process.exit(1);
-  }
+  const { bundleIsFresh } = await import("../cli/bin/bundle.mjs");
+  await buildMain("yard CLI", () => bundleIsFresh(), buildCli);
 }

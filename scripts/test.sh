@@ -87,12 +87,13 @@ if [ "$status" -ne 0 ]; then
   finish || exit 1
 fi
 
-# 2. The yard CLI bundle the CLI tests run (cli/bin/yard.js runs cli/dist/yard.mjs). Built
-# every time: a failure here must show, not hide behind yard's slower run-from-source fallback.
-header "CLI bundle (scripts/build-cli.mjs)"
+# 2. The bundles the tests run: the yard CLI (cli/bin/yard.js runs cli/dist/yard.mjs) and the
+# server (server/dist/main.mjs, what npm start runs). Built every time: a failure here must
+# show, not hide behind yard's slower run-from-source fallback.
+header "Bundles (scripts/build-cli.mjs, scripts/build-server.mjs)"
 status=0
-node scripts/build-cli.mjs || status=$?
-stage_done "cli-build" "$status"
+{ node scripts/build-cli.mjs && node scripts/build-server.mjs; } || status=$?
+stage_done "bundles" "$status"
 [ "$status" -eq 0 ] || FAILED=$((FAILED + 1))
 
 # 3. Typecheck.

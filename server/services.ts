@@ -9,7 +9,10 @@ import { MAX_SCROLLBACK, PaneManager } from "./core/panes/manager";
 import { MIN_SCROLLBACK } from "./core/panes/mirror";
 import { Projects } from "./core/projects/projects";
 import { type ApiSocketState, Sandbox } from "./core/sandbox/sandbox";
+import { ReviewService } from "./core/reviews/service";
+import { ReviewStore } from "./stores/reviews";
 import { TaskEngine } from "./core/tasks/service";
+import { TaskStore } from "./stores/tasks";
 import { type Db, openDatabase } from "./db";
 import { tightenDataDir } from "./security/data-dir";
 import { EventStore } from "./stores/events";
@@ -26,6 +29,7 @@ export interface Services {
   panes: PaneManager;
   tasks: TaskEngine;
   sandbox: Sandbox;
+  reviews: ReviewService;
   attention(limit?: number): Promise<AttentionItem[]>;
   url(): string;
   close(): Promise<void>;
@@ -62,11 +66,13 @@ export async function createServices(opts: { home: string; token: string; url: (
     panes,
     agents,
     projects,
+    store: new TaskStore(db),
     home: p.home,
     maxActive: envInt("YARD_MAX_ACTIVE_TASKS"),
     readyTimeoutMs: envInt("YARD_READY_TIMEOUT_MS"),
     sandbox,
   });
+  const reviews = new ReviewService({ store: new ReviewStore(db), tasks, journal });
   await tasks.recover(await panes.recover());
   return {
     home: p.home,
@@ -78,6 +84,7 @@ export async function createServices(opts: { home: string; token: string; url: (
     panes,
     tasks,
     sandbox,
+    reviews,
     attention: async (limit) => {
       const rows = await db.task.findMany({ where: { paneId: { not: null } }, select: { id: true, state: true, updatedAt: true } });
       return panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });

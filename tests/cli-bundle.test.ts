@@ -86,7 +86,7 @@ describe("yard CLI bundle", () => {
     expect(bundleIsFresh()).toBe(true); // nothing was rebuilt
   });
 
-  it("still serves from the bundle: `yard serve` loads the server's TypeScript through tsx", async () => {
+  it("still serves from the bundle: `yard serve` runs the server's own bundle", async () => {
     const res = await node([BUNDLE, "serve", "--host", "0.0.0.0"], { YARD_HOME: mkdtempSync(path.join(os.tmpdir(), "yard-serve-home-")) });
     expect(res.stderr).toContain("refusing to listen on non-loopback address 0.0.0.0");
     expect(res.code).toBe(2);

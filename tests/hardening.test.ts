@@ -39,7 +39,7 @@ async function paneWithEnv(extra: { taskRepo?: string } = {}) {
   const envFile = path.join(dir, "env.txt");
   const argv = ["sh", "-c", `env > ${envFile}.tmp && mv ${envFile}.tmp ${envFile}; exec sleep 600`];
   const paneId = extra.taskRepo
-    ? (await api.tasks.start.mutate({ repoPath: extra.taskRepo, objective: "hold", argv, stallMs: 300 })).pane.id
+    ? (await api.tasks.start.mutate({ repoPath: extra.taskRepo, objective: "hold", argv, stallMs: 300 })).pane!.id
     : (await api.panes.spawn.mutate({ argv, cwd: dir })).id;
   const text = await waitFor(() => (existsSync(envFile) ? readFileSync(envFile, "utf8") : null), { what: "the pane's env file" });
   const env = Object.fromEntries(text.split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));

@@ -85,7 +85,8 @@ describe("a sandboxed worker", () => {
     const otherWt = other.task.worktreePath!;
     const gitConfig = readFileSync(path.join(repo, ".git/config"), "utf8");
 
-    const { task, pane } = await api.tasks.start.mutate({ repoPath: repo, objective: "run the probes", sandbox: true, argv: ["sh", "-c", PROBES, "probes", repo, otherWt, String(server.port)] });
+    const { task, pane: startedPane } = await api.tasks.start.mutate({ repoPath: repo, objective: "run the probes", sandbox: true, argv: ["sh", "-c", PROBES, "probes", repo, otherWt, String(server.port)] });
+    const pane = startedPane!; // a start that is not to the backlog always has a pane
     expect(task.sandboxed).toBe(true);
     expect(pane.sandboxed).toBe(true);
     expect(pane.argv[0]).toBe("sh"); // the record keeps the agent's own command line
@@ -149,7 +150,8 @@ describe("a sandboxed worker", () => {
   it("runs the demo agent's whole scenario: write, permission prompt, commit, report; then diff and merge", async () => {
     const repo = tmpRepo();
     const objective = "write notes.txt written inside the sandbox\nask may I commit?\ncommit add notes from the sandbox\nreport completed wrote notes.txt";
-    const { task, pane } = await api.tasks.start.mutate({ repoPath: repo, agent: "demo", sandbox: true, objective });
+    const { task, pane: startedPane } = await api.tasks.start.mutate({ repoPath: repo, agent: "demo", sandbox: true, objective });
+    const pane = startedPane!; // a start that is not to the backlog always has a pane
     expect(task.sandboxed).toBe(true);
     // Blocked comes only from the agent's PermissionRequest hook, posted through the socket.
     await waitFor(async () => (await api.panes.get.query({ id: pane.id })).lifecycle === "blocked", { timeoutMs: 60_000, what: "the permission prompt" });
@@ -178,19 +180,19 @@ describe("a sandboxed worker", () => {
     const repo = tmpRepo();
     const int = await api.tasks.start.mutate({ repoPath: repo, objective: "wait", sandbox: true, argv: ["sh", "-c", "trap 'echo GOT-INT; exit 5' INT; echo READY; while :; do sleep 0.1; done"] });
     const term = await api.tasks.start.mutate({ repoPath: repo, objective: "wait", sandbox: true, argv: ["sh", "-c", "trap 'echo GOT-TERM; exit 6' TERM; echo READY; while :; do sleep 0.1; done"] });
-    for (const t of [int, term]) await waitFor(async () => (await screen(t.pane.id)).includes("READY"), { what: "the agent to start" });
+    for (const t of [int, term]) await waitFor(async () => (await screen(t.pane!.id)).includes("READY"), { what: "the agent to start" });
 
-    await api.panes.sendKeys.mutate({ id: int.pane.id, text: "\x03" });
+    await api.panes.sendKeys.mutate({ id: int.pane!.id, text: "\x03" });
     const intExit = await waitFor(async () => {
-      const p = await api.panes.get.query({ id: int.pane.id });
+      const p = await api.panes.get.query({ id: int.pane!.id });
       return p.lifecycle === "exited" ? p : null;
     }, { what: "the agent to handle Ctrl-C and exit" });
     expect(intExit.exitCode).toBe(5);
-    expect(await screen(int.pane.id)).toContain("GOT-INT");
+    expect(await screen(int.pane!.id)).toContain("GOT-INT");
 
-    const killed = await api.panes.kill.mutate({ id: term.pane.id });
+    const killed = await api.panes.kill.mutate({ id: term.pane!.id });
     expect(killed).toMatchObject({ lifecycle: "exited", exitCode: 6 });
-    expect(await screen(term.pane.id)).toContain("GOT-TERM");
+    expect(await screen(term.pane!.id)).toContain("GOT-TERM");
   });
 
   it("opts in per profile (yard agent add --sandbox), yields to --no-sandbox, and keeps the network only when the profile allows it", async () => {

@@ -118,8 +118,8 @@ describe("worker failures", () => {
     const repo = repoWith();
     const demo = path.join(ROOT, "agents/demo/demo-agent.mjs");
     const { task, pane } = await api.tasks.start.mutate({ repoPath: repo, objective: "print hi\nreport completed hi", argv: ["env", "DEMO_START_DELAY_MS=4000", process.execPath, demo] });
-    await waitFor(async () => (await api.panes.get.query({ id: pane.id })).lifecycle !== "unknown");
-    const err = await errorOf(() => api.panes.submit.mutate({ id: pane.id, text: "hello" }));
+    await waitFor(async () => (await api.panes.get.query({ id: pane!.id })).lifecycle !== "unknown");
+    const err = await errorOf(() => api.panes.submit.mutate({ id: pane!.id, text: "hello" }));
     expect(err.code).toBe("AGENT_NOT_READY");
     expect((await api.tasks.get.query({ id: task.id })).state).toBe("pending");
     await waitState(task.id, "terminal");

@@ -1,11 +1,8 @@
 // yard serve | status
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Command } from "commander";
 import type { CliContext } from "../context";
-
-/** Set to true by the CLI build (scripts/build-cli.mjs); undefined when running through tsx. */
-declare const __YARD_CLI_BUNDLE__: boolean | undefined;
 
 export function registerServer(program: Command, ctx: CliContext) {
   program
@@ -16,12 +13,13 @@ export function registerServer(program: Command, ctx: CliContext) {
     .argument("[options...]")
     .action(async (args: string[]) => {
       // Two levels below the repository root both here (cli/commands/) and in the bundle (cli/dist/).
-      const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../server/main.ts");
-      // The server runs in this process from its TypeScript sources: the bundle has to load tsx
-      // for that (the tsx fallback path already has it).
-      if (typeof __YARD_CLI_BUNDLE__ !== "undefined") (await import("tsx/esm/api")).register();
-      process.argv = [process.argv[0]!, main, ...args];
-      await import(main);
+      const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+      // The server runs in this process from its bundle (server/dist/main.mjs), rebuilt first
+      // when a source changed (the build script is loaded at run time, not bundled into the CLI).
+      const build = (await import(pathToFileURL(path.join(root, "scripts/build-server.mjs")).href)) as { SERVER_BUNDLE: string; buildServer(): Promise<unknown>; serverBundleIsFresh(): Promise<boolean> };
+      if (!(await build.serverBundleIsFresh())) await build.buildServer();
+      process.argv = [process.argv[0]!, build.SERVER_BUNDLE, ...args];
+      await import(pathToFileURL(build.SERVER_BUNDLE).href);
     });
 
   program

@@ -2,13 +2,15 @@
 import { z } from "zod";
 import { agentProfileInput } from "../core/agents/profiles";
 import { projectAddInput } from "../core/projects/projects";
-import { loadBoard } from "../core/tasks/board";
 import type { Services } from "../services";
+import { listRefs } from "../core/git";
 import { VERSION } from "../version";
 import { eventsRouter, hooksRouter, panesRouter } from "./panes";
+import { reviewsRouter } from "./reviews";
 import { tasksRouter } from "./tasks";
 import { id, profileId } from "../contracts/common";
 import { profileList, profileRemoved, profileView, project, projectList, statusReply } from "../contracts/projects";
+import { boardOutput, projectRefsInput, projectRefsOutput } from "../contracts/tasks";
 import { adminProcedure, callerProcedure, router } from "./trpc";
 
 async function sandboxStatus(services: Services): Promise<{ available: boolean; reason: string | null; message: string | null }> {
@@ -37,17 +39,26 @@ export const appRouter = router({
     list: adminProcedure.output(projectList).query(({ ctx }) => ctx.services.projects.list()),
     get: adminProcedure.input(z.object({ id })).output(project).query(({ ctx, input }) => ctx.services.projects.get(input.id)),
     remove: adminProcedure.input(z.object({ id })).output(project).mutation(({ ctx, input }) => ctx.services.projects.remove(input.id)),
+    /** Branches and recent commits to pick a task's base from. */
+    refs: adminProcedure
+      .input(projectRefsInput)
+      .output(projectRefsOutput)
+      .query(async ({ ctx, input }) => listRefs((await ctx.services.projects.get(input.id)).path, { query: input.query, limit: input.limit })),
   }),
 
   board: router({
-    get: adminProcedure.input(z.object({ projectId: id })).query(async ({ ctx, input }) => {
-      await ctx.services.projects.get(input.projectId);
-      return loadBoard(ctx.services.db, input.projectId);
-    }),
+    get: adminProcedure
+      .input(z.object({ projectId: id }))
+      .output(boardOutput)
+      .query(async ({ ctx, input }) => {
+        await ctx.services.projects.get(input.projectId);
+        return ctx.services.tasks.board(input.projectId);
+      }),
   }),
 
   panes: panesRouter,
   tasks: tasksRouter,
+  reviews: reviewsRouter,
   hooks: hooksRouter,
   events: eventsRouter,
 

@@ -1,4 +1,5 @@
-import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);
+import { createRequire as __yardCreateRequire } from "node:module";
+const require = __yardCreateRequire(import.meta.url);
 var __defProp = Object.defineProperty;
 var __getOwnPropNames = Object.getOwnPropertyNames;
 var __esm = (fn, res, err) => function __init() {
@@ -288,7 +289,7 @@ import path24 from "node:path";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 
 // server/api/router.ts
-import { z as z13 } from "zod";
+import { z as z15 } from "zod";
 
 // server/core/agents/profiles.ts
 init_root();
@@ -575,57 +576,1091 @@ var Projects = class {
   }
 };
 
-// server/core/tasks/columns.ts
-var COLUMNS = ["backlog", "in_progress", "needs_you", "review", "done"];
-function columnFor(t2) {
-  if (t2.disposition === "merged" || t2.disposition === "discarded") return "done";
-  switch (t2.state) {
-    case "backlog":
-      return "backlog";
-    case "pending":
-    case "working":
-      return t2.paneBlocked ? "needs_you" : "in_progress";
-    case "input_required":
-    case "failed":
-      return "needs_you";
-    case "completed":
-      return "review";
-    case "canceled":
-    case "rejected":
-      return "done";
-    default:
-      return "needs_you";
+// server/core/git/git.ts
+import { spawn as spawn2 } from "node:child_process";
+var BASE_CONFIG = ["-c", "core.quotepath=off", "-c", "color.ui=false"];
+var STRIPPED_ENV = [
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_CONFIG",
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_IMPLICIT_WORK_TREE",
+  "GIT_GRAFT_FILE",
+  "GIT_INDEX_FILE",
+  "GIT_NO_REPLACE_OBJECTS",
+  "GIT_REPLACE_REF_BASE",
+  "GIT_PREFIX",
+  "GIT_INTERNAL_SUPER_PREFIX",
+  "GIT_SHALLOW_FILE",
+  "GIT_COMMON_DIR",
+  "GIT_NAMESPACE",
+  "GIT_QUARANTINE_PATH"
+];
+var DEFAULT_TIMEOUT_MS = 12e4;
+var DEFAULT_MAX_BUFFER = 256 * 1024 * 1024;
+var STDERR_KEEP = 8 * 1024;
+function gitEnv(extra) {
+  const env = { ...process.env };
+  for (const k of STRIPPED_ENV) delete env[k];
+  for (const k of Object.keys(env)) if (k.startsWith("GIT_CONFIG_KEY_") || k.startsWith("GIT_CONFIG_VALUE_")) delete env[k];
+  env.GIT_TERMINAL_PROMPT = "0";
+  env.LC_ALL = "C";
+  env.LANGUAGE = "C";
+  env.GIT_OPTIONAL_LOCKS = "0";
+  env.GIT_EDITOR = "true";
+  env.GIT_PAGER = "cat";
+  if (extra) {
+    for (const [k, v] of Object.entries(extra)) {
+      if (v === void 0) delete env[k];
+      else env[k] = v;
+    }
+  }
+  return env;
+}
+function runGit(args, opts) {
+  for (const a of args) {
+    if (typeof a !== "string" || a.includes("\0")) {
+      return Promise.reject(new YardError("BAD_PARAMS", "git argument contains a NUL byte or is not a string", { args: [...args] }));
+    }
+  }
+  const argv = [...BASE_CONFIG, ...args];
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBuffer = opts.maxBuffer ?? DEFAULT_MAX_BUFFER;
+  return new Promise((resolve, reject) => {
+    const child = spawn2("git", argv, {
+      cwd: opts.cwd,
+      env: gitEnv(opts.env),
+      stdio: [opts.input === void 0 ? "ignore" : "pipe", "pipe", "pipe"],
+      windowsHide: true,
+      // Own process group (and session, so no controlling terminal for ssh/gpg to prompt on):
+      // a timeout kills git together with its hooks and helpers.
+      detached: process.platform !== "win32"
+    });
+    const killTree = () => {
+      try {
+        if (child.pid && process.platform !== "win32") process.kill(-child.pid, "SIGKILL");
+        else child.kill("SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    };
+    const out = [];
+    const err = [];
+    let outLen = 0;
+    let errLen = 0;
+    let overflow = false;
+    let timedOut = false;
+    let settled = false;
+    const timer = timeoutMs > 0 ? setTimeout(() => {
+      timedOut = true;
+      killTree();
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      fail(new YardError("TIMEOUT", `git ${args[0] ?? ""} timed out after ${timeoutMs} ms`, { args: [...args], cwd: opts.cwd, stderr: tail(Buffer.concat(err).toString("utf8")) }));
+    }, timeoutMs) : void 0;
+    child.stdout.on("data", (b) => {
+      outLen += b.length;
+      if (outLen > maxBuffer) {
+        if (!overflow) {
+          overflow = true;
+          killTree();
+        }
+        return;
+      }
+      out.push(b);
+    });
+    child.stderr.on("data", (b) => {
+      if (errLen < STDERR_KEEP * 4) err.push(b);
+      errLen += b.length;
+    });
+    if (opts.input !== void 0 && child.stdin) {
+      child.stdin.on("error", () => {
+      });
+      child.stdin.end(opts.input);
+    }
+    const fail = (e) => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      reject(e);
+    };
+    child.on("error", (e) => {
+      fail(
+        new YardError(
+          "GIT_FAILED",
+          e.code === "ENOENT" ? `cannot run git in ${opts.cwd} (git missing from PATH, or the directory does not exist)` : `cannot run git: ${e.message}`,
+          { args: [...args], cwd: opts.cwd, code: null, stderr: "" }
+        )
+      );
+    });
+    child.on("close", (code, signal) => {
+      if (settled) return;
+      const stdout = Buffer.concat(out).toString("utf8");
+      const stderr = Buffer.concat(err).toString("utf8");
+      if (timedOut) return;
+      if (overflow) {
+        return fail(new YardError("GIT_FAILED", `git ${args[0] ?? ""} produced more than ${maxBuffer} bytes of output`, { args: [...args], cwd: opts.cwd, code: null, stderr: tail(stderr) }));
+      }
+      const exit = code ?? (signal ? 128 : 1);
+      if (exit !== 0 && !opts.allowFail) {
+        const firstLine2 = firstErrorLine(stderr) || firstErrorLine(stdout);
+        return fail(
+          new YardError("GIT_FAILED", `git ${describeArgs(args)} failed (exit ${exit})${firstLine2 ? `: ${firstLine2}` : ""}`, {
+            args: [...args],
+            cwd: opts.cwd,
+            code: exit,
+            stderr: tail(stderr),
+            ...stdout && exit !== 0 ? { stdout: tail(stdout) } : {}
+          })
+        );
+      }
+      settled = true;
+      if (timer) clearTimeout(timer);
+      resolve({ stdout, stderr, code: exit });
+    });
+  });
+}
+function describeArgs(args) {
+  let i = 0;
+  while (i < args.length && args[i] === "-c") i += 2;
+  return args.slice(i, i + 2).join(" ");
+}
+function tail(s) {
+  return s.length > STDERR_KEEP ? "\u2026" + s.slice(-STDERR_KEEP) : s;
+}
+function firstErrorLine(s) {
+  const lines = s.split("\n").map((l) => l.trim()).filter(Boolean);
+  const fatal = lines.find((l) => l.startsWith("fatal:") || l.startsWith("error:"));
+  return (fatal ?? lines[0] ?? "").slice(0, 300);
+}
+function gitStderr(e) {
+  if (isYardError(e) && e.code === "GIT_FAILED" && e.details) {
+    const s = e.details.stderr;
+    return typeof s === "string" ? s : "";
+  }
+  return "";
+}
+function firstLine(s) {
+  const i = s.indexOf("\n");
+  return i < 0 ? s : s.slice(0, i);
+}
+var FALLBACK_IDENTITY = { name: "Switchyard", email: "switchyard@localhost" };
+async function committerIdentityArgs(cwd) {
+  const r = await runGit(["config", "--get-regexp", "^user\\.(name|email)$"], { cwd, allowFail: true });
+  const keys = new Set(
+    r.stdout.split("\n").map((l) => l.split(" ")[0]?.toLowerCase() ?? "").filter(Boolean)
+  );
+  const env = process.env;
+  const out = [];
+  if (!keys.has("user.name") && !(env.GIT_AUTHOR_NAME && env.GIT_COMMITTER_NAME)) out.push("-c", `user.name=${FALLBACK_IDENTITY.name}`);
+  if (!keys.has("user.email") && !(env.GIT_AUTHOR_EMAIL && env.GIT_COMMITTER_EMAIL)) out.push("-c", `user.email=${FALLBACK_IDENTITY.email}`);
+  return out;
+}
+function isHexObjectId(s) {
+  return typeof s === "string" && /^[0-9a-f]{4,64}$/i.test(s);
+}
+
+// server/core/git/repo.ts
+import { promises as fsp2 } from "node:fs";
+import path6 from "node:path";
+
+// server/core/git/paths.ts
+import { createHash } from "node:crypto";
+import { realpathSync, promises as fsp } from "node:fs";
+import path5 from "node:path";
+function requireAbsolutePath(p, what = "path") {
+  if (typeof p !== "string" || p.length === 0) throw new YardError("BAD_PARAMS", `${what} must be a non-empty string`, { [what]: p ?? null });
+  if (/[\0\r\n]/.test(p)) throw new YardError("BAD_PARAMS", `${what} contains a control character`, { [what]: p });
+  if (!path5.isAbsolute(p)) throw new YardError("BAD_PARAMS", `${what} must be an absolute path`, { [what]: p });
+  return path5.resolve(p);
+}
+function realpathOrResolve(p) {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return path5.resolve(p);
+  }
+}
+async function realpathOrResolveAsync(p) {
+  try {
+    return await fsp.realpath(p);
+  } catch {
+    return path5.resolve(p);
+  }
+}
+var SAFE_SEGMENT = /^[A-Za-z0-9._-]+$/;
+function sanitizeBranchForPath(name) {
+  if (SAFE_SEGMENT.test(name) && !name.startsWith(".") && !name.startsWith("-") && name.length <= 100) return name;
+  let s = name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[.-]+/, "").replace(/[.-]+$/, "");
+  if (s.length > 90) s = s.slice(0, 90).replace(/[.-]+$/, "");
+  const h = shortHash(name);
+  return s ? `${s}-${h}` : `branch-${h}`;
+}
+function shortHash(s, len = 8) {
+  return createHash("sha256").update(s).digest("hex").slice(0, len);
+}
+function repoDirLabel(root2) {
+  const base = path5.basename(root2) || "repo";
+  const s = base.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[.-]+/, "").slice(0, 60);
+  return s || "repo";
+}
+function defaultWorktreeRoot(yardHome2, repoRoot) {
+  const home = requireAbsolutePath(yardHome2, "yardHome");
+  const real = realpathOrResolve(requireAbsolutePath(repoRoot, "repoRoot"));
+  return path5.join(home, "worktrees", `${repoDirLabel(real)}-${shortHash(real)}`);
+}
+function defaultWorktreePath(yardHome2, repoRoot, branch) {
+  return path5.join(defaultWorktreeRoot(yardHome2, repoRoot), sanitizeBranchForPath(branch));
+}
+async function dirState(p) {
+  let st;
+  try {
+    st = await fsp.lstat(p);
+  } catch (e) {
+    if (e.code === "ENOENT") return "missing";
+    throw e;
+  }
+  if (!st.isDirectory()) return "not-a-dir";
+  const entries = await fsp.readdir(p);
+  return entries.length === 0 ? "empty-dir" : "non-empty-dir";
+}
+async function mkdirpTracked(dir) {
+  const first = await fsp.mkdir(dir, { recursive: true });
+  return first ?? void 0;
+}
+async function rmdirUpTo(from, top) {
+  if (!top) return;
+  let cur = path5.resolve(from);
+  const stop = path5.resolve(top);
+  if (cur !== stop && !cur.startsWith(stop + path5.sep)) return;
+  for (; ; ) {
+    try {
+      await fsp.rmdir(cur);
+    } catch {
+      return;
+    }
+    if (cur === stop) return;
+    cur = path5.dirname(cur);
   }
 }
 
-// server/core/tasks/board.ts
-async function loadBoard(db, projectId) {
-  const tasks = await db.task.findMany({ where: { projectId }, orderBy: { updatedAt: "desc" } });
-  const blocked = new Set(
-    (await db.pane.findMany({ where: { taskId: { in: tasks.map((t2) => t2.id) }, lifecycle: "blocked" }, select: { taskId: true } })).map((p) => p.taskId)
-  );
-  const board = Object.fromEntries(COLUMNS.map((c) => [c, []]));
-  for (const t2 of tasks) {
-    board[columnFor({ state: t2.state, disposition: t2.disposition, paneBlocked: blocked.has(t2.id) })].push({
-      id: t2.id,
-      title: t2.title,
-      label: t2.label,
-      state: t2.state,
-      disposition: t2.disposition,
-      agent: t2.agent,
-      round: t2.round,
-      branch: t2.branch,
-      updatedAt: t2.updatedAt.toISOString()
+// server/core/git/repo.ts
+async function inspectRepo(p) {
+  const abs = requireAbsolutePath(p, "path");
+  let st;
+  try {
+    st = await fsp2.stat(abs);
+  } catch {
+    throw new YardError("BAD_PARAMS", `${abs} does not exist`, { path: abs });
+  }
+  if (!st.isDirectory()) throw new YardError("BAD_PARAMS", `${abs} is not a directory`, { path: abs });
+  const INFO = ["rev-parse", "--is-bare-repository", "--is-inside-work-tree", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"];
+  let isBare, insideWorkTree, toplevel, gitDir, commonDir;
+  let currentBranch;
+  let headSha;
+  const fast = await runGit([...INFO, "HEAD", "--symbolic-full-name", "HEAD"], { cwd: abs, allowFail: true });
+  const f = fast.stdout.split("\n");
+  if (fast.code === 0 && f.length >= 7 && /^[0-9a-f]{40,64}$/.test(f[5])) {
+    [isBare, insideWorkTree, toplevel, gitDir, commonDir] = f;
+    headSha = f[5];
+    currentBranch = f[6].startsWith("refs/heads/") ? f[6].slice("refs/heads/".length) : null;
+  } else {
+    const [info, sym, head] = await Promise.all([
+      runGit(INFO, { cwd: abs, allowFail: true }),
+      runGit(["symbolic-ref", "-q", "HEAD"], { cwd: abs, allowFail: true }),
+      runGit(["rev-parse", "-q", "--verify", "HEAD^{commit}"], { cwd: abs, allowFail: true })
+    ]);
+    if (info.code !== 0) {
+      const lines = info.stdout.split("\n");
+      const err = info.stderr;
+      if (lines[0] === "true") throw new YardError("BAD_PARAMS", `${abs} is a bare repository; a repository with a working tree is required`, { path: abs });
+      if (/not a git repository/i.test(err)) throw new YardError("BAD_PARAMS", `${abs} is not a git repository`, { path: abs });
+      if (/must be run in a work tree/i.test(err)) throw new YardError("BAD_PARAMS", `${abs} is inside a .git directory, not a working tree`, { path: abs });
+      throw new YardError("BAD_PARAMS", `git cannot use ${abs}: ${firstLine(err.trim()) || `exit ${info.code}`}`, { path: abs, stderr: err });
+    }
+    [isBare, insideWorkTree, toplevel, gitDir, commonDir] = info.stdout.split("\n");
+    const symRef = sym.code === 0 ? firstLine(sym.stdout).trim() : "";
+    currentBranch = symRef.startsWith("refs/heads/") ? symRef.slice("refs/heads/".length) : null;
+    headSha = head.code === 0 ? firstLine(head.stdout).trim() || null : null;
+  }
+  if (isBare === "true") throw new YardError("BAD_PARAMS", `${abs} is a bare repository; a repository with a working tree is required`, { path: abs });
+  if (insideWorkTree !== "true" || !toplevel) throw new YardError("BAD_PARAMS", `${abs} is not inside a git working tree`, { path: abs });
+  const [root2, gd, cd] = await Promise.all([
+    realpathOrResolveAsync(toplevel),
+    realpathOrResolveAsync(gitDir ?? path6.join(toplevel, ".git")),
+    realpathOrResolveAsync(path6.resolve(abs, commonDir || ".git"))
+  ]);
+  return { root: root2, hasHead: headSha !== null, headSha, currentBranch, isBare: false, gitDir: gd, commonDir: cd };
+}
+
+// server/core/git/refs.ts
+import os2 from "node:os";
+var MAX_BRANCH_LEN = 200;
+function branchNameProblem(name) {
+  if (typeof name !== "string") return "branch name must be a string";
+  if (name.length === 0) return "branch name is empty";
+  if (name.length > MAX_BRANCH_LEN) return `branch name is longer than ${MAX_BRANCH_LEN} characters`;
+  if (name.startsWith("-")) return "branch name must not start with '-'";
+  if (/[\x00-\x20\x7f]/.test(name)) return "branch name must not contain spaces or control characters";
+  if (/[~^:?*[\\]/.test(name)) return "branch name must not contain any of ~ ^ : ? * [ \\";
+  if (name.includes("..")) return "branch name must not contain '..'";
+  if (name.includes("@{")) return "branch name must not contain '@{'";
+  if (name === "@" || name === "HEAD") return `'${name}' is not a valid branch name`;
+  if (name.startsWith("/") || name.endsWith("/") || name.includes("//")) return "branch name has an empty path component";
+  if (name.endsWith(".")) return "branch name must not end with '.'";
+  for (const part of name.split("/")) {
+    if (part.startsWith(".")) return "a branch name component must not start with '.'";
+    if (part.endsWith(".lock")) return "a branch name component must not end with '.lock'";
+  }
+  return null;
+}
+async function validateBranchName(name, what = "branch") {
+  const problem = branchNameProblem(name);
+  if (problem) throw new YardError("BAD_PARAMS", `invalid ${what} name: ${problem}`, { [what]: name ?? null });
+  const n = name;
+  const r = await runGit(["check-ref-format", "--branch", n], { cwd: os2.tmpdir(), allowFail: true });
+  if (r.code !== 0 || firstLine(r.stdout) !== n) {
+    throw new YardError("BAD_PARAMS", `invalid ${what} name: git rejects '${n}'`, { [what]: n });
+  }
+  return n;
+}
+function revisionProblem(rev) {
+  if (typeof rev !== "string" || rev.length === 0) return "ref must be a non-empty string";
+  if (rev.length > 1024) return "ref is too long";
+  if (rev.startsWith("-")) return "ref must not start with '-'";
+  if (/[\x00-\x20\x7f]/.test(rev)) return "ref must not contain spaces or control characters";
+  if (rev.includes("..")) return "ref must name one commit, not a range";
+  return null;
+}
+function requireRevision(rev, what) {
+  const p = revisionProblem(rev);
+  if (p) throw new YardError("BAD_PARAMS", `invalid ${what}: ${p}`, { [what]: rev ?? null });
+  return rev;
+}
+async function resolveCommit(cwd, rev) {
+  requireRevision(rev, "ref");
+  if (branchNameProblem(rev) === null) {
+    const b = await runGit(["rev-parse", "-q", "--verify", `refs/heads/${rev}^{commit}`], { cwd, allowFail: true });
+    if (b.code === 0) return firstLine(b.stdout).trim();
+  }
+  const r = await runGit(["rev-parse", "-q", "--verify", `${rev}^{commit}`], { cwd, allowFail: true });
+  return r.code === 0 ? firstLine(r.stdout).trim() : null;
+}
+async function branchTip(cwd, branch) {
+  const problem = branchNameProblem(branch);
+  if (problem) throw new YardError("BAD_PARAMS", `invalid branch name: ${problem}`, { branch });
+  const r = await runGit(["rev-parse", "-q", "--verify", `refs/heads/${branch}^{commit}`], { cwd, allowFail: true });
+  return r.code === 0 ? firstLine(r.stdout).trim() : null;
+}
+async function branchExists(cwd, branch) {
+  return await branchTip(cwd, branch) !== null;
+}
+async function resolveBaseSha(repoPath, ref, opts = {}) {
+  const repo = await inspectRepo(repoPath);
+  if (ref === void 0 || ref === null || ref === "" || ref === "HEAD") {
+    if (!repo.headSha) throw new YardError("BAD_PARAMS", "the repository has no commits yet; commit something first", { repo: repo.root });
+    return repo.headSha;
+  }
+  requireRevision(ref, "ref");
+  if (opts.fetch) await fetchFor(repo.root, ref, opts.fetch, opts.fetchTimeoutMs);
+  const sha = await resolveCommit(repo.root, ref);
+  if (!sha) {
+    if (!repo.headSha) throw new YardError("BAD_PARAMS", `the repository has no commits yet, so '${ref}' cannot be resolved`, { repo: repo.root, ref });
+    throw new YardError("BAD_PARAMS", `'${ref}' does not name a commit in ${repo.root}`, { repo: repo.root, ref });
+  }
+  return sha;
+}
+async function fetchFor(root2, ref, fetch, timeoutMs) {
+  const remotes = (await runGit(["remote"], { cwd: root2 })).stdout.split("\n").map((s) => s.trim()).filter(Boolean);
+  if (remotes.length === 0) throw new YardError("BAD_PARAMS", "fetch requested but the repository has no remotes", { repo: root2, ref });
+  let args;
+  if (typeof fetch === "string") {
+    if (!remotes.includes(fetch)) throw new YardError("BAD_PARAMS", `no remote named '${fetch}'`, { repo: root2, remote: fetch, remotes });
+    args = ["fetch", "--quiet", "--no-write-fetch-head", fetch];
+  } else {
+    const remote = remotes.filter((r) => ref.startsWith(r + "/")).sort((a, b) => b.length - a.length)[0];
+    const rest = remote ? ref.slice(remote.length + 1) : "";
+    if (remote && branchNameProblem(rest) === null) {
+      args = ["fetch", "--quiet", "--no-write-fetch-head", remote, `refs/heads/${rest}`];
+    } else {
+      const r = remotes.includes("origin") ? "origin" : remotes.length === 1 ? remotes[0] : null;
+      if (!r) throw new YardError("BAD_PARAMS", "fetch requested but it is unclear which remote to fetch; name one", { repo: root2, ref, remotes });
+      args = ["fetch", "--quiet", "--no-write-fetch-head", r];
+    }
+  }
+  await runGit(args, { cwd: root2, timeoutMs: timeoutMs ?? 12e4 });
+}
+async function isMerged(repoRoot, branchOrSha, target) {
+  const repo = await inspectRepo(repoRoot);
+  requireRevision(branchOrSha, "branch");
+  requireRevision(target, "target");
+  const [a, b] = await Promise.all([resolveCommit(repo.root, branchOrSha), resolveCommit(repo.root, target)]);
+  if (!a) throw new YardError("NOT_FOUND", `'${branchOrSha}' does not name a commit`, { repo: repo.root, branch: branchOrSha });
+  if (!b) throw new YardError("NOT_FOUND", `'${target}' does not name a commit`, { repo: repo.root, target });
+  const r = await runGit(["merge-base", "--is-ancestor", a, b], { cwd: repo.root, allowFail: true });
+  if (r.code === 0) return true;
+  if (r.code === 1) return false;
+  throw new YardError("GIT_FAILED", "git merge-base --is-ancestor failed", { args: ["merge-base", "--is-ancestor", a, b], code: r.code, stderr: r.stderr });
+}
+async function listRefs(repoPath, opts = {}) {
+  const repo = await inspectRepo(repoPath);
+  const limit = Math.max(1, Math.min(opts.limit ?? 50, 500));
+  const q = (opts.query ?? "").trim().toLowerCase();
+  const refs = await runGit(["for-each-ref", "--format=%(refname)%00%(objectname)%00%(HEAD)%00%(symref)", "refs/heads", "refs/remotes"], { cwd: repo.root });
+  const branches = [];
+  for (const line2 of refs.stdout.split("\n")) {
+    const [ref, sha, head, symref] = line2.split("\0");
+    if (!ref || !sha || symref) continue;
+    const name = ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref.slice("refs/remotes/".length);
+    if (q && !name.toLowerCase().includes(q)) continue;
+    branches.push({ name, sha, current: head === "*" });
+  }
+  branches.sort((a, b) => Number(b.current) - Number(a.current));
+  if (!repo.headSha) return { branches: branches.slice(0, limit), commits: [] };
+  const FORMAT = "--format=%H%x00%s";
+  const commits = [];
+  const seen = /* @__PURE__ */ new Set();
+  const add = (out) => {
+    for (const line2 of out.split("\n")) {
+      const i = line2.indexOf("\0");
+      if (i <= 0 || seen.has(line2.slice(0, i))) continue;
+      seen.add(line2.slice(0, i));
+      commits.push({ sha: line2.slice(0, i), subject: line2.slice(i + 1) });
+    }
+  };
+  if (q && /^[0-9a-f]{4,64}$/.test(q)) {
+    const exact = await runGit(["rev-parse", "-q", "--verify", `${q}^{commit}`], { cwd: repo.root, allowFail: true });
+    if (exact.code === 0) add((await runGit(["log", "-1", FORMAT, firstLine(exact.stdout).trim(), "--"], { cwd: repo.root })).stdout);
+  }
+  const grep = q ? ["-i", "-F", `--grep=${opts.query.trim()}`] : [];
+  add((await runGit(["log", `--max-count=${limit}`, ...grep, FORMAT, "HEAD", "--"], { cwd: repo.root })).stdout);
+  return { branches: branches.slice(0, limit), commits: commits.slice(0, limit) };
+}
+
+// server/core/git/lock.ts
+var KeyedMutex = class {
+  tails = /* @__PURE__ */ new Map();
+  async run(key, fn) {
+    const prev = this.tails.get(key) ?? Promise.resolve();
+    let release;
+    const mine = new Promise((r) => release = r);
+    const tail2 = prev.then(() => mine);
+    this.tails.set(key, tail2);
+    await prev;
+    try {
+      return await fn();
+    } finally {
+      release();
+      if (this.tails.get(key) === tail2) this.tails.delete(key);
+    }
+  }
+  /** True while some caller holds or waits for `key`. */
+  isLocked(key) {
+    return this.tails.has(key);
+  }
+};
+var repoLocks = new KeyedMutex();
+function withRepoLock(key, fn) {
+  return repoLocks.run(key, fn);
+}
+
+// server/core/git/status.ts
+import { promises as fsp3 } from "node:fs";
+import path7 from "node:path";
+async function statusEntries(p, opts = {}) {
+  const cwd = requireAbsolutePath(p, "path");
+  let out;
+  try {
+    out = (await runGit(["status", "--porcelain=v1", "-z", "--no-renames", `--untracked-files=${opts.untracked ?? "normal"}`, "--ignored=no"], { cwd })).stdout;
+  } catch (e) {
+    const err = gitStderr(e);
+    if (/not a git repository|must be run in a work tree/i.test(err)) throw new YardError("BAD_PARAMS", `${cwd} is not a git working tree`, { path: cwd });
+    if (e.code === "GIT_FAILED" && /cannot run git in/.test(e.message)) throw new YardError("BAD_PARAMS", `${cwd} does not exist`, { path: cwd });
+    throw e;
+  }
+  return parsePorcelainZ(out);
+}
+function parsePorcelainZ(out) {
+  const entries = [];
+  for (const rec of out.split("\0")) {
+    if (rec.length < 4) continue;
+    entries.push({ x: rec[0], y: rec[1], path: rec.slice(3) });
+  }
+  return entries;
+}
+async function operationInProgress(gitDir) {
+  const exists = async (name) => {
+    try {
+      await fsp3.lstat(path7.join(gitDir, name));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const [merge, rebaseMerge, rebaseApply, pick, revert] = await Promise.all([
+    exists("MERGE_HEAD"),
+    exists("rebase-merge"),
+    exists("rebase-apply"),
+    exists("CHERRY_PICK_HEAD"),
+    exists("REVERT_HEAD")
+  ]);
+  if (merge) return "merge";
+  if (rebaseMerge || rebaseApply) return "rebase";
+  if (pick) return "cherry-pick";
+  if (revert) return "revert";
+  return null;
+}
+
+// server/core/git/worktree.ts
+import { promises as fsp4 } from "node:fs";
+import path8 from "node:path";
+async function createWorktree(input) {
+  if (!input || typeof input !== "object") throw new YardError("BAD_PARAMS", "createWorktree needs an options object");
+  const repoArg = requireAbsolutePath(input.repoRoot, "repoRoot");
+  const problem = branchNameProblem(input.branch);
+  if (problem) throw new YardError("BAD_PARAMS", `invalid branch name: ${problem}`, { branch: input.branch ?? null });
+  if (!isHexObjectId(input.baseSha)) throw new YardError("BAD_PARAMS", "baseSha must be a hex commit id", { baseSha: input.baseSha ?? null });
+  if (input.path === void 0 && input.yardHome === void 0) throw new YardError("BAD_PARAMS", "either path or yardHome is required", {});
+  const explicitPath = input.path !== void 0 ? requireAbsolutePath(input.path, "path") : void 0;
+  if (input.yardHome !== void 0) requireAbsolutePath(input.yardHome, "yardHome");
+  const [repo, branch] = await Promise.all([inspectRepo(repoArg), validateBranchName(input.branch)]);
+  const target = explicitPath ?? defaultWorktreePath(input.yardHome, repo.root, branch);
+  if (target === repo.root || target.startsWith(repo.gitDir + path8.sep) || target === repo.gitDir || target === repo.commonDir || target.startsWith(repo.commonDir + path8.sep)) {
+    throw new YardError("BAD_PARAMS", "the worktree path must not be the repository itself or inside its .git directory", { path: target });
+  }
+  return withRepoLock(repo.commonDir, async () => {
+    const check = await runGit(["cat-file", "--batch-check"], { cwd: repo.root, input: `${input.baseSha}^{commit}
+refs/heads/${branch}
+` });
+    const [baseLine = "", branchLine = ""] = check.stdout.split("\n");
+    const baseM = /^([0-9a-f]{40,64}) commit /.exec(baseLine);
+    if (!baseM) throw new YardError("BAD_PARAMS", `base ${input.baseSha} is not a commit in ${repo.root}`, { baseSha: input.baseSha, repo: repo.root });
+    const baseSha = baseM[1];
+    const branchM = /^([0-9a-f]{40,64}) commit /.exec(branchLine);
+    const branchPreexisting = branchM !== null;
+    const headSha = branchM ? branchM[1] : baseSha;
+    const state = await dirState(target);
+    if (state === "non-empty-dir" || state === "not-a-dir") {
+      throw new YardError("CONFLICT", `worktree path ${target} already exists and is not an empty directory`, { path: target });
+    }
+    const createdTop = await mkdirpTracked(path8.dirname(target));
+    const args = branchPreexisting ? ["worktree", "add", "--quiet", "--", target, branch] : ["worktree", "add", "--quiet", "--no-track", "-b", branch, "--", target, baseSha];
+    try {
+      await runGit(args, { cwd: repo.root });
+    } catch (e) {
+      await rollbackCreate(repo.root, target, state, branchPreexisting ? null : { branch, sha: baseSha }, createdTop);
+      const err = gitStderr(e);
+      if (/already checked out at|is already used by worktree|already locked/i.test(err)) {
+        const at = /(?:checked out at|used by worktree at) '([^']+)'/.exec(err)?.[1];
+        throw new YardError("CONFLICT", `branch '${branch}' is already checked out in another worktree`, { branch, checkedOutAt: at ?? null });
+      }
+      throw e;
+    }
+    const worktreePath = await realpathOrResolveAsync(target);
+    return { worktreePath, branch, branchPreexisting, baseSha, headSha, repoRoot: repo.root };
+  });
+}
+async function rollbackCreate(root2, target, priorState, newBranch, createdTop) {
+  try {
+    const wt = await findWorktree(root2, target);
+    if (wt) await runGit(["worktree", "remove", "--force", "--force", "--", wt.path], { cwd: root2, allowFail: true });
+  } catch {
+  }
+  try {
+    if (priorState === "missing") {
+      await fsp4.rm(target, { recursive: true, force: true });
+    } else {
+      for (const e of await fsp4.readdir(target).catch(() => [])) await fsp4.rm(path8.join(target, e), { recursive: true, force: true });
+    }
+  } catch {
+  }
+  await runGit(["worktree", "prune"], { cwd: root2, allowFail: true });
+  if (newBranch) {
+    await runGit(["update-ref", "-d", `refs/heads/${newBranch.branch}`, newBranch.sha], { cwd: root2, allowFail: true });
+  }
+  await rmdirUpTo(path8.dirname(target), createdTop);
+}
+async function listWorktrees(repoRoot) {
+  const cwd = requireAbsolutePath(repoRoot, "repoRoot");
+  const out = (await runGit(["worktree", "list", "--porcelain", "-z"], { cwd })).stdout;
+  return parseWorktreeList(out);
+}
+function parseWorktreeList(out) {
+  const list = [];
+  let cur = null;
+  for (const field of out.split("\0")) {
+    if (field === "") {
+      if (cur) list.push(cur);
+      cur = null;
+      continue;
+    }
+    const sp = field.indexOf(" ");
+    const key = sp < 0 ? field : field.slice(0, sp);
+    const val = sp < 0 ? "" : field.slice(sp + 1);
+    if (key === "worktree") {
+      if (cur) list.push(cur);
+      cur = { path: val, head: null, branch: null, detached: false, bare: false, locked: false, prunable: false };
+      continue;
+    }
+    if (!cur) continue;
+    if (key === "HEAD") cur.head = val;
+    else if (key === "branch") cur.branch = val.startsWith("refs/heads/") ? val.slice("refs/heads/".length) : val;
+    else if (key === "detached") cur.detached = true;
+    else if (key === "bare") cur.bare = true;
+    else if (key === "locked") cur.locked = true;
+    else if (key === "prunable") cur.prunable = true;
+  }
+  if (cur) list.push(cur);
+  return list;
+}
+async function findWorktree(repoRoot, worktreePath) {
+  const want = await realpathOrResolveAsync(requireAbsolutePath(worktreePath, "worktreePath"));
+  const resolved = path8.resolve(worktreePath);
+  for (const wt of await listWorktrees(repoRoot)) {
+    if (wt.path === resolved || wt.path === want || await realpathOrResolveAsync(wt.path) === want) return wt;
+  }
+  return null;
+}
+async function removeWorktree(repoRoot, worktreePath) {
+  const root2 = requireAbsolutePath(repoRoot, "repoRoot");
+  const all = await listWorktrees(root2);
+  const main2 = all[0];
+  const want = await realpathOrResolveAsync(requireAbsolutePath(worktreePath, "worktreePath"));
+  let wt;
+  for (const w of all) {
+    if (w.path === want || w.path === path8.resolve(worktreePath) || await realpathOrResolveAsync(w.path) === want) {
+      wt = w;
+      break;
+    }
+  }
+  if (!wt) {
+    await runGit(["worktree", "prune"], { cwd: root2, allowFail: true });
+    return { removed: false, wasRegistered: false };
+  }
+  if (wt === main2) throw new YardError("BAD_PARAMS", "refusing to remove the repository's main worktree", { path: wt.path });
+  try {
+    await runGit(["worktree", "remove", "--force", "--", wt.path], { cwd: root2 });
+  } catch (e) {
+    if (isYardError(e) && /locked/i.test(gitStderr(e))) {
+      throw new YardError("GIT_FAILED", `worktree ${wt.path} is locked; unlock it (git worktree unlock) to remove it`, e.details);
+    }
+    throw e;
+  } finally {
+    await runGit(["worktree", "prune"], { cwd: root2, allowFail: true });
+  }
+  return { removed: true, wasRegistered: true };
+}
+
+// server/core/git/diff.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { constants as fsConstants, promises as fsp5 } from "node:fs";
+import os3 from "node:os";
+import path9 from "node:path";
+var DIFF_CONFIG = ["-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false", "-c", "diff.relative=false"];
+var DIFF_FLAGS = ["--cached", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", "-z", "--raw"];
+async function diffWorktree(input) {
+  const { files, patch } = await runDiff({ worktreePath: input?.worktreePath, baseSha: input?.baseSha }, true);
+  return { diff: patch, files };
+}
+async function diffCommits(input) {
+  return diffRevs(requireAbsolutePath(input?.repoRoot, "repoRoot"), { baseSha: input.baseSha }, input.tip);
+}
+async function diffTreeToCommit(input) {
+  return diffRevs(requireAbsolutePath(input?.repoRoot, "repoRoot"), { tree: input.tree }, input.tip);
+}
+async function diffRevs(root2, fromInput, tip) {
+  const from = fromRev(fromInput);
+  const flags = DIFF_FLAGS.filter((f) => f !== "--cached");
+  const run2 = async (extra) => {
+    try {
+      return (await runGit([...DIFF_CONFIG, "diff", ...flags, ...extra, from.rev, `${tip}^{commit}`, "--"], { cwd: root2 })).stdout;
+    } catch (e) {
+      if ("tree" in fromInput && BAD_REVISION.test(gitStderr(e))) throw new YardError("BAD_PARAMS", from.badMessage, { ...from.details, tip });
+      throw e;
+    }
+  };
+  const parsed = parseRawPatchZ(await run2(["-p"]));
+  if (parsed.files) return { diff: parsed.patch, files: parsed.files };
+  return { diff: parsed.patch, files: parseRawNumstatZ(await run2(["--numstat"])).files };
+}
+async function withWorktreeIndex(wt, fn) {
+  const realIndex = await indexPathOf(wt);
+  const tmpIndex = path9.join(os3.tmpdir(), `yard-index-${process.pid}-${randomBytes2(6).toString("hex")}`);
+  const env = { GIT_INDEX_FILE: tmpIndex };
+  let failed = true;
+  try {
+    let copied = false;
+    try {
+      await fsp5.copyFile(realIndex, tmpIndex, fsConstants.COPYFILE_EXCL);
+      const st = await fsp5.stat(realIndex, { bigint: true });
+      const t2 = Number(st.mtimeNs / 1000n - 1n) / 1e6;
+      await fsp5.utimes(tmpIndex, t2, t2);
+      copied = true;
+    } catch (e) {
+      if (e.code !== "ENOENT") throw e;
+    }
+    if (!copied) await runGit(["read-tree", "HEAD"], { cwd: wt, env, allowFail: true });
+    await runGit(["-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "-c", "advice.addEmbeddedRepo=false", "add", "-A"], { cwd: wt, env });
+    const result = await fn(env);
+    failed = false;
+    return result;
+  } finally {
+    await Promise.all([fsp5.rm(tmpIndex, { force: true }), failed ? fsp5.rm(`${tmpIndex}.lock`, { force: true }) : void 0]);
+  }
+}
+function fromRev(from) {
+  if ("tree" in from) {
+    if (!isHexObjectId(from.tree)) throw new YardError("BAD_PARAMS", "tree must be a hex object id", { tree: String(from.tree ?? null) });
+    return { rev: `${from.tree}^{tree}`, badMessage: `the snapshot ${from.tree} is no longer in this repository`, details: { tree: from.tree } };
+  }
+  if (!isHexObjectId(from.baseSha)) throw new YardError("BAD_PARAMS", "baseSha must be a hex commit id", { baseSha: String(from.baseSha ?? null) });
+  return { rev: `${from.baseSha}^{commit}`, badMessage: `base ${from.baseSha} is not a commit in this repository`, details: { baseSha: from.baseSha } };
+}
+var BAD_REVISION = /bad revision|unknown revision|bad object|not a valid|ambiguous argument|not a tree object/i;
+async function runDiff(input, withPatch) {
+  const wt = requireAbsolutePath(input?.worktreePath, "worktreePath");
+  const from = fromRev(input);
+  return withWorktreeIndex(wt, async (env) => {
+    const diff = async (extra) => {
+      try {
+        return (await runGit([...DIFF_CONFIG, "diff", ...DIFF_FLAGS, ...extra, from.rev, "--"], { cwd: wt, env })).stdout;
+      } catch (e) {
+        if (BAD_REVISION.test(gitStderr(e))) throw new YardError("BAD_PARAMS", from.badMessage, { ...from.details, worktreePath: wt });
+        throw e;
+      }
+    };
+    if (withPatch) {
+      const parsed = parseRawPatchZ(await diff(["-p"]));
+      return parsed.files ? { files: parsed.files, patch: parsed.patch } : { files: parseRawNumstatZ(await diff(["--numstat"])).files, patch: parsed.patch };
+    }
+    return parseRawNumstatZ(await diff(["--numstat"]));
+  });
+}
+async function worktreeTree(input) {
+  const wt = requireAbsolutePath(input?.worktreePath, "worktreePath");
+  return withWorktreeIndex(wt, async (env) => (await runGit(["write-tree"], { cwd: wt, env })).stdout.trim());
+}
+async function diffWorktreeSince(input) {
+  const { files, patch } = await runDiff({ worktreePath: input?.worktreePath, tree: input?.tree }, true);
+  return { diff: patch, files };
+}
+async function indexPathOf(wt) {
+  const dotgit = path9.join(wt, ".git");
+  try {
+    const st = await fsp5.lstat(dotgit);
+    if (st.isDirectory()) return path9.join(dotgit, "index");
+    if (st.isFile()) {
+      const m = /^gitdir: (.+)$/m.exec(await fsp5.readFile(dotgit, "utf8"));
+      if (m) return path9.join(path9.resolve(wt, m[1].trim()), "index");
+    }
+  } catch {
+  }
+  let isDir = false;
+  try {
+    isDir = (await fsp5.stat(wt)).isDirectory();
+  } catch {
+  }
+  if (!isDir) throw new YardError("NOT_FOUND", `worktree ${wt} does not exist`, { worktreePath: wt });
+  try {
+    const r = await runGit(["rev-parse", "--git-path", "index"], { cwd: wt });
+    return path9.resolve(wt, r.stdout.trim());
+  } catch (e) {
+    if (/not a git repository/i.test(gitStderr(e))) throw new YardError("BAD_PARAMS", `${wt} is not a git working tree`, { worktreePath: wt });
+    throw e;
+  }
+}
+var STATUS_OF = { A: "added", C: "added", D: "deleted", M: "modified", T: "modified", R: "renamed", U: "modified", X: "modified" };
+function readRaw(out) {
+  let i = 0;
+  const next = () => {
+    const j = out.indexOf("\0", i);
+    if (j < 0) throw new YardError("GIT_FAILED", "unexpected git diff output (truncated record)", { offset: i });
+    const s = out.slice(i, j);
+    i = j + 1;
+    return s;
+  };
+  const raws = [];
+  while (i < out.length && out[i] === ":") {
+    const meta = next();
+    const letter = (meta.split(" ")[4] ?? "M").charAt(0);
+    const p1 = next();
+    const p2 = letter === "R" || letter === "C" ? next() : p1;
+    raws.push({ letter, oldPath: p1, path: p2 });
+  }
+  return { raws, next, at: () => i };
+}
+function fileOf(r, additions, deletions, binary) {
+  const status = STATUS_OF[r.letter] ?? "modified";
+  const f = { path: r.path, status, additions: binary ? 0 : additions, deletions: binary ? 0 : deletions, binary };
+  if (status === "renamed") f.oldPath = r.oldPath;
+  return f;
+}
+function parseRawPatchZ(out) {
+  const { raws, at } = readRaw(out);
+  let i = at();
+  if (out[i] === "\0") i++;
+  const patch = out.slice(i);
+  const counts = [];
+  let cur = null;
+  let inHunk = false;
+  let pos = 0;
+  while (pos < patch.length) {
+    let end = patch.indexOf("\n", pos);
+    if (end < 0) end = patch.length;
+    const c = patch.charCodeAt(pos);
+    if (c === 100 && patch.startsWith("diff --git ", pos)) {
+      cur = { add: 0, del: 0, binary: false };
+      counts.push(cur);
+      inHunk = false;
+    } else if (cur) {
+      if (inHunk) {
+        if (c === 43) cur.add++;
+        else if (c === 45) cur.del++;
+        else if (c !== 32 && c !== 92 && c !== 64 && end > pos) inHunk = false;
+      } else if (c === 64 && patch.startsWith("@@ ", pos)) {
+        inHunk = true;
+      } else if (c === 66 && patch.startsWith("Binary files ", pos)) {
+        cur.binary = true;
+      }
+    }
+    pos = end + 1;
+  }
+  if (counts.length !== raws.length) return { files: null, patch };
+  return { files: raws.map((r, k) => fileOf(r, counts[k].add, counts[k].del, counts[k].binary)), patch };
+}
+function parseRawNumstatZ(out) {
+  const { raws, next, at } = readRaw(out);
+  const files = [];
+  for (const r of raws) {
+    const head = next();
+    const t1 = head.indexOf("	");
+    const t2 = head.indexOf("	", t1 + 1);
+    const a = head.slice(0, t1);
+    const d = head.slice(t1 + 1, t2);
+    if (head.slice(t2 + 1) === "" && (r.letter === "R" || r.letter === "C")) {
+      next();
+      next();
+    }
+    const binary = a === "-" && d === "-";
+    files.push(fileOf(r, Number(a) || 0, Number(d) || 0, binary));
+  }
+  let i = at();
+  if (out[i] === "\0") i++;
+  return { files, patch: out.slice(i) };
+}
+
+// server/core/git/merge.ts
+import { promises as fsp6 } from "node:fs";
+async function mergeTask(input) {
+  if (!input || typeof input !== "object") throw new YardError("BAD_PARAMS", "mergeTask needs an options object");
+  const repoArg = requireAbsolutePath(input.repoRoot, "repoRoot");
+  const worktreePath = requireAbsolutePath(input.worktreePath, "worktreePath");
+  if (typeof input.branchPreexisting !== "boolean") throw new YardError("BAD_PARAMS", "branchPreexisting must be a boolean", { branchPreexisting: input.branchPreexisting ?? null });
+  if (input.expectedTarget !== void 0 && revisionProblem(input.expectedTarget)) {
+    throw new YardError("BAD_PARAMS", `invalid expectedTarget: ${revisionProblem(input.expectedTarget)}`, { expectedTarget: input.expectedTarget });
+  }
+  if (input.message !== void 0 && (typeof input.message !== "string" || input.message.trim() === "" || input.message.includes("\0"))) {
+    throw new YardError("BAD_PARAMS", "message must be a non-empty string", {});
+  }
+  const [first, branch, target] = await Promise.all([inspectRepo(repoArg), validateBranchName(input.branch), validateBranchName(input.targetBranch, "targetBranch")]);
+  if (branch === target) throw new YardError("BAD_PARAMS", "the task branch and the target branch are the same", { branch, targetBranch: target });
+  return withRepoLock(first.commonDir, async () => {
+    const repo = await inspectRepo(first.root);
+    const root2 = repo.root;
+    if (repo.currentBranch !== target) {
+      throw new YardError(
+        "BAD_PARAMS",
+        repo.currentBranch ? `the target branch '${target}' is not checked out in ${root2} ('${repo.currentBranch}' is)` : `the target branch '${target}' is not checked out in ${root2} (HEAD is detached)`,
+        { expected: target, actual: repo.currentBranch }
+      );
+    }
+    if (!repo.headSha) throw new YardError("BAD_PARAMS", `the target branch '${target}' has no commits`, { target });
+    const targetBefore = repo.headSha;
+    if (input.expectedTarget !== void 0) {
+      const want = await resolveCommit(root2, input.expectedTarget);
+      if (want !== targetBefore) throw new YardError("CONFLICT", `the target branch '${target}' moved`, { expected: want ?? input.expectedTarget, actual: targetBefore });
+    }
+    const tip = await branchTip(root2, branch);
+    if (!tip) throw new YardError("NOT_FOUND", `branch '${branch}' does not exist`, { branch });
+    const op = await operationInProgress(repo.gitDir);
+    if (op) throw new YardError("DIRTY_TARGET", `a ${op} is in progress in ${root2}`, { operation: op, target });
+    const targetDirt = await statusEntries(root2, { untracked: "no" });
+    if (targetDirt.length) throw new YardError("DIRTY_TARGET", `the target checkout ${root2} has uncommitted changes`, { files: targetDirt.map((e) => e.path), target });
+    if (await isDirectory(worktreePath)) {
+      let src = null;
+      try {
+        src = await inspectRepo(worktreePath);
+      } catch (e) {
+        if (!isYardError(e) || e.code !== "BAD_PARAMS") throw e;
+      }
+      if (src && (src.commonDir !== repo.commonDir || src.root === root2)) {
+        throw new YardError("BAD_PARAMS", `${worktreePath} is not a linked worktree of ${root2}`, { worktreePath, repoRoot: root2 });
+      }
+      if (src) {
+        if (src.currentBranch !== branch) {
+          throw new YardError("CONFLICT", `the task worktree has '${src.currentBranch ?? "a detached HEAD"}' checked out, not '${branch}'`, {
+            expected: branch,
+            actual: src.currentBranch
+          });
+        }
+        if (!input.ignoreDirty) {
+          const dirt = await statusEntries(src.root, { untracked: "normal" });
+          if (dirt.length) throw new YardError("DIRTY_SOURCE", `the task worktree has uncommitted changes`, { files: dirt.map((e) => e.path), worktreePath: src.root });
+        }
+      }
+    }
+    const identity = await committerIdentityArgs(root2);
+    const message = input.message ?? `Merge branch '${branch}' into ${target}`;
+    const res = await runGit([...identity, "merge", "--no-ff", "--no-edit", "--no-autostash", "--no-rerere-autoupdate", "-m", message, `refs/heads/${branch}`], {
+      cwd: root2,
+      allowFail: true
+    });
+    if (res.code !== 0) await failMerge(root2, repo.gitDir, targetBefore, branch, target, res);
+    const mergeCommit = firstLine((await runGit(["rev-parse", "HEAD"], { cwd: root2 })).stdout).trim();
+    const cleanup = await cleanupAfterMerge(root2, worktreePath, branch, !input.branchPreexisting && !input.keepBranch);
+    return { mergeCommit, alreadyUpToDate: mergeCommit === targetBefore, targetBefore, branchTip: tip, cleanup };
+  });
+}
+async function isDirectory(p) {
+  try {
+    return (await fsp6.stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+async function failMerge(root2, gitDir, targetBefore, branch, target, res) {
+  let conflicted = [];
+  const midMerge = await operationInProgress(gitDir) === "merge";
+  if (midMerge) {
+    const u = await runGit(["diff", "--name-only", "--diff-filter=U", "-z"], { cwd: root2, allowFail: true });
+    conflicted = u.stdout.split("\0").filter(Boolean);
+    await runGit(["merge", "--abort"], { cwd: root2, allowFail: true });
+  }
+  const [head, dirt, op] = await Promise.all([
+    runGit(["rev-parse", "HEAD"], { cwd: root2, allowFail: true }),
+    statusEntries(root2, { untracked: "no" }).catch(() => null),
+    operationInProgress(gitDir)
+  ]);
+  const headNow = firstLine(head.stdout).trim();
+  if (headNow !== targetBefore || dirt === null || dirt.length > 0 || op) {
+    throw new YardError("GIT_FAILED", `the merge failed and the target checkout ${root2} could not be restored cleanly; inspect it by hand`, {
+      target,
+      branch,
+      expectedHead: targetBefore,
+      actualHead: headNow || null,
+      files: dirt?.map((e) => e.path) ?? null,
+      operation: op,
+      stderr: res.stderr,
+      stdout: res.stdout
     });
   }
-  return board;
+  if (conflicted.length) {
+    throw new YardError("MERGE_CONFLICT", `merging '${branch}' into '${target}' conflicts in ${conflicted.length} file(s); the merge was aborted`, {
+      files: conflicted,
+      branch,
+      target
+    });
+  }
+  const text2 = res.stderr + "\n" + res.stdout;
+  if (/untracked working tree files would be (overwritten|removed) by merge/i.test(text2)) {
+    throw new YardError("DIRTY_TARGET", `untracked files in ${root2} would be overwritten by the merge`, {
+      files: indentedList(text2),
+      untracked: true,
+      target
+    });
+  }
+  if (/local changes to the following files would be overwritten/i.test(text2)) {
+    throw new YardError("DIRTY_TARGET", `local changes in ${root2} would be overwritten by the merge`, { files: indentedList(text2), target });
+  }
+  throw new YardError("GIT_FAILED", `git merge failed (exit ${res.code}): ${firstLine(res.stderr.trim()) || firstLine(res.stdout.trim())}`, {
+    args: ["merge", "--no-ff", `refs/heads/${branch}`],
+    code: res.code,
+    stderr: res.stderr,
+    stdout: res.stdout
+  });
+}
+function indentedList(text2) {
+  return text2.split("\n").filter((l) => l.startsWith("	")).map((l) => l.trim()).filter(Boolean);
+}
+async function cleanupAfterMerge(root2, worktreePath, branch, deleteBranch) {
+  const errors = [];
+  let worktreeRemoved = false;
+  let worktreeMissing = false;
+  let branchDeleted = false;
+  try {
+    const r = await removeWorktree(root2, worktreePath);
+    worktreeRemoved = r.removed;
+    worktreeMissing = !r.wasRegistered;
+  } catch (e) {
+    errors.push(`worktree not removed: ${e.message}`);
+  }
+  if (deleteBranch) {
+    try {
+      const holders = (await listWorktrees(root2)).filter((w) => w.branch === branch);
+      if (holders.length) {
+        errors.push(`branch '${branch}' not deleted: it is checked out at ${holders.map((h) => h.path).join(", ")}`);
+      } else {
+        await runGit(["branch", "-D", "--", branch], { cwd: root2 });
+        branchDeleted = true;
+      }
+    } catch (e) {
+      errors.push(`branch '${branch}' not deleted: ${e.message}`);
+    }
+  }
+  return { ok: errors.length === 0, ...errors.length ? { error: errors.join("; ") } : {}, worktreeRemoved, worktreeMissing, branchDeleted };
+}
+
+// server/core/git/discard.ts
+async function discardWorktree(input) {
+  if (!input || typeof input !== "object") throw new YardError("BAD_PARAMS", "discardWorktree needs an options object");
+  const repoArg = requireAbsolutePath(input.repoRoot, "repoRoot");
+  const worktreePath = requireAbsolutePath(input.worktreePath, "worktreePath");
+  if (typeof input.branchPreexisting !== "boolean") throw new YardError("BAD_PARAMS", "branchPreexisting must be a boolean", { branchPreexisting: input.branchPreexisting ?? null });
+  const [repo, branch] = await Promise.all([inspectRepo(repoArg), validateBranchName(input.branch)]);
+  if (worktreePath === repo.root) throw new YardError("BAD_PARAMS", "refusing to discard the repository's main worktree", { worktreePath });
+  return withRepoLock(repo.commonDir, async () => {
+    const errors = [];
+    let worktreeRemoved = false;
+    let worktreeMissing = false;
+    let branchDeleted = false;
+    let branchMissing = false;
+    try {
+      const r = await removeWorktree(repo.root, worktreePath);
+      worktreeRemoved = r.removed;
+      worktreeMissing = !r.wasRegistered;
+    } catch (e) {
+      if (e.code === "BAD_PARAMS") throw e;
+      errors.push(`worktree not removed: ${e.message}`);
+    }
+    if (input.deleteBranch && !input.branchPreexisting) {
+      try {
+        if (!await branchTip(repo.root, branch)) {
+          branchMissing = true;
+        } else {
+          const holders = (await listWorktrees(repo.root)).filter((w) => w.branch === branch);
+          if (holders.length) {
+            errors.push(`branch '${branch}' not deleted: it is checked out at ${holders.map((h) => h.path).join(", ")}`);
+          } else {
+            await runGit(["branch", "-D", "--", branch], { cwd: repo.root });
+            branchDeleted = true;
+          }
+        }
+      } catch (e) {
+        errors.push(`branch '${branch}' not deleted: ${e.message}`);
+      }
+    }
+    return { worktreeRemoved, worktreeMissing, branchDeleted, branchMissing, ...errors.length ? { error: errors.join("; ") } : {} };
+  });
 }
 
 // server/version.ts
 init_root();
 import { readFileSync as readFileSync2 } from "node:fs";
-import path5 from "node:path";
-var VERSION = JSON.parse(readFileSync2(path5.join(REPO_ROOT, "package.json"), "utf8")).version;
+import path10 from "node:path";
+var VERSION = JSON.parse(readFileSync2(path10.join(REPO_ROOT, "package.json"), "utf8")).version;
 
 // server/api/panes.ts
 import { z as z8 } from "zod";
@@ -711,18 +1746,18 @@ var eventsReply = z4.object({ events: z4.array(yardEvent), head: z4.number().int
 // server/core/panes/manager.ts
 init_root();
 import { chmodSync as chmodSync2, existsSync as existsSync3, mkdirSync as mkdirSync2, statSync as statSync4, writeFileSync as writeFileSync2 } from "node:fs";
-import path9 from "node:path";
+import path14 from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import * as pty from "node-pty";
 import { z as z7 } from "zod";
 
 // server/security/token.ts
-import { createHash, randomBytes as randomBytes2, timingSafeEqual } from "node:crypto";
+import { createHash as createHash2, randomBytes as randomBytes3, timingSafeEqual } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync as readFileSync3, statSync as statSync2, writeFileSync } from "node:fs";
-import path6 from "node:path";
+import path11 from "node:path";
 var SESSION_COOKIE = "yard_session";
 function loadOrCreateToken(file) {
-  mkdirSync(path6.dirname(file), { recursive: true, mode: 448 });
+  mkdirSync(path11.dirname(file), { recursive: true, mode: 448 });
   try {
     const existing = readFileSync3(file, "utf8").trim();
     if (/^[A-Za-z0-9_-]{32,}$/.test(existing)) {
@@ -732,7 +1767,7 @@ function loadOrCreateToken(file) {
   } catch (e) {
     if (e.code !== "ENOENT") throw e;
   }
-  const token = randomBytes2(32).toString("base64url");
+  const token = randomBytes3(32).toString("base64url");
   writeFileSync(file, token + "\n", { mode: 384 });
   chmodSync(file, 384);
   return token;
@@ -743,7 +1778,7 @@ function safeEqual(a, b) {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 function newPaneToken(paneId2) {
-  const secret = randomBytes2(24).toString("base64url");
+  const secret = randomBytes3(24).toString("base64url");
   return { token: `yp_${paneId2}_${secret}`, hash: hashSecret(secret) };
 }
 function parsePaneToken(token) {
@@ -751,7 +1786,7 @@ function parsePaneToken(token) {
   return m ? { paneId: m[1], secret: m[2] } : null;
 }
 function hashSecret(secret) {
-  return createHash("sha256").update(secret).digest("hex");
+  return createHash2("sha256").update(secret).digest("hex");
 }
 
 // server/core/hooks/payload.ts
@@ -1130,9 +2165,9 @@ function normalizeSignal(s) {
 }
 
 // server/core/panes/final-screen.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { promises as fsp } from "node:fs";
-import path7 from "node:path";
+import { randomBytes as randomBytes4 } from "node:crypto";
+import { promises as fsp7 } from "node:fs";
+import path12 from "node:path";
 import { z as z6 } from "zod";
 
 // server/core/panes/mirror.ts
@@ -1808,16 +2843,16 @@ var FinalScreenStore = class {
   idleMs;
   file(paneId2) {
     if (!ID.test(paneId2)) throw new YardError("BAD_PARAMS", `not a pane id: ${paneId2}`, { paneId: paneId2 });
-    return path7.join(this.dir, `${paneId2}.json`);
+    return path12.join(this.dir, `${paneId2}.json`);
   }
   /** Writes the screen durably: temp file (0600) + fsync + rename + fsync of the directory. */
   async save(paneId2, screen) {
     const target = this.file(paneId2);
-    await fsp.mkdir(this.dir, { recursive: true, mode: 448 });
-    await fsp.chmod(this.dir, 448);
+    await fsp7.mkdir(this.dir, { recursive: true, mode: 448 });
+    await fsp7.chmod(this.dir, 448);
     const body = JSON.stringify({ version: VERSION2, paneId: paneId2, savedAt: (/* @__PURE__ */ new Date()).toISOString(), ...screen });
-    const tmp = path7.join(this.dir, `.${paneId2}.${randomBytes3(6).toString("hex")}.tmp`);
-    const fh = await fsp.open(tmp, "wx", 384);
+    const tmp = path12.join(this.dir, `.${paneId2}.${randomBytes4(6).toString("hex")}.tmp`);
+    const fh = await fsp7.open(tmp, "wx", 384);
     try {
       await fh.writeFile(body, "utf8");
       await fh.sync();
@@ -1825,12 +2860,12 @@ var FinalScreenStore = class {
       await fh.close();
     }
     try {
-      await fsp.rename(tmp, target);
+      await fsp7.rename(tmp, target);
     } catch (e) {
-      await fsp.rm(tmp, { force: true });
+      await fsp7.rm(tmp, { force: true });
       throw e;
     }
-    const dh = await fsp.open(this.dir, "r");
+    const dh = await fsp7.open(this.dir, "r");
     try {
       await dh.sync();
     } finally {
@@ -1842,7 +2877,7 @@ var FinalScreenStore = class {
   async load(paneId2) {
     let text2;
     try {
-      text2 = await fsp.readFile(this.file(paneId2), "utf8");
+      text2 = await fsp7.readFile(this.file(paneId2), "utf8");
     } catch {
       return null;
     }
@@ -1915,7 +2950,7 @@ var FinalScreenStore = class {
 
 // server/core/panes/launch.ts
 import { accessSync, constants, statSync as statSync3 } from "node:fs";
-import path8 from "node:path";
+import path13 from "node:path";
 async function resolveLaunch(agents, opts) {
   let launch;
   if (opts.agent) {
@@ -1940,13 +2975,13 @@ function findProgram(program, pathEnv) {
     }
   };
   if (program.includes("/")) {
-    if (!path8.isAbsolute(program)) throw new YardError("BAD_PARAMS", `The program ${JSON.stringify(program)} must be an absolute path or a name on PATH`, { program });
+    if (!path13.isAbsolute(program)) throw new YardError("BAD_PARAMS", `The program ${JSON.stringify(program)} must be an absolute path or a name on PATH`, { program });
     if (isFile(program)) return program;
     throw new YardError("BAD_PARAMS", `The program ${program} does not exist or is not executable`, { program });
   }
-  for (const dir of pathEnv.split(path8.delimiter)) {
-    if (!dir || !path8.isAbsolute(dir)) continue;
-    const candidate = path8.join(dir, program);
+  for (const dir of pathEnv.split(path13.delimiter)) {
+    if (!dir || !path13.isAbsolute(dir)) continue;
+    const candidate = path13.join(dir, program);
     if (isFile(candidate)) return candidate;
   }
   throw new YardError("BAD_PARAMS", `The program ${JSON.stringify(program)} was not found on PATH`, { program });
@@ -2019,9 +3054,18 @@ var PtyFlow = class {
 var TERMINAL_STATES = ["completed", "failed", "canceled", "rejected"];
 var isTerminal = (s) => TERMINAL_STATES.includes(s);
 var ACTIVE_STATES = ["pending", "working", "input_required"];
-var stay = (state) => ({ state, changed: false, evidence: void 0, endsRound: false });
-var go = (state, evidence2) => ({ state, changed: true, evidence: evidence2, endsRound: isTerminal(state) });
+var stay = (state) => ({ state, changed: false, evidence: void 0, endsRound: false, startsRound: false });
+var go = (state, evidence2) => ({ state, changed: true, evidence: evidence2, endsRound: isTerminal(state), startsRound: false });
+var undelivered = (round, evidence2) => (round ?? 1) > 1 ? go("input_required", { ...evidence2, round }) : go("failed", evidence2);
 function transition(state, event) {
+  if (event.type === "next_round") {
+    if (state === "completed" || state === "input_required") return { ...go("pending", null), startsRound: true };
+    throw new YardError("CONFLICT", `Only a completed or input_required task can start another round; this one is ${state}`, { state });
+  }
+  if (event.type === "start") {
+    if (state === "backlog") return go("pending", null);
+    throw new YardError("CONFLICT", `Only a backlog task can be started; this one is ${state}`, { state });
+  }
   if (isTerminal(state)) {
     if (event.type === "report") throw new YardError("CONFLICT", `The task is already ${state}; its round's result cannot change`, { state });
     if (event.type === "cancel") throw new YardError("CONFLICT", `The task is already ${state}`, { state });
@@ -2031,11 +3075,11 @@ function transition(state, event) {
     case "submitted":
       return state === "pending" ? go("working", null) : stay(state);
     case "submit_refused":
-      return state === "pending" ? go("failed", { stage: "submit_refused", code: event.code, message: event.message, details: event.details ?? null }) : stay(state);
+      return state === "pending" ? undelivered(event.round, { stage: "submit_refused", code: event.code, message: event.message, details: event.details ?? null }) : stay(state);
     case "submit_unconfirmed":
       return state === "pending" ? go("input_required", { stage: "submit_unconfirmed", stallMs: event.stallMs }) : stay(state);
     case "ready_timeout":
-      return state === "pending" ? go("failed", { stage: "ready_timeout", timeoutMs: event.timeoutMs, lifecycle: event.lifecycle }) : stay(state);
+      return state === "pending" ? undelivered(event.round, { stage: "ready_timeout", timeoutMs: event.timeoutMs, lifecycle: event.lifecycle }) : stay(state);
     case "pane_working":
       return state === "input_required" ? go("working", null) : stay(state);
     case "pane_done":
@@ -2239,7 +3283,7 @@ var spawnInput = z7.object({
 var PaneManager = class {
   constructor(deps) {
     this.deps = deps;
-    this.binDir = path9.join(deps.home, "bin");
+    this.binDir = path14.join(deps.home, "bin");
     const lines = deps.scrollbackLines ?? MIN_SCROLLBACK;
     if (!Number.isInteger(lines) || lines < MIN_SCROLLBACK || lines > MAX_SCROLLBACK) {
       throw new YardError("BAD_PARAMS", `scrollback must be a whole number of lines from ${MIN_SCROLLBACK} to ${MAX_SCROLLBACK}`, { scrollbackLines: lines });
@@ -2264,10 +3308,10 @@ var PaneManager = class {
   /** `yard` on every pane's PATH: a tiny launcher for this checkout's CLI with this Node. */
   installYardShim() {
     mkdirSync2(this.binDir, { recursive: true, mode: 448 });
-    const shim = path9.join(this.binDir, "yard");
+    const shim = path14.join(this.binDir, "yard");
     const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
     const body = `#!/bin/sh
-exec ${q(process.execPath)} ${q(path9.join(REPO_ROOT, "cli/bin/yard.js"))} "$@"
+exec ${q(process.execPath)} ${q(path14.join(REPO_ROOT, "cli/bin/yard.js"))} "$@"
 `;
     writeFileSync2(shim, body, { mode: 448 });
     chmodSync2(shim, 448);
@@ -2275,7 +3319,7 @@ exec ${q(process.execPath)} ${q(path9.join(REPO_ROOT, "cli/bin/yard.js"))} "$@"
   // ---- spawn ---------------------------------------------------------------------------
   /** The PATH every pane gets: `yard` first, then the server's own. */
   panePath() {
-    return `${this.binDir}${path9.delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`;
+    return `${this.binDir}${path14.delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`;
   }
   /** What a spawn would run; refuses (BAD_PARAMS, NOT_FOUND) before anything is created. */
   resolveLaunch(opts) {
@@ -2284,7 +3328,7 @@ exec ${q(process.execPath)} ${q(path9.join(REPO_ROOT, "cli/bin/yard.js"))} "$@"
   async spawn(input, extras = {}) {
     if (this.closing) throw new YardError("CONFLICT", "The server is shutting down");
     const opts = spawnInput.parse(input);
-    const cwd = opts.cwd ?? path9.resolve(process.env.HOME ?? "/");
+    const cwd = opts.cwd ?? path14.resolve(process.env.HOME ?? "/");
     if (!existsSync3(cwd) || !statSync4(cwd).isDirectory()) throw new YardError("BAD_PARAMS", `cwd ${cwd} is not a directory`, { cwd });
     let parent = null;
     if (opts.parentPaneId) {
@@ -2946,1041 +3990,343 @@ var eventsRouter = router({
   list: orchestratorProcedure.input(eventsListInput).output(eventsReply).query(async ({ ctx, input }) => ({ events: await ctx.services.journal.list(input ?? {}), head: await ctx.services.journal.head() }))
 });
 
+// server/contracts/reviews.ts
+import { z as z9 } from "zod";
+var commentId = z9.string().regex(/^cmt[a-z0-9]{4,40}$/, "not a comment id");
+var reviewId = z9.string().regex(/^rev[a-z0-9]{4,40}$/, "not a review id");
+var diffSide = z9.enum(["old", "new"]);
+var repoRelativePath = z9.string().min(1).max(LIMITS.path).refine((p) => !p.includes("\0") && !p.startsWith("/") && !p.split("/").includes(".."), "a path inside the repository, relative to its root");
+var commentBody = z9.string().trim().min(1, "a comment needs text").max(LIMITS.summary);
+var reviewComment = z9.object({
+  id: commentId,
+  taskId,
+  /** The round whose diff the comment is anchored to. */
+  round: z9.number().int().min(1),
+  /** The review it was submitted with; null while it is a draft of the current round. */
+  reviewId: reviewId.nullable(),
+  path: z9.string(),
+  startLine: z9.number().int().min(1),
+  endLine: z9.number().int().min(1),
+  side: diffSide,
+  body: z9.string(),
+  /** The lines of code the comment is about, as the diff showed them when it was written. */
+  quote: z9.string(),
+  resolved: z9.boolean(),
+  author: z9.string(),
+  createdAt: z9.string(),
+  updatedAt: z9.string()
+});
+var reviewVerdict = z9.enum(["approved", "changes_requested"]);
+var review = z9.object({
+  id: reviewId,
+  taskId,
+  round: z9.number().int().min(1),
+  stage: z9.enum(["human", "agent"]),
+  reviewer: z9.string(),
+  verdict: reviewVerdict,
+  summary: z9.string().nullable(),
+  createdAt: z9.string(),
+  comments: z9.array(reviewComment)
+});
+var addCommentInput = z9.object({
+  taskId,
+  path: repoRelativePath,
+  startLine: z9.number().int().min(1).max(1e7),
+  /** Defaults to startLine (a one-line comment). */
+  endLine: z9.number().int().min(1).max(1e7).optional(),
+  side: diffSide.default("new"),
+  body: commentBody
+}).refine((c) => c.endLine === void 0 || c.endLine >= c.startLine, { message: "endLine must not be before startLine", path: ["endLine"] });
+var editCommentInput = z9.object({ id: commentId, body: commentBody });
+var resolveCommentInput = z9.object({ id: commentId, resolved: z9.boolean().default(true) });
+var deleteCommentInput = z9.object({ id: commentId });
+var listCommentsInput = z9.object({ taskId, round: z9.number().int().min(1).optional() });
+var submitReviewInput = z9.object({
+  taskId,
+  verdict: z9.enum(["approve", "request_changes"]),
+  summary: z9.string().trim().max(LIMITS.summary).optional()
+});
+var listReviewsInput = z9.object({ taskId, round: z9.number().int().min(1).optional() });
+var reviewStatus = z9.enum(["none", "approved", "changes_requested"]);
+var commentOutput = z9.object({ comment: reviewComment });
+var commentsOutput = z9.object({ comments: z9.array(reviewComment) });
+var reviewsOutput = z9.object({ reviews: z9.array(review), round: z9.number().int().min(1), status: reviewStatus });
+var reviewedTask = z9.object({
+  id: taskId,
+  state: z9.string(),
+  round: z9.number().int().min(1),
+  paneId: z9.string().nullable(),
+  reviewStatus
+});
+var submitReviewOutput = z9.object({ review, task: reviewedTask });
+var taskRound = z9.object({
+  number: z9.number().int().min(1),
+  state: z9.string(),
+  paneId: z9.string().nullable(),
+  /** The prompt that started the round (the contract for round 1, the review feedback after). */
+  prompt: z9.string().nullable(),
+  result: z9.object({
+    status: z9.string(),
+    summary: z9.string(),
+    artifacts: z9.array(z9.string()),
+    changedFiles: z9.array(z9.string()),
+    evidence: z9.record(z9.string(), z9.unknown()).nullable()
+  }).nullable(),
+  evidence: z9.record(z9.string(), z9.unknown()).nullable(),
+  startedAt: z9.string(),
+  endedAt: z9.string().nullable(),
+  reviews: z9.array(review)
+});
+var roundsOutput = z9.object({ rounds: z9.array(taskRound) });
+
+// server/api/reviews.ts
+var actorOf = (ctx) => ctx.pane ? { kind: "pane", paneId: ctx.pane.id } : { kind: "user" };
+var reviewsRouter = router({
+  addComment: orchestratorProcedure.input(addCommentInput).output(commentOutput).mutation(async ({ ctx, input }) => ({ comment: await ctx.services.reviews.addComment(input, actorOf(ctx)) })),
+  editComment: orchestratorProcedure.input(editCommentInput).output(commentOutput).mutation(async ({ ctx, input }) => ({ comment: await ctx.services.reviews.editComment(input, actorOf(ctx)) })),
+  resolveComment: orchestratorProcedure.input(resolveCommentInput).output(commentOutput).mutation(async ({ ctx, input }) => ({ comment: await ctx.services.reviews.resolveComment(input, actorOf(ctx)) })),
+  deleteComment: orchestratorProcedure.input(deleteCommentInput).output(commentOutput).mutation(async ({ ctx, input }) => ({ comment: await ctx.services.reviews.deleteComment(input, actorOf(ctx)) })),
+  listComments: orchestratorProcedure.input(listCommentsInput).output(commentsOutput).query(async ({ ctx, input }) => ({ comments: await ctx.services.reviews.listComments(input) })),
+  submit: orchestratorProcedure.input(submitReviewInput).output(submitReviewOutput).mutation(({ ctx, input }) => ctx.services.reviews.submitReview(input, actorOf(ctx))),
+  list: orchestratorProcedure.input(listReviewsInput).output(reviewsOutput).query(({ ctx, input }) => ctx.services.reviews.listReviews(input))
+});
+
 // server/api/tasks.ts
-import { z as z11 } from "zod";
+import { z as z13 } from "zod";
+
+// server/contracts/tasks.ts
+import { z as z10 } from "zod";
+var diffFile = z10.object({
+  path: z10.string(),
+  status: z10.enum(["added", "modified", "deleted", "renamed"]),
+  oldPath: z10.string().optional(),
+  additions: z10.number().int(),
+  deletions: z10.number().int(),
+  binary: z10.boolean()
+});
+var taskDiffInput = z10.object({
+  id: taskId,
+  /** "last_review": only what changed since the task's last review was submitted. */
+  since: z10.enum(["last_review"]).optional()
+});
+var taskDiffOutput = z10.object({
+  diff: z10.string(),
+  files: z10.array(diffFile),
+  baseSha: z10.string(),
+  /** worktree: read from the live worktree; branch: the worktree is gone, read from the branch (or merge). */
+  source: z10.enum(["worktree", "branch"]),
+  /** Set when the diff starts at a review's snapshot instead of the base commit. */
+  since: z10.object({
+    reviewId: z10.string(),
+    round: z10.number().int().min(1),
+    verdict: reviewVerdict,
+    /** The worktree's tree when that review was submitted. */
+    tree: z10.string(),
+    createdAt: z10.string()
+  }).nullable()
+});
+var startBacklogInput = z10.object({ id: taskId });
+var followUpInput = z10.object({
+  id: taskId,
+  text: z10.string().trim().min(1, "a follow-up needs text").max(LIMITS.prompt),
+  /** How long the agent may take to start working on it before SUBMIT_STALLED (default 5000 ms). */
+  stallMs: z10.number().int().min(100).max(6e5).optional()
+});
+var projectRefsInput = z10.object({
+  id,
+  /** Filters both lists: part of a branch name, a commit sha prefix or part of a commit subject. */
+  query: z10.string().trim().max(200).optional(),
+  limit: z10.number().int().min(1).max(500).optional()
+});
+var projectRefsOutput = z10.object({
+  branches: z10.array(z10.object({ name: z10.string(), sha: z10.string(), current: z10.boolean() })),
+  commits: z10.array(z10.object({ sha: z10.string(), subject: z10.string() }))
+});
+var boardCard = z10.object({
+  id: taskId,
+  title: z10.string(),
+  label: z10.string().nullable(),
+  state: z10.string(),
+  disposition: z10.string().nullable(),
+  agent: z10.string(),
+  round: z10.number().int().min(1),
+  branch: z10.string().nullable(),
+  contextId: z10.string().nullable(),
+  /** How many files the latest result lists as changed; null when no result lists any. */
+  changedFiles: z10.number().int().min(0).nullable(),
+  /** The task waits on a person: its pane is blocked on a prompt, or it is input_required. */
+  needsUser: z10.boolean(),
+  reviewStatus,
+  createdAt: z10.string(),
+  updatedAt: z10.string()
+});
+var boardOutput = z10.object({
+  backlog: z10.array(boardCard),
+  in_progress: z10.array(boardCard),
+  needs_you: z10.array(boardCard),
+  review: z10.array(boardCard),
+  done: z10.array(boardCard)
+});
 
 // server/core/tasks/service.ts
 import { existsSync as existsSync4 } from "node:fs";
 import { rm } from "node:fs/promises";
 import path15 from "node:path";
-import { z as z10 } from "zod";
+import { z as z12 } from "zod";
 
-// server/core/git/git.ts
-import { spawn as spawn3 } from "node:child_process";
-var BASE_CONFIG = ["-c", "core.quotepath=off", "-c", "color.ui=false"];
-var STRIPPED_ENV = [
-  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-  "GIT_CONFIG",
-  "GIT_CONFIG_PARAMETERS",
-  "GIT_CONFIG_COUNT",
-  "GIT_OBJECT_DIRECTORY",
-  "GIT_DIR",
-  "GIT_WORK_TREE",
-  "GIT_IMPLICIT_WORK_TREE",
-  "GIT_GRAFT_FILE",
-  "GIT_INDEX_FILE",
-  "GIT_NO_REPLACE_OBJECTS",
-  "GIT_REPLACE_REF_BASE",
-  "GIT_PREFIX",
-  "GIT_INTERNAL_SUPER_PREFIX",
-  "GIT_SHALLOW_FILE",
-  "GIT_COMMON_DIR",
-  "GIT_NAMESPACE",
-  "GIT_QUARANTINE_PATH"
-];
-var DEFAULT_TIMEOUT_MS = 12e4;
-var DEFAULT_MAX_BUFFER = 256 * 1024 * 1024;
-var STDERR_KEEP = 8 * 1024;
-function gitEnv(extra) {
-  const env = { ...process.env };
-  for (const k of STRIPPED_ENV) delete env[k];
-  for (const k of Object.keys(env)) if (k.startsWith("GIT_CONFIG_KEY_") || k.startsWith("GIT_CONFIG_VALUE_")) delete env[k];
-  env.GIT_TERMINAL_PROMPT = "0";
-  env.LC_ALL = "C";
-  env.LANGUAGE = "C";
-  env.GIT_OPTIONAL_LOCKS = "0";
-  env.GIT_EDITOR = "true";
-  env.GIT_PAGER = "cat";
-  if (extra) {
-    for (const [k, v] of Object.entries(extra)) {
-      if (v === void 0) delete env[k];
-      else env[k] = v;
-    }
+// server/stores/reviews.ts
+var COMMENT_ORDER = [{ round: "asc" }, { path: "asc" }, { startLine: "asc" }, { createdAt: "asc" }];
+var ReviewStore = class {
+  constructor(db) {
+    this.db = db;
   }
-  return env;
-}
-function runGit(args, opts) {
-  for (const a of args) {
-    if (typeof a !== "string" || a.includes("\0")) {
-      return Promise.reject(new YardError("BAD_PARAMS", "git argument contains a NUL byte or is not a string", { args: [...args] }));
-    }
+  db;
+  async createComment(c) {
+    return toComment(await this.db.reviewComment.create({ data: { ...c, reviewId: null, resolved: false } }));
   }
-  const argv = [...BASE_CONFIG, ...args];
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxBuffer = opts.maxBuffer ?? DEFAULT_MAX_BUFFER;
-  return new Promise((resolve, reject) => {
-    const child = spawn3("git", argv, {
-      cwd: opts.cwd,
-      env: gitEnv(opts.env),
-      stdio: [opts.input === void 0 ? "ignore" : "pipe", "pipe", "pipe"],
-      windowsHide: true,
-      // Own process group (and session, so no controlling terminal for ssh/gpg to prompt on):
-      // a timeout kills git together with its hooks and helpers.
-      detached: process.platform !== "win32"
-    });
-    const killTree = () => {
-      try {
-        if (child.pid && process.platform !== "win32") process.kill(-child.pid, "SIGKILL");
-        else child.kill("SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    };
-    const out = [];
-    const err = [];
-    let outLen = 0;
-    let errLen = 0;
-    let overflow = false;
-    let timedOut = false;
-    let settled = false;
-    const timer = timeoutMs > 0 ? setTimeout(() => {
-      timedOut = true;
-      killTree();
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      fail(new YardError("TIMEOUT", `git ${args[0] ?? ""} timed out after ${timeoutMs} ms`, { args: [...args], cwd: opts.cwd, stderr: tail(Buffer.concat(err).toString("utf8")) }));
-    }, timeoutMs) : void 0;
-    child.stdout.on("data", (b) => {
-      outLen += b.length;
-      if (outLen > maxBuffer) {
-        if (!overflow) {
-          overflow = true;
-          killTree();
-        }
-        return;
-      }
-      out.push(b);
-    });
-    child.stderr.on("data", (b) => {
-      if (errLen < STDERR_KEEP * 4) err.push(b);
-      errLen += b.length;
-    });
-    if (opts.input !== void 0 && child.stdin) {
-      child.stdin.on("error", () => {
-      });
-      child.stdin.end(opts.input);
-    }
-    const fail = (e) => {
-      if (settled) return;
-      settled = true;
-      if (timer) clearTimeout(timer);
-      reject(e);
-    };
-    child.on("error", (e) => {
-      fail(
-        new YardError(
-          "GIT_FAILED",
-          e.code === "ENOENT" ? `cannot run git in ${opts.cwd} (git missing from PATH, or the directory does not exist)` : `cannot run git: ${e.message}`,
-          { args: [...args], cwd: opts.cwd, code: null, stderr: "" }
-        )
-      );
-    });
-    child.on("close", (code, signal) => {
-      if (settled) return;
-      const stdout = Buffer.concat(out).toString("utf8");
-      const stderr = Buffer.concat(err).toString("utf8");
-      if (timedOut) return;
-      if (overflow) {
-        return fail(new YardError("GIT_FAILED", `git ${args[0] ?? ""} produced more than ${maxBuffer} bytes of output`, { args: [...args], cwd: opts.cwd, code: null, stderr: tail(stderr) }));
-      }
-      const exit = code ?? (signal ? 128 : 1);
-      if (exit !== 0 && !opts.allowFail) {
-        const firstLine2 = firstErrorLine(stderr) || firstErrorLine(stdout);
-        return fail(
-          new YardError("GIT_FAILED", `git ${describeArgs(args)} failed (exit ${exit})${firstLine2 ? `: ${firstLine2}` : ""}`, {
-            args: [...args],
-            cwd: opts.cwd,
-            code: exit,
-            stderr: tail(stderr),
-            ...stdout && exit !== 0 ? { stdout: tail(stdout) } : {}
-          })
-        );
-      }
-      settled = true;
-      if (timer) clearTimeout(timer);
-      resolve({ stdout, stderr, code: exit });
-    });
-  });
-}
-function describeArgs(args) {
-  let i = 0;
-  while (i < args.length && args[i] === "-c") i += 2;
-  return args.slice(i, i + 2).join(" ");
-}
-function tail(s) {
-  return s.length > STDERR_KEEP ? "\u2026" + s.slice(-STDERR_KEEP) : s;
-}
-function firstErrorLine(s) {
-  const lines = s.split("\n").map((l) => l.trim()).filter(Boolean);
-  const fatal = lines.find((l) => l.startsWith("fatal:") || l.startsWith("error:"));
-  return (fatal ?? lines[0] ?? "").slice(0, 300);
-}
-function gitStderr(e) {
-  if (isYardError(e) && e.code === "GIT_FAILED" && e.details) {
-    const s = e.details.stderr;
-    return typeof s === "string" ? s : "";
+  async comment(id2) {
+    const row = await this.db.reviewComment.findUnique({ where: { id: id2 } });
+    return row ? toComment(row) : null;
   }
-  return "";
-}
-function firstLine(s) {
-  const i = s.indexOf("\n");
-  return i < 0 ? s : s.slice(0, i);
-}
-var FALLBACK_IDENTITY = { name: "Switchyard", email: "switchyard@localhost" };
-async function committerIdentityArgs(cwd) {
-  const r = await runGit(["config", "--get-regexp", "^user\\.(name|email)$"], { cwd, allowFail: true });
-  const keys = new Set(
-    r.stdout.split("\n").map((l) => l.split(" ")[0]?.toLowerCase() ?? "").filter(Boolean)
-  );
-  const env = process.env;
-  const out = [];
-  if (!keys.has("user.name") && !(env.GIT_AUTHOR_NAME && env.GIT_COMMITTER_NAME)) out.push("-c", `user.name=${FALLBACK_IDENTITY.name}`);
-  if (!keys.has("user.email") && !(env.GIT_AUTHOR_EMAIL && env.GIT_COMMITTER_EMAIL)) out.push("-c", `user.email=${FALLBACK_IDENTITY.email}`);
-  return out;
-}
-function isHexObjectId(s) {
-  return typeof s === "string" && /^[0-9a-f]{4,64}$/i.test(s);
-}
-
-// server/core/git/repo.ts
-import { promises as fsp3 } from "node:fs";
-import path11 from "node:path";
-
-// server/core/git/paths.ts
-import { createHash as createHash2 } from "node:crypto";
-import { realpathSync, promises as fsp2 } from "node:fs";
-import path10 from "node:path";
-function requireAbsolutePath(p, what = "path") {
-  if (typeof p !== "string" || p.length === 0) throw new YardError("BAD_PARAMS", `${what} must be a non-empty string`, { [what]: p ?? null });
-  if (/[\0\r\n]/.test(p)) throw new YardError("BAD_PARAMS", `${what} contains a control character`, { [what]: p });
-  if (!path10.isAbsolute(p)) throw new YardError("BAD_PARAMS", `${what} must be an absolute path`, { [what]: p });
-  return path10.resolve(p);
-}
-function realpathOrResolve(p) {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return path10.resolve(p);
+  async updateComment(id2, data) {
+    return toComment(await this.db.reviewComment.update({ where: { id: id2 }, data }));
   }
-}
-async function realpathOrResolveAsync(p) {
-  try {
-    return await fsp2.realpath(p);
-  } catch {
-    return path10.resolve(p);
+  async deleteComment(id2) {
+    await this.db.reviewComment.delete({ where: { id: id2 } });
   }
-}
-var SAFE_SEGMENT = /^[A-Za-z0-9._-]+$/;
-function sanitizeBranchForPath(name) {
-  if (SAFE_SEGMENT.test(name) && !name.startsWith(".") && !name.startsWith("-") && name.length <= 100) return name;
-  let s = name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[.-]+/, "").replace(/[.-]+$/, "");
-  if (s.length > 90) s = s.slice(0, 90).replace(/[.-]+$/, "");
-  const h = shortHash(name);
-  return s ? `${s}-${h}` : `branch-${h}`;
-}
-function shortHash(s, len = 8) {
-  return createHash2("sha256").update(s).digest("hex").slice(0, len);
-}
-function repoDirLabel(root2) {
-  const base = path10.basename(root2) || "repo";
-  const s = base.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[.-]+/, "").slice(0, 60);
-  return s || "repo";
-}
-function defaultWorktreeRoot(yardHome2, repoRoot) {
-  const home = requireAbsolutePath(yardHome2, "yardHome");
-  const real = realpathOrResolve(requireAbsolutePath(repoRoot, "repoRoot"));
-  return path10.join(home, "worktrees", `${repoDirLabel(real)}-${shortHash(real)}`);
-}
-function defaultWorktreePath(yardHome2, repoRoot, branch) {
-  return path10.join(defaultWorktreeRoot(yardHome2, repoRoot), sanitizeBranchForPath(branch));
-}
-async function dirState(p) {
-  let st;
-  try {
-    st = await fsp2.lstat(p);
-  } catch (e) {
-    if (e.code === "ENOENT") return "missing";
-    throw e;
+  async comments(taskId3, round) {
+    return (await this.db.reviewComment.findMany({ where: { taskId: taskId3, round }, orderBy: COMMENT_ORDER })).map(toComment);
   }
-  if (!st.isDirectory()) return "not-a-dir";
-  const entries = await fsp2.readdir(p);
-  return entries.length === 0 ? "empty-dir" : "non-empty-dir";
-}
-async function mkdirpTracked(dir) {
-  const first = await fsp2.mkdir(dir, { recursive: true });
-  return first ?? void 0;
-}
-async function rmdirUpTo(from, top) {
-  if (!top) return;
-  let cur = path10.resolve(from);
-  const stop = path10.resolve(top);
-  if (cur !== stop && !cur.startsWith(stop + path10.sep)) return;
-  for (; ; ) {
-    try {
-      await fsp2.rmdir(cur);
-    } catch {
-      return;
-    }
-    if (cur === stop) return;
-    cur = path10.dirname(cur);
+  /** A round's comments not yet submitted with a review. */
+  async drafts(taskId3, round, opts = {}) {
+    return (await this.db.reviewComment.findMany({ where: { taskId: taskId3, round, reviewId: null, ...opts.unresolvedOnly ? { resolved: false } : {} }, orderBy: COMMENT_ORDER })).map(toComment);
   }
-}
-
-// server/core/git/repo.ts
-async function inspectRepo(p) {
-  const abs = requireAbsolutePath(p, "path");
-  let st;
-  try {
-    st = await fsp3.stat(abs);
-  } catch {
-    throw new YardError("BAD_PARAMS", `${abs} does not exist`, { path: abs });
-  }
-  if (!st.isDirectory()) throw new YardError("BAD_PARAMS", `${abs} is not a directory`, { path: abs });
-  const INFO = ["rev-parse", "--is-bare-repository", "--is-inside-work-tree", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"];
-  let isBare, insideWorkTree, toplevel, gitDir, commonDir;
-  let currentBranch;
-  let headSha;
-  const fast = await runGit([...INFO, "HEAD", "--symbolic-full-name", "HEAD"], { cwd: abs, allowFail: true });
-  const f = fast.stdout.split("\n");
-  if (fast.code === 0 && f.length >= 7 && /^[0-9a-f]{40,64}$/.test(f[5])) {
-    [isBare, insideWorkTree, toplevel, gitDir, commonDir] = f;
-    headSha = f[5];
-    currentBranch = f[6].startsWith("refs/heads/") ? f[6].slice("refs/heads/".length) : null;
-  } else {
-    const [info, sym, head] = await Promise.all([
-      runGit(INFO, { cwd: abs, allowFail: true }),
-      runGit(["symbolic-ref", "-q", "HEAD"], { cwd: abs, allowFail: true }),
-      runGit(["rev-parse", "-q", "--verify", "HEAD^{commit}"], { cwd: abs, allowFail: true })
+  /** Writes the review and attaches the given draft comments to it, in one transaction. */
+  async createReview(r, commentIds) {
+    const { reviewer, ...rest } = r;
+    await this.db.$transaction([
+      this.db.review.create({ data: { ...rest, reviewerKind: reviewer } }),
+      this.db.reviewComment.updateMany({ where: { id: { in: commentIds }, taskId: r.taskId, reviewId: null }, data: { reviewId: r.id } })
     ]);
-    if (info.code !== 0) {
-      const lines = info.stdout.split("\n");
-      const err = info.stderr;
-      if (lines[0] === "true") throw new YardError("BAD_PARAMS", `${abs} is a bare repository; a repository with a working tree is required`, { path: abs });
-      if (/not a git repository/i.test(err)) throw new YardError("BAD_PARAMS", `${abs} is not a git repository`, { path: abs });
-      if (/must be run in a work tree/i.test(err)) throw new YardError("BAD_PARAMS", `${abs} is inside a .git directory, not a working tree`, { path: abs });
-      throw new YardError("BAD_PARAMS", `git cannot use ${abs}: ${firstLine(err.trim()) || `exit ${info.code}`}`, { path: abs, stderr: err });
-    }
-    [isBare, insideWorkTree, toplevel, gitDir, commonDir] = info.stdout.split("\n");
-    const symRef = sym.code === 0 ? firstLine(sym.stdout).trim() : "";
-    currentBranch = symRef.startsWith("refs/heads/") ? symRef.slice("refs/heads/".length) : null;
-    headSha = head.code === 0 ? firstLine(head.stdout).trim() || null : null;
+    return await this.review(r.id);
   }
-  if (isBare === "true") throw new YardError("BAD_PARAMS", `${abs} is a bare repository; a repository with a working tree is required`, { path: abs });
-  if (insideWorkTree !== "true" || !toplevel) throw new YardError("BAD_PARAMS", `${abs} is not inside a git working tree`, { path: abs });
-  const [root2, gd, cd] = await Promise.all([
-    realpathOrResolveAsync(toplevel),
-    realpathOrResolveAsync(gitDir ?? path11.join(toplevel, ".git")),
-    realpathOrResolveAsync(path11.resolve(abs, commonDir || ".git"))
-  ]);
-  return { root: root2, hasHead: headSha !== null, headSha, currentBranch, isBare: false, gitDir: gd, commonDir: cd };
-}
-
-// server/core/git/refs.ts
-import os2 from "node:os";
-var MAX_BRANCH_LEN = 200;
-function branchNameProblem(name) {
-  if (typeof name !== "string") return "branch name must be a string";
-  if (name.length === 0) return "branch name is empty";
-  if (name.length > MAX_BRANCH_LEN) return `branch name is longer than ${MAX_BRANCH_LEN} characters`;
-  if (name.startsWith("-")) return "branch name must not start with '-'";
-  if (/[\x00-\x20\x7f]/.test(name)) return "branch name must not contain spaces or control characters";
-  if (/[~^:?*[\\]/.test(name)) return "branch name must not contain any of ~ ^ : ? * [ \\";
-  if (name.includes("..")) return "branch name must not contain '..'";
-  if (name.includes("@{")) return "branch name must not contain '@{'";
-  if (name === "@" || name === "HEAD") return `'${name}' is not a valid branch name`;
-  if (name.startsWith("/") || name.endsWith("/") || name.includes("//")) return "branch name has an empty path component";
-  if (name.endsWith(".")) return "branch name must not end with '.'";
-  for (const part of name.split("/")) {
-    if (part.startsWith(".")) return "a branch name component must not start with '.'";
-    if (part.endsWith(".lock")) return "a branch name component must not end with '.lock'";
+  /** Undoes createReview (the next round could not start): its comments become drafts again. */
+  async deleteReview(id2) {
+    await this.db.$transaction([this.db.reviewComment.updateMany({ where: { reviewId: id2 }, data: { reviewId: null } }), this.db.review.delete({ where: { id: id2 } })]);
   }
-  return null;
-}
-async function validateBranchName(name, what = "branch") {
-  const problem = branchNameProblem(name);
-  if (problem) throw new YardError("BAD_PARAMS", `invalid ${what} name: ${problem}`, { [what]: name ?? null });
-  const n = name;
-  const r = await runGit(["check-ref-format", "--branch", n], { cwd: os2.tmpdir(), allowFail: true });
-  if (r.code !== 0 || firstLine(r.stdout) !== n) {
-    throw new YardError("BAD_PARAMS", `invalid ${what} name: git rejects '${n}'`, { [what]: n });
+  async review(id2) {
+    const row = await this.db.review.findUnique({ where: { id: id2 }, include: { comments: { orderBy: COMMENT_ORDER } } });
+    return row ? toReview(row) : null;
   }
-  return n;
-}
-function revisionProblem(rev) {
-  if (typeof rev !== "string" || rev.length === 0) return "ref must be a non-empty string";
-  if (rev.length > 1024) return "ref is too long";
-  if (rev.startsWith("-")) return "ref must not start with '-'";
-  if (/[\x00-\x20\x7f]/.test(rev)) return "ref must not contain spaces or control characters";
-  if (rev.includes("..")) return "ref must name one commit, not a range";
-  return null;
-}
-function requireRevision(rev, what) {
-  const p = revisionProblem(rev);
-  if (p) throw new YardError("BAD_PARAMS", `invalid ${what}: ${p}`, { [what]: rev ?? null });
-  return rev;
-}
-async function resolveCommit(cwd, rev) {
-  requireRevision(rev, "ref");
-  if (branchNameProblem(rev) === null) {
-    const b = await runGit(["rev-parse", "-q", "--verify", `refs/heads/${rev}^{commit}`], { cwd, allowFail: true });
-    if (b.code === 0) return firstLine(b.stdout).trim();
+  /** Reviews oldest first, each with its comments. */
+  async reviews(taskId3, round) {
+    const rows = await this.db.review.findMany({ where: { taskId: taskId3, round }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], include: { comments: { orderBy: COMMENT_ORDER } } });
+    return rows.map(toReview);
   }
-  const r = await runGit(["rev-parse", "-q", "--verify", `${rev}^{commit}`], { cwd, allowFail: true });
-  return r.code === 0 ? firstLine(r.stdout).trim() : null;
-}
-async function branchTip(cwd, branch) {
-  const problem = branchNameProblem(branch);
-  if (problem) throw new YardError("BAD_PARAMS", `invalid branch name: ${problem}`, { branch });
-  const r = await runGit(["rev-parse", "-q", "--verify", `refs/heads/${branch}^{commit}`], { cwd, allowFail: true });
-  return r.code === 0 ? firstLine(r.stdout).trim() : null;
-}
-async function branchExists(cwd, branch) {
-  return await branchTip(cwd, branch) !== null;
-}
-async function resolveBaseSha(repoPath, ref, opts = {}) {
-  const repo = await inspectRepo(repoPath);
-  if (ref === void 0 || ref === null || ref === "" || ref === "HEAD") {
-    if (!repo.headSha) throw new YardError("BAD_PARAMS", "the repository has no commits yet; commit something first", { repo: repo.root });
-    return repo.headSha;
+  /** The task's most recent review that recorded a snapshot, or null. */
+  async lastReviewWithTree(taskId3) {
+    const row = await this.db.review.findFirst({ where: { taskId: taskId3, reviewedTree: { not: null } }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], include: { comments: { orderBy: COMMENT_ORDER } } });
+    return row ? toReview(row) : null;
   }
-  requireRevision(ref, "ref");
-  if (opts.fetch) await fetchFor(repo.root, ref, opts.fetch, opts.fetchTimeoutMs);
-  const sha = await resolveCommit(repo.root, ref);
-  if (!sha) {
-    if (!repo.headSha) throw new YardError("BAD_PARAMS", `the repository has no commits yet, so '${ref}' cannot be resolved`, { repo: repo.root, ref });
-    throw new YardError("BAD_PARAMS", `'${ref}' does not name a commit in ${repo.root}`, { repo: repo.root, ref });
-  }
-  return sha;
-}
-async function fetchFor(root2, ref, fetch, timeoutMs) {
-  const remotes = (await runGit(["remote"], { cwd: root2 })).stdout.split("\n").map((s) => s.trim()).filter(Boolean);
-  if (remotes.length === 0) throw new YardError("BAD_PARAMS", "fetch requested but the repository has no remotes", { repo: root2, ref });
-  let args;
-  if (typeof fetch === "string") {
-    if (!remotes.includes(fetch)) throw new YardError("BAD_PARAMS", `no remote named '${fetch}'`, { repo: root2, remote: fetch, remotes });
-    args = ["fetch", "--quiet", "--no-write-fetch-head", fetch];
-  } else {
-    const remote = remotes.filter((r) => ref.startsWith(r + "/")).sort((a, b) => b.length - a.length)[0];
-    const rest = remote ? ref.slice(remote.length + 1) : "";
-    if (remote && branchNameProblem(rest) === null) {
-      args = ["fetch", "--quiet", "--no-write-fetch-head", remote, `refs/heads/${rest}`];
-    } else {
-      const r = remotes.includes("origin") ? "origin" : remotes.length === 1 ? remotes[0] : null;
-      if (!r) throw new YardError("BAD_PARAMS", "fetch requested but it is unclear which remote to fetch; name one", { repo: root2, ref, remotes });
-      args = ["fetch", "--quiet", "--no-write-fetch-head", r];
-    }
-  }
-  await runGit(args, { cwd: root2, timeoutMs: timeoutMs ?? 12e4 });
-}
-async function isMerged(repoRoot, branchOrSha, target) {
-  const repo = await inspectRepo(repoRoot);
-  requireRevision(branchOrSha, "branch");
-  requireRevision(target, "target");
-  const [a, b] = await Promise.all([resolveCommit(repo.root, branchOrSha), resolveCommit(repo.root, target)]);
-  if (!a) throw new YardError("NOT_FOUND", `'${branchOrSha}' does not name a commit`, { repo: repo.root, branch: branchOrSha });
-  if (!b) throw new YardError("NOT_FOUND", `'${target}' does not name a commit`, { repo: repo.root, target });
-  const r = await runGit(["merge-base", "--is-ancestor", a, b], { cwd: repo.root, allowFail: true });
-  if (r.code === 0) return true;
-  if (r.code === 1) return false;
-  throw new YardError("GIT_FAILED", "git merge-base --is-ancestor failed", { args: ["merge-base", "--is-ancestor", a, b], code: r.code, stderr: r.stderr });
-}
-
-// server/core/git/lock.ts
-var KeyedMutex = class {
-  tails = /* @__PURE__ */ new Map();
-  async run(key, fn) {
-    const prev = this.tails.get(key) ?? Promise.resolve();
-    let release;
-    const mine = new Promise((r) => release = r);
-    const tail2 = prev.then(() => mine);
-    this.tails.set(key, tail2);
-    await prev;
-    try {
-      return await fn();
-    } finally {
-      release();
-      if (this.tails.get(key) === tail2) this.tails.delete(key);
-    }
-  }
-  /** True while some caller holds or waits for `key`. */
-  isLocked(key) {
-    return this.tails.has(key);
+  /** Where a round's review stands: the verdict of its latest review, or none. */
+  async status(taskId3, round) {
+    const row = await this.db.review.findFirst({ where: { taskId: taskId3, round }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { verdict: true } });
+    return toStatus(row?.verdict ?? null);
   }
 };
-var repoLocks = new KeyedMutex();
-function withRepoLock(key, fn) {
-  return repoLocks.run(key, fn);
+function toStatus(verdict) {
+  return verdict === "approved" || verdict === "changes_requested" ? verdict : "none";
 }
-
-// server/core/git/status.ts
-import { promises as fsp4 } from "node:fs";
-import path12 from "node:path";
-async function statusEntries(p, opts = {}) {
-  const cwd = requireAbsolutePath(p, "path");
-  let out;
-  try {
-    out = (await runGit(["status", "--porcelain=v1", "-z", "--no-renames", `--untracked-files=${opts.untracked ?? "normal"}`, "--ignored=no"], { cwd })).stdout;
-  } catch (e) {
-    const err = gitStderr(e);
-    if (/not a git repository|must be run in a work tree/i.test(err)) throw new YardError("BAD_PARAMS", `${cwd} is not a git working tree`, { path: cwd });
-    if (e.code === "GIT_FAILED" && /cannot run git in/.test(e.message)) throw new YardError("BAD_PARAMS", `${cwd} does not exist`, { path: cwd });
-    throw e;
-  }
-  return parsePorcelainZ(out);
-}
-function parsePorcelainZ(out) {
-  const entries = [];
-  for (const rec of out.split("\0")) {
-    if (rec.length < 4) continue;
-    entries.push({ x: rec[0], y: rec[1], path: rec.slice(3) });
-  }
-  return entries;
-}
-async function operationInProgress(gitDir) {
-  const exists = async (name) => {
-    try {
-      await fsp4.lstat(path12.join(gitDir, name));
-      return true;
-    } catch {
-      return false;
-    }
+function toComment(r) {
+  return {
+    id: r.id,
+    taskId: r.taskId,
+    round: r.round,
+    reviewId: r.reviewId,
+    path: r.path,
+    startLine: r.startLine,
+    endLine: r.endLine,
+    side: r.side === "old" ? "old" : "new",
+    body: r.body,
+    quote: r.quote,
+    resolved: r.resolved,
+    author: r.author,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString()
   };
-  const [merge, rebaseMerge, rebaseApply, pick, revert] = await Promise.all([
-    exists("MERGE_HEAD"),
-    exists("rebase-merge"),
-    exists("rebase-apply"),
-    exists("CHERRY_PICK_HEAD"),
-    exists("REVERT_HEAD")
-  ]);
-  if (merge) return "merge";
-  if (rebaseMerge || rebaseApply) return "rebase";
-  if (pick) return "cherry-pick";
-  if (revert) return "revert";
-  return null;
 }
-
-// server/core/git/worktree.ts
-import { promises as fsp5 } from "node:fs";
-import path13 from "node:path";
-async function createWorktree(input) {
-  if (!input || typeof input !== "object") throw new YardError("BAD_PARAMS", "createWorktree needs an options object");
-  const repoArg = requireAbsolutePath(input.repoRoot, "repoRoot");
-  const problem = branchNameProblem(input.branch);
-  if (problem) throw new YardError("BAD_PARAMS", `invalid branch name: ${problem}`, { branch: input.branch ?? null });
-  if (!isHexObjectId(input.baseSha)) throw new YardError("BAD_PARAMS", "baseSha must be a hex commit id", { baseSha: input.baseSha ?? null });
-  if (input.path === void 0 && input.yardHome === void 0) throw new YardError("BAD_PARAMS", "either path or yardHome is required", {});
-  const explicitPath = input.path !== void 0 ? requireAbsolutePath(input.path, "path") : void 0;
-  if (input.yardHome !== void 0) requireAbsolutePath(input.yardHome, "yardHome");
-  const [repo, branch] = await Promise.all([inspectRepo(repoArg), validateBranchName(input.branch)]);
-  const target = explicitPath ?? defaultWorktreePath(input.yardHome, repo.root, branch);
-  if (target === repo.root || target.startsWith(repo.gitDir + path13.sep) || target === repo.gitDir || target === repo.commonDir || target.startsWith(repo.commonDir + path13.sep)) {
-    throw new YardError("BAD_PARAMS", "the worktree path must not be the repository itself or inside its .git directory", { path: target });
-  }
-  return withRepoLock(repo.commonDir, async () => {
-    const check = await runGit(["cat-file", "--batch-check"], { cwd: repo.root, input: `${input.baseSha}^{commit}
-refs/heads/${branch}
-` });
-    const [baseLine = "", branchLine = ""] = check.stdout.split("\n");
-    const baseM = /^([0-9a-f]{40,64}) commit /.exec(baseLine);
-    if (!baseM) throw new YardError("BAD_PARAMS", `base ${input.baseSha} is not a commit in ${repo.root}`, { baseSha: input.baseSha, repo: repo.root });
-    const baseSha = baseM[1];
-    const branchM = /^([0-9a-f]{40,64}) commit /.exec(branchLine);
-    const branchPreexisting = branchM !== null;
-    const headSha = branchM ? branchM[1] : baseSha;
-    const state = await dirState(target);
-    if (state === "non-empty-dir" || state === "not-a-dir") {
-      throw new YardError("CONFLICT", `worktree path ${target} already exists and is not an empty directory`, { path: target });
-    }
-    const createdTop = await mkdirpTracked(path13.dirname(target));
-    const args = branchPreexisting ? ["worktree", "add", "--quiet", "--", target, branch] : ["worktree", "add", "--quiet", "--no-track", "-b", branch, "--", target, baseSha];
-    try {
-      await runGit(args, { cwd: repo.root });
-    } catch (e) {
-      await rollbackCreate(repo.root, target, state, branchPreexisting ? null : { branch, sha: baseSha }, createdTop);
-      const err = gitStderr(e);
-      if (/already checked out at|is already used by worktree|already locked/i.test(err)) {
-        const at = /(?:checked out at|used by worktree at) '([^']+)'/.exec(err)?.[1];
-        throw new YardError("CONFLICT", `branch '${branch}' is already checked out in another worktree`, { branch, checkedOutAt: at ?? null });
-      }
-      throw e;
-    }
-    const worktreePath = await realpathOrResolveAsync(target);
-    return { worktreePath, branch, branchPreexisting, baseSha, headSha, repoRoot: repo.root };
-  });
-}
-async function rollbackCreate(root2, target, priorState, newBranch, createdTop) {
-  try {
-    const wt = await findWorktree(root2, target);
-    if (wt) await runGit(["worktree", "remove", "--force", "--force", "--", wt.path], { cwd: root2, allowFail: true });
-  } catch {
-  }
-  try {
-    if (priorState === "missing") {
-      await fsp5.rm(target, { recursive: true, force: true });
-    } else {
-      for (const e of await fsp5.readdir(target).catch(() => [])) await fsp5.rm(path13.join(target, e), { recursive: true, force: true });
-    }
-  } catch {
-  }
-  await runGit(["worktree", "prune"], { cwd: root2, allowFail: true });
-  if (newBranch) {
-    await runGit(["update-ref", "-d", `refs/heads/${newBranch.branch}`, newBranch.sha], { cwd: root2, allowFail: true });
-  }
-  await rmdirUpTo(path13.dirname(target), createdTop);
-}
-async function listWorktrees(repoRoot) {
-  const cwd = requireAbsolutePath(repoRoot, "repoRoot");
-  const out = (await runGit(["worktree", "list", "--porcelain", "-z"], { cwd })).stdout;
-  return parseWorktreeList(out);
-}
-function parseWorktreeList(out) {
-  const list = [];
-  let cur = null;
-  for (const field of out.split("\0")) {
-    if (field === "") {
-      if (cur) list.push(cur);
-      cur = null;
-      continue;
-    }
-    const sp = field.indexOf(" ");
-    const key = sp < 0 ? field : field.slice(0, sp);
-    const val = sp < 0 ? "" : field.slice(sp + 1);
-    if (key === "worktree") {
-      if (cur) list.push(cur);
-      cur = { path: val, head: null, branch: null, detached: false, bare: false, locked: false, prunable: false };
-      continue;
-    }
-    if (!cur) continue;
-    if (key === "HEAD") cur.head = val;
-    else if (key === "branch") cur.branch = val.startsWith("refs/heads/") ? val.slice("refs/heads/".length) : val;
-    else if (key === "detached") cur.detached = true;
-    else if (key === "bare") cur.bare = true;
-    else if (key === "locked") cur.locked = true;
-    else if (key === "prunable") cur.prunable = true;
-  }
-  if (cur) list.push(cur);
-  return list;
-}
-async function findWorktree(repoRoot, worktreePath) {
-  const want = await realpathOrResolveAsync(requireAbsolutePath(worktreePath, "worktreePath"));
-  const resolved = path13.resolve(worktreePath);
-  for (const wt of await listWorktrees(repoRoot)) {
-    if (wt.path === resolved || wt.path === want || await realpathOrResolveAsync(wt.path) === want) return wt;
-  }
-  return null;
-}
-async function removeWorktree(repoRoot, worktreePath) {
-  const root2 = requireAbsolutePath(repoRoot, "repoRoot");
-  const all = await listWorktrees(root2);
-  const main2 = all[0];
-  const want = await realpathOrResolveAsync(requireAbsolutePath(worktreePath, "worktreePath"));
-  let wt;
-  for (const w of all) {
-    if (w.path === want || w.path === path13.resolve(worktreePath) || await realpathOrResolveAsync(w.path) === want) {
-      wt = w;
-      break;
-    }
-  }
-  if (!wt) {
-    await runGit(["worktree", "prune"], { cwd: root2, allowFail: true });
-    return { removed: false, wasRegistered: false };
-  }
-  if (wt === main2) throw new YardError("BAD_PARAMS", "refusing to remove the repository's main worktree", { path: wt.path });
-  try {
-    await runGit(["worktree", "remove", "--force", "--", wt.path], { cwd: root2 });
-  } catch (e) {
-    if (isYardError(e) && /locked/i.test(gitStderr(e))) {
-      throw new YardError("GIT_FAILED", `worktree ${wt.path} is locked; unlock it (git worktree unlock) to remove it`, e.details);
-    }
-    throw e;
-  } finally {
-    await runGit(["worktree", "prune"], { cwd: root2, allowFail: true });
-  }
-  return { removed: true, wasRegistered: true };
-}
-
-// server/core/git/diff.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
-import { constants as fsConstants, promises as fsp6 } from "node:fs";
-import os3 from "node:os";
-import path14 from "node:path";
-var DIFF_CONFIG = ["-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false", "-c", "diff.relative=false"];
-var DIFF_FLAGS = ["--cached", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", "-z", "--raw"];
-async function diffWorktree(input) {
-  const { files, patch } = await runDiff(input, true);
-  return { diff: patch, files };
-}
-async function diffCommits(input) {
-  const root2 = requireAbsolutePath(input?.repoRoot, "repoRoot");
-  if (!isHexObjectId(input.baseSha)) throw new YardError("BAD_PARAMS", "baseSha must be a hex commit id", { baseSha: input.baseSha ?? null });
-  const flags = DIFF_FLAGS.filter((f) => f !== "--cached");
-  const out = (await runGit([...DIFF_CONFIG, "diff", ...flags, "-p", `${input.baseSha}^{commit}`, `${input.tip}^{commit}`, "--"], { cwd: root2 })).stdout;
-  const parsed = parseRawPatchZ(out);
-  if (parsed.files) return { diff: parsed.patch, files: parsed.files };
-  const numstat = (await runGit([...DIFF_CONFIG, "diff", ...flags, "--numstat", `${input.baseSha}^{commit}`, `${input.tip}^{commit}`, "--"], { cwd: root2 })).stdout;
-  return { diff: parsed.patch, files: parseRawNumstatZ(numstat).files };
-}
-async function runDiff(input, withPatch) {
-  const wt = requireAbsolutePath(input?.worktreePath, "worktreePath");
-  if (!isHexObjectId(input.baseSha)) throw new YardError("BAD_PARAMS", "baseSha must be a hex commit id", { baseSha: input.baseSha ?? null });
-  const realIndex = await indexPathOf(wt);
-  const tmpIndex = path14.join(os3.tmpdir(), `yard-index-${process.pid}-${randomBytes4(6).toString("hex")}`);
-  const env = { GIT_INDEX_FILE: tmpIndex };
-  let failed = true;
-  try {
-    let copied = false;
-    try {
-      await fsp6.copyFile(realIndex, tmpIndex, fsConstants.COPYFILE_EXCL);
-      const st = await fsp6.stat(realIndex, { bigint: true });
-      const t2 = Number(st.mtimeNs / 1000n - 1n) / 1e6;
-      await fsp6.utimes(tmpIndex, t2, t2);
-      copied = true;
-    } catch (e) {
-      if (e.code !== "ENOENT") throw e;
-    }
-    if (!copied) await runGit(["read-tree", "HEAD"], { cwd: wt, env, allowFail: true });
-    await runGit(["-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "-c", "advice.addEmbeddedRepo=false", "add", "-A"], { cwd: wt, env });
-    const rev = `${input.baseSha}^{commit}`;
-    const diff = async (extra) => {
-      try {
-        return (await runGit([...DIFF_CONFIG, "diff", ...DIFF_FLAGS, ...extra, rev, "--"], { cwd: wt, env })).stdout;
-      } catch (e) {
-        if (/bad revision|unknown revision|bad object|not a valid|ambiguous argument/i.test(gitStderr(e))) {
-          throw new YardError("BAD_PARAMS", `base ${input.baseSha} is not a commit in this repository`, { baseSha: input.baseSha, worktreePath: wt });
-        }
-        throw e;
-      }
-    };
-    let result;
-    if (withPatch) {
-      const parsed = parseRawPatchZ(await diff(["-p"]));
-      result = parsed.files ? { files: parsed.files, patch: parsed.patch } : { files: parseRawNumstatZ(await diff(["--numstat"])).files, patch: parsed.patch };
-    } else {
-      result = parseRawNumstatZ(await diff(["--numstat"]));
-    }
-    failed = false;
-    return result;
-  } finally {
-    await Promise.all([fsp6.rm(tmpIndex, { force: true }), failed ? fsp6.rm(`${tmpIndex}.lock`, { force: true }) : void 0]);
-  }
-}
-async function indexPathOf(wt) {
-  const dotgit = path14.join(wt, ".git");
-  try {
-    const st = await fsp6.lstat(dotgit);
-    if (st.isDirectory()) return path14.join(dotgit, "index");
-    if (st.isFile()) {
-      const m = /^gitdir: (.+)$/m.exec(await fsp6.readFile(dotgit, "utf8"));
-      if (m) return path14.join(path14.resolve(wt, m[1].trim()), "index");
-    }
-  } catch {
-  }
-  let isDir = false;
-  try {
-    isDir = (await fsp6.stat(wt)).isDirectory();
-  } catch {
-  }
-  if (!isDir) throw new YardError("NOT_FOUND", `worktree ${wt} does not exist`, { worktreePath: wt });
-  try {
-    const r = await runGit(["rev-parse", "--git-path", "index"], { cwd: wt });
-    return path14.resolve(wt, r.stdout.trim());
-  } catch (e) {
-    if (/not a git repository/i.test(gitStderr(e))) throw new YardError("BAD_PARAMS", `${wt} is not a git working tree`, { worktreePath: wt });
-    throw e;
-  }
-}
-var STATUS_OF = { A: "added", C: "added", D: "deleted", M: "modified", T: "modified", R: "renamed", U: "modified", X: "modified" };
-function readRaw(out) {
-  let i = 0;
-  const next = () => {
-    const j = out.indexOf("\0", i);
-    if (j < 0) throw new YardError("GIT_FAILED", "unexpected git diff output (truncated record)", { offset: i });
-    const s = out.slice(i, j);
-    i = j + 1;
-    return s;
+function toReview(r) {
+  return {
+    id: r.id,
+    taskId: r.taskId,
+    round: r.round,
+    stage: r.stage === "agent" ? "agent" : "human",
+    reviewer: r.reviewerKind,
+    verdict: r.verdict === "approved" ? "approved" : "changes_requested",
+    summary: r.summary,
+    createdAt: r.createdAt.toISOString(),
+    comments: r.comments.map(toComment),
+    reviewedTree: r.reviewedTree
   };
-  const raws = [];
-  while (i < out.length && out[i] === ":") {
-    const meta = next();
-    const letter = (meta.split(" ")[4] ?? "M").charAt(0);
-    const p1 = next();
-    const p2 = letter === "R" || letter === "C" ? next() : p1;
-    raws.push({ letter, oldPath: p1, path: p2 });
-  }
-  return { raws, next, at: () => i };
-}
-function fileOf(r, additions, deletions, binary) {
-  const status = STATUS_OF[r.letter] ?? "modified";
-  const f = { path: r.path, status, additions: binary ? 0 : additions, deletions: binary ? 0 : deletions, binary };
-  if (status === "renamed") f.oldPath = r.oldPath;
-  return f;
-}
-function parseRawPatchZ(out) {
-  const { raws, at } = readRaw(out);
-  let i = at();
-  if (out[i] === "\0") i++;
-  const patch = out.slice(i);
-  const counts = [];
-  let cur = null;
-  let inHunk = false;
-  let pos = 0;
-  while (pos < patch.length) {
-    let end = patch.indexOf("\n", pos);
-    if (end < 0) end = patch.length;
-    const c = patch.charCodeAt(pos);
-    if (c === 100 && patch.startsWith("diff --git ", pos)) {
-      cur = { add: 0, del: 0, binary: false };
-      counts.push(cur);
-      inHunk = false;
-    } else if (cur) {
-      if (inHunk) {
-        if (c === 43) cur.add++;
-        else if (c === 45) cur.del++;
-        else if (c !== 32 && c !== 92 && c !== 64 && end > pos) inHunk = false;
-      } else if (c === 64 && patch.startsWith("@@ ", pos)) {
-        inHunk = true;
-      } else if (c === 66 && patch.startsWith("Binary files ", pos)) {
-        cur.binary = true;
-      }
-    }
-    pos = end + 1;
-  }
-  if (counts.length !== raws.length) return { files: null, patch };
-  return { files: raws.map((r, k) => fileOf(r, counts[k].add, counts[k].del, counts[k].binary)), patch };
-}
-function parseRawNumstatZ(out) {
-  const { raws, next, at } = readRaw(out);
-  const files = [];
-  for (const r of raws) {
-    const head = next();
-    const t1 = head.indexOf("	");
-    const t2 = head.indexOf("	", t1 + 1);
-    const a = head.slice(0, t1);
-    const d = head.slice(t1 + 1, t2);
-    if (head.slice(t2 + 1) === "" && (r.letter === "R" || r.letter === "C")) {
-      next();
-      next();
-    }
-    const binary = a === "-" && d === "-";
-    files.push(fileOf(r, Number(a) || 0, Number(d) || 0, binary));
-  }
-  let i = at();
-  if (out[i] === "\0") i++;
-  return { files, patch: out.slice(i) };
 }
 
-// server/core/git/merge.ts
-import { promises as fsp7 } from "node:fs";
-async function mergeTask(input) {
-  if (!input || typeof input !== "object") throw new YardError("BAD_PARAMS", "mergeTask needs an options object");
-  const repoArg = requireAbsolutePath(input.repoRoot, "repoRoot");
-  const worktreePath = requireAbsolutePath(input.worktreePath, "worktreePath");
-  if (typeof input.branchPreexisting !== "boolean") throw new YardError("BAD_PARAMS", "branchPreexisting must be a boolean", { branchPreexisting: input.branchPreexisting ?? null });
-  if (input.expectedTarget !== void 0 && revisionProblem(input.expectedTarget)) {
-    throw new YardError("BAD_PARAMS", `invalid expectedTarget: ${revisionProblem(input.expectedTarget)}`, { expectedTarget: input.expectedTarget });
+// server/core/tasks/columns.ts
+var COLUMNS = ["backlog", "in_progress", "needs_you", "review", "done"];
+function columnFor(t2) {
+  if (t2.disposition === "merged" || t2.disposition === "discarded") return "done";
+  switch (t2.state) {
+    case "backlog":
+      return "backlog";
+    case "pending":
+    case "working":
+      return t2.paneBlocked ? "needs_you" : "in_progress";
+    case "input_required":
+    case "failed":
+      return "needs_you";
+    case "completed":
+      return "review";
+    case "canceled":
+    case "rejected":
+      return "done";
+    default:
+      return "needs_you";
   }
-  if (input.message !== void 0 && (typeof input.message !== "string" || input.message.trim() === "" || input.message.includes("\0"))) {
-    throw new YardError("BAD_PARAMS", "message must be a non-empty string", {});
-  }
-  const [first, branch, target] = await Promise.all([inspectRepo(repoArg), validateBranchName(input.branch), validateBranchName(input.targetBranch, "targetBranch")]);
-  if (branch === target) throw new YardError("BAD_PARAMS", "the task branch and the target branch are the same", { branch, targetBranch: target });
-  return withRepoLock(first.commonDir, async () => {
-    const repo = await inspectRepo(first.root);
-    const root2 = repo.root;
-    if (repo.currentBranch !== target) {
-      throw new YardError(
-        "BAD_PARAMS",
-        repo.currentBranch ? `the target branch '${target}' is not checked out in ${root2} ('${repo.currentBranch}' is)` : `the target branch '${target}' is not checked out in ${root2} (HEAD is detached)`,
-        { expected: target, actual: repo.currentBranch }
-      );
-    }
-    if (!repo.headSha) throw new YardError("BAD_PARAMS", `the target branch '${target}' has no commits`, { target });
-    const targetBefore = repo.headSha;
-    if (input.expectedTarget !== void 0) {
-      const want = await resolveCommit(root2, input.expectedTarget);
-      if (want !== targetBefore) throw new YardError("CONFLICT", `the target branch '${target}' moved`, { expected: want ?? input.expectedTarget, actual: targetBefore });
-    }
-    const tip = await branchTip(root2, branch);
-    if (!tip) throw new YardError("NOT_FOUND", `branch '${branch}' does not exist`, { branch });
-    const op = await operationInProgress(repo.gitDir);
-    if (op) throw new YardError("DIRTY_TARGET", `a ${op} is in progress in ${root2}`, { operation: op, target });
-    const targetDirt = await statusEntries(root2, { untracked: "no" });
-    if (targetDirt.length) throw new YardError("DIRTY_TARGET", `the target checkout ${root2} has uncommitted changes`, { files: targetDirt.map((e) => e.path), target });
-    if (await isDirectory(worktreePath)) {
-      let src = null;
-      try {
-        src = await inspectRepo(worktreePath);
-      } catch (e) {
-        if (!isYardError(e) || e.code !== "BAD_PARAMS") throw e;
-      }
-      if (src && (src.commonDir !== repo.commonDir || src.root === root2)) {
-        throw new YardError("BAD_PARAMS", `${worktreePath} is not a linked worktree of ${root2}`, { worktreePath, repoRoot: root2 });
-      }
-      if (src) {
-        if (src.currentBranch !== branch) {
-          throw new YardError("CONFLICT", `the task worktree has '${src.currentBranch ?? "a detached HEAD"}' checked out, not '${branch}'`, {
-            expected: branch,
-            actual: src.currentBranch
-          });
-        }
-        if (!input.ignoreDirty) {
-          const dirt = await statusEntries(src.root, { untracked: "normal" });
-          if (dirt.length) throw new YardError("DIRTY_SOURCE", `the task worktree has uncommitted changes`, { files: dirt.map((e) => e.path), worktreePath: src.root });
-        }
-      }
-    }
-    const identity = await committerIdentityArgs(root2);
-    const message = input.message ?? `Merge branch '${branch}' into ${target}`;
-    const res = await runGit([...identity, "merge", "--no-ff", "--no-edit", "--no-autostash", "--no-rerere-autoupdate", "-m", message, `refs/heads/${branch}`], {
-      cwd: root2,
-      allowFail: true
-    });
-    if (res.code !== 0) await failMerge(root2, repo.gitDir, targetBefore, branch, target, res);
-    const mergeCommit = firstLine((await runGit(["rev-parse", "HEAD"], { cwd: root2 })).stdout).trim();
-    const cleanup = await cleanupAfterMerge(root2, worktreePath, branch, !input.branchPreexisting && !input.keepBranch);
-    return { mergeCommit, alreadyUpToDate: mergeCommit === targetBefore, targetBefore, branchTip: tip, cleanup };
-  });
-}
-async function isDirectory(p) {
-  try {
-    return (await fsp7.stat(p)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-async function failMerge(root2, gitDir, targetBefore, branch, target, res) {
-  let conflicted = [];
-  const midMerge = await operationInProgress(gitDir) === "merge";
-  if (midMerge) {
-    const u = await runGit(["diff", "--name-only", "--diff-filter=U", "-z"], { cwd: root2, allowFail: true });
-    conflicted = u.stdout.split("\0").filter(Boolean);
-    await runGit(["merge", "--abort"], { cwd: root2, allowFail: true });
-  }
-  const [head, dirt, op] = await Promise.all([
-    runGit(["rev-parse", "HEAD"], { cwd: root2, allowFail: true }),
-    statusEntries(root2, { untracked: "no" }).catch(() => null),
-    operationInProgress(gitDir)
-  ]);
-  const headNow = firstLine(head.stdout).trim();
-  if (headNow !== targetBefore || dirt === null || dirt.length > 0 || op) {
-    throw new YardError("GIT_FAILED", `the merge failed and the target checkout ${root2} could not be restored cleanly; inspect it by hand`, {
-      target,
-      branch,
-      expectedHead: targetBefore,
-      actualHead: headNow || null,
-      files: dirt?.map((e) => e.path) ?? null,
-      operation: op,
-      stderr: res.stderr,
-      stdout: res.stdout
-    });
-  }
-  if (conflicted.length) {
-    throw new YardError("MERGE_CONFLICT", `merging '${branch}' into '${target}' conflicts in ${conflicted.length} file(s); the merge was aborted`, {
-      files: conflicted,
-      branch,
-      target
-    });
-  }
-  const text2 = res.stderr + "\n" + res.stdout;
-  if (/untracked working tree files would be (overwritten|removed) by merge/i.test(text2)) {
-    throw new YardError("DIRTY_TARGET", `untracked files in ${root2} would be overwritten by the merge`, {
-      files: indentedList(text2),
-      untracked: true,
-      target
-    });
-  }
-  if (/local changes to the following files would be overwritten/i.test(text2)) {
-    throw new YardError("DIRTY_TARGET", `local changes in ${root2} would be overwritten by the merge`, { files: indentedList(text2), target });
-  }
-  throw new YardError("GIT_FAILED", `git merge failed (exit ${res.code}): ${firstLine(res.stderr.trim()) || firstLine(res.stdout.trim())}`, {
-    args: ["merge", "--no-ff", `refs/heads/${branch}`],
-    code: res.code,
-    stderr: res.stderr,
-    stdout: res.stdout
-  });
-}
-function indentedList(text2) {
-  return text2.split("\n").filter((l) => l.startsWith("	")).map((l) => l.trim()).filter(Boolean);
-}
-async function cleanupAfterMerge(root2, worktreePath, branch, deleteBranch) {
-  const errors = [];
-  let worktreeRemoved = false;
-  let worktreeMissing = false;
-  let branchDeleted = false;
-  try {
-    const r = await removeWorktree(root2, worktreePath);
-    worktreeRemoved = r.removed;
-    worktreeMissing = !r.wasRegistered;
-  } catch (e) {
-    errors.push(`worktree not removed: ${e.message}`);
-  }
-  if (deleteBranch) {
-    try {
-      const holders = (await listWorktrees(root2)).filter((w) => w.branch === branch);
-      if (holders.length) {
-        errors.push(`branch '${branch}' not deleted: it is checked out at ${holders.map((h) => h.path).join(", ")}`);
-      } else {
-        await runGit(["branch", "-D", "--", branch], { cwd: root2 });
-        branchDeleted = true;
-      }
-    } catch (e) {
-      errors.push(`branch '${branch}' not deleted: ${e.message}`);
-    }
-  }
-  return { ok: errors.length === 0, ...errors.length ? { error: errors.join("; ") } : {}, worktreeRemoved, worktreeMissing, branchDeleted };
 }
 
-// server/core/git/discard.ts
-async function discardWorktree(input) {
-  if (!input || typeof input !== "object") throw new YardError("BAD_PARAMS", "discardWorktree needs an options object");
-  const repoArg = requireAbsolutePath(input.repoRoot, "repoRoot");
-  const worktreePath = requireAbsolutePath(input.worktreePath, "worktreePath");
-  if (typeof input.branchPreexisting !== "boolean") throw new YardError("BAD_PARAMS", "branchPreexisting must be a boolean", { branchPreexisting: input.branchPreexisting ?? null });
-  const [repo, branch] = await Promise.all([inspectRepo(repoArg), validateBranchName(input.branch)]);
-  if (worktreePath === repo.root) throw new YardError("BAD_PARAMS", "refusing to discard the repository's main worktree", { worktreePath });
-  return withRepoLock(repo.commonDir, async () => {
-    const errors = [];
-    let worktreeRemoved = false;
-    let worktreeMissing = false;
-    let branchDeleted = false;
-    let branchMissing = false;
-    try {
-      const r = await removeWorktree(repo.root, worktreePath);
-      worktreeRemoved = r.removed;
-      worktreeMissing = !r.wasRegistered;
-    } catch (e) {
-      if (e.code === "BAD_PARAMS") throw e;
-      errors.push(`worktree not removed: ${e.message}`);
-    }
-    if (input.deleteBranch && !input.branchPreexisting) {
-      try {
-        if (!await branchTip(repo.root, branch)) {
-          branchMissing = true;
-        } else {
-          const holders = (await listWorktrees(repo.root)).filter((w) => w.branch === branch);
-          if (holders.length) {
-            errors.push(`branch '${branch}' not deleted: it is checked out at ${holders.map((h) => h.path).join(", ")}`);
-          } else {
-            await runGit(["branch", "-D", "--", branch], { cwd: repo.root });
-            branchDeleted = true;
-          }
-        }
-      } catch (e) {
-        errors.push(`branch '${branch}' not deleted: ${e.message}`);
-      }
-    }
-    return { worktreeRemoved, worktreeMissing, branchDeleted, branchMissing, ...errors.length ? { error: errors.join("; ") } : {} };
-  });
+// server/core/tasks/board.ts
+async function loadBoard(store, projectId) {
+  const [tasks, blocked] = await Promise.all([store.boardRows(projectId), store.blockedPaneIds()]);
+  const board = Object.fromEntries(COLUMNS.map((c) => [c, []]));
+  for (const t2 of tasks) {
+    const paneBlocked = t2.paneId !== null && blocked.has(t2.paneId);
+    board[columnFor({ state: t2.state, disposition: t2.disposition, paneBlocked })].push({
+      id: t2.id,
+      title: t2.title,
+      label: t2.label,
+      state: t2.state,
+      disposition: t2.disposition,
+      agent: t2.agent,
+      round: t2.round,
+      branch: t2.branch,
+      contextId: t2.contextId,
+      changedFiles: t2.changedFiles ? t2.changedFiles : null,
+      needsUser: !t2.disposition && (paneBlocked || t2.state === "input_required"),
+      reviewStatus: toStatus(t2.verdict),
+      createdAt: t2.createdAt.toISOString(),
+      updatedAt: t2.updatedAt.toISOString()
+    });
+  }
+  return board;
 }
 
 // server/core/tasks/contract.ts
-import { z as z9 } from "zod";
-var line = z9.string().trim().min(1).max(4e3);
-var contractInput = z9.object({
-  objective: z9.string().trim().min(1, "the contract needs an objective").max(64 * 1024),
-  constraints: z9.array(line).max(100).default([]),
-  acceptanceCriteria: z9.array(line).max(100).default([]),
-  outputFormat: z9.string().trim().min(1).max(8e3).optional()
+import { z as z11 } from "zod";
+var line = z11.string().trim().min(1).max(4e3);
+var contractInput = z11.object({
+  objective: z11.string().trim().min(1, "the contract needs an objective").max(64 * 1024),
+  constraints: z11.array(line).max(100).default([]),
+  acceptanceCriteria: z11.array(line).max(100).default([]),
+  outputFormat: z11.string().trim().min(1).max(8e3).optional()
 });
 function renderPrompt(c, task) {
   const parts = [`Task ${task.id}: ${task.title}`, "", "Objective:", c.objective];
@@ -3996,35 +4342,121 @@ function renderPrompt(c, task) {
   return parts.join("\n");
 }
 
+// server/stores/tasks.ts
+var TaskStore = class {
+  constructor(db) {
+    this.db = db;
+  }
+  db;
+  row(id2) {
+    return this.db.task.findUnique({ where: { id: id2 } });
+  }
+  activeCount(states) {
+    return this.db.task.count({ where: { state: { in: [...states] } } });
+  }
+  /** A task that starts now: pending, with round 1 and its prompt. */
+  async createStarted(t2, l) {
+    const { prompt, ...where } = l;
+    await this.db.task.create({ data: { ...t2, ...where, state: "pending", round: 1, rounds: { create: { id: newId("rnd"), number: 1, state: "pending", paneId: l.paneId, prompt } } } });
+  }
+  /** A task that waits in the backlog: its contract, project and agent, no worktree, branch or pane yet. */
+  async createBacklog(t2, startOptions) {
+    await this.db.task.create({ data: { ...t2, state: "backlog", round: 1, startOptions: JSON.stringify(startOptions), rounds: { create: { id: newId("rnd"), number: 1, state: "backlog" } } } });
+  }
+  /** A backlog task got its worktree and pane (its state moves through the reducer next). */
+  async recordLaunch(taskId3, l) {
+    const { prompt, ...where } = l;
+    await this.db.$transaction([
+      this.db.task.update({ where: { id: taskId3 }, data: { ...where, startOptions: null } }),
+      this.db.taskRound.update({ where: { taskId_number: { taskId: taskId3, number: 1 } }, data: { paneId: l.paneId, prompt, startedAt: /* @__PURE__ */ new Date() } })
+    ]);
+  }
+  /**
+   * Round `next` starts in `state`: the task moves to it and a new round row is written. The old
+   * round keeps its state, result and evidence; only an open end time is closed.
+   */
+  async startRound(taskId3, r) {
+    await this.db.$transaction([
+      this.db.task.update({ where: { id: taskId3 }, data: { state: r.state, round: r.next, paneId: r.paneId, evidence: null } }),
+      this.db.taskRound.updateMany({ where: { taskId: taskId3, number: r.previous, endedAt: null }, data: { endedAt: r.at } }),
+      this.db.taskRound.create({ data: { id: newId("rnd"), taskId: taskId3, number: r.next, state: r.state, prompt: r.prompt, paneId: r.paneId, startedAt: r.at } })
+    ]);
+  }
+  rounds(taskId3) {
+    return this.db.taskRound.findMany({ where: { taskId: taskId3 }, orderBy: { number: "asc" } });
+  }
+  /** For each task, its current round's result (JSON text) and latest review verdict: two reads for any number of tasks (Prisma splits very long id lists). */
+  async currentRounds(tasks) {
+    const out = /* @__PURE__ */ new Map();
+    if (tasks.length === 0) return out;
+    const round = new Map(tasks.map((t2) => [t2.id, t2.round]));
+    const ids = [...round.keys()];
+    const [rounds, reviews] = await Promise.all([
+      this.db.taskRound.findMany({ where: { taskId: { in: ids } }, select: { taskId: true, number: true, result: true } }),
+      // No orderBy: Prisma splits a long `in` list over several statements only for unordered reads.
+      this.db.review.findMany({ where: { taskId: { in: ids } }, select: { id: true, taskId: true, round: true, verdict: true, createdAt: true } })
+    ]);
+    for (const id2 of ids) out.set(id2, { result: null, verdict: null });
+    for (const r of rounds) if (round.get(r.taskId) === r.number) out.get(r.taskId).result = r.result;
+    reviews.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const v of reviews) if (round.get(v.taskId) === v.round) out.get(v.taskId).verdict = v.verdict;
+    return out;
+  }
+  /** Every task of a project with its card's derived columns, newest first: one query. */
+  async boardRows(projectId) {
+    const rows = await this.db.$queryRaw`
+      SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.contextId, t.paneId, t.createdAt, t.updatedAt,
+        (SELECT json_array_length(r.result, '$.changedFiles') FROM TaskRound r
+          WHERE r.taskId = t.id AND r.result IS NOT NULL ORDER BY r.number DESC LIMIT 1) AS changedFiles,
+        (SELECT v.verdict FROM Review v
+          WHERE v.taskId = t.id AND v.round = t.round ORDER BY v.createdAt DESC, v.id DESC LIMIT 1) AS verdict
+      FROM Task t
+      WHERE t.projectId = ${projectId}
+      ORDER BY t.updatedAt DESC`;
+    return rows.map((r) => ({ ...r, round: Number(r.round), changedFiles: r.changedFiles === null ? null : Number(r.changedFiles), createdAt: asDate(r.createdAt), updatedAt: asDate(r.updatedAt) }));
+  }
+  /** Ids of the panes that are blocked on a prompt right now (few at any time): one query. */
+  async blockedPaneIds() {
+    return new Set((await this.db.pane.findMany({ where: { lifecycle: "blocked" }, select: { id: true } })).map((p) => p.id));
+  }
+};
+function asDate(v) {
+  if (v instanceof Date) return v;
+  if (typeof v === "number" || typeof v === "bigint") return new Date(Number(v));
+  return new Date(String(v));
+}
+
 // server/core/tasks/service.ts
 var DEFAULT_MAX_ACTIVE = 4;
 var DEFAULT_READY_TIMEOUT_MS = 3e4;
-var idString = z10.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
+var idString = z12.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
 var startInput = contractInput.extend({
-  title: z10.string().trim().min(1).max(200).optional(),
-  label: z10.string().trim().min(1).max(80).optional(),
+  title: z12.string().trim().min(1).max(200).optional(),
+  label: z12.string().trim().min(1).max(80).optional(),
   contextId: contextId.optional(),
   projectId: idString.optional(),
   repoPath: absolutePath.optional(),
-  agent: z10.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
+  agent: z12.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
   argv: argvSchema.optional(),
-  baseRef: text(LIMITS.ref).pipe(z10.string().min(1)).optional(),
-  fetch: z10.boolean().optional(),
-  branch: text(LIMITS.ref).pipe(z10.string().min(1)).optional(),
+  baseRef: text(LIMITS.ref).pipe(z12.string().min(1)).optional(),
+  fetch: z12.boolean().optional(),
+  branch: text(LIMITS.ref).pipe(z12.string().min(1)).optional(),
   path: absolutePath.optional(),
-  parentPaneId: z10.string().regex(/^pane[a-z0-9]+$/).optional(),
+  parentPaneId: z12.string().regex(/^pane[a-z0-9]+$/).optional(),
   parentTaskId: idString.optional(),
-  readyTimeoutMs: z10.number().int().min(100).max(6e5).optional(),
-  stallMs: z10.number().int().min(100).max(6e5).optional(),
+  readyTimeoutMs: z12.number().int().min(100).max(6e5).optional(),
+  stallMs: z12.number().int().min(100).max(6e5).optional(),
+  /** Record the task in the backlog instead of starting it (tasks.startBacklog starts it later). */
+  backlog: z12.boolean().optional(),
   /** Run the agent in the OS sandbox; overrides the agent profile's setting. */
-  sandbox: z10.boolean().optional()
+  sandbox: z12.boolean().optional()
 });
-var reportInput = z10.object({
+var reportInput = z12.object({
   taskId: idString.optional(),
-  status: z10.enum(["completed", "failed", "rejected"]),
-  summary: z10.string().trim().min(1, "a report needs a summary").max(LIMITS.summary),
-  artifacts: z10.array(z10.string().min(1).max(LIMITS.path)).max(1e3).default([]),
-  changedFiles: z10.array(z10.string().min(1).max(LIMITS.path)).max(1e4).default([]),
+  status: z12.enum(["completed", "failed", "rejected"]),
+  summary: z12.string().trim().min(1, "a report needs a summary").max(LIMITS.summary),
+  artifacts: z12.array(z12.string().min(1).max(LIMITS.path)).max(1e3).default([]),
+  changedFiles: z12.array(z12.string().min(1).max(LIMITS.path)).max(1e4).default([]),
   evidence: evidence.optional()
 });
 var WAIT_SETS = {
@@ -4032,6 +4464,9 @@ var WAIT_SETS = {
   terminal: [...TERMINAL_STATES],
   working: ["working"]
 };
+function contractOf(r) {
+  return { objective: r.objective, constraints: json(r.constraints, []), acceptanceCriteria: json(r.acceptanceCriteria, []), outputFormat: r.outputFormat ?? void 0 };
+}
 var json = (s, fallback) => {
   if (!s) return fallback;
   try {
@@ -4046,9 +4481,15 @@ function slug(s) {
 var TaskEngine = class {
   constructor(deps) {
     this.deps = deps;
+    this.store = deps.store ?? new TaskStore(deps.db);
   }
   deps;
   runners = /* @__PURE__ */ new Map();
+  /** Starts past the cap check whose task is not recorded as pending yet (they count against the cap). */
+  launching = /* @__PURE__ */ new Set();
+  /** Tasks a merge or discard is finishing right now. */
+  finishing = /* @__PURE__ */ new Set();
+  store;
   stateCache = /* @__PURE__ */ new Map();
   startLock = Promise.resolve();
   /** During shutdown panes are killed on purpose: their tasks are judged at the next start. */
@@ -4063,6 +4504,10 @@ var TaskEngine = class {
     return this.stateCache.get(taskId3) ?? null;
   }
   // ---- start ---------------------------------------------------------------------------
+  /**
+   * Starts a task now, or with `backlog: true` records it in the backlog (validated exactly like
+   * a start; no worktree, branch or pane until startBacklog).
+   */
   async start(raw2, caller = {}) {
     const input = startInput.parse(raw2);
     if (input.agent && input.argv) throw new YardError("BAD_PARAMS", "Give either an agent profile or a command (argv), not both");
@@ -4073,8 +4518,7 @@ var TaskEngine = class {
     if (!repo.hasHead) throw new YardError("BAD_PARAMS", `${repo.root} has no commits yet; commit something first`, { repo: repo.root });
     const agentId = input.argv ? null : input.agent ?? "demo";
     await this.deps.panes.resolveLaunch({ agent: agentId ?? void 0, argv: input.argv });
-    const profile = agentId ? await this.deps.agents.get(agentId) : null;
-    const sandbox = await this.sandboxFor(input, profile);
+    const sandbox = await this.sandboxFor(input.sandbox, agentId ? await this.deps.agents.get(agentId) : null);
     const parentPaneId = input.parentPaneId ?? caller.paneId ?? null;
     if (parentPaneId && !await this.deps.db.pane.findUnique({ where: { id: parentPaneId }, select: { id: true } })) {
       throw new YardError("NOT_FOUND", `No parent pane ${parentPaneId}`, { parentPaneId });
@@ -4083,73 +4527,138 @@ var TaskEngine = class {
     const id2 = newId("tsk");
     const title = input.title ?? input.objective.split("\n")[0].slice(0, 80);
     const branch = await validateBranchName(input.branch ?? `yard/${slug(title)}-${id2.slice(3, 9)}`);
+    const fields = {
+      id: id2,
+      title,
+      label: input.label ?? null,
+      contextId: input.contextId ?? null,
+      projectId: project2?.id ?? null,
+      repoPath: repo.root,
+      agent: agentId ?? "custom",
+      argv: input.argv ? JSON.stringify(input.argv) : null,
+      objective: input.objective,
+      constraints: JSON.stringify(input.constraints),
+      acceptanceCriteria: JSON.stringify(input.acceptanceCriteria),
+      outputFormat: input.outputFormat ?? null,
+      parentTaskId: parentTask?.id ?? null,
+      rootTaskId: parentTask ? parentTask.rootTaskId ?? parentTask.id : id2,
+      parentPaneId,
+      baseRef: input.baseRef ?? null,
+      sandboxed: sandbox !== null
+    };
+    const plan = {
+      id: id2,
+      title,
+      repoRoot: repo.root,
+      agentId,
+      argv: input.argv ?? null,
+      contract: { objective: input.objective, constraints: input.constraints, acceptanceCriteria: input.acceptanceCriteria, outputFormat: input.outputFormat },
+      parentPaneId,
+      sandbox,
+      options: { branch, baseRef: input.baseRef ?? null, fetch: input.fetch ?? false, path: input.path ?? null, readyTimeoutMs: input.readyTimeoutMs ?? null, stallMs: input.stallMs ?? null }
+    };
+    if (!input.backlog) return this.launch(plan, { create: fields });
+    if (input.baseRef && !input.fetch) await resolveBaseSha(repo.root, input.baseRef);
+    await this.store.createBacklog(fields, { ...plan.options });
+    this.stateCache.set(id2, "backlog");
+    await this.deps.journal.append("task.created", { taskId: id2, payload: { title, contextId: input.contextId ?? null, backlog: true } });
+    return { task: await this.get(id2), pane: null };
+  }
+  /** Starts a backlog task: the cap, then worktree, branch, pane and the contract, as any start. */
+  async startBacklog(taskId3) {
+    const row = await this.row(taskId3);
+    transition(row.state, { type: "start" });
+    const options = json(row.startOptions, null);
+    if (!options) throw new YardError("CONFLICT", "The backlog task has no launch options recorded", { taskId: taskId3 });
+    const repo = await inspectRepo(row.repoPath);
+    const argv = json(row.argv, null);
+    const agentId = argv ? null : row.agent;
+    await this.deps.panes.resolveLaunch({ agent: agentId ?? void 0, argv: argv ?? void 0 });
+    const sandbox = row.sandboxed ? await this.sandboxFor(true, agentId ? await this.deps.agents.get(agentId) : null) : null;
+    const plan = { id: row.id, title: row.title, repoRoot: repo.root, agentId, argv, contract: contractOf(row), parentPaneId: row.parentPaneId, options, sandbox };
+    const { task, pane } = await this.launch(plan, { fromBacklog: true });
+    return { task, pane };
+  }
+  /**
+   * The one start path (new tasks and backlog tasks): under the start lock the cap is checked
+   * (counting starts still in flight), the base resolved and the worktree created; then the agent
+   * is spawned in it, the task recorded as pending, and the contract submitted in the background.
+   * A refusal at any step leaves nothing behind: no worktree, no branch it created, and either no
+   * task (a new one) or the backlog task exactly as it was.
+   */
+  async launch(plan, mode) {
+    const { id: id2, options } = plan;
+    let currentBranch = null;
+    let wt;
     const run2 = async () => {
-      const active = await this.deps.db.task.count({ where: { state: { in: [...ACTIVE_STATES] } } });
+      const active = await this.store.activeCount(ACTIVE_STATES) + this.launching.size;
       if (active >= this.maxActive) {
         throw new YardError("RATE_LIMITED", `${active} tasks are already running (the cap is ${this.maxActive}); finish, cancel or wait for one first`, { active, cap: this.maxActive });
       }
-      const baseSha = await resolveBaseSha(repo.root, input.baseRef, { fetch: input.fetch });
-      const wt = await createWorktree({ repoRoot: repo.root, branch, baseSha, path: input.path, yardHome: this.deps.home });
-      await this.deps.db.task.create({
-        data: {
-          id: id2,
-          title,
-          label: input.label ?? null,
-          contextId: input.contextId ?? null,
-          projectId: project2?.id ?? null,
-          repoPath: repo.root,
-          agent: agentId ?? "custom",
-          argv: input.argv ? JSON.stringify(input.argv) : null,
-          objective: input.objective,
-          constraints: JSON.stringify(input.constraints),
-          acceptanceCriteria: JSON.stringify(input.acceptanceCriteria),
-          outputFormat: input.outputFormat ?? null,
-          parentTaskId: parentTask?.id ?? null,
-          rootTaskId: parentTask ? parentTask.rootTaskId ?? parentTask.id : id2,
-          parentPaneId,
-          state: "pending",
-          round: 1,
-          baseRef: input.baseRef ?? null,
-          baseSha,
-          targetBranch: repo.currentBranch,
-          branch: wt.branch,
-          branchPreexisting: wt.branchPreexisting,
-          worktreePath: wt.worktreePath,
-          sandboxed: sandbox !== null,
-          rounds: { create: { id: newId("rnd"), number: 1, state: "pending" } }
-        }
-      });
-      this.stateCache.set(id2, "pending");
+      const baseSha = await resolveBaseSha(plan.repoRoot, options.baseRef, { fetch: options.fetch });
+      currentBranch = (await inspectRepo(plan.repoRoot)).currentBranch;
+      wt = await createWorktree({ repoRoot: plan.repoRoot, branch: options.branch, baseSha, path: options.path ?? void 0, yardHome: this.deps.home });
+      this.launching.add(id2);
     };
     const p = this.startLock.then(run2, run2);
     this.startLock = p.catch(() => {
     });
     await p;
-    const task = await this.row(id2);
-    let pane;
+    const prompt = renderPrompt(plan.contract, { id: id2, title: plan.title });
+    const previous = this.stateCache.get(id2);
+    let pane = null;
     try {
-      pane = await this.deps.panes.spawn(
-        { agent: agentId ?? void 0, argv: input.argv, cwd: task.worktreePath, label: `${title}`.slice(0, 120), parentPaneId: parentPaneId ?? void 0, relationship: parentPaneId ? "subagent" : void 0 },
-        { taskId: id2, sandbox: await this.sandboxLaunch(id2, task.worktreePath, sandbox) }
-      );
+      this.stateCache.set(id2, "pending");
+      pane = await this.spawnWorker(plan, wt.worktreePath);
+      const launch = { baseSha: wt.baseSha, targetBranch: currentBranch, branch: wt.branch, branchPreexisting: wt.branchPreexisting, worktreePath: wt.worktreePath, paneId: pane.id, prompt };
+      if ("create" in mode) await this.store.createStarted(mode.create, launch);
+      else await this.store.recordLaunch(id2, launch);
     } catch (e) {
-      await this.undoStart(task);
+      if (previous) this.stateCache.set(id2, previous);
+      else this.stateCache.delete(id2);
+      this.launching.delete(id2);
+      if (pane) await this.deps.panes.kill(pane.id).catch(() => {
+      });
+      await discardWorktree({ repoRoot: plan.repoRoot, worktreePath: wt.worktreePath, branch: wt.branch, branchPreexisting: wt.branchPreexisting, deleteBranch: true }).catch(() => {
+      });
+      await this.tidyWorktreeDir({ repoPath: plan.repoRoot, worktreePath: wt.worktreePath });
       throw e;
     }
-    await this.deps.journal.append("task.created", { taskId: id2, payload: { title, contextId: input.contextId ?? null, branch, baseSha: task.baseSha, sandboxed: sandbox !== null } });
-    await this.deps.db.task.update({ where: { id: id2 }, data: { paneId: pane.id } });
-    await this.deps.db.taskRound.update({ where: { taskId_number: { taskId: id2, number: 1 } }, data: { paneId: pane.id } });
-    const contract = { objective: input.objective, constraints: input.constraints, acceptanceCriteria: input.acceptanceCriteria, outputFormat: input.outputFormat };
-    this.runInBackground(id2, pane.id, renderPrompt(contract, { id: id2, title }), input.readyTimeoutMs ?? this.deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, input.stallMs);
+    try {
+      if ("create" in mode) {
+        await this.deps.journal.append("task.created", { taskId: id2, paneId: pane.id, payload: { title: plan.title, contextId: mode.create.contextId, branch: wt.branch, baseSha: wt.baseSha, sandboxed: plan.sandbox !== null } });
+      } else {
+        await this.deps.journal.append("task.started", { taskId: id2, paneId: pane.id, payload: { branch: wt.branch, baseSha: wt.baseSha, fromBacklog: true } });
+        await this.apply(id2, { type: "start" });
+      }
+    } finally {
+      this.launching.delete(id2);
+    }
+    this.runInBackground(id2, pane.id, prompt, { readyTimeoutMs: options.readyTimeoutMs ?? void 0, stallMs: options.stallMs ?? void 0, round: 1 });
     return { task: await this.get(id2), pane };
   }
-  async undoStart(task) {
-    this.stateCache.delete(task.id);
-    await this.deps.db.task.delete({ where: { id: task.id } }).catch(() => {
-    });
-    await discardWorktree({ repoRoot: task.repoPath, worktreePath: task.worktreePath, branch: task.branch, branchPreexisting: task.branchPreexisting, deleteBranch: true }).catch(() => {
-    });
-    await this.tidyWorktreeDir(task);
+  /** The task's agent in a new pane in its worktree (same profile or command; YARD_TASK set; sandboxed when the task is). */
+  async spawnWorker(w, cwd) {
+    return this.deps.panes.spawn(
+      { agent: w.agentId ?? void 0, argv: w.argv ?? void 0, cwd, label: w.title.slice(0, 120), parentPaneId: w.parentPaneId ?? void 0, relationship: w.parentPaneId ? "subagent" : void 0 },
+      { taskId: w.id, sandbox: await this.sandboxLaunch(w.id, cwd, w.sandbox) }
+    );
+  }
+  // ---- sandbox (hook point) -------------------------------------------------------------
+  /**
+   * Whether a start runs sandboxed (the start's flag wins over the profile's), checked before
+   * anything is created: when the sandbox cannot start here, SANDBOX_UNAVAILABLE says why.
+   */
+  async sandboxFor(flag, profile) {
+    if (!(flag ?? profile?.sandbox ?? false)) return null;
+    if (!this.deps.sandbox) throw new YardError("SANDBOX_UNAVAILABLE", "This server was started without the OS sandbox", { reason: "not_configured" });
+    await this.deps.sandbox.require();
+    return { network: profile?.sandboxNetwork ?? false };
+  }
+  /** The launch the pane manager wraps the agent in (null: unsandboxed). */
+  async sandboxLaunch(taskId3, worktreePath, sandbox) {
+    if (!sandbox || !this.deps.sandbox) return null;
+    return this.deps.sandbox.prepare({ taskId: taskId3, worktreePath, network: sandbox.network });
   }
   /**
    * After a worktree was removed: nothing of it stays on disk. Leftovers at its path and the
@@ -4166,31 +4675,27 @@ var TaskEngine = class {
     });
     await rmdirUpTo(path15.dirname(t2.worktreePath), path15.join(root2, rel.split(path15.sep)[0]));
   }
-  // ---- sandbox (hook point) -------------------------------------------------------------
   /**
-   * Whether this start runs sandboxed (the start's flag wins over the profile's), checked before
-   * anything is created: when the sandbox cannot start here, SANDBOX_UNAVAILABLE says why.
+   * Server-side, survives the caller leaving: wait until the agent is ready, then submit the
+   * round's prompt (the contract, or review feedback) through the gate. What goes wrong lands in
+   * the task's state through the reducer, with evidence.
    */
-  async sandboxFor(input, profile) {
-    if (!(input.sandbox ?? profile?.sandbox ?? false)) return null;
-    if (!this.deps.sandbox) throw new YardError("SANDBOX_UNAVAILABLE", "This server was started without the OS sandbox", { reason: "not_configured" });
-    await this.deps.sandbox.require();
-    return { network: profile?.sandboxNetwork ?? false };
-  }
-  /** The launch the pane manager wraps the agent in (null: unsandboxed). */
-  async sandboxLaunch(taskId3, worktreePath, sandbox) {
-    if (!sandbox || !this.deps.sandbox) return null;
-    return this.deps.sandbox.prepare({ taskId: taskId3, worktreePath, network: sandbox.network });
-  }
-  /** Server-side, survives the caller leaving: wait until the agent is ready, then submit the contract. */
-  runInBackground(taskId3, paneId2, prompt, readyTimeoutMs, stallMs) {
+  runInBackground(taskId3, paneId2, prompt, opts) {
+    this.runners.get(taskId3)?.abort();
     const ac = new AbortController();
     this.runners.set(taskId3, ac);
+    const readyTimeoutMs = opts.readyTimeoutMs ?? this.deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+    const { stallMs, round } = opts;
     void (async () => {
       const ready = await this.waitForReady(paneId2, readyTimeoutMs, ac.signal);
       if (ac.signal.aborted) return;
+      if (ready === "exited") {
+        const info = await this.deps.panes.get(paneId2);
+        await this.apply(taskId3, { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: await this.lastLifecycleBeforeExit(paneId2) ?? "starting" });
+        return;
+      }
       if (ready !== true) {
-        if (ready !== "exited") await this.apply(taskId3, { type: "ready_timeout", timeoutMs: readyTimeoutMs, lifecycle: ready });
+        await this.apply(taskId3, { type: "ready_timeout", timeoutMs: readyTimeoutMs, lifecycle: ready, round });
         return;
       }
       try {
@@ -4200,7 +4705,7 @@ var TaskEngine = class {
         if (ac.signal.aborted) return;
         const err = e instanceof YardError ? e : new YardError("INTERNAL", e.message);
         if (err.code === "SUBMIT_STALLED") await this.apply(taskId3, { type: "submit_unconfirmed", stallMs: Number(err.details?.stallMs ?? stallMs ?? 5e3) });
-        else if (err.code !== "PANE_EXITED") await this.apply(taskId3, { type: "submit_refused", code: err.code, message: err.message, details: err.details ?? null });
+        else if (err.code !== "PANE_EXITED") await this.apply(taskId3, { type: "submit_refused", code: err.code, message: err.message, details: err.details ?? null, round });
       }
     })().catch(() => {
     }).finally(() => {
@@ -4233,28 +4738,41 @@ var TaskEngine = class {
     });
   }
   // ---- state changes -------------------------------------------------------------------
-  /** Applies one event through the reducer, persists it and journals it. Serialized per task. */
+  /**
+   * Applies one event through the reducer, persists it and journals it. Serialized per task.
+   * A transition that starts a round (next_round) writes a new round row with `extra.round`'s
+   * prompt and pane instead of touching the current one.
+   */
   apply(taskId3, event, extra = {}) {
     const run2 = async () => {
       const row = await this.row(taskId3);
       const t2 = transition(row.state, event);
       if (!t2.changed) return { changed: false, state: t2.state };
       const now = /* @__PURE__ */ new Date();
-      await this.deps.db.$transaction([
-        this.deps.db.task.update({ where: { id: taskId3 }, data: { state: t2.state, ...t2.evidence !== void 0 ? { evidence: t2.evidence ? JSON.stringify(t2.evidence) : null } : {} } }),
-        this.deps.db.taskRound.update({
-          where: { taskId_number: { taskId: taskId3, number: row.round } },
-          data: {
-            state: t2.state,
-            ...extra.result ? { result: JSON.stringify(extra.result) } : {},
-            ...t2.evidence !== void 0 ? { evidence: t2.evidence ? JSON.stringify(t2.evidence) : null } : {},
-            ...t2.endsRound ? { endedAt: now } : {}
-          }
-        })
-      ]);
+      let round = row.round;
+      let paneId2 = row.paneId;
+      if (t2.startsRound) {
+        if (!extra.round) throw new YardError("INTERNAL", "A new round needs its prompt and pane");
+        round = row.round + 1;
+        paneId2 = extra.round.paneId;
+        await this.store.startRound(taskId3, { previous: row.round, next: round, state: t2.state, prompt: extra.round.prompt, paneId: paneId2, at: now });
+      } else {
+        await this.deps.db.$transaction([
+          this.deps.db.task.update({ where: { id: taskId3 }, data: { state: t2.state, ...t2.evidence !== void 0 ? { evidence: t2.evidence ? JSON.stringify(t2.evidence) : null } : {} } }),
+          this.deps.db.taskRound.update({
+            where: { taskId_number: { taskId: taskId3, number: row.round } },
+            data: {
+              state: t2.state,
+              ...extra.result ? { result: JSON.stringify(extra.result) } : {},
+              ...t2.evidence !== void 0 ? { evidence: t2.evidence ? JSON.stringify(t2.evidence) : null } : {},
+              ...t2.endsRound ? { endedAt: now } : {}
+            }
+          })
+        ]);
+      }
       this.stateCache.set(taskId3, t2.state);
-      if (extra.result) await this.deps.journal.append("task.result", { taskId: taskId3, paneId: row.paneId, payload: { round: row.round, ...extra.result } });
-      await this.deps.journal.append("task.state", { taskId: taskId3, paneId: row.paneId, payload: { from: row.state, to: t2.state, cause: event.type, round: row.round, evidence: t2.evidence ?? null } });
+      if (extra.result) await this.deps.journal.append("task.result", { taskId: taskId3, paneId: paneId2, payload: { round, ...extra.result } });
+      await this.deps.journal.append("task.state", { taskId: taskId3, paneId: paneId2, payload: { from: row.state, to: t2.state, cause: event.type, round, evidence: t2.evidence ?? null } });
       return { changed: true, state: t2.state };
     };
     const prev = this.chains.get(taskId3) ?? Promise.resolve();
@@ -4299,6 +4817,81 @@ var TaskEngine = class {
     if (row.paneId && this.deps.panes.isLive(row.paneId)) await this.deps.panes.kill(row.paneId);
     return this.get(taskId3);
   }
+  // ---- review rounds and follow-ups ----------------------------------------------------
+  /**
+   * Starts round N+1 on the same worktree with `feedback` as its prompt (a review requested
+   * changes). A live pane gets only the feedback: its agent holds the contract already, and
+   * re-sending the objective would make it redo round 1. When the pane has exited, a fresh pane
+   * with the same profile (or command) starts in the worktree and gets the contract followed by
+   * the feedback. Either way the prompt goes through the submit gate in the background, as at
+   * start, and the round's fate lands in the task's state through the reducer.
+   */
+  async startNextRound(taskId3, feedback) {
+    const row = await this.row(taskId3);
+    if (row.disposition) throw new YardError("CONFLICT", `The task is already ${row.disposition}; it takes no more rounds`, { disposition: row.disposition });
+    transition(row.state, { type: "next_round" });
+    if (!row.worktreePath || !existsSync4(row.worktreePath)) throw new YardError("CONFLICT", "The task's worktree is gone; another round cannot run", { taskId: taskId3, worktreePath: row.worktreePath });
+    const live = row.paneId !== null && this.deps.panes.isLive(row.paneId) && this.deps.panes.state(row.paneId)?.lifecycle !== "exited";
+    let paneId2 = row.paneId;
+    let prompt = feedback;
+    if (!live) {
+      const argv = json(row.argv, null);
+      const agentId = argv ? null : row.agent;
+      const sandbox = row.sandboxed ? await this.sandboxFor(true, agentId ? await this.deps.agents.get(agentId) : null) : null;
+      const pane = await this.spawnWorker({ id: row.id, title: row.title, agentId, argv, parentPaneId: row.parentPaneId, sandbox }, row.worktreePath);
+      paneId2 = pane.id;
+      prompt = `${renderPrompt(contractOf(row), { id: row.id, title: row.title })}
+
+${feedback}`;
+    }
+    try {
+      await this.apply(taskId3, { type: "next_round" }, { round: { prompt, paneId: paneId2 } });
+    } catch (e) {
+      if (!live) await this.deps.panes.kill(paneId2).catch(() => {
+      });
+      throw e;
+    }
+    await this.deps.journal.append("task.round", { taskId: taskId3, paneId: paneId2, payload: { round: row.round + 1, freshPane: !live } });
+    this.runInBackground(taskId3, paneId2, prompt, { round: row.round + 1 });
+    return this.get(taskId3);
+  }
+  /** A follow-up prompt for an input_required task, through the submit gate to its live pane. */
+  async followUp(taskId3, text2, opts = {}) {
+    const row = await this.row(taskId3);
+    if (row.state !== "input_required") throw new YardError("CONFLICT", `Only a task waiting for input takes a follow-up; this one is ${row.state}`, { state: row.state });
+    if (!row.paneId) throw new YardError("PANE_EXITED", "The task has no pane to take the follow-up", { taskId: taskId3 });
+    const res = await this.deps.panes.submit(row.paneId, text2, { stallMs: opts.stallMs });
+    await this.deps.journal.append("task.follow_up", { taskId: taskId3, paneId: row.paneId, payload: { round: row.round, bytes: Buffer.byteLength(text2), text: text2.slice(0, 4e3) } });
+    return { task: await this.get(taskId3), submit: { activitySeq: res.activitySeq, bracketed: res.bracketed } };
+  }
+  /** Every round's record, oldest first. */
+  async roundRecords(taskId3) {
+    await this.row(taskId3);
+    return (await this.store.rounds(taskId3)).map((r) => ({
+      number: r.number,
+      state: r.state,
+      paneId: r.paneId,
+      prompt: r.prompt,
+      result: json(r.result, null),
+      evidence: json(r.evidence, null),
+      startedAt: r.startedAt.toISOString(),
+      endedAt: r.endedAt?.toISOString() ?? null
+    }));
+  }
+  /** The worktree's current state as a tree id (a review's snapshot); null when the worktree is gone. */
+  async snapshot(taskId3) {
+    const t2 = await this.row(taskId3);
+    if (!t2.worktreePath || !existsSync4(path15.join(t2.worktreePath, ".git"))) return null;
+    try {
+      return await worktreeTree({ worktreePath: t2.worktreePath });
+    } catch (e) {
+      if (!existsSync4(path15.join(t2.worktreePath, ".git"))) return null;
+      throw e;
+    }
+  }
+  board(projectId) {
+    return loadBoard(this.store, projectId);
+  }
   // ---- reads ---------------------------------------------------------------------------
   /** Tasks not yet settled for good (pending, working, input_required), optionally of one profile. */
   activeCount(filter = {}) {
@@ -4310,17 +4903,21 @@ var TaskEngine = class {
     return row;
   }
   async get(id2) {
-    return this.view(await this.row(id2));
+    return (await this.views([await this.row(id2)]))[0];
   }
   async list(filter = {}) {
     const rows = await this.deps.db.task.findMany({
       where: { contextId: filter.contextId, projectId: filter.projectId, state: filter.states?.length ? { in: filter.states } : void 0 },
       orderBy: { createdAt: "asc" }
     });
-    return Promise.all(rows.map((r) => this.view(r)));
+    return this.views(rows);
   }
-  async view(r) {
-    const round = await this.deps.db.taskRound.findUnique({ where: { taskId_number: { taskId: r.id, number: r.round } } });
+  /** Rows to views; each task's current round (result, review verdict) comes from one batched read, not one query per task. */
+  async views(rows) {
+    const current = await this.store.currentRounds(rows);
+    return rows.map((r) => this.view(r, current.get(r.id) ?? { result: null, verdict: null }));
+  }
+  view(r, current) {
     return {
       id: r.id,
       title: r.title,
@@ -4342,15 +4939,16 @@ var TaskEngine = class {
       parentPaneId: r.parentPaneId,
       parentTaskId: r.parentTaskId,
       rootTaskId: r.rootTaskId,
-      result: json(round?.result, null),
+      result: json(current.result, null),
       evidence: json(r.evidence, null),
+      reviewStatus: toStatus(current.verdict),
+      sandboxed: r.sandboxed,
       disposition: r.disposition ?? null,
       mergeCommit: r.mergeCommit,
       cleanupError: r.cleanupError,
       finishedAt: r.finishedAt?.toISOString() ?? null,
       createdAt: r.createdAt.toISOString(),
-      updatedAt: r.updatedAt.toISOString(),
-      sandboxed: r.sandboxed
+      updatedAt: r.updatedAt.toISOString()
     };
   }
   async events(taskId3, since) {
@@ -4407,24 +5005,55 @@ var TaskEngine = class {
     });
   }
   // ---- diff ----------------------------------------------------------------------------
+  /** The task's changes against its base commit: the live worktree, or its branch once the worktree is gone. */
   async diff(taskId3) {
     const t2 = await this.row(taskId3);
+    if (!t2.baseSha || !t2.worktreePath) throw new YardError("CONFLICT", t2.state === "backlog" ? "The task is in the backlog; it has no worktree or diff until it starts" : "The task has no worktree");
+    return this.changes(t2, { baseSha: t2.baseSha });
+  }
+  /** The changes from a review's snapshot (a tree id) to the worktree now, in the same shape. */
+  async diffSince(taskId3, tree) {
+    const t2 = await this.row(taskId3);
     if (!t2.baseSha || !t2.worktreePath) throw new YardError("CONFLICT", "The task has no worktree");
-    if (existsSync4(path15.join(t2.worktreePath, ".git"))) {
+    return this.changes(t2, { tree });
+  }
+  async changes(t2, from) {
+    const baseSha = t2.baseSha;
+    const wt = t2.worktreePath;
+    if (!this.finishing.has(t2.id) && existsSync4(path15.join(wt, ".git"))) {
       try {
-        const d2 = await diffWorktree({ worktreePath: t2.worktreePath, baseSha: t2.baseSha });
-        return { ...d2, baseSha: t2.baseSha, source: "worktree" };
+        const d = "tree" in from ? await diffWorktreeSince({ worktreePath: wt, tree: from.tree }) : await diffWorktree({ worktreePath: wt, baseSha });
+        return { ...d, baseSha, source: "worktree" };
       } catch (e) {
-        if (existsSync4(path15.join(t2.worktreePath, ".git"))) throw e;
+        if (existsSync4(path15.join(wt, ".git")) && !this.finishing.has(t2.id)) throw e;
       }
     }
-    const tip = t2.branch && await branchExists(t2.repoPath, t2.branch) ? t2.branch : t2.mergeCommit ? `${t2.mergeCommit}^2` : null;
-    if (!tip) throw new YardError("CONFLICT", "The task's worktree and branch are both gone; there is nothing left to diff", { taskId: taskId3 });
-    const d = await diffCommits({ repoRoot: t2.repoPath, baseSha: t2.baseSha, tip });
-    return { ...d, baseSha: t2.baseSha, source: "branch" };
+    try {
+      const now = await this.row(t2.id);
+      const tip = now.branch && await branchExists(now.repoPath, now.branch) ? now.branch : now.mergeCommit ? `${now.mergeCommit}^2` : null;
+      if (!tip) {
+        if (this.finishing.has(t2.id)) throw new YardError("GIT_FAILED", "the branch is gone and the merge is not recorded yet");
+        throw new YardError("CONFLICT", "The task's worktree and branch are both gone; there is nothing left to diff", { taskId: t2.id });
+      }
+      const d = "tree" in from ? await diffTreeToCommit({ repoRoot: now.repoPath, tree: from.tree, tip }) : await diffCommits({ repoRoot: now.repoPath, baseSha, tip });
+      return { ...d, baseSha, source: "branch" };
+    } catch (e) {
+      if (e instanceof YardError && (e.code === "GIT_FAILED" || e.code === "NOT_FOUND") && this.finishing.has(t2.id)) {
+        throw new YardError("CONFLICT", "The task is being merged or discarded right now; ask for its diff again once that has finished", { taskId: t2.id, finishing: true });
+      }
+      throw e;
+    }
   }
   // ---- finish --------------------------------------------------------------------------
   async finish(taskId3, opts) {
+    this.finishing.add(taskId3);
+    try {
+      return await this.finishNow(taskId3, opts);
+    } finally {
+      this.finishing.delete(taskId3);
+    }
+  }
+  async finishNow(taskId3, opts) {
     if (!opts.merge === !opts.discard) throw new YardError("BAD_PARAMS", "Finish with exactly one of --merge or --discard");
     const t2 = await this.row(taskId3);
     if (!t2.worktreePath || !t2.branch) throw new YardError("CONFLICT", "The task has no worktree to finish");
@@ -4524,76 +5153,82 @@ function resolveUntil(until) {
 }
 
 // server/api/tasks.ts
-var taskId2 = z11.string().regex(/^tsk[a-z0-9]{4,40}$/, "not a task id");
+var taskId2 = z13.string().regex(/^tsk[a-z0-9]{4,40}$/, "not a task id");
 var tasksRouter = router({
   start: orchestratorProcedure.input(startInput).mutation(({ ctx, input }) => ctx.services.tasks.start(input, { paneId: ctx.pane?.id ?? null })),
-  get: callerProcedure.input(z11.object({ id: taskId2 })).query(({ ctx, input }) => {
+  startBacklog: orchestratorProcedure.input(startBacklogInput).mutation(({ ctx, input }) => ctx.services.tasks.startBacklog(input.id)),
+  get: callerProcedure.input(z13.object({ id: taskId2 })).query(({ ctx, input }) => {
     if (ctx.pane?.taskId && ctx.pane.taskId !== input.id) throw new YardError("FORBIDDEN", "A worker pane may only read its own task");
     return ctx.services.tasks.get(input.id);
   }),
-  list: orchestratorProcedure.input(z11.object({ contextId: z11.string().max(100).optional(), states: z11.array(z11.string().max(32)).max(10).optional(), projectId: z11.string().max(64).optional() }).optional()).query(({ ctx, input }) => ctx.services.tasks.list(input ?? {})),
+  list: orchestratorProcedure.input(z13.object({ contextId: z13.string().max(100).optional(), states: z13.array(z13.string().max(32)).max(10).optional(), projectId: z13.string().max(64).optional() }).optional()).query(({ ctx, input }) => ctx.services.tasks.list(input ?? {})),
   wait: orchestratorProcedure.input(
-    z11.object({
+    z13.object({
       id: taskId2.optional(),
-      contextId: z11.string().max(100).optional(),
-      until: z11.union([z11.string().max(200), z11.array(z11.string().max(32)).max(10)]).optional(),
-      timeoutMs: z11.number().int().min(1).max(24 * 36e5).optional()
+      contextId: z13.string().max(100).optional(),
+      until: z13.union([z13.string().max(200), z13.array(z13.string().max(32)).max(10)]).optional(),
+      timeoutMs: z13.number().int().min(1).max(24 * 36e5).optional()
     })
   ).query(async ({ ctx, input }) => ({ tasks: await ctx.services.tasks.wait({ taskId: input.id, contextId: input.contextId, until: input.until, timeoutMs: input.timeoutMs }) })),
   report: callerProcedure.input(reportInput).mutation(
     ({ ctx, input }) => ctx.services.tasks.report(input, { paneId: ctx.pane?.id ?? null, paneTaskId: ctx.pane?.taskId ?? null, admin: ctx.principal.kind === "admin" })
   ),
-  diff: orchestratorProcedure.input(z11.object({ id: taskId2 })).query(({ ctx, input }) => ctx.services.tasks.diff(input.id)),
-  cancel: orchestratorProcedure.input(z11.object({ id: taskId2 })).mutation(({ ctx, input }) => ctx.services.tasks.cancel(input.id)),
+  followUp: orchestratorProcedure.input(followUpInput).mutation(({ ctx, input }) => ctx.services.tasks.followUp(input.id, input.text, { stallMs: input.stallMs })),
+  diff: orchestratorProcedure.input(taskDiffInput).output(taskDiffOutput).query(async ({ ctx, input }) => input.since === "last_review" ? ctx.services.reviews.changesSinceLastReview(input.id) : { ...await ctx.services.tasks.diff(input.id), since: null }),
+  rounds: callerProcedure.input(z13.object({ id: taskId2 })).output(roundsOutput).query(async ({ ctx, input }) => {
+    if (ctx.pane?.taskId && ctx.pane.taskId !== input.id) throw new YardError("FORBIDDEN", "A worker pane may only read its own task");
+    return { rounds: await ctx.services.reviews.rounds(input.id) };
+  }),
+  cancel: orchestratorProcedure.input(z13.object({ id: taskId2 })).mutation(({ ctx, input }) => ctx.services.tasks.cancel(input.id)),
   finish: orchestratorProcedure.input(
-    z11.object({
+    z13.object({
       id: taskId2,
-      merge: z11.object({ target: z11.string().min(1).max(255).optional(), keepBranch: z11.boolean().optional(), ignoreDirty: z11.boolean().optional() }).optional(),
-      discard: z11.object({ deleteBranch: z11.boolean().optional() }).optional()
+      merge: z13.object({ target: z13.string().min(1).max(255).optional(), keepBranch: z13.boolean().optional(), ignoreDirty: z13.boolean().optional() }).optional(),
+      discard: z13.object({ deleteBranch: z13.boolean().optional() }).optional()
     })
   ).mutation(({ ctx, input }) => ctx.services.tasks.finish(input.id, { merge: input.merge, discard: input.discard })),
-  events: orchestratorProcedure.input(z11.object({ id: taskId2, since: z11.number().int().min(0).optional() })).query(async ({ ctx, input }) => ({ events: await ctx.services.tasks.events(input.id, input.since) }))
+  events: orchestratorProcedure.input(z13.object({ id: taskId2, since: z13.number().int().min(0).optional() })).query(async ({ ctx, input }) => ({ events: await ctx.services.tasks.events(input.id, input.since) }))
 });
 
 // server/contracts/projects.ts
-import { z as z12 } from "zod";
-var project = z12.object({
-  id: z12.string(),
-  path: z12.string(),
-  name: z12.string(),
-  defaultTarget: z12.string().nullable(),
-  createdAt: z12.string()
+import { z as z14 } from "zod";
+var project = z14.object({
+  id: z14.string(),
+  path: z14.string(),
+  name: z14.string(),
+  defaultTarget: z14.string().nullable(),
+  createdAt: z14.string()
 });
-var projectList = z12.array(project);
-var profileView = z12.object({
-  id: z12.string(),
-  name: z12.string(),
-  role: z12.enum(["worker", "reviewer", "planner"]),
-  argv: z12.array(z12.string()),
-  supportsHooks: z12.boolean(),
-  builtIn: z12.boolean(),
-  envNames: z12.array(z12.string()),
+var projectList = z14.array(project);
+var profileView = z14.object({
+  id: z14.string(),
+  name: z14.string(),
+  role: z14.enum(["worker", "reviewer", "planner"]),
+  argv: z14.array(z14.string()),
+  supportsHooks: z14.boolean(),
+  builtIn: z14.boolean(),
+  envNames: z14.array(z14.string()),
   /** Runs under the OS sandbox by default (a task may override it). */
-  sandbox: z12.boolean(),
+  sandbox: z14.boolean(),
   /** The sandbox keeps the network. */
-  sandboxNetwork: z12.boolean()
+  sandboxNetwork: z14.boolean()
 });
-var profileList = z12.array(profileView);
-var profileRemoved = z12.object({ removed: z12.string() });
-var statusReply = z12.object({
-  ok: z12.literal(true),
-  version: z12.string(),
+var profileList = z14.array(profileView);
+var profileRemoved = z14.object({ removed: z14.string() });
+var statusReply = z14.object({
+  ok: z14.literal(true),
+  version: z14.string(),
   /** The data dir; only for the user (install token or browser session). */
-  home: z12.string().optional(),
-  url: z12.string(),
-  principal: z12.enum(["admin", "pane"]),
-  projects: z12.number().int(),
-  panes: z12.number().int(),
-  tasks: z12.number().int(),
+  home: z14.string().optional(),
+  url: z14.string(),
+  principal: z14.enum(["admin", "pane"]),
+  projects: z14.number().int(),
+  panes: z14.number().int(),
+  tasks: z14.number().int(),
   /** Called from a pane: whether that pane runs in the OS sandbox. */
-  sandboxed: z12.boolean().optional(),
+  sandboxed: z14.boolean().optional(),
   /** For the user: whether sandboxed tasks can start on this machine, and if not why. */
-  sandbox: z12.object({ available: z12.boolean(), reason: z12.string().nullable(), message: z12.string().nullable() }).optional()
+  sandbox: z14.object({ available: z14.boolean(), reason: z14.string().nullable(), message: z14.string().nullable() }).optional()
 });
 
 // server/api/router.ts
@@ -4619,23 +5254,26 @@ var appRouter = router({
   projects: router({
     add: adminProcedure.input(projectAddInput).output(project).mutation(({ ctx, input }) => ctx.services.projects.add(input)),
     list: adminProcedure.output(projectList).query(({ ctx }) => ctx.services.projects.list()),
-    get: adminProcedure.input(z13.object({ id })).output(project).query(({ ctx, input }) => ctx.services.projects.get(input.id)),
-    remove: adminProcedure.input(z13.object({ id })).output(project).mutation(({ ctx, input }) => ctx.services.projects.remove(input.id))
+    get: adminProcedure.input(z15.object({ id })).output(project).query(({ ctx, input }) => ctx.services.projects.get(input.id)),
+    remove: adminProcedure.input(z15.object({ id })).output(project).mutation(({ ctx, input }) => ctx.services.projects.remove(input.id)),
+    /** Branches and recent commits to pick a task's base from. */
+    refs: adminProcedure.input(projectRefsInput).output(projectRefsOutput).query(async ({ ctx, input }) => listRefs((await ctx.services.projects.get(input.id)).path, { query: input.query, limit: input.limit }))
   }),
   board: router({
-    get: adminProcedure.input(z13.object({ projectId: id })).query(async ({ ctx, input }) => {
+    get: adminProcedure.input(z15.object({ projectId: id })).output(boardOutput).query(async ({ ctx, input }) => {
       await ctx.services.projects.get(input.projectId);
-      return loadBoard(ctx.services.db, input.projectId);
+      return ctx.services.tasks.board(input.projectId);
     })
   }),
   panes: panesRouter,
   tasks: tasksRouter,
+  reviews: reviewsRouter,
   hooks: hooksRouter,
   events: eventsRouter,
   agents: router({
     list: callerProcedure.output(profileList).query(({ ctx }) => ctx.services.agents.list()),
     add: adminProcedure.input(agentProfileInput).output(profileView).mutation(({ ctx, input }) => ctx.services.agents.add(input)),
-    remove: adminProcedure.input(z13.object({ id: profileId })).output(profileRemoved).mutation(async ({ ctx, input }) => {
+    remove: adminProcedure.input(z15.object({ id: profileId })).output(profileRemoved).mutation(async ({ ctx, input }) => {
       return ctx.services.agents.remove(input.id, await ctx.services.tasks.activeCount({ agent: input.id }));
     })
   })
@@ -4645,14 +5283,14 @@ var appRouter = router({
 import { Server } from "socket.io";
 
 // server/contracts/socket.ts
-import { z as z14 } from "zod";
+import { z as z16 } from "zod";
 var socketInputs = {
-  "pane:attach": z14.object({ paneId }),
-  "pane:input": z14.object({ paneId, data: z14.string().min(1).max(64 * 1024) }),
-  "pane:resize": z14.object({ paneId, cols: z14.number().int().min(10).max(1e3), rows: z14.number().int().min(4).max(500) }),
-  "pane:detach": z14.object({ paneId }),
-  "events:subscribe": z14.object({
-    since: z14.number().int().min(0).optional(),
+  "pane:attach": z16.object({ paneId }),
+  "pane:input": z16.object({ paneId, data: z16.string().min(1).max(64 * 1024) }),
+  "pane:resize": z16.object({ paneId, cols: z16.number().int().min(10).max(1e3), rows: z16.number().int().min(4).max(500) }),
+  "pane:detach": z16.object({ paneId }),
+  "events:subscribe": z16.object({
+    since: z16.number().int().min(0).optional(),
     type: eventTypeGlob.optional(),
     taskId: taskId.optional(),
     paneId: paneId.optional()
@@ -5382,6 +6020,270 @@ function findGitGlobalConfig() {
   return null;
 }
 
+// server/core/reviews/anchor.ts
+var QUOTE_MAX_LINES = 200;
+var HUNK = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
+function diffLines(patch, files) {
+  const sections = [];
+  let cur = null;
+  for (const line2 of patch.split("\n")) {
+    if (line2.startsWith("diff --git ")) {
+      cur = [];
+      sections.push(cur);
+    } else if (cur) cur.push(line2);
+  }
+  const out = /* @__PURE__ */ new Map();
+  files.forEach((f, i) => {
+    const lines = { path: f.path, status: f.status, binary: f.binary, old: /* @__PURE__ */ new Map(), new: /* @__PURE__ */ new Map() };
+    let oldNo = 0;
+    let newNo = 0;
+    let inHunk = false;
+    for (const line2 of sections[i] ?? []) {
+      const h = HUNK.exec(line2);
+      if (h) {
+        oldNo = Number(h[1]);
+        newNo = Number(h[2]);
+        inHunk = true;
+        continue;
+      }
+      if (!inHunk) continue;
+      const c = line2.charAt(0);
+      if (c === " ") {
+        lines.old.set(oldNo++, line2.slice(1));
+        lines.new.set(newNo++, line2.slice(1));
+      } else if (c === "-") lines.old.set(oldNo++, line2.slice(1));
+      else if (c === "+") lines.new.set(newNo++, line2.slice(1));
+      else if (c !== "\\") inHunk = false;
+    }
+    out.set(f.path, lines);
+  });
+  return out;
+}
+function shownRanges(lines) {
+  const nums = [...lines.keys()].sort((a, b) => a - b);
+  const runs = [];
+  for (let i = 0; i < nums.length; ) {
+    let j = i;
+    while (j + 1 < nums.length && nums[j + 1] === nums[j] + 1) j++;
+    runs.push(nums[i] === nums[j] ? `${nums[i]}` : `${nums[i]}-${nums[j]}`);
+    i = j + 1;
+  }
+  return runs.join(", ");
+}
+function quoteFor(file, side, start, end) {
+  const where = start === end ? `line ${start}` : `lines ${start}-${end}`;
+  if (file.binary) throw new YardError("BAD_PARAMS", `${file.path} is a binary file; it has no lines to comment on`, { path: file.path });
+  const shown = file[side];
+  if (shown.size === 0) {
+    const why = side === "new" ? file.status === "deleted" ? "the file was deleted" : "nothing is shown" : file.status === "added" ? "the file is new" : "nothing is shown";
+    throw new YardError("BAD_PARAMS", `${file.path} has no ${side}-side lines in this diff (${why}); comment on the ${side === "new" ? "old" : "new"} side`, { path: file.path, side });
+  }
+  const missing = [];
+  for (let n = start; n <= end && missing.length < 1; n++) if (!shown.has(n)) missing.push(n);
+  if (missing.length) {
+    throw new YardError("BAD_PARAMS", `${file.path}: ${where} on the ${side} side ${start === end ? "is" : "are"} not all in this diff (line ${missing[0]} is not); the diff shows ${side}-side lines ${shownRanges(shown)}`, {
+      path: file.path,
+      side,
+      startLine: start,
+      endLine: end,
+      firstMissing: missing[0],
+      shown: shownRanges(shown)
+    });
+  }
+  const out = [];
+  for (let n = start; n <= end && out.length < QUOTE_MAX_LINES; n++) out.push(shown.get(n));
+  const more = end - start + 1 - out.length;
+  if (more > 0) out.push(`\u2026 (${more} more lines)`);
+  return out.join("\n");
+}
+function fenceFor(code) {
+  let longest = 0;
+  for (const m of code.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  return "`".repeat(Math.max(3, longest + 1));
+}
+function feedbackPrompt(round, summary, comments) {
+  const parts = [`Review of round ${round}: changes requested.`];
+  if (summary?.trim()) parts.push("", summary.trim());
+  if (comments.length) {
+    parts.push("", comments.length === 1 ? "1 comment on the diff:" : `${comments.length} comments on the diff:`);
+    for (const c of comments) {
+      const lines = c.startLine === c.endLine ? `${c.startLine}` : `${c.startLine}-${c.endLine}`;
+      const fence = fenceFor(c.quote);
+      parts.push("", `${c.path}:${lines}${c.side === "old" ? " (the base version's lines)" : ""}`, c.body.trim(), fence, c.quote, fence);
+    }
+  }
+  parts.push("", "Make these changes in this worktree, commit them, and report again with yard task report.");
+  return parts.join("\n");
+}
+
+// server/core/reviews/service.ts
+var authorOf = (a) => a.kind === "user" ? "user" : a.paneId;
+var ReviewService = class {
+  constructor(deps) {
+    this.deps = deps;
+  }
+  deps;
+  /** Serializes reviews per task: two submits cannot both start a round. */
+  chains = /* @__PURE__ */ new Map();
+  // ---- comments ------------------------------------------------------------------------
+  /** A draft comment on the current round's diff; BAD_PARAMS (creating nothing) unless the diff shows those lines. */
+  async addComment(input, by) {
+    const task = await this.deps.tasks.get(input.taskId);
+    if (task.disposition) throw new YardError("CONFLICT", `The task is already ${task.disposition}; it takes no more comments`, { disposition: task.disposition });
+    if (task.state === "backlog") throw new YardError("CONFLICT", "The task is in the backlog; it has no diff to comment on yet", { state: task.state });
+    const diff = await this.deps.tasks.diff(input.taskId);
+    const endLine = input.endLine ?? input.startLine;
+    const file = diffLines(diff.diff, diff.files).get(input.path);
+    if (!file) {
+      throw new YardError("BAD_PARAMS", `${input.path} is not in round ${task.round}'s diff${diff.files.length ? ` (it changes ${diff.files.map((f) => f.path).join(", ")})` : " (the diff is empty)"}`, {
+        path: input.path,
+        files: diff.files.map((f) => f.path)
+      });
+    }
+    const quote = quoteFor(file, input.side, input.startLine, endLine);
+    const comment = await this.deps.store.createComment({
+      id: newId("cmt"),
+      taskId: input.taskId,
+      round: task.round,
+      path: input.path,
+      startLine: input.startLine,
+      endLine,
+      side: input.side,
+      body: input.body,
+      quote,
+      author: authorOf(by)
+    });
+    await this.journal(comment, "added");
+    return comment;
+  }
+  /** A draft's author (or the user) may change its text; a submitted comment was sent as written. */
+  async editComment(input, by) {
+    const c = await this.draft(input.id, by, "edit");
+    const comment = await this.deps.store.updateComment(c.id, { body: input.body });
+    await this.journal(comment, "edited");
+    return comment;
+  }
+  /** Anyone reviewing may resolve (or reopen) any comment, draft or submitted. */
+  async resolveComment(input, _by) {
+    const c = await this.existing(input.id);
+    if (c.resolved === input.resolved) return c;
+    const comment = await this.deps.store.updateComment(c.id, { resolved: input.resolved });
+    await this.journal(comment, input.resolved ? "resolved" : "reopened");
+    return comment;
+  }
+  /** Only drafts can be deleted (a submitted comment is part of its round's record), by their author or the user. */
+  async deleteComment(input, by) {
+    const c = await this.draft(input.id, by, "delete");
+    await this.deps.store.deleteComment(c.id);
+    await this.journal(c, "deleted");
+    return c;
+  }
+  async listComments(input) {
+    await this.deps.tasks.get(input.taskId);
+    return this.deps.store.comments(input.taskId, input.round);
+  }
+  async existing(id2) {
+    const c = await this.deps.store.comment(id2);
+    if (!c) throw new YardError("NOT_FOUND", `No comment ${id2}`, { commentId: id2 });
+    return c;
+  }
+  async draft(id2, by, what) {
+    const c = await this.existing(id2);
+    if (by.kind !== "user" && c.author !== authorOf(by)) throw new YardError("FORBIDDEN", `Only its author or the user may ${what} comment ${id2}`, { commentId: id2, author: c.author });
+    if (c.reviewId) throw new YardError("CONFLICT", `Comment ${id2} was submitted with review ${c.reviewId}; it is part of round ${c.round}'s record and cannot be ${what === "edit" ? "edited" : "deleted"} (resolve it instead)`, { commentId: id2, reviewId: c.reviewId });
+    return c;
+  }
+  async journal(c, action) {
+    await this.deps.journal.append("task.comment", { taskId: c.taskId, payload: { action, commentId: c.id, round: c.round, path: c.path, startLine: c.startLine, endLine: c.endLine } });
+  }
+  // ---- reviews -------------------------------------------------------------------------
+  /**
+   * Approve (the task must be completed and not finished: TASK_NOT_COMPLETED otherwise) or
+   * request changes (completed or input_required: CONFLICT otherwise), taking the round's
+   * unresolved draft comments with it. Request changes starts the next round with the summary
+   * and those comments as its prompt; when that round cannot start, the review is undone.
+   */
+  submitReview(input, by) {
+    const run2 = () => this.submitNow(input, by);
+    const prev = this.chains.get(input.taskId) ?? Promise.resolve();
+    const p = prev.then(run2, run2);
+    this.chains.set(input.taskId, p.catch(() => {
+    }));
+    return p;
+  }
+  async submitNow(input, by) {
+    const task = await this.deps.tasks.get(input.taskId);
+    const summary = input.summary ? input.summary : null;
+    if (input.verdict === "approve") {
+      if (task.state !== "completed" || task.disposition) {
+        throw new YardError("TASK_NOT_COMPLETED", task.disposition ? `The task is already ${task.disposition}; there is nothing left to approve` : `Only a completed task can be approved; this one is ${task.state}`, {
+          state: task.state,
+          disposition: task.disposition
+        });
+      }
+      if (await this.deps.store.status(task.id, task.round) === "approved") throw new YardError("CONFLICT", `Round ${task.round} is already approved`, { round: task.round });
+    } else {
+      if (task.disposition) throw new YardError("CONFLICT", `The task is already ${task.disposition}; it takes no more rounds`, { disposition: task.disposition });
+      if (task.state !== "completed" && task.state !== "input_required") {
+        throw new YardError("CONFLICT", `Changes can be requested of a completed or input_required task; this one is ${task.state}`, { state: task.state });
+      }
+    }
+    const drafts = await this.deps.store.drafts(task.id, task.round, { unresolvedOnly: true });
+    if (input.verdict === "request_changes" && !summary && drafts.length === 0) {
+      throw new YardError("BAD_PARAMS", "Requesting changes needs a summary or at least one unresolved comment: that is what the agent is sent", { taskId: task.id });
+    }
+    const review2 = await this.deps.store.createReview(
+      {
+        id: newId("rev"),
+        taskId: task.id,
+        round: task.round,
+        stage: by.kind === "user" ? "human" : "agent",
+        reviewer: authorOf(by),
+        verdict: input.verdict === "approve" ? "approved" : "changes_requested",
+        summary,
+        reviewedTree: await this.deps.tasks.snapshot(task.id)
+      },
+      drafts.map((c) => c.id)
+    );
+    if (input.verdict === "approve") {
+      await this.deps.journal.append("task.review", { taskId: task.id, payload: { reviewId: review2.id, round: review2.round, verdict: review2.verdict, comments: review2.comments.length } });
+      return { review: review2, task: await this.deps.tasks.get(task.id) };
+    }
+    let next;
+    try {
+      next = await this.deps.tasks.startNextRound(task.id, feedbackPrompt(task.round, summary, review2.comments));
+    } catch (e) {
+      await this.deps.store.deleteReview(review2.id);
+      throw e;
+    }
+    await this.deps.journal.append("task.review", { taskId: task.id, payload: { reviewId: review2.id, round: review2.round, verdict: review2.verdict, comments: review2.comments.length, nextRound: next.round } });
+    return { review: review2, task: next };
+  }
+  async listReviews(input) {
+    const task = await this.deps.tasks.get(input.taskId);
+    return { reviews: await this.deps.store.reviews(input.taskId, input.round), round: task.round, status: task.reviewStatus };
+  }
+  /** Where the task's current round's review stands. */
+  async reviewStatus(taskId3) {
+    const task = await this.deps.tasks.get(taskId3);
+    return { round: task.round, status: await this.deps.store.status(taskId3, task.round) };
+  }
+  // ---- reads across rounds -------------------------------------------------------------
+  /** Every round with its prompt, result, evidence and the reviews (with comments) of that round. */
+  async rounds(taskId3) {
+    const [records, reviews] = await Promise.all([this.deps.tasks.roundRecords(taskId3), this.deps.store.reviews(taskId3)]);
+    return records.map((r) => ({ ...r, reviews: reviews.filter((v) => v.round === r.number) }));
+  }
+  /** The diff from the last review's snapshot to the worktree now (CONFLICT before any review). */
+  async changesSinceLastReview(taskId3) {
+    await this.deps.tasks.get(taskId3);
+    const last = await this.deps.store.lastReviewWithTree(taskId3);
+    if (!last?.reviewedTree) throw new YardError("CONFLICT", "No review of this task has been submitted yet, so there are no changes since one; ask for the whole diff instead", { taskId: taskId3 });
+    const d = await this.deps.tasks.diffSince(taskId3, last.reviewedTree);
+    return { ...d, since: { reviewId: last.id, round: last.round, verdict: last.verdict, tree: last.reviewedTree, createdAt: last.createdAt } };
+  }
+};
+
 // server/db/index.ts
 init_root();
 import { chmodSync as chmodSync5, closeSync as closeSync2, existsSync as existsSync7, mkdirSync as mkdirSync4, openSync as openSync2 } from "node:fs";
@@ -5400,7 +6302,234 @@ var config = {
   "clientVersion": "7.10.0",
   "engineVersion": "0edf323efd1d98336f3f0a68684b56f689b900d3",
   "activeProvider": "sqlite",
-  "inlineSchema": '// Switchyard\'s data model. SQLite through the better-sqlite3 driver adapter.\n// Change it here, then run `npm run migrate:new -- <name>` to write the SQL migration;\n// tests/schema-drift.test.ts fails when this file and prisma/migrations disagree.\n\ngenerator client {\n  provider     = "prisma-client"\n  output       = "../server/db/generated"\n  moduleFormat = "esm"\n}\n\ndatasource db {\n  provider = "sqlite"\n}\n\nmodel Project {\n  id            String   @id\n  path          String   @unique\n  name          String\n  defaultTarget String?\n  createdAt     DateTime @default(now())\n  updatedAt     DateTime @updatedAt\n  tasks         Task[]\n}\n\nmodel AgentProfile {\n  id             String   @id\n  name           String\n  role           String // worker | reviewer | planner\n  argv           String // JSON array: argv template\n  supportsHooks  Boolean  @default(false)\n  env            String   @default("{}") // JSON object\n  builtIn        Boolean  @default(false)\n  createdAt      DateTime @default(now())\n  updatedAt      DateTime @updatedAt\n  sandbox        Boolean  @default(false) // its tasks run in the OS sandbox\n  sandboxNetwork Boolean  @default(false) // with the host\'s network inside the sandbox\n}\n\nmodel Task {\n  id                 String           @id\n  title              String\n  label              String?\n  contextId          String?\n  projectId          String?\n  project            Project?         @relation(fields: [projectId], references: [id], onDelete: SetNull)\n  repoPath           String\n  agent              String // agent profile id, or "custom"\n  argv               String? // JSON array when launched with a custom argv\n  objective          String\n  constraints        String           @default("[]") // JSON string[]\n  acceptanceCriteria String           @default("[]") // JSON string[]\n  outputFormat       String?\n  parentTaskId       String?\n  rootTaskId         String?\n  parentPaneId       String?\n  paneId             String?\n  state              String // backlog | pending | working | input_required | completed | failed | canceled | rejected\n  round              Int              @default(1)\n  baseRef            String?\n  baseSha            String?\n  targetBranch       String?\n  branch             String?\n  branchPreexisting  Boolean          @default(false)\n  worktreePath       String?\n  evidence           String? // JSON: why the task is where it is (failed, input_required)\n  disposition        String? // merged | discarded\n  mergeCommit        String?\n  cleanupError       String?\n  finishedAt         DateTime?\n  requiresPlanning   Boolean          @default(false)\n  createdAt          DateTime         @default(now())\n  updatedAt          DateTime         @updatedAt\n  sandboxed          Boolean          @default(false) // the agent runs in the OS sandbox\n  rounds             TaskRound[]\n  dependencies       TaskDependency[] @relation("dependent")\n  dependents         TaskDependency[] @relation("dependency")\n  reviews            Review[]\n  comments           ReviewComment[]\n  plans              Plan[]\n  messages           Message[]\n\n  @@index([contextId])\n  @@index([state])\n  @@index([projectId])\n}\n\nmodel TaskRound {\n  id        String    @id\n  taskId    String\n  task      Task      @relation(fields: [taskId], references: [id], onDelete: Cascade)\n  number    Int\n  state     String\n  result    String? // JSON {status, summary, artifacts, changedFiles, evidence}\n  evidence  String? // JSON\n  paneId    String?\n  startedAt DateTime  @default(now())\n  endedAt   DateTime?\n\n  @@unique([taskId, number])\n}\n\nmodel TaskDependency {\n  taskId      String\n  task        Task   @relation("dependent", fields: [taskId], references: [id], onDelete: Cascade)\n  dependsOnId String\n  dependsOn   Task   @relation("dependency", fields: [dependsOnId], references: [id], onDelete: Cascade)\n\n  @@id([taskId, dependsOnId])\n}\n\nmodel Pane {\n  id           String    @id\n  argv         String // JSON array\n  cwd          String\n  label        String?\n  parentPaneId String?\n  rootPaneId   String?\n  relationship String? // fork | subagent\n  taskId       String?\n  agent        String?\n  lifecycle    String // starting | idle | working | blocked | done | exited | unknown\n  lifecycleSeq Int       @default(0)\n  doneSeen     Boolean   @default(true)\n  pid          Int?\n  exitCode     Int?\n  signal       Int?\n  cols         Int       @default(120)\n  rows         Int       @default(32)\n  tokenHash    String?\n  createdAt    DateTime  @default(now())\n  updatedAt    DateTime  @updatedAt\n  exitedAt     DateTime?\n  sandboxed    Boolean   @default(false)\n\n  @@index([taskId])\n}\n\nmodel Event {\n  seq     Int      @id @default(autoincrement())\n  type    String\n  taskId  String?\n  paneId  String?\n  payload String   @default("{}") // JSON\n  time    DateTime @default(now())\n\n  @@index([type])\n  @@index([taskId])\n  @@index([paneId])\n}\n\nmodel Review {\n  id           String          @id\n  taskId       String\n  task         Task            @relation(fields: [taskId], references: [id], onDelete: Cascade)\n  round        Int\n  stage        String // agent | human\n  reviewerKind String // e.g. person, agent profile id\n  verdict      String // approved | changes_requested\n  summary      String?\n  createdAt    DateTime        @default(now())\n  comments     ReviewComment[]\n\n  @@index([taskId])\n}\n\nmodel ReviewComment {\n  id        String   @id\n  reviewId  String?\n  review    Review?  @relation(fields: [reviewId], references: [id], onDelete: Cascade)\n  taskId    String\n  task      Task     @relation(fields: [taskId], references: [id], onDelete: Cascade)\n  round     Int\n  path      String\n  startLine Int\n  endLine   Int\n  side      String // old | new\n  body      String\n  resolved  Boolean  @default(false)\n  createdAt DateTime @default(now())\n  updatedAt DateTime @updatedAt\n\n  @@index([taskId, round])\n}\n\nmodel Plan {\n  id          String       @id\n  taskId      String\n  task        Task         @relation(fields: [taskId], references: [id], onDelete: Cascade)\n  state       String // draft | in_review | approved | decomposed\n  round       Int          @default(1)\n  body        String\n  annotations String       @default("[]") // JSON\n  createdAt   DateTime     @default(now())\n  updatedAt   DateTime     @updatedAt\n  reviews     PlanReview[]\n\n  @@index([taskId])\n}\n\nmodel PlanReview {\n  id          String   @id\n  planId      String\n  plan        Plan     @relation(fields: [planId], references: [id], onDelete: Cascade)\n  round       Int\n  verdict     String // approved | changes_requested\n  summary     String?\n  annotations String   @default("[]") // JSON\n  createdAt   DateTime @default(now())\n}\n\nmodel Message {\n  id        String   @id\n  taskId    String\n  task      Task     @relation(fields: [taskId], references: [id], onDelete: Cascade)\n  author    String\n  kind      String // question | answer | information\n  body      String\n  createdAt DateTime @default(now())\n\n  @@index([taskId])\n}\n',
+  "inlineSchema": `// Switchyard's data model. SQLite through the better-sqlite3 driver adapter.
+// Change it here, then run \`npm run migrate:new -- <name>\` to write the SQL migration;
+// tests/schema-drift.test.ts fails when this file and prisma/migrations disagree.
+
+generator client {
+  provider     = "prisma-client"
+  output       = "../server/db/generated"
+  moduleFormat = "esm"
+}
+
+datasource db {
+  provider = "sqlite"
+}
+
+model Project {
+  id            String   @id
+  path          String   @unique
+  name          String
+  defaultTarget String?
+  createdAt     DateTime @default(now())
+  updatedAt     DateTime @updatedAt
+  tasks         Task[]
+}
+
+model AgentProfile {
+  id             String   @id
+  name           String
+  role           String // worker | reviewer | planner
+  argv           String // JSON array: argv template
+  supportsHooks  Boolean  @default(false)
+  env            String   @default("{}") // JSON object
+  builtIn        Boolean  @default(false)
+  createdAt      DateTime @default(now())
+  updatedAt      DateTime @updatedAt
+  sandbox        Boolean  @default(false) // its tasks run in the OS sandbox
+  sandboxNetwork Boolean  @default(false) // with the host's network inside the sandbox
+}
+
+model Task {
+  id                 String           @id
+  title              String
+  label              String?
+  contextId          String?
+  projectId          String?
+  project            Project?         @relation(fields: [projectId], references: [id], onDelete: SetNull)
+  repoPath           String
+  agent              String // agent profile id, or "custom"
+  argv               String? // JSON array when launched with a custom argv
+  objective          String
+  constraints        String           @default("[]") // JSON string[]
+  acceptanceCriteria String           @default("[]") // JSON string[]
+  outputFormat       String?
+  parentTaskId       String?
+  rootTaskId         String?
+  parentPaneId       String?
+  paneId             String?
+  state              String // backlog | pending | working | input_required | completed | failed | canceled | rejected
+  round              Int              @default(1)
+  baseRef            String?
+  baseSha            String?
+  targetBranch       String?
+  branch             String?
+  branchPreexisting  Boolean          @default(false)
+  worktreePath       String?
+  evidence           String? // JSON: why the task is where it is (failed, input_required)
+  disposition        String? // merged | discarded
+  mergeCommit        String?
+  cleanupError       String?
+  finishedAt         DateTime?
+  requiresPlanning   Boolean          @default(false)
+  startOptions       String? // JSON: a backlog task's launch options (branch, path, fetch, timeouts) until it starts
+  createdAt          DateTime         @default(now())
+  updatedAt          DateTime         @updatedAt
+  sandboxed          Boolean          @default(false) // the agent runs in the OS sandbox
+  rounds             TaskRound[]
+  dependencies       TaskDependency[] @relation("dependent")
+  dependents         TaskDependency[] @relation("dependency")
+  reviews            Review[]
+  comments           ReviewComment[]
+  plans              Plan[]
+  messages           Message[]
+
+  @@index([contextId])
+  @@index([state])
+  @@index([projectId])
+}
+
+model TaskRound {
+  id        String    @id
+  taskId    String
+  task      Task      @relation(fields: [taskId], references: [id], onDelete: Cascade)
+  number    Int
+  state     String
+  result    String? // JSON {status, summary, artifacts, changedFiles, evidence}
+  evidence  String? // JSON
+  paneId    String?
+  prompt    String? // the prompt that started the round: the contract, or review feedback
+  startedAt DateTime  @default(now())
+  endedAt   DateTime?
+
+  @@unique([taskId, number])
+}
+
+model TaskDependency {
+  taskId      String
+  task        Task   @relation("dependent", fields: [taskId], references: [id], onDelete: Cascade)
+  dependsOnId String
+  dependsOn   Task   @relation("dependency", fields: [dependsOnId], references: [id], onDelete: Cascade)
+
+  @@id([taskId, dependsOnId])
+}
+
+model Pane {
+  id           String    @id
+  argv         String // JSON array
+  cwd          String
+  label        String?
+  parentPaneId String?
+  rootPaneId   String?
+  relationship String? // fork | subagent
+  taskId       String?
+  agent        String?
+  lifecycle    String // starting | idle | working | blocked | done | exited | unknown
+  lifecycleSeq Int       @default(0)
+  doneSeen     Boolean   @default(true)
+  pid          Int?
+  exitCode     Int?
+  signal       Int?
+  cols         Int       @default(120)
+  rows         Int       @default(32)
+  tokenHash    String?
+  createdAt    DateTime  @default(now())
+  updatedAt    DateTime  @updatedAt
+  exitedAt     DateTime?
+  sandboxed    Boolean   @default(false)
+
+  @@index([taskId])
+}
+
+model Event {
+  seq     Int      @id @default(autoincrement())
+  type    String
+  taskId  String?
+  paneId  String?
+  payload String   @default("{}") // JSON
+  time    DateTime @default(now())
+
+  @@index([type])
+  @@index([taskId])
+  @@index([paneId])
+}
+
+model Review {
+  id           String          @id
+  taskId       String
+  task         Task            @relation(fields: [taskId], references: [id], onDelete: Cascade)
+  round        Int
+  stage        String // agent | human
+  reviewerKind String // e.g. person, agent profile id
+  verdict      String // approved | changes_requested
+  summary      String?
+  reviewedTree String? // the worktree's tree when the review was submitted ("changes since last review")
+  createdAt    DateTime        @default(now())
+  comments     ReviewComment[]
+
+  @@index([taskId, round])
+}
+
+model ReviewComment {
+  id        String   @id
+  reviewId  String?
+  review    Review?  @relation(fields: [reviewId], references: [id], onDelete: Cascade)
+  taskId    String
+  task      Task     @relation(fields: [taskId], references: [id], onDelete: Cascade)
+  round     Int
+  path      String
+  startLine Int
+  endLine   Int
+  side      String // old | new
+  body      String
+  quote     String   @default("") // the code lines the comment is about, as the diff showed them
+  author    String   @default("user") // "user", or the orchestrator pane that wrote it
+  resolved  Boolean  @default(false)
+  createdAt DateTime @default(now())
+  updatedAt DateTime @updatedAt
+
+  @@index([taskId, round])
+  @@index([reviewId])
+}
+
+model Plan {
+  id          String       @id
+  taskId      String
+  task        Task         @relation(fields: [taskId], references: [id], onDelete: Cascade)
+  state       String // draft | in_review | approved | decomposed
+  round       Int          @default(1)
+  body        String
+  annotations String       @default("[]") // JSON
+  createdAt   DateTime     @default(now())
+  updatedAt   DateTime     @updatedAt
+  reviews     PlanReview[]
+
+  @@index([taskId])
+}
+
+model PlanReview {
+  id          String   @id
+  planId      String
+  plan        Plan     @relation(fields: [planId], references: [id], onDelete: Cascade)
+  round       Int
+  verdict     String // approved | changes_requested
+  summary     String?
+  annotations String   @default("[]") // JSON
+  createdAt   DateTime @default(now())
+}
+
+model Message {
+  id        String   @id
+  taskId    String
+  task      Task     @relation(fields: [taskId], references: [id], onDelete: Cascade)
+  author    String
+  kind      String // question | answer | information
+  body      String
+  createdAt DateTime @default(now())
+
+  @@index([taskId])
+}
+`,
   "runtimeDataModel": {
     "models": {},
     "enums": {},
@@ -5411,10 +6540,10 @@ var config = {
     "graph": ""
   }
 };
-config.runtimeDataModel = JSON.parse('{"models":{"Project":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"path","kind":"scalar","type":"String"},{"name":"name","kind":"scalar","type":"String"},{"name":"defaultTarget","kind":"scalar","type":"String"},{"name":"createdAt","kind":"scalar","type":"DateTime"},{"name":"updatedAt","kind":"scalar","type":"DateTime"},{"name":"tasks","kind":"object","type":"Task","relationName":"ProjectToTask"}],"dbName":null,"schema":null},"AgentProfile":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"name","kind":"scalar","type":"String"},{"name":"role","kind":"scalar","type":"String"},{"name":"argv","kind":"scalar","type":"String"},{"name":"supportsHooks","kind":"scalar","type":"Boolean"},{"name":"env","kind":"scalar","type":"String"},{"name":"builtIn","kind":"scalar","type":"Boolean"},{"name":"createdAt","kind":"scalar","type":"DateTime"},{"name":"updatedAt","kind":"scalar","type":"DateTime"},{"name":"sandbox","kind":"scalar","type":"Boolean"},{"name":"sandboxNetwork","kind":"scalar","type":"Boolean"}],"dbName":null,"schema":null},"Task":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"title","kind":"scalar","type":"String"},{"name":"label","kind":"scalar","type":"String"},{"name":"contextId","kind":"scalar","type":"String"},{"name":"projectId","kind":"scalar","type":"String"},{"name":"project","kind":"object","type":"Project","relationName":"ProjectToTask"},{"name":"repoPath","kind":"scalar","type":"String"},{"name":"agent","kind":"scalar","type":"String"},{"name":"argv","kind":"scalar","type":"String"},{"name":"objective","kind":"scalar","type":"String"},{"name":"constraints","kind":"scalar","type":"String"},{"name":"acceptanceCriteria","kind":"scalar","type":"String"},{"name":"outputFormat","kind":"scalar","type":"String"},{"name":"parentTaskId","kind":"scalar","type":"String"},{"name":"rootTaskId","kind":"scalar","type":"String"},{"name":"parentPaneId","kind":"scalar","type":"String"},{"name":"paneId","kind":"scalar","type":"String"},{"name":"state","kind":"scalar","type":"String"},{"name":"round","kind":"scalar","type":"Int"},{"name":"baseRef","kind":"scalar","type":"String"},{"name":"baseSha","kind":"scalar","type":"String"},{"name":"targetBranch","kind":"scalar","type":"String"},{"name":"branch","kind":"scalar","type":"String"},{"name":"branchPreexisting","kind":"scalar","type":"Boolean"},{"name":"worktreePath","kind":"scalar","type":"String"},{"name":"evidence","kind":"scalar","type":"String"},{"name":"disposition","kind":"scalar","type":"String"},{"name":"mergeCommit","kind":"scalar","type":"String"},{"name":"cleanupError","kind":"scalar","type":"String"},{"name":"finishedAt","kind":"scalar","type":"DateTime"},{"name":"requiresPlanning","kind":"scalar","type":"Boolean"},{"name":"createdAt","kind":"scalar","type":"DateTime"},{"name":"updatedAt","kind":"scalar","type":"DateTime"},{"name":"sandboxed","kind":"scalar","type":"Boolean"},{"name":"rounds","kind":"object","type":"TaskRound","relationName":"TaskToTaskRound"},{"name":"dependencies","kind":"object","type":"TaskDependency","relationName":"dependent"},{"name":"dependents","kind":"object","type":"TaskDependency","relationName":"dependency"},{"name":"reviews","kind":"object","type":"Review","relationName":"ReviewToTask"},{"name":"comments","kind":"object","type":"ReviewComment","relationName":"ReviewCommentToTask"},{"name":"plans","kind":"object","type":"Plan","relationName":"PlanToTask"},{"name":"messages","kind":"object","type":"Message","relationName":"MessageToTask"}],"dbName":null,"schema":null},"TaskRound":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"taskId","kind":"scalar","type":"String"},{"name":"task","kind":"object","type":"Task","relationName":"TaskToTaskRound"},{"name":"number","kind":"scalar","type":"Int"},{"name":"state","kind":"scalar","type":"String"},{"name":"result","kind":"scalar","type":"String"},{"name":"evidence","kind":"scalar","type":"String"},{"name":"paneId","kind":"scalar","type":"String"},{"name":"startedAt","kind":"scalar","type":"DateTime"},{"name":"endedAt","kind":"scalar","type":"DateTime"}],"dbName":null,"schema":null},"TaskDependency":{"fields":[{"name":"taskId","kind":"scalar","type":"String"},{"name":"task","kind":"object","type":"Task","relationName":"dependent"},{"name":"dependsOnId","kind":"scalar","type":"String"},{"name":"dependsOn","kind":"object","type":"Task","relationName":"dependency"}],"dbName":null,"schema":null},"Pane":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"argv","kind":"scalar","type":"String"},{"name":"cwd","kind":"scalar","type":"String"},{"name":"label","kind":"scalar","type":"String"},{"name":"parentPaneId","kind":"scalar","type":"String"},{"name":"rootPaneId","kind":"scalar","type":"String"},{"name":"relationship","kind":"scalar","type":"String"},{"name":"taskId","kind":"scalar","type":"String"},{"name":"agent","kind":"scalar","type":"String"},{"name":"lifecycle","kind":"scalar","type":"String"},{"name":"lifecycleSeq","kind":"scalar","type":"Int"},{"name":"doneSeen","kind":"scalar","type":"Boolean"},{"name":"pid","kind":"scalar","type":"Int"},{"name":"exitCode","kind":"scalar","type":"Int"},{"name":"signal","kind":"scalar","type":"Int"},{"name":"cols","kind":"scalar","type":"Int"},{"name":"rows","kind":"scalar","type":"Int"},{"name":"tokenHash","kind":"scalar","type":"String"},{"name":"createdAt","kind":"scalar","type":"DateTime"},{"name":"updatedAt","kind":"scalar","type":"DateTime"},{"name":"exitedAt","kind":"scalar","type":"DateTime"},{"name":"sandboxed","kind":"scalar","type":"Boolean"}],"dbName":null,"schema":null},"Event":{"fields":[{"name":"seq","kind":"scalar","type":"Int"},{"name":"type","kind":"scalar","type":"String"},{"name":"taskId","kind":"scalar","type":"String"},{"name":"paneId","kind":"scalar","type":"String"},{"name":"payload","kind":"scalar","type":"String"},{"name":"time","kind":"scalar","type":"DateTime"}],"dbName":null,"schema":null},"Review":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"taskId","kind":"scalar","type":"String"},{"name":"task","kind":"object","type":"Task","relationName":"ReviewToTask"},{"name":"round","kind":"scalar","type":"Int"},{"name":"stage","kind":"scalar","type":"String"},{"name":"reviewerKind","kind":"scalar","type":"String"},{"name":"verdict","kind":"scalar","type":"String"},{"name":"summary","kind":"scalar","type":"String"},{"name":"createdAt","kind":"scalar","type":"DateTime"},{"name":"comments","kind":"object","type":"ReviewComment","relationName":"ReviewToReviewComment"}],"dbName":null,"schema":null},"ReviewComment":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"reviewId","kind":"scalar","type":"String"},{"name":"review","kind":"object","type":"Review","relationName":"ReviewToReviewComment"},{"name":"taskId","kind":"scalar","type":"String"},{"name":"task","kind":"object","type":"Task","relationName":"ReviewCommentToTask"},{"name":"round","kind":"scalar","type":"Int"},{"name":"path","kind":"scalar","type":"String"},{"name":"startLine","kind":"scalar","type":"Int"},{"name":"endLine","kind":"scalar","type":"Int"},{"name":"side","kind":"scalar","type":"String"},{"name":"body","kind":"scalar","type":"String"},{"name":"resolved","kind":"scalar","type":"Boolean"},{"name":"createdAt","kind":"scalar","type":"DateTime"},{"name":"updatedAt","kind":"scalar","type":"DateTime"}],"dbName":null,"schema":null},"Plan":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"taskId","kind":"scalar","type":"String"},{"name":"task","kind":"object","type":"Task","relationName":"PlanToTask"},{"name":"state","kind":"scalar","type":"String"},{"name":"round","kind":"scalar","type":"Int"},{"name":"body","kind":"scalar","type":"String"},{"name":"annotations","kind":"scalar","type":"String"},{"name":"createdAt","kind":"scalar","type":"DateTime"},{"name":"updatedAt","kind":"scalar","type":"DateTime"},{"name":"reviews","kind":"object","type":"PlanReview","relationName":"PlanToPlanReview"}],"dbName":null,"schema":null},"PlanReview":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"planId","kind":"scalar","type":"String"},{"name":"plan","kind":"object","type":"Plan","relationName":"PlanToPlanReview"},{"name":"round","kind":"scalar","type":"Int"},{"name":"verdict","kind":"scalar","type":"String"},{"name":"summary","kind":"scalar","type":"String"},{"name":"annotations","kind":"scalar","type":"String"},{"name":"createdAt","kind":"scalar","type":"DateTime"}],"dbName":null,"schema":null},"Message":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"taskId","kind":"scalar","type":"String"},{"name":"task","kind":"object","type":"Task","relationName":"MessageToTask"},{"name":"author","kind":"scalar","type":"String"},{"name":"kind","kind":"scalar","type":"String"},{"name":"body","kind":"scalar","type":"String"},{"name":"createdAt","kind":"scalar","type":"DateTime"}],"dbName":null,"schema":null}},"enums":{},"types":{}}');
+config.runtimeDataModel = JSON.parse('{"models":{"Project":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"path","kind":"scalar","type":"String"},{"name":"name","kind":"scalar","type":"String"},{"name":"defaultTarget","kind":"scalar","type":"String"},{"name":"createdAt","kind":"scalar","type":"DateTime"},{"name":"updatedAt","kind":"scalar","type":"DateTime"},{"name":"tasks","kind":"object","type":"Task","relationName":"ProjectToTask"}],"dbName":null,"schema":null},"AgentProfile":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"name","kind":"scalar","type":"String"},{"name":"role","kind":"scalar","type":"String"},{"name":"argv","kind":"scalar","type":"String"},{"name":"supportsHooks","kind":"scalar","type":"Boolean"},{"name":"env","kind":"scalar","type":"String"},{"name":"builtIn","kind":"scalar","type":"Boolean"},{"name":"createdAt","kind":"scalar","type":"DateTime"},{"name":"updatedAt","kind":"scalar","type":"DateTime"},{"name":"sandbox","kind":"scalar","type":"Boolean"},{"name":"sandboxNetwork","kind":"scalar","type":"Boolean"}],"dbName":null,"schema":null},"Task":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"title","kind":"scalar","type":"String"},{"name":"label","kind":"scalar","type":"String"},{"name":"contextId","kind":"scalar","type":"String"},{"name":"projectId","kind":"scalar","type":"String"},{"name":"project","kind":"object","type":"Project","relationName":"ProjectToTask"},{"name":"repoPath","kind":"scalar","type":"String"},{"name":"agent","kind":"scalar","type":"String"},{"name":"argv","kind":"scalar","type":"String"},{"name":"objective","kind":"scalar","type":"String"},{"name":"constraints","kind":"scalar","type":"String"},{"name":"acceptanceCriteria","kind":"scalar","type":"String"},{"name":"outputFormat","kind":"scalar","type":"String"},{"name":"parentTaskId","kind":"scalar","type":"String"},{"name":"rootTaskId","kind":"scalar","type":"String"},{"name":"parentPaneId","kind":"scalar","type":"String"},{"name":"paneId","kind":"scalar","type":"String"},{"name":"state","kind":"scalar","type":"String"},{"name":"round","kind":"scalar","type":"Int"},{"name":"baseRef","kind":"scalar","type":"String"},{"name":"baseSha","kind":"scalar","type":"String"},{"name":"targetBranch","kind":"scalar","type":"String"},{"name":"branch","kind":"scalar","type":"String"},{"name":"branchPreexisting","kind":"scalar","type":"Boolean"},{"name":"worktreePath","kind":"scalar","type":"String"},{"name":"evidence","kind":"scalar","type":"String"},{"name":"disposition","kind":"scalar","type":"String"},{"name":"mergeCommit","kind":"scalar","type":"String"},{"name":"cleanupError","kind":"scalar","type":"String"},{"name":"finishedAt","kind":"scalar","type":"DateTime"},{"name":"requiresPlanning","kind":"scalar","type":"Boolean"},{"name":"startOptions","kind":"scalar","type":"String"},{"name":"createdAt","kind":"scalar","type":"DateTime"},{"name":"updatedAt","kind":"scalar","type":"DateTime"},{"name":"sandboxed","kind":"scalar","type":"Boolean"},{"name":"rounds","kind":"object","type":"TaskRound","relationName":"TaskToTaskRound"},{"name":"dependencies","kind":"object","type":"TaskDependency","relationName":"dependent"},{"name":"dependents","kind":"object","type":"TaskDependency","relationName":"dependency"},{"name":"reviews","kind":"object","type":"Review","relationName":"ReviewToTask"},{"name":"comments","kind":"object","type":"ReviewComment","relationName":"ReviewCommentToTask"},{"name":"plans","kind":"object","type":"Plan","relationName":"PlanToTask"},{"name":"messages","kind":"object","type":"Message","relationName":"MessageToTask"}],"dbName":null,"schema":null},"TaskRound":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"taskId","kind":"scalar","type":"String"},{"name":"task","kind":"object","type":"Task","relationName":"TaskToTaskRound"},{"name":"number","kind":"scalar","type":"Int"},{"name":"state","kind":"scalar","type":"String"},{"name":"result","kind":"scalar","type":"String"},{"name":"evidence","kind":"scalar","type":"String"},{"name":"paneId","kind":"scalar","type":"String"},{"name":"prompt","kind":"scalar","type":"String"},{"name":"startedAt","kind":"scalar","type":"DateTime"},{"name":"endedAt","kind":"scalar","type":"DateTime"}],"dbName":null,"schema":null},"TaskDependency":{"fields":[{"name":"taskId","kind":"scalar","type":"String"},{"name":"task","kind":"object","type":"Task","relationName":"dependent"},{"name":"dependsOnId","kind":"scalar","type":"String"},{"name":"dependsOn","kind":"object","type":"Task","relationName":"dependency"}],"dbName":null,"schema":null},"Pane":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"argv","kind":"scalar","type":"String"},{"name":"cwd","kind":"scalar","type":"String"},{"name":"label","kind":"scalar","type":"String"},{"name":"parentPaneId","kind":"scalar","type":"String"},{"name":"rootPaneId","kind":"scalar","type":"String"},{"name":"relationship","kind":"scalar","type":"String"},{"name":"taskId","kind":"scalar","type":"String"},{"name":"agent","kind":"scalar","type":"String"},{"name":"lifecycle","kind":"scalar","type":"String"},{"name":"lifecycleSeq","kind":"scalar","type":"Int"},{"name":"doneSeen","kind":"scalar","type":"Boolean"},{"name":"pid","kind":"scalar","type":"Int"},{"name":"exitCode","kind":"scalar","type":"Int"},{"name":"signal","kind":"scalar","type":"Int"},{"name":"cols","kind":"scalar","type":"Int"},{"name":"rows","kind":"scalar","type":"Int"},{"name":"tokenHash","kind":"scalar","type":"String"},{"name":"createdAt","kind":"scalar","type":"DateTime"},{"name":"updatedAt","kind":"scalar","type":"DateTime"},{"name":"exitedAt","kind":"scalar","type":"DateTime"},{"name":"sandboxed","kind":"scalar","type":"Boolean"}],"dbName":null,"schema":null},"Event":{"fields":[{"name":"seq","kind":"scalar","type":"Int"},{"name":"type","kind":"scalar","type":"String"},{"name":"taskId","kind":"scalar","type":"String"},{"name":"paneId","kind":"scalar","type":"String"},{"name":"payload","kind":"scalar","type":"String"},{"name":"time","kind":"scalar","type":"DateTime"}],"dbName":null,"schema":null},"Review":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"taskId","kind":"scalar","type":"String"},{"name":"task","kind":"object","type":"Task","relationName":"ReviewToTask"},{"name":"round","kind":"scalar","type":"Int"},{"name":"stage","kind":"scalar","type":"String"},{"name":"reviewerKind","kind":"scalar","type":"String"},{"name":"verdict","kind":"scalar","type":"String"},{"name":"summary","kind":"scalar","type":"String"},{"name":"reviewedTree","kind":"scalar","type":"String"},{"name":"createdAt","kind":"scalar","type":"DateTime"},{"name":"comments","kind":"object","type":"ReviewComment","relationName":"ReviewToReviewComment"}],"dbName":null,"schema":null},"ReviewComment":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"reviewId","kind":"scalar","type":"String"},{"name":"review","kind":"object","type":"Review","relationName":"ReviewToReviewComment"},{"name":"taskId","kind":"scalar","type":"String"},{"name":"task","kind":"object","type":"Task","relationName":"ReviewCommentToTask"},{"name":"round","kind":"scalar","type":"Int"},{"name":"path","kind":"scalar","type":"String"},{"name":"startLine","kind":"scalar","type":"Int"},{"name":"endLine","kind":"scalar","type":"Int"},{"name":"side","kind":"scalar","type":"String"},{"name":"body","kind":"scalar","type":"String"},{"name":"quote","kind":"scalar","type":"String"},{"name":"author","kind":"scalar","type":"String"},{"name":"resolved","kind":"scalar","type":"Boolean"},{"name":"createdAt","kind":"scalar","type":"DateTime"},{"name":"updatedAt","kind":"scalar","type":"DateTime"}],"dbName":null,"schema":null},"Plan":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"taskId","kind":"scalar","type":"String"},{"name":"task","kind":"object","type":"Task","relationName":"PlanToTask"},{"name":"state","kind":"scalar","type":"String"},{"name":"round","kind":"scalar","type":"Int"},{"name":"body","kind":"scalar","type":"String"},{"name":"annotations","kind":"scalar","type":"String"},{"name":"createdAt","kind":"scalar","type":"DateTime"},{"name":"updatedAt","kind":"scalar","type":"DateTime"},{"name":"reviews","kind":"object","type":"PlanReview","relationName":"PlanToPlanReview"}],"dbName":null,"schema":null},"PlanReview":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"planId","kind":"scalar","type":"String"},{"name":"plan","kind":"object","type":"Plan","relationName":"PlanToPlanReview"},{"name":"round","kind":"scalar","type":"Int"},{"name":"verdict","kind":"scalar","type":"String"},{"name":"summary","kind":"scalar","type":"String"},{"name":"annotations","kind":"scalar","type":"String"},{"name":"createdAt","kind":"scalar","type":"DateTime"}],"dbName":null,"schema":null},"Message":{"fields":[{"name":"id","kind":"scalar","type":"String"},{"name":"taskId","kind":"scalar","type":"String"},{"name":"task","kind":"object","type":"Task","relationName":"MessageToTask"},{"name":"author","kind":"scalar","type":"String"},{"name":"kind","kind":"scalar","type":"String"},{"name":"body","kind":"scalar","type":"String"},{"name":"createdAt","kind":"scalar","type":"DateTime"}],"dbName":null,"schema":null}},"enums":{},"types":{}}');
 config.parameterizationSchema = {
-  strings: JSON.parse('["where","orderBy","cursor","project","task","rounds","dependsOn","dependencies","dependents","review","comments","_count","reviews","plan","plans","messages","tasks","Project.findUnique","Project.findUniqueOrThrow","Project.findFirst","Project.findFirstOrThrow","Project.findMany","data","Project.createOne","Project.createMany","Project.createManyAndReturn","Project.updateOne","Project.updateMany","Project.updateManyAndReturn","create","update","Project.upsertOne","Project.deleteOne","Project.deleteMany","having","_min","_max","Project.groupBy","Project.aggregate","AgentProfile.findUnique","AgentProfile.findUniqueOrThrow","AgentProfile.findFirst","AgentProfile.findFirstOrThrow","AgentProfile.findMany","AgentProfile.createOne","AgentProfile.createMany","AgentProfile.createManyAndReturn","AgentProfile.updateOne","AgentProfile.updateMany","AgentProfile.updateManyAndReturn","AgentProfile.upsertOne","AgentProfile.deleteOne","AgentProfile.deleteMany","AgentProfile.groupBy","AgentProfile.aggregate","Task.findUnique","Task.findUniqueOrThrow","Task.findFirst","Task.findFirstOrThrow","Task.findMany","Task.createOne","Task.createMany","Task.createManyAndReturn","Task.updateOne","Task.updateMany","Task.updateManyAndReturn","Task.upsertOne","Task.deleteOne","Task.deleteMany","_avg","_sum","Task.groupBy","Task.aggregate","TaskRound.findUnique","TaskRound.findUniqueOrThrow","TaskRound.findFirst","TaskRound.findFirstOrThrow","TaskRound.findMany","TaskRound.createOne","TaskRound.createMany","TaskRound.createManyAndReturn","TaskRound.updateOne","TaskRound.updateMany","TaskRound.updateManyAndReturn","TaskRound.upsertOne","TaskRound.deleteOne","TaskRound.deleteMany","TaskRound.groupBy","TaskRound.aggregate","TaskDependency.findUnique","TaskDependency.findUniqueOrThrow","TaskDependency.findFirst","TaskDependency.findFirstOrThrow","TaskDependency.findMany","TaskDependency.createOne","TaskDependency.createMany","TaskDependency.createManyAndReturn","TaskDependency.updateOne","TaskDependency.updateMany","TaskDependency.updateManyAndReturn","TaskDependency.upsertOne","TaskDependency.deleteOne","TaskDependency.deleteMany","TaskDependency.groupBy","TaskDependency.aggregate","Pane.findUnique","Pane.findUniqueOrThrow","Pane.findFirst","Pane.findFirstOrThrow","Pane.findMany","Pane.createOne","Pane.createMany","Pane.createManyAndReturn","Pane.updateOne","Pane.updateMany","Pane.updateManyAndReturn","Pane.upsertOne","Pane.deleteOne","Pane.deleteMany","Pane.groupBy","Pane.aggregate","Event.findUnique","Event.findUniqueOrThrow","Event.findFirst","Event.findFirstOrThrow","Event.findMany","Event.createOne","Event.createMany","Event.createManyAndReturn","Event.updateOne","Event.updateMany","Event.updateManyAndReturn","Event.upsertOne","Event.deleteOne","Event.deleteMany","Event.groupBy","Event.aggregate","Review.findUnique","Review.findUniqueOrThrow","Review.findFirst","Review.findFirstOrThrow","Review.findMany","Review.createOne","Review.createMany","Review.createManyAndReturn","Review.updateOne","Review.updateMany","Review.updateManyAndReturn","Review.upsertOne","Review.deleteOne","Review.deleteMany","Review.groupBy","Review.aggregate","ReviewComment.findUnique","ReviewComment.findUniqueOrThrow","ReviewComment.findFirst","ReviewComment.findFirstOrThrow","ReviewComment.findMany","ReviewComment.createOne","ReviewComment.createMany","ReviewComment.createManyAndReturn","ReviewComment.updateOne","ReviewComment.updateMany","ReviewComment.updateManyAndReturn","ReviewComment.upsertOne","ReviewComment.deleteOne","ReviewComment.deleteMany","ReviewComment.groupBy","ReviewComment.aggregate","Plan.findUnique","Plan.findUniqueOrThrow","Plan.findFirst","Plan.findFirstOrThrow","Plan.findMany","Plan.createOne","Plan.createMany","Plan.createManyAndReturn","Plan.updateOne","Plan.updateMany","Plan.updateManyAndReturn","Plan.upsertOne","Plan.deleteOne","Plan.deleteMany","Plan.groupBy","Plan.aggregate","PlanReview.findUnique","PlanReview.findUniqueOrThrow","PlanReview.findFirst","PlanReview.findFirstOrThrow","PlanReview.findMany","PlanReview.createOne","PlanReview.createMany","PlanReview.createManyAndReturn","PlanReview.updateOne","PlanReview.updateMany","PlanReview.updateManyAndReturn","PlanReview.upsertOne","PlanReview.deleteOne","PlanReview.deleteMany","PlanReview.groupBy","PlanReview.aggregate","Message.findUnique","Message.findUniqueOrThrow","Message.findFirst","Message.findFirstOrThrow","Message.findMany","Message.createOne","Message.createMany","Message.createManyAndReturn","Message.updateOne","Message.updateMany","Message.updateManyAndReturn","Message.upsertOne","Message.deleteOne","Message.deleteMany","Message.groupBy","Message.aggregate","AND","OR","NOT","id","taskId","author","kind","body","createdAt","equals","in","notIn","lt","lte","gt","gte","not","contains","startsWith","endsWith","planId","round","verdict","summary","annotations","state","updatedAt","reviewId","path","startLine","endLine","side","resolved","stage","reviewerKind","seq","type","paneId","payload","time","argv","cwd","label","parentPaneId","rootPaneId","relationship","agent","lifecycle","lifecycleSeq","doneSeen","pid","exitCode","signal","cols","rows","tokenHash","exitedAt","sandboxed","dependsOnId","number","result","evidence","startedAt","endedAt","title","contextId","projectId","repoPath","objective","constraints","acceptanceCriteria","outputFormat","parentTaskId","rootTaskId","baseRef","baseSha","targetBranch","branch","branchPreexisting","worktreePath","disposition","mergeCommit","cleanupError","finishedAt","requiresPlanning","name","role","supportsHooks","env","builtIn","sandbox","sandboxNetwork","defaultTarget","every","some","none","taskId_dependsOnId","taskId_number","is","isNot","connectOrCreate","upsert","createMany","set","disconnect","delete","connect","updateMany","deleteMany","increment","decrement","multiply","divide"]'),
-  graph: "qAV1wAEKEAAAgwMAINkBAACCAwAw2gEAAAcAENsBAACCAwAw3AEBAAAAAeEBQADiAgAh8wFAAOICACH1AQEAAAABrgIBAOACACG1AgEA4QIAIQEAAAABACAsAwAAhQMAIAUAAIYDACAHAACHAwAgCAAAhwMAIAoAAP0CACAMAACIAwAgDgAAiQMAIA8AAIoDACDZAQAAhAMAMNoBAAADABDbAQAAhAMAMNwBAQDgAgAh4QFAAOICACHuAQIA3wIAIfIBAQDgAgAh8wFAAOICACH-AQEA4QIAIYECAQDhAgAhgwIBAOECACGEAgEA4QIAIYcCAQDgAgAhkgIgAOsCACGWAgEA4QIAIZkCAQDgAgAhmgIBAOECACGbAgEA4QIAIZwCAQDgAgAhnQIBAOACACGeAgEA4AIAIZ8CAQDgAgAhoAIBAOECACGhAgEA4QIAIaICAQDhAgAhowIBAOECACGkAgEA4QIAIaUCAQDhAgAhpgIBAOECACGnAiAA6wIAIagCAQDhAgAhqQIBAOECACGqAgEA4QIAIasCAQDhAgAhrAJAAO0CACGtAiAA6wIAIRsDAADnBAAgBQAA6AQAIAcAAOkEACAIAADpBAAgCgAA5gQAIAwAAOoEACAOAADrBAAgDwAA7AQAIP4BAACSAwAggQIAAJIDACCDAgAAkgMAIIQCAACSAwAglgIAAJIDACCaAgAAkgMAIJsCAACSAwAgoAIAAJIDACChAgAAkgMAIKICAACSAwAgowIAAJIDACCkAgAAkgMAIKUCAACSAwAgpgIAAJIDACCoAgAAkgMAIKkCAACSAwAgqgIAAJIDACCrAgAAkgMAIKwCAACSAwAgLAMAAIUDACAFAACGAwAgBwAAhwMAIAgAAIcDACAKAAD9AgAgDAAAiAMAIA4AAIkDACAPAACKAwAg2QEAAIQDADDaAQAAAwAQ2wEAAIQDADDcAQEAAAAB4QFAAOICACHuAQIA3wIAIfIBAQDgAgAh8wFAAOICACH-AQEA4QIAIYECAQDhAgAhgwIBAOECACGEAgEA4QIAIYcCAQDgAgAhkgIgAOsCACGWAgEA4QIAIZkCAQDgAgAhmgIBAOECACGbAgEA4QIAIZwCAQDgAgAhnQIBAOACACGeAgEA4AIAIZ8CAQDgAgAhoAIBAOECACGhAgEA4QIAIaICAQDhAgAhowIBAOECACGkAgEA4QIAIaUCAQDhAgAhpgIBAOECACGnAiAA6wIAIagCAQDhAgAhqQIBAOECACGqAgEA4QIAIasCAQDhAgAhrAJAAO0CACGtAiAA6wIAIQMAAAADACABAAAEADACAAAFACAKEAAAgwMAINkBAACCAwAw2gEAAAcAENsBAACCAwAw3AEBAOACACHhAUAA4gIAIfMBQADiAgAh9QEBAOACACGuAgEA4AIAIbUCAQDhAgAhAQAAAAcAIA0EAAD1AgAg2QEAAIEDADDaAQAACQAQ2wEAAIEDADDcAQEA4AIAId0BAQDgAgAh8gEBAOACACH-AQEA4QIAIZQCAgDfAgAhlQIBAOECACGWAgEA4QIAIZcCQADiAgAhmAJAAO0CACEFBAAA4gQAIP4BAACSAwAglQIAAJIDACCWAgAAkgMAIJgCAACSAwAgDgQAAPUCACDZAQAAgQMAMNoBAAAJABDbAQAAgQMAMNwBAQAAAAHdAQEA4AIAIfIBAQDgAgAh_gEBAOECACGUAgIA3wIAIZUCAQDhAgAhlgIBAOECACGXAkAA4gIAIZgCQADtAgAhugIAAIADACADAAAACQAgAQAACgAwAgAACwAgBwQAAPUCACAGAAD1AgAg2QEAAP8CADDaAQAADQAQ2wEAAP8CADDdAQEA4AIAIZMCAQDgAgAhAgQAAOIEACAGAADiBAAgCAQAAPUCACAGAAD1AgAg2QEAAP8CADDaAQAADQAQ2wEAAP8CADDdAQEA4AIAIZMCAQDgAgAhuQIAAP4CACADAAAADQAgAQAADgAwAgAADwAgAwAAAA0AIAEAAA4AMAIAAA8AIA0EAAD1AgAgCgAA_QIAINkBAAD8AgAw2gEAABIAENsBAAD8AgAw3AEBAOACACHdAQEA4AIAIeEBQADiAgAh7gECAN8CACHvAQEA4AIAIfABAQDhAgAh-gEBAOACACH7AQEA4AIAIQMEAADiBAAgCgAA5gQAIPABAACSAwAgDQQAAPUCACAKAAD9AgAg2QEAAPwCADDaAQAAEgAQ2wEAAPwCADDcAQEAAAAB3QEBAOACACHhAUAA4gIAIe4BAgDfAgAh7wEBAOACACHwAQEA4QIAIfoBAQDgAgAh-wEBAOACACEDAAAAEgAgAQAAEwAwAgAAFAAgEQQAAPUCACAJAAD7AgAg2QEAAPoCADDaAQAAFgAQ2wEAAPoCADDcAQEA4AIAId0BAQDgAgAh4AEBAOACACHhAUAA4gIAIe4BAgDfAgAh8wFAAOICACH0AQEA4QIAIfUBAQDgAgAh9gECAN8CACH3AQIA3wIAIfgBAQDgAgAh-QEgAOsCACEDBAAA4gQAIAkAAOUEACD0AQAAkgMAIBEEAAD1AgAgCQAA-wIAINkBAAD6AgAw2gEAABYAENsBAAD6AgAw3AEBAAAAAd0BAQDgAgAh4AEBAOACACHhAUAA4gIAIe4BAgDfAgAh8wFAAOICACH0AQEA4QIAIfUBAQDgAgAh9gECAN8CACH3AQIA3wIAIfgBAQDgAgAh-QEgAOsCACEDAAAAFgAgAQAAFwAwAgAAGAAgAQAAABIAIAEAAAAWACADAAAAFgAgAQAAFwAwAgAAGAAgDQQAAPUCACAMAAD5AgAg2QEAAPgCADDaAQAAHQAQ2wEAAPgCADDcAQEA4AIAId0BAQDgAgAh4AEBAOACACHhAUAA4gIAIe4BAgDfAgAh8QEBAOACACHyAQEA4AIAIfMBQADiAgAhAgQAAOIEACAMAADkBAAgDQQAAPUCACAMAAD5AgAg2QEAAPgCADDaAQAAHQAQ2wEAAPgCADDcAQEAAAAB3QEBAOACACHgAQEA4AIAIeEBQADiAgAh7gECAN8CACHxAQEA4AIAIfIBAQDgAgAh8wFAAOICACEDAAAAHQAgAQAAHgAwAgAAHwAgCw0AAPcCACDZAQAA9gIAMNoBAAAhABDbAQAA9gIAMNwBAQDgAgAh4QFAAOICACHtAQEA4AIAIe4BAgDfAgAh7wEBAOACACHwAQEA4QIAIfEBAQDgAgAhAg0AAOMEACDwAQAAkgMAIAsNAAD3AgAg2QEAAPYCADDaAQAAIQAQ2wEAAPYCADDcAQEAAAAB4QFAAOICACHtAQEA4AIAIe4BAgDfAgAh7wEBAOACACHwAQEA4QIAIfEBAQDgAgAhAwAAACEAIAEAACIAMAIAACMAIAEAAAAhACAKBAAA9QIAINkBAAD0AgAw2gEAACYAENsBAAD0AgAw3AEBAOACACHdAQEA4AIAId4BAQDgAgAh3wEBAOACACHgAQEA4AIAIeEBQADiAgAhAQQAAOIEACAKBAAA9QIAINkBAAD0AgAw2gEAACYAENsBAAD0AgAw3AEBAAAAAd0BAQDgAgAh3gEBAOACACHfAQEA4AIAIeABAQDgAgAh4QFAAOICACEDAAAAJgAgAQAAJwAwAgAAKAAgAQAAAAkAIAEAAAANACABAAAADQAgAQAAABIAIAEAAAAWACABAAAAHQAgAQAAACYAIAEAAAADACABAAAAAQAgAhAAAOEEACC1AgAAkgMAIAMAAAAHACABAAAzADACAAABACADAAAABwAgAQAAMwAwAgAAAQAgAwAAAAcAIAEAADMAMAIAAAEAIAcQAADgBAAg3AEBAAAAAeEBQAAAAAHzAUAAAAAB9QEBAAAAAa4CAQAAAAG1AgEAAAABARYAADcAIAbcAQEAAAAB4QFAAAAAAfMBQAAAAAH1AQEAAAABrgIBAAAAAbUCAQAAAAEBFgAAOQAwARYAADkAMAcQAADTBAAg3AEBAI4DACHhAUAAjwMAIfMBQACPAwAh9QEBAI4DACGuAgEAjgMAIbUCAQCZAwAhAgAAAAEAIBYAADwAIAbcAQEAjgMAIeEBQACPAwAh8wFAAI8DACH1AQEAjgMAIa4CAQCOAwAhtQIBAJkDACECAAAABwAgFgAAPgAgAgAAAAcAIBYAAD4AIAMAAAABACAdAAA3ACAeAAA8ACABAAAAAQAgAQAAAAcAIAQLAADQBAAgIwAA0gQAICQAANEEACC1AgAAkgMAIAnZAQAA8wIAMNoBAABFABDbAQAA8wIAMNwBAQDIAgAh4QFAAMkCACHzAUAAyQIAIfUBAQDIAgAhrgIBAMgCACG1AgEA0QIAIQMAAAAHACABAABEADAiAABFACADAAAABwAgAQAAMwAwAgAAAQAgDtkBAADyAgAw2gEAAEsAENsBAADyAgAw3AEBAAAAAeEBQADiAgAh8wFAAOICACGBAgEA4AIAIa4CAQDgAgAhrwIBAOACACGwAiAA6wIAIbECAQDgAgAhsgIgAOsCACGzAiAA6wIAIbQCIADrAgAhAQAAAEgAIAEAAABIACAO2QEAAPICADDaAQAASwAQ2wEAAPICADDcAQEA4AIAIeEBQADiAgAh8wFAAOICACGBAgEA4AIAIa4CAQDgAgAhrwIBAOACACGwAiAA6wIAIbECAQDgAgAhsgIgAOsCACGzAiAA6wIAIbQCIADrAgAhAAMAAABLACABAABMADACAABIACADAAAASwAgAQAATAAwAgAASAAgAwAAAEsAIAEAAEwAMAIAAEgAIAvcAQEAAAAB4QFAAAAAAfMBQAAAAAGBAgEAAAABrgIBAAAAAa8CAQAAAAGwAiAAAAABsQIBAAAAAbICIAAAAAGzAiAAAAABtAIgAAAAAQEWAABQACAL3AEBAAAAAeEBQAAAAAHzAUAAAAABgQIBAAAAAa4CAQAAAAGvAgEAAAABsAIgAAAAAbECAQAAAAGyAiAAAAABswIgAAAAAbQCIAAAAAEBFgAAUgAwARYAAFIAMAvcAQEAjgMAIeEBQACPAwAh8wFAAI8DACGBAgEAjgMAIa4CAQCOAwAhrwIBAI4DACGwAiAAtgMAIbECAQCOAwAhsgIgALYDACGzAiAAtgMAIbQCIAC2AwAhAgAAAEgAIBYAAFUAIAvcAQEAjgMAIeEBQACPAwAh8wFAAI8DACGBAgEAjgMAIa4CAQCOAwAhrwIBAI4DACGwAiAAtgMAIbECAQCOAwAhsgIgALYDACGzAiAAtgMAIbQCIAC2AwAhAgAAAEsAIBYAAFcAIAIAAABLACAWAABXACADAAAASAAgHQAAUAAgHgAAVQAgAQAAAEgAIAEAAABLACADCwAAzQQAICMAAM8EACAkAADOBAAgDtkBAADxAgAw2gEAAF4AENsBAADxAgAw3AEBAMgCACHhAUAAyQIAIfMBQADJAgAhgQIBAMgCACGuAgEAyAIAIa8CAQDIAgAhsAIgANkCACGxAgEAyAIAIbICIADZAgAhswIgANkCACG0AiAA2QIAIQMAAABLACABAABdADAiAABeACADAAAASwAgAQAATAAwAgAASAAgAQAAAAUAIAEAAAAFACADAAAAAwAgAQAABAAwAgAABQAgAwAAAAMAIAEAAAQAMAIAAAUAIAMAAAADACABAAAEADACAAAFACApAwAAxQQAIAUAAMYEACAHAADHBAAgCAAAyAQAIAoAAMoEACAMAADJBAAgDgAAywQAIA8AAMwEACDcAQEAAAAB4QFAAAAAAe4BAgAAAAHyAQEAAAAB8wFAAAAAAf4BAQAAAAGBAgEAAAABgwIBAAAAAYQCAQAAAAGHAgEAAAABkgIgAAAAAZYCAQAAAAGZAgEAAAABmgIBAAAAAZsCAQAAAAGcAgEAAAABnQIBAAAAAZ4CAQAAAAGfAgEAAAABoAIBAAAAAaECAQAAAAGiAgEAAAABowIBAAAAAaQCAQAAAAGlAgEAAAABpgIBAAAAAacCIAAAAAGoAgEAAAABqQIBAAAAAaoCAQAAAAGrAgEAAAABrAJAAAAAAa0CIAAAAAEBFgAAZgAgIdwBAQAAAAHhAUAAAAAB7gECAAAAAfIBAQAAAAHzAUAAAAAB_gEBAAAAAYECAQAAAAGDAgEAAAABhAIBAAAAAYcCAQAAAAGSAiAAAAABlgIBAAAAAZkCAQAAAAGaAgEAAAABmwIBAAAAAZwCAQAAAAGdAgEAAAABngIBAAAAAZ8CAQAAAAGgAgEAAAABoQIBAAAAAaICAQAAAAGjAgEAAAABpAIBAAAAAaUCAQAAAAGmAgEAAAABpwIgAAAAAagCAQAAAAGpAgEAAAABqgIBAAAAAasCAQAAAAGsAkAAAAABrQIgAAAAAQEWAABoADABFgAAaAAwAQAAAAcAICkDAADvAwAgBQAA8AMAIAcAAPEDACAIAADyAwAgCgAA9AMAIAwAAPMDACAOAAD1AwAgDwAA9gMAINwBAQCOAwAh4QFAAI8DACHuAQIAmAMAIfIBAQCOAwAh8wFAAI8DACH-AQEAmQMAIYECAQCZAwAhgwIBAJkDACGEAgEAmQMAIYcCAQCOAwAhkgIgALYDACGWAgEAmQMAIZkCAQCOAwAhmgIBAJkDACGbAgEAmQMAIZwCAQCOAwAhnQIBAI4DACGeAgEAjgMAIZ8CAQCOAwAhoAIBAJkDACGhAgEAmQMAIaICAQCZAwAhowIBAJkDACGkAgEAmQMAIaUCAQCZAwAhpgIBAJkDACGnAiAAtgMAIagCAQCZAwAhqQIBAJkDACGqAgEAmQMAIasCAQCZAwAhrAJAANsDACGtAiAAtgMAIQIAAAAFACAWAABsACAh3AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh8gEBAI4DACHzAUAAjwMAIf4BAQCZAwAhgQIBAJkDACGDAgEAmQMAIYQCAQCZAwAhhwIBAI4DACGSAiAAtgMAIZYCAQCZAwAhmQIBAI4DACGaAgEAmQMAIZsCAQCZAwAhnAIBAI4DACGdAgEAjgMAIZ4CAQCOAwAhnwIBAI4DACGgAgEAmQMAIaECAQCZAwAhogIBAJkDACGjAgEAmQMAIaQCAQCZAwAhpQIBAJkDACGmAgEAmQMAIacCIAC2AwAhqAIBAJkDACGpAgEAmQMAIaoCAQCZAwAhqwIBAJkDACGsAkAA2wMAIa0CIAC2AwAhAgAAAAMAIBYAAG4AIAIAAAADACAWAABuACABAAAABwAgAwAAAAUAIB0AAGYAIB4AAGwAIAEAAAAFACABAAAAAwAgGAsAAOoDACAjAADtAwAgJAAA7AMAIEUAAOsDACBGAADuAwAg_gEAAJIDACCBAgAAkgMAIIMCAACSAwAghAIAAJIDACCWAgAAkgMAIJoCAACSAwAgmwIAAJIDACCgAgAAkgMAIKECAACSAwAgogIAAJIDACCjAgAAkgMAIKQCAACSAwAgpQIAAJIDACCmAgAAkgMAIKgCAACSAwAgqQIAAJIDACCqAgAAkgMAIKsCAACSAwAgrAIAAJIDACAk2QEAAPACADDaAQAAdgAQ2wEAAPACADDcAQEAyAIAIeEBQADJAgAh7gECANACACHyAQEAyAIAIfMBQADJAgAh_gEBANECACGBAgEA0QIAIYMCAQDRAgAhhAIBANECACGHAgEAyAIAIZICIADZAgAhlgIBANECACGZAgEAyAIAIZoCAQDRAgAhmwIBANECACGcAgEAyAIAIZ0CAQDIAgAhngIBAMgCACGfAgEAyAIAIaACAQDRAgAhoQIBANECACGiAgEA0QIAIaMCAQDRAgAhpAIBANECACGlAgEA0QIAIaYCAQDRAgAhpwIgANkCACGoAgEA0QIAIakCAQDRAgAhqgIBANECACGrAgEA0QIAIawCQADlAgAhrQIgANkCACEDAAAAAwAgAQAAdQAwIgAAdgAgAwAAAAMAIAEAAAQAMAIAAAUAIAEAAAALACABAAAACwAgAwAAAAkAIAEAAAoAMAIAAAsAIAMAAAAJACABAAAKADACAAALACADAAAACQAgAQAACgAwAgAACwAgCgQAAOkDACDcAQEAAAAB3QEBAAAAAfIBAQAAAAH-AQEAAAABlAICAAAAAZUCAQAAAAGWAgEAAAABlwJAAAAAAZgCQAAAAAEBFgAAfgAgCdwBAQAAAAHdAQEAAAAB8gEBAAAAAf4BAQAAAAGUAgIAAAABlQIBAAAAAZYCAQAAAAGXAkAAAAABmAJAAAAAAQEWAACAAQAwARYAAIABADAKBAAA6AMAINwBAQCOAwAh3QEBAI4DACHyAQEAjgMAIf4BAQCZAwAhlAICAJgDACGVAgEAmQMAIZYCAQCZAwAhlwJAAI8DACGYAkAA2wMAIQIAAAALACAWAACDAQAgCdwBAQCOAwAh3QEBAI4DACHyAQEAjgMAIf4BAQCZAwAhlAICAJgDACGVAgEAmQMAIZYCAQCZAwAhlwJAAI8DACGYAkAA2wMAIQIAAAAJACAWAACFAQAgAgAAAAkAIBYAAIUBACADAAAACwAgHQAAfgAgHgAAgwEAIAEAAAALACABAAAACQAgCQsAAOMDACAjAADmAwAgJAAA5QMAIEUAAOQDACBGAADnAwAg_gEAAJIDACCVAgAAkgMAIJYCAACSAwAgmAIAAJIDACAM2QEAAO8CADDaAQAAjAEAENsBAADvAgAw3AEBAMgCACHdAQEAyAIAIfIBAQDIAgAh_gEBANECACGUAgIA0AIAIZUCAQDRAgAhlgIBANECACGXAkAAyQIAIZgCQADlAgAhAwAAAAkAIAEAAIsBADAiAACMAQAgAwAAAAkAIAEAAAoAMAIAAAsAIAEAAAAPACABAAAADwAgAwAAAA0AIAEAAA4AMAIAAA8AIAMAAAANACABAAAOADACAAAPACADAAAADQAgAQAADgAwAgAADwAgBAQAAOEDACAGAADiAwAg3QEBAAAAAZMCAQAAAAEBFgAAlAEAIALdAQEAAAABkwIBAAAAAQEWAACWAQAwARYAAJYBADAEBAAA3wMAIAYAAOADACDdAQEAjgMAIZMCAQCOAwAhAgAAAA8AIBYAAJkBACAC3QEBAI4DACGTAgEAjgMAIQIAAAANACAWAACbAQAgAgAAAA0AIBYAAJsBACADAAAADwAgHQAAlAEAIB4AAJkBACABAAAADwAgAQAAAA0AIAMLAADcAwAgIwAA3gMAICQAAN0DACAF2QEAAO4CADDaAQAAogEAENsBAADuAgAw3QEBAMgCACGTAgEAyAIAIQMAAAANACABAAChAQAwIgAAogEAIAMAAAANACABAAAOADACAAAPACAZ2QEAAOoCADDaAQAAqAEAENsBAADqAgAw3AEBAAAAAd0BAQDhAgAh4QFAAOICACHzAUAA4gIAIYECAQDgAgAhggIBAOACACGDAgEA4QIAIYQCAQDhAgAhhQIBAOECACGGAgEA4QIAIYcCAQDhAgAhiAIBAOACACGJAgIA3wIAIYoCIADrAgAhiwICAOwCACGMAgIA7AIAIY0CAgDsAgAhjgICAN8CACGPAgIA3wIAIZACAQDhAgAhkQJAAO0CACGSAiAA6wIAIQEAAAClAQAgAQAAAKUBACAZ2QEAAOoCADDaAQAAqAEAENsBAADqAgAw3AEBAOACACHdAQEA4QIAIeEBQADiAgAh8wFAAOICACGBAgEA4AIAIYICAQDgAgAhgwIBAOECACGEAgEA4QIAIYUCAQDhAgAhhgIBAOECACGHAgEA4QIAIYgCAQDgAgAhiQICAN8CACGKAiAA6wIAIYsCAgDsAgAhjAICAOwCACGNAgIA7AIAIY4CAgDfAgAhjwICAN8CACGQAgEA4QIAIZECQADtAgAhkgIgAOsCACEL3QEAAJIDACCDAgAAkgMAIIQCAACSAwAghQIAAJIDACCGAgAAkgMAIIcCAACSAwAgiwIAAJIDACCMAgAAkgMAII0CAACSAwAgkAIAAJIDACCRAgAAkgMAIAMAAACoAQAgAQAAqQEAMAIAAKUBACADAAAAqAEAIAEAAKkBADACAAClAQAgAwAAAKgBACABAACpAQAwAgAApQEAIBbcAQEAAAAB3QEBAAAAAeEBQAAAAAHzAUAAAAABgQIBAAAAAYICAQAAAAGDAgEAAAABhAIBAAAAAYUCAQAAAAGGAgEAAAABhwIBAAAAAYgCAQAAAAGJAgIAAAABigIgAAAAAYsCAgAAAAGMAgIAAAABjQICAAAAAY4CAgAAAAGPAgIAAAABkAIBAAAAAZECQAAAAAGSAiAAAAABARYAAK0BACAW3AEBAAAAAd0BAQAAAAHhAUAAAAAB8wFAAAAAAYECAQAAAAGCAgEAAAABgwIBAAAAAYQCAQAAAAGFAgEAAAABhgIBAAAAAYcCAQAAAAGIAgEAAAABiQICAAAAAYoCIAAAAAGLAgIAAAABjAICAAAAAY0CAgAAAAGOAgIAAAABjwICAAAAAZACAQAAAAGRAkAAAAABkgIgAAAAAQEWAACvAQAwARYAAK8BADAW3AEBAI4DACHdAQEAmQMAIeEBQACPAwAh8wFAAI8DACGBAgEAjgMAIYICAQCOAwAhgwIBAJkDACGEAgEAmQMAIYUCAQCZAwAhhgIBAJkDACGHAgEAmQMAIYgCAQCOAwAhiQICAJgDACGKAiAAtgMAIYsCAgDaAwAhjAICANoDACGNAgIA2gMAIY4CAgCYAwAhjwICAJgDACGQAgEAmQMAIZECQADbAwAhkgIgALYDACECAAAApQEAIBYAALIBACAW3AEBAI4DACHdAQEAmQMAIeEBQACPAwAh8wFAAI8DACGBAgEAjgMAIYICAQCOAwAhgwIBAJkDACGEAgEAmQMAIYUCAQCZAwAhhgIBAJkDACGHAgEAmQMAIYgCAQCOAwAhiQICAJgDACGKAiAAtgMAIYsCAgDaAwAhjAICANoDACGNAgIA2gMAIY4CAgCYAwAhjwICAJgDACGQAgEAmQMAIZECQADbAwAhkgIgALYDACECAAAAqAEAIBYAALQBACACAAAAqAEAIBYAALQBACADAAAApQEAIB0AAK0BACAeAACyAQAgAQAAAKUBACABAAAAqAEAIBALAADVAwAgIwAA2AMAICQAANcDACBFAADWAwAgRgAA2QMAIN0BAACSAwAggwIAAJIDACCEAgAAkgMAIIUCAACSAwAghgIAAJIDACCHAgAAkgMAIIsCAACSAwAgjAIAAJIDACCNAgAAkgMAIJACAACSAwAgkQIAAJIDACAZ2QEAAOMCADDaAQAAuwEAENsBAADjAgAw3AEBAMgCACHdAQEA0QIAIeEBQADJAgAh8wFAAMkCACGBAgEAyAIAIYICAQDIAgAhgwIBANECACGEAgEA0QIAIYUCAQDRAgAhhgIBANECACGHAgEA0QIAIYgCAQDIAgAhiQICANACACGKAiAA2QIAIYsCAgDkAgAhjAICAOQCACGNAgIA5AIAIY4CAgDQAgAhjwICANACACGQAgEA0QIAIZECQADlAgAhkgIgANkCACEDAAAAqAEAIAEAALoBADAiAAC7AQAgAwAAAKgBACABAACpAQAwAgAApQEAIAnZAQAA3gIAMNoBAADBAQAQ2wEAAN4CADDdAQEA4QIAIfwBAgAAAAH9AQEA4AIAIf4BAQDhAgAh_wEBAOACACGAAkAA4gIAIQEAAAC-AQAgAQAAAL4BACAJ2QEAAN4CADDaAQAAwQEAENsBAADeAgAw3QEBAOECACH8AQIA3wIAIf0BAQDgAgAh_gEBAOECACH_AQEA4AIAIYACQADiAgAhAt0BAACSAwAg_gEAAJIDACADAAAAwQEAIAEAAMIBADACAAC-AQAgAwAAAMEBACABAADCAQAwAgAAvgEAIAMAAADBAQAgAQAAwgEAMAIAAL4BACAG3QEBAAAAAfwBAgAAAAH9AQEAAAAB_gEBAAAAAf8BAQAAAAGAAkAAAAABARYAAMYBACAG3QEBAAAAAfwBAgAAAAH9AQEAAAAB_gEBAAAAAf8BAQAAAAGAAkAAAAABARYAAMgBADABFgAAyAEAMAbdAQEAmQMAIfwBAgCYAwAh_QEBAI4DACH-AQEAmQMAIf8BAQCOAwAhgAJAAI8DACECAAAAvgEAIBYAAMsBACAG3QEBAJkDACH8AQIAmAMAIf0BAQCOAwAh_gEBAJkDACH_AQEAjgMAIYACQACPAwAhAgAAAMEBACAWAADNAQAgAgAAAMEBACAWAADNAQAgAwAAAL4BACAdAADGAQAgHgAAywEAIAEAAAC-AQAgAQAAAMEBACAHCwAA0AMAICMAANMDACAkAADSAwAgRQAA0QMAIEYAANQDACDdAQAAkgMAIP4BAACSAwAgCdkBAADdAgAw2gEAANQBABDbAQAA3QIAMN0BAQDRAgAh_AECANACACH9AQEAyAIAIf4BAQDRAgAh_wEBAMgCACGAAkAAyQIAIQMAAADBAQAgAQAA0wEAMCIAANQBACADAAAAwQEAIAEAAMIBADACAAC-AQAgAQAAABQAIAEAAAAUACADAAAAEgAgAQAAEwAwAgAAFAAgAwAAABIAIAEAABMAMAIAABQAIAMAAAASACABAAATADACAAAUACAKBAAAzgMAIAoAAM8DACDcAQEAAAAB3QEBAAAAAeEBQAAAAAHuAQIAAAAB7wEBAAAAAfABAQAAAAH6AQEAAAAB-wEBAAAAAQEWAADcAQAgCNwBAQAAAAHdAQEAAAAB4QFAAAAAAe4BAgAAAAHvAQEAAAAB8AEBAAAAAfoBAQAAAAH7AQEAAAABARYAAN4BADABFgAA3gEAMAoEAADAAwAgCgAAwQMAINwBAQCOAwAh3QEBAI4DACHhAUAAjwMAIe4BAgCYAwAh7wEBAI4DACHwAQEAmQMAIfoBAQCOAwAh-wEBAI4DACECAAAAFAAgFgAA4QEAIAjcAQEAjgMAId0BAQCOAwAh4QFAAI8DACHuAQIAmAMAIe8BAQCOAwAh8AEBAJkDACH6AQEAjgMAIfsBAQCOAwAhAgAAABIAIBYAAOMBACACAAAAEgAgFgAA4wEAIAMAAAAUACAdAADcAQAgHgAA4QEAIAEAAAAUACABAAAAEgAgBgsAALsDACAjAAC-AwAgJAAAvQMAIEUAALwDACBGAAC_AwAg8AEAAJIDACAL2QEAANwCADDaAQAA6gEAENsBAADcAgAw3AEBAMgCACHdAQEAyAIAIeEBQADJAgAh7gECANACACHvAQEAyAIAIfABAQDRAgAh-gEBAMgCACH7AQEAyAIAIQMAAAASACABAADpAQAwIgAA6gEAIAMAAAASACABAAATADACAAAUACABAAAAGAAgAQAAABgAIAMAAAAWACABAAAXADACAAAYACADAAAAFgAgAQAAFwAwAgAAGAAgAwAAABYAIAEAABcAMAIAABgAIA4EAAC6AwAgCQAAuQMAINwBAQAAAAHdAQEAAAAB4AEBAAAAAeEBQAAAAAHuAQIAAAAB8wFAAAAAAfQBAQAAAAH1AQEAAAAB9gECAAAAAfcBAgAAAAH4AQEAAAAB-QEgAAAAAQEWAADyAQAgDNwBAQAAAAHdAQEAAAAB4AEBAAAAAeEBQAAAAAHuAQIAAAAB8wFAAAAAAfQBAQAAAAH1AQEAAAAB9gECAAAAAfcBAgAAAAH4AQEAAAAB-QEgAAAAAQEWAAD0AQAwARYAAPQBADABAAAAEgAgDgQAALgDACAJAAC3AwAg3AEBAI4DACHdAQEAjgMAIeABAQCOAwAh4QFAAI8DACHuAQIAmAMAIfMBQACPAwAh9AEBAJkDACH1AQEAjgMAIfYBAgCYAwAh9wECAJgDACH4AQEAjgMAIfkBIAC2AwAhAgAAABgAIBYAAPgBACAM3AEBAI4DACHdAQEAjgMAIeABAQCOAwAh4QFAAI8DACHuAQIAmAMAIfMBQACPAwAh9AEBAJkDACH1AQEAjgMAIfYBAgCYAwAh9wECAJgDACH4AQEAjgMAIfkBIAC2AwAhAgAAABYAIBYAAPoBACACAAAAFgAgFgAA-gEAIAEAAAASACADAAAAGAAgHQAA8gEAIB4AAPgBACABAAAAGAAgAQAAABYAIAYLAACxAwAgIwAAtAMAICQAALMDACBFAACyAwAgRgAAtQMAIPQBAACSAwAgD9kBAADYAgAw2gEAAIICABDbAQAA2AIAMNwBAQDIAgAh3QEBAMgCACHgAQEAyAIAIeEBQADJAgAh7gECANACACHzAUAAyQIAIfQBAQDRAgAh9QEBAMgCACH2AQIA0AIAIfcBAgDQAgAh-AEBAMgCACH5ASAA2QIAIQMAAAAWACABAACBAgAwIgAAggIAIAMAAAAWACABAAAXADACAAAYACABAAAAHwAgAQAAAB8AIAMAAAAdACABAAAeADACAAAfACADAAAAHQAgAQAAHgAwAgAAHwAgAwAAAB0AIAEAAB4AMAIAAB8AIAoEAACvAwAgDAAAsAMAINwBAQAAAAHdAQEAAAAB4AEBAAAAAeEBQAAAAAHuAQIAAAAB8QEBAAAAAfIBAQAAAAHzAUAAAAABARYAAIoCACAI3AEBAAAAAd0BAQAAAAHgAQEAAAAB4QFAAAAAAe4BAgAAAAHxAQEAAAAB8gEBAAAAAfMBQAAAAAEBFgAAjAIAMAEWAACMAgAwCgQAAKEDACAMAACiAwAg3AEBAI4DACHdAQEAjgMAIeABAQCOAwAh4QFAAI8DACHuAQIAmAMAIfEBAQCOAwAh8gEBAI4DACHzAUAAjwMAIQIAAAAfACAWAACPAgAgCNwBAQCOAwAh3QEBAI4DACHgAQEAjgMAIeEBQACPAwAh7gECAJgDACHxAQEAjgMAIfIBAQCOAwAh8wFAAI8DACECAAAAHQAgFgAAkQIAIAIAAAAdACAWAACRAgAgAwAAAB8AIB0AAIoCACAeAACPAgAgAQAAAB8AIAEAAAAdACAFCwAAnAMAICMAAJ8DACAkAACeAwAgRQAAnQMAIEYAAKADACAL2QEAANcCADDaAQAAmAIAENsBAADXAgAw3AEBAMgCACHdAQEAyAIAIeABAQDIAgAh4QFAAMkCACHuAQIA0AIAIfEBAQDIAgAh8gEBAMgCACHzAUAAyQIAIQMAAAAdACABAACXAgAwIgAAmAIAIAMAAAAdACABAAAeADACAAAfACABAAAAIwAgAQAAACMAIAMAAAAhACABAAAiADACAAAjACADAAAAIQAgAQAAIgAwAgAAIwAgAwAAACEAIAEAACIAMAIAACMAIAgNAACbAwAg3AEBAAAAAeEBQAAAAAHtAQEAAAAB7gECAAAAAe8BAQAAAAHwAQEAAAAB8QEBAAAAAQEWAACgAgAgB9wBAQAAAAHhAUAAAAAB7QEBAAAAAe4BAgAAAAHvAQEAAAAB8AEBAAAAAfEBAQAAAAEBFgAAogIAMAEWAACiAgAwCA0AAJoDACDcAQEAjgMAIeEBQACPAwAh7QEBAI4DACHuAQIAmAMAIe8BAQCOAwAh8AEBAJkDACHxAQEAjgMAIQIAAAAjACAWAAClAgAgB9wBAQCOAwAh4QFAAI8DACHtAQEAjgMAIe4BAgCYAwAh7wEBAI4DACHwAQEAmQMAIfEBAQCOAwAhAgAAACEAIBYAAKcCACACAAAAIQAgFgAApwIAIAMAAAAjACAdAACgAgAgHgAApQIAIAEAAAAjACABAAAAIQAgBgsAAJMDACAjAACWAwAgJAAAlQMAIEUAAJQDACBGAACXAwAg8AEAAJIDACAK2QEAAM8CADDaAQAArgIAENsBAADPAgAw3AEBAMgCACHhAUAAyQIAIe0BAQDIAgAh7gECANACACHvAQEAyAIAIfABAQDRAgAh8QEBAMgCACEDAAAAIQAgAQAArQIAMCIAAK4CACADAAAAIQAgAQAAIgAwAgAAIwAgAQAAACgAIAEAAAAoACADAAAAJgAgAQAAJwAwAgAAKAAgAwAAACYAIAEAACcAMAIAACgAIAMAAAAmACABAAAnADACAAAoACAHBAAAkQMAINwBAQAAAAHdAQEAAAAB3gEBAAAAAd8BAQAAAAHgAQEAAAAB4QFAAAAAAQEWAAC2AgAgBtwBAQAAAAHdAQEAAAAB3gEBAAAAAd8BAQAAAAHgAQEAAAAB4QFAAAAAAQEWAAC4AgAwARYAALgCADAHBAAAkAMAINwBAQCOAwAh3QEBAI4DACHeAQEAjgMAId8BAQCOAwAh4AEBAI4DACHhAUAAjwMAIQIAAAAoACAWAAC7AgAgBtwBAQCOAwAh3QEBAI4DACHeAQEAjgMAId8BAQCOAwAh4AEBAI4DACHhAUAAjwMAIQIAAAAmACAWAAC9AgAgAgAAACYAIBYAAL0CACADAAAAKAAgHQAAtgIAIB4AALsCACABAAAAKAAgAQAAACYAIAMLAACLAwAgIwAAjQMAICQAAIwDACAJ2QEAAMcCADDaAQAAxAIAENsBAADHAgAw3AEBAMgCACHdAQEAyAIAId4BAQDIAgAh3wEBAMgCACHgAQEAyAIAIeEBQADJAgAhAwAAACYAIAEAAMMCADAiAADEAgAgAwAAACYAIAEAACcAMAIAACgAIAnZAQAAxwIAMNoBAADEAgAQ2wEAAMcCADDcAQEAyAIAId0BAQDIAgAh3gEBAMgCACHfAQEAyAIAIeABAQDIAgAh4QFAAMkCACEOCwAAywIAICMAAM4CACAkAADOAgAg4gEBAAAAAeMBAQAAAATkAQEAAAAE5QEBAAAAAeYBAQAAAAHnAQEAAAAB6AEBAAAAAekBAQDNAgAh6gEBAAAAAesBAQAAAAHsAQEAAAABCwsAAMsCACAjAADMAgAgJAAAzAIAIOIBQAAAAAHjAUAAAAAE5AFAAAAABOUBQAAAAAHmAUAAAAAB5wFAAAAAAegBQAAAAAHpAUAAygIAIQsLAADLAgAgIwAAzAIAICQAAMwCACDiAUAAAAAB4wFAAAAABOQBQAAAAATlAUAAAAAB5gFAAAAAAecBQAAAAAHoAUAAAAAB6QFAAMoCACEI4gECAAAAAeMBAgAAAATkAQIAAAAE5QECAAAAAeYBAgAAAAHnAQIAAAAB6AECAAAAAekBAgDLAgAhCOIBQAAAAAHjAUAAAAAE5AFAAAAABOUBQAAAAAHmAUAAAAAB5wFAAAAAAegBQAAAAAHpAUAAzAIAIQ4LAADLAgAgIwAAzgIAICQAAM4CACDiAQEAAAAB4wEBAAAABOQBAQAAAATlAQEAAAAB5gEBAAAAAecBAQAAAAHoAQEAAAAB6QEBAM0CACHqAQEAAAAB6wEBAAAAAewBAQAAAAEL4gEBAAAAAeMBAQAAAATkAQEAAAAE5QEBAAAAAeYBAQAAAAHnAQEAAAAB6AEBAAAAAekBAQDOAgAh6gEBAAAAAesBAQAAAAHsAQEAAAABCtkBAADPAgAw2gEAAK4CABDbAQAAzwIAMNwBAQDIAgAh4QFAAMkCACHtAQEAyAIAIe4BAgDQAgAh7wEBAMgCACHwAQEA0QIAIfEBAQDIAgAhDQsAAMsCACAjAADLAgAgJAAAywIAIEUAANYCACBGAADLAgAg4gECAAAAAeMBAgAAAATkAQIAAAAE5QECAAAAAeYBAgAAAAHnAQIAAAAB6AECAAAAAekBAgDVAgAhDgsAANMCACAjAADUAgAgJAAA1AIAIOIBAQAAAAHjAQEAAAAF5AEBAAAABeUBAQAAAAHmAQEAAAAB5wEBAAAAAegBAQAAAAHpAQEA0gIAIeoBAQAAAAHrAQEAAAAB7AEBAAAAAQ4LAADTAgAgIwAA1AIAICQAANQCACDiAQEAAAAB4wEBAAAABeQBAQAAAAXlAQEAAAAB5gEBAAAAAecBAQAAAAHoAQEAAAAB6QEBANICACHqAQEAAAAB6wEBAAAAAewBAQAAAAEI4gECAAAAAeMBAgAAAAXkAQIAAAAF5QECAAAAAeYBAgAAAAHnAQIAAAAB6AECAAAAAekBAgDTAgAhC-IBAQAAAAHjAQEAAAAF5AEBAAAABeUBAQAAAAHmAQEAAAAB5wEBAAAAAegBAQAAAAHpAQEA1AIAIeoBAQAAAAHrAQEAAAAB7AEBAAAAAQ0LAADLAgAgIwAAywIAICQAAMsCACBFAADWAgAgRgAAywIAIOIBAgAAAAHjAQIAAAAE5AECAAAABOUBAgAAAAHmAQIAAAAB5wECAAAAAegBAgAAAAHpAQIA1QIAIQjiAQgAAAAB4wEIAAAABOQBCAAAAATlAQgAAAAB5gEIAAAAAecBCAAAAAHoAQgAAAAB6QEIANYCACEL2QEAANcCADDaAQAAmAIAENsBAADXAgAw3AEBAMgCACHdAQEAyAIAIeABAQDIAgAh4QFAAMkCACHuAQIA0AIAIfEBAQDIAgAh8gEBAMgCACHzAUAAyQIAIQ_ZAQAA2AIAMNoBAACCAgAQ2wEAANgCADDcAQEAyAIAId0BAQDIAgAh4AEBAMgCACHhAUAAyQIAIe4BAgDQAgAh8wFAAMkCACH0AQEA0QIAIfUBAQDIAgAh9gECANACACH3AQIA0AIAIfgBAQDIAgAh-QEgANkCACEFCwAAywIAICMAANsCACAkAADbAgAg4gEgAAAAAekBIADaAgAhBQsAAMsCACAjAADbAgAgJAAA2wIAIOIBIAAAAAHpASAA2gIAIQLiASAAAAAB6QEgANsCACEL2QEAANwCADDaAQAA6gEAENsBAADcAgAw3AEBAMgCACHdAQEAyAIAIeEBQADJAgAh7gECANACACHvAQEAyAIAIfABAQDRAgAh-gEBAMgCACH7AQEAyAIAIQnZAQAA3QIAMNoBAADUAQAQ2wEAAN0CADDdAQEA0QIAIfwBAgDQAgAh_QEBAMgCACH-AQEA0QIAIf8BAQDIAgAhgAJAAMkCACEJ2QEAAN4CADDaAQAAwQEAENsBAADeAgAw3QEBAOECACH8AQIA3wIAIf0BAQDgAgAh_gEBAOECACH_AQEA4AIAIYACQADiAgAhCOIBAgAAAAHjAQIAAAAE5AECAAAABOUBAgAAAAHmAQIAAAAB5wECAAAAAegBAgAAAAHpAQIAywIAIQviAQEAAAAB4wEBAAAABOQBAQAAAATlAQEAAAAB5gEBAAAAAecBAQAAAAHoAQEAAAAB6QEBAM4CACHqAQEAAAAB6wEBAAAAAewBAQAAAAEL4gEBAAAAAeMBAQAAAAXkAQEAAAAF5QEBAAAAAeYBAQAAAAHnAQEAAAAB6AEBAAAAAekBAQDUAgAh6gEBAAAAAesBAQAAAAHsAQEAAAABCOIBQAAAAAHjAUAAAAAE5AFAAAAABOUBQAAAAAHmAUAAAAAB5wFAAAAAAegBQAAAAAHpAUAAzAIAIRnZAQAA4wIAMNoBAAC7AQAQ2wEAAOMCADDcAQEAyAIAId0BAQDRAgAh4QFAAMkCACHzAUAAyQIAIYECAQDIAgAhggIBAMgCACGDAgEA0QIAIYQCAQDRAgAhhQIBANECACGGAgEA0QIAIYcCAQDRAgAhiAIBAMgCACGJAgIA0AIAIYoCIADZAgAhiwICAOQCACGMAgIA5AIAIY0CAgDkAgAhjgICANACACGPAgIA0AIAIZACAQDRAgAhkQJAAOUCACGSAiAA2QIAIQ0LAADTAgAgIwAA0wIAICQAANMCACBFAADpAgAgRgAA0wIAIOIBAgAAAAHjAQIAAAAF5AECAAAABeUBAgAAAAHmAQIAAAAB5wECAAAAAegBAgAAAAHpAQIA6AIAIQsLAADTAgAgIwAA5wIAICQAAOcCACDiAUAAAAAB4wFAAAAABeQBQAAAAAXlAUAAAAAB5gFAAAAAAecBQAAAAAHoAUAAAAAB6QFAAOYCACELCwAA0wIAICMAAOcCACAkAADnAgAg4gFAAAAAAeMBQAAAAAXkAUAAAAAF5QFAAAAAAeYBQAAAAAHnAUAAAAAB6AFAAAAAAekBQADmAgAhCOIBQAAAAAHjAUAAAAAF5AFAAAAABeUBQAAAAAHmAUAAAAAB5wFAAAAAAegBQAAAAAHpAUAA5wIAIQ0LAADTAgAgIwAA0wIAICQAANMCACBFAADpAgAgRgAA0wIAIOIBAgAAAAHjAQIAAAAF5AECAAAABeUBAgAAAAHmAQIAAAAB5wECAAAAAegBAgAAAAHpAQIA6AIAIQjiAQgAAAAB4wEIAAAABeQBCAAAAAXlAQgAAAAB5gEIAAAAAecBCAAAAAHoAQgAAAAB6QEIAOkCACEZ2QEAAOoCADDaAQAAqAEAENsBAADqAgAw3AEBAOACACHdAQEA4QIAIeEBQADiAgAh8wFAAOICACGBAgEA4AIAIYICAQDgAgAhgwIBAOECACGEAgEA4QIAIYUCAQDhAgAhhgIBAOECACGHAgEA4QIAIYgCAQDgAgAhiQICAN8CACGKAiAA6wIAIYsCAgDsAgAhjAICAOwCACGNAgIA7AIAIY4CAgDfAgAhjwICAN8CACGQAgEA4QIAIZECQADtAgAhkgIgAOsCACEC4gEgAAAAAekBIADbAgAhCOIBAgAAAAHjAQIAAAAF5AECAAAABeUBAgAAAAHmAQIAAAAB5wECAAAAAegBAgAAAAHpAQIA0wIAIQjiAUAAAAAB4wFAAAAABeQBQAAAAAXlAUAAAAAB5gFAAAAAAecBQAAAAAHoAUAAAAAB6QFAAOcCACEF2QEAAO4CADDaAQAAogEAENsBAADuAgAw3QEBAMgCACGTAgEAyAIAIQzZAQAA7wIAMNoBAACMAQAQ2wEAAO8CADDcAQEAyAIAId0BAQDIAgAh8gEBAMgCACH-AQEA0QIAIZQCAgDQAgAhlQIBANECACGWAgEA0QIAIZcCQADJAgAhmAJAAOUCACEk2QEAAPACADDaAQAAdgAQ2wEAAPACADDcAQEAyAIAIeEBQADJAgAh7gECANACACHyAQEAyAIAIfMBQADJAgAh_gEBANECACGBAgEA0QIAIYMCAQDRAgAhhAIBANECACGHAgEAyAIAIZICIADZAgAhlgIBANECACGZAgEAyAIAIZoCAQDRAgAhmwIBANECACGcAgEAyAIAIZ0CAQDIAgAhngIBAMgCACGfAgEAyAIAIaACAQDRAgAhoQIBANECACGiAgEA0QIAIaMCAQDRAgAhpAIBANECACGlAgEA0QIAIaYCAQDRAgAhpwIgANkCACGoAgEA0QIAIakCAQDRAgAhqgIBANECACGrAgEA0QIAIawCQADlAgAhrQIgANkCACEO2QEAAPECADDaAQAAXgAQ2wEAAPECADDcAQEAyAIAIeEBQADJAgAh8wFAAMkCACGBAgEAyAIAIa4CAQDIAgAhrwIBAMgCACGwAiAA2QIAIbECAQDIAgAhsgIgANkCACGzAiAA2QIAIbQCIADZAgAhDtkBAADyAgAw2gEAAEsAENsBAADyAgAw3AEBAOACACHhAUAA4gIAIfMBQADiAgAhgQIBAOACACGuAgEA4AIAIa8CAQDgAgAhsAIgAOsCACGxAgEA4AIAIbICIADrAgAhswIgAOsCACG0AiAA6wIAIQnZAQAA8wIAMNoBAABFABDbAQAA8wIAMNwBAQDIAgAh4QFAAMkCACHzAUAAyQIAIfUBAQDIAgAhrgIBAMgCACG1AgEA0QIAIQoEAAD1AgAg2QEAAPQCADDaAQAAJgAQ2wEAAPQCADDcAQEA4AIAId0BAQDgAgAh3gEBAOACACHfAQEA4AIAIeABAQDgAgAh4QFAAOICACEuAwAAhQMAIAUAAIYDACAHAACHAwAgCAAAhwMAIAoAAP0CACAMAACIAwAgDgAAiQMAIA8AAIoDACDZAQAAhAMAMNoBAAADABDbAQAAhAMAMNwBAQDgAgAh4QFAAOICACHuAQIA3wIAIfIBAQDgAgAh8wFAAOICACH-AQEA4QIAIYECAQDhAgAhgwIBAOECACGEAgEA4QIAIYcCAQDgAgAhkgIgAOsCACGWAgEA4QIAIZkCAQDgAgAhmgIBAOECACGbAgEA4QIAIZwCAQDgAgAhnQIBAOACACGeAgEA4AIAIZ8CAQDgAgAhoAIBAOECACGhAgEA4QIAIaICAQDhAgAhowIBAOECACGkAgEA4QIAIaUCAQDhAgAhpgIBAOECACGnAiAA6wIAIagCAQDhAgAhqQIBAOECACGqAgEA4QIAIasCAQDhAgAhrAJAAO0CACGtAiAA6wIAIbsCAAADACC8AgAAAwAgCw0AAPcCACDZAQAA9gIAMNoBAAAhABDbAQAA9gIAMNwBAQDgAgAh4QFAAOICACHtAQEA4AIAIe4BAgDfAgAh7wEBAOACACHwAQEA4QIAIfEBAQDgAgAhDwQAAPUCACAMAAD5AgAg2QEAAPgCADDaAQAAHQAQ2wEAAPgCADDcAQEA4AIAId0BAQDgAgAh4AEBAOACACHhAUAA4gIAIe4BAgDfAgAh8QEBAOACACHyAQEA4AIAIfMBQADiAgAhuwIAAB0AILwCAAAdACANBAAA9QIAIAwAAPkCACDZAQAA-AIAMNoBAAAdABDbAQAA-AIAMNwBAQDgAgAh3QEBAOACACHgAQEA4AIAIeEBQADiAgAh7gECAN8CACHxAQEA4AIAIfIBAQDgAgAh8wFAAOICACEDtgIAACEAILcCAAAhACC4AgAAIQAgEQQAAPUCACAJAAD7AgAg2QEAAPoCADDaAQAAFgAQ2wEAAPoCADDcAQEA4AIAId0BAQDgAgAh4AEBAOACACHhAUAA4gIAIe4BAgDfAgAh8wFAAOICACH0AQEA4QIAIfUBAQDgAgAh9gECAN8CACH3AQIA3wIAIfgBAQDgAgAh-QEgAOsCACEPBAAA9QIAIAoAAP0CACDZAQAA_AIAMNoBAAASABDbAQAA_AIAMNwBAQDgAgAh3QEBAOACACHhAUAA4gIAIe4BAgDfAgAh7wEBAOACACHwAQEA4QIAIfoBAQDgAgAh-wEBAOACACG7AgAAEgAgvAIAABIAIA0EAAD1AgAgCgAA_QIAINkBAAD8AgAw2gEAABIAENsBAAD8AgAw3AEBAOACACHdAQEA4AIAIeEBQADiAgAh7gECAN8CACHvAQEA4AIAIfABAQDhAgAh-gEBAOACACH7AQEA4AIAIQO2AgAAFgAgtwIAABYAILgCAAAWACAC3QEBAAAAAZMCAQAAAAEHBAAA9QIAIAYAAPUCACDZAQAA_wIAMNoBAAANABDbAQAA_wIAMN0BAQDgAgAhkwIBAOACACEC3QEBAAAAAZQCAgAAAAENBAAA9QIAINkBAACBAwAw2gEAAAkAENsBAACBAwAw3AEBAOACACHdAQEA4AIAIfIBAQDgAgAh_gEBAOECACGUAgIA3wIAIZUCAQDhAgAhlgIBAOECACGXAkAA4gIAIZgCQADtAgAhChAAAIMDACDZAQAAggMAMNoBAAAHABDbAQAAggMAMNwBAQDgAgAh4QFAAOICACHzAUAA4gIAIfUBAQDgAgAhrgIBAOACACG1AgEA4QIAIQO2AgAAAwAgtwIAAAMAILgCAAADACAsAwAAhQMAIAUAAIYDACAHAACHAwAgCAAAhwMAIAoAAP0CACAMAACIAwAgDgAAiQMAIA8AAIoDACDZAQAAhAMAMNoBAAADABDbAQAAhAMAMNwBAQDgAgAh4QFAAOICACHuAQIA3wIAIfIBAQDgAgAh8wFAAOICACH-AQEA4QIAIYECAQDhAgAhgwIBAOECACGEAgEA4QIAIYcCAQDgAgAhkgIgAOsCACGWAgEA4QIAIZkCAQDgAgAhmgIBAOECACGbAgEA4QIAIZwCAQDgAgAhnQIBAOACACGeAgEA4AIAIZ8CAQDgAgAhoAIBAOECACGhAgEA4QIAIaICAQDhAgAhowIBAOECACGkAgEA4QIAIaUCAQDhAgAhpgIBAOECACGnAiAA6wIAIagCAQDhAgAhqQIBAOECACGqAgEA4QIAIasCAQDhAgAhrAJAAO0CACGtAiAA6wIAIQwQAACDAwAg2QEAAIIDADDaAQAABwAQ2wEAAIIDADDcAQEA4AIAIeEBQADiAgAh8wFAAOICACH1AQEA4AIAIa4CAQDgAgAhtQIBAOECACG7AgAABwAgvAIAAAcAIAO2AgAACQAgtwIAAAkAILgCAAAJACADtgIAAA0AILcCAAANACC4AgAADQAgA7YCAAASACC3AgAAEgAguAIAABIAIAO2AgAAHQAgtwIAAB0AILgCAAAdACADtgIAACYAILcCAAAmACC4AgAAJgAgAAAAAcACAQAAAAEBwAJAAAAAAQUdAACkBQAgHgAApwUAIL0CAAClBQAgvgIAAKYFACDDAgAABQAgAx0AAKQFACC9AgAApQUAIMMCAAAFACAAAAAAAAAFwAICAAAAAcYCAgAAAAHHAgIAAAAByAICAAAAAckCAgAAAAEBwAIBAAAAAQUdAACfBQAgHgAAogUAIL0CAACgBQAgvgIAAKEFACDDAgAAHwAgAx0AAJ8FACC9AgAAoAUAIMMCAAAfACAAAAAAAAUdAACZBQAgHgAAnQUAIL0CAACaBQAgvgIAAJwFACDDAgAABQAgCx0AAKMDADAeAACoAwAwvQIAAKQDADC-AgAApQMAML8CAACmAwAgwAIAAKcDADDBAgAApwMAMMICAACnAwAwwwIAAKcDADDEAgAAqQMAMMUCAACqAwAwBtwBAQAAAAHhAUAAAAAB7gECAAAAAe8BAQAAAAHwAQEAAAAB8QEBAAAAAQIAAAAjACAdAACuAwAgAwAAACMAIB0AAK4DACAeAACtAwAgARYAAJsFADALDQAA9wIAINkBAAD2AgAw2gEAACEAENsBAAD2AgAw3AEBAAAAAeEBQADiAgAh7QEBAOACACHuAQIA3wIAIe8BAQDgAgAh8AEBAOECACHxAQEA4AIAIQIAAAAjACAWAACtAwAgAgAAAKsDACAWAACsAwAgCtkBAACqAwAw2gEAAKsDABDbAQAAqgMAMNwBAQDgAgAh4QFAAOICACHtAQEA4AIAIe4BAgDfAgAh7wEBAOACACHwAQEA4QIAIfEBAQDgAgAhCtkBAACqAwAw2gEAAKsDABDbAQAAqgMAMNwBAQDgAgAh4QFAAOICACHtAQEA4AIAIe4BAgDfAgAh7wEBAOACACHwAQEA4QIAIfEBAQDgAgAhBtwBAQCOAwAh4QFAAI8DACHuAQIAmAMAIe8BAQCOAwAh8AEBAJkDACHxAQEAjgMAIQbcAQEAjgMAIeEBQACPAwAh7gECAJgDACHvAQEAjgMAIfABAQCZAwAh8QEBAI4DACEG3AEBAAAAAeEBQAAAAAHuAQIAAAAB7wEBAAAAAfABAQAAAAHxAQEAAAABAx0AAJkFACC9AgAAmgUAIMMCAAAFACAEHQAAowMAML0CAACkAwAwvwIAAKYDACDDAgAApwMAMAAAAAAAAcACIAAAAAEHHQAAkQUAIB4AAJcFACC9AgAAkgUAIL4CAACWBQAgwQIAABIAIMICAAASACDDAgAAFAAgBR0AAI8FACAeAACUBQAgvQIAAJAFACC-AgAAkwUAIMMCAAAFACADHQAAkQUAIL0CAACSBQAgwwIAABQAIAMdAACPBQAgvQIAAJAFACDDAgAABQAgAAAAAAAFHQAAiQUAIB4AAI0FACC9AgAAigUAIL4CAACMBQAgwwIAAAUAIAsdAADCAwAwHgAAxwMAML0CAADDAwAwvgIAAMQDADC_AgAAxQMAIMACAADGAwAwwQIAAMYDADDCAgAAxgMAMMMCAADGAwAwxAIAAMgDADDFAgAAyQMAMAwEAAC6AwAg3AEBAAAAAd0BAQAAAAHgAQEAAAAB4QFAAAAAAe4BAgAAAAHzAUAAAAAB9QEBAAAAAfYBAgAAAAH3AQIAAAAB-AEBAAAAAfkBIAAAAAECAAAAGAAgHQAAzQMAIAMAAAAYACAdAADNAwAgHgAAzAMAIAEWAACLBQAwEQQAAPUCACAJAAD7AgAg2QEAAPoCADDaAQAAFgAQ2wEAAPoCADDcAQEAAAAB3QEBAOACACHgAQEA4AIAIeEBQADiAgAh7gECAN8CACHzAUAA4gIAIfQBAQDhAgAh9QEBAOACACH2AQIA3wIAIfcBAgDfAgAh-AEBAOACACH5ASAA6wIAIQIAAAAYACAWAADMAwAgAgAAAMoDACAWAADLAwAgD9kBAADJAwAw2gEAAMoDABDbAQAAyQMAMNwBAQDgAgAh3QEBAOACACHgAQEA4AIAIeEBQADiAgAh7gECAN8CACHzAUAA4gIAIfQBAQDhAgAh9QEBAOACACH2AQIA3wIAIfcBAgDfAgAh-AEBAOACACH5ASAA6wIAIQ_ZAQAAyQMAMNoBAADKAwAQ2wEAAMkDADDcAQEA4AIAId0BAQDgAgAh4AEBAOACACHhAUAA4gIAIe4BAgDfAgAh8wFAAOICACH0AQEA4QIAIfUBAQDgAgAh9gECAN8CACH3AQIA3wIAIfgBAQDgAgAh-QEgAOsCACEL3AEBAI4DACHdAQEAjgMAIeABAQCOAwAh4QFAAI8DACHuAQIAmAMAIfMBQACPAwAh9QEBAI4DACH2AQIAmAMAIfcBAgCYAwAh-AEBAI4DACH5ASAAtgMAIQwEAAC4AwAg3AEBAI4DACHdAQEAjgMAIeABAQCOAwAh4QFAAI8DACHuAQIAmAMAIfMBQACPAwAh9QEBAI4DACH2AQIAmAMAIfcBAgCYAwAh-AEBAI4DACH5ASAAtgMAIQwEAAC6AwAg3AEBAAAAAd0BAQAAAAHgAQEAAAAB4QFAAAAAAe4BAgAAAAHzAUAAAAAB9QEBAAAAAfYBAgAAAAH3AQIAAAAB-AEBAAAAAfkBIAAAAAEDHQAAiQUAIL0CAACKBQAgwwIAAAUAIAQdAADCAwAwvQIAAMMDADC_AgAAxQMAIMMCAADGAwAwAAAAAAAAAAAAAAXAAgIAAAABxgICAAAAAccCAgAAAAHIAgIAAAAByQICAAAAAQHAAkAAAAABAAAABR0AAIEFACAeAACHBQAgvQIAAIIFACC-AgAAhgUAIMMCAAAFACAFHQAA_wQAIB4AAIQFACC9AgAAgAUAIL4CAACDBQAgwwIAAAUAIAMdAACBBQAgvQIAAIIFACDDAgAABQAgAx0AAP8EACC9AgAAgAUAIMMCAAAFACAAAAAAAAUdAAD6BAAgHgAA_QQAIL0CAAD7BAAgvgIAAPwEACDDAgAABQAgAx0AAPoEACC9AgAA-wQAIMMCAAAFACAAAAAAAAcdAADuBAAgHgAA-AQAIL0CAADvBAAgvgIAAPcEACDBAgAABwAgwgIAAAcAIMMCAAABACALHQAAuQQAMB4AAL4EADC9AgAAugQAML4CAAC7BAAwvwIAALwEACDAAgAAvQQAMMECAAC9BAAwwgIAAL0EADDDAgAAvQQAMMQCAAC_BAAwxQIAAMAEADALHQAAsAQAMB4AALQEADC9AgAAsQQAML4CAACyBAAwvwIAALMEACDAAgAAqAQAMMECAACoBAAwwgIAAKgEADDDAgAAqAQAMMQCAAC1BAAwxQIAAKsEADALHQAApAQAMB4AAKkEADC9AgAApQQAML4CAACmBAAwvwIAAKcEACDAAgAAqAQAMMECAACoBAAwwgIAAKgEADDDAgAAqAQAMMQCAACqBAAwxQIAAKsEADALHQAAmAQAMB4AAJ0EADC9AgAAmQQAML4CAACaBAAwvwIAAJsEACDAAgAAnAQAMMECAACcBAAwwgIAAJwEADDDAgAAnAQAMMQCAACeBAAwxQIAAJ8EADALHQAAjwQAMB4AAJMEADC9AgAAkAQAML4CAACRBAAwvwIAAJIEACDAAgAAxgMAMMECAADGAwAwwgIAAMYDADDDAgAAxgMAMMQCAACUBAAwxQIAAMkDADALHQAAgwQAMB4AAIgEADC9AgAAhAQAML4CAACFBAAwvwIAAIYEACDAAgAAhwQAMMECAACHBAAwwgIAAIcEADDDAgAAhwQAMMQCAACJBAAwxQIAAIoEADALHQAA9wMAMB4AAPwDADC9AgAA-AMAML4CAAD5AwAwvwIAAPoDACDAAgAA-wMAMMECAAD7AwAwwgIAAPsDADDDAgAA-wMAMMQCAAD9AwAwxQIAAP4DADAF3AEBAAAAAd4BAQAAAAHfAQEAAAAB4AEBAAAAAeEBQAAAAAECAAAAKAAgHQAAggQAIAMAAAAoACAdAACCBAAgHgAAgQQAIAEWAAD2BAAwCgQAAPUCACDZAQAA9AIAMNoBAAAmABDbAQAA9AIAMNwBAQAAAAHdAQEA4AIAId4BAQDgAgAh3wEBAOACACHgAQEA4AIAIeEBQADiAgAhAgAAACgAIBYAAIEEACACAAAA_wMAIBYAAIAEACAJ2QEAAP4DADDaAQAA_wMAENsBAAD-AwAw3AEBAOACACHdAQEA4AIAId4BAQDgAgAh3wEBAOACACHgAQEA4AIAIeEBQADiAgAhCdkBAAD-AwAw2gEAAP8DABDbAQAA_gMAMNwBAQDgAgAh3QEBAOACACHeAQEA4AIAId8BAQDgAgAh4AEBAOACACHhAUAA4gIAIQXcAQEAjgMAId4BAQCOAwAh3wEBAI4DACHgAQEAjgMAIeEBQACPAwAhBdwBAQCOAwAh3gEBAI4DACHfAQEAjgMAIeABAQCOAwAh4QFAAI8DACEF3AEBAAAAAd4BAQAAAAHfAQEAAAAB4AEBAAAAAeEBQAAAAAEIDAAAsAMAINwBAQAAAAHgAQEAAAAB4QFAAAAAAe4BAgAAAAHxAQEAAAAB8gEBAAAAAfMBQAAAAAECAAAAHwAgHQAAjgQAIAMAAAAfACAdAACOBAAgHgAAjQQAIAEWAAD1BAAwDQQAAPUCACAMAAD5AgAg2QEAAPgCADDaAQAAHQAQ2wEAAPgCADDcAQEAAAAB3QEBAOACACHgAQEA4AIAIeEBQADiAgAh7gECAN8CACHxAQEA4AIAIfIBAQDgAgAh8wFAAOICACECAAAAHwAgFgAAjQQAIAIAAACLBAAgFgAAjAQAIAvZAQAAigQAMNoBAACLBAAQ2wEAAIoEADDcAQEA4AIAId0BAQDgAgAh4AEBAOACACHhAUAA4gIAIe4BAgDfAgAh8QEBAOACACHyAQEA4AIAIfMBQADiAgAhC9kBAACKBAAw2gEAAIsEABDbAQAAigQAMNwBAQDgAgAh3QEBAOACACHgAQEA4AIAIeEBQADiAgAh7gECAN8CACHxAQEA4AIAIfIBAQDgAgAh8wFAAOICACEH3AEBAI4DACHgAQEAjgMAIeEBQACPAwAh7gECAJgDACHxAQEAjgMAIfIBAQCOAwAh8wFAAI8DACEIDAAAogMAINwBAQCOAwAh4AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh8QEBAI4DACHyAQEAjgMAIfMBQACPAwAhCAwAALADACDcAQEAAAAB4AEBAAAAAeEBQAAAAAHuAQIAAAAB8QEBAAAAAfIBAQAAAAHzAUAAAAABDAkAALkDACDcAQEAAAAB4AEBAAAAAeEBQAAAAAHuAQIAAAAB8wFAAAAAAfQBAQAAAAH1AQEAAAAB9gECAAAAAfcBAgAAAAH4AQEAAAAB-QEgAAAAAQIAAAAYACAdAACXBAAgAwAAABgAIB0AAJcEACAeAACWBAAgARYAAPQEADACAAAAGAAgFgAAlgQAIAIAAADKAwAgFgAAlQQAIAvcAQEAjgMAIeABAQCOAwAh4QFAAI8DACHuAQIAmAMAIfMBQACPAwAh9AEBAJkDACH1AQEAjgMAIfYBAgCYAwAh9wECAJgDACH4AQEAjgMAIfkBIAC2AwAhDAkAALcDACDcAQEAjgMAIeABAQCOAwAh4QFAAI8DACHuAQIAmAMAIfMBQACPAwAh9AEBAJkDACH1AQEAjgMAIfYBAgCYAwAh9wECAJgDACH4AQEAjgMAIfkBIAC2AwAhDAkAALkDACDcAQEAAAAB4AEBAAAAAeEBQAAAAAHuAQIAAAAB8wFAAAAAAfQBAQAAAAH1AQEAAAAB9gECAAAAAfcBAgAAAAH4AQEAAAAB-QEgAAAAAQgKAADPAwAg3AEBAAAAAeEBQAAAAAHuAQIAAAAB7wEBAAAAAfABAQAAAAH6AQEAAAAB-wEBAAAAAQIAAAAUACAdAACjBAAgAwAAABQAIB0AAKMEACAeAACiBAAgARYAAPMEADANBAAA9QIAIAoAAP0CACDZAQAA_AIAMNoBAAASABDbAQAA_AIAMNwBAQAAAAHdAQEA4AIAIeEBQADiAgAh7gECAN8CACHvAQEA4AIAIfABAQDhAgAh-gEBAOACACH7AQEA4AIAIQIAAAAUACAWAACiBAAgAgAAAKAEACAWAAChBAAgC9kBAACfBAAw2gEAAKAEABDbAQAAnwQAMNwBAQDgAgAh3QEBAOACACHhAUAA4gIAIe4BAgDfAgAh7wEBAOACACHwAQEA4QIAIfoBAQDgAgAh-wEBAOACACEL2QEAAJ8EADDaAQAAoAQAENsBAACfBAAw3AEBAOACACHdAQEA4AIAIeEBQADiAgAh7gECAN8CACHvAQEA4AIAIfABAQDhAgAh-gEBAOACACH7AQEA4AIAIQfcAQEAjgMAIeEBQACPAwAh7gECAJgDACHvAQEAjgMAIfABAQCZAwAh-gEBAI4DACH7AQEAjgMAIQgKAADBAwAg3AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh7wEBAI4DACHwAQEAmQMAIfoBAQCOAwAh-wEBAI4DACEICgAAzwMAINwBAQAAAAHhAUAAAAAB7gECAAAAAe8BAQAAAAHwAQEAAAAB-gEBAAAAAfsBAQAAAAECBAAA4QMAIN0BAQAAAAECAAAADwAgHQAArwQAIAMAAAAPACAdAACvBAAgHgAArgQAIAEWAADyBAAwCAQAAPUCACAGAAD1AgAg2QEAAP8CADDaAQAADQAQ2wEAAP8CADDdAQEA4AIAIZMCAQDgAgAhuQIAAP4CACACAAAADwAgFgAArgQAIAIAAACsBAAgFgAArQQAIAXZAQAAqwQAMNoBAACsBAAQ2wEAAKsEADDdAQEA4AIAIZMCAQDgAgAhBdkBAACrBAAw2gEAAKwEABDbAQAAqwQAMN0BAQDgAgAhkwIBAOACACEB3QEBAI4DACECBAAA3wMAIN0BAQCOAwAhAgQAAOEDACDdAQEAAAABAgYAAOIDACCTAgEAAAABAgAAAA8AIB0AALgEACADAAAADwAgHQAAuAQAIB4AALcEACABFgAA8QQAMAIAAAAPACAWAAC3BAAgAgAAAKwEACAWAAC2BAAgAZMCAQCOAwAhAgYAAOADACCTAgEAjgMAIQIGAADiAwAgkwIBAAAAAQjcAQEAAAAB8gEBAAAAAf4BAQAAAAGUAgIAAAABlQIBAAAAAZYCAQAAAAGXAkAAAAABmAJAAAAAAQIAAAALACAdAADEBAAgAwAAAAsAIB0AAMQEACAeAADDBAAgARYAAPAEADAOBAAA9QIAINkBAACBAwAw2gEAAAkAENsBAACBAwAw3AEBAAAAAd0BAQDgAgAh8gEBAOACACH-AQEA4QIAIZQCAgDfAgAhlQIBAOECACGWAgEA4QIAIZcCQADiAgAhmAJAAO0CACG6AgAAgAMAIAIAAAALACAWAADDBAAgAgAAAMEEACAWAADCBAAgDNkBAADABAAw2gEAAMEEABDbAQAAwAQAMNwBAQDgAgAh3QEBAOACACHyAQEA4AIAIf4BAQDhAgAhlAICAN8CACGVAgEA4QIAIZYCAQDhAgAhlwJAAOICACGYAkAA7QIAIQzZAQAAwAQAMNoBAADBBAAQ2wEAAMAEADDcAQEA4AIAId0BAQDgAgAh8gEBAOACACH-AQEA4QIAIZQCAgDfAgAhlQIBAOECACGWAgEA4QIAIZcCQADiAgAhmAJAAO0CACEI3AEBAI4DACHyAQEAjgMAIf4BAQCZAwAhlAICAJgDACGVAgEAmQMAIZYCAQCZAwAhlwJAAI8DACGYAkAA2wMAIQjcAQEAjgMAIfIBAQCOAwAh_gEBAJkDACGUAgIAmAMAIZUCAQCZAwAhlgIBAJkDACGXAkAAjwMAIZgCQADbAwAhCNwBAQAAAAHyAQEAAAAB_gEBAAAAAZQCAgAAAAGVAgEAAAABlgIBAAAAAZcCQAAAAAGYAkAAAAABAx0AAO4EACC9AgAA7wQAIMMCAAABACAEHQAAuQQAML0CAAC6BAAwvwIAALwEACDDAgAAvQQAMAQdAACwBAAwvQIAALEEADC_AgAAswQAIMMCAACoBAAwBB0AAKQEADC9AgAApQQAML8CAACnBAAgwwIAAKgEADAEHQAAmAQAML0CAACZBAAwvwIAAJsEACDDAgAAnAQAMAQdAACPBAAwvQIAAJAEADC_AgAAkgQAIMMCAADGAwAwBB0AAIMEADC9AgAAhAQAML8CAACGBAAgwwIAAIcEADAEHQAA9wMAML0CAAD4AwAwvwIAAPoDACDDAgAA-wMAMAAAAAAAAAsdAADUBAAwHgAA2QQAML0CAADVBAAwvgIAANYEADC_AgAA1wQAIMACAADYBAAwwQIAANgEADDCAgAA2AQAMMMCAADYBAAwxAIAANoEADDFAgAA2wQAMCcFAADGBAAgBwAAxwQAIAgAAMgEACAKAADKBAAgDAAAyQQAIA4AAMsEACAPAADMBAAg3AEBAAAAAeEBQAAAAAHuAQIAAAAB8gEBAAAAAfMBQAAAAAH-AQEAAAABgQIBAAAAAYMCAQAAAAGEAgEAAAABhwIBAAAAAZICIAAAAAGWAgEAAAABmQIBAAAAAZoCAQAAAAGcAgEAAAABnQIBAAAAAZ4CAQAAAAGfAgEAAAABoAIBAAAAAaECAQAAAAGiAgEAAAABowIBAAAAAaQCAQAAAAGlAgEAAAABpgIBAAAAAacCIAAAAAGoAgEAAAABqQIBAAAAAaoCAQAAAAGrAgEAAAABrAJAAAAAAa0CIAAAAAECAAAABQAgHQAA3wQAIAMAAAAFACAdAADfBAAgHgAA3gQAIAEWAADtBAAwLAMAAIUDACAFAACGAwAgBwAAhwMAIAgAAIcDACAKAAD9AgAgDAAAiAMAIA4AAIkDACAPAACKAwAg2QEAAIQDADDaAQAAAwAQ2wEAAIQDADDcAQEAAAAB4QFAAOICACHuAQIA3wIAIfIBAQDgAgAh8wFAAOICACH-AQEA4QIAIYECAQDhAgAhgwIBAOECACGEAgEA4QIAIYcCAQDgAgAhkgIgAOsCACGWAgEA4QIAIZkCAQDgAgAhmgIBAOECACGbAgEA4QIAIZwCAQDgAgAhnQIBAOACACGeAgEA4AIAIZ8CAQDgAgAhoAIBAOECACGhAgEA4QIAIaICAQDhAgAhowIBAOECACGkAgEA4QIAIaUCAQDhAgAhpgIBAOECACGnAiAA6wIAIagCAQDhAgAhqQIBAOECACGqAgEA4QIAIasCAQDhAgAhrAJAAO0CACGtAiAA6wIAIQIAAAAFACAWAADeBAAgAgAAANwEACAWAADdBAAgJNkBAADbBAAw2gEAANwEABDbAQAA2wQAMNwBAQDgAgAh4QFAAOICACHuAQIA3wIAIfIBAQDgAgAh8wFAAOICACH-AQEA4QIAIYECAQDhAgAhgwIBAOECACGEAgEA4QIAIYcCAQDgAgAhkgIgAOsCACGWAgEA4QIAIZkCAQDgAgAhmgIBAOECACGbAgEA4QIAIZwCAQDgAgAhnQIBAOACACGeAgEA4AIAIZ8CAQDgAgAhoAIBAOECACGhAgEA4QIAIaICAQDhAgAhowIBAOECACGkAgEA4QIAIaUCAQDhAgAhpgIBAOECACGnAiAA6wIAIagCAQDhAgAhqQIBAOECACGqAgEA4QIAIasCAQDhAgAhrAJAAO0CACGtAiAA6wIAISTZAQAA2wQAMNoBAADcBAAQ2wEAANsEADDcAQEA4AIAIeEBQADiAgAh7gECAN8CACHyAQEA4AIAIfMBQADiAgAh_gEBAOECACGBAgEA4QIAIYMCAQDhAgAhhAIBAOECACGHAgEA4AIAIZICIADrAgAhlgIBAOECACGZAgEA4AIAIZoCAQDhAgAhmwIBAOECACGcAgEA4AIAIZ0CAQDgAgAhngIBAOACACGfAgEA4AIAIaACAQDhAgAhoQIBAOECACGiAgEA4QIAIaMCAQDhAgAhpAIBAOECACGlAgEA4QIAIaYCAQDhAgAhpwIgAOsCACGoAgEA4QIAIakCAQDhAgAhqgIBAOECACGrAgEA4QIAIawCQADtAgAhrQIgAOsCACEg3AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh8gEBAI4DACHzAUAAjwMAIf4BAQCZAwAhgQIBAJkDACGDAgEAmQMAIYQCAQCZAwAhhwIBAI4DACGSAiAAtgMAIZYCAQCZAwAhmQIBAI4DACGaAgEAmQMAIZwCAQCOAwAhnQIBAI4DACGeAgEAjgMAIZ8CAQCOAwAhoAIBAJkDACGhAgEAmQMAIaICAQCZAwAhowIBAJkDACGkAgEAmQMAIaUCAQCZAwAhpgIBAJkDACGnAiAAtgMAIagCAQCZAwAhqQIBAJkDACGqAgEAmQMAIasCAQCZAwAhrAJAANsDACGtAiAAtgMAIScFAADwAwAgBwAA8QMAIAgAAPIDACAKAAD0AwAgDAAA8wMAIA4AAPUDACAPAAD2AwAg3AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh8gEBAI4DACHzAUAAjwMAIf4BAQCZAwAhgQIBAJkDACGDAgEAmQMAIYQCAQCZAwAhhwIBAI4DACGSAiAAtgMAIZYCAQCZAwAhmQIBAI4DACGaAgEAmQMAIZwCAQCOAwAhnQIBAI4DACGeAgEAjgMAIZ8CAQCOAwAhoAIBAJkDACGhAgEAmQMAIaICAQCZAwAhowIBAJkDACGkAgEAmQMAIaUCAQCZAwAhpgIBAJkDACGnAiAAtgMAIagCAQCZAwAhqQIBAJkDACGqAgEAmQMAIasCAQCZAwAhrAJAANsDACGtAiAAtgMAIScFAADGBAAgBwAAxwQAIAgAAMgEACAKAADKBAAgDAAAyQQAIA4AAMsEACAPAADMBAAg3AEBAAAAAeEBQAAAAAHuAQIAAAAB8gEBAAAAAfMBQAAAAAH-AQEAAAABgQIBAAAAAYMCAQAAAAGEAgEAAAABhwIBAAAAAZICIAAAAAGWAgEAAAABmQIBAAAAAZoCAQAAAAGcAgEAAAABnQIBAAAAAZ4CAQAAAAGfAgEAAAABoAIBAAAAAaECAQAAAAGiAgEAAAABowIBAAAAAaQCAQAAAAGlAgEAAAABpgIBAAAAAacCIAAAAAGoAgEAAAABqQIBAAAAAaoCAQAAAAGrAgEAAAABrAJAAAAAAa0CIAAAAAEEHQAA1AQAML0CAADVBAAwvwIAANcEACDDAgAA2AQAMAAbAwAA5wQAIAUAAOgEACAHAADpBAAgCAAA6QQAIAoAAOYEACAMAADqBAAgDgAA6wQAIA8AAOwEACD-AQAAkgMAIIECAACSAwAggwIAAJIDACCEAgAAkgMAIJYCAACSAwAgmgIAAJIDACCbAgAAkgMAIKACAACSAwAgoQIAAJIDACCiAgAAkgMAIKMCAACSAwAgpAIAAJIDACClAgAAkgMAIKYCAACSAwAgqAIAAJIDACCpAgAAkgMAIKoCAACSAwAgqwIAAJIDACCsAgAAkgMAIAIEAADiBAAgDAAA5AQAIAADBAAA4gQAIAoAAOYEACDwAQAAkgMAIAACEAAA4QQAILUCAACSAwAgAAAAAAAg3AEBAAAAAeEBQAAAAAHuAQIAAAAB8gEBAAAAAfMBQAAAAAH-AQEAAAABgQIBAAAAAYMCAQAAAAGEAgEAAAABhwIBAAAAAZICIAAAAAGWAgEAAAABmQIBAAAAAZoCAQAAAAGcAgEAAAABnQIBAAAAAZ4CAQAAAAGfAgEAAAABoAIBAAAAAaECAQAAAAGiAgEAAAABowIBAAAAAaQCAQAAAAGlAgEAAAABpgIBAAAAAacCIAAAAAGoAgEAAAABqQIBAAAAAaoCAQAAAAGrAgEAAAABrAJAAAAAAa0CIAAAAAEG3AEBAAAAAeEBQAAAAAHzAUAAAAAB9QEBAAAAAa4CAQAAAAG1AgEAAAABAgAAAAEAIB0AAO4EACAI3AEBAAAAAfIBAQAAAAH-AQEAAAABlAICAAAAAZUCAQAAAAGWAgEAAAABlwJAAAAAAZgCQAAAAAEBkwIBAAAAAQHdAQEAAAABB9wBAQAAAAHhAUAAAAAB7gECAAAAAe8BAQAAAAHwAQEAAAAB-gEBAAAAAfsBAQAAAAEL3AEBAAAAAeABAQAAAAHhAUAAAAAB7gECAAAAAfMBQAAAAAH0AQEAAAAB9QEBAAAAAfYBAgAAAAH3AQIAAAAB-AEBAAAAAfkBIAAAAAEH3AEBAAAAAeABAQAAAAHhAUAAAAAB7gECAAAAAfEBAQAAAAHyAQEAAAAB8wFAAAAAAQXcAQEAAAAB3gEBAAAAAd8BAQAAAAHgAQEAAAAB4QFAAAAAAQMAAAAHACAdAADuBAAgHgAA-QQAIAgAAAAHACAWAAD5BAAg3AEBAI4DACHhAUAAjwMAIfMBQACPAwAh9QEBAI4DACGuAgEAjgMAIbUCAQCZAwAhBtwBAQCOAwAh4QFAAI8DACHzAUAAjwMAIfUBAQCOAwAhrgIBAI4DACG1AgEAmQMAISgDAADFBAAgBwAAxwQAIAgAAMgEACAKAADKBAAgDAAAyQQAIA4AAMsEACAPAADMBAAg3AEBAAAAAeEBQAAAAAHuAQIAAAAB8gEBAAAAAfMBQAAAAAH-AQEAAAABgQIBAAAAAYMCAQAAAAGEAgEAAAABhwIBAAAAAZICIAAAAAGWAgEAAAABmQIBAAAAAZoCAQAAAAGbAgEAAAABnAIBAAAAAZ0CAQAAAAGeAgEAAAABnwIBAAAAAaACAQAAAAGhAgEAAAABogIBAAAAAaMCAQAAAAGkAgEAAAABpQIBAAAAAaYCAQAAAAGnAiAAAAABqAIBAAAAAakCAQAAAAGqAgEAAAABqwIBAAAAAawCQAAAAAGtAiAAAAABAgAAAAUAIB0AAPoEACADAAAAAwAgHQAA-gQAIB4AAP4EACAqAAAAAwAgAwAA7wMAIAcAAPEDACAIAADyAwAgCgAA9AMAIAwAAPMDACAOAAD1AwAgDwAA9gMAIBYAAP4EACDcAQEAjgMAIeEBQACPAwAh7gECAJgDACHyAQEAjgMAIfMBQACPAwAh_gEBAJkDACGBAgEAmQMAIYMCAQCZAwAhhAIBAJkDACGHAgEAjgMAIZICIAC2AwAhlgIBAJkDACGZAgEAjgMAIZoCAQCZAwAhmwIBAJkDACGcAgEAjgMAIZ0CAQCOAwAhngIBAI4DACGfAgEAjgMAIaACAQCZAwAhoQIBAJkDACGiAgEAmQMAIaMCAQCZAwAhpAIBAJkDACGlAgEAmQMAIaYCAQCZAwAhpwIgALYDACGoAgEAmQMAIakCAQCZAwAhqgIBAJkDACGrAgEAmQMAIawCQADbAwAhrQIgALYDACEoAwAA7wMAIAcAAPEDACAIAADyAwAgCgAA9AMAIAwAAPMDACAOAAD1AwAgDwAA9gMAINwBAQCOAwAh4QFAAI8DACHuAQIAmAMAIfIBAQCOAwAh8wFAAI8DACH-AQEAmQMAIYECAQCZAwAhgwIBAJkDACGEAgEAmQMAIYcCAQCOAwAhkgIgALYDACGWAgEAmQMAIZkCAQCOAwAhmgIBAJkDACGbAgEAmQMAIZwCAQCOAwAhnQIBAI4DACGeAgEAjgMAIZ8CAQCOAwAhoAIBAJkDACGhAgEAmQMAIaICAQCZAwAhowIBAJkDACGkAgEAmQMAIaUCAQCZAwAhpgIBAJkDACGnAiAAtgMAIagCAQCZAwAhqQIBAJkDACGqAgEAmQMAIasCAQCZAwAhrAJAANsDACGtAiAAtgMAISgDAADFBAAgBQAAxgQAIAcAAMcEACAKAADKBAAgDAAAyQQAIA4AAMsEACAPAADMBAAg3AEBAAAAAeEBQAAAAAHuAQIAAAAB8gEBAAAAAfMBQAAAAAH-AQEAAAABgQIBAAAAAYMCAQAAAAGEAgEAAAABhwIBAAAAAZICIAAAAAGWAgEAAAABmQIBAAAAAZoCAQAAAAGbAgEAAAABnAIBAAAAAZ0CAQAAAAGeAgEAAAABnwIBAAAAAaACAQAAAAGhAgEAAAABogIBAAAAAaMCAQAAAAGkAgEAAAABpQIBAAAAAaYCAQAAAAGnAiAAAAABqAIBAAAAAakCAQAAAAGqAgEAAAABqwIBAAAAAawCQAAAAAGtAiAAAAABAgAAAAUAIB0AAP8EACAoAwAAxQQAIAUAAMYEACAIAADIBAAgCgAAygQAIAwAAMkEACAOAADLBAAgDwAAzAQAINwBAQAAAAHhAUAAAAAB7gECAAAAAfIBAQAAAAHzAUAAAAAB_gEBAAAAAYECAQAAAAGDAgEAAAABhAIBAAAAAYcCAQAAAAGSAiAAAAABlgIBAAAAAZkCAQAAAAGaAgEAAAABmwIBAAAAAZwCAQAAAAGdAgEAAAABngIBAAAAAZ8CAQAAAAGgAgEAAAABoQIBAAAAAaICAQAAAAGjAgEAAAABpAIBAAAAAaUCAQAAAAGmAgEAAAABpwIgAAAAAagCAQAAAAGpAgEAAAABqgIBAAAAAasCAQAAAAGsAkAAAAABrQIgAAAAAQIAAAAFACAdAACBBQAgAwAAAAMAIB0AAP8EACAeAACFBQAgKgAAAAMAIAMAAO8DACAFAADwAwAgBwAA8QMAIAoAAPQDACAMAADzAwAgDgAA9QMAIA8AAPYDACAWAACFBQAg3AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh8gEBAI4DACHzAUAAjwMAIf4BAQCZAwAhgQIBAJkDACGDAgEAmQMAIYQCAQCZAwAhhwIBAI4DACGSAiAAtgMAIZYCAQCZAwAhmQIBAI4DACGaAgEAmQMAIZsCAQCZAwAhnAIBAI4DACGdAgEAjgMAIZ4CAQCOAwAhnwIBAI4DACGgAgEAmQMAIaECAQCZAwAhogIBAJkDACGjAgEAmQMAIaQCAQCZAwAhpQIBAJkDACGmAgEAmQMAIacCIAC2AwAhqAIBAJkDACGpAgEAmQMAIaoCAQCZAwAhqwIBAJkDACGsAkAA2wMAIa0CIAC2AwAhKAMAAO8DACAFAADwAwAgBwAA8QMAIAoAAPQDACAMAADzAwAgDgAA9QMAIA8AAPYDACDcAQEAjgMAIeEBQACPAwAh7gECAJgDACHyAQEAjgMAIfMBQACPAwAh_gEBAJkDACGBAgEAmQMAIYMCAQCZAwAhhAIBAJkDACGHAgEAjgMAIZICIAC2AwAhlgIBAJkDACGZAgEAjgMAIZoCAQCZAwAhmwIBAJkDACGcAgEAjgMAIZ0CAQCOAwAhngIBAI4DACGfAgEAjgMAIaACAQCZAwAhoQIBAJkDACGiAgEAmQMAIaMCAQCZAwAhpAIBAJkDACGlAgEAmQMAIaYCAQCZAwAhpwIgALYDACGoAgEAmQMAIakCAQCZAwAhqgIBAJkDACGrAgEAmQMAIawCQADbAwAhrQIgALYDACEDAAAAAwAgHQAAgQUAIB4AAIgFACAqAAAAAwAgAwAA7wMAIAUAAPADACAIAADyAwAgCgAA9AMAIAwAAPMDACAOAAD1AwAgDwAA9gMAIBYAAIgFACDcAQEAjgMAIeEBQACPAwAh7gECAJgDACHyAQEAjgMAIfMBQACPAwAh_gEBAJkDACGBAgEAmQMAIYMCAQCZAwAhhAIBAJkDACGHAgEAjgMAIZICIAC2AwAhlgIBAJkDACGZAgEAjgMAIZoCAQCZAwAhmwIBAJkDACGcAgEAjgMAIZ0CAQCOAwAhngIBAI4DACGfAgEAjgMAIaACAQCZAwAhoQIBAJkDACGiAgEAmQMAIaMCAQCZAwAhpAIBAJkDACGlAgEAmQMAIaYCAQCZAwAhpwIgALYDACGoAgEAmQMAIakCAQCZAwAhqgIBAJkDACGrAgEAmQMAIawCQADbAwAhrQIgALYDACEoAwAA7wMAIAUAAPADACAIAADyAwAgCgAA9AMAIAwAAPMDACAOAAD1AwAgDwAA9gMAINwBAQCOAwAh4QFAAI8DACHuAQIAmAMAIfIBAQCOAwAh8wFAAI8DACH-AQEAmQMAIYECAQCZAwAhgwIBAJkDACGEAgEAmQMAIYcCAQCOAwAhkgIgALYDACGWAgEAmQMAIZkCAQCOAwAhmgIBAJkDACGbAgEAmQMAIZwCAQCOAwAhnQIBAI4DACGeAgEAjgMAIZ8CAQCOAwAhoAIBAJkDACGhAgEAmQMAIaICAQCZAwAhowIBAJkDACGkAgEAmQMAIaUCAQCZAwAhpgIBAJkDACGnAiAAtgMAIagCAQCZAwAhqQIBAJkDACGqAgEAmQMAIasCAQCZAwAhrAJAANsDACGtAiAAtgMAISgDAADFBAAgBQAAxgQAIAcAAMcEACAIAADIBAAgCgAAygQAIA4AAMsEACAPAADMBAAg3AEBAAAAAeEBQAAAAAHuAQIAAAAB8gEBAAAAAfMBQAAAAAH-AQEAAAABgQIBAAAAAYMCAQAAAAGEAgEAAAABhwIBAAAAAZICIAAAAAGWAgEAAAABmQIBAAAAAZoCAQAAAAGbAgEAAAABnAIBAAAAAZ0CAQAAAAGeAgEAAAABnwIBAAAAAaACAQAAAAGhAgEAAAABogIBAAAAAaMCAQAAAAGkAgEAAAABpQIBAAAAAaYCAQAAAAGnAiAAAAABqAIBAAAAAakCAQAAAAGqAgEAAAABqwIBAAAAAawCQAAAAAGtAiAAAAABAgAAAAUAIB0AAIkFACAL3AEBAAAAAd0BAQAAAAHgAQEAAAAB4QFAAAAAAe4BAgAAAAHzAUAAAAAB9QEBAAAAAfYBAgAAAAH3AQIAAAAB-AEBAAAAAfkBIAAAAAEDAAAAAwAgHQAAiQUAIB4AAI4FACAqAAAAAwAgAwAA7wMAIAUAAPADACAHAADxAwAgCAAA8gMAIAoAAPQDACAOAAD1AwAgDwAA9gMAIBYAAI4FACDcAQEAjgMAIeEBQACPAwAh7gECAJgDACHyAQEAjgMAIfMBQACPAwAh_gEBAJkDACGBAgEAmQMAIYMCAQCZAwAhhAIBAJkDACGHAgEAjgMAIZICIAC2AwAhlgIBAJkDACGZAgEAjgMAIZoCAQCZAwAhmwIBAJkDACGcAgEAjgMAIZ0CAQCOAwAhngIBAI4DACGfAgEAjgMAIaACAQCZAwAhoQIBAJkDACGiAgEAmQMAIaMCAQCZAwAhpAIBAJkDACGlAgEAmQMAIaYCAQCZAwAhpwIgALYDACGoAgEAmQMAIakCAQCZAwAhqgIBAJkDACGrAgEAmQMAIawCQADbAwAhrQIgALYDACEoAwAA7wMAIAUAAPADACAHAADxAwAgCAAA8gMAIAoAAPQDACAOAAD1AwAgDwAA9gMAINwBAQCOAwAh4QFAAI8DACHuAQIAmAMAIfIBAQCOAwAh8wFAAI8DACH-AQEAmQMAIYECAQCZAwAhgwIBAJkDACGEAgEAmQMAIYcCAQCOAwAhkgIgALYDACGWAgEAmQMAIZkCAQCOAwAhmgIBAJkDACGbAgEAmQMAIZwCAQCOAwAhnQIBAI4DACGeAgEAjgMAIZ8CAQCOAwAhoAIBAJkDACGhAgEAmQMAIaICAQCZAwAhowIBAJkDACGkAgEAmQMAIaUCAQCZAwAhpgIBAJkDACGnAiAAtgMAIagCAQCZAwAhqQIBAJkDACGqAgEAmQMAIasCAQCZAwAhrAJAANsDACGtAiAAtgMAISgDAADFBAAgBQAAxgQAIAcAAMcEACAIAADIBAAgDAAAyQQAIA4AAMsEACAPAADMBAAg3AEBAAAAAeEBQAAAAAHuAQIAAAAB8gEBAAAAAfMBQAAAAAH-AQEAAAABgQIBAAAAAYMCAQAAAAGEAgEAAAABhwIBAAAAAZICIAAAAAGWAgEAAAABmQIBAAAAAZoCAQAAAAGbAgEAAAABnAIBAAAAAZ0CAQAAAAGeAgEAAAABnwIBAAAAAaACAQAAAAGhAgEAAAABogIBAAAAAaMCAQAAAAGkAgEAAAABpQIBAAAAAaYCAQAAAAGnAiAAAAABqAIBAAAAAakCAQAAAAGqAgEAAAABqwIBAAAAAawCQAAAAAGtAiAAAAABAgAAAAUAIB0AAI8FACAJBAAAzgMAINwBAQAAAAHdAQEAAAAB4QFAAAAAAe4BAgAAAAHvAQEAAAAB8AEBAAAAAfoBAQAAAAH7AQEAAAABAgAAABQAIB0AAJEFACADAAAAAwAgHQAAjwUAIB4AAJUFACAqAAAAAwAgAwAA7wMAIAUAAPADACAHAADxAwAgCAAA8gMAIAwAAPMDACAOAAD1AwAgDwAA9gMAIBYAAJUFACDcAQEAjgMAIeEBQACPAwAh7gECAJgDACHyAQEAjgMAIfMBQACPAwAh_gEBAJkDACGBAgEAmQMAIYMCAQCZAwAhhAIBAJkDACGHAgEAjgMAIZICIAC2AwAhlgIBAJkDACGZAgEAjgMAIZoCAQCZAwAhmwIBAJkDACGcAgEAjgMAIZ0CAQCOAwAhngIBAI4DACGfAgEAjgMAIaACAQCZAwAhoQIBAJkDACGiAgEAmQMAIaMCAQCZAwAhpAIBAJkDACGlAgEAmQMAIaYCAQCZAwAhpwIgALYDACGoAgEAmQMAIakCAQCZAwAhqgIBAJkDACGrAgEAmQMAIawCQADbAwAhrQIgALYDACEoAwAA7wMAIAUAAPADACAHAADxAwAgCAAA8gMAIAwAAPMDACAOAAD1AwAgDwAA9gMAINwBAQCOAwAh4QFAAI8DACHuAQIAmAMAIfIBAQCOAwAh8wFAAI8DACH-AQEAmQMAIYECAQCZAwAhgwIBAJkDACGEAgEAmQMAIYcCAQCOAwAhkgIgALYDACGWAgEAmQMAIZkCAQCOAwAhmgIBAJkDACGbAgEAmQMAIZwCAQCOAwAhnQIBAI4DACGeAgEAjgMAIZ8CAQCOAwAhoAIBAJkDACGhAgEAmQMAIaICAQCZAwAhowIBAJkDACGkAgEAmQMAIaUCAQCZAwAhpgIBAJkDACGnAiAAtgMAIagCAQCZAwAhqQIBAJkDACGqAgEAmQMAIasCAQCZAwAhrAJAANsDACGtAiAAtgMAIQMAAAASACAdAACRBQAgHgAAmAUAIAsAAAASACAEAADAAwAgFgAAmAUAINwBAQCOAwAh3QEBAI4DACHhAUAAjwMAIe4BAgCYAwAh7wEBAI4DACHwAQEAmQMAIfoBAQCOAwAh-wEBAI4DACEJBAAAwAMAINwBAQCOAwAh3QEBAI4DACHhAUAAjwMAIe4BAgCYAwAh7wEBAI4DACHwAQEAmQMAIfoBAQCOAwAh-wEBAI4DACEoAwAAxQQAIAUAAMYEACAHAADHBAAgCAAAyAQAIAoAAMoEACAMAADJBAAgDwAAzAQAINwBAQAAAAHhAUAAAAAB7gECAAAAAfIBAQAAAAHzAUAAAAAB_gEBAAAAAYECAQAAAAGDAgEAAAABhAIBAAAAAYcCAQAAAAGSAiAAAAABlgIBAAAAAZkCAQAAAAGaAgEAAAABmwIBAAAAAZwCAQAAAAGdAgEAAAABngIBAAAAAZ8CAQAAAAGgAgEAAAABoQIBAAAAAaICAQAAAAGjAgEAAAABpAIBAAAAAaUCAQAAAAGmAgEAAAABpwIgAAAAAagCAQAAAAGpAgEAAAABqgIBAAAAAasCAQAAAAGsAkAAAAABrQIgAAAAAQIAAAAFACAdAACZBQAgBtwBAQAAAAHhAUAAAAAB7gECAAAAAe8BAQAAAAHwAQEAAAAB8QEBAAAAAQMAAAADACAdAACZBQAgHgAAngUAICoAAAADACADAADvAwAgBQAA8AMAIAcAAPEDACAIAADyAwAgCgAA9AMAIAwAAPMDACAPAAD2AwAgFgAAngUAINwBAQCOAwAh4QFAAI8DACHuAQIAmAMAIfIBAQCOAwAh8wFAAI8DACH-AQEAmQMAIYECAQCZAwAhgwIBAJkDACGEAgEAmQMAIYcCAQCOAwAhkgIgALYDACGWAgEAmQMAIZkCAQCOAwAhmgIBAJkDACGbAgEAmQMAIZwCAQCOAwAhnQIBAI4DACGeAgEAjgMAIZ8CAQCOAwAhoAIBAJkDACGhAgEAmQMAIaICAQCZAwAhowIBAJkDACGkAgEAmQMAIaUCAQCZAwAhpgIBAJkDACGnAiAAtgMAIagCAQCZAwAhqQIBAJkDACGqAgEAmQMAIasCAQCZAwAhrAJAANsDACGtAiAAtgMAISgDAADvAwAgBQAA8AMAIAcAAPEDACAIAADyAwAgCgAA9AMAIAwAAPMDACAPAAD2AwAg3AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh8gEBAI4DACHzAUAAjwMAIf4BAQCZAwAhgQIBAJkDACGDAgEAmQMAIYQCAQCZAwAhhwIBAI4DACGSAiAAtgMAIZYCAQCZAwAhmQIBAI4DACGaAgEAmQMAIZsCAQCZAwAhnAIBAI4DACGdAgEAjgMAIZ4CAQCOAwAhnwIBAI4DACGgAgEAmQMAIaECAQCZAwAhogIBAJkDACGjAgEAmQMAIaQCAQCZAwAhpQIBAJkDACGmAgEAmQMAIacCIAC2AwAhqAIBAJkDACGpAgEAmQMAIaoCAQCZAwAhqwIBAJkDACGsAkAA2wMAIa0CIAC2AwAhCQQAAK8DACDcAQEAAAAB3QEBAAAAAeABAQAAAAHhAUAAAAAB7gECAAAAAfEBAQAAAAHyAQEAAAAB8wFAAAAAAQIAAAAfACAdAACfBQAgAwAAAB0AIB0AAJ8FACAeAACjBQAgCwAAAB0AIAQAAKEDACAWAACjBQAg3AEBAI4DACHdAQEAjgMAIeABAQCOAwAh4QFAAI8DACHuAQIAmAMAIfEBAQCOAwAh8gEBAI4DACHzAUAAjwMAIQkEAAChAwAg3AEBAI4DACHdAQEAjgMAIeABAQCOAwAh4QFAAI8DACHuAQIAmAMAIfEBAQCOAwAh8gEBAI4DACHzAUAAjwMAISgDAADFBAAgBQAAxgQAIAcAAMcEACAIAADIBAAgCgAAygQAIAwAAMkEACAOAADLBAAg3AEBAAAAAeEBQAAAAAHuAQIAAAAB8gEBAAAAAfMBQAAAAAH-AQEAAAABgQIBAAAAAYMCAQAAAAGEAgEAAAABhwIBAAAAAZICIAAAAAGWAgEAAAABmQIBAAAAAZoCAQAAAAGbAgEAAAABnAIBAAAAAZ0CAQAAAAGeAgEAAAABnwIBAAAAAaACAQAAAAGhAgEAAAABogIBAAAAAaMCAQAAAAGkAgEAAAABpQIBAAAAAaYCAQAAAAGnAiAAAAABqAIBAAAAAakCAQAAAAGqAgEAAAABqwIBAAAAAawCQAAAAAGtAiAAAAABAgAAAAUAIB0AAKQFACADAAAAAwAgHQAApAUAIB4AAKgFACAqAAAAAwAgAwAA7wMAIAUAAPADACAHAADxAwAgCAAA8gMAIAoAAPQDACAMAADzAwAgDgAA9QMAIBYAAKgFACDcAQEAjgMAIeEBQACPAwAh7gECAJgDACHyAQEAjgMAIfMBQACPAwAh_gEBAJkDACGBAgEAmQMAIYMCAQCZAwAhhAIBAJkDACGHAgEAjgMAIZICIAC2AwAhlgIBAJkDACGZAgEAjgMAIZoCAQCZAwAhmwIBAJkDACGcAgEAjgMAIZ0CAQCOAwAhngIBAI4DACGfAgEAjgMAIaACAQCZAwAhoQIBAJkDACGiAgEAmQMAIaMCAQCZAwAhpAIBAJkDACGlAgEAmQMAIaYCAQCZAwAhpwIgALYDACGoAgEAmQMAIakCAQCZAwAhqgIBAJkDACGrAgEAmQMAIawCQADbAwAhrQIgALYDACEoAwAA7wMAIAUAAPADACAHAADxAwAgCAAA8gMAIAoAAPQDACAMAADzAwAgDgAA9QMAINwBAQCOAwAh4QFAAI8DACHuAQIAmAMAIfIBAQCOAwAh8wFAAI8DACH-AQEAmQMAIYECAQCZAwAhgwIBAJkDACGEAgEAmQMAIYcCAQCOAwAhkgIgALYDACGWAgEAmQMAIZkCAQCOAwAhmgIBAJkDACGbAgEAmQMAIZwCAQCOAwAhnQIBAI4DACGeAgEAjgMAIZ8CAQCOAwAhoAIBAJkDACGhAgEAmQMAIaICAQCZAwAhowIBAJkDACGkAgEAmQMAIaUCAQCZAwAhpgIBAJkDACGnAiAAtgMAIagCAQCZAwAhqQIBAJkDACGqAgEAmQMAIasCAQCZAwAhrAJAANsDACGtAiAAtgMAIQILAA0QBgIJAwgBBQwDBxAECBEEChwGCwAMDBUFDiAIDykLAQQAAgIEAAIGAAIDBAACChkGCwAHAgQAAgkaBQEKGwADBAACCwAKDCQJAQ0ACAEMJQABBAACBwUqAAcrAAgsAAouAAwtAA4vAA8wAAEQMQAAAAADCwASIwATJAAUAAAAAwsAEiMAEyQAFAAAAAMLABojABskABwAAAADCwAaIwAbJAAcAQNrAQEDcQEFCwAhIwAkJAAlRQAiRgAjAAAAAAAFCwAhIwAkJAAlRQAiRgAjAQQAAgEEAAIFCwAqIwAtJAAuRQArRgAsAAAAAAAFCwAqIwAtJAAuRQArRgAsAgQAAgYAAgIEAAIGAAIDCwAzIwA0JAA1AAAAAwsAMyMANCQANQAAAAULADsjAD4kAD9FADxGAD0AAAAAAAULADsjAD4kAD9FADxGAD0AAAAFCwBFIwBIJABJRQBGRgBHAAAAAAAFCwBFIwBIJABJRQBGRgBHAQQAAgEEAAIFCwBOIwBRJABSRQBPRgBQAAAAAAAFCwBOIwBRJABSRQBPRgBQAgQAAgn3AQUCBAACCf0BBQULAFcjAFokAFtFAFhGAFkAAAAAAAULAFcjAFokAFtFAFhGAFkBBAACAQQAAgULAGAjAGMkAGRFAGFGAGIAAAAAAAULAGAjAGMkAGRFAGFGAGIBDQAIAQ0ACAULAGkjAGwkAG1FAGpGAGsAAAAAAAULAGkjAGwkAG1FAGpGAGsBBAACAQQAAgMLAHIjAHMkAHQAAAADCwByIwBzJAB0EQIBEjIBEzQBFDUBFTYBFzgBGDoOGTsPGj0BGz8OHEAQH0EBIEIBIUMOJUYRJkcVJ0kWKEoWKU0WKk4WK08WLFEWLVMOLlQXL1YWMFgOMVkYMloWM1sWNFwONV8ZNmAdN2ECOGICOWMCOmQCO2UCPGcCPWkOPmoeP20CQG8OQXAfQnICQ3MCRHQOR3cgSHgmSXkDSnoDS3sDTHwDTX0DTn8DT4EBDlCCASdRhAEDUoYBDlOHAShUiAEDVYkBA1aKAQ5XjQEpWI4BL1mPAQRakAEEW5EBBFySAQRdkwEEXpUBBF-XAQ5gmAEwYZoBBGKcAQ5jnQExZJ4BBGWfAQRmoAEOZ6MBMmikATZppgE3aqcBN2uqATdsqwE3bawBN26uATdvsAEOcLEBOHGzATdytQEOc7YBOXS3ATd1uAE3drkBDne8ATp4vQFAeb8BQXrAAUF7wwFBfMQBQX3FAUF-xwFBf8kBDoABygFCgQHMAUGCAc4BDoMBzwFDhAHQAUGFAdEBQYYB0gEOhwHVAUSIAdYBSokB1wEFigHYAQWLAdkBBYwB2gEFjQHbAQWOAd0BBY8B3wEOkAHgAUuRAeIBBZIB5AEOkwHlAUyUAeYBBZUB5wEFlgHoAQ6XAesBTZgB7AFTmQHtAQaaAe4BBpsB7wEGnAHwAQadAfEBBp4B8wEGnwH1AQ6gAfYBVKEB-QEGogH7AQ6jAfwBVaQB_gEGpQH_AQamAYACDqcBgwJWqAGEAlypAYUCCKoBhgIIqwGHAgisAYgCCK0BiQIIrgGLAgivAY0CDrABjgJdsQGQAgiyAZICDrMBkwJetAGUAgi1AZUCCLYBlgIOtwGZAl-4AZoCZbkBmwIJugGcAgm7AZ0CCbwBngIJvQGfAgm-AaECCb8BowIOwAGkAmbBAaYCCcIBqAIOwwGpAmfEAaoCCcUBqwIJxgGsAg7HAa8CaMgBsAJuyQGxAgvKAbICC8sBswILzAG0AgvNAbUCC84BtwILzwG5Ag7QAboCb9EBvAIL0gG-Ag7TAb8CcNQBwAIL1QHBAgvWAcICDtcBxQJx2AHGAnU"
+  strings: JSON.parse('["where","orderBy","cursor","project","task","rounds","dependsOn","dependencies","dependents","review","comments","_count","reviews","plan","plans","messages","tasks","Project.findUnique","Project.findUniqueOrThrow","Project.findFirst","Project.findFirstOrThrow","Project.findMany","data","Project.createOne","Project.createMany","Project.createManyAndReturn","Project.updateOne","Project.updateMany","Project.updateManyAndReturn","create","update","Project.upsertOne","Project.deleteOne","Project.deleteMany","having","_min","_max","Project.groupBy","Project.aggregate","AgentProfile.findUnique","AgentProfile.findUniqueOrThrow","AgentProfile.findFirst","AgentProfile.findFirstOrThrow","AgentProfile.findMany","AgentProfile.createOne","AgentProfile.createMany","AgentProfile.createManyAndReturn","AgentProfile.updateOne","AgentProfile.updateMany","AgentProfile.updateManyAndReturn","AgentProfile.upsertOne","AgentProfile.deleteOne","AgentProfile.deleteMany","AgentProfile.groupBy","AgentProfile.aggregate","Task.findUnique","Task.findUniqueOrThrow","Task.findFirst","Task.findFirstOrThrow","Task.findMany","Task.createOne","Task.createMany","Task.createManyAndReturn","Task.updateOne","Task.updateMany","Task.updateManyAndReturn","Task.upsertOne","Task.deleteOne","Task.deleteMany","_avg","_sum","Task.groupBy","Task.aggregate","TaskRound.findUnique","TaskRound.findUniqueOrThrow","TaskRound.findFirst","TaskRound.findFirstOrThrow","TaskRound.findMany","TaskRound.createOne","TaskRound.createMany","TaskRound.createManyAndReturn","TaskRound.updateOne","TaskRound.updateMany","TaskRound.updateManyAndReturn","TaskRound.upsertOne","TaskRound.deleteOne","TaskRound.deleteMany","TaskRound.groupBy","TaskRound.aggregate","TaskDependency.findUnique","TaskDependency.findUniqueOrThrow","TaskDependency.findFirst","TaskDependency.findFirstOrThrow","TaskDependency.findMany","TaskDependency.createOne","TaskDependency.createMany","TaskDependency.createManyAndReturn","TaskDependency.updateOne","TaskDependency.updateMany","TaskDependency.updateManyAndReturn","TaskDependency.upsertOne","TaskDependency.deleteOne","TaskDependency.deleteMany","TaskDependency.groupBy","TaskDependency.aggregate","Pane.findUnique","Pane.findUniqueOrThrow","Pane.findFirst","Pane.findFirstOrThrow","Pane.findMany","Pane.createOne","Pane.createMany","Pane.createManyAndReturn","Pane.updateOne","Pane.updateMany","Pane.updateManyAndReturn","Pane.upsertOne","Pane.deleteOne","Pane.deleteMany","Pane.groupBy","Pane.aggregate","Event.findUnique","Event.findUniqueOrThrow","Event.findFirst","Event.findFirstOrThrow","Event.findMany","Event.createOne","Event.createMany","Event.createManyAndReturn","Event.updateOne","Event.updateMany","Event.updateManyAndReturn","Event.upsertOne","Event.deleteOne","Event.deleteMany","Event.groupBy","Event.aggregate","Review.findUnique","Review.findUniqueOrThrow","Review.findFirst","Review.findFirstOrThrow","Review.findMany","Review.createOne","Review.createMany","Review.createManyAndReturn","Review.updateOne","Review.updateMany","Review.updateManyAndReturn","Review.upsertOne","Review.deleteOne","Review.deleteMany","Review.groupBy","Review.aggregate","ReviewComment.findUnique","ReviewComment.findUniqueOrThrow","ReviewComment.findFirst","ReviewComment.findFirstOrThrow","ReviewComment.findMany","ReviewComment.createOne","ReviewComment.createMany","ReviewComment.createManyAndReturn","ReviewComment.updateOne","ReviewComment.updateMany","ReviewComment.updateManyAndReturn","ReviewComment.upsertOne","ReviewComment.deleteOne","ReviewComment.deleteMany","ReviewComment.groupBy","ReviewComment.aggregate","Plan.findUnique","Plan.findUniqueOrThrow","Plan.findFirst","Plan.findFirstOrThrow","Plan.findMany","Plan.createOne","Plan.createMany","Plan.createManyAndReturn","Plan.updateOne","Plan.updateMany","Plan.updateManyAndReturn","Plan.upsertOne","Plan.deleteOne","Plan.deleteMany","Plan.groupBy","Plan.aggregate","PlanReview.findUnique","PlanReview.findUniqueOrThrow","PlanReview.findFirst","PlanReview.findFirstOrThrow","PlanReview.findMany","PlanReview.createOne","PlanReview.createMany","PlanReview.createManyAndReturn","PlanReview.updateOne","PlanReview.updateMany","PlanReview.updateManyAndReturn","PlanReview.upsertOne","PlanReview.deleteOne","PlanReview.deleteMany","PlanReview.groupBy","PlanReview.aggregate","Message.findUnique","Message.findUniqueOrThrow","Message.findFirst","Message.findFirstOrThrow","Message.findMany","Message.createOne","Message.createMany","Message.createManyAndReturn","Message.updateOne","Message.updateMany","Message.updateManyAndReturn","Message.upsertOne","Message.deleteOne","Message.deleteMany","Message.groupBy","Message.aggregate","AND","OR","NOT","id","taskId","author","kind","body","createdAt","equals","in","notIn","lt","lte","gt","gte","not","contains","startsWith","endsWith","planId","round","verdict","summary","annotations","state","updatedAt","reviewId","path","startLine","endLine","side","quote","resolved","stage","reviewerKind","reviewedTree","seq","type","paneId","payload","time","argv","cwd","label","parentPaneId","rootPaneId","relationship","agent","lifecycle","lifecycleSeq","doneSeen","pid","exitCode","signal","cols","rows","tokenHash","exitedAt","sandboxed","dependsOnId","number","result","evidence","prompt","startedAt","endedAt","title","contextId","projectId","repoPath","objective","constraints","acceptanceCriteria","outputFormat","parentTaskId","rootTaskId","baseRef","baseSha","targetBranch","branch","branchPreexisting","worktreePath","disposition","mergeCommit","cleanupError","finishedAt","requiresPlanning","startOptions","name","role","supportsHooks","env","builtIn","sandbox","sandboxNetwork","defaultTarget","every","some","none","taskId_dependsOnId","taskId_number","is","isNot","connectOrCreate","upsert","createMany","set","disconnect","delete","connect","updateMany","deleteMany","increment","decrement","multiply","divide"]'),
+  graph: "qAV1wAEKEAAAgwMAINkBAACCAwAw2gEAAAcAENsBAACCAwAw3AEBAAAAAeEBQADiAgAh8wFAAOICACH1AQEAAAABsgIBAOACACG5AgEA4QIAIQEAAAABACAtAwAAhQMAIAUAAIYDACAHAACHAwAgCAAAhwMAIAoAAP0CACAMAACIAwAgDgAAiQMAIA8AAIoDACDZAQAAhAMAMNoBAAADABDbAQAAhAMAMNwBAQDgAgAh4QFAAOICACHuAQIA3wIAIfIBAQDgAgAh8wFAAOICACGAAgEA4QIAIYMCAQDhAgAhhQIBAOECACGGAgEA4QIAIYkCAQDgAgAhlAIgAOsCACGYAgEA4QIAIZwCAQDgAgAhnQIBAOECACGeAgEA4QIAIZ8CAQDgAgAhoAIBAOACACGhAgEA4AIAIaICAQDgAgAhowIBAOECACGkAgEA4QIAIaUCAQDhAgAhpgIBAOECACGnAgEA4QIAIagCAQDhAgAhqQIBAOECACGqAiAA6wIAIasCAQDhAgAhrAIBAOECACGtAgEA4QIAIa4CAQDhAgAhrwJAAO0CACGwAiAA6wIAIbECAQDhAgAhHAMAAOcEACAFAADoBAAgBwAA6QQAIAgAAOkEACAKAADmBAAgDAAA6gQAIA4AAOsEACAPAADsBAAggAIAAJIDACCDAgAAkgMAIIUCAACSAwAghgIAAJIDACCYAgAAkgMAIJ0CAACSAwAgngIAAJIDACCjAgAAkgMAIKQCAACSAwAgpQIAAJIDACCmAgAAkgMAIKcCAACSAwAgqAIAAJIDACCpAgAAkgMAIKsCAACSAwAgrAIAAJIDACCtAgAAkgMAIK4CAACSAwAgrwIAAJIDACCxAgAAkgMAIC0DAACFAwAgBQAAhgMAIAcAAIcDACAIAACHAwAgCgAA_QIAIAwAAIgDACAOAACJAwAgDwAAigMAINkBAACEAwAw2gEAAAMAENsBAACEAwAw3AEBAAAAAeEBQADiAgAh7gECAN8CACHyAQEA4AIAIfMBQADiAgAhgAIBAOECACGDAgEA4QIAIYUCAQDhAgAhhgIBAOECACGJAgEA4AIAIZQCIADrAgAhmAIBAOECACGcAgEA4AIAIZ0CAQDhAgAhngIBAOECACGfAgEA4AIAIaACAQDgAgAhoQIBAOACACGiAgEA4AIAIaMCAQDhAgAhpAIBAOECACGlAgEA4QIAIaYCAQDhAgAhpwIBAOECACGoAgEA4QIAIakCAQDhAgAhqgIgAOsCACGrAgEA4QIAIawCAQDhAgAhrQIBAOECACGuAgEA4QIAIa8CQADtAgAhsAIgAOsCACGxAgEA4QIAIQMAAAADACABAAAEADACAAAFACAKEAAAgwMAINkBAACCAwAw2gEAAAcAENsBAACCAwAw3AEBAOACACHhAUAA4gIAIfMBQADiAgAh9QEBAOACACGyAgEA4AIAIbkCAQDhAgAhAQAAAAcAIA4EAAD1AgAg2QEAAIEDADDaAQAACQAQ2wEAAIEDADDcAQEA4AIAId0BAQDgAgAh8gEBAOACACGAAgEA4QIAIZYCAgDfAgAhlwIBAOECACGYAgEA4QIAIZkCAQDhAgAhmgJAAOICACGbAkAA7QIAIQYEAADiBAAggAIAAJIDACCXAgAAkgMAIJgCAACSAwAgmQIAAJIDACCbAgAAkgMAIA8EAAD1AgAg2QEAAIEDADDaAQAACQAQ2wEAAIEDADDcAQEAAAAB3QEBAOACACHyAQEA4AIAIYACAQDhAgAhlgICAN8CACGXAgEA4QIAIZgCAQDhAgAhmQIBAOECACGaAkAA4gIAIZsCQADtAgAhvgIAAIADACADAAAACQAgAQAACgAwAgAACwAgBwQAAPUCACAGAAD1AgAg2QEAAP8CADDaAQAADQAQ2wEAAP8CADDdAQEA4AIAIZUCAQDgAgAhAgQAAOIEACAGAADiBAAgCAQAAPUCACAGAAD1AgAg2QEAAP8CADDaAQAADQAQ2wEAAP8CADDdAQEA4AIAIZUCAQDgAgAhvQIAAP4CACADAAAADQAgAQAADgAwAgAADwAgAwAAAA0AIAEAAA4AMAIAAA8AIA4EAAD1AgAgCgAA_QIAINkBAAD8AgAw2gEAABIAENsBAAD8AgAw3AEBAOACACHdAQEA4AIAIeEBQADiAgAh7gECAN8CACHvAQEA4AIAIfABAQDhAgAh-wEBAOACACH8AQEA4AIAIf0BAQDhAgAhBAQAAOIEACAKAADmBAAg8AEAAJIDACD9AQAAkgMAIA4EAAD1AgAgCgAA_QIAINkBAAD8AgAw2gEAABIAENsBAAD8AgAw3AEBAAAAAd0BAQDgAgAh4QFAAOICACHuAQIA3wIAIe8BAQDgAgAh8AEBAOECACH7AQEA4AIAIfwBAQDgAgAh_QEBAOECACEDAAAAEgAgAQAAEwAwAgAAFAAgEwQAAPUCACAJAAD7AgAg2QEAAPoCADDaAQAAFgAQ2wEAAPoCADDcAQEA4AIAId0BAQDgAgAh3gEBAOACACHgAQEA4AIAIeEBQADiAgAh7gECAN8CACHzAUAA4gIAIfQBAQDhAgAh9QEBAOACACH2AQIA3wIAIfcBAgDfAgAh-AEBAOACACH5AQEA4AIAIfoBIADrAgAhAwQAAOIEACAJAADlBAAg9AEAAJIDACATBAAA9QIAIAkAAPsCACDZAQAA-gIAMNoBAAAWABDbAQAA-gIAMNwBAQAAAAHdAQEA4AIAId4BAQDgAgAh4AEBAOACACHhAUAA4gIAIe4BAgDfAgAh8wFAAOICACH0AQEA4QIAIfUBAQDgAgAh9gECAN8CACH3AQIA3wIAIfgBAQDgAgAh-QEBAOACACH6ASAA6wIAIQMAAAAWACABAAAXADACAAAYACABAAAAEgAgAQAAABYAIAMAAAAWACABAAAXADACAAAYACANBAAA9QIAIAwAAPkCACDZAQAA-AIAMNoBAAAdABDbAQAA-AIAMNwBAQDgAgAh3QEBAOACACHgAQEA4AIAIeEBQADiAgAh7gECAN8CACHxAQEA4AIAIfIBAQDgAgAh8wFAAOICACECBAAA4gQAIAwAAOQEACANBAAA9QIAIAwAAPkCACDZAQAA-AIAMNoBAAAdABDbAQAA-AIAMNwBAQAAAAHdAQEA4AIAIeABAQDgAgAh4QFAAOICACHuAQIA3wIAIfEBAQDgAgAh8gEBAOACACHzAUAA4gIAIQMAAAAdACABAAAeADACAAAfACALDQAA9wIAINkBAAD2AgAw2gEAACEAENsBAAD2AgAw3AEBAOACACHhAUAA4gIAIe0BAQDgAgAh7gECAN8CACHvAQEA4AIAIfABAQDhAgAh8QEBAOACACECDQAA4wQAIPABAACSAwAgCw0AAPcCACDZAQAA9gIAMNoBAAAhABDbAQAA9gIAMNwBAQAAAAHhAUAA4gIAIe0BAQDgAgAh7gECAN8CACHvAQEA4AIAIfABAQDhAgAh8QEBAOACACEDAAAAIQAgAQAAIgAwAgAAIwAgAQAAACEAIAoEAAD1AgAg2QEAAPQCADDaAQAAJgAQ2wEAAPQCADDcAQEA4AIAId0BAQDgAgAh3gEBAOACACHfAQEA4AIAIeABAQDgAgAh4QFAAOICACEBBAAA4gQAIAoEAAD1AgAg2QEAAPQCADDaAQAAJgAQ2wEAAPQCADDcAQEAAAAB3QEBAOACACHeAQEA4AIAId8BAQDgAgAh4AEBAOACACHhAUAA4gIAIQMAAAAmACABAAAnADACAAAoACABAAAACQAgAQAAAA0AIAEAAAANACABAAAAEgAgAQAAABYAIAEAAAAdACABAAAAJgAgAQAAAAMAIAEAAAABACACEAAA4QQAILkCAACSAwAgAwAAAAcAIAEAADMAMAIAAAEAIAMAAAAHACABAAAzADACAAABACADAAAABwAgAQAAMwAwAgAAAQAgBxAAAOAEACDcAQEAAAAB4QFAAAAAAfMBQAAAAAH1AQEAAAABsgIBAAAAAbkCAQAAAAEBFgAANwAgBtwBAQAAAAHhAUAAAAAB8wFAAAAAAfUBAQAAAAGyAgEAAAABuQIBAAAAAQEWAAA5ADABFgAAOQAwBxAAANMEACDcAQEAjgMAIeEBQACPAwAh8wFAAI8DACH1AQEAjgMAIbICAQCOAwAhuQIBAJkDACECAAAAAQAgFgAAPAAgBtwBAQCOAwAh4QFAAI8DACHzAUAAjwMAIfUBAQCOAwAhsgIBAI4DACG5AgEAmQMAIQIAAAAHACAWAAA-ACACAAAABwAgFgAAPgAgAwAAAAEAIB0AADcAIB4AADwAIAEAAAABACABAAAABwAgBAsAANAEACAjAADSBAAgJAAA0QQAILkCAACSAwAgCdkBAADzAgAw2gEAAEUAENsBAADzAgAw3AEBAMgCACHhAUAAyQIAIfMBQADJAgAh9QEBAMgCACGyAgEAyAIAIbkCAQDRAgAhAwAAAAcAIAEAAEQAMCIAAEUAIAMAAAAHACABAAAzADACAAABACAO2QEAAPICADDaAQAASwAQ2wEAAPICADDcAQEAAAAB4QFAAOICACHzAUAA4gIAIYMCAQDgAgAhsgIBAOACACGzAgEA4AIAIbQCIADrAgAhtQIBAOACACG2AiAA6wIAIbcCIADrAgAhuAIgAOsCACEBAAAASAAgAQAAAEgAIA7ZAQAA8gIAMNoBAABLABDbAQAA8gIAMNwBAQDgAgAh4QFAAOICACHzAUAA4gIAIYMCAQDgAgAhsgIBAOACACGzAgEA4AIAIbQCIADrAgAhtQIBAOACACG2AiAA6wIAIbcCIADrAgAhuAIgAOsCACEAAwAAAEsAIAEAAEwAMAIAAEgAIAMAAABLACABAABMADACAABIACADAAAASwAgAQAATAAwAgAASAAgC9wBAQAAAAHhAUAAAAAB8wFAAAAAAYMCAQAAAAGyAgEAAAABswIBAAAAAbQCIAAAAAG1AgEAAAABtgIgAAAAAbcCIAAAAAG4AiAAAAABARYAAFAAIAvcAQEAAAAB4QFAAAAAAfMBQAAAAAGDAgEAAAABsgIBAAAAAbMCAQAAAAG0AiAAAAABtQIBAAAAAbYCIAAAAAG3AiAAAAABuAIgAAAAAQEWAABSADABFgAAUgAwC9wBAQCOAwAh4QFAAI8DACHzAUAAjwMAIYMCAQCOAwAhsgIBAI4DACGzAgEAjgMAIbQCIAC2AwAhtQIBAI4DACG2AiAAtgMAIbcCIAC2AwAhuAIgALYDACECAAAASAAgFgAAVQAgC9wBAQCOAwAh4QFAAI8DACHzAUAAjwMAIYMCAQCOAwAhsgIBAI4DACGzAgEAjgMAIbQCIAC2AwAhtQIBAI4DACG2AiAAtgMAIbcCIAC2AwAhuAIgALYDACECAAAASwAgFgAAVwAgAgAAAEsAIBYAAFcAIAMAAABIACAdAABQACAeAABVACABAAAASAAgAQAAAEsAIAMLAADNBAAgIwAAzwQAICQAAM4EACAO2QEAAPECADDaAQAAXgAQ2wEAAPECADDcAQEAyAIAIeEBQADJAgAh8wFAAMkCACGDAgEAyAIAIbICAQDIAgAhswIBAMgCACG0AiAA2QIAIbUCAQDIAgAhtgIgANkCACG3AiAA2QIAIbgCIADZAgAhAwAAAEsAIAEAAF0AMCIAAF4AIAMAAABLACABAABMADACAABIACABAAAABQAgAQAAAAUAIAMAAAADACABAAAEADACAAAFACADAAAAAwAgAQAABAAwAgAABQAgAwAAAAMAIAEAAAQAMAIAAAUAICoDAADFBAAgBQAAxgQAIAcAAMcEACAIAADIBAAgCgAAygQAIAwAAMkEACAOAADLBAAgDwAAzAQAINwBAQAAAAHhAUAAAAAB7gECAAAAAfIBAQAAAAHzAUAAAAABgAIBAAAAAYMCAQAAAAGFAgEAAAABhgIBAAAAAYkCAQAAAAGUAiAAAAABmAIBAAAAAZwCAQAAAAGdAgEAAAABngIBAAAAAZ8CAQAAAAGgAgEAAAABoQIBAAAAAaICAQAAAAGjAgEAAAABpAIBAAAAAaUCAQAAAAGmAgEAAAABpwIBAAAAAagCAQAAAAGpAgEAAAABqgIgAAAAAasCAQAAAAGsAgEAAAABrQIBAAAAAa4CAQAAAAGvAkAAAAABsAIgAAAAAbECAQAAAAEBFgAAZgAgItwBAQAAAAHhAUAAAAAB7gECAAAAAfIBAQAAAAHzAUAAAAABgAIBAAAAAYMCAQAAAAGFAgEAAAABhgIBAAAAAYkCAQAAAAGUAiAAAAABmAIBAAAAAZwCAQAAAAGdAgEAAAABngIBAAAAAZ8CAQAAAAGgAgEAAAABoQIBAAAAAaICAQAAAAGjAgEAAAABpAIBAAAAAaUCAQAAAAGmAgEAAAABpwIBAAAAAagCAQAAAAGpAgEAAAABqgIgAAAAAasCAQAAAAGsAgEAAAABrQIBAAAAAa4CAQAAAAGvAkAAAAABsAIgAAAAAbECAQAAAAEBFgAAaAAwARYAAGgAMAEAAAAHACAqAwAA7wMAIAUAAPADACAHAADxAwAgCAAA8gMAIAoAAPQDACAMAADzAwAgDgAA9QMAIA8AAPYDACDcAQEAjgMAIeEBQACPAwAh7gECAJgDACHyAQEAjgMAIfMBQACPAwAhgAIBAJkDACGDAgEAmQMAIYUCAQCZAwAhhgIBAJkDACGJAgEAjgMAIZQCIAC2AwAhmAIBAJkDACGcAgEAjgMAIZ0CAQCZAwAhngIBAJkDACGfAgEAjgMAIaACAQCOAwAhoQIBAI4DACGiAgEAjgMAIaMCAQCZAwAhpAIBAJkDACGlAgEAmQMAIaYCAQCZAwAhpwIBAJkDACGoAgEAmQMAIakCAQCZAwAhqgIgALYDACGrAgEAmQMAIawCAQCZAwAhrQIBAJkDACGuAgEAmQMAIa8CQADbAwAhsAIgALYDACGxAgEAmQMAIQIAAAAFACAWAABsACAi3AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh8gEBAI4DACHzAUAAjwMAIYACAQCZAwAhgwIBAJkDACGFAgEAmQMAIYYCAQCZAwAhiQIBAI4DACGUAiAAtgMAIZgCAQCZAwAhnAIBAI4DACGdAgEAmQMAIZ4CAQCZAwAhnwIBAI4DACGgAgEAjgMAIaECAQCOAwAhogIBAI4DACGjAgEAmQMAIaQCAQCZAwAhpQIBAJkDACGmAgEAmQMAIacCAQCZAwAhqAIBAJkDACGpAgEAmQMAIaoCIAC2AwAhqwIBAJkDACGsAgEAmQMAIa0CAQCZAwAhrgIBAJkDACGvAkAA2wMAIbACIAC2AwAhsQIBAJkDACECAAAAAwAgFgAAbgAgAgAAAAMAIBYAAG4AIAEAAAAHACADAAAABQAgHQAAZgAgHgAAbAAgAQAAAAUAIAEAAAADACAZCwAA6gMAICMAAO0DACAkAADsAwAgRQAA6wMAIEYAAO4DACCAAgAAkgMAIIMCAACSAwAghQIAAJIDACCGAgAAkgMAIJgCAACSAwAgnQIAAJIDACCeAgAAkgMAIKMCAACSAwAgpAIAAJIDACClAgAAkgMAIKYCAACSAwAgpwIAAJIDACCoAgAAkgMAIKkCAACSAwAgqwIAAJIDACCsAgAAkgMAIK0CAACSAwAgrgIAAJIDACCvAgAAkgMAILECAACSAwAgJdkBAADwAgAw2gEAAHYAENsBAADwAgAw3AEBAMgCACHhAUAAyQIAIe4BAgDQAgAh8gEBAMgCACHzAUAAyQIAIYACAQDRAgAhgwIBANECACGFAgEA0QIAIYYCAQDRAgAhiQIBAMgCACGUAiAA2QIAIZgCAQDRAgAhnAIBAMgCACGdAgEA0QIAIZ4CAQDRAgAhnwIBAMgCACGgAgEAyAIAIaECAQDIAgAhogIBAMgCACGjAgEA0QIAIaQCAQDRAgAhpQIBANECACGmAgEA0QIAIacCAQDRAgAhqAIBANECACGpAgEA0QIAIaoCIADZAgAhqwIBANECACGsAgEA0QIAIa0CAQDRAgAhrgIBANECACGvAkAA5QIAIbACIADZAgAhsQIBANECACEDAAAAAwAgAQAAdQAwIgAAdgAgAwAAAAMAIAEAAAQAMAIAAAUAIAEAAAALACABAAAACwAgAwAAAAkAIAEAAAoAMAIAAAsAIAMAAAAJACABAAAKADACAAALACADAAAACQAgAQAACgAwAgAACwAgCwQAAOkDACDcAQEAAAAB3QEBAAAAAfIBAQAAAAGAAgEAAAABlgICAAAAAZcCAQAAAAGYAgEAAAABmQIBAAAAAZoCQAAAAAGbAkAAAAABARYAAH4AIArcAQEAAAAB3QEBAAAAAfIBAQAAAAGAAgEAAAABlgICAAAAAZcCAQAAAAGYAgEAAAABmQIBAAAAAZoCQAAAAAGbAkAAAAABARYAAIABADABFgAAgAEAMAsEAADoAwAg3AEBAI4DACHdAQEAjgMAIfIBAQCOAwAhgAIBAJkDACGWAgIAmAMAIZcCAQCZAwAhmAIBAJkDACGZAgEAmQMAIZoCQACPAwAhmwJAANsDACECAAAACwAgFgAAgwEAIArcAQEAjgMAId0BAQCOAwAh8gEBAI4DACGAAgEAmQMAIZYCAgCYAwAhlwIBAJkDACGYAgEAmQMAIZkCAQCZAwAhmgJAAI8DACGbAkAA2wMAIQIAAAAJACAWAACFAQAgAgAAAAkAIBYAAIUBACADAAAACwAgHQAAfgAgHgAAgwEAIAEAAAALACABAAAACQAgCgsAAOMDACAjAADmAwAgJAAA5QMAIEUAAOQDACBGAADnAwAggAIAAJIDACCXAgAAkgMAIJgCAACSAwAgmQIAAJIDACCbAgAAkgMAIA3ZAQAA7wIAMNoBAACMAQAQ2wEAAO8CADDcAQEAyAIAId0BAQDIAgAh8gEBAMgCACGAAgEA0QIAIZYCAgDQAgAhlwIBANECACGYAgEA0QIAIZkCAQDRAgAhmgJAAMkCACGbAkAA5QIAIQMAAAAJACABAACLAQAwIgAAjAEAIAMAAAAJACABAAAKADACAAALACABAAAADwAgAQAAAA8AIAMAAAANACABAAAOADACAAAPACADAAAADQAgAQAADgAwAgAADwAgAwAAAA0AIAEAAA4AMAIAAA8AIAQEAADhAwAgBgAA4gMAIN0BAQAAAAGVAgEAAAABARYAAJQBACAC3QEBAAAAAZUCAQAAAAEBFgAAlgEAMAEWAACWAQAwBAQAAN8DACAGAADgAwAg3QEBAI4DACGVAgEAjgMAIQIAAAAPACAWAACZAQAgAt0BAQCOAwAhlQIBAI4DACECAAAADQAgFgAAmwEAIAIAAAANACAWAACbAQAgAwAAAA8AIB0AAJQBACAeAACZAQAgAQAAAA8AIAEAAAANACADCwAA3AMAICMAAN4DACAkAADdAwAgBdkBAADuAgAw2gEAAKIBABDbAQAA7gIAMN0BAQDIAgAhlQIBAMgCACEDAAAADQAgAQAAoQEAMCIAAKIBACADAAAADQAgAQAADgAwAgAADwAgGdkBAADqAgAw2gEAAKgBABDbAQAA6gIAMNwBAQAAAAHdAQEA4QIAIeEBQADiAgAh8wFAAOICACGDAgEA4AIAIYQCAQDgAgAhhQIBAOECACGGAgEA4QIAIYcCAQDhAgAhiAIBAOECACGJAgEA4QIAIYoCAQDgAgAhiwICAN8CACGMAiAA6wIAIY0CAgDsAgAhjgICAOwCACGPAgIA7AIAIZACAgDfAgAhkQICAN8CACGSAgEA4QIAIZMCQADtAgAhlAIgAOsCACEBAAAApQEAIAEAAAClAQAgGdkBAADqAgAw2gEAAKgBABDbAQAA6gIAMNwBAQDgAgAh3QEBAOECACHhAUAA4gIAIfMBQADiAgAhgwIBAOACACGEAgEA4AIAIYUCAQDhAgAhhgIBAOECACGHAgEA4QIAIYgCAQDhAgAhiQIBAOECACGKAgEA4AIAIYsCAgDfAgAhjAIgAOsCACGNAgIA7AIAIY4CAgDsAgAhjwICAOwCACGQAgIA3wIAIZECAgDfAgAhkgIBAOECACGTAkAA7QIAIZQCIADrAgAhC90BAACSAwAghQIAAJIDACCGAgAAkgMAIIcCAACSAwAgiAIAAJIDACCJAgAAkgMAII0CAACSAwAgjgIAAJIDACCPAgAAkgMAIJICAACSAwAgkwIAAJIDACADAAAAqAEAIAEAAKkBADACAAClAQAgAwAAAKgBACABAACpAQAwAgAApQEAIAMAAACoAQAgAQAAqQEAMAIAAKUBACAW3AEBAAAAAd0BAQAAAAHhAUAAAAAB8wFAAAAAAYMCAQAAAAGEAgEAAAABhQIBAAAAAYYCAQAAAAGHAgEAAAABiAIBAAAAAYkCAQAAAAGKAgEAAAABiwICAAAAAYwCIAAAAAGNAgIAAAABjgICAAAAAY8CAgAAAAGQAgIAAAABkQICAAAAAZICAQAAAAGTAkAAAAABlAIgAAAAAQEWAACtAQAgFtwBAQAAAAHdAQEAAAAB4QFAAAAAAfMBQAAAAAGDAgEAAAABhAIBAAAAAYUCAQAAAAGGAgEAAAABhwIBAAAAAYgCAQAAAAGJAgEAAAABigIBAAAAAYsCAgAAAAGMAiAAAAABjQICAAAAAY4CAgAAAAGPAgIAAAABkAICAAAAAZECAgAAAAGSAgEAAAABkwJAAAAAAZQCIAAAAAEBFgAArwEAMAEWAACvAQAwFtwBAQCOAwAh3QEBAJkDACHhAUAAjwMAIfMBQACPAwAhgwIBAI4DACGEAgEAjgMAIYUCAQCZAwAhhgIBAJkDACGHAgEAmQMAIYgCAQCZAwAhiQIBAJkDACGKAgEAjgMAIYsCAgCYAwAhjAIgALYDACGNAgIA2gMAIY4CAgDaAwAhjwICANoDACGQAgIAmAMAIZECAgCYAwAhkgIBAJkDACGTAkAA2wMAIZQCIAC2AwAhAgAAAKUBACAWAACyAQAgFtwBAQCOAwAh3QEBAJkDACHhAUAAjwMAIfMBQACPAwAhgwIBAI4DACGEAgEAjgMAIYUCAQCZAwAhhgIBAJkDACGHAgEAmQMAIYgCAQCZAwAhiQIBAJkDACGKAgEAjgMAIYsCAgCYAwAhjAIgALYDACGNAgIA2gMAIY4CAgDaAwAhjwICANoDACGQAgIAmAMAIZECAgCYAwAhkgIBAJkDACGTAkAA2wMAIZQCIAC2AwAhAgAAAKgBACAWAAC0AQAgAgAAAKgBACAWAAC0AQAgAwAAAKUBACAdAACtAQAgHgAAsgEAIAEAAAClAQAgAQAAAKgBACAQCwAA1QMAICMAANgDACAkAADXAwAgRQAA1gMAIEYAANkDACDdAQAAkgMAIIUCAACSAwAghgIAAJIDACCHAgAAkgMAIIgCAACSAwAgiQIAAJIDACCNAgAAkgMAII4CAACSAwAgjwIAAJIDACCSAgAAkgMAIJMCAACSAwAgGdkBAADjAgAw2gEAALsBABDbAQAA4wIAMNwBAQDIAgAh3QEBANECACHhAUAAyQIAIfMBQADJAgAhgwIBAMgCACGEAgEAyAIAIYUCAQDRAgAhhgIBANECACGHAgEA0QIAIYgCAQDRAgAhiQIBANECACGKAgEAyAIAIYsCAgDQAgAhjAIgANkCACGNAgIA5AIAIY4CAgDkAgAhjwICAOQCACGQAgIA0AIAIZECAgDQAgAhkgIBANECACGTAkAA5QIAIZQCIADZAgAhAwAAAKgBACABAAC6AQAwIgAAuwEAIAMAAACoAQAgAQAAqQEAMAIAAKUBACAJ2QEAAN4CADDaAQAAwQEAENsBAADeAgAw3QEBAOECACH-AQIAAAAB_wEBAOACACGAAgEA4QIAIYECAQDgAgAhggJAAOICACEBAAAAvgEAIAEAAAC-AQAgCdkBAADeAgAw2gEAAMEBABDbAQAA3gIAMN0BAQDhAgAh_gECAN8CACH_AQEA4AIAIYACAQDhAgAhgQIBAOACACGCAkAA4gIAIQLdAQAAkgMAIIACAACSAwAgAwAAAMEBACABAADCAQAwAgAAvgEAIAMAAADBAQAgAQAAwgEAMAIAAL4BACADAAAAwQEAIAEAAMIBADACAAC-AQAgBt0BAQAAAAH-AQIAAAAB_wEBAAAAAYACAQAAAAGBAgEAAAABggJAAAAAAQEWAADGAQAgBt0BAQAAAAH-AQIAAAAB_wEBAAAAAYACAQAAAAGBAgEAAAABggJAAAAAAQEWAADIAQAwARYAAMgBADAG3QEBAJkDACH-AQIAmAMAIf8BAQCOAwAhgAIBAJkDACGBAgEAjgMAIYICQACPAwAhAgAAAL4BACAWAADLAQAgBt0BAQCZAwAh_gECAJgDACH_AQEAjgMAIYACAQCZAwAhgQIBAI4DACGCAkAAjwMAIQIAAADBAQAgFgAAzQEAIAIAAADBAQAgFgAAzQEAIAMAAAC-AQAgHQAAxgEAIB4AAMsBACABAAAAvgEAIAEAAADBAQAgBwsAANADACAjAADTAwAgJAAA0gMAIEUAANEDACBGAADUAwAg3QEAAJIDACCAAgAAkgMAIAnZAQAA3QIAMNoBAADUAQAQ2wEAAN0CADDdAQEA0QIAIf4BAgDQAgAh_wEBAMgCACGAAgEA0QIAIYECAQDIAgAhggJAAMkCACEDAAAAwQEAIAEAANMBADAiAADUAQAgAwAAAMEBACABAADCAQAwAgAAvgEAIAEAAAAUACABAAAAFAAgAwAAABIAIAEAABMAMAIAABQAIAMAAAASACABAAATADACAAAUACADAAAAEgAgAQAAEwAwAgAAFAAgCwQAAM4DACAKAADPAwAg3AEBAAAAAd0BAQAAAAHhAUAAAAAB7gECAAAAAe8BAQAAAAHwAQEAAAAB-wEBAAAAAfwBAQAAAAH9AQEAAAABARYAANwBACAJ3AEBAAAAAd0BAQAAAAHhAUAAAAAB7gECAAAAAe8BAQAAAAHwAQEAAAAB-wEBAAAAAfwBAQAAAAH9AQEAAAABARYAAN4BADABFgAA3gEAMAsEAADAAwAgCgAAwQMAINwBAQCOAwAh3QEBAI4DACHhAUAAjwMAIe4BAgCYAwAh7wEBAI4DACHwAQEAmQMAIfsBAQCOAwAh_AEBAI4DACH9AQEAmQMAIQIAAAAUACAWAADhAQAgCdwBAQCOAwAh3QEBAI4DACHhAUAAjwMAIe4BAgCYAwAh7wEBAI4DACHwAQEAmQMAIfsBAQCOAwAh_AEBAI4DACH9AQEAmQMAIQIAAAASACAWAADjAQAgAgAAABIAIBYAAOMBACADAAAAFAAgHQAA3AEAIB4AAOEBACABAAAAFAAgAQAAABIAIAcLAAC7AwAgIwAAvgMAICQAAL0DACBFAAC8AwAgRgAAvwMAIPABAACSAwAg_QEAAJIDACAM2QEAANwCADDaAQAA6gEAENsBAADcAgAw3AEBAMgCACHdAQEAyAIAIeEBQADJAgAh7gECANACACHvAQEAyAIAIfABAQDRAgAh-wEBAMgCACH8AQEAyAIAIf0BAQDRAgAhAwAAABIAIAEAAOkBADAiAADqAQAgAwAAABIAIAEAABMAMAIAABQAIAEAAAAYACABAAAAGAAgAwAAABYAIAEAABcAMAIAABgAIAMAAAAWACABAAAXADACAAAYACADAAAAFgAgAQAAFwAwAgAAGAAgEAQAALoDACAJAAC5AwAg3AEBAAAAAd0BAQAAAAHeAQEAAAAB4AEBAAAAAeEBQAAAAAHuAQIAAAAB8wFAAAAAAfQBAQAAAAH1AQEAAAAB9gECAAAAAfcBAgAAAAH4AQEAAAAB-QEBAAAAAfoBIAAAAAEBFgAA8gEAIA7cAQEAAAAB3QEBAAAAAd4BAQAAAAHgAQEAAAAB4QFAAAAAAe4BAgAAAAHzAUAAAAAB9AEBAAAAAfUBAQAAAAH2AQIAAAAB9wECAAAAAfgBAQAAAAH5AQEAAAAB-gEgAAAAAQEWAAD0AQAwARYAAPQBADABAAAAEgAgEAQAALgDACAJAAC3AwAg3AEBAI4DACHdAQEAjgMAId4BAQCOAwAh4AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh8wFAAI8DACH0AQEAmQMAIfUBAQCOAwAh9gECAJgDACH3AQIAmAMAIfgBAQCOAwAh-QEBAI4DACH6ASAAtgMAIQIAAAAYACAWAAD4AQAgDtwBAQCOAwAh3QEBAI4DACHeAQEAjgMAIeABAQCOAwAh4QFAAI8DACHuAQIAmAMAIfMBQACPAwAh9AEBAJkDACH1AQEAjgMAIfYBAgCYAwAh9wECAJgDACH4AQEAjgMAIfkBAQCOAwAh-gEgALYDACECAAAAFgAgFgAA-gEAIAIAAAAWACAWAAD6AQAgAQAAABIAIAMAAAAYACAdAADyAQAgHgAA-AEAIAEAAAAYACABAAAAFgAgBgsAALEDACAjAAC0AwAgJAAAswMAIEUAALIDACBGAAC1AwAg9AEAAJIDACAR2QEAANgCADDaAQAAggIAENsBAADYAgAw3AEBAMgCACHdAQEAyAIAId4BAQDIAgAh4AEBAMgCACHhAUAAyQIAIe4BAgDQAgAh8wFAAMkCACH0AQEA0QIAIfUBAQDIAgAh9gECANACACH3AQIA0AIAIfgBAQDIAgAh-QEBAMgCACH6ASAA2QIAIQMAAAAWACABAACBAgAwIgAAggIAIAMAAAAWACABAAAXADACAAAYACABAAAAHwAgAQAAAB8AIAMAAAAdACABAAAeADACAAAfACADAAAAHQAgAQAAHgAwAgAAHwAgAwAAAB0AIAEAAB4AMAIAAB8AIAoEAACvAwAgDAAAsAMAINwBAQAAAAHdAQEAAAAB4AEBAAAAAeEBQAAAAAHuAQIAAAAB8QEBAAAAAfIBAQAAAAHzAUAAAAABARYAAIoCACAI3AEBAAAAAd0BAQAAAAHgAQEAAAAB4QFAAAAAAe4BAgAAAAHxAQEAAAAB8gEBAAAAAfMBQAAAAAEBFgAAjAIAMAEWAACMAgAwCgQAAKEDACAMAACiAwAg3AEBAI4DACHdAQEAjgMAIeABAQCOAwAh4QFAAI8DACHuAQIAmAMAIfEBAQCOAwAh8gEBAI4DACHzAUAAjwMAIQIAAAAfACAWAACPAgAgCNwBAQCOAwAh3QEBAI4DACHgAQEAjgMAIeEBQACPAwAh7gECAJgDACHxAQEAjgMAIfIBAQCOAwAh8wFAAI8DACECAAAAHQAgFgAAkQIAIAIAAAAdACAWAACRAgAgAwAAAB8AIB0AAIoCACAeAACPAgAgAQAAAB8AIAEAAAAdACAFCwAAnAMAICMAAJ8DACAkAACeAwAgRQAAnQMAIEYAAKADACAL2QEAANcCADDaAQAAmAIAENsBAADXAgAw3AEBAMgCACHdAQEAyAIAIeABAQDIAgAh4QFAAMkCACHuAQIA0AIAIfEBAQDIAgAh8gEBAMgCACHzAUAAyQIAIQMAAAAdACABAACXAgAwIgAAmAIAIAMAAAAdACABAAAeADACAAAfACABAAAAIwAgAQAAACMAIAMAAAAhACABAAAiADACAAAjACADAAAAIQAgAQAAIgAwAgAAIwAgAwAAACEAIAEAACIAMAIAACMAIAgNAACbAwAg3AEBAAAAAeEBQAAAAAHtAQEAAAAB7gECAAAAAe8BAQAAAAHwAQEAAAAB8QEBAAAAAQEWAACgAgAgB9wBAQAAAAHhAUAAAAAB7QEBAAAAAe4BAgAAAAHvAQEAAAAB8AEBAAAAAfEBAQAAAAEBFgAAogIAMAEWAACiAgAwCA0AAJoDACDcAQEAjgMAIeEBQACPAwAh7QEBAI4DACHuAQIAmAMAIe8BAQCOAwAh8AEBAJkDACHxAQEAjgMAIQIAAAAjACAWAAClAgAgB9wBAQCOAwAh4QFAAI8DACHtAQEAjgMAIe4BAgCYAwAh7wEBAI4DACHwAQEAmQMAIfEBAQCOAwAhAgAAACEAIBYAAKcCACACAAAAIQAgFgAApwIAIAMAAAAjACAdAACgAgAgHgAApQIAIAEAAAAjACABAAAAIQAgBgsAAJMDACAjAACWAwAgJAAAlQMAIEUAAJQDACBGAACXAwAg8AEAAJIDACAK2QEAAM8CADDaAQAArgIAENsBAADPAgAw3AEBAMgCACHhAUAAyQIAIe0BAQDIAgAh7gECANACACHvAQEAyAIAIfABAQDRAgAh8QEBAMgCACEDAAAAIQAgAQAArQIAMCIAAK4CACADAAAAIQAgAQAAIgAwAgAAIwAgAQAAACgAIAEAAAAoACADAAAAJgAgAQAAJwAwAgAAKAAgAwAAACYAIAEAACcAMAIAACgAIAMAAAAmACABAAAnADACAAAoACAHBAAAkQMAINwBAQAAAAHdAQEAAAAB3gEBAAAAAd8BAQAAAAHgAQEAAAAB4QFAAAAAAQEWAAC2AgAgBtwBAQAAAAHdAQEAAAAB3gEBAAAAAd8BAQAAAAHgAQEAAAAB4QFAAAAAAQEWAAC4AgAwARYAALgCADAHBAAAkAMAINwBAQCOAwAh3QEBAI4DACHeAQEAjgMAId8BAQCOAwAh4AEBAI4DACHhAUAAjwMAIQIAAAAoACAWAAC7AgAgBtwBAQCOAwAh3QEBAI4DACHeAQEAjgMAId8BAQCOAwAh4AEBAI4DACHhAUAAjwMAIQIAAAAmACAWAAC9AgAgAgAAACYAIBYAAL0CACADAAAAKAAgHQAAtgIAIB4AALsCACABAAAAKAAgAQAAACYAIAMLAACLAwAgIwAAjQMAICQAAIwDACAJ2QEAAMcCADDaAQAAxAIAENsBAADHAgAw3AEBAMgCACHdAQEAyAIAId4BAQDIAgAh3wEBAMgCACHgAQEAyAIAIeEBQADJAgAhAwAAACYAIAEAAMMCADAiAADEAgAgAwAAACYAIAEAACcAMAIAACgAIAnZAQAAxwIAMNoBAADEAgAQ2wEAAMcCADDcAQEAyAIAId0BAQDIAgAh3gEBAMgCACHfAQEAyAIAIeABAQDIAgAh4QFAAMkCACEOCwAAywIAICMAAM4CACAkAADOAgAg4gEBAAAAAeMBAQAAAATkAQEAAAAE5QEBAAAAAeYBAQAAAAHnAQEAAAAB6AEBAAAAAekBAQDNAgAh6gEBAAAAAesBAQAAAAHsAQEAAAABCwsAAMsCACAjAADMAgAgJAAAzAIAIOIBQAAAAAHjAUAAAAAE5AFAAAAABOUBQAAAAAHmAUAAAAAB5wFAAAAAAegBQAAAAAHpAUAAygIAIQsLAADLAgAgIwAAzAIAICQAAMwCACDiAUAAAAAB4wFAAAAABOQBQAAAAATlAUAAAAAB5gFAAAAAAecBQAAAAAHoAUAAAAAB6QFAAMoCACEI4gECAAAAAeMBAgAAAATkAQIAAAAE5QECAAAAAeYBAgAAAAHnAQIAAAAB6AECAAAAAekBAgDLAgAhCOIBQAAAAAHjAUAAAAAE5AFAAAAABOUBQAAAAAHmAUAAAAAB5wFAAAAAAegBQAAAAAHpAUAAzAIAIQ4LAADLAgAgIwAAzgIAICQAAM4CACDiAQEAAAAB4wEBAAAABOQBAQAAAATlAQEAAAAB5gEBAAAAAecBAQAAAAHoAQEAAAAB6QEBAM0CACHqAQEAAAAB6wEBAAAAAewBAQAAAAEL4gEBAAAAAeMBAQAAAATkAQEAAAAE5QEBAAAAAeYBAQAAAAHnAQEAAAAB6AEBAAAAAekBAQDOAgAh6gEBAAAAAesBAQAAAAHsAQEAAAABCtkBAADPAgAw2gEAAK4CABDbAQAAzwIAMNwBAQDIAgAh4QFAAMkCACHtAQEAyAIAIe4BAgDQAgAh7wEBAMgCACHwAQEA0QIAIfEBAQDIAgAhDQsAAMsCACAjAADLAgAgJAAAywIAIEUAANYCACBGAADLAgAg4gECAAAAAeMBAgAAAATkAQIAAAAE5QECAAAAAeYBAgAAAAHnAQIAAAAB6AECAAAAAekBAgDVAgAhDgsAANMCACAjAADUAgAgJAAA1AIAIOIBAQAAAAHjAQEAAAAF5AEBAAAABeUBAQAAAAHmAQEAAAAB5wEBAAAAAegBAQAAAAHpAQEA0gIAIeoBAQAAAAHrAQEAAAAB7AEBAAAAAQ4LAADTAgAgIwAA1AIAICQAANQCACDiAQEAAAAB4wEBAAAABeQBAQAAAAXlAQEAAAAB5gEBAAAAAecBAQAAAAHoAQEAAAAB6QEBANICACHqAQEAAAAB6wEBAAAAAewBAQAAAAEI4gECAAAAAeMBAgAAAAXkAQIAAAAF5QECAAAAAeYBAgAAAAHnAQIAAAAB6AECAAAAAekBAgDTAgAhC-IBAQAAAAHjAQEAAAAF5AEBAAAABeUBAQAAAAHmAQEAAAAB5wEBAAAAAegBAQAAAAHpAQEA1AIAIeoBAQAAAAHrAQEAAAAB7AEBAAAAAQ0LAADLAgAgIwAAywIAICQAAMsCACBFAADWAgAgRgAAywIAIOIBAgAAAAHjAQIAAAAE5AECAAAABOUBAgAAAAHmAQIAAAAB5wECAAAAAegBAgAAAAHpAQIA1QIAIQjiAQgAAAAB4wEIAAAABOQBCAAAAATlAQgAAAAB5gEIAAAAAecBCAAAAAHoAQgAAAAB6QEIANYCACEL2QEAANcCADDaAQAAmAIAENsBAADXAgAw3AEBAMgCACHdAQEAyAIAIeABAQDIAgAh4QFAAMkCACHuAQIA0AIAIfEBAQDIAgAh8gEBAMgCACHzAUAAyQIAIRHZAQAA2AIAMNoBAACCAgAQ2wEAANgCADDcAQEAyAIAId0BAQDIAgAh3gEBAMgCACHgAQEAyAIAIeEBQADJAgAh7gECANACACHzAUAAyQIAIfQBAQDRAgAh9QEBAMgCACH2AQIA0AIAIfcBAgDQAgAh-AEBAMgCACH5AQEAyAIAIfoBIADZAgAhBQsAAMsCACAjAADbAgAgJAAA2wIAIOIBIAAAAAHpASAA2gIAIQULAADLAgAgIwAA2wIAICQAANsCACDiASAAAAAB6QEgANoCACEC4gEgAAAAAekBIADbAgAhDNkBAADcAgAw2gEAAOoBABDbAQAA3AIAMNwBAQDIAgAh3QEBAMgCACHhAUAAyQIAIe4BAgDQAgAh7wEBAMgCACHwAQEA0QIAIfsBAQDIAgAh_AEBAMgCACH9AQEA0QIAIQnZAQAA3QIAMNoBAADUAQAQ2wEAAN0CADDdAQEA0QIAIf4BAgDQAgAh_wEBAMgCACGAAgEA0QIAIYECAQDIAgAhggJAAMkCACEJ2QEAAN4CADDaAQAAwQEAENsBAADeAgAw3QEBAOECACH-AQIA3wIAIf8BAQDgAgAhgAIBAOECACGBAgEA4AIAIYICQADiAgAhCOIBAgAAAAHjAQIAAAAE5AECAAAABOUBAgAAAAHmAQIAAAAB5wECAAAAAegBAgAAAAHpAQIAywIAIQviAQEAAAAB4wEBAAAABOQBAQAAAATlAQEAAAAB5gEBAAAAAecBAQAAAAHoAQEAAAAB6QEBAM4CACHqAQEAAAAB6wEBAAAAAewBAQAAAAEL4gEBAAAAAeMBAQAAAAXkAQEAAAAF5QEBAAAAAeYBAQAAAAHnAQEAAAAB6AEBAAAAAekBAQDUAgAh6gEBAAAAAesBAQAAAAHsAQEAAAABCOIBQAAAAAHjAUAAAAAE5AFAAAAABOUBQAAAAAHmAUAAAAAB5wFAAAAAAegBQAAAAAHpAUAAzAIAIRnZAQAA4wIAMNoBAAC7AQAQ2wEAAOMCADDcAQEAyAIAId0BAQDRAgAh4QFAAMkCACHzAUAAyQIAIYMCAQDIAgAhhAIBAMgCACGFAgEA0QIAIYYCAQDRAgAhhwIBANECACGIAgEA0QIAIYkCAQDRAgAhigIBAMgCACGLAgIA0AIAIYwCIADZAgAhjQICAOQCACGOAgIA5AIAIY8CAgDkAgAhkAICANACACGRAgIA0AIAIZICAQDRAgAhkwJAAOUCACGUAiAA2QIAIQ0LAADTAgAgIwAA0wIAICQAANMCACBFAADpAgAgRgAA0wIAIOIBAgAAAAHjAQIAAAAF5AECAAAABeUBAgAAAAHmAQIAAAAB5wECAAAAAegBAgAAAAHpAQIA6AIAIQsLAADTAgAgIwAA5wIAICQAAOcCACDiAUAAAAAB4wFAAAAABeQBQAAAAAXlAUAAAAAB5gFAAAAAAecBQAAAAAHoAUAAAAAB6QFAAOYCACELCwAA0wIAICMAAOcCACAkAADnAgAg4gFAAAAAAeMBQAAAAAXkAUAAAAAF5QFAAAAAAeYBQAAAAAHnAUAAAAAB6AFAAAAAAekBQADmAgAhCOIBQAAAAAHjAUAAAAAF5AFAAAAABeUBQAAAAAHmAUAAAAAB5wFAAAAAAegBQAAAAAHpAUAA5wIAIQ0LAADTAgAgIwAA0wIAICQAANMCACBFAADpAgAgRgAA0wIAIOIBAgAAAAHjAQIAAAAF5AECAAAABeUBAgAAAAHmAQIAAAAB5wECAAAAAegBAgAAAAHpAQIA6AIAIQjiAQgAAAAB4wEIAAAABeQBCAAAAAXlAQgAAAAB5gEIAAAAAecBCAAAAAHoAQgAAAAB6QEIAOkCACEZ2QEAAOoCADDaAQAAqAEAENsBAADqAgAw3AEBAOACACHdAQEA4QIAIeEBQADiAgAh8wFAAOICACGDAgEA4AIAIYQCAQDgAgAhhQIBAOECACGGAgEA4QIAIYcCAQDhAgAhiAIBAOECACGJAgEA4QIAIYoCAQDgAgAhiwICAN8CACGMAiAA6wIAIY0CAgDsAgAhjgICAOwCACGPAgIA7AIAIZACAgDfAgAhkQICAN8CACGSAgEA4QIAIZMCQADtAgAhlAIgAOsCACEC4gEgAAAAAekBIADbAgAhCOIBAgAAAAHjAQIAAAAF5AECAAAABeUBAgAAAAHmAQIAAAAB5wECAAAAAegBAgAAAAHpAQIA0wIAIQjiAUAAAAAB4wFAAAAABeQBQAAAAAXlAUAAAAAB5gFAAAAAAecBQAAAAAHoAUAAAAAB6QFAAOcCACEF2QEAAO4CADDaAQAAogEAENsBAADuAgAw3QEBAMgCACGVAgEAyAIAIQ3ZAQAA7wIAMNoBAACMAQAQ2wEAAO8CADDcAQEAyAIAId0BAQDIAgAh8gEBAMgCACGAAgEA0QIAIZYCAgDQAgAhlwIBANECACGYAgEA0QIAIZkCAQDRAgAhmgJAAMkCACGbAkAA5QIAISXZAQAA8AIAMNoBAAB2ABDbAQAA8AIAMNwBAQDIAgAh4QFAAMkCACHuAQIA0AIAIfIBAQDIAgAh8wFAAMkCACGAAgEA0QIAIYMCAQDRAgAhhQIBANECACGGAgEA0QIAIYkCAQDIAgAhlAIgANkCACGYAgEA0QIAIZwCAQDIAgAhnQIBANECACGeAgEA0QIAIZ8CAQDIAgAhoAIBAMgCACGhAgEAyAIAIaICAQDIAgAhowIBANECACGkAgEA0QIAIaUCAQDRAgAhpgIBANECACGnAgEA0QIAIagCAQDRAgAhqQIBANECACGqAiAA2QIAIasCAQDRAgAhrAIBANECACGtAgEA0QIAIa4CAQDRAgAhrwJAAOUCACGwAiAA2QIAIbECAQDRAgAhDtkBAADxAgAw2gEAAF4AENsBAADxAgAw3AEBAMgCACHhAUAAyQIAIfMBQADJAgAhgwIBAMgCACGyAgEAyAIAIbMCAQDIAgAhtAIgANkCACG1AgEAyAIAIbYCIADZAgAhtwIgANkCACG4AiAA2QIAIQ7ZAQAA8gIAMNoBAABLABDbAQAA8gIAMNwBAQDgAgAh4QFAAOICACHzAUAA4gIAIYMCAQDgAgAhsgIBAOACACGzAgEA4AIAIbQCIADrAgAhtQIBAOACACG2AiAA6wIAIbcCIADrAgAhuAIgAOsCACEJ2QEAAPMCADDaAQAARQAQ2wEAAPMCADDcAQEAyAIAIeEBQADJAgAh8wFAAMkCACH1AQEAyAIAIbICAQDIAgAhuQIBANECACEKBAAA9QIAINkBAAD0AgAw2gEAACYAENsBAAD0AgAw3AEBAOACACHdAQEA4AIAId4BAQDgAgAh3wEBAOACACHgAQEA4AIAIeEBQADiAgAhLwMAAIUDACAFAACGAwAgBwAAhwMAIAgAAIcDACAKAAD9AgAgDAAAiAMAIA4AAIkDACAPAACKAwAg2QEAAIQDADDaAQAAAwAQ2wEAAIQDADDcAQEA4AIAIeEBQADiAgAh7gECAN8CACHyAQEA4AIAIfMBQADiAgAhgAIBAOECACGDAgEA4QIAIYUCAQDhAgAhhgIBAOECACGJAgEA4AIAIZQCIADrAgAhmAIBAOECACGcAgEA4AIAIZ0CAQDhAgAhngIBAOECACGfAgEA4AIAIaACAQDgAgAhoQIBAOACACGiAgEA4AIAIaMCAQDhAgAhpAIBAOECACGlAgEA4QIAIaYCAQDhAgAhpwIBAOECACGoAgEA4QIAIakCAQDhAgAhqgIgAOsCACGrAgEA4QIAIawCAQDhAgAhrQIBAOECACGuAgEA4QIAIa8CQADtAgAhsAIgAOsCACGxAgEA4QIAIb8CAAADACDAAgAAAwAgCw0AAPcCACDZAQAA9gIAMNoBAAAhABDbAQAA9gIAMNwBAQDgAgAh4QFAAOICACHtAQEA4AIAIe4BAgDfAgAh7wEBAOACACHwAQEA4QIAIfEBAQDgAgAhDwQAAPUCACAMAAD5AgAg2QEAAPgCADDaAQAAHQAQ2wEAAPgCADDcAQEA4AIAId0BAQDgAgAh4AEBAOACACHhAUAA4gIAIe4BAgDfAgAh8QEBAOACACHyAQEA4AIAIfMBQADiAgAhvwIAAB0AIMACAAAdACANBAAA9QIAIAwAAPkCACDZAQAA-AIAMNoBAAAdABDbAQAA-AIAMNwBAQDgAgAh3QEBAOACACHgAQEA4AIAIeEBQADiAgAh7gECAN8CACHxAQEA4AIAIfIBAQDgAgAh8wFAAOICACEDugIAACEAILsCAAAhACC8AgAAIQAgEwQAAPUCACAJAAD7AgAg2QEAAPoCADDaAQAAFgAQ2wEAAPoCADDcAQEA4AIAId0BAQDgAgAh3gEBAOACACHgAQEA4AIAIeEBQADiAgAh7gECAN8CACHzAUAA4gIAIfQBAQDhAgAh9QEBAOACACH2AQIA3wIAIfcBAgDfAgAh-AEBAOACACH5AQEA4AIAIfoBIADrAgAhEAQAAPUCACAKAAD9AgAg2QEAAPwCADDaAQAAEgAQ2wEAAPwCADDcAQEA4AIAId0BAQDgAgAh4QFAAOICACHuAQIA3wIAIe8BAQDgAgAh8AEBAOECACH7AQEA4AIAIfwBAQDgAgAh_QEBAOECACG_AgAAEgAgwAIAABIAIA4EAAD1AgAgCgAA_QIAINkBAAD8AgAw2gEAABIAENsBAAD8AgAw3AEBAOACACHdAQEA4AIAIeEBQADiAgAh7gECAN8CACHvAQEA4AIAIfABAQDhAgAh-wEBAOACACH8AQEA4AIAIf0BAQDhAgAhA7oCAAAWACC7AgAAFgAgvAIAABYAIALdAQEAAAABlQIBAAAAAQcEAAD1AgAgBgAA9QIAINkBAAD_AgAw2gEAAA0AENsBAAD_AgAw3QEBAOACACGVAgEA4AIAIQLdAQEAAAABlgICAAAAAQ4EAAD1AgAg2QEAAIEDADDaAQAACQAQ2wEAAIEDADDcAQEA4AIAId0BAQDgAgAh8gEBAOACACGAAgEA4QIAIZYCAgDfAgAhlwIBAOECACGYAgEA4QIAIZkCAQDhAgAhmgJAAOICACGbAkAA7QIAIQoQAACDAwAg2QEAAIIDADDaAQAABwAQ2wEAAIIDADDcAQEA4AIAIeEBQADiAgAh8wFAAOICACH1AQEA4AIAIbICAQDgAgAhuQIBAOECACEDugIAAAMAILsCAAADACC8AgAAAwAgLQMAAIUDACAFAACGAwAgBwAAhwMAIAgAAIcDACAKAAD9AgAgDAAAiAMAIA4AAIkDACAPAACKAwAg2QEAAIQDADDaAQAAAwAQ2wEAAIQDADDcAQEA4AIAIeEBQADiAgAh7gECAN8CACHyAQEA4AIAIfMBQADiAgAhgAIBAOECACGDAgEA4QIAIYUCAQDhAgAhhgIBAOECACGJAgEA4AIAIZQCIADrAgAhmAIBAOECACGcAgEA4AIAIZ0CAQDhAgAhngIBAOECACGfAgEA4AIAIaACAQDgAgAhoQIBAOACACGiAgEA4AIAIaMCAQDhAgAhpAIBAOECACGlAgEA4QIAIaYCAQDhAgAhpwIBAOECACGoAgEA4QIAIakCAQDhAgAhqgIgAOsCACGrAgEA4QIAIawCAQDhAgAhrQIBAOECACGuAgEA4QIAIa8CQADtAgAhsAIgAOsCACGxAgEA4QIAIQwQAACDAwAg2QEAAIIDADDaAQAABwAQ2wEAAIIDADDcAQEA4AIAIeEBQADiAgAh8wFAAOICACH1AQEA4AIAIbICAQDgAgAhuQIBAOECACG_AgAABwAgwAIAAAcAIAO6AgAACQAguwIAAAkAILwCAAAJACADugIAAA0AILsCAAANACC8AgAADQAgA7oCAAASACC7AgAAEgAgvAIAABIAIAO6AgAAHQAguwIAAB0AILwCAAAdACADugIAACYAILsCAAAmACC8AgAAJgAgAAAAAcQCAQAAAAEBxAJAAAAAAQUdAACkBQAgHgAApwUAIMECAAClBQAgwgIAAKYFACDHAgAABQAgAx0AAKQFACDBAgAApQUAIMcCAAAFACAAAAAAAAAFxAICAAAAAcoCAgAAAAHLAgIAAAABzAICAAAAAc0CAgAAAAEBxAIBAAAAAQUdAACfBQAgHgAAogUAIMECAACgBQAgwgIAAKEFACDHAgAAHwAgAx0AAJ8FACDBAgAAoAUAIMcCAAAfACAAAAAAAAUdAACZBQAgHgAAnQUAIMECAACaBQAgwgIAAJwFACDHAgAABQAgCx0AAKMDADAeAACoAwAwwQIAAKQDADDCAgAApQMAMMMCAACmAwAgxAIAAKcDADDFAgAApwMAMMYCAACnAwAwxwIAAKcDADDIAgAAqQMAMMkCAACqAwAwBtwBAQAAAAHhAUAAAAAB7gECAAAAAe8BAQAAAAHwAQEAAAAB8QEBAAAAAQIAAAAjACAdAACuAwAgAwAAACMAIB0AAK4DACAeAACtAwAgARYAAJsFADALDQAA9wIAINkBAAD2AgAw2gEAACEAENsBAAD2AgAw3AEBAAAAAeEBQADiAgAh7QEBAOACACHuAQIA3wIAIe8BAQDgAgAh8AEBAOECACHxAQEA4AIAIQIAAAAjACAWAACtAwAgAgAAAKsDACAWAACsAwAgCtkBAACqAwAw2gEAAKsDABDbAQAAqgMAMNwBAQDgAgAh4QFAAOICACHtAQEA4AIAIe4BAgDfAgAh7wEBAOACACHwAQEA4QIAIfEBAQDgAgAhCtkBAACqAwAw2gEAAKsDABDbAQAAqgMAMNwBAQDgAgAh4QFAAOICACHtAQEA4AIAIe4BAgDfAgAh7wEBAOACACHwAQEA4QIAIfEBAQDgAgAhBtwBAQCOAwAh4QFAAI8DACHuAQIAmAMAIe8BAQCOAwAh8AEBAJkDACHxAQEAjgMAIQbcAQEAjgMAIeEBQACPAwAh7gECAJgDACHvAQEAjgMAIfABAQCZAwAh8QEBAI4DACEG3AEBAAAAAeEBQAAAAAHuAQIAAAAB7wEBAAAAAfABAQAAAAHxAQEAAAABAx0AAJkFACDBAgAAmgUAIMcCAAAFACAEHQAAowMAMMECAACkAwAwwwIAAKYDACDHAgAApwMAMAAAAAAAAcQCIAAAAAEHHQAAkQUAIB4AAJcFACDBAgAAkgUAIMICAACWBQAgxQIAABIAIMYCAAASACDHAgAAFAAgBR0AAI8FACAeAACUBQAgwQIAAJAFACDCAgAAkwUAIMcCAAAFACADHQAAkQUAIMECAACSBQAgxwIAABQAIAMdAACPBQAgwQIAAJAFACDHAgAABQAgAAAAAAAFHQAAiQUAIB4AAI0FACDBAgAAigUAIMICAACMBQAgxwIAAAUAIAsdAADCAwAwHgAAxwMAMMECAADDAwAwwgIAAMQDADDDAgAAxQMAIMQCAADGAwAwxQIAAMYDADDGAgAAxgMAMMcCAADGAwAwyAIAAMgDADDJAgAAyQMAMA4EAAC6AwAg3AEBAAAAAd0BAQAAAAHeAQEAAAAB4AEBAAAAAeEBQAAAAAHuAQIAAAAB8wFAAAAAAfUBAQAAAAH2AQIAAAAB9wECAAAAAfgBAQAAAAH5AQEAAAAB-gEgAAAAAQIAAAAYACAdAADNAwAgAwAAABgAIB0AAM0DACAeAADMAwAgARYAAIsFADATBAAA9QIAIAkAAPsCACDZAQAA-gIAMNoBAAAWABDbAQAA-gIAMNwBAQAAAAHdAQEA4AIAId4BAQDgAgAh4AEBAOACACHhAUAA4gIAIe4BAgDfAgAh8wFAAOICACH0AQEA4QIAIfUBAQDgAgAh9gECAN8CACH3AQIA3wIAIfgBAQDgAgAh-QEBAOACACH6ASAA6wIAIQIAAAAYACAWAADMAwAgAgAAAMoDACAWAADLAwAgEdkBAADJAwAw2gEAAMoDABDbAQAAyQMAMNwBAQDgAgAh3QEBAOACACHeAQEA4AIAIeABAQDgAgAh4QFAAOICACHuAQIA3wIAIfMBQADiAgAh9AEBAOECACH1AQEA4AIAIfYBAgDfAgAh9wECAN8CACH4AQEA4AIAIfkBAQDgAgAh-gEgAOsCACER2QEAAMkDADDaAQAAygMAENsBAADJAwAw3AEBAOACACHdAQEA4AIAId4BAQDgAgAh4AEBAOACACHhAUAA4gIAIe4BAgDfAgAh8wFAAOICACH0AQEA4QIAIfUBAQDgAgAh9gECAN8CACH3AQIA3wIAIfgBAQDgAgAh-QEBAOACACH6ASAA6wIAIQ3cAQEAjgMAId0BAQCOAwAh3gEBAI4DACHgAQEAjgMAIeEBQACPAwAh7gECAJgDACHzAUAAjwMAIfUBAQCOAwAh9gECAJgDACH3AQIAmAMAIfgBAQCOAwAh-QEBAI4DACH6ASAAtgMAIQ4EAAC4AwAg3AEBAI4DACHdAQEAjgMAId4BAQCOAwAh4AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh8wFAAI8DACH1AQEAjgMAIfYBAgCYAwAh9wECAJgDACH4AQEAjgMAIfkBAQCOAwAh-gEgALYDACEOBAAAugMAINwBAQAAAAHdAQEAAAAB3gEBAAAAAeABAQAAAAHhAUAAAAAB7gECAAAAAfMBQAAAAAH1AQEAAAAB9gECAAAAAfcBAgAAAAH4AQEAAAAB-QEBAAAAAfoBIAAAAAEDHQAAiQUAIMECAACKBQAgxwIAAAUAIAQdAADCAwAwwQIAAMMDADDDAgAAxQMAIMcCAADGAwAwAAAAAAAAAAAAAAXEAgIAAAABygICAAAAAcsCAgAAAAHMAgIAAAABzQICAAAAAQHEAkAAAAABAAAABR0AAIEFACAeAACHBQAgwQIAAIIFACDCAgAAhgUAIMcCAAAFACAFHQAA_wQAIB4AAIQFACDBAgAAgAUAIMICAACDBQAgxwIAAAUAIAMdAACBBQAgwQIAAIIFACDHAgAABQAgAx0AAP8EACDBAgAAgAUAIMcCAAAFACAAAAAAAAUdAAD6BAAgHgAA_QQAIMECAAD7BAAgwgIAAPwEACDHAgAABQAgAx0AAPoEACDBAgAA-wQAIMcCAAAFACAAAAAAAAcdAADuBAAgHgAA-AQAIMECAADvBAAgwgIAAPcEACDFAgAABwAgxgIAAAcAIMcCAAABACALHQAAuQQAMB4AAL4EADDBAgAAugQAMMICAAC7BAAwwwIAALwEACDEAgAAvQQAMMUCAAC9BAAwxgIAAL0EADDHAgAAvQQAMMgCAAC_BAAwyQIAAMAEADALHQAAsAQAMB4AALQEADDBAgAAsQQAMMICAACyBAAwwwIAALMEACDEAgAAqAQAMMUCAACoBAAwxgIAAKgEADDHAgAAqAQAMMgCAAC1BAAwyQIAAKsEADALHQAApAQAMB4AAKkEADDBAgAApQQAMMICAACmBAAwwwIAAKcEACDEAgAAqAQAMMUCAACoBAAwxgIAAKgEADDHAgAAqAQAMMgCAACqBAAwyQIAAKsEADALHQAAmAQAMB4AAJ0EADDBAgAAmQQAMMICAACaBAAwwwIAAJsEACDEAgAAnAQAMMUCAACcBAAwxgIAAJwEADDHAgAAnAQAMMgCAACeBAAwyQIAAJ8EADALHQAAjwQAMB4AAJMEADDBAgAAkAQAMMICAACRBAAwwwIAAJIEACDEAgAAxgMAMMUCAADGAwAwxgIAAMYDADDHAgAAxgMAMMgCAACUBAAwyQIAAMkDADALHQAAgwQAMB4AAIgEADDBAgAAhAQAMMICAACFBAAwwwIAAIYEACDEAgAAhwQAMMUCAACHBAAwxgIAAIcEADDHAgAAhwQAMMgCAACJBAAwyQIAAIoEADALHQAA9wMAMB4AAPwDADDBAgAA-AMAMMICAAD5AwAwwwIAAPoDACDEAgAA-wMAMMUCAAD7AwAwxgIAAPsDADDHAgAA-wMAMMgCAAD9AwAwyQIAAP4DADAF3AEBAAAAAd4BAQAAAAHfAQEAAAAB4AEBAAAAAeEBQAAAAAECAAAAKAAgHQAAggQAIAMAAAAoACAdAACCBAAgHgAAgQQAIAEWAAD2BAAwCgQAAPUCACDZAQAA9AIAMNoBAAAmABDbAQAA9AIAMNwBAQAAAAHdAQEA4AIAId4BAQDgAgAh3wEBAOACACHgAQEA4AIAIeEBQADiAgAhAgAAACgAIBYAAIEEACACAAAA_wMAIBYAAIAEACAJ2QEAAP4DADDaAQAA_wMAENsBAAD-AwAw3AEBAOACACHdAQEA4AIAId4BAQDgAgAh3wEBAOACACHgAQEA4AIAIeEBQADiAgAhCdkBAAD-AwAw2gEAAP8DABDbAQAA_gMAMNwBAQDgAgAh3QEBAOACACHeAQEA4AIAId8BAQDgAgAh4AEBAOACACHhAUAA4gIAIQXcAQEAjgMAId4BAQCOAwAh3wEBAI4DACHgAQEAjgMAIeEBQACPAwAhBdwBAQCOAwAh3gEBAI4DACHfAQEAjgMAIeABAQCOAwAh4QFAAI8DACEF3AEBAAAAAd4BAQAAAAHfAQEAAAAB4AEBAAAAAeEBQAAAAAEIDAAAsAMAINwBAQAAAAHgAQEAAAAB4QFAAAAAAe4BAgAAAAHxAQEAAAAB8gEBAAAAAfMBQAAAAAECAAAAHwAgHQAAjgQAIAMAAAAfACAdAACOBAAgHgAAjQQAIAEWAAD1BAAwDQQAAPUCACAMAAD5AgAg2QEAAPgCADDaAQAAHQAQ2wEAAPgCADDcAQEAAAAB3QEBAOACACHgAQEA4AIAIeEBQADiAgAh7gECAN8CACHxAQEA4AIAIfIBAQDgAgAh8wFAAOICACECAAAAHwAgFgAAjQQAIAIAAACLBAAgFgAAjAQAIAvZAQAAigQAMNoBAACLBAAQ2wEAAIoEADDcAQEA4AIAId0BAQDgAgAh4AEBAOACACHhAUAA4gIAIe4BAgDfAgAh8QEBAOACACHyAQEA4AIAIfMBQADiAgAhC9kBAACKBAAw2gEAAIsEABDbAQAAigQAMNwBAQDgAgAh3QEBAOACACHgAQEA4AIAIeEBQADiAgAh7gECAN8CACHxAQEA4AIAIfIBAQDgAgAh8wFAAOICACEH3AEBAI4DACHgAQEAjgMAIeEBQACPAwAh7gECAJgDACHxAQEAjgMAIfIBAQCOAwAh8wFAAI8DACEIDAAAogMAINwBAQCOAwAh4AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh8QEBAI4DACHyAQEAjgMAIfMBQACPAwAhCAwAALADACDcAQEAAAAB4AEBAAAAAeEBQAAAAAHuAQIAAAAB8QEBAAAAAfIBAQAAAAHzAUAAAAABDgkAALkDACDcAQEAAAAB3gEBAAAAAeABAQAAAAHhAUAAAAAB7gECAAAAAfMBQAAAAAH0AQEAAAAB9QEBAAAAAfYBAgAAAAH3AQIAAAAB-AEBAAAAAfkBAQAAAAH6ASAAAAABAgAAABgAIB0AAJcEACADAAAAGAAgHQAAlwQAIB4AAJYEACABFgAA9AQAMAIAAAAYACAWAACWBAAgAgAAAMoDACAWAACVBAAgDdwBAQCOAwAh3gEBAI4DACHgAQEAjgMAIeEBQACPAwAh7gECAJgDACHzAUAAjwMAIfQBAQCZAwAh9QEBAI4DACH2AQIAmAMAIfcBAgCYAwAh-AEBAI4DACH5AQEAjgMAIfoBIAC2AwAhDgkAALcDACDcAQEAjgMAId4BAQCOAwAh4AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh8wFAAI8DACH0AQEAmQMAIfUBAQCOAwAh9gECAJgDACH3AQIAmAMAIfgBAQCOAwAh-QEBAI4DACH6ASAAtgMAIQ4JAAC5AwAg3AEBAAAAAd4BAQAAAAHgAQEAAAAB4QFAAAAAAe4BAgAAAAHzAUAAAAAB9AEBAAAAAfUBAQAAAAH2AQIAAAAB9wECAAAAAfgBAQAAAAH5AQEAAAAB-gEgAAAAAQkKAADPAwAg3AEBAAAAAeEBQAAAAAHuAQIAAAAB7wEBAAAAAfABAQAAAAH7AQEAAAAB_AEBAAAAAf0BAQAAAAECAAAAFAAgHQAAowQAIAMAAAAUACAdAACjBAAgHgAAogQAIAEWAADzBAAwDgQAAPUCACAKAAD9AgAg2QEAAPwCADDaAQAAEgAQ2wEAAPwCADDcAQEAAAAB3QEBAOACACHhAUAA4gIAIe4BAgDfAgAh7wEBAOACACHwAQEA4QIAIfsBAQDgAgAh_AEBAOACACH9AQEA4QIAIQIAAAAUACAWAACiBAAgAgAAAKAEACAWAAChBAAgDNkBAACfBAAw2gEAAKAEABDbAQAAnwQAMNwBAQDgAgAh3QEBAOACACHhAUAA4gIAIe4BAgDfAgAh7wEBAOACACHwAQEA4QIAIfsBAQDgAgAh_AEBAOACACH9AQEA4QIAIQzZAQAAnwQAMNoBAACgBAAQ2wEAAJ8EADDcAQEA4AIAId0BAQDgAgAh4QFAAOICACHuAQIA3wIAIe8BAQDgAgAh8AEBAOECACH7AQEA4AIAIfwBAQDgAgAh_QEBAOECACEI3AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh7wEBAI4DACHwAQEAmQMAIfsBAQCOAwAh_AEBAI4DACH9AQEAmQMAIQkKAADBAwAg3AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh7wEBAI4DACHwAQEAmQMAIfsBAQCOAwAh_AEBAI4DACH9AQEAmQMAIQkKAADPAwAg3AEBAAAAAeEBQAAAAAHuAQIAAAAB7wEBAAAAAfABAQAAAAH7AQEAAAAB_AEBAAAAAf0BAQAAAAECBAAA4QMAIN0BAQAAAAECAAAADwAgHQAArwQAIAMAAAAPACAdAACvBAAgHgAArgQAIAEWAADyBAAwCAQAAPUCACAGAAD1AgAg2QEAAP8CADDaAQAADQAQ2wEAAP8CADDdAQEA4AIAIZUCAQDgAgAhvQIAAP4CACACAAAADwAgFgAArgQAIAIAAACsBAAgFgAArQQAIAXZAQAAqwQAMNoBAACsBAAQ2wEAAKsEADDdAQEA4AIAIZUCAQDgAgAhBdkBAACrBAAw2gEAAKwEABDbAQAAqwQAMN0BAQDgAgAhlQIBAOACACEB3QEBAI4DACECBAAA3wMAIN0BAQCOAwAhAgQAAOEDACDdAQEAAAABAgYAAOIDACCVAgEAAAABAgAAAA8AIB0AALgEACADAAAADwAgHQAAuAQAIB4AALcEACABFgAA8QQAMAIAAAAPACAWAAC3BAAgAgAAAKwEACAWAAC2BAAgAZUCAQCOAwAhAgYAAOADACCVAgEAjgMAIQIGAADiAwAglQIBAAAAAQncAQEAAAAB8gEBAAAAAYACAQAAAAGWAgIAAAABlwIBAAAAAZgCAQAAAAGZAgEAAAABmgJAAAAAAZsCQAAAAAECAAAACwAgHQAAxAQAIAMAAAALACAdAADEBAAgHgAAwwQAIAEWAADwBAAwDwQAAPUCACDZAQAAgQMAMNoBAAAJABDbAQAAgQMAMNwBAQAAAAHdAQEA4AIAIfIBAQDgAgAhgAIBAOECACGWAgIA3wIAIZcCAQDhAgAhmAIBAOECACGZAgEA4QIAIZoCQADiAgAhmwJAAO0CACG-AgAAgAMAIAIAAAALACAWAADDBAAgAgAAAMEEACAWAADCBAAgDdkBAADABAAw2gEAAMEEABDbAQAAwAQAMNwBAQDgAgAh3QEBAOACACHyAQEA4AIAIYACAQDhAgAhlgICAN8CACGXAgEA4QIAIZgCAQDhAgAhmQIBAOECACGaAkAA4gIAIZsCQADtAgAhDdkBAADABAAw2gEAAMEEABDbAQAAwAQAMNwBAQDgAgAh3QEBAOACACHyAQEA4AIAIYACAQDhAgAhlgICAN8CACGXAgEA4QIAIZgCAQDhAgAhmQIBAOECACGaAkAA4gIAIZsCQADtAgAhCdwBAQCOAwAh8gEBAI4DACGAAgEAmQMAIZYCAgCYAwAhlwIBAJkDACGYAgEAmQMAIZkCAQCZAwAhmgJAAI8DACGbAkAA2wMAIQncAQEAjgMAIfIBAQCOAwAhgAIBAJkDACGWAgIAmAMAIZcCAQCZAwAhmAIBAJkDACGZAgEAmQMAIZoCQACPAwAhmwJAANsDACEJ3AEBAAAAAfIBAQAAAAGAAgEAAAABlgICAAAAAZcCAQAAAAGYAgEAAAABmQIBAAAAAZoCQAAAAAGbAkAAAAABAx0AAO4EACDBAgAA7wQAIMcCAAABACAEHQAAuQQAMMECAAC6BAAwwwIAALwEACDHAgAAvQQAMAQdAACwBAAwwQIAALEEADDDAgAAswQAIMcCAACoBAAwBB0AAKQEADDBAgAApQQAMMMCAACnBAAgxwIAAKgEADAEHQAAmAQAMMECAACZBAAwwwIAAJsEACDHAgAAnAQAMAQdAACPBAAwwQIAAJAEADDDAgAAkgQAIMcCAADGAwAwBB0AAIMEADDBAgAAhAQAMMMCAACGBAAgxwIAAIcEADAEHQAA9wMAMMECAAD4AwAwwwIAAPoDACDHAgAA-wMAMAAAAAAAAAsdAADUBAAwHgAA2QQAMMECAADVBAAwwgIAANYEADDDAgAA1wQAIMQCAADYBAAwxQIAANgEADDGAgAA2AQAMMcCAADYBAAwyAIAANoEADDJAgAA2wQAMCgFAADGBAAgBwAAxwQAIAgAAMgEACAKAADKBAAgDAAAyQQAIA4AAMsEACAPAADMBAAg3AEBAAAAAeEBQAAAAAHuAQIAAAAB8gEBAAAAAfMBQAAAAAGAAgEAAAABgwIBAAAAAYUCAQAAAAGGAgEAAAABiQIBAAAAAZQCIAAAAAGYAgEAAAABnAIBAAAAAZ0CAQAAAAGfAgEAAAABoAIBAAAAAaECAQAAAAGiAgEAAAABowIBAAAAAaQCAQAAAAGlAgEAAAABpgIBAAAAAacCAQAAAAGoAgEAAAABqQIBAAAAAaoCIAAAAAGrAgEAAAABrAIBAAAAAa0CAQAAAAGuAgEAAAABrwJAAAAAAbACIAAAAAGxAgEAAAABAgAAAAUAIB0AAN8EACADAAAABQAgHQAA3wQAIB4AAN4EACABFgAA7QQAMC0DAACFAwAgBQAAhgMAIAcAAIcDACAIAACHAwAgCgAA_QIAIAwAAIgDACAOAACJAwAgDwAAigMAINkBAACEAwAw2gEAAAMAENsBAACEAwAw3AEBAAAAAeEBQADiAgAh7gECAN8CACHyAQEA4AIAIfMBQADiAgAhgAIBAOECACGDAgEA4QIAIYUCAQDhAgAhhgIBAOECACGJAgEA4AIAIZQCIADrAgAhmAIBAOECACGcAgEA4AIAIZ0CAQDhAgAhngIBAOECACGfAgEA4AIAIaACAQDgAgAhoQIBAOACACGiAgEA4AIAIaMCAQDhAgAhpAIBAOECACGlAgEA4QIAIaYCAQDhAgAhpwIBAOECACGoAgEA4QIAIakCAQDhAgAhqgIgAOsCACGrAgEA4QIAIawCAQDhAgAhrQIBAOECACGuAgEA4QIAIa8CQADtAgAhsAIgAOsCACGxAgEA4QIAIQIAAAAFACAWAADeBAAgAgAAANwEACAWAADdBAAgJdkBAADbBAAw2gEAANwEABDbAQAA2wQAMNwBAQDgAgAh4QFAAOICACHuAQIA3wIAIfIBAQDgAgAh8wFAAOICACGAAgEA4QIAIYMCAQDhAgAhhQIBAOECACGGAgEA4QIAIYkCAQDgAgAhlAIgAOsCACGYAgEA4QIAIZwCAQDgAgAhnQIBAOECACGeAgEA4QIAIZ8CAQDgAgAhoAIBAOACACGhAgEA4AIAIaICAQDgAgAhowIBAOECACGkAgEA4QIAIaUCAQDhAgAhpgIBAOECACGnAgEA4QIAIagCAQDhAgAhqQIBAOECACGqAiAA6wIAIasCAQDhAgAhrAIBAOECACGtAgEA4QIAIa4CAQDhAgAhrwJAAO0CACGwAiAA6wIAIbECAQDhAgAhJdkBAADbBAAw2gEAANwEABDbAQAA2wQAMNwBAQDgAgAh4QFAAOICACHuAQIA3wIAIfIBAQDgAgAh8wFAAOICACGAAgEA4QIAIYMCAQDhAgAhhQIBAOECACGGAgEA4QIAIYkCAQDgAgAhlAIgAOsCACGYAgEA4QIAIZwCAQDgAgAhnQIBAOECACGeAgEA4QIAIZ8CAQDgAgAhoAIBAOACACGhAgEA4AIAIaICAQDgAgAhowIBAOECACGkAgEA4QIAIaUCAQDhAgAhpgIBAOECACGnAgEA4QIAIagCAQDhAgAhqQIBAOECACGqAiAA6wIAIasCAQDhAgAhrAIBAOECACGtAgEA4QIAIa4CAQDhAgAhrwJAAO0CACGwAiAA6wIAIbECAQDhAgAhIdwBAQCOAwAh4QFAAI8DACHuAQIAmAMAIfIBAQCOAwAh8wFAAI8DACGAAgEAmQMAIYMCAQCZAwAhhQIBAJkDACGGAgEAmQMAIYkCAQCOAwAhlAIgALYDACGYAgEAmQMAIZwCAQCOAwAhnQIBAJkDACGfAgEAjgMAIaACAQCOAwAhoQIBAI4DACGiAgEAjgMAIaMCAQCZAwAhpAIBAJkDACGlAgEAmQMAIaYCAQCZAwAhpwIBAJkDACGoAgEAmQMAIakCAQCZAwAhqgIgALYDACGrAgEAmQMAIawCAQCZAwAhrQIBAJkDACGuAgEAmQMAIa8CQADbAwAhsAIgALYDACGxAgEAmQMAISgFAADwAwAgBwAA8QMAIAgAAPIDACAKAAD0AwAgDAAA8wMAIA4AAPUDACAPAAD2AwAg3AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh8gEBAI4DACHzAUAAjwMAIYACAQCZAwAhgwIBAJkDACGFAgEAmQMAIYYCAQCZAwAhiQIBAI4DACGUAiAAtgMAIZgCAQCZAwAhnAIBAI4DACGdAgEAmQMAIZ8CAQCOAwAhoAIBAI4DACGhAgEAjgMAIaICAQCOAwAhowIBAJkDACGkAgEAmQMAIaUCAQCZAwAhpgIBAJkDACGnAgEAmQMAIagCAQCZAwAhqQIBAJkDACGqAiAAtgMAIasCAQCZAwAhrAIBAJkDACGtAgEAmQMAIa4CAQCZAwAhrwJAANsDACGwAiAAtgMAIbECAQCZAwAhKAUAAMYEACAHAADHBAAgCAAAyAQAIAoAAMoEACAMAADJBAAgDgAAywQAIA8AAMwEACDcAQEAAAAB4QFAAAAAAe4BAgAAAAHyAQEAAAAB8wFAAAAAAYACAQAAAAGDAgEAAAABhQIBAAAAAYYCAQAAAAGJAgEAAAABlAIgAAAAAZgCAQAAAAGcAgEAAAABnQIBAAAAAZ8CAQAAAAGgAgEAAAABoQIBAAAAAaICAQAAAAGjAgEAAAABpAIBAAAAAaUCAQAAAAGmAgEAAAABpwIBAAAAAagCAQAAAAGpAgEAAAABqgIgAAAAAasCAQAAAAGsAgEAAAABrQIBAAAAAa4CAQAAAAGvAkAAAAABsAIgAAAAAbECAQAAAAEEHQAA1AQAMMECAADVBAAwwwIAANcEACDHAgAA2AQAMAAcAwAA5wQAIAUAAOgEACAHAADpBAAgCAAA6QQAIAoAAOYEACAMAADqBAAgDgAA6wQAIA8AAOwEACCAAgAAkgMAIIMCAACSAwAghQIAAJIDACCGAgAAkgMAIJgCAACSAwAgnQIAAJIDACCeAgAAkgMAIKMCAACSAwAgpAIAAJIDACClAgAAkgMAIKYCAACSAwAgpwIAAJIDACCoAgAAkgMAIKkCAACSAwAgqwIAAJIDACCsAgAAkgMAIK0CAACSAwAgrgIAAJIDACCvAgAAkgMAILECAACSAwAgAgQAAOIEACAMAADkBAAgAAQEAADiBAAgCgAA5gQAIPABAACSAwAg_QEAAJIDACAAAhAAAOEEACC5AgAAkgMAIAAAAAAAIdwBAQAAAAHhAUAAAAAB7gECAAAAAfIBAQAAAAHzAUAAAAABgAIBAAAAAYMCAQAAAAGFAgEAAAABhgIBAAAAAYkCAQAAAAGUAiAAAAABmAIBAAAAAZwCAQAAAAGdAgEAAAABnwIBAAAAAaACAQAAAAGhAgEAAAABogIBAAAAAaMCAQAAAAGkAgEAAAABpQIBAAAAAaYCAQAAAAGnAgEAAAABqAIBAAAAAakCAQAAAAGqAiAAAAABqwIBAAAAAawCAQAAAAGtAgEAAAABrgIBAAAAAa8CQAAAAAGwAiAAAAABsQIBAAAAAQbcAQEAAAAB4QFAAAAAAfMBQAAAAAH1AQEAAAABsgIBAAAAAbkCAQAAAAECAAAAAQAgHQAA7gQAIAncAQEAAAAB8gEBAAAAAYACAQAAAAGWAgIAAAABlwIBAAAAAZgCAQAAAAGZAgEAAAABmgJAAAAAAZsCQAAAAAEBlQIBAAAAAQHdAQEAAAABCNwBAQAAAAHhAUAAAAAB7gECAAAAAe8BAQAAAAHwAQEAAAAB-wEBAAAAAfwBAQAAAAH9AQEAAAABDdwBAQAAAAHeAQEAAAAB4AEBAAAAAeEBQAAAAAHuAQIAAAAB8wFAAAAAAfQBAQAAAAH1AQEAAAAB9gECAAAAAfcBAgAAAAH4AQEAAAAB-QEBAAAAAfoBIAAAAAEH3AEBAAAAAeABAQAAAAHhAUAAAAAB7gECAAAAAfEBAQAAAAHyAQEAAAAB8wFAAAAAAQXcAQEAAAAB3gEBAAAAAd8BAQAAAAHgAQEAAAAB4QFAAAAAAQMAAAAHACAdAADuBAAgHgAA-QQAIAgAAAAHACAWAAD5BAAg3AEBAI4DACHhAUAAjwMAIfMBQACPAwAh9QEBAI4DACGyAgEAjgMAIbkCAQCZAwAhBtwBAQCOAwAh4QFAAI8DACHzAUAAjwMAIfUBAQCOAwAhsgIBAI4DACG5AgEAmQMAISkDAADFBAAgBwAAxwQAIAgAAMgEACAKAADKBAAgDAAAyQQAIA4AAMsEACAPAADMBAAg3AEBAAAAAeEBQAAAAAHuAQIAAAAB8gEBAAAAAfMBQAAAAAGAAgEAAAABgwIBAAAAAYUCAQAAAAGGAgEAAAABiQIBAAAAAZQCIAAAAAGYAgEAAAABnAIBAAAAAZ0CAQAAAAGeAgEAAAABnwIBAAAAAaACAQAAAAGhAgEAAAABogIBAAAAAaMCAQAAAAGkAgEAAAABpQIBAAAAAaYCAQAAAAGnAgEAAAABqAIBAAAAAakCAQAAAAGqAiAAAAABqwIBAAAAAawCAQAAAAGtAgEAAAABrgIBAAAAAa8CQAAAAAGwAiAAAAABsQIBAAAAAQIAAAAFACAdAAD6BAAgAwAAAAMAIB0AAPoEACAeAAD-BAAgKwAAAAMAIAMAAO8DACAHAADxAwAgCAAA8gMAIAoAAPQDACAMAADzAwAgDgAA9QMAIA8AAPYDACAWAAD-BAAg3AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh8gEBAI4DACHzAUAAjwMAIYACAQCZAwAhgwIBAJkDACGFAgEAmQMAIYYCAQCZAwAhiQIBAI4DACGUAiAAtgMAIZgCAQCZAwAhnAIBAI4DACGdAgEAmQMAIZ4CAQCZAwAhnwIBAI4DACGgAgEAjgMAIaECAQCOAwAhogIBAI4DACGjAgEAmQMAIaQCAQCZAwAhpQIBAJkDACGmAgEAmQMAIacCAQCZAwAhqAIBAJkDACGpAgEAmQMAIaoCIAC2AwAhqwIBAJkDACGsAgEAmQMAIa0CAQCZAwAhrgIBAJkDACGvAkAA2wMAIbACIAC2AwAhsQIBAJkDACEpAwAA7wMAIAcAAPEDACAIAADyAwAgCgAA9AMAIAwAAPMDACAOAAD1AwAgDwAA9gMAINwBAQCOAwAh4QFAAI8DACHuAQIAmAMAIfIBAQCOAwAh8wFAAI8DACGAAgEAmQMAIYMCAQCZAwAhhQIBAJkDACGGAgEAmQMAIYkCAQCOAwAhlAIgALYDACGYAgEAmQMAIZwCAQCOAwAhnQIBAJkDACGeAgEAmQMAIZ8CAQCOAwAhoAIBAI4DACGhAgEAjgMAIaICAQCOAwAhowIBAJkDACGkAgEAmQMAIaUCAQCZAwAhpgIBAJkDACGnAgEAmQMAIagCAQCZAwAhqQIBAJkDACGqAiAAtgMAIasCAQCZAwAhrAIBAJkDACGtAgEAmQMAIa4CAQCZAwAhrwJAANsDACGwAiAAtgMAIbECAQCZAwAhKQMAAMUEACAFAADGBAAgBwAAxwQAIAoAAMoEACAMAADJBAAgDgAAywQAIA8AAMwEACDcAQEAAAAB4QFAAAAAAe4BAgAAAAHyAQEAAAAB8wFAAAAAAYACAQAAAAGDAgEAAAABhQIBAAAAAYYCAQAAAAGJAgEAAAABlAIgAAAAAZgCAQAAAAGcAgEAAAABnQIBAAAAAZ4CAQAAAAGfAgEAAAABoAIBAAAAAaECAQAAAAGiAgEAAAABowIBAAAAAaQCAQAAAAGlAgEAAAABpgIBAAAAAacCAQAAAAGoAgEAAAABqQIBAAAAAaoCIAAAAAGrAgEAAAABrAIBAAAAAa0CAQAAAAGuAgEAAAABrwJAAAAAAbACIAAAAAGxAgEAAAABAgAAAAUAIB0AAP8EACApAwAAxQQAIAUAAMYEACAIAADIBAAgCgAAygQAIAwAAMkEACAOAADLBAAgDwAAzAQAINwBAQAAAAHhAUAAAAAB7gECAAAAAfIBAQAAAAHzAUAAAAABgAIBAAAAAYMCAQAAAAGFAgEAAAABhgIBAAAAAYkCAQAAAAGUAiAAAAABmAIBAAAAAZwCAQAAAAGdAgEAAAABngIBAAAAAZ8CAQAAAAGgAgEAAAABoQIBAAAAAaICAQAAAAGjAgEAAAABpAIBAAAAAaUCAQAAAAGmAgEAAAABpwIBAAAAAagCAQAAAAGpAgEAAAABqgIgAAAAAasCAQAAAAGsAgEAAAABrQIBAAAAAa4CAQAAAAGvAkAAAAABsAIgAAAAAbECAQAAAAECAAAABQAgHQAAgQUAIAMAAAADACAdAAD_BAAgHgAAhQUAICsAAAADACADAADvAwAgBQAA8AMAIAcAAPEDACAKAAD0AwAgDAAA8wMAIA4AAPUDACAPAAD2AwAgFgAAhQUAINwBAQCOAwAh4QFAAI8DACHuAQIAmAMAIfIBAQCOAwAh8wFAAI8DACGAAgEAmQMAIYMCAQCZAwAhhQIBAJkDACGGAgEAmQMAIYkCAQCOAwAhlAIgALYDACGYAgEAmQMAIZwCAQCOAwAhnQIBAJkDACGeAgEAmQMAIZ8CAQCOAwAhoAIBAI4DACGhAgEAjgMAIaICAQCOAwAhowIBAJkDACGkAgEAmQMAIaUCAQCZAwAhpgIBAJkDACGnAgEAmQMAIagCAQCZAwAhqQIBAJkDACGqAiAAtgMAIasCAQCZAwAhrAIBAJkDACGtAgEAmQMAIa4CAQCZAwAhrwJAANsDACGwAiAAtgMAIbECAQCZAwAhKQMAAO8DACAFAADwAwAgBwAA8QMAIAoAAPQDACAMAADzAwAgDgAA9QMAIA8AAPYDACDcAQEAjgMAIeEBQACPAwAh7gECAJgDACHyAQEAjgMAIfMBQACPAwAhgAIBAJkDACGDAgEAmQMAIYUCAQCZAwAhhgIBAJkDACGJAgEAjgMAIZQCIAC2AwAhmAIBAJkDACGcAgEAjgMAIZ0CAQCZAwAhngIBAJkDACGfAgEAjgMAIaACAQCOAwAhoQIBAI4DACGiAgEAjgMAIaMCAQCZAwAhpAIBAJkDACGlAgEAmQMAIaYCAQCZAwAhpwIBAJkDACGoAgEAmQMAIakCAQCZAwAhqgIgALYDACGrAgEAmQMAIawCAQCZAwAhrQIBAJkDACGuAgEAmQMAIa8CQADbAwAhsAIgALYDACGxAgEAmQMAIQMAAAADACAdAACBBQAgHgAAiAUAICsAAAADACADAADvAwAgBQAA8AMAIAgAAPIDACAKAAD0AwAgDAAA8wMAIA4AAPUDACAPAAD2AwAgFgAAiAUAINwBAQCOAwAh4QFAAI8DACHuAQIAmAMAIfIBAQCOAwAh8wFAAI8DACGAAgEAmQMAIYMCAQCZAwAhhQIBAJkDACGGAgEAmQMAIYkCAQCOAwAhlAIgALYDACGYAgEAmQMAIZwCAQCOAwAhnQIBAJkDACGeAgEAmQMAIZ8CAQCOAwAhoAIBAI4DACGhAgEAjgMAIaICAQCOAwAhowIBAJkDACGkAgEAmQMAIaUCAQCZAwAhpgIBAJkDACGnAgEAmQMAIagCAQCZAwAhqQIBAJkDACGqAiAAtgMAIasCAQCZAwAhrAIBAJkDACGtAgEAmQMAIa4CAQCZAwAhrwJAANsDACGwAiAAtgMAIbECAQCZAwAhKQMAAO8DACAFAADwAwAgCAAA8gMAIAoAAPQDACAMAADzAwAgDgAA9QMAIA8AAPYDACDcAQEAjgMAIeEBQACPAwAh7gECAJgDACHyAQEAjgMAIfMBQACPAwAhgAIBAJkDACGDAgEAmQMAIYUCAQCZAwAhhgIBAJkDACGJAgEAjgMAIZQCIAC2AwAhmAIBAJkDACGcAgEAjgMAIZ0CAQCZAwAhngIBAJkDACGfAgEAjgMAIaACAQCOAwAhoQIBAI4DACGiAgEAjgMAIaMCAQCZAwAhpAIBAJkDACGlAgEAmQMAIaYCAQCZAwAhpwIBAJkDACGoAgEAmQMAIakCAQCZAwAhqgIgALYDACGrAgEAmQMAIawCAQCZAwAhrQIBAJkDACGuAgEAmQMAIa8CQADbAwAhsAIgALYDACGxAgEAmQMAISkDAADFBAAgBQAAxgQAIAcAAMcEACAIAADIBAAgCgAAygQAIA4AAMsEACAPAADMBAAg3AEBAAAAAeEBQAAAAAHuAQIAAAAB8gEBAAAAAfMBQAAAAAGAAgEAAAABgwIBAAAAAYUCAQAAAAGGAgEAAAABiQIBAAAAAZQCIAAAAAGYAgEAAAABnAIBAAAAAZ0CAQAAAAGeAgEAAAABnwIBAAAAAaACAQAAAAGhAgEAAAABogIBAAAAAaMCAQAAAAGkAgEAAAABpQIBAAAAAaYCAQAAAAGnAgEAAAABqAIBAAAAAakCAQAAAAGqAiAAAAABqwIBAAAAAawCAQAAAAGtAgEAAAABrgIBAAAAAa8CQAAAAAGwAiAAAAABsQIBAAAAAQIAAAAFACAdAACJBQAgDdwBAQAAAAHdAQEAAAAB3gEBAAAAAeABAQAAAAHhAUAAAAAB7gECAAAAAfMBQAAAAAH1AQEAAAAB9gECAAAAAfcBAgAAAAH4AQEAAAAB-QEBAAAAAfoBIAAAAAEDAAAAAwAgHQAAiQUAIB4AAI4FACArAAAAAwAgAwAA7wMAIAUAAPADACAHAADxAwAgCAAA8gMAIAoAAPQDACAOAAD1AwAgDwAA9gMAIBYAAI4FACDcAQEAjgMAIeEBQACPAwAh7gECAJgDACHyAQEAjgMAIfMBQACPAwAhgAIBAJkDACGDAgEAmQMAIYUCAQCZAwAhhgIBAJkDACGJAgEAjgMAIZQCIAC2AwAhmAIBAJkDACGcAgEAjgMAIZ0CAQCZAwAhngIBAJkDACGfAgEAjgMAIaACAQCOAwAhoQIBAI4DACGiAgEAjgMAIaMCAQCZAwAhpAIBAJkDACGlAgEAmQMAIaYCAQCZAwAhpwIBAJkDACGoAgEAmQMAIakCAQCZAwAhqgIgALYDACGrAgEAmQMAIawCAQCZAwAhrQIBAJkDACGuAgEAmQMAIa8CQADbAwAhsAIgALYDACGxAgEAmQMAISkDAADvAwAgBQAA8AMAIAcAAPEDACAIAADyAwAgCgAA9AMAIA4AAPUDACAPAAD2AwAg3AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh8gEBAI4DACHzAUAAjwMAIYACAQCZAwAhgwIBAJkDACGFAgEAmQMAIYYCAQCZAwAhiQIBAI4DACGUAiAAtgMAIZgCAQCZAwAhnAIBAI4DACGdAgEAmQMAIZ4CAQCZAwAhnwIBAI4DACGgAgEAjgMAIaECAQCOAwAhogIBAI4DACGjAgEAmQMAIaQCAQCZAwAhpQIBAJkDACGmAgEAmQMAIacCAQCZAwAhqAIBAJkDACGpAgEAmQMAIaoCIAC2AwAhqwIBAJkDACGsAgEAmQMAIa0CAQCZAwAhrgIBAJkDACGvAkAA2wMAIbACIAC2AwAhsQIBAJkDACEpAwAAxQQAIAUAAMYEACAHAADHBAAgCAAAyAQAIAwAAMkEACAOAADLBAAgDwAAzAQAINwBAQAAAAHhAUAAAAAB7gECAAAAAfIBAQAAAAHzAUAAAAABgAIBAAAAAYMCAQAAAAGFAgEAAAABhgIBAAAAAYkCAQAAAAGUAiAAAAABmAIBAAAAAZwCAQAAAAGdAgEAAAABngIBAAAAAZ8CAQAAAAGgAgEAAAABoQIBAAAAAaICAQAAAAGjAgEAAAABpAIBAAAAAaUCAQAAAAGmAgEAAAABpwIBAAAAAagCAQAAAAGpAgEAAAABqgIgAAAAAasCAQAAAAGsAgEAAAABrQIBAAAAAa4CAQAAAAGvAkAAAAABsAIgAAAAAbECAQAAAAECAAAABQAgHQAAjwUAIAoEAADOAwAg3AEBAAAAAd0BAQAAAAHhAUAAAAAB7gECAAAAAe8BAQAAAAHwAQEAAAAB-wEBAAAAAfwBAQAAAAH9AQEAAAABAgAAABQAIB0AAJEFACADAAAAAwAgHQAAjwUAIB4AAJUFACArAAAAAwAgAwAA7wMAIAUAAPADACAHAADxAwAgCAAA8gMAIAwAAPMDACAOAAD1AwAgDwAA9gMAIBYAAJUFACDcAQEAjgMAIeEBQACPAwAh7gECAJgDACHyAQEAjgMAIfMBQACPAwAhgAIBAJkDACGDAgEAmQMAIYUCAQCZAwAhhgIBAJkDACGJAgEAjgMAIZQCIAC2AwAhmAIBAJkDACGcAgEAjgMAIZ0CAQCZAwAhngIBAJkDACGfAgEAjgMAIaACAQCOAwAhoQIBAI4DACGiAgEAjgMAIaMCAQCZAwAhpAIBAJkDACGlAgEAmQMAIaYCAQCZAwAhpwIBAJkDACGoAgEAmQMAIakCAQCZAwAhqgIgALYDACGrAgEAmQMAIawCAQCZAwAhrQIBAJkDACGuAgEAmQMAIa8CQADbAwAhsAIgALYDACGxAgEAmQMAISkDAADvAwAgBQAA8AMAIAcAAPEDACAIAADyAwAgDAAA8wMAIA4AAPUDACAPAAD2AwAg3AEBAI4DACHhAUAAjwMAIe4BAgCYAwAh8gEBAI4DACHzAUAAjwMAIYACAQCZAwAhgwIBAJkDACGFAgEAmQMAIYYCAQCZAwAhiQIBAI4DACGUAiAAtgMAIZgCAQCZAwAhnAIBAI4DACGdAgEAmQMAIZ4CAQCZAwAhnwIBAI4DACGgAgEAjgMAIaECAQCOAwAhogIBAI4DACGjAgEAmQMAIaQCAQCZAwAhpQIBAJkDACGmAgEAmQMAIacCAQCZAwAhqAIBAJkDACGpAgEAmQMAIaoCIAC2AwAhqwIBAJkDACGsAgEAmQMAIa0CAQCZAwAhrgIBAJkDACGvAkAA2wMAIbACIAC2AwAhsQIBAJkDACEDAAAAEgAgHQAAkQUAIB4AAJgFACAMAAAAEgAgBAAAwAMAIBYAAJgFACDcAQEAjgMAId0BAQCOAwAh4QFAAI8DACHuAQIAmAMAIe8BAQCOAwAh8AEBAJkDACH7AQEAjgMAIfwBAQCOAwAh_QEBAJkDACEKBAAAwAMAINwBAQCOAwAh3QEBAI4DACHhAUAAjwMAIe4BAgCYAwAh7wEBAI4DACHwAQEAmQMAIfsBAQCOAwAh_AEBAI4DACH9AQEAmQMAISkDAADFBAAgBQAAxgQAIAcAAMcEACAIAADIBAAgCgAAygQAIAwAAMkEACAPAADMBAAg3AEBAAAAAeEBQAAAAAHuAQIAAAAB8gEBAAAAAfMBQAAAAAGAAgEAAAABgwIBAAAAAYUCAQAAAAGGAgEAAAABiQIBAAAAAZQCIAAAAAGYAgEAAAABnAIBAAAAAZ0CAQAAAAGeAgEAAAABnwIBAAAAAaACAQAAAAGhAgEAAAABogIBAAAAAaMCAQAAAAGkAgEAAAABpQIBAAAAAaYCAQAAAAGnAgEAAAABqAIBAAAAAakCAQAAAAGqAiAAAAABqwIBAAAAAawCAQAAAAGtAgEAAAABrgIBAAAAAa8CQAAAAAGwAiAAAAABsQIBAAAAAQIAAAAFACAdAACZBQAgBtwBAQAAAAHhAUAAAAAB7gECAAAAAe8BAQAAAAHwAQEAAAAB8QEBAAAAAQMAAAADACAdAACZBQAgHgAAngUAICsAAAADACADAADvAwAgBQAA8AMAIAcAAPEDACAIAADyAwAgCgAA9AMAIAwAAPMDACAPAAD2AwAgFgAAngUAINwBAQCOAwAh4QFAAI8DACHuAQIAmAMAIfIBAQCOAwAh8wFAAI8DACGAAgEAmQMAIYMCAQCZAwAhhQIBAJkDACGGAgEAmQMAIYkCAQCOAwAhlAIgALYDACGYAgEAmQMAIZwCAQCOAwAhnQIBAJkDACGeAgEAmQMAIZ8CAQCOAwAhoAIBAI4DACGhAgEAjgMAIaICAQCOAwAhowIBAJkDACGkAgEAmQMAIaUCAQCZAwAhpgIBAJkDACGnAgEAmQMAIagCAQCZAwAhqQIBAJkDACGqAiAAtgMAIasCAQCZAwAhrAIBAJkDACGtAgEAmQMAIa4CAQCZAwAhrwJAANsDACGwAiAAtgMAIbECAQCZAwAhKQMAAO8DACAFAADwAwAgBwAA8QMAIAgAAPIDACAKAAD0AwAgDAAA8wMAIA8AAPYDACDcAQEAjgMAIeEBQACPAwAh7gECAJgDACHyAQEAjgMAIfMBQACPAwAhgAIBAJkDACGDAgEAmQMAIYUCAQCZAwAhhgIBAJkDACGJAgEAjgMAIZQCIAC2AwAhmAIBAJkDACGcAgEAjgMAIZ0CAQCZAwAhngIBAJkDACGfAgEAjgMAIaACAQCOAwAhoQIBAI4DACGiAgEAjgMAIaMCAQCZAwAhpAIBAJkDACGlAgEAmQMAIaYCAQCZAwAhpwIBAJkDACGoAgEAmQMAIakCAQCZAwAhqgIgALYDACGrAgEAmQMAIawCAQCZAwAhrQIBAJkDACGuAgEAmQMAIa8CQADbAwAhsAIgALYDACGxAgEAmQMAIQkEAACvAwAg3AEBAAAAAd0BAQAAAAHgAQEAAAAB4QFAAAAAAe4BAgAAAAHxAQEAAAAB8gEBAAAAAfMBQAAAAAECAAAAHwAgHQAAnwUAIAMAAAAdACAdAACfBQAgHgAAowUAIAsAAAAdACAEAAChAwAgFgAAowUAINwBAQCOAwAh3QEBAI4DACHgAQEAjgMAIeEBQACPAwAh7gECAJgDACHxAQEAjgMAIfIBAQCOAwAh8wFAAI8DACEJBAAAoQMAINwBAQCOAwAh3QEBAI4DACHgAQEAjgMAIeEBQACPAwAh7gECAJgDACHxAQEAjgMAIfIBAQCOAwAh8wFAAI8DACEpAwAAxQQAIAUAAMYEACAHAADHBAAgCAAAyAQAIAoAAMoEACAMAADJBAAgDgAAywQAINwBAQAAAAHhAUAAAAAB7gECAAAAAfIBAQAAAAHzAUAAAAABgAIBAAAAAYMCAQAAAAGFAgEAAAABhgIBAAAAAYkCAQAAAAGUAiAAAAABmAIBAAAAAZwCAQAAAAGdAgEAAAABngIBAAAAAZ8CAQAAAAGgAgEAAAABoQIBAAAAAaICAQAAAAGjAgEAAAABpAIBAAAAAaUCAQAAAAGmAgEAAAABpwIBAAAAAagCAQAAAAGpAgEAAAABqgIgAAAAAasCAQAAAAGsAgEAAAABrQIBAAAAAa4CAQAAAAGvAkAAAAABsAIgAAAAAbECAQAAAAECAAAABQAgHQAApAUAIAMAAAADACAdAACkBQAgHgAAqAUAICsAAAADACADAADvAwAgBQAA8AMAIAcAAPEDACAIAADyAwAgCgAA9AMAIAwAAPMDACAOAAD1AwAgFgAAqAUAINwBAQCOAwAh4QFAAI8DACHuAQIAmAMAIfIBAQCOAwAh8wFAAI8DACGAAgEAmQMAIYMCAQCZAwAhhQIBAJkDACGGAgEAmQMAIYkCAQCOAwAhlAIgALYDACGYAgEAmQMAIZwCAQCOAwAhnQIBAJkDACGeAgEAmQMAIZ8CAQCOAwAhoAIBAI4DACGhAgEAjgMAIaICAQCOAwAhowIBAJkDACGkAgEAmQMAIaUCAQCZAwAhpgIBAJkDACGnAgEAmQMAIagCAQCZAwAhqQIBAJkDACGqAiAAtgMAIasCAQCZAwAhrAIBAJkDACGtAgEAmQMAIa4CAQCZAwAhrwJAANsDACGwAiAAtgMAIbECAQCZAwAhKQMAAO8DACAFAADwAwAgBwAA8QMAIAgAAPIDACAKAAD0AwAgDAAA8wMAIA4AAPUDACDcAQEAjgMAIeEBQACPAwAh7gECAJgDACHyAQEAjgMAIfMBQACPAwAhgAIBAJkDACGDAgEAmQMAIYUCAQCZAwAhhgIBAJkDACGJAgEAjgMAIZQCIAC2AwAhmAIBAJkDACGcAgEAjgMAIZ0CAQCZAwAhngIBAJkDACGfAgEAjgMAIaACAQCOAwAhoQIBAI4DACGiAgEAjgMAIaMCAQCZAwAhpAIBAJkDACGlAgEAmQMAIaYCAQCZAwAhpwIBAJkDACGoAgEAmQMAIakCAQCZAwAhqgIgALYDACGrAgEAmQMAIawCAQCZAwAhrQIBAJkDACGuAgEAmQMAIa8CQADbAwAhsAIgALYDACGxAgEAmQMAIQILAA0QBgIJAwgBBQwDBxAECBEEChwGCwAMDBUFDiAIDykLAQQAAgIEAAIGAAIDBAACChkGCwAHAgQAAgkaBQEKGwADBAACCwAKDCQJAQ0ACAEMJQABBAACBwUqAAcrAAgsAAouAAwtAA4vAA8wAAEQMQAAAAADCwASIwATJAAUAAAAAwsAEiMAEyQAFAAAAAMLABojABskABwAAAADCwAaIwAbJAAcAQNrAQEDcQEFCwAhIwAkJAAlRQAiRgAjAAAAAAAFCwAhIwAkJAAlRQAiRgAjAQQAAgEEAAIFCwAqIwAtJAAuRQArRgAsAAAAAAAFCwAqIwAtJAAuRQArRgAsAgQAAgYAAgIEAAIGAAIDCwAzIwA0JAA1AAAAAwsAMyMANCQANQAAAAULADsjAD4kAD9FADxGAD0AAAAAAAULADsjAD4kAD9FADxGAD0AAAAFCwBFIwBIJABJRQBGRgBHAAAAAAAFCwBFIwBIJABJRQBGRgBHAQQAAgEEAAIFCwBOIwBRJABSRQBPRgBQAAAAAAAFCwBOIwBRJABSRQBPRgBQAgQAAgn3AQUCBAACCf0BBQULAFcjAFokAFtFAFhGAFkAAAAAAAULAFcjAFokAFtFAFhGAFkBBAACAQQAAgULAGAjAGMkAGRFAGFGAGIAAAAAAAULAGAjAGMkAGRFAGFGAGIBDQAIAQ0ACAULAGkjAGwkAG1FAGpGAGsAAAAAAAULAGkjAGwkAG1FAGpGAGsBBAACAQQAAgMLAHIjAHMkAHQAAAADCwByIwBzJAB0EQIBEjIBEzQBFDUBFTYBFzgBGDoOGTsPGj0BGz8OHEAQH0EBIEIBIUMOJUYRJkcVJ0kWKEoWKU0WKk4WK08WLFEWLVMOLlQXL1YWMFgOMVkYMloWM1sWNFwONV8ZNmAdN2ECOGICOWMCOmQCO2UCPGcCPWkOPmoeP20CQG8OQXAfQnICQ3MCRHQOR3cgSHgmSXkDSnoDS3sDTHwDTX0DTn8DT4EBDlCCASdRhAEDUoYBDlOHAShUiAEDVYkBA1aKAQ5XjQEpWI4BL1mPAQRakAEEW5EBBFySAQRdkwEEXpUBBF-XAQ5gmAEwYZoBBGKcAQ5jnQExZJ4BBGWfAQRmoAEOZ6MBMmikATZppgE3aqcBN2uqATdsqwE3bawBN26uATdvsAEOcLEBOHGzATdytQEOc7YBOXS3ATd1uAE3drkBDne8ATp4vQFAeb8BQXrAAUF7wwFBfMQBQX3FAUF-xwFBf8kBDoABygFCgQHMAUGCAc4BDoMBzwFDhAHQAUGFAdEBQYYB0gEOhwHVAUSIAdYBSokB1wEFigHYAQWLAdkBBYwB2gEFjQHbAQWOAd0BBY8B3wEOkAHgAUuRAeIBBZIB5AEOkwHlAUyUAeYBBZUB5wEFlgHoAQ6XAesBTZgB7AFTmQHtAQaaAe4BBpsB7wEGnAHwAQadAfEBBp4B8wEGnwH1AQ6gAfYBVKEB-QEGogH7AQ6jAfwBVaQB_gEGpQH_AQamAYACDqcBgwJWqAGEAlypAYUCCKoBhgIIqwGHAgisAYgCCK0BiQIIrgGLAgivAY0CDrABjgJdsQGQAgiyAZICDrMBkwJetAGUAgi1AZUCCLYBlgIOtwGZAl-4AZoCZbkBmwIJugGcAgm7AZ0CCbwBngIJvQGfAgm-AaECCb8BowIOwAGkAmbBAaYCCcIBqAIOwwGpAmfEAaoCCcUBqwIJxgGsAg7HAa8CaMgBsAJuyQGxAgvKAbICC8sBswILzAG0AgvNAbUCC84BtwILzwG5Ag7QAboCb9EBvAIL0gG-Ag7TAb8CcNQBwAIL1QHBAgvWAcICDtcBxQJx2AHGAnU"
 };
 async function decodeBase64AsWasm(wasmBase64) {
   const { Buffer: Buffer2 } = await import("node:buffer");
@@ -5652,11 +6781,13 @@ async function createServices(opts) {
     panes,
     agents,
     projects,
+    store: new TaskStore(db),
     home: p.home,
     maxActive: envInt("YARD_MAX_ACTIVE_TASKS"),
     readyTimeoutMs: envInt("YARD_READY_TIMEOUT_MS"),
     sandbox
   });
+  const reviews = new ReviewService({ store: new ReviewStore(db), tasks, journal });
   await tasks.recover(await panes.recover());
   return {
     home: p.home,
@@ -5668,6 +6799,7 @@ async function createServices(opts) {
     panes,
     tasks,
     sandbox,
+    reviews,
     attention: async (limit) => {
       const rows = await db.task.findMany({ where: { paneId: { not: null } }, select: { id: true, state: true, updatedAt: true } });
       return panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });
