@@ -31,6 +31,8 @@ export interface Services {
   sandbox: Sandbox;
   reviews: ReviewService;
   attention(limit?: number): Promise<AttentionItem[]>;
+  /** How many projects, panes and tasks the board holds. */
+  counts(): Promise<{ projects: number; panes: number; tasks: number }>;
   url(): string;
   close(): Promise<void>;
 }
@@ -43,7 +45,9 @@ export async function createServices(opts: { home: string; token: string; url: (
   const journal = new EventJournal(new EventStore(db));
   const agents = new AgentProfiles(new ProfileStore(db));
   await agents.seed();
-  const projects = new Projects(new ProjectStore(db), async (path) => {
+  const projectStore = new ProjectStore(db);
+  const taskStore = new TaskStore(db);
+  const projects = new Projects(projectStore, async (path) => {
     const info = await inspectRepo(path);
     return { root: info.root, currentBranch: info.currentBranch };
   });
@@ -61,12 +65,11 @@ export async function createServices(opts: { home: string; token: string; url: (
     scrollbackLines: scrollback,
   });
   tasks = new TaskEngine({
-    db,
     journal,
     panes,
     agents,
     projects,
-    store: new TaskStore(db),
+    store: taskStore,
     home: p.home,
     maxActive: envInt("YARD_MAX_ACTIVE_TASKS"),
     readyTimeoutMs: envInt("YARD_READY_TIMEOUT_MS"),
@@ -85,8 +88,9 @@ export async function createServices(opts: { home: string; token: string; url: (
     tasks,
     sandbox,
     reviews,
+    counts: async () => ({ projects: await projectStore.count(), panes: (await panes.list()).length, tasks: await taskStore.count() }),
     attention: async (limit) => {
-      const rows = await db.task.findMany({ where: { paneId: { not: null } }, select: { id: true, state: true, updatedAt: true } });
+      const rows = await taskStore.withPanes();
       return panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });
     },
     url: opts.url,

@@ -25,11 +25,9 @@ export const appRouter = router({
     home: ctx.principal.kind === "admin" ? ctx.services.home : undefined,
     url: ctx.services.url(),
     principal: ctx.principal.kind,
-    projects: await ctx.services.db.project.count(),
-    panes: await ctx.services.db.pane.count(),
-    tasks: await ctx.services.db.task.count(),
+    ...(await ctx.services.counts()),
     /** Called from a pane: whether that pane runs in the OS sandbox. */
-    sandboxed: ctx.pane ? ((await ctx.services.db.pane.findUnique({ where: { id: ctx.pane.id }, select: { sandboxed: true } }))?.sandboxed ?? false) : undefined,
+    sandboxed: ctx.pane ? (await ctx.services.panes.get(ctx.pane.id)).sandboxed : undefined,
     /** For the user: whether sandboxed tasks can start on this machine, and if not why. */
     sandbox: ctx.principal.kind === "admin" ? await sandboxStatus(ctx.services) : undefined,
   })),

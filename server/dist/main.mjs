@@ -3057,7 +3057,17 @@ var ACTIVE_STATES = ["pending", "working", "input_required"];
 var stay = (state) => ({ state, changed: false, evidence: void 0, endsRound: false, startsRound: false });
 var go = (state, evidence2) => ({ state, changed: true, evidence: evidence2, endsRound: isTerminal(state), startsRound: false });
 var undelivered = (round, evidence2) => (round ?? 1) > 1 ? go("input_required", { ...evidence2, round }) : go("failed", evidence2);
-function transition(state, event) {
+function transition(state, event, disposition = null) {
+  if (event.type === "merged" || event.type === "discarded" || event.type === "next_round") {
+    if (disposition) throw new YardError("CONFLICT", `The task is already ${disposition}`, { disposition });
+  }
+  if (event.type === "merged") {
+    if (state !== "completed") throw new YardError("TASK_NOT_COMPLETED", `Only a completed task can be merged; this one is ${state}`, { state });
+    return { ...stay(state), changed: true, disposition: "merged" };
+  }
+  if (event.type === "discarded") {
+    return isTerminal(state) ? { ...stay(state), changed: true, disposition: "discarded" } : { ...go("canceled", null), disposition: "discarded" };
+  }
   if (event.type === "next_round") {
     if (state === "completed" || state === "input_required") return { ...go("pending", null), startsRound: true };
     throw new YardError("CONFLICT", `Only a completed or input_required task can start another round; this one is ${state}`, { state });
@@ -4342,90 +4352,6 @@ function renderPrompt(c, task) {
   return parts.join("\n");
 }
 
-// server/stores/tasks.ts
-var TaskStore = class {
-  constructor(db) {
-    this.db = db;
-  }
-  db;
-  row(id2) {
-    return this.db.task.findUnique({ where: { id: id2 } });
-  }
-  activeCount(states) {
-    return this.db.task.count({ where: { state: { in: [...states] } } });
-  }
-  /** A task that starts now: pending, with round 1 and its prompt. */
-  async createStarted(t2, l) {
-    const { prompt, ...where } = l;
-    await this.db.task.create({ data: { ...t2, ...where, state: "pending", round: 1, rounds: { create: { id: newId("rnd"), number: 1, state: "pending", paneId: l.paneId, prompt } } } });
-  }
-  /** A task that waits in the backlog: its contract, project and agent, no worktree, branch or pane yet. */
-  async createBacklog(t2, startOptions) {
-    await this.db.task.create({ data: { ...t2, state: "backlog", round: 1, startOptions: JSON.stringify(startOptions), rounds: { create: { id: newId("rnd"), number: 1, state: "backlog" } } } });
-  }
-  /** A backlog task got its worktree and pane (its state moves through the reducer next). */
-  async recordLaunch(taskId3, l) {
-    const { prompt, ...where } = l;
-    await this.db.$transaction([
-      this.db.task.update({ where: { id: taskId3 }, data: { ...where, startOptions: null } }),
-      this.db.taskRound.update({ where: { taskId_number: { taskId: taskId3, number: 1 } }, data: { paneId: l.paneId, prompt, startedAt: /* @__PURE__ */ new Date() } })
-    ]);
-  }
-  /**
-   * Round `next` starts in `state`: the task moves to it and a new round row is written. The old
-   * round keeps its state, result and evidence; only an open end time is closed.
-   */
-  async startRound(taskId3, r) {
-    await this.db.$transaction([
-      this.db.task.update({ where: { id: taskId3 }, data: { state: r.state, round: r.next, paneId: r.paneId, evidence: null } }),
-      this.db.taskRound.updateMany({ where: { taskId: taskId3, number: r.previous, endedAt: null }, data: { endedAt: r.at } }),
-      this.db.taskRound.create({ data: { id: newId("rnd"), taskId: taskId3, number: r.next, state: r.state, prompt: r.prompt, paneId: r.paneId, startedAt: r.at } })
-    ]);
-  }
-  rounds(taskId3) {
-    return this.db.taskRound.findMany({ where: { taskId: taskId3 }, orderBy: { number: "asc" } });
-  }
-  /** For each task, its current round's result (JSON text) and latest review verdict: two reads for any number of tasks (Prisma splits very long id lists). */
-  async currentRounds(tasks) {
-    const out = /* @__PURE__ */ new Map();
-    if (tasks.length === 0) return out;
-    const round = new Map(tasks.map((t2) => [t2.id, t2.round]));
-    const ids = [...round.keys()];
-    const [rounds, reviews] = await Promise.all([
-      this.db.taskRound.findMany({ where: { taskId: { in: ids } }, select: { taskId: true, number: true, result: true } }),
-      // No orderBy: Prisma splits a long `in` list over several statements only for unordered reads.
-      this.db.review.findMany({ where: { taskId: { in: ids } }, select: { id: true, taskId: true, round: true, verdict: true, createdAt: true } })
-    ]);
-    for (const id2 of ids) out.set(id2, { result: null, verdict: null });
-    for (const r of rounds) if (round.get(r.taskId) === r.number) out.get(r.taskId).result = r.result;
-    reviews.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (const v of reviews) if (round.get(v.taskId) === v.round) out.get(v.taskId).verdict = v.verdict;
-    return out;
-  }
-  /** Every task of a project with its card's derived columns, newest first: one query. */
-  async boardRows(projectId) {
-    const rows = await this.db.$queryRaw`
-      SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.contextId, t.paneId, t.createdAt, t.updatedAt,
-        (SELECT json_array_length(r.result, '$.changedFiles') FROM TaskRound r
-          WHERE r.taskId = t.id AND r.result IS NOT NULL ORDER BY r.number DESC LIMIT 1) AS changedFiles,
-        (SELECT v.verdict FROM Review v
-          WHERE v.taskId = t.id AND v.round = t.round ORDER BY v.createdAt DESC, v.id DESC LIMIT 1) AS verdict
-      FROM Task t
-      WHERE t.projectId = ${projectId}
-      ORDER BY t.updatedAt DESC`;
-    return rows.map((r) => ({ ...r, round: Number(r.round), changedFiles: r.changedFiles === null ? null : Number(r.changedFiles), createdAt: asDate(r.createdAt), updatedAt: asDate(r.updatedAt) }));
-  }
-  /** Ids of the panes that are blocked on a prompt right now (few at any time): one query. */
-  async blockedPaneIds() {
-    return new Set((await this.db.pane.findMany({ where: { lifecycle: "blocked" }, select: { id: true } })).map((p) => p.id));
-  }
-};
-function asDate(v) {
-  if (v instanceof Date) return v;
-  if (typeof v === "number" || typeof v === "bigint") return new Date(Number(v));
-  return new Date(String(v));
-}
-
 // server/core/tasks/service.ts
 var DEFAULT_MAX_ACTIVE = 4;
 var DEFAULT_READY_TIMEOUT_MS = 3e4;
@@ -4481,7 +4407,7 @@ function slug(s) {
 var TaskEngine = class {
   constructor(deps) {
     this.deps = deps;
-    this.store = deps.store ?? new TaskStore(deps.db);
+    this.store = deps.store;
   }
   deps;
   runners = /* @__PURE__ */ new Map();
@@ -4520,8 +4446,10 @@ var TaskEngine = class {
     await this.deps.panes.resolveLaunch({ agent: agentId ?? void 0, argv: input.argv });
     const sandbox = await this.sandboxFor(input.sandbox, agentId ? await this.deps.agents.get(agentId) : null);
     const parentPaneId = input.parentPaneId ?? caller.paneId ?? null;
-    if (parentPaneId && !await this.deps.db.pane.findUnique({ where: { id: parentPaneId }, select: { id: true } })) {
-      throw new YardError("NOT_FOUND", `No parent pane ${parentPaneId}`, { parentPaneId });
+    if (parentPaneId) {
+      await this.deps.panes.get(parentPaneId).catch((e) => {
+        throw e instanceof YardError && e.code === "NOT_FOUND" ? new YardError("NOT_FOUND", `No parent pane ${parentPaneId}`, { parentPaneId }) : e;
+      });
     }
     const parentTask = input.parentTaskId ? await this.row(input.parentTaskId) : null;
     const id2 = newId("tsk");
@@ -4741,12 +4669,13 @@ var TaskEngine = class {
   /**
    * Applies one event through the reducer, persists it and journals it. Serialized per task.
    * A transition that starts a round (next_round) writes a new round row with `extra.round`'s
-   * prompt and pane instead of touching the current one.
+   * prompt and pane instead of touching the current one. A transition that finishes the task
+   * (merged, discarded) records its disposition with `extra.finished`.
    */
   apply(taskId3, event, extra = {}) {
     const run2 = async () => {
       const row = await this.row(taskId3);
-      const t2 = transition(row.state, event);
+      const t2 = transition(row.state, event, row.disposition ?? null);
       if (!t2.changed) return { changed: false, state: t2.state };
       const now = /* @__PURE__ */ new Date();
       let round = row.round;
@@ -4757,22 +4686,19 @@ var TaskEngine = class {
         paneId2 = extra.round.paneId;
         await this.store.startRound(taskId3, { previous: row.round, next: round, state: t2.state, prompt: extra.round.prompt, paneId: paneId2, at: now });
       } else {
-        await this.deps.db.$transaction([
-          this.deps.db.task.update({ where: { id: taskId3 }, data: { state: t2.state, ...t2.evidence !== void 0 ? { evidence: t2.evidence ? JSON.stringify(t2.evidence) : null } : {} } }),
-          this.deps.db.taskRound.update({
-            where: { taskId_number: { taskId: taskId3, number: row.round } },
-            data: {
-              state: t2.state,
-              ...extra.result ? { result: JSON.stringify(extra.result) } : {},
-              ...t2.evidence !== void 0 ? { evidence: t2.evidence ? JSON.stringify(t2.evidence) : null } : {},
-              ...t2.endsRound ? { endedAt: now } : {}
-            }
-          })
-        ]);
+        await this.store.applyTransition(taskId3, row.round, {
+          state: t2.state,
+          ...t2.evidence !== void 0 ? { evidence: t2.evidence ? JSON.stringify(t2.evidence) : null } : {},
+          ...extra.result ? { result: JSON.stringify(extra.result) } : {},
+          ...t2.endsRound ? { endsRoundAt: now } : {},
+          ...t2.disposition ? { finished: { disposition: t2.disposition, at: now, ...extra.finished } } : {}
+        });
       }
       this.stateCache.set(taskId3, t2.state);
       if (extra.result) await this.deps.journal.append("task.result", { taskId: taskId3, paneId: paneId2, payload: { round, ...extra.result } });
-      await this.deps.journal.append("task.state", { taskId: taskId3, paneId: paneId2, payload: { from: row.state, to: t2.state, cause: event.type, round, evidence: t2.evidence ?? null } });
+      if (t2.state !== row.state || t2.evidence !== void 0) {
+        await this.deps.journal.append("task.state", { taskId: taskId3, paneId: paneId2, payload: { from: row.state, to: t2.state, cause: event.type, round, evidence: t2.evidence ?? null } });
+      }
       return { changed: true, state: t2.state };
     };
     const prev = this.chains.get(taskId3) ?? Promise.resolve();
@@ -4786,7 +4712,7 @@ var TaskEngine = class {
     if (!info.taskId || this.closing) return;
     const taskId3 = info.taskId;
     void (async () => {
-      const row = await this.deps.db.task.findUnique({ where: { id: taskId3 }, select: { paneId: true } });
+      const row = await this.store.row(taskId3);
       if (row?.paneId !== info.id) return;
       if (to === "done") await this.apply(taskId3, { type: "pane_done", lastMessage: lastMessage ?? null });
       else if (to === "working" || to === "blocked") await this.apply(taskId3, { type: "pane_working" });
@@ -4802,8 +4728,7 @@ var TaskEngine = class {
     const input = reportInput.parse(raw2);
     const taskId3 = input.taskId ?? caller.paneTaskId;
     if (!taskId3) throw new YardError("BAD_PARAMS", "Which task? Run this inside a task's pane (YARD_TASK) or pass --task ID");
-    const row = await this.deps.db.task.findUnique({ where: { id: taskId3 } });
-    if (!row) throw new YardError("NOT_FOUND", `No task ${taskId3}`, { taskId: taskId3 });
+    await this.row(taskId3);
     if (!caller.admin && caller.paneTaskId !== taskId3) throw new YardError("FORBIDDEN", "A pane may only report for its own task", { taskId: taskId3 });
     const result = { status: input.status, summary: input.summary, artifacts: input.artifacts, changedFiles: input.changedFiles, evidence: input.evidence ?? null };
     await this.apply(taskId3, { type: "report", status: input.status }, { result });
@@ -4895,10 +4820,10 @@ ${feedback}`;
   // ---- reads ---------------------------------------------------------------------------
   /** Tasks not yet settled for good (pending, working, input_required), optionally of one profile. */
   activeCount(filter = {}) {
-    return this.deps.db.task.count({ where: { agent: filter.agent, state: { in: [...ACTIVE_STATES] } } });
+    return this.store.activeCount(ACTIVE_STATES, filter);
   }
   async row(id2) {
-    const row = await this.deps.db.task.findUnique({ where: { id: id2 } });
+    const row = await this.store.row(id2);
     if (!row) throw new YardError("NOT_FOUND", `No task ${id2}`, { taskId: id2 });
     return row;
   }
@@ -4906,11 +4831,7 @@ ${feedback}`;
     return (await this.views([await this.row(id2)]))[0];
   }
   async list(filter = {}) {
-    const rows = await this.deps.db.task.findMany({
-      where: { contextId: filter.contextId, projectId: filter.projectId, state: filter.states?.length ? { in: filter.states } : void 0 },
-      orderBy: { createdAt: "asc" }
-    });
-    return this.views(rows);
+    return this.views(await this.store.list(filter));
   }
   /** Rows to views; each task's current round (result, review verdict) comes from one batched read, not one query per task. */
   async views(rows) {
@@ -5062,12 +4983,12 @@ ${feedback}`;
       if (!worktreeExists) throw new YardError("CONFLICT", `The task is already ${t2.disposition} and cleaned up`, { disposition: t2.disposition });
       const cleanup2 = await discardWorktree({ repoRoot: t2.repoPath, worktreePath: t2.worktreePath, branch: t2.branch, branchPreexisting: t2.branchPreexisting, deleteBranch: false });
       await this.tidyWorktreeDir(t2);
-      await this.deps.db.task.update({ where: { id: taskId3 }, data: { cleanupError: cleanup2.error ?? null } });
+      await this.store.setCleanupError(taskId3, cleanup2.error ?? null);
       await this.deps.journal.append("task.cleanup", { taskId: taskId3, payload: { ...cleanup2 } });
       return { task: await this.get(taskId3), cleanup: { ok: !cleanup2.error, ...cleanup2 } };
     }
     if (opts.merge) {
-      if (t2.state !== "completed") throw new YardError("TASK_NOT_COMPLETED", `Only a completed task can be merged; this one is ${t2.state}`, { state: t2.state });
+      transition(t2.state, { type: "merged" });
       const target = opts.merge.target ?? t2.targetBranch;
       if (!target) throw new YardError("BAD_PARAMS", "The task has no recorded target branch (the repository was on a detached HEAD): pass --target BRANCH", { expected: null });
       let res;
@@ -5089,34 +5010,27 @@ ${feedback}`;
         throw e;
       }
       if (res.cleanup.worktreeRemoved) await this.tidyWorktreeDir(t2);
-      await this.deps.db.task.update({
-        where: { id: taskId3 },
-        data: { disposition: "merged", mergeCommit: res.mergeCommit, cleanupError: res.cleanup.ok ? null : res.cleanup.error ?? "cleanup failed", finishedAt: /* @__PURE__ */ new Date() }
-      });
+      await this.apply(taskId3, { type: "merged" }, { finished: { mergeCommit: res.mergeCommit, cleanupError: res.cleanup.ok ? null : res.cleanup.error ?? "cleanup failed" } });
       await this.deps.journal.append("task.finished", { taskId: taskId3, payload: { disposition: "merged", mergeCommit: res.mergeCommit, target, cleanup: res.cleanup } });
       return { task: await this.get(taskId3), merge: { mergeCommit: res.mergeCommit, alreadyUpToDate: res.alreadyUpToDate, target }, cleanup: res.cleanup };
     }
     this.runners.get(taskId3)?.abort();
-    if (!isTerminal(t2.state)) {
-      await this.apply(taskId3, { type: "cancel" }).catch((e) => {
-        if (!(e instanceof YardError && e.code === "CONFLICT")) throw e;
-      });
-    }
+    await this.apply(taskId3, { type: "discarded" });
     if (t2.paneId && this.deps.panes.isLive(t2.paneId)) await this.deps.panes.kill(t2.paneId);
     const cleanup = await discardWorktree({ repoRoot: t2.repoPath, worktreePath: t2.worktreePath, branch: t2.branch, branchPreexisting: t2.branchPreexisting, deleteBranch: opts.discard.deleteBranch });
     await this.tidyWorktreeDir(t2);
-    await this.deps.db.task.update({ where: { id: taskId3 }, data: { disposition: "discarded", cleanupError: cleanup.error ?? null, finishedAt: /* @__PURE__ */ new Date() } });
+    await this.store.setCleanupError(taskId3, cleanup.error ?? null);
     await this.deps.journal.append("task.finished", { taskId: taskId3, payload: { disposition: "discarded", cleanup } });
     return { task: await this.get(taskId3), cleanup: { ok: !cleanup.error, ...cleanup } };
   }
   // ---- restart -------------------------------------------------------------------------
   /** On start-up: tasks whose panes died with the old process become failed with evidence. */
   async recover(lostPanes) {
-    const rows = await this.deps.db.task.findMany({ where: { state: { in: [...ACTIVE_STATES] } } });
+    const rows = await this.store.list({ states: [...ACTIVE_STATES] });
     for (const r of rows) {
       await this.apply(r.id, { type: "restart", lastLifecycle: r.paneId ? lostPanes.get(r.paneId) ?? await this.lastLifecycleBeforeExit(r.paneId) : null });
     }
-    const unfinished = await this.deps.db.task.findMany({ where: { state: "completed", disposition: null } });
+    const unfinished = await this.store.unfinishedCompleted();
     for (const r of unfinished) {
       if (!r.branch || !r.targetBranch || !r.baseSha) continue;
       const tip = await runGit(["rev-parse", "--verify", "-q", `refs/heads/${r.branch}`], { cwd: r.repoPath, allowFail: true });
@@ -5124,11 +5038,11 @@ ${feedback}`;
       if (tip.code !== 0 || !sha || sha === r.baseSha) continue;
       if (await isMerged(r.repoPath, sha, r.targetBranch).catch(() => false)) {
         const head = await runGit(["rev-parse", `refs/heads/${r.targetBranch}`], { cwd: r.repoPath, allowFail: true });
-        await this.deps.db.task.update({ where: { id: r.id }, data: { disposition: "merged", mergeCommit: head.stdout.trim() || null, cleanupError: "merge found landed at start-up; run finish again to clean up", finishedAt: /* @__PURE__ */ new Date() } });
+        await this.apply(r.id, { type: "merged" }, { finished: { mergeCommit: head.stdout.trim() || null, cleanupError: "merge found landed at start-up; run finish again to clean up" } });
         await this.deps.journal.append("task.finished", { taskId: r.id, payload: { disposition: "merged", recovered: true } });
       }
     }
-    for (const r of await this.deps.db.task.findMany({ select: { id: true, state: true } })) this.stateCache.set(r.id, r.state);
+    for (const r of await this.store.allStates()) this.stateCache.set(r.id, r.state);
   }
   /** A pane stopped by the previous shutdown: what it was doing before it exited. */
   async lastLifecycleBeforeExit(paneId2) {
@@ -5243,11 +5157,9 @@ var appRouter = router({
     home: ctx.principal.kind === "admin" ? ctx.services.home : void 0,
     url: ctx.services.url(),
     principal: ctx.principal.kind,
-    projects: await ctx.services.db.project.count(),
-    panes: await ctx.services.db.pane.count(),
-    tasks: await ctx.services.db.task.count(),
+    ...await ctx.services.counts(),
     /** Called from a pane: whether that pane runs in the OS sandbox. */
-    sandboxed: ctx.pane ? (await ctx.services.db.pane.findUnique({ where: { id: ctx.pane.id }, select: { sandboxed: true } }))?.sandboxed ?? false : void 0,
+    sandboxed: ctx.pane ? (await ctx.services.panes.get(ctx.pane.id)).sandboxed : void 0,
     /** For the user: whether sandboxed tasks can start on this machine, and if not why. */
     sandbox: ctx.principal.kind === "admin" ? await sandboxStatus(ctx.services) : void 0
   })),
@@ -6284,6 +6196,129 @@ var ReviewService = class {
   }
 };
 
+// server/stores/tasks.ts
+var TaskStore = class {
+  constructor(db) {
+    this.db = db;
+  }
+  db;
+  row(id2) {
+    return this.db.task.findUnique({ where: { id: id2 } });
+  }
+  activeCount(states, filter = {}) {
+    return this.db.task.count({ where: { agent: filter.agent, state: { in: [...states] } } });
+  }
+  list(filter = {}) {
+    return this.db.task.findMany({
+      where: { contextId: filter.contextId, projectId: filter.projectId, state: filter.states?.length ? { in: filter.states } : void 0 },
+      orderBy: { createdAt: "asc" }
+    });
+  }
+  /** Tasks that are completed and not finished (merged or discarded) yet. */
+  unfinishedCompleted() {
+    return this.db.task.findMany({ where: { state: "completed", disposition: null } });
+  }
+  async allStates() {
+    return this.db.task.findMany({ select: { id: true, state: true } });
+  }
+  /** Tasks with a pane, for attention: id, state and when it last changed. */
+  withPanes() {
+    return this.db.task.findMany({ where: { paneId: { not: null } }, select: { id: true, state: true, updatedAt: true } });
+  }
+  count() {
+    return this.db.task.count();
+  }
+  /**
+   * One reducer transition, written as one transaction: the task's state, evidence and
+   * disposition (with what finishing recorded), and the current round's state, result,
+   * evidence and end.
+   */
+  async applyTransition(taskId3, round, t2) {
+    const evidence2 = t2.evidence !== void 0 ? { evidence: t2.evidence } : {};
+    const finished = t2.finished ? { disposition: t2.finished.disposition, finishedAt: t2.finished.at, ...t2.finished.mergeCommit !== void 0 ? { mergeCommit: t2.finished.mergeCommit } : {}, cleanupError: t2.finished.cleanupError ?? null } : {};
+    await this.db.$transaction([
+      this.db.task.update({ where: { id: taskId3 }, data: { state: t2.state, ...evidence2, ...finished } }),
+      this.db.taskRound.update({
+        where: { taskId_number: { taskId: taskId3, number: round } },
+        data: { state: t2.state, ...t2.result !== void 0 ? { result: t2.result } : {}, ...evidence2, ...t2.endsRoundAt ? { endedAt: t2.endsRoundAt } : {} }
+      })
+    ]);
+  }
+  async setCleanupError(taskId3, error) {
+    await this.db.task.update({ where: { id: taskId3 }, data: { cleanupError: error } });
+  }
+  /** A task that starts now: pending, with round 1 and its prompt. */
+  async createStarted(t2, l) {
+    const { prompt, ...where } = l;
+    await this.db.task.create({ data: { ...t2, ...where, state: "pending", round: 1, rounds: { create: { id: newId("rnd"), number: 1, state: "pending", paneId: l.paneId, prompt } } } });
+  }
+  /** A task that waits in the backlog: its contract, project and agent, no worktree, branch or pane yet. */
+  async createBacklog(t2, startOptions) {
+    await this.db.task.create({ data: { ...t2, state: "backlog", round: 1, startOptions: JSON.stringify(startOptions), rounds: { create: { id: newId("rnd"), number: 1, state: "backlog" } } } });
+  }
+  /** A backlog task got its worktree and pane (its state moves through the reducer next). */
+  async recordLaunch(taskId3, l) {
+    const { prompt, ...where } = l;
+    await this.db.$transaction([
+      this.db.task.update({ where: { id: taskId3 }, data: { ...where, startOptions: null } }),
+      this.db.taskRound.update({ where: { taskId_number: { taskId: taskId3, number: 1 } }, data: { paneId: l.paneId, prompt, startedAt: /* @__PURE__ */ new Date() } })
+    ]);
+  }
+  /**
+   * Round `next` starts in `state`: the task moves to it and a new round row is written. The old
+   * round keeps its state, result and evidence; only an open end time is closed.
+   */
+  async startRound(taskId3, r) {
+    await this.db.$transaction([
+      this.db.task.update({ where: { id: taskId3 }, data: { state: r.state, round: r.next, paneId: r.paneId, evidence: null } }),
+      this.db.taskRound.updateMany({ where: { taskId: taskId3, number: r.previous, endedAt: null }, data: { endedAt: r.at } }),
+      this.db.taskRound.create({ data: { id: newId("rnd"), taskId: taskId3, number: r.next, state: r.state, prompt: r.prompt, paneId: r.paneId, startedAt: r.at } })
+    ]);
+  }
+  rounds(taskId3) {
+    return this.db.taskRound.findMany({ where: { taskId: taskId3 }, orderBy: { number: "asc" } });
+  }
+  /** For each task, its current round's result (JSON text) and latest review verdict: two reads for any number of tasks (Prisma splits very long id lists). */
+  async currentRounds(tasks) {
+    const out = /* @__PURE__ */ new Map();
+    if (tasks.length === 0) return out;
+    const round = new Map(tasks.map((t2) => [t2.id, t2.round]));
+    const ids = [...round.keys()];
+    const [rounds, reviews] = await Promise.all([
+      this.db.taskRound.findMany({ where: { taskId: { in: ids } }, select: { taskId: true, number: true, result: true } }),
+      // No orderBy: Prisma splits a long `in` list over several statements only for unordered reads.
+      this.db.review.findMany({ where: { taskId: { in: ids } }, select: { id: true, taskId: true, round: true, verdict: true, createdAt: true } })
+    ]);
+    for (const id2 of ids) out.set(id2, { result: null, verdict: null });
+    for (const r of rounds) if (round.get(r.taskId) === r.number) out.get(r.taskId).result = r.result;
+    reviews.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const v of reviews) if (round.get(v.taskId) === v.round) out.get(v.taskId).verdict = v.verdict;
+    return out;
+  }
+  /** Every task of a project with its card's derived columns, newest first: one query. */
+  async boardRows(projectId) {
+    const rows = await this.db.$queryRaw`
+      SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.contextId, t.paneId, t.createdAt, t.updatedAt,
+        (SELECT json_array_length(r.result, '$.changedFiles') FROM TaskRound r
+          WHERE r.taskId = t.id AND r.result IS NOT NULL ORDER BY r.number DESC LIMIT 1) AS changedFiles,
+        (SELECT v.verdict FROM Review v
+          WHERE v.taskId = t.id AND v.round = t.round ORDER BY v.createdAt DESC, v.id DESC LIMIT 1) AS verdict
+      FROM Task t
+      WHERE t.projectId = ${projectId}
+      ORDER BY t.updatedAt DESC`;
+    return rows.map((r) => ({ ...r, round: Number(r.round), changedFiles: r.changedFiles === null ? null : Number(r.changedFiles), createdAt: asDate(r.createdAt), updatedAt: asDate(r.updatedAt) }));
+  }
+  /** Ids of the panes that are blocked on a prompt right now (few at any time): one query. */
+  async blockedPaneIds() {
+    return new Set((await this.db.pane.findMany({ where: { lifecycle: "blocked" }, select: { id: true } })).map((p) => p.id));
+  }
+};
+function asDate(v) {
+  if (v instanceof Date) return v;
+  if (typeof v === "number" || typeof v === "bigint") return new Date(Number(v));
+  return new Date(String(v));
+}
+
 // server/db/index.ts
 init_root();
 import { chmodSync as chmodSync5, closeSync as closeSync2, existsSync as existsSync7, mkdirSync as mkdirSync4, openSync as openSync2 } from "node:fs";
@@ -6759,7 +6794,9 @@ async function createServices(opts) {
   const journal = new EventJournal(new EventStore(db));
   const agents = new AgentProfiles(new ProfileStore(db));
   await agents.seed();
-  const projects = new Projects(new ProjectStore(db), async (path25) => {
+  const projectStore = new ProjectStore(db);
+  const taskStore = new TaskStore(db);
+  const projects = new Projects(projectStore, async (path25) => {
     const info = await inspectRepo(path25);
     return { root: info.root, currentBranch: info.currentBranch };
   });
@@ -6776,12 +6813,11 @@ async function createServices(opts) {
     scrollbackLines: scrollback
   });
   tasks = new TaskEngine({
-    db,
     journal,
     panes,
     agents,
     projects,
-    store: new TaskStore(db),
+    store: taskStore,
     home: p.home,
     maxActive: envInt("YARD_MAX_ACTIVE_TASKS"),
     readyTimeoutMs: envInt("YARD_READY_TIMEOUT_MS"),
@@ -6800,8 +6836,9 @@ async function createServices(opts) {
     tasks,
     sandbox,
     reviews,
+    counts: async () => ({ projects: await projectStore.count(), panes: (await panes.list()).length, tasks: await taskStore.count() }),
     attention: async (limit) => {
-      const rows = await db.task.findMany({ where: { paneId: { not: null } }, select: { id: true, state: true, updatedAt: true } });
+      const rows = await taskStore.withPanes();
       return panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });
     },
     url: opts.url,

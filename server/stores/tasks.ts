@@ -70,8 +70,60 @@ export class TaskStore {
     return this.db.task.findUnique({ where: { id } });
   }
 
-  activeCount(states: readonly string[]): Promise<number> {
-    return this.db.task.count({ where: { state: { in: [...states] } } });
+  activeCount(states: readonly string[], filter: { agent?: string } = {}): Promise<number> {
+    return this.db.task.count({ where: { agent: filter.agent, state: { in: [...states] } } });
+  }
+
+  list(filter: { contextId?: string; states?: string[]; projectId?: string } = {}): Promise<TaskRow[]> {
+    return this.db.task.findMany({
+      where: { contextId: filter.contextId, projectId: filter.projectId, state: filter.states?.length ? { in: filter.states } : undefined },
+      orderBy: { createdAt: "asc" },
+    });
+  }
+
+  /** Tasks that are completed and not finished (merged or discarded) yet. */
+  unfinishedCompleted(): Promise<TaskRow[]> {
+    return this.db.task.findMany({ where: { state: "completed", disposition: null } });
+  }
+
+  async allStates(): Promise<Array<{ id: string; state: string }>> {
+    return this.db.task.findMany({ select: { id: true, state: true } });
+  }
+
+  /** Tasks with a pane, for attention: id, state and when it last changed. */
+  withPanes(): Promise<Array<{ id: string; state: string; updatedAt: Date }>> {
+    return this.db.task.findMany({ where: { paneId: { not: null } }, select: { id: true, state: true, updatedAt: true } });
+  }
+
+  count(): Promise<number> {
+    return this.db.task.count();
+  }
+
+  /**
+   * One reducer transition, written as one transaction: the task's state, evidence and
+   * disposition (with what finishing recorded), and the current round's state, result,
+   * evidence and end.
+   */
+  async applyTransition(
+    taskId: string,
+    round: number,
+    t: { state: string; evidence?: string | null; result?: string; endsRoundAt?: Date; finished?: { disposition: string; at: Date; mergeCommit?: string | null; cleanupError?: string | null } },
+  ): Promise<void> {
+    const evidence = t.evidence !== undefined ? { evidence: t.evidence } : {};
+    const finished = t.finished
+      ? { disposition: t.finished.disposition, finishedAt: t.finished.at, ...(t.finished.mergeCommit !== undefined ? { mergeCommit: t.finished.mergeCommit } : {}), cleanupError: t.finished.cleanupError ?? null }
+      : {};
+    await this.db.$transaction([
+      this.db.task.update({ where: { id: taskId }, data: { state: t.state, ...evidence, ...finished } }),
+      this.db.taskRound.update({
+        where: { taskId_number: { taskId, number: round } },
+        data: { state: t.state, ...(t.result !== undefined ? { result: t.result } : {}), ...evidence, ...(t.endsRoundAt ? { endedAt: t.endsRoundAt } : {}) },
+      }),
+    ]);
+  }
+
+  async setCleanupError(taskId: string, error: string | null): Promise<void> {
+    await this.db.task.update({ where: { id: taskId }, data: { cleanupError: error } });
   }
 
   /** A task that starts now: pending, with round 1 and its prompt. */

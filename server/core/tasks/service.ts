@@ -7,7 +7,6 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import type { Db } from "../../db";
 import { absolutePath, contextId, evidence, LIMITS, text } from "../../contracts/common";
 import { type AgentProfile, type AgentProfiles, argvSchema } from "../agents/profiles";
 import { YardError } from "../errors";
@@ -39,7 +38,7 @@ import { toStatus } from "../../stores/reviews";
 import type { Sandbox, SandboxLaunch } from "../sandbox/sandbox";
 import { type Board, loadBoard } from "./board";
 import { type Contract, contractInput, renderPrompt } from "./contract";
-import { ACTIVE_STATES, type Evidence, isTerminal, type ReportStatus, type TaskEvent, type TaskState, TERMINAL_STATES, transition } from "./state";
+import { ACTIVE_STATES, type Disposition, type Evidence, isTerminal, type ReportStatus, type TaskEvent, type TaskState, TERMINAL_STATES, transition } from "./state";
 import { type LaunchFields, type TaskFields, type TaskRow, TaskStore } from "../../stores/tasks";
 
 export const DEFAULT_MAX_ACTIVE = 4;
@@ -129,7 +128,6 @@ export interface TaskView {
 }
 
 export interface TaskEngineDeps {
-  db: Db;
   journal: EventJournal;
   panes: PaneManager;
   agents: AgentProfiles;
@@ -137,8 +135,8 @@ export interface TaskEngineDeps {
   home: string;
   maxActive?: number;
   readyTimeoutMs?: number;
-  /** Persistence for the rounds, backlog and board reads (default: over `db`). */
-  store?: TaskStore;
+  /** Persistence: tasks, rounds, the board's reads. */
+  store: TaskStore;
   /** The OS sandbox for tasks that ask for it (none: such starts are SANDBOX_UNAVAILABLE). */
   sandbox?: Sandbox;
 }
@@ -219,7 +217,7 @@ export class TaskEngine {
   private readonly chains = new Map<string, Promise<unknown>>();
 
   constructor(private readonly deps: TaskEngineDeps) {
-    this.store = deps.store ?? new TaskStore(deps.db);
+    this.store = deps.store;
   }
 
   get maxActive() {
@@ -250,8 +248,10 @@ export class TaskEngine {
     await this.deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: input.argv });
     const sandbox = await this.sandboxFor(input.sandbox, agentId ? await this.deps.agents.get(agentId) : null);
     const parentPaneId = input.parentPaneId ?? caller.paneId ?? null;
-    if (parentPaneId && !(await this.deps.db.pane.findUnique({ where: { id: parentPaneId }, select: { id: true } }))) {
-      throw new YardError("NOT_FOUND", `No parent pane ${parentPaneId}`, { parentPaneId });
+    if (parentPaneId) {
+      await this.deps.panes.get(parentPaneId).catch((e: unknown) => {
+        throw e instanceof YardError && e.code === "NOT_FOUND" ? new YardError("NOT_FOUND", `No parent pane ${parentPaneId}`, { parentPaneId }) : e;
+      });
     }
     const parentTask = input.parentTaskId ? await this.row(input.parentTaskId) : null;
 
@@ -487,12 +487,17 @@ export class TaskEngine {
   /**
    * Applies one event through the reducer, persists it and journals it. Serialized per task.
    * A transition that starts a round (next_round) writes a new round row with `extra.round`'s
-   * prompt and pane instead of touching the current one.
+   * prompt and pane instead of touching the current one. A transition that finishes the task
+   * (merged, discarded) records its disposition with `extra.finished`.
    */
-  private apply(taskId: string, event: TaskEvent, extra: { result?: TaskResult; round?: { prompt: string; paneId: string } } = {}): Promise<{ changed: boolean; state: TaskState }> {
+  private apply(
+    taskId: string,
+    event: TaskEvent,
+    extra: { result?: TaskResult; round?: { prompt: string; paneId: string }; finished?: { mergeCommit?: string | null; cleanupError?: string | null } } = {},
+  ): Promise<{ changed: boolean; state: TaskState }> {
     const run = async () => {
       const row = await this.row(taskId);
-      const t = transition(row.state as TaskState, event);
+      const t = transition(row.state as TaskState, event, (row.disposition as Disposition | null) ?? null);
       if (!t.changed) return { changed: false, state: t.state };
       const now = new Date();
       let round = row.round;
@@ -503,22 +508,19 @@ export class TaskEngine {
         paneId = extra.round.paneId;
         await this.store.startRound(taskId, { previous: row.round, next: round, state: t.state, prompt: extra.round.prompt, paneId, at: now });
       } else {
-        await this.deps.db.$transaction([
-          this.deps.db.task.update({ where: { id: taskId }, data: { state: t.state, ...(t.evidence !== undefined ? { evidence: t.evidence ? JSON.stringify(t.evidence) : null } : {}) } }),
-          this.deps.db.taskRound.update({
-            where: { taskId_number: { taskId, number: row.round } },
-            data: {
-              state: t.state,
-              ...(extra.result ? { result: JSON.stringify(extra.result) } : {}),
-              ...(t.evidence !== undefined ? { evidence: t.evidence ? JSON.stringify(t.evidence) : null } : {}),
-              ...(t.endsRound ? { endedAt: now } : {}),
-            },
-          }),
-        ]);
+        await this.store.applyTransition(taskId, row.round, {
+          state: t.state,
+          ...(t.evidence !== undefined ? { evidence: t.evidence ? JSON.stringify(t.evidence) : null } : {}),
+          ...(extra.result ? { result: JSON.stringify(extra.result) } : {}),
+          ...(t.endsRound ? { endsRoundAt: now } : {}),
+          ...(t.disposition ? { finished: { disposition: t.disposition, at: now, ...extra.finished } } : {}),
+        });
       }
       this.stateCache.set(taskId, t.state);
       if (extra.result) await this.deps.journal.append("task.result", { taskId, paneId, payload: { round, ...extra.result } });
-      await this.deps.journal.append("task.state", { taskId, paneId, payload: { from: row.state, to: t.state, cause: event.type, round, evidence: t.evidence ?? null } });
+      if (t.state !== row.state || t.evidence !== undefined) {
+        await this.deps.journal.append("task.state", { taskId, paneId, payload: { from: row.state, to: t.state, cause: event.type, round, evidence: t.evidence ?? null } });
+      }
       return { changed: true, state: t.state };
     };
     const prev = this.chains.get(taskId) ?? Promise.resolve();
@@ -532,7 +534,7 @@ export class TaskEngine {
     if (!info.taskId || this.closing) return;
     const taskId = info.taskId;
     void (async () => {
-      const row = await this.deps.db.task.findUnique({ where: { id: taskId }, select: { paneId: true } });
+      const row = await this.store.row(taskId);
       if (row?.paneId !== info.id) return; // an old round's pane
       if (to === "done") await this.apply(taskId, { type: "pane_done", lastMessage: lastMessage ?? null });
       else if (to === "working" || to === "blocked") await this.apply(taskId, { type: "pane_working" });
@@ -549,8 +551,7 @@ export class TaskEngine {
     const input = reportInput.parse(raw);
     const taskId = input.taskId ?? caller.paneTaskId;
     if (!taskId) throw new YardError("BAD_PARAMS", "Which task? Run this inside a task's pane (YARD_TASK) or pass --task ID");
-    const row = await this.deps.db.task.findUnique({ where: { id: taskId } });
-    if (!row) throw new YardError("NOT_FOUND", `No task ${taskId}`, { taskId });
+    await this.row(taskId); // NOT_FOUND before FORBIDDEN
     if (!caller.admin && caller.paneTaskId !== taskId) throw new YardError("FORBIDDEN", "A pane may only report for its own task", { taskId });
     const result: TaskResult = { status: input.status, summary: input.summary, artifacts: input.artifacts, changedFiles: input.changedFiles, evidence: input.evidence ?? null };
     await this.apply(taskId, { type: "report", status: input.status }, { result });
@@ -648,11 +649,11 @@ export class TaskEngine {
 
   /** Tasks not yet settled for good (pending, working, input_required), optionally of one profile. */
   activeCount(filter: { agent?: string } = {}): Promise<number> {
-    return this.deps.db.task.count({ where: { agent: filter.agent, state: { in: [...ACTIVE_STATES] } } });
+    return this.store.activeCount(ACTIVE_STATES, filter);
   }
 
   private async row(id: string): Promise<TaskRow> {
-    const row = await this.deps.db.task.findUnique({ where: { id } });
+    const row = await this.store.row(id);
     if (!row) throw new YardError("NOT_FOUND", `No task ${id}`, { taskId: id });
     return row;
   }
@@ -662,11 +663,7 @@ export class TaskEngine {
   }
 
   async list(filter: { contextId?: string; states?: string[]; projectId?: string } = {}): Promise<TaskView[]> {
-    const rows = await this.deps.db.task.findMany({
-      where: { contextId: filter.contextId, projectId: filter.projectId, state: filter.states?.length ? { in: filter.states } : undefined },
-      orderBy: { createdAt: "asc" },
-    });
-    return this.views(rows);
+    return this.views(await this.store.list(filter));
   }
 
   /** Rows to views; each task's current round (result, review verdict) comes from one batched read, not one query per task. */
@@ -837,13 +834,13 @@ export class TaskEngine {
       if (!worktreeExists) throw new YardError("CONFLICT", `The task is already ${t.disposition} and cleaned up`, { disposition: t.disposition });
       const cleanup = await discardWorktree({ repoRoot: t.repoPath, worktreePath: t.worktreePath, branch: t.branch, branchPreexisting: t.branchPreexisting, deleteBranch: false });
       await this.tidyWorktreeDir(t);
-      await this.deps.db.task.update({ where: { id: taskId }, data: { cleanupError: cleanup.error ?? null } });
+      await this.store.setCleanupError(taskId, cleanup.error ?? null);
       await this.deps.journal.append("task.cleanup", { taskId, payload: { ...cleanup } });
       return { task: await this.get(taskId), cleanup: { ok: !cleanup.error, ...cleanup } };
     }
 
     if (opts.merge) {
-      if (t.state !== "completed") throw new YardError("TASK_NOT_COMPLETED", `Only a completed task can be merged; this one is ${t.state}`, { state: t.state });
+      transition(t.state as TaskState, { type: "merged" }); // TASK_NOT_COMPLETED before git is touched
       const target = opts.merge.target ?? t.targetBranch;
       if (!target) throw new YardError("BAD_PARAMS", "The task has no recorded target branch (the repository was on a detached HEAD): pass --target BRANCH", { expected: null });
       let res;
@@ -865,26 +862,19 @@ export class TaskEngine {
         throw e;
       }
       if (res.cleanup.worktreeRemoved) await this.tidyWorktreeDir(t);
-      await this.deps.db.task.update({
-        where: { id: taskId },
-        data: { disposition: "merged", mergeCommit: res.mergeCommit, cleanupError: res.cleanup.ok ? null : (res.cleanup.error ?? "cleanup failed"), finishedAt: new Date() },
-      });
+      await this.apply(taskId, { type: "merged" }, { finished: { mergeCommit: res.mergeCommit, cleanupError: res.cleanup.ok ? null : (res.cleanup.error ?? "cleanup failed") } });
       await this.deps.journal.append("task.finished", { taskId, payload: { disposition: "merged", mergeCommit: res.mergeCommit, target, cleanup: res.cleanup } });
       return { task: await this.get(taskId), merge: { mergeCommit: res.mergeCommit, alreadyUpToDate: res.alreadyUpToDate, target }, cleanup: res.cleanup };
     }
 
-    // Discard: stop the worker first, then remove only this task's worktree. The task is marked
-    // canceled before its pane dies, so the exit is not mistaken for a crash.
+    // Discard: the task is recorded discarded (canceled when it still ran) before its worker is
+    // stopped, so the pane's exit is not mistaken for a crash; then only its worktree is removed.
     this.runners.get(taskId)?.abort();
-    if (!isTerminal(t.state)) {
-      await this.apply(taskId, { type: "cancel" }).catch((e: unknown) => {
-        if (!(e instanceof YardError && e.code === "CONFLICT")) throw e; // it ended on its own meanwhile
-      });
-    }
+    await this.apply(taskId, { type: "discarded" });
     if (t.paneId && this.deps.panes.isLive(t.paneId)) await this.deps.panes.kill(t.paneId);
     const cleanup = await discardWorktree({ repoRoot: t.repoPath, worktreePath: t.worktreePath, branch: t.branch, branchPreexisting: t.branchPreexisting, deleteBranch: opts.discard!.deleteBranch });
     await this.tidyWorktreeDir(t);
-    await this.deps.db.task.update({ where: { id: taskId }, data: { disposition: "discarded", cleanupError: cleanup.error ?? null, finishedAt: new Date() } });
+    await this.store.setCleanupError(taskId, cleanup.error ?? null);
     await this.deps.journal.append("task.finished", { taskId, payload: { disposition: "discarded", cleanup } });
     return { task: await this.get(taskId), cleanup: { ok: !cleanup.error, ...cleanup } };
   }
@@ -893,12 +883,12 @@ export class TaskEngine {
 
   /** On start-up: tasks whose panes died with the old process become failed with evidence. */
   async recover(lostPanes: Map<string, string>): Promise<void> {
-    const rows = await this.deps.db.task.findMany({ where: { state: { in: [...ACTIVE_STATES] } } });
+    const rows = await this.store.list({ states: [...ACTIVE_STATES] });
     for (const r of rows) {
       await this.apply(r.id, { type: "restart", lastLifecycle: r.paneId ? (lostPanes.get(r.paneId) ?? (await this.lastLifecycleBeforeExit(r.paneId))) : null });
     }
     // A merge that landed before its record was written is recorded, never redone or undone.
-    const unfinished = await this.deps.db.task.findMany({ where: { state: "completed", disposition: null } });
+    const unfinished = await this.store.unfinishedCompleted();
     for (const r of unfinished) {
       if (!r.branch || !r.targetBranch || !r.baseSha) continue;
       const tip = await runGit(["rev-parse", "--verify", "-q", `refs/heads/${r.branch}`], { cwd: r.repoPath, allowFail: true });
@@ -906,11 +896,11 @@ export class TaskEngine {
       if (tip.code !== 0 || !sha || sha === r.baseSha) continue;
       if (await isMerged(r.repoPath, sha, r.targetBranch).catch(() => false)) {
         const head = await runGit(["rev-parse", `refs/heads/${r.targetBranch}`], { cwd: r.repoPath, allowFail: true });
-        await this.deps.db.task.update({ where: { id: r.id }, data: { disposition: "merged", mergeCommit: head.stdout.trim() || null, cleanupError: "merge found landed at start-up; run finish again to clean up", finishedAt: new Date() } });
+        await this.apply(r.id, { type: "merged" }, { finished: { mergeCommit: head.stdout.trim() || null, cleanupError: "merge found landed at start-up; run finish again to clean up" } });
         await this.deps.journal.append("task.finished", { taskId: r.id, payload: { disposition: "merged", recovered: true } });
       }
     }
-    for (const r of await this.deps.db.task.findMany({ select: { id: true, state: true } })) this.stateCache.set(r.id, r.state as TaskState);
+    for (const r of await this.store.allStates()) this.stateCache.set(r.id, r.state as TaskState);
   }
 
   /** A pane stopped by the previous shutdown: what it was doing before it exited. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type TaskEvent, type TaskState, transition } from "./state";
+import { type Disposition, type TaskEvent, type TaskState, transition } from "./state";
 
 type Row = [TaskState, TaskEvent, TaskState, Record<string, unknown> | null | undefined];
 
@@ -66,6 +66,39 @@ describe("task transitions", () => {
   it.each(["completed", "failed", "canceled", "rejected"] as TaskState[])("a report or cancel on a %s task is a CONFLICT", (state) => {
     expect(() => transition(state, { type: "report", status: "completed" })).toThrow(expect.objectContaining({ code: "CONFLICT" }));
     expect(() => transition(state, { type: "cancel" })).toThrow(expect.objectContaining({ code: "CONFLICT" }));
+  });
+
+  // Finishing: [state, event, state after, disposition recorded]
+  const finishes: Array<[TaskState, "merged" | "discarded", TaskState, Disposition]> = [
+    ["completed", "merged", "completed", "merged"],
+    ["completed", "discarded", "completed", "discarded"],
+    ["failed", "discarded", "failed", "discarded"],
+    ["canceled", "discarded", "canceled", "discarded"],
+    ["rejected", "discarded", "rejected", "discarded"],
+    ["working", "discarded", "canceled", "discarded"],
+    ["input_required", "discarded", "canceled", "discarded"],
+    ["pending", "discarded", "canceled", "discarded"],
+    ["backlog", "discarded", "canceled", "discarded"],
+  ];
+  it.each(finishes)("%s + %s → %s, disposition %s", (from, type, to, disposition) => {
+    const t = transition(from, { type });
+    expect(t).toMatchObject({ state: to, changed: true, disposition, startsRound: false });
+    expect(t.endsRound).toBe(from !== to);
+  });
+
+  it.each(["backlog", "pending", "working", "input_required", "failed", "canceled", "rejected"] as TaskState[])("merging a %s task is TASK_NOT_COMPLETED", (state) => {
+    expect(() => transition(state, { type: "merged" })).toThrow(expect.objectContaining({ code: "TASK_NOT_COMPLETED", details: { state } }));
+  });
+
+  it.each([["merged", "merged"], ["merged", "discarded"], ["discarded", "merged"], ["discarded", "discarded"], ["merged", "next_round"]] as Array<[Disposition, "merged" | "discarded" | "next_round"]>)(
+    "a task already %s refuses %s with CONFLICT",
+    (disposition, type) => {
+      expect(() => transition("completed", { type }, disposition)).toThrow(expect.objectContaining({ code: "CONFLICT", details: { disposition } }));
+    },
+  );
+
+  it("a finished task's other events follow its state as before", () => {
+    expect(transition("completed", { type: "pane_exit", exitCode: 0, signal: null, lastLifecycle: "done" }, "merged")).toMatchObject({ state: "completed", changed: false });
   });
 
   it("a backlog task cannot report", () => {

@@ -6,9 +6,12 @@
 // back to pending as a NEW round; the old round's record stays as it was. In a later round a
 // prompt that cannot be delivered (refused, not ready in time) leaves the task input_required
 // with evidence instead of failing it, since the reviewed work is still there to continue.
+// Disposition: a task is finished once, by `merged` (only a completed task: TASK_NOT_COMPLETED
+// otherwise) or `discarded` (any task; one still running becomes canceled first). A finished
+// task takes no other finish (CONFLICT) and no further round.
 // An event that does not apply to the current state is a no-op (`changed: false`), except
-// the ones a caller asked for explicitly (report, cancel, start, next_round), which are
-// CONFLICT errors.
+// the ones a caller asked for explicitly (report, cancel, start, next_round, merged,
+// discarded), which are CONFLICT errors.
 import { YardError } from "../errors";
 
 export const TASK_STATES = ["backlog", "pending", "working", "input_required", "completed", "failed", "canceled", "rejected"] as const;
@@ -20,8 +23,12 @@ export const ACTIVE_STATES: readonly TaskState[] = ["pending", "working", "input
 
 export type ReportStatus = "completed" | "failed" | "rejected";
 
+export type Disposition = "merged" | "discarded";
+
 export type TaskEvent =
   | { type: "start" }
+  | { type: "merged" }
+  | { type: "discarded" }
   | { type: "next_round" }
   | { type: "submitted" }
   | { type: "submit_refused"; code: string; message: string; details?: unknown; round?: number }
@@ -45,6 +52,8 @@ export interface Transition {
   endsRound: boolean;
   /** A new round starts here: the old round's record is left as it was. */
   startsRound: boolean;
+  /** The task is finished here (recorded once). */
+  disposition?: Disposition;
 }
 
 const stay = (state: TaskState): Transition => ({ state, changed: false, evidence: undefined, endsRound: false, startsRound: false });
@@ -53,7 +62,17 @@ const go = (state: TaskState, evidence: Evidence | null): Transition => ({ state
 const undelivered = (round: number | undefined, evidence: Evidence): Transition =>
   (round ?? 1) > 1 ? go("input_required", { ...evidence, round }) : go("failed", evidence);
 
-export function transition(state: TaskState, event: TaskEvent): Transition {
+export function transition(state: TaskState, event: TaskEvent, disposition: Disposition | null = null): Transition {
+  if (event.type === "merged" || event.type === "discarded" || event.type === "next_round") {
+    if (disposition) throw new YardError("CONFLICT", `The task is already ${disposition}`, { disposition });
+  }
+  if (event.type === "merged") {
+    if (state !== "completed") throw new YardError("TASK_NOT_COMPLETED", `Only a completed task can be merged; this one is ${state}`, { state });
+    return { ...stay(state), changed: true, disposition: "merged" };
+  }
+  if (event.type === "discarded") {
+    return isTerminal(state) ? { ...stay(state), changed: true, disposition: "discarded" } : { ...go("canceled", null), disposition: "discarded" };
+  }
   if (event.type === "next_round") {
     if (state === "completed" || state === "input_required") return { ...go("pending", null), startsRound: true };
     throw new YardError("CONFLICT", `Only a completed or input_required task can start another round; this one is ${state}`, { state });
