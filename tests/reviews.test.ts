@@ -12,7 +12,7 @@ import { adminClient, clientWithToken, errorOf } from "./helpers/client";
 import { git, makeRepo } from "./helpers/git";
 import { orchestratorPane } from "./helpers/orchestrator";
 import { startTestServer, type TestServer, yard } from "./helpers/server";
-import { waitFor } from "./helpers/wait";
+import { startRecordingWorker } from "./helpers/worker";
 
 // Whole agent turns (each report runs the CLI) on a loaded 2-core machine.
 vi.setConfig({ testTimeout: 240_000 });
@@ -289,14 +289,7 @@ describe("comments: anchoring, validation and the edit/resolve/delete rules", ()
 
   it("a worker pane may not review or comment on its own task (FORBIDDEN), and nothing is recorded", async () => {
     const repo = repoWith();
-    const envFile = path.join(tmp(), "worker.env");
-    const { task } = await api.tasks.start.mutate({ repoPath: repo, objective: "x", argv: ["sh", "-c", `echo hi > w.txt; env > ${envFile}.tmp && mv ${envFile}.tmp ${envFile}; exec sleep 600`], stallMs: 300 });
-    const env = Object.fromEntries(
-      (await waitFor(() => (existsSync(envFile) ? readFileSync(envFile, "utf8") : null)))
-        .split("\n")
-        .filter((l) => l.startsWith("YARD_"))
-        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
-    );
+    const { task, env } = await startRecordingWorker(api, repo, { before: "echo hi > w.txt" });
     expect(env.YARD_TASK).toBe(task.id);
     await api.tasks.report.mutate({ taskId: task.id, status: "completed", summary: "done" });
     const worker = clientWithToken(server, env.YARD_TOKEN!);

@@ -9,6 +9,7 @@ import { git } from "./helpers/git";
 import { ROOT, startTestServer, type TestServer, yard } from "./helpers/server";
 import { scratch } from "./helpers/scratch";
 import { waitFor } from "./helpers/wait";
+import { startRecordingWorker } from "./helpers/worker";
 
 // Each test drives real agents through whole turns; on a loaded 2-core machine that takes a while.
 vi.setConfig({ testTimeout: 120_000 });
@@ -137,14 +138,7 @@ describe("worker failures", () => {
 describe("reports", () => {
   it("come from the worker's own pane: unknown → NOT_FOUND, foreign → FORBIDDEN, terminal → CONFLICT", async () => {
     const repo = repoWith();
-    const envFile = path.join(tmp(), "worker.env");
-    const { task } = await api.tasks.start.mutate({ repoPath: repo, objective: "x", argv: ["sh", "-c", `env > ${envFile}; exec sleep 600`], stallMs: 300 });
-    const env = Object.fromEntries(
-      (await waitFor(() => (existsSync(envFile) ? readFileSync(envFile, "utf8") : null)))
-        .split("\n")
-        .filter((l) => l.startsWith("YARD_"))
-        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
-    );
+    const { task, env } = await startRecordingWorker(api, repo);
     expect(env.YARD_TASK).toBe(task.id);
     const other = await startDemo(repoWith(), "ask hold\nreport completed x");
     const worker = clientWithToken(server, env.YARD_TOKEN!);
