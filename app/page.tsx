@@ -131,21 +131,24 @@ function BoardPage() {
             ))}
           </div>
         ) : list && list.length === 0 ? (
-          <div className="mx-auto mt-16 max-w-xl rounded-xl border border-line bg-canvas-subtle p-8 text-center">
-            <h1 className="text-xl font-semibold">Welcome to Switchyard</h1>
-            <p className="mt-2 text-sm text-fg-muted">
-              Add a local git repository to get a board for it. Each task then runs an agent in its own worktree and branch, and you review its diff before it lands.
-            </p>
-            <Button variant="primary" className="mt-5" onClick={() => setAdding(true)}>
-              Add your first project
-            </Button>
-            <label className="sr-only">
-              Project
-              <select aria-label="Project" disabled>
+          <>
+            <div className="flex flex-wrap items-center gap-2">
+              <h1 className="mr-2 text-lg font-semibold">Board</h1>
+              <select aria-label="Project" disabled className={`${inputClass} w-auto max-w-56 py-1`}>
                 <option>No projects yet</option>
               </select>
-            </label>
-          </div>
+              <Button onClick={() => setAdding(true)}>+ Add project</Button>
+            </div>
+            <div className="mx-auto mt-12 max-w-xl rounded-xl border border-line bg-canvas-subtle p-8 text-center">
+              <h2 className="text-xl font-semibold">Welcome to Switchyard</h2>
+              <p className="mt-2 text-sm text-fg-muted">
+                Add a local git repository to get a board for it. Each task then runs an agent in its own worktree and branch, and you review its diff before it lands.
+              </p>
+              <Button variant="primary" className="mt-5" onClick={() => setAdding(true)}>
+                Add your first project
+              </Button>
+            </div>
+          </>
         ) : (
           <>
             <div className="flex flex-wrap items-center gap-2">

@@ -1,7 +1,7 @@
 "use client";
 // Shared UI primitives with one look: buttons, badges (task state, column colours), a modal
 // dialog on the native <dialog>, alerts, loading / empty states, relative times, copy button.
-import { type ButtonHTMLAttributes, forwardRef, type ReactNode, useEffect, useRef, useState } from "react";
+import { type ButtonHTMLAttributes, forwardRef, type ReactNode, useEffect, useId, useRef, useState } from "react";
 
 type Variant = "default" | "primary" | "danger" | "invisible" | "outline-danger";
 
@@ -133,7 +133,8 @@ export function Empty({ title, children, action }: { title: string; children?: R
 /** A modal on the native <dialog> (focus trap, Escape, top layer), labelled by its title. */
 export function Modal({ open, onClose, title, children, width = "max-w-lg", labelId }: { open: boolean; onClose: () => void; title: ReactNode; children: ReactNode; width?: string; labelId?: string }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const id = useRef(labelId ?? `dlg-${Math.random().toString(36).slice(2, 9)}`).current;
+  const autoId = useId();
+  const id = labelId ?? `dlg${autoId.replace(/:/g, "")}`;
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
