@@ -56,7 +56,7 @@ export function NeedsYou() {
         </span>
       </button>
       {open && (
-        <div id="needs-you-panel" role="region" aria-label="Needs you" className="absolute right-0 z-40 mt-2 w-96 overflow-hidden rounded-lg border border-line bg-overlay shadow-xl">
+        <div id="needs-you-panel" role="region" aria-label="Items that need you" className="absolute right-0 z-40 mt-2 w-96 overflow-hidden rounded-lg border border-line bg-overlay shadow-xl">
           <div className="border-b border-line px-3 py-2 text-sm font-semibold">Needs you</div>
           {attention.isPending ? (
             <div className="p-3">
