@@ -152,11 +152,11 @@ function BoardPage() {
         ) : (
           <>
             <div className="flex flex-wrap items-center gap-2">
-              <h1 className="mr-2 flex min-w-0 items-baseline gap-2 text-lg font-semibold">
+              <h1 className="mr-1 flex min-w-0 items-baseline gap-2 text-lg font-semibold">
                 <span className="truncate">{selected ? selected.name : "All projects"}</span>
-                {selected && <span className="hidden truncate font-mono text-xs font-normal text-fg-muted lg:inline">{selected.path}</span>}
+                {selected && <span className="hidden max-w-64 truncate font-mono text-xs font-normal text-fg-muted 2xl:inline">{selected.path}</span>}
               </h1>
-              <select aria-label="Project" value={selectedId ?? ""} onChange={(e) => select(e.target.value)} className={`${inputClass} w-auto max-w-56 py-1`}>
+              <select aria-label="Project" value={selectedId ?? ""} onChange={(e) => select(e.target.value)} className={`${inputClass} w-auto max-w-44 py-1`}>
                 <option value={ALL}>All projects</option>
                 {list?.map((p) => (
                   <option key={p.id} value={p.id} title={p.path}>
@@ -165,14 +165,14 @@ function BoardPage() {
                 ))}
               </select>
               <Button onClick={() => setAdding(true)}>+ Add project</Button>
-              <div className="ml-auto flex flex-wrap items-center gap-2">
+              <div className="ml-auto flex flex-wrap items-center justify-end gap-2">
                 <input
                   type="search"
                   aria-label="Search tasks"
                   placeholder="Search tasks by title"
                   value={filters.q}
                   onChange={(e) => setFilter("q", e.target.value)}
-                  className={`${inputClass} w-56 py-1`}
+                  className={`${inputClass} w-48 py-1`}
                 />
                 <FilterSelect label="Label" value={filters.label} options={options.label} onChange={(v) => setFilter("label", v)} />
                 <FilterSelect label="Context" value={filters.context} options={options.context} onChange={(v) => setFilter("context", v)} />
@@ -212,7 +212,7 @@ function BoardPage() {
 
 function FilterSelect({ label, value, options, onChange }: { label: string; value: string; options: string[]; onChange: (v: string) => void }) {
   return (
-    <select aria-label={`Filter by ${label.toLowerCase()}`} value={value} onChange={(e) => onChange(e.target.value)} className={`${inputClass} w-auto max-w-40 py-1`}>
+    <select aria-label={`Filter by ${label.toLowerCase()}`} value={value} onChange={(e) => onChange(e.target.value)} className={`${inputClass} w-auto max-w-36 py-1`}>
       <option value="">{label}: any</option>
       {value && !options.includes(value) && <option value={value}>{value}</option>}
       {options.map((o) => (

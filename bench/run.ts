@@ -12,6 +12,7 @@ const MODULES: Record<string, () => Promise<{ run: () => Promise<BenchResult[]> 
   git: () => import("./git.bench"),
   tasks: () => import("./tasks.bench"),
   events: () => import("./events.bench"),
+  ui: () => import("./ui.bench"),
 };
 
 const only = process.argv.slice(2);

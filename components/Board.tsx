@@ -163,6 +163,7 @@ const BoardCard = memo(function BoardCard({ card: t, col, row, starting, onStart
     >
       <Link
         href={`/tasks/${t.id}`}
+        prefetch={false}
         data-card
         data-col={col}
         data-row={row}

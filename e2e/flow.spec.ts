@@ -25,6 +25,7 @@ async function shoot(page: Page, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   for (const t of ["light", "dark"] as const) {
     await theme(page, t);
+    await page.waitForTimeout(400); // colour transitions settle
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${t}.png`), fullPage: false });
   }
   await theme(page, "light");
