@@ -139,6 +139,25 @@ function StatusIcon({ status }: { status: FileEntry["status"] }) {
   );
 }
 
+/**
+ * Files that came near the viewport mount one per task (a queue drained with setTimeout), so a
+ * jump or a fast scroll never renders many files in one long main-thread task.
+ */
+const mountQueue: Array<() => void> = [];
+let draining = false;
+function enqueueMount(fn: () => void) {
+  mountQueue.push(fn);
+  if (draining) return;
+  draining = true;
+  const step = () => {
+    const next = mountQueue.shift();
+    if (!next) return void (draining = false);
+    next();
+    setTimeout(step, 0);
+  };
+  setTimeout(step, 0);
+}
+
 /** Mount children only once the element is near the viewport (and keep them). */
 function useNearViewport<T extends Element>(): [React.RefObject<T | null>, boolean] {
   const ref = useRef<T>(null);
@@ -147,9 +166,22 @@ function useNearViewport<T extends Element>(): [React.RefObject<T | null>, boole
     const el = ref.current;
     if (!el || near) return;
     if (typeof IntersectionObserver === "undefined") return setNear(true);
-    const io = new IntersectionObserver((es) => es.some((e) => e.isIntersecting) && setNear(true), { rootMargin: "600px 0px" });
+    let queued = false;
+    let live = true;
+    const io = new IntersectionObserver(
+      (es) => {
+        if (queued || !es.some((e) => e.isIntersecting)) return;
+        queued = true;
+        io.disconnect();
+        enqueueMount(() => live && setNear(true));
+      },
+      { rootMargin: "400px 0px" },
+    );
     io.observe(el);
-    return () => io.disconnect();
+    return () => {
+      live = false;
+      io.disconnect();
+    };
   }, [near]);
   return [ref, near];
 }
