@@ -10,7 +10,7 @@ import { BoardColumns, type Card, type Columns } from "../components/Board";
 import { useUi } from "../components/Providers";
 import { useToast } from "../components/Toasts";
 import { TopBar } from "../components/TopBar";
-import { Alert, Button, inputClass } from "../components/ui";
+import { Alert, Button, fieldClass } from "../components/ui";
 import { useApi } from "../lib/api";
 import { errorOf } from "../lib/trpc";
 import { COLUMNS } from "../server/core/tasks/columns";
@@ -134,7 +134,7 @@ function BoardPage() {
           <>
             <div className="flex flex-wrap items-center gap-2">
               <h1 className="mr-2 text-lg font-semibold">Board</h1>
-              <select aria-label="Project" disabled className={`${inputClass} w-auto max-w-56 py-1`}>
+              <select aria-label="Project" disabled className={`${fieldClass} w-auto max-w-56 py-1`}>
                 <option>No projects yet</option>
               </select>
               <Button onClick={() => setAdding(true)}>+ Add project</Button>
@@ -156,7 +156,7 @@ function BoardPage() {
                 <span className="truncate">{selected ? selected.name : "All projects"}</span>
                 {selected && <span className="hidden max-w-64 truncate font-mono text-xs font-normal text-fg-muted 2xl:inline">{selected.path}</span>}
               </h1>
-              <select aria-label="Project" value={selectedId ?? ""} onChange={(e) => select(e.target.value)} className={`${inputClass} w-auto max-w-44 py-1`}>
+              <select aria-label="Project" value={selectedId ?? ""} onChange={(e) => select(e.target.value)} className={`${fieldClass} w-auto max-w-44 py-1`}>
                 <option value={ALL}>All projects</option>
                 {list?.map((p) => (
                   <option key={p.id} value={p.id} title={p.path}>
@@ -172,7 +172,7 @@ function BoardPage() {
                   placeholder="Search tasks by title"
                   value={filters.q}
                   onChange={(e) => setFilter("q", e.target.value)}
-                  className={`${inputClass} w-48 py-1`}
+                  className={`${fieldClass} w-48 py-1`}
                 />
                 <FilterSelect label="Label" value={filters.label} options={options.label} onChange={(v) => setFilter("label", v)} />
                 <FilterSelect label="Context" value={filters.context} options={options.context} onChange={(v) => setFilter("context", v)} />
@@ -212,7 +212,7 @@ function BoardPage() {
 
 function FilterSelect({ label, value, options, onChange }: { label: string; value: string; options: string[]; onChange: (v: string) => void }) {
   return (
-    <select aria-label={`Filter by ${label.toLowerCase()}`} value={value} onChange={(e) => onChange(e.target.value)} className={`${inputClass} w-auto max-w-36 py-1`}>
+    <select aria-label={`Filter by ${label.toLowerCase()}`} value={value} onChange={(e) => onChange(e.target.value)} className={`${fieldClass} w-auto max-w-36 py-1`}>
       <option value="">{label}: any</option>
       {value && !options.includes(value) && <option value={value}>{value}</option>}
       {options.map((o) => (

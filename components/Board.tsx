@@ -186,7 +186,7 @@ const BoardCard = memo(function BoardCard({ card: t, col, row, starting, onStart
           <StateBadge state={t.state} disposition={t.disposition} size="sm" />
           {t.label && <Label>{t.label}</Label>}
           <span title="Agent">{t.agent}</span>
-          {t.round > 1 && <span title="Round">round {t.round}</span>}
+          <span title="Round">round {t.round}</span>
           {typeof t.changedFiles === "number" && (
             <span title="Changed files" data-testid="changed-files">
               {t.changedFiles} {t.changedFiles === 1 ? "file" : "files"}

@@ -216,5 +216,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
-export const inputClass =
-  "w-full rounded-md border border-line bg-canvas px-3 py-1.5 text-sm text-fg placeholder:text-fg-subtle focus:border-accent focus:outline-none focus:ring-2 focus:ring-accent/30 aria-[invalid=true]:border-danger";
+/** A field's look without its width (toolbars size their own). */
+export const fieldClass =
+  "rounded-md border border-line bg-canvas px-3 py-1.5 text-sm text-fg placeholder:text-fg-subtle focus:border-accent focus:outline-none focus:ring-2 focus:ring-accent/30 aria-[invalid=true]:border-danger";
+export const inputClass = `w-full ${fieldClass}`;
