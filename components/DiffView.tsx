@@ -90,7 +90,15 @@ export function DiffView({ diff, files, comments, actions, emptyText = "No chang
               <button type="button" onClick={() => jump(e.key)} title={e.path} className="flex w-full items-center gap-1.5 px-2 py-1 text-left hover:bg-canvas-subtle">
                 <StatusIcon status={e.status} />
                 <span className="min-w-0 flex-1 truncate font-mono">{e.path.split("/").pop()}</span>
-                {(byFile.get(e.path)?.length ?? 0) > 0 && <span className="text-fg-muted" title="Comments">💬{byFile.get(e.path)!.length}</span>}
+                {(byFile.get(e.path)?.length ?? 0) > 0 && (
+                  <span className="inline-flex items-center gap-0.5 text-fg-muted" title="Comments">
+                    <svg aria-hidden viewBox="0 0 16 16" className="h-3 w-3 fill-current">
+                      <path d="M1 2.75C1 1.784 1.784 1 2.75 1h10.5c.966 0 1.75.784 1.75 1.75v7.5A1.75 1.75 0 0 1 13.25 12H9.06l-2.573 2.573A1.458 1.458 0 0 1 4 13.543V12H2.75A1.75 1.75 0 0 1 1 10.25Zm1.75-.25a.25.25 0 0 0-.25.25v7.5c0 .138.112.25.25.25h2a.75.75 0 0 1 .75.75v2.19l2.72-2.72a.749.749 0 0 1 .53-.22h4.5a.25.25 0 0 0 .25-.25v-7.5a.25.25 0 0 0-.25-.25Z" />
+                    </svg>
+                    {byFile.get(e.path)!.length}
+                    <span className="sr-only">comments</span>
+                  </span>
+                )}
                 <span className="shrink-0 text-success">+{e.additions}</span>
                 <span className="shrink-0 text-danger">−{e.deletions}</span>
               </button>
@@ -465,11 +473,7 @@ export function CommentCard({ comment: c, actions, showWhere = false }: { commen
       <header className="flex items-center gap-2 border-b border-line px-3 py-1.5 text-xs text-fg-muted">
         <strong className="text-fg">{c.author}</strong>
         <span>{timeAgo(c.createdAt)}</span>
-        {showWhere && (
-          <span className="font-mono">
-            {c.path}:{c.startLine === c.endLine ? c.startLine : `${c.startLine}-${c.endLine}`}
-          </span>
-        )}
+        <span className={showWhere ? "font-mono" : ""}>{showWhere ? `${c.path}:${c.startLine === c.endLine ? c.startLine : `${c.startLine}-${c.endLine}`}` : where}</span>
         <span className="rounded-full border border-line px-1.5">round {c.round}</span>
         {c.resolved && <span className="rounded-full border border-success/40 px-1.5 text-success">resolved</span>}
         {c.resolved && (

@@ -142,14 +142,14 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
     await page.getByRole("button", { name: "Comment on line 2", exact: true }).click();
     await page.getByRole("button", { name: "Comment on line 3", exact: true }).click({ modifiers: ["Shift"] });
     await expect(page.getByTestId("comment-range")).toContainText("lines 2–3");
-    await page.getByRole("textbox", { name: "Comment" }).fill("append notes.txt fixed by review");
+    await page.getByRole("textbox", { name: "Comment" }).fill("append notes.txt fixed by review; commit review fix; report completed applied the review");
     await page.getByRole("button", { name: "Save comment" }).click();
     await expect(page.locator("[data-comment-id]").first()).toContainText("append notes.txt fixed by review");
     await page.reload();
     await expect(page.locator("[data-comment-id]").first()).toContainText("append notes.txt fixed by review");
     await shoot(page, "task-review");
 
-    await page.getByRole("textbox", { name: "Summary" }).fill("Please add the line.\ncommit review fix\nreport completed applied the review");
+    await page.getByRole("textbox", { name: "Summary" }).fill("Please add the line.");
     await page.getByRole("button", { name: "Request changes" }).click();
     await expect(page.getByTestId("task-round")).toHaveText("round 2", { timeout: 30_000 });
     await expect(stateBadge(page)).toHaveText("completed", { timeout: 90_000 });

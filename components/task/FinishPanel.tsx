@@ -27,7 +27,9 @@ export function RefusalAlert({ error, onDismiss }: { error: YardErrorData; onDis
   if ("expected" in d && "actual" in d) title = error.code === "CONFLICT" ? "The target branch moved" : "The target branch is not checked out";
   return (
     <Alert title={title} onDismiss={onDismiss}>
-      <p data-testid="refusal-message">{error.message}</p>
+      <p data-testid="refusal-message" className={error.code === "DIRTY_SOURCE" ? "sr-only" : ""}>
+        {error.message}
+      </p>
       {"expected" in d && "actual" in d && (
         <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 font-mono text-xs">
           <dt className="text-fg-muted">expected</dt>
