@@ -158,6 +158,12 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
     expect(r2.prompt).toContain("append notes.txt fixed by review");
     await page.reload();
     await expect(page.locator("[data-round='1']")).toContainText("append notes.txt fixed by review");
+    // Between rounds: only what round 2 changed.
+    await page.getByRole("tab", { name: "Changes" }).click();
+    await page.getByRole("button", { name: "Changes since last review" }).click();
+    await expect(file).toContainText("fixed by review");
+    await expect(file.locator(".diff-code-insert")).toHaveCount(1);
+    await page.getByRole("tab", { name: "Review" }).click();
     await page.getByRole("button", { name: "Approve" }).click();
     await expect(page.getByText("Approved", { exact: true })).toBeVisible();
     await page.reload();
