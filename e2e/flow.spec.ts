@@ -100,6 +100,8 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
   await page.locator("[data-testid=terminal]").click();
   await page.keyboard.press("y");
   await expect(rows(page)).toContainText("Allowed");
+  // The screen stays readable by assistive technology (xterm's screen-reader mirror).
+  await expect(page.locator("[data-testid=terminal] .xterm-accessibility-tree")).toContainText("Allowed");
   await expect(stateBadge(page)).toHaveText("completed", { timeout: 60_000 });
   await expect(page.getByTestId("task-result")).toContainText("wrote notes.txt");
   await page.reload();
