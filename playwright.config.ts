@@ -1,5 +1,5 @@
 // Playwright end-to-end runs against the real server (see e2e/fixtures.ts) and Debian's Chromium:
-// Playwright cannot download its own browsers here (STACK-NOTES.md "Browser tests").
+// Playwright's own browser downloads are not used (.ci/run installs Debian's chromium).
 import { defineConfig } from "@playwright/test";
 
 const CHROMIUM = process.env.YARD_CHROMIUM ?? "/usr/bin/chromium";

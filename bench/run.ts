@@ -9,9 +9,13 @@ import type { BenchResult } from "./types";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MODULES: Record<string, () => Promise<{ run: () => Promise<BenchResult[]> }>> = {
   pane: () => import("./pane.bench"),
+  "pane-exit": () => import("./pane-exit.bench"),
   git: () => import("./git.bench"),
   tasks: () => import("./tasks.bench"),
   events: () => import("./events.bench"),
+  launch: () => import("./launch.bench"),
+  cli: () => import("./cli.bench"),
+  board: () => import("./board.bench"),
   ui: () => import("./ui.bench"),
 };
 

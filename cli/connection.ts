@@ -2,12 +2,14 @@
 // data dir's server.json and token file, so `yard` works with zero configuration on the same
 // machine. Inside a pane (YARD_PANE set) only the pane's own token is used: the CLI never falls
 // back to the install token there, so a pane cannot act beyond its role by unsetting YARD_TOKEN.
-// Builds the tRPC client.
+// Builds the tRPC client (over node:http, see http.ts), over the Unix socket YARD_SOCKET when it is set (a sandboxed pane has
+// no network).
 import { readFileSync } from "node:fs";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import type { AppRouter } from "../server/api/router";
 import { paths, yardHome } from "../server/config";
 import { YardError } from "../server/core/errors";
+import { nodeFetch, socketFetch } from "./http";
 
 export interface Connection {
   url: string;
@@ -15,6 +17,8 @@ export interface Connection {
   /** Where the values came from, for `yard status`. */
   source: "env" | "data-dir";
   home: string;
+  /** The server's API socket (YARD_SOCKET), used instead of TCP when set. */
+  socket?: string;
 }
 
 export function resolveConnection(env: NodeJS.ProcessEnv = process.env): Connection {
@@ -26,7 +30,8 @@ export function resolveConnection(env: NodeJS.ProcessEnv = process.env): Connect
     if (!url || !token) {
       throw new YardError("UNAUTHORIZED", `Inside a Switchyard pane (YARD_PANE=${env.YARD_PANE}) yard uses only the pane's own YARD_URL and YARD_TOKEN, and ${!url ? "YARD_URL" : "YARD_TOKEN"} is not set; the install token is never used inside a pane`, { pane: env.YARD_PANE });
     }
-    return { url: url.replace(/\/+$/, ""), token, source: "env", home };
+    const socket = env.YARD_SOCKET?.trim() || undefined;
+    return { url: url.replace(/\/+$/, ""), token, source: "env", home, ...(socket ? { socket } : {}) };
   }
   const source = url && token ? "env" : "data-dir";
   if (!url) {
@@ -43,7 +48,8 @@ export function resolveConnection(env: NodeJS.ProcessEnv = process.env): Connect
       throw new YardError("UNAUTHORIZED", `No token: set YARD_TOKEN or run yard as the user who owns ${p.token}`, { home });
     }
   }
-  return { url: url.replace(/\/+$/, ""), token, source, home };
+  const socket = env.YARD_SOCKET?.trim() || undefined;
+  return { url: url.replace(/\/+$/, ""), token, source, home, ...(socket ? { socket } : {}) };
 }
 
 export function makeClient(conn: Connection) {
@@ -52,6 +58,7 @@ export function makeClient(conn: Connection) {
       httpLink({
         url: `${conn.url}/api/trpc`,
         headers: () => ({ authorization: `Bearer ${conn.token}` }),
+        fetch: conn.socket ? socketFetch(conn.socket) : nodeFetch,
       }),
     ],
   });

@@ -19,7 +19,7 @@ export function toCliError(e: unknown): CliError {
     const yard = (e.data as { yard?: YardErrorData } | undefined)?.yard;
     if (yard && isErrorCode(yard.code)) return { code: yard.code, message: yard.message, details: yard.details };
     const cause = (e.cause as { cause?: { code?: string } } | undefined)?.cause?.code ?? (e.cause as { code?: string } | undefined)?.code;
-    if (/fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND/.test(`${e.message} ${cause ?? ""}`)) {
+    if (/fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|ENOENT/.test(`${e.message} ${cause ?? ""}`)) {
       return { code: "SERVER_UNAVAILABLE", message: "Switchyard is not reachable (is it running? start it with `npm start` or `yard serve`)", details: null };
     }
     if (/Unauthorized|401/.test(e.message)) return { code: "UNAUTHORIZED", message: "The server refused this token", details: null };

@@ -9,15 +9,8 @@ import { COLUMN_TITLES, COLUMNS, type Column } from "../server/core/tasks/column
 import type { BoardCardData } from "../lib/types";
 import { Button, Label, StateBadge, timeAgo } from "./ui";
 
-/** Fields the review backend adds to board cards; optional until it lands. */
-export type Card = BoardCardData & {
-  contextId?: string | null;
-  changedFiles?: number | null;
-  needsUser?: boolean;
-  createdAt?: string;
-  reviewStatus?: "none" | "approved" | "changes_requested";
-  projectName?: string;
-};
+/** A board card; on the all-projects board it also names its project. */
+export type Card = BoardCardData & { projectName?: string };
 
 export type Columns = Record<Column, Card[]>;
 

@@ -1,6 +1,6 @@
 // Generates the Prisma client into server/db/generated without any engine download:
 // PRISMA_SCHEMA_ENGINE_BINARY only has to name an existing file for `generate` to skip
-// its download check (STACK-NOTES.md). Skips the work when the client is newer than the schema.
+// its download check (no engine is downloaded or run). Skips the work when the client is newer than the schema.
 import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";

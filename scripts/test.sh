@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The test command (`npm test`): Prisma client, typecheck, unit + integration tests (vitest),
-# UI build when stale, end-to-end tests (Playwright against the real server and Debian's
-# Chromium). Every stage runs even when an earlier one failed (except when the Prisma client
+# The test command (`npm test`): Prisma client, the yard CLI bundle, typecheck, unit + integration
+# tests (vitest), UI build when stale, end-to-end tests (Playwright against the real server and
+# Debian's Chromium). Every stage runs even when an earlier one failed (except when the Prisma client
 # or the UI cannot be built); the exit status is non-zero if anything failed.
 # The last line is always `N passed, M failed`: N and M are the vitest + Playwright test counts;
 # a failed stage that reported no failing test (typecheck, a crash) counts as one failure, so
@@ -87,27 +87,36 @@ if [ "$status" -ne 0 ]; then
   finish || exit 1
 fi
 
-# 2. Typecheck.
+# 2. The bundles the tests run: the yard CLI (cli/bin/yard.js runs cli/dist/yard.mjs) and the
+# server (server/dist/main.mjs, what npm start runs). Built every time: a failure here must
+# show, not hide behind yard's slower run-from-source fallback.
+header "Bundles (scripts/build-cli.mjs, scripts/build-server.mjs)"
+status=0
+{ node scripts/build-cli.mjs && node scripts/build-server.mjs; } || status=$?
+stage_done "bundles" "$status"
+[ "$status" -eq 0 ] || FAILED=$((FAILED + 1))
+
+# 3. Typecheck.
 header "Typecheck (tsc --noEmit)"
 status=0
 npx tsc --noEmit -p . || status=$?
 stage_done "typecheck" "$status"
 [ "$status" -eq 0 ] || FAILED=$((FAILED + 1))
 
-# 3. Unit and integration tests.
+# 4. Unit and integration tests.
 header "Unit and integration tests (vitest)"
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json="$VITEST_JSON" || status=$?
 stage_done "vitest" "$status"
 tally "vitest" vitest "$VITEST_JSON" "$status"
 
-# 4. The production UI build the e2e servers serve (only when .next is missing or stale).
+# 5. The production UI build the e2e servers serve (only when .next is missing or stale).
 header "UI build (next build, when stale)"
 status=0
 npx tsx e2e/build-ui.ts || status=$?
 stage_done "ui-build" "$status"
 
-# 5. End-to-end tests.
+# 6. End-to-end tests.
 if [ "$status" -ne 0 ]; then
   FAILED=$((FAILED + 1))
   printf '\n==> End-to-end tests (Playwright): skipped, the UI did not build\n'

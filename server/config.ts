@@ -19,6 +19,9 @@ export const paths = (home: string) => ({
   sessions: path.join(home, "sessions.json"), // hashes of the browser sessions' cookie values
   server: path.join(home, "server.json"), // {url, pid} of the running server, for the CLI
   worktrees: path.join(home, "worktrees"),
+  /** The API on a Unix socket too (same handler and guards), for sandboxed agents without network. */
+  socket: path.join(home, "run", "api.sock"),
+  screens: path.join(home, "screens"), // final screen of every exited pane, <paneId>.json (0600)
 });
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);

@@ -1,8 +1,11 @@
 // The one HTTP server: guards every request (Host, Origin, token), serves /api/health and
 // /login itself, tRPC at /api/trpc, socket.io at /socket.io, and hands the rest to Next.js.
-import { rmSync, writeFileSync } from "node:fs";
+// The same request handler also answers on a Unix socket under the data dir (run/api.sock,
+// dir 0700, socket 0600): sandboxed agents without network reach the API through it.
+import { chmodSync, lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
+import path from "node:path";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { paths } from "./config";
 import { appRouter } from "./api/router";
@@ -12,6 +15,7 @@ import { LIMITS, jsonDepthExceeds } from "./contracts/common";
 import { type GuardConfig, type Principal, authenticate, checkHost, checkOrigin, sessionCookie, sessionCookieHeader } from "./security/guard";
 import { SessionStore } from "./security/sessions";
 import { loadOrCreateToken, safeEqual } from "./security/token";
+import type { ApiSocketState } from "./core/sandbox/sandbox";
 import { createServices, type Services } from "./services";
 import { VERSION } from "./version";
 
@@ -131,6 +135,48 @@ async function listen(server: http.Server, port: number, host: string): Promise<
   return (server.address() as AddressInfo).port;
 }
 
+/** The longest path a Unix socket address holds (sun_path, with its terminating NUL). */
+const MAX_SOCKET_PATH = 107;
+
+/**
+ * Listens on a Unix socket at `file` (its directory 0700, the socket 0600). A socket left by a
+ * crashed server (nobody answers) is removed first; a live one, or anything that is not a
+ * socket, is left alone and reported.
+ */
+async function listenSocket(server: http.Server, file: string): Promise<string> {
+  if (Buffer.byteLength(file) > MAX_SOCKET_PATH) throw new Error(`${file} is longer than the ${MAX_SOCKET_PATH} bytes a Unix socket path may have (use a shorter YARD_HOME)`);
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  chmodSync(path.dirname(file), 0o700);
+  let existing;
+  try {
+    existing = lstatSync(file);
+  } catch {
+    existing = null;
+  }
+  if (existing) {
+    if (!existing.isSocket()) throw new Error(`${file} exists and is not a socket; remove it`);
+    const live = await new Promise<boolean>((resolve) => {
+      const c = net.connect(file);
+      c.once("connect", () => {
+        c.destroy();
+        resolve(true);
+      });
+      c.once("error", () => resolve(false));
+    });
+    if (live) throw new Error(`another server is already listening on ${file} (a second Switchyard on the same data dir?)`);
+    rmSync(file, { force: true });
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(file, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  chmodSync(file, 0o600);
+  return file;
+}
+
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const log = opts.log ?? ((l: string) => console.log(l));
   const p = paths(opts.home);
@@ -138,7 +184,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const sessions = new SessionStore(p.sessions);
   const guardCfg: GuardConfig = { token, sessions };
   let url = "";
-  const services = await createServices({ home: opts.home, token, url: () => url });
+  let apiSocket: ApiSocketState = { error: "the server is still starting" };
+  const services = await createServices({ home: opts.home, token, url: () => url, apiSocket: () => apiSocket });
 
   let nextHandler: NextHandler | null = null;
   let nextError: Error | null = null;
@@ -153,18 +200,20 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     },
   });
 
-  // Checks header and request timeouts every 2 s (Node's default is every 30 s).
-  const server = http.createServer({ connectionsCheckingInterval: 2_000 }, (req, res) => {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     void handle(req, res).catch((e: unknown) => {
       log(`request ${req.method} ${req.url} failed: ${(e as Error)?.stack ?? String(e)}`);
       if (!res.headersSent) sendError(req, res, 500, "INTERNAL", "Internal error");
       else res.destroy();
     });
-  });
+  };
+  // Both check header and request timeouts every 2 s (Node's default is every 30 s).
+  const server = http.createServer({ connectionsCheckingInterval: 2_000 }, onRequest);
+  const socketServer = http.createServer({ connectionsCheckingInterval: 2_000 }, onRequest);
 
   // Requests Node's parser refuses (headers or URL too large, malformed HTTP) get a typed answer
   // too, in the shape tRPC clients decode, instead of a bare status line.
-  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+  const onClientError = (err: NodeJS.ErrnoException, socket: import("node:stream").Duplex) => {
     if (!socket.writable || (err as { code?: string }).code === "ECONNRESET") return socket.destroy();
     const timeout = err.code === "ERR_HTTP_REQUEST_TIMEOUT";
     const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
@@ -175,7 +224,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         : [400, "Bad Request", "BAD_PARAMS", "Malformed HTTP request"];
     const body = JSON.stringify({ error: { message, code: timeout ? -32008 : tooLarge ? -32013 : -32600, data: { code, httpStatus: status, yard: { code, message, details: null, retryable: timeout } } } });
     socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-  });
+  };
+  server.on("clientError", onClientError);
+  socketServer.on("clientError", onClientError);
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
@@ -242,10 +293,17 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   // the response: `tasks.wait` long-polls) must arrive within 20 s (YARD_REQUEST_TIMEOUT_MS),
   // and an idle keep-alive connection is closed after 5 s.
   const requestTimeout = Number(process.env.YARD_REQUEST_TIMEOUT_MS) >= 1000 ? Number(process.env.YARD_REQUEST_TIMEOUT_MS) : 20_000;
-  server.requestTimeout = requestTimeout;
-  server.headersTimeout = Math.min(10_000, requestTimeout);
-  server.keepAliveTimeout = 5_000;
+  for (const srv of [server, socketServer]) {
+    srv.requestTimeout = requestTimeout;
+    srv.headersTimeout = Math.min(10_000, requestTimeout);
+    srv.keepAliveTimeout = 5_000;
+  }
   const port = await listen(server, opts.port, opts.host);
+  apiSocket = await listenSocket(socketServer, p.socket).then(
+    (file) => ({ path: file }),
+    (e: Error) => ({ error: e.message }),
+  );
+  if ("error" in apiSocket) log(`switchyard: no API socket (${apiSocket.error}); sandboxed tasks will be refused`);
   const hostForUrl = opts.host.includes(":") ? `[${opts.host}]` : opts.host === "0.0.0.0" ? "127.0.0.1" : opts.host;
   url = `http://${hostForUrl}:${port}`;
   realtime = attachRealtime(server, { services, guard: guardCfg, sessions });
@@ -280,6 +338,14 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      if ("path" in apiSocket) {
+        await new Promise<void>((resolve) => {
+          socketServer.close(() => resolve());
+          socketServer.closeAllConnections();
+        });
+        rmSync(apiSocket.path, { force: true });
+        apiSocket = { error: "the server has shut down" };
+      }
       await services.close();
       rmSync(p.server, { force: true });
     },

@@ -2,12 +2,12 @@
 // `npm run dev`. Starts the one server process, prints the board URL and the login link, and
 // shuts down cleanly on SIGINT/SIGTERM.
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { REPO_ROOT } from "./root";
 import { parseServeArgs, yardHome } from "./config";
 import { buildIsStale, runNextBuild } from "./build";
 import { startServer } from "./http";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const root = REPO_ROOT;
 
 async function main() {
   let opts;

@@ -261,7 +261,7 @@ describe("server process", () => {
   });
 
   it("refuses a non-loopback address without --allow-remote", async () => {
-    const out = execFileSyncSafe([path.join(ROOT, "server/main.ts"), "--host", "0.0.0.0", "--port", "0"]);
+    const out = execFileSyncSafe([...SERVER_ARGV, "--host", "0.0.0.0", "--port", "0"]);
     expect(out.code).toBe(2);
     expect(out.text).toMatch(/--allow-remote/);
   });
@@ -283,7 +283,7 @@ describe("server process", () => {
 
 function execFileSyncSafe(args: string[]): { code: number; text: string } {
   try {
-    const text = execFileSync(process.execPath, ["--import", "tsx", ...args], {
+    const text = execFileSync(process.execPath, args, {
       cwd: ROOT,
       env: { ...process.env, YARD_HOME: tmpDir("yard-x-"), YARD_NO_UI: "1" },
       encoding: "utf8",

@@ -2,33 +2,25 @@
 // dead pane tokens, write-only profile env, the pane CLI never falling back to the install
 // token, glob and input caps, refusals that leave nothing behind, file modes, body limits,
 // relative paths, typed errors for malformed requests, security headers, session rotation.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminClient, clientWithToken, errorOf } from "./helpers/client";
-import { git, makeRepo } from "./helpers/git";
+import { git } from "./helpers/git";
 import { request, trpcPost } from "./helpers/http";
 import { startTestServer, type TestServer, yard } from "./helpers/server";
+import { scratch } from "./helpers/scratch";
 import { waitFor } from "./helpers/wait";
 
 vi.setConfig({ testTimeout: 60_000 });
 
 let server: TestServer;
 let api: ReturnType<typeof adminClient>;
-const dirs: string[] = [];
-const tmp = (p = "yard-hard-") => {
-  const d = mkdtempSync(path.join(os.tmpdir(), p));
-  dirs.push(d);
-  return d;
-};
-const repoWith = () => {
-  const r = makeRepo();
-  dirs.push(r);
-  return r;
-};
+const dirs = scratch("yard-hard-");
+const tmp = dirs.tmp;
+const repoWith = dirs.repo;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const yardCode = (body: string) => JSON.parse(body).error?.data?.yard?.code as string | undefined;
 
@@ -38,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.dispose();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs.cleanup();
 });
 
 /** Spawns a pane that writes its environment to a file and stays alive; returns its env. */
@@ -47,7 +39,7 @@ async function paneWithEnv(extra: { taskRepo?: string } = {}) {
   const envFile = path.join(dir, "env.txt");
   const argv = ["sh", "-c", `env > ${envFile}.tmp && mv ${envFile}.tmp ${envFile}; exec sleep 600`];
   const paneId = extra.taskRepo
-    ? (await api.tasks.start.mutate({ repoPath: extra.taskRepo, objective: "hold", argv, stallMs: 300 })).pane.id
+    ? (await api.tasks.start.mutate({ repoPath: extra.taskRepo, objective: "hold", argv, stallMs: 300 })).pane!.id
     : (await api.panes.spawn.mutate({ argv, cwd: dir })).id;
   const text = await waitFor(() => (existsSync(envFile) ? readFileSync(envFile, "utf8") : null), { what: "the pane's env file" });
   const env = Object.fromEntries(text.split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
@@ -280,6 +272,18 @@ describe("9: typed errors for malformed requests", () => {
     const err = await errorOf(() => api.tasks.start.mutate({ repoPath: repoWith(), objective: "x", argv: ["true"], path: dir }));
     expect(err.code).toBe("CONFLICT");
     expect(readdirSync(dir)).toEqual(["mine.txt"]);
+  });
+});
+
+describe("10: agents.remove", () => {
+  it("refuses to remove a profile while a running task uses it, and removes it once the task is finished", async () => {
+    await api.agents.add.mutate({ id: "busy-agent", argv: ["sh", "-c", "exec sleep 600"] });
+    const { task } = await api.tasks.start.mutate({ repoPath: repoWith(), objective: "hold", agent: "busy-agent", readyTimeoutMs: 60_000 });
+    const refused = await errorOf(() => api.agents.remove.mutate({ id: "busy-agent" }));
+    expect(refused).toMatchObject({ code: "CONFLICT", details: { id: "busy-agent", activeTasks: 1 } });
+    expect((await api.agents.list.query()).map((a) => a.id)).toContain("busy-agent");
+    await api.tasks.cancel.mutate({ id: task.id });
+    expect(await api.agents.remove.mutate({ id: "busy-agent" })).toEqual({ removed: "busy-agent" });
   });
 });
 

@@ -5,7 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { applyMigrations, pendingSchemaSql } from "../server/db/schema-engine";
+import { openDatabase } from "../server/db";
+import { migrationsAreCurrent } from "../server/db/migrations-current";
+import { applyMigrations, MIGRATIONS_DIR, pendingSchemaSql } from "../server/db/schema-engine";
 
 const dirs: string[] = [];
 const tmp = async () => {
@@ -33,5 +35,25 @@ describe("schema and migrations", () => {
     for (const t of ["Project", "AgentProfile", "Task", "TaskRound", "TaskDependency", "Pane", "Event", "Review", "ReviewComment", "Plan", "PlanReview", "Message"]) {
       expect(names).toContain(t);
     }
+  });
+
+  it("are recognised as current without the engine, and an edited or missing one is not", async () => {
+    const file = path.join(await tmp(), "yard.db");
+    expect(migrationsAreCurrent(file, MIGRATIONS_DIR)).toBe(false); // no database yet
+    const first = await openDatabase(file);
+    expect(first.applied.length).toBeGreaterThan(0);
+    await first.db.$disconnect();
+    expect(migrationsAreCurrent(file, MIGRATIONS_DIR)).toBe(true);
+    const second = await openDatabase(file);
+    expect(second.applied).toEqual([]);
+    await second.db.$disconnect();
+    const raw = new Database(file);
+    raw.prepare("UPDATE _prisma_migrations SET checksum = 'edited' WHERE migration_name = (SELECT MIN(migration_name) FROM _prisma_migrations)").run();
+    raw.close();
+    expect(migrationsAreCurrent(file, MIGRATIONS_DIR)).toBe(false);
+    const raw2 = new Database(file);
+    raw2.prepare("DELETE FROM _prisma_migrations WHERE migration_name = (SELECT MAX(migration_name) FROM _prisma_migrations)").run();
+    raw2.close();
+    expect(migrationsAreCurrent(file, MIGRATIONS_DIR)).toBe(false);
   });
 });

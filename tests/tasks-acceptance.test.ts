@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient } from "./helpers/client";
 import { git, makeRepo } from "./helpers/git";
 import { orchestratorPane } from "./helpers/orchestrator";
-import { startTestServer, type TestServer, yard } from "./helpers/server";
+import { type CliResult, startTestServer, type TestServer, yard } from "./helpers/server";
 import { waitFor } from "./helpers/wait";
 
 let server: TestServer;
@@ -33,7 +33,14 @@ describe("acceptance: three workers, review, restart, merge two, discard one", (
     let api = adminClient(server);
     const existingTip = git(repo, "rev-parse", "feature/existing");
     const { pane: orch, env } = await orchestratorPane(api, scratch);
-    const y = (args: string[]) => yard(server, ["--json", ...args], { env });
+    // Every CLI call must succeed (exit 0, one JSON document) unless a test says otherwise.
+    const ok = async (r: Promise<CliResult>) => {
+      const res = await r;
+      expect(res.code, res.stdout + res.stderr).toBe(0);
+      expect(res.json, res.stdout).toBeDefined();
+      return res;
+    };
+    const y = (args: string[]) => ok(yard(server, ["--json", ...args], { env }));
 
     // 2. three tasks, back to back, each pending on return
     const objectives = {
@@ -125,7 +132,7 @@ describe("acceptance: three workers, review, restart, merge two, discard one", (
     await server.stop();
     server = await startTestServer({ home: server.home });
     api = adminClient(server);
-    const yy = (args: string[]) => yard(server, ["--json", ...args]);
+    const yy = (args: string[]) => ok(yard(server, ["--json", ...args]));
     for (const n of ["A", "B", "C"]) {
       const t = (await yy(["task", "get", id(n)])).json.task;
       expect(t.state).toBe("completed");
@@ -155,6 +162,8 @@ describe("acceptance: three workers, review, restart, merge two, discard one", (
     expect(git(repo, "rev-parse", "feature/existing")).toBe(existingTip);
     expect(git(repo, "status", "--porcelain")).toBe("");
     // a second finish is refused once everything is cleaned up
-    expect((await yy(["task", "finish", id("C"), "--discard"])).json.error.code).toBe("CONFLICT");
+    const again = await yard(server, ["--json", "task", "finish", id("C"), "--discard"]);
+    expect(again.code).toBe(1);
+    expect(again.json.error.code).toBe("CONFLICT");
   }, 300_000);
 });

@@ -1,13 +1,13 @@
 // Task failure paths, each separate: refused merges (dirty target, dirty source, conflict),
 // crashes, the concurrency cap, stalled submits, report permissions, validation, cancel,
 // discard, and restart with completed and running tasks. Real server, git, PTYs, demo agent.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminClient, clientWithToken, errorOf } from "./helpers/client";
-import { git, makeRepo } from "./helpers/git";
+import { git } from "./helpers/git";
 import { ROOT, startTestServer, type TestServer, yard } from "./helpers/server";
+import { scratch } from "./helpers/scratch";
 import { waitFor } from "./helpers/wait";
 
 // Each test drives real agents through whole turns; on a loaded 2-core machine that takes a while.
@@ -15,17 +15,9 @@ vi.setConfig({ testTimeout: 120_000 });
 
 let server: TestServer;
 let api: ReturnType<typeof adminClient>;
-const dirs: string[] = [];
-const tmp = (p = "yard-tf-") => {
-  const d = mkdtempSync(path.join(os.tmpdir(), p));
-  dirs.push(d);
-  return d;
-};
-const repoWith = () => {
-  const r = makeRepo();
-  dirs.push(r);
-  return r;
-};
+const dirs = scratch("yard-tf-");
+const tmp = dirs.tmp;
+const repoWith = dirs.repo;
 
 beforeAll(async () => {
   server = await startTestServer({ env: { YARD_MAX_ACTIVE_TASKS: "3" } });
@@ -33,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.dispose();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs.cleanup();
 });
 
 async function startDemo(repo: string, objective: string, extra: Record<string, unknown> = {}) {
@@ -126,8 +118,8 @@ describe("worker failures", () => {
     const repo = repoWith();
     const demo = path.join(ROOT, "agents/demo/demo-agent.mjs");
     const { task, pane } = await api.tasks.start.mutate({ repoPath: repo, objective: "print hi\nreport completed hi", argv: ["env", "DEMO_START_DELAY_MS=4000", process.execPath, demo] });
-    await waitFor(async () => (await api.panes.get.query({ id: pane.id })).lifecycle !== "unknown");
-    const err = await errorOf(() => api.panes.submit.mutate({ id: pane.id, text: "hello" }));
+    await waitFor(async () => (await api.panes.get.query({ id: pane!.id })).lifecycle !== "unknown");
+    const err = await errorOf(() => api.panes.submit.mutate({ id: pane!.id, text: "hello" }));
     expect(err.code).toBe("AGENT_NOT_READY");
     expect((await api.tasks.get.query({ id: task.id })).state).toBe("pending");
     await waitState(task.id, "terminal");
@@ -196,7 +188,9 @@ describe("start validation and the cap", () => {
     }
     expect((await api.tasks.list.query()).length).toBe(before);
     expect(git(repo, "branch", "--list")).toBe(branchesBefore);
-    expect(existsSync(path.join(server.home, "worktrees", path.basename(repo)))).toBe(false);
+    // Nothing under the worktree root belongs to this repository (its folder is <name>-<hash>).
+    const wtRoot = path.join(server.home, "worktrees");
+    expect(existsSync(wtRoot) ? readdirSync(wtRoot).filter((d) => d.startsWith(`${path.basename(repo)}-`)) : []).toEqual([]);
   });
 
   it("refuses a start over the cap with RATE_LIMITED and creates nothing", async () => {
@@ -227,11 +221,9 @@ describe("wait", () => {
     const repo = repoWith();
     const { task } = await startDemo(repo, "ask hold on\nreport completed ok", { contextId: "waiting-ctx" });
     await waitState(task.id, "working");
-    const started = Date.now();
     const cli = await yard(server, ["--json", "task", "wait", "--context", "waiting-ctx", "--until", "terminal", "--timeout-ms", "500"]);
     expect(cli.code).toBe(1);
     expect(cli.json.error).toMatchObject({ code: "TIMEOUT", details: { timeoutMs: 500, tasks: [{ id: task.id, state: "working" }] } });
-    expect(Date.now() - started).toBeLessThan(15_000);
     await api.tasks.cancel.mutate({ id: task.id });
   });
 });

@@ -537,12 +537,23 @@ describe.concurrent("demo agent", () => {
   it("keeps hooks in order when yard is slow, and says ready only after Stop is posted", async (t) => {
     const d = new Demo(t, { env: { FAKE_YARD_DELAY_UserPromptSubmit: "400" } });
     await d.waitReady();
+    // Look at the screen the moment b.txt's result line has been parsed: not when the file
+    // shows up on disk (the rendering lags the files the agent writes), nor at the next poll.
+    // The agent draws that line in the same write as the status line under it, and an empty
+    // write's callback runs right after the PTY chunk queued before it has been parsed. The
+    // status then must not say ready: the slow UserPromptSubmit hook (and so Stop) is still
+    // outstanding.
+    let atB: { status: string; events: string[] } | undefined;
+    const watch = d.proc.onData(() =>
+      d.term.write("", () => {
+        if (!atB && d.text().includes("Wrote 1 line to b.txt")) atB = { status: d.status(), events: d.events() };
+      }),
+    );
     await d.submit("write a.txt 1; write b.txt 2");
-    await waitFor("files written", () => fs.existsSync(path.join(d.cwd, "b.txt")));
-    // The screen may lag the file system: wait until it shows the turn, then that it is not
-    // ready while the slow UserPromptSubmit hook (and so Stop) is still outstanding.
-    await waitFor("working status", () => d.status().includes("working"));
-    expect(d.events()).not.toContain("Stop");
+    const seen = await d.wait("b.txt's result on screen", () => atB);
+    watch.dispose();
+    expect(seen.status).not.toContain("ready");
+    expect(seen.events).not.toContain("Stop");
     await d.waitReady();
     expect(d.events()).toEqual([
       "SessionStart",

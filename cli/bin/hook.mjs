@@ -1,7 +1,8 @@
 // `yard hook <Event>` without the TypeScript toolchain, so an agent's hook costs one Node start-up
 // and one HTTP request. Reads the hook JSON on stdin and posts it for this pane (YARD_PANE) with
-// the pane's token (YARD_TOKEN) to YARD_URL. It always exits 0, within about 2 s, so it can never
-// block an agent: when it cannot post, it says why on stderr.
+// the pane's token (YARD_TOKEN) to YARD_URL, or over the Unix socket YARD_SOCKET when that is set
+// (a sandboxed pane has no network). It always exits 0, within about 2 s, so it can never block
+// an agent: when it cannot post, it says why on stderr.
 const MAX_STDIN = 300 * 1024;
 const HARD_DEADLINE_MS = 1900;
 
@@ -38,21 +39,21 @@ export async function runHook(event) {
   setTimeout(() => fail("gave up after 2 s"), HARD_DEADLINE_MS).unref();
   if (!/^[A-Za-z]{1,64}$/.test(event ?? "")) return fail("usage: yard hook <EventName> (hook JSON on stdin)");
   const raw = await readStdin(800);
-  const { YARD_PANE: paneId, YARD_URL: url, YARD_TOKEN: token } = process.env;
-  if (!paneId || !url || !token) return fail("not inside a Switchyard pane (YARD_PANE, YARD_URL and YARD_TOKEN are not all set); nothing posted");
+  const { YARD_PANE: paneId, YARD_URL: url, YARD_TOKEN: token, YARD_SOCKET: socket } = process.env;
+  if (!paneId || !(url || socket) || !token) return fail("not inside a Switchyard pane (YARD_PANE, YARD_URL and YARD_TOKEN are not all set); nothing posted");
   let payload;
   try {
     payload = raw.trim() ? JSON.parse(raw) : { hook_event_name: event };
   } catch {
     return fail("stdin is not valid JSON; nothing posted");
   }
+  const body = JSON.stringify({ paneId, event, payload });
+  const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
+  const timeoutMs = Math.max(200, HARD_DEADLINE_MS - 100 - (Date.now() - started));
   try {
-    const res = await fetch(`${url.replace(/\/+$/, "")}/api/trpc/hooks.post`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify({ paneId, event, payload }),
-      signal: AbortSignal.timeout(Math.max(200, HARD_DEADLINE_MS - 100 - (Date.now() - started))),
-    });
+    const res = socket
+      ? await postOverSocket(socket, "/api/trpc/hooks.post", headers, body, timeoutMs)
+      : await fetch(`${/** @type {string} */ (url).replace(/\/+$/, "")}/api/trpc/hooks.post`, { method: "POST", headers, body, signal: AbortSignal.timeout(timeoutMs) });
     if (!res.ok) {
       /** @type {any} */
       const body = await res.json().catch(() => null);
@@ -60,7 +61,34 @@ export async function runHook(event) {
     }
   } catch (e) {
     const err = /** @type {Error} */ (e);
-    return fail(`server not reachable at ${url} (${err.name === "TimeoutError" ? "timed out" : err.message})`);
+    return fail(`server not reachable at ${socket ?? url} (${err.name === "TimeoutError" ? "timed out" : err.message})`);
   }
   process.exit(0);
+}
+
+/**
+ * A POST over a Unix socket, answering the little of a fetch Response that runHook reads.
+ * @param {string} socketPath @param {string} urlPath @param {Record<string, string>} headers @param {string} body @param {number} timeoutMs
+ * @returns {Promise<{ ok: boolean, status: number, statusText: string, json(): Promise<unknown> }>}
+ */
+async function postOverSocket(socketPath, urlPath, headers, body, timeoutMs) {
+  const { default: http } = await import("node:http");
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { socketPath, path: urlPath, method: "POST", headers: { ...headers, host: "localhost", "content-length": Buffer.byteLength(body) }, timeout: timeoutMs },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (text += d));
+        res.on("end", () => {
+          const status = res.statusCode ?? 0;
+          resolve({ ok: status >= 200 && status < 300, status, statusText: res.statusMessage ?? "", json: async () => JSON.parse(text) });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () => req.destroy(Object.assign(new Error("timed out"), { name: "TimeoutError" })));
+    req.on("error", reject);
+    req.end(body);
+  });
 }

@@ -13,7 +13,7 @@ export function registerAgent(program: Command, ctx: CliContext) {
     .action(async () => {
       const agents = await ctx.client().agents.list.query();
       ctx.out().result({ agents }, () =>
-        table([["ID", "ROLE", "HOOKS", "ENV", "ARGV"], ...agents.map((a) => [a.id, a.role, a.supportsHooks ? "yes" : "no", a.envNames.join(",") || "-", a.argv.map((x) => (x.length > 40 ? x.slice(0, 37) + "…" : x)).join(" ")])]),
+        table([["ID", "ROLE", "HOOKS", "SANDBOX", "ENV", "ARGV"], ...agents.map((a) => [a.id, a.role, a.supportsHooks ? "yes" : "no", a.sandbox ? (a.sandboxNetwork ? "yes+net" : "yes") : "no", a.envNames.join(",") || "-", a.argv.map((x) => (x.length > 40 ? x.slice(0, 37) + "…" : x)).join(" ")])]),
       );
     });
 
@@ -32,8 +32,11 @@ export function registerAgent(program: Command, ctx: CliContext) {
     .option("--role <role>", "worker | reviewer | planner", "worker")
     .option("--hooks", "the program posts Claude-Code-style hooks through `yard hook`")
     .option("--env <KEY=VALUE>", "environment for the agent (repeatable)", collect, [])
+    .option("--sandbox", "run its tasks in the OS sandbox (bubblewrap): writes only to the task's worktree, no network")
+    .option("--sandbox-network", "with --sandbox: keep the host's network inside the sandbox")
     .argument("[argv...]", "the program and its arguments, after --")
-    .action(async (id: string, argv: string[], opts: { name?: string; role: string; hooks?: boolean; env: string[] }) => {
+    .action(async (id: string, argv: string[], opts: { name?: string; role: string; hooks?: boolean; env: string[]; sandbox?: boolean; sandboxNetwork?: boolean }) => {
+      if (opts.sandboxNetwork && !opts.sandbox) throw new YardError("BAD_PARAMS", "--sandbox-network goes with --sandbox");
       const env: Record<string, string> = {};
       for (const kv of opts.env) {
         const i = kv.indexOf("=");
@@ -47,6 +50,8 @@ export function registerAgent(program: Command, ctx: CliContext) {
         argv,
         supportsHooks: Boolean(opts.hooks),
         env,
+        sandbox: Boolean(opts.sandbox),
+        sandboxNetwork: Boolean(opts.sandboxNetwork),
       });
       ctx.out().result({ agent: res }, () => `Added agent profile ${res.id}: ${res.argv.join(" ")}`);
     });

@@ -4,7 +4,7 @@ import { YardError } from "../../server/core/errors";
 import { type CliContext, intOption } from "../context";
 import { table } from "../output";
 
-type Pane = { id: string; label: string | null; lifecycle: string; pid: number | null; exitCode: number | null; cwd: string; argv: string[]; taskId: string | null };
+import type { Pane } from "../types";
 
 const paneLine = (p: Pane) => `${p.id}  ${p.lifecycle}${p.exitCode !== null ? ` (exit ${p.exitCode})` : ""}  ${p.label ?? p.argv.join(" ")}`;
 

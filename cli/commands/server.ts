@@ -1,6 +1,6 @@
 // yard serve | status
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Command } from "commander";
 import type { CliContext } from "../context";
 
@@ -12,9 +12,14 @@ export function registerServer(program: Command, ctx: CliContext) {
     .helpOption(false)
     .argument("[options...]")
     .action(async (args: string[]) => {
-      const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../server/main.ts");
-      process.argv = [process.argv[0]!, main, ...args];
-      await import(main);
+      // Two levels below the repository root both here (cli/commands/) and in the bundle (cli/dist/).
+      const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+      // The server runs in this process from its bundle (server/dist/main.mjs), rebuilt first
+      // when a source changed (the build script is loaded at run time, not bundled into the CLI).
+      const build = (await import(pathToFileURL(path.join(root, "scripts/build-server.mjs")).href)) as { SERVER_BUNDLE: string; buildServer(): Promise<unknown>; serverBundleIsFresh(): Promise<boolean> };
+      if (!(await build.serverBundleIsFresh())) await build.buildServer();
+      process.argv = [process.argv[0]!, build.SERVER_BUNDLE, ...args];
+      await import(pathToFileURL(build.SERVER_BUNDLE).href);
     });
 
   program
@@ -29,6 +34,8 @@ export function registerServer(program: Command, ctx: CliContext) {
           `Switchyard ${status.version} is running at ${conn.url}`,
           status.home ? `data dir: ${status.home}` : "",
           `${status.projects} project(s), ${status.tasks} task(s), ${status.panes} pane(s)`,
+          status.sandboxed !== undefined ? `this pane is ${status.sandboxed ? "sandboxed" : "not sandboxed"}` : "",
+          status.sandbox ? `sandbox: ${status.sandbox.available ? "available" : `unavailable: ${status.sandbox.message}`}` : "",
           loginUrl ? `login link: ${loginUrl}` : "",
         ]
           .filter(Boolean)

@@ -1,11 +1,12 @@
-// yard task start|get|list|wait|report|diff|cancel|finish|events
+// yard task start|start-backlog|get|list|wait|report|follow-up|diff|cancel|finish|events (and the review commands from ./review)
 import path from "node:path";
 import type { Command } from "commander";
 import { YardError } from "../../server/core/errors";
 import { collect, type CliContext, intOption } from "../context";
 import { table } from "../output";
+import { registerReview } from "./review";
 
-type Task = { id: string; title: string; state: string; branch: string | null; disposition: string | null; contextId: string | null };
+import type { Task } from "../types";
 const taskLine = (t: Task) => `${t.id}  ${t.disposition ?? t.state}  ${t.branch ?? "-"}  ${t.title}`;
 
 export function registerTask(program: Command, ctx: CliContext) {
@@ -29,6 +30,9 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--branch <name>", "branch name (default yard/<title>-<id>; an existing branch is adopted)")
     .option("--path <dir>", "worktree path (default under the data dir)")
     .option("--parent-pane <id>", "the orchestrator's pane (default: the pane you run this from)")
+    .option("--sandbox", "run the agent in the OS sandbox (bubblewrap), whatever its profile says")
+    .option("--no-sandbox", "run the agent without the OS sandbox, whatever its profile says")
+    .option("--backlog", "only record the task in the backlog (start it later with yard task start-backlog)")
     .argument("[argv...]", "a custom agent command, after --")
     .action(async (argv: string[], o: Record<string, string | string[] | boolean | undefined>) => {
       const res = await ctx.client().tasks.start.mutate({
@@ -48,8 +52,14 @@ export function registerTask(program: Command, ctx: CliContext) {
         branch: o.branch as string | undefined,
         path: o.path ? path.resolve(o.path as string) : undefined,
         parentPaneId: (o.parentPane as string | undefined) ?? undefined,
+        sandbox: typeof o.sandbox === "boolean" ? o.sandbox : undefined,
+        backlog: o.backlog ? true : undefined,
       });
-      ctx.out().result(res, () => `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}`);
+      ctx.out().result(res, () =>
+        res.pane
+          ? `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}${res.task.sandboxed ? " (sandboxed)" : ""}`
+          : `Saved task ${res.task.id} to the backlog; start it with yard task start-backlog ${res.task.id}`,
+      );
     });
 
   task
@@ -57,7 +67,7 @@ export function registerTask(program: Command, ctx: CliContext) {
     .description("Show a task")
     .action(async (id: string) => {
       const t = await ctx.client().tasks.get.query({ id });
-      ctx.out().result({ task: t }, () => [taskLine(t), t.result ? `result: ${t.result.status}: ${t.result.summary}` : "", t.evidence ? `evidence: ${JSON.stringify(t.evidence)}` : ""].filter(Boolean).join("\n"));
+      ctx.out().result({ task: t }, () => [taskLine(t), `sandboxed: ${t.sandboxed ? "yes" : "no"}`, t.result ? `result: ${t.result.status}: ${t.result.summary}` : "", t.evidence ? `evidence: ${JSON.stringify(t.evidence)}` : ""].filter(Boolean).join("\n"));
     });
 
   task
@@ -163,4 +173,23 @@ export function registerTask(program: Command, ctx: CliContext) {
       const r = await ctx.client().tasks.events.query({ id, since: o.since });
       ctx.out().result(r, () => r.events.map((e) => `${e.seq}\t${e.time}\t${e.type}\t${JSON.stringify(e.payload)}`).join("\n"));
     });
+
+  task
+    .command("start-backlog <id>")
+    .description("Start a backlog task: worktree, branch and agent now (RATE_LIMITED at the cap, nothing changed)")
+    .action(async (id: string) => {
+      const res = await ctx.client().tasks.startBacklog.mutate({ id });
+      ctx.out().result(res, () => `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}`);
+    });
+
+  task
+    .command("follow-up <id> <text>")
+    .description("Send a follow-up prompt to a task waiting for input (through the submit gate)")
+    .option("--stall-ms <n>", "how long the agent may take to start working on it (default 5000)", intOption("--stall-ms", 100))
+    .action(async (id: string, text: string, o: { stallMs?: number }) => {
+      const res = await ctx.client().tasks.followUp.mutate({ id, text, stallMs: o.stallMs });
+      ctx.out().result(res, () => `Sent the follow-up to ${res.task.id}`);
+    });
+
+  registerReview(task, ctx);
 }

@@ -2,15 +2,24 @@
 import { z } from "zod";
 import { agentProfileInput } from "../core/agents/profiles";
 import { projectAddInput } from "../core/projects/projects";
-import { loadBoard } from "../core/tasks/board";
+import type { Services } from "../services";
+import { listRefs } from "../core/git";
 import { VERSION } from "../version";
 import { eventsRouter, hooksRouter, panesRouter } from "./panes";
+import { reviewsRouter } from "./reviews";
 import { tasksRouter } from "./tasks";
 import { id, profileId } from "../contracts/common";
+import { profileList, profileRemoved, profileView, project, projectList, statusReply } from "../contracts/projects";
+import { boardOutput, projectRefsInput, projectRefsOutput } from "../contracts/tasks";
 import { adminProcedure, callerProcedure, router } from "./trpc";
 
+async function sandboxStatus(services: Services): Promise<{ available: boolean; reason: string | null; message: string | null }> {
+  const a = await services.sandbox.availability();
+  return a.ok ? { available: true, reason: null, message: null } : { available: false, reason: a.reason, message: a.message };
+}
+
 export const appRouter = router({
-  status: callerProcedure.query(async ({ ctx }) => ({
+  status: callerProcedure.output(statusReply).query(async ({ ctx }) => ({
     ok: true as const,
     version: VERSION,
     home: ctx.principal.kind === "admin" ? ctx.services.home : undefined,
@@ -19,31 +28,44 @@ export const appRouter = router({
     projects: await ctx.services.db.project.count(),
     panes: await ctx.services.db.pane.count(),
     tasks: await ctx.services.db.task.count(),
+    /** Called from a pane: whether that pane runs in the OS sandbox. */
+    sandboxed: ctx.pane ? ((await ctx.services.db.pane.findUnique({ where: { id: ctx.pane.id }, select: { sandboxed: true } }))?.sandboxed ?? false) : undefined,
+    /** For the user: whether sandboxed tasks can start on this machine, and if not why. */
+    sandbox: ctx.principal.kind === "admin" ? await sandboxStatus(ctx.services) : undefined,
   })),
 
   projects: router({
-    add: adminProcedure.input(projectAddInput).mutation(({ ctx, input }) => ctx.services.projects.add(input)),
-    list: adminProcedure.query(({ ctx }) => ctx.services.projects.list()),
-    get: adminProcedure.input(z.object({ id })).query(({ ctx, input }) => ctx.services.projects.get(input.id)),
-    remove: adminProcedure.input(z.object({ id })).mutation(({ ctx, input }) => ctx.services.projects.remove(input.id)),
+    add: adminProcedure.input(projectAddInput).output(project).mutation(({ ctx, input }) => ctx.services.projects.add(input)),
+    list: adminProcedure.output(projectList).query(({ ctx }) => ctx.services.projects.list()),
+    get: adminProcedure.input(z.object({ id })).output(project).query(({ ctx, input }) => ctx.services.projects.get(input.id)),
+    remove: adminProcedure.input(z.object({ id })).output(project).mutation(({ ctx, input }) => ctx.services.projects.remove(input.id)),
+    /** Branches and recent commits to pick a task's base from. */
+    refs: adminProcedure
+      .input(projectRefsInput)
+      .output(projectRefsOutput)
+      .query(async ({ ctx, input }) => listRefs((await ctx.services.projects.get(input.id)).path, { query: input.query, limit: input.limit })),
   }),
 
   board: router({
-    get: adminProcedure.input(z.object({ projectId: id })).query(async ({ ctx, input }) => {
-      await ctx.services.projects.get(input.projectId);
-      return loadBoard(ctx.services.db, input.projectId);
-    }),
+    get: adminProcedure
+      .input(z.object({ projectId: id }))
+      .output(boardOutput)
+      .query(async ({ ctx, input }) => {
+        await ctx.services.projects.get(input.projectId);
+        return ctx.services.tasks.board(input.projectId);
+      }),
   }),
 
   panes: panesRouter,
   tasks: tasksRouter,
+  reviews: reviewsRouter,
   hooks: hooksRouter,
   events: eventsRouter,
 
   agents: router({
-    list: callerProcedure.query(({ ctx }) => ctx.services.agents.list()),
-    add: adminProcedure.input(agentProfileInput).mutation(({ ctx, input }) => ctx.services.agents.add(input)),
-    remove: adminProcedure.input(z.object({ id: profileId })).mutation(async ({ ctx, input }) => {
+    list: callerProcedure.output(profileList).query(({ ctx }) => ctx.services.agents.list()),
+    add: adminProcedure.input(agentProfileInput).output(profileView).mutation(({ ctx, input }) => ctx.services.agents.add(input)),
+    remove: adminProcedure.input(z.object({ id: profileId })).output(profileRemoved).mutation(async ({ ctx, input }) => {
       return ctx.services.agents.remove(input.id, await ctx.services.tasks.activeCount({ agent: input.id }));
     }),
   }),

@@ -1,5 +1,8 @@
-// tRPC procedures for tasks: start, get, list, wait, report, diff, cancel, finish, events.
+// tRPC procedures for tasks: start (or record in the backlog), startBacklog, get, list, wait,
+// report, followUp, diff (optionally since the last review), rounds, cancel, finish, events.
 import { z } from "zod";
+import { roundsOutput } from "../contracts/reviews";
+import { followUpInput, startBacklogInput, taskDiffInput, taskDiffOutput } from "../contracts/tasks";
 import { YardError } from "../core/errors";
 import { reportInput, startInput } from "../core/tasks/service";
 import { callerProcedure, orchestratorProcedure, router } from "./trpc";
@@ -8,6 +11,7 @@ const taskId = z.string().regex(/^tsk[a-z0-9]{4,40}$/, "not a task id");
 
 export const tasksRouter = router({
   start: orchestratorProcedure.input(startInput).mutation(({ ctx, input }) => ctx.services.tasks.start(input, { paneId: ctx.pane?.id ?? null })),
+  startBacklog: orchestratorProcedure.input(startBacklogInput).mutation(({ ctx, input }) => ctx.services.tasks.startBacklog(input.id)),
   get: callerProcedure.input(z.object({ id: taskId })).query(({ ctx, input }) => {
     if (ctx.pane?.taskId && ctx.pane.taskId !== input.id) throw new YardError("FORBIDDEN", "A worker pane may only read its own task");
     return ctx.services.tasks.get(input.id);
@@ -28,7 +32,18 @@ export const tasksRouter = router({
   report: callerProcedure.input(reportInput).mutation(({ ctx, input }) =>
     ctx.services.tasks.report(input, { paneId: ctx.pane?.id ?? null, paneTaskId: ctx.pane?.taskId ?? null, admin: ctx.principal.kind === "admin" }),
   ),
-  diff: orchestratorProcedure.input(z.object({ id: taskId })).query(({ ctx, input }) => ctx.services.tasks.diff(input.id)),
+  followUp: orchestratorProcedure.input(followUpInput).mutation(({ ctx, input }) => ctx.services.tasks.followUp(input.id, input.text, { stallMs: input.stallMs })),
+  diff: orchestratorProcedure
+    .input(taskDiffInput)
+    .output(taskDiffOutput)
+    .query(async ({ ctx, input }) => (input.since === "last_review" ? ctx.services.reviews.changesSinceLastReview(input.id) : { ...(await ctx.services.tasks.diff(input.id)), since: null })),
+  rounds: callerProcedure
+    .input(z.object({ id: taskId }))
+    .output(roundsOutput)
+    .query(async ({ ctx, input }) => {
+      if (ctx.pane?.taskId && ctx.pane.taskId !== input.id) throw new YardError("FORBIDDEN", "A worker pane may only read its own task");
+      return { rounds: await ctx.services.reviews.rounds(input.id) };
+    }),
   cancel: orchestratorProcedure.input(z.object({ id: taskId })).mutation(({ ctx, input }) => ctx.services.tasks.cancel(input.id)),
   finish: orchestratorProcedure
     .input(

@@ -84,8 +84,24 @@ export const listReviewsInput = z.object({ taskId, round: z.number().int().min(1
 
 // ---- outputs ---------------------------------------------------------------------------
 
+/** What the task's review stands at, for its current round. */
+export const reviewStatus = z.enum(["none", "approved", "changes_requested"]);
+export type ReviewStatus = z.infer<typeof reviewStatus>;
+
+export const commentOutput = z.object({ comment: reviewComment });
 export const commentsOutput = z.object({ comments: z.array(reviewComment) });
-export const reviewsOutput = z.object({ reviews: z.array(review) });
+/** The reviews asked for, plus where the task's current round stands. */
+export const reviewsOutput = z.object({ reviews: z.array(review), round: z.number().int().min(1), status: reviewStatus });
+
+/** The task after a review: approved (same round), or the next round starting (round + 1, pending). */
+export const reviewedTask = z.object({
+  id: taskId,
+  state: z.string(),
+  round: z.number().int().min(1),
+  paneId: z.string().nullable(),
+  reviewStatus,
+});
+export const submitReviewOutput = z.object({ review, task: reviewedTask });
 
 /** One stretch of agent work on the task, with what came of it. */
 export const taskRound = z.object({
@@ -110,6 +126,3 @@ export const taskRound = z.object({
 });
 export const roundsOutput = z.object({ rounds: z.array(taskRound) });
 export type TaskRound = z.infer<typeof taskRound>;
-
-/** What the task's review stands at, for its current round. */
-export const reviewStatus = z.enum(["none", "approved", "changes_requested"]);

@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { message: "The request is too large.", retryable: false, http: 413 },
   GIT_FAILED: { message: "A git command failed.", retryable: false, http: 500 },
   SERVER_UNAVAILABLE: { message: "The Switchyard server is not reachable.", retryable: true, http: 503 },
+  SANDBOX_UNAVAILABLE: { message: "The OS sandbox (bubblewrap) cannot start on this machine.", retryable: false, http: 503 },
   INTERNAL: { message: "Internal error.", retryable: false, http: 500 },
 } as const;
 

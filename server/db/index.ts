@@ -2,10 +2,11 @@
 // (WASM engine, offline), switches to WAL, and returns the Prisma client.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
+import { REPO_ROOT } from "../root";
 import Database from "better-sqlite3";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "./generated/client";
-import { applyMigrations } from "./schema-engine";
+import { migrationsAreCurrent } from "./migrations-current";
 
 export type Db = PrismaClient;
 
@@ -19,7 +20,9 @@ export async function openDatabase(dbFile: string): Promise<{ db: Db; applied: s
   const raw = new Database(dbFile);
   raw.pragma("journal_mode = WAL");
   raw.close();
-  const applied = await applyMigrations(dbFile);
+  // The WebAssembly migration engine is loaded only when there is something to apply.
+  const migrationsDir = path.join(REPO_ROOT, "prisma/migrations");
+  const applied = migrationsAreCurrent(dbFile, migrationsDir) ? [] : await (await import("./schema-engine")).applyMigrations(dbFile);
   const db = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${dbFile}` }) });
   await db.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
   return { db, applied };

@@ -1,17 +1,16 @@
-// Prisma's migration engine, loaded from its WebAssembly build so nothing is downloaded
-// (see STACK-NOTES.md). Owns: reading prisma/migrations, applying them to a SQLite file,
+// Prisma's migration engine, loaded from its WebAssembly build so nothing is downloaded (the
+// native engine binary is never needed). Owns: reading prisma/migrations, applying them to a SQLite file,
 // and diffing schema.prisma against the migrations (for new migrations and the drift test).
 import { readFile, readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { REPO_ROOT } from "../root";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import * as bg from "@prisma/schema-engine-wasm/schema_engine_bg";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const REPO_ROOT = path.resolve(here, "../..");
+export { REPO_ROOT };
 export const SCHEMA_PATH = path.join(REPO_ROOT, "prisma/schema.prisma");
 export const MIGRATIONS_DIR = path.join(REPO_ROOT, "prisma/migrations");
 

@@ -1,6 +1,6 @@
 // Test harness: runs the real server (server/main.ts) as a child process on a random port with a
 // throwaway YARD_HOME, and the real `yard` CLI against it.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,8 +8,13 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const YARD_BIN = path.join(ROOT, "cli/bin/yard.js");
-/** One process (no tsx CLI wrapper): a signal to it reaches the server itself. */
-export const SERVER_ARGV = ["--import", "tsx", path.join(ROOT, "server/main.ts")];
+/**
+ * The server as users run it: its bundle (server/dist/main.mjs), rebuilt here first when a
+ * source changed. One process: a signal to it reaches the server itself.
+ */
+export const SERVER_BUNDLE = path.join(ROOT, "server/dist/main.mjs");
+execFileSync(process.execPath, [path.join(ROOT, "scripts/build-server.mjs"), "--if-stale"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+export const SERVER_ARGV = [SERVER_BUNDLE];
 
 export interface TestServer {
   url: string;

@@ -1,11 +1,12 @@
-// Agent profiles: how to launch an agent (argv template, role, hook support, env).
+// Agent profiles: how to launch an agent (argv template, role, hook support, env, whether its
+// tasks run in the OS sandbox and with or without network).
 // Owns the built-in profiles (claude-code, codex, shell, demo), validation of custom ones,
 // removing them, and expanding an argv template for a spawn. Env values are write-only: what
 // leaves this module for callers (`ProfileView`) names the variables, never their values.
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { REPO_ROOT } from "../../root";
 import { z } from "zod";
-import type { Db } from "../../db";
+import type { ProfileStore } from "../../stores/profiles";
 import { YardError } from "../errors";
 
 export const ROLES = ["worker", "reviewer", "planner"] as const;
@@ -19,6 +20,10 @@ export interface AgentProfile {
   supportsHooks: boolean;
   env: Record<string, string>;
   builtIn: boolean;
+  /** Its tasks run in the OS sandbox unless a start says otherwise. */
+  sandbox: boolean;
+  /** Inside the sandbox, keep the host's network (default: none). */
+  sandboxNetwork: boolean;
 }
 
 /** A profile as callers see it: env names only (values are often API keys). */
@@ -29,7 +34,6 @@ export function toView(p: AgentProfile): ProfileView {
   return { ...rest, envNames: Object.keys(env).sort() };
 }
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 /** Hook events Switchyard registers with Claude Code; each runs `yard hook <Event>`. */
 export const CLAUDE_HOOK_EVENTS = [
@@ -44,10 +48,10 @@ export function claudeHookSettings(): string {
 }
 
 export const BUILT_IN_PROFILES: AgentProfile[] = [
-  { id: "claude-code", name: "Claude Code", role: "worker", argv: ["claude", "--settings", "{{claudeHookSettings}}"], supportsHooks: true, env: {}, builtIn: true },
-  { id: "codex", name: "Codex", role: "worker", argv: ["codex"], supportsHooks: false, env: {}, builtIn: true },
-  { id: "shell", name: "Shell", role: "worker", argv: ["{{shell}}"], supportsHooks: false, env: {}, builtIn: true },
-  { id: "demo", name: "Demo agent", role: "worker", argv: ["{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs"], supportsHooks: true, env: {}, builtIn: true },
+  { id: "claude-code", name: "Claude Code", role: "worker", argv: ["claude", "--settings", "{{claudeHookSettings}}"], supportsHooks: true, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
+  { id: "codex", name: "Codex", role: "worker", argv: ["codex"], supportsHooks: false, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
+  { id: "shell", name: "Shell", role: "worker", argv: ["{{shell}}"], supportsHooks: false, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
+  { id: "demo", name: "Demo agent", role: "worker", argv: ["{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs"], supportsHooks: true, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
 ];
 
 /** Replaces `{{name}}` placeholders; an unknown placeholder is a BAD_PARAMS error at spawn time. */
@@ -87,40 +91,27 @@ export const agentProfileInput = z.object({
   argv: argvSchema,
   supportsHooks: z.boolean().default(false),
   env: envSchema.default({}),
-});
+  sandbox: z.boolean().default(false),
+  sandboxNetwork: z.boolean().default(false),
+}).refine((p) => p.sandbox || !p.sandboxNetwork, { message: "sandboxNetwork only applies to a sandboxed profile (add sandbox: true / --sandbox)", path: ["sandboxNetwork"] });
 export type AgentProfileInput = z.input<typeof agentProfileInput>;
 
-type Row = { id: string; name: string; role: string; argv: string; supportsHooks: boolean; env: string; builtIn: boolean };
-const toProfile = (r: Row): AgentProfile => ({
-  id: r.id,
-  name: r.name,
-  role: r.role as Role,
-  argv: JSON.parse(r.argv) as string[],
-  supportsHooks: r.supportsHooks,
-  env: JSON.parse(r.env) as Record<string, string>,
-  builtIn: r.builtIn,
-});
-
 export class AgentProfiles {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly store: ProfileStore) {}
 
   /** Writes the built-ins (their definitions follow the code, so they are refreshed each start). */
   async seed(): Promise<void> {
-    for (const p of BUILT_IN_PROFILES) {
-      const data = { name: p.name, role: p.role, argv: JSON.stringify(p.argv), supportsHooks: p.supportsHooks, env: JSON.stringify(p.env), builtIn: true };
-      await this.db.agentProfile.upsert({ where: { id: p.id }, create: { id: p.id, ...data }, update: data });
-    }
+    for (const p of BUILT_IN_PROFILES) await this.store.put(p);
   }
 
   async list(): Promise<ProfileView[]> {
-    const rows = await this.db.agentProfile.findMany({ orderBy: [{ builtIn: "desc" }, { id: "asc" }] });
-    return rows.map((r) => toView(toProfile(r)));
+    return (await this.store.list()).map(toView);
   }
 
   async get(id: string): Promise<AgentProfile> {
-    const row = await this.db.agentProfile.findUnique({ where: { id } });
-    if (!row) throw new YardError("NOT_FOUND", `No agent profile ${JSON.stringify(id)}`, { id });
-    return toProfile(row);
+    const p = await this.store.find(id);
+    if (!p) throw new YardError("NOT_FOUND", `No agent profile ${JSON.stringify(id)}`, { id });
+    return p;
   }
 
   /**
@@ -128,23 +119,28 @@ export class AgentProfiles {
    * (`activeTasks` > 0) was started with it.
    */
   async remove(id: string, activeTasks: number): Promise<{ removed: string }> {
-    const row = await this.db.agentProfile.findUnique({ where: { id } });
-    if (!row) throw new YardError("NOT_FOUND", `No agent profile ${JSON.stringify(id)}`, { id });
-    if (row.builtIn) throw new YardError("CONFLICT", `${id} is a built-in profile; it cannot be removed`, { id });
+    const p = await this.get(id);
+    if (p.builtIn) throw new YardError("CONFLICT", `${id} is a built-in profile; it cannot be removed`, { id });
     if (activeTasks > 0) throw new YardError("CONFLICT", `${activeTasks} running task(s) use the profile ${id}; finish or cancel them first`, { id, activeTasks });
-    await this.db.agentProfile.delete({ where: { id } });
+    await this.store.delete(id);
     return { removed: id };
   }
 
   async add(input: AgentProfileInput): Promise<ProfileView> {
     const p = agentProfileInput.parse(input);
-    if (await this.db.agentProfile.findUnique({ where: { id: p.id } })) {
-      throw new YardError("CONFLICT", `An agent profile ${JSON.stringify(p.id)} already exists`, { id: p.id });
-    }
+    if (await this.store.find(p.id)) throw new YardError("CONFLICT", `An agent profile ${JSON.stringify(p.id)} already exists`, { id: p.id });
     expandArgv(p.argv); // unknown placeholders fail now, not at the first spawn
-    const row = await this.db.agentProfile.create({
-      data: { id: p.id, name: p.name ?? p.id, role: p.role, argv: JSON.stringify(p.argv), supportsHooks: p.supportsHooks, env: JSON.stringify(p.env), builtIn: false },
+    const created = await this.store.create({
+      id: p.id,
+      name: p.name ?? p.id,
+      role: p.role,
+      argv: p.argv,
+      supportsHooks: p.supportsHooks,
+      env: p.env,
+      builtIn: false,
+      sandbox: p.sandbox,
+      sandboxNetwork: p.sandboxNetwork,
     });
-    return toView(toProfile(row));
+    return toView(created);
   }
 }

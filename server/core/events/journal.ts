@@ -2,7 +2,7 @@
 // monotonic sequence number, then goes to live subscribers (socket.io, `yard events --follow`,
 // waiters). Readers replay by sequence number, type glob, task or pane.
 import { EventEmitter } from "node:events";
-import type { Db } from "../../db";
+import type { EventStore } from "../../stores/events";
 import { globMatch } from "./glob";
 
 export interface YardEvent {
@@ -36,17 +36,14 @@ export class EventJournal {
   private readonly bus = new EventEmitter();
   private tail: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly db: Db) {
+  constructor(private readonly store: EventStore) {
     this.bus.setMaxListeners(0);
   }
 
   /** Appends in call order (serialized), then notifies subscribers. */
   append(type: string, opts: { taskId?: string | null; paneId?: string | null; payload?: Record<string, unknown> } = {}): Promise<YardEvent> {
     const run = async (): Promise<YardEvent> => {
-      const row = await this.db.event.create({
-        data: { type, taskId: opts.taskId ?? null, paneId: opts.paneId ?? null, payload: JSON.stringify(opts.payload ?? {}) },
-      });
-      const event = toEvent(row);
+      const event = await this.store.append({ type, taskId: opts.taskId ?? null, paneId: opts.paneId ?? null, payload: opts.payload ?? {} });
       this.bus.emit("event", event);
       return event;
     };
@@ -59,25 +56,20 @@ export class EventJournal {
     const limit = Math.min(q.limit ?? 1000, 10_000);
     // Type globs are filtered in memory (narrowed by prefix in SQL when the glob has one), in
     // pages, so a broad glob over a long journal never loads the whole table at once.
-    const prefix = q.type ? q.type.split("*")[0] : "";
+    const typePrefix = q.type ? q.type.split("*")[0] : "";
     const out: YardEvent[] = [];
     let after = q.since;
     for (;;) {
       const take = q.type ? LIST_PAGE : limit;
-      const rows = await this.db.event.findMany({
-        where: { seq: after !== undefined ? { gt: after } : undefined, taskId: q.taskId, paneId: q.paneId, type: prefix ? { startsWith: prefix } : undefined },
-        orderBy: { seq: "asc" },
-        take,
-      });
-      for (const e of rows.map(toEvent)) if (matches(e, q) && out.push(e) >= limit) return out;
-      if (rows.length < take || !q.type) return out;
-      after = rows.at(-1)!.seq;
+      const page = await this.store.page({ after, taskId: q.taskId, paneId: q.paneId, typePrefix: typePrefix || undefined, take });
+      for (const e of page) if (matches(e, q) && out.push(e) >= limit) return out;
+      if (page.length < take || !q.type) return out;
+      after = page.at(-1)!.seq;
     }
   }
 
-  async head(): Promise<number> {
-    const last = await this.db.event.findFirst({ orderBy: { seq: "desc" }, select: { seq: true } });
-    return last?.seq ?? 0;
+  head(): Promise<number> {
+    return this.store.head();
   }
 
   subscribe(listener: (e: YardEvent) => void, q: EventQuery = {}): () => void {
@@ -87,14 +79,4 @@ export class EventJournal {
     this.bus.on("event", fn);
     return () => this.bus.off("event", fn);
   }
-}
-
-function toEvent(row: { seq: number; type: string; taskId: string | null; paneId: string | null; payload: string; time: Date }): YardEvent {
-  let payload: Record<string, unknown> = {};
-  try {
-    payload = JSON.parse(row.payload) as Record<string, unknown>;
-  } catch {
-    payload = { raw: row.payload };
-  }
-  return { seq: row.seq, type: row.type, taskId: row.taskId, paneId: row.paneId, payload, time: row.time.toISOString() };
 }

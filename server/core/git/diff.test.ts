@@ -5,7 +5,7 @@ import path from "node:path";
 import { YardError } from "../errors";
 import { diffCommits, diffWorktree, diffWorktreeStat, parseRawNumstatZ, parseRawPatchZ } from "./diff";
 import { createWorktree } from "./worktree";
-import { commitAll, git, makeRepo, removeTmpDirs, tmpDir, write } from "./test-helpers";
+import { commitAll, git, makeRepo, removeTmpDirs, tmpDir, write } from "../../../tests/helpers/git-core";
 
 afterAll(removeTmpDirs);
 

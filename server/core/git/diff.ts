@@ -9,15 +9,23 @@
 //   diffWorktreeStat({ worktreePath, baseSha }) -> { files, totals: { files, additions, deletions } }
 //   diffCommits({ repoRoot, baseSha, tip }) -> { diff, files }
 //     the same shapes between two commits (a task whose worktree is gone: its branch or merge)
+//   worktreeTree({ worktreePath }) -> tree id
+//     the worktree's whole state (as the diff sees it) written as a tree object: a snapshot a
+//     later diff can start from ("changes since the last review")
+//   diffWorktreeSince({ worktreePath, tree }) -> { diff, files }
+//   diffTreeToCommit({ repoRoot, tree, tip }) -> { diff, files }
+//     the same shapes from such a snapshot to the worktree now, or to a commit
 //
 // How: the worktree's index is copied to a temp file (mtime set just at or below the original's,
 // so git's racy-entry checks stay as strict as with the original), GIT_INDEX_FILE points at the
 // copy, `git add -A` records the work tree in it, and one `git diff --cached -z --raw -p <base>`
 // gives exact paths/statuses (raw) plus the text, from which line counts are taken (the stat
-// variant uses --numstat instead of -p).
+// variant uses --numstat instead of -p); `git write-tree` on the same copy gives the snapshot.
 // Copying rather than rebuilding keeps the stat cache, so only changed files are re-hashed.
-// The real index is only read; `add -A` does write blobs into the object store (harmless,
-// unreferenced objects are gc'd). A worktree with no index starts from `read-tree HEAD`.
+// The real index is only read; `add -A` and `write-tree` do write objects into the object store
+// (harmless; unreferenced objects are gc'd after git's prune delay, two weeks by default, so a
+// snapshot older than that may be gone: BAD_PARAMS then). A worktree with no index starts from
+// `read-tree HEAD`.
 // NOT_FOUND when the worktree directory is missing, BAD_PARAMS for a bad base.
 
 import { randomBytes } from "node:crypto";
@@ -64,25 +72,39 @@ const DIFF_CONFIG = ["-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=fal
 const DIFF_FLAGS = ["--cached", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", "-z", "--raw"];
 
 export async function diffWorktree(input: DiffWorktreeInput): Promise<WorktreeDiff> {
-  const { files, patch } = await runDiff(input, true);
+  const { files, patch } = await runDiff({ worktreePath: input?.worktreePath, baseSha: input?.baseSha }, true);
   return { diff: patch, files };
 }
 
 export async function diffWorktreeStat(input: DiffWorktreeInput): Promise<WorktreeDiffStat> {
-  const { files } = await runDiff(input, false);
+  const { files } = await runDiff({ worktreePath: input?.worktreePath, baseSha: input?.baseSha }, false);
   return { files, totals: totalsOf(files) };
 }
 
 /** Committed changes from `baseSha` to `tip` (a branch or commit), with the same statuses, renames and binary detection. */
 export async function diffCommits(input: { repoRoot: string; baseSha: string; tip: string }): Promise<WorktreeDiff> {
-  const root = requireAbsolutePath(input?.repoRoot, "repoRoot");
-  if (!isHexObjectId(input.baseSha)) throw new YardError("BAD_PARAMS", "baseSha must be a hex commit id", { baseSha: input.baseSha ?? null });
+  return diffRevs(requireAbsolutePath(input?.repoRoot, "repoRoot"), { baseSha: input.baseSha }, input.tip);
+}
+
+/** The changes from a snapshot (worktreeTree) to a commit: a reviewed round's worktree once it is gone. */
+export async function diffTreeToCommit(input: { repoRoot: string; tree: string; tip: string }): Promise<WorktreeDiff> {
+  return diffRevs(requireAbsolutePath(input?.repoRoot, "repoRoot"), { tree: input.tree }, input.tip);
+}
+
+async function diffRevs(root: string, fromInput: DiffFrom, tip: string): Promise<WorktreeDiff> {
+  const from = fromRev(fromInput);
   const flags = DIFF_FLAGS.filter((f) => f !== "--cached");
-  const out = (await runGit([...DIFF_CONFIG, "diff", ...flags, "-p", `${input.baseSha}^{commit}`, `${input.tip}^{commit}`, "--"], { cwd: root })).stdout;
-  const parsed = parseRawPatchZ(out);
+  const run = async (extra: string[]) => {
+    try {
+      return (await runGit([...DIFF_CONFIG, "diff", ...flags, ...extra, from.rev, `${tip}^{commit}`, "--"], { cwd: root })).stdout;
+    } catch (e) {
+      if ("tree" in fromInput && BAD_REVISION.test(gitStderr(e))) throw new YardError("BAD_PARAMS", from.badMessage, { ...from.details, tip });
+      throw e;
+    }
+  };
+  const parsed = parseRawPatchZ(await run(["-p"]));
   if (parsed.files) return { diff: parsed.patch, files: parsed.files };
-  const numstat = (await runGit([...DIFF_CONFIG, "diff", ...flags, "--numstat", `${input.baseSha}^{commit}`, `${input.tip}^{commit}`, "--"], { cwd: root })).stdout;
-  return { diff: parsed.patch, files: parseRawNumstatZ(numstat).files };
+  return { diff: parsed.patch, files: parseRawNumstatZ(await run(["--numstat"])).files };
 }
 
 export function totalsOf(files: DiffFile[]): DiffTotals {
@@ -95,9 +117,8 @@ export function totalsOf(files: DiffFile[]): DiffTotals {
   return { files: files.length, additions, deletions };
 }
 
-async function runDiff(input: DiffWorktreeInput, withPatch: boolean): Promise<{ files: DiffFile[]; patch: string }> {
-  const wt = requireAbsolutePath(input?.worktreePath, "worktreePath");
-  if (!isHexObjectId(input.baseSha)) throw new YardError("BAD_PARAMS", "baseSha must be a hex commit id", { baseSha: input.baseSha ?? null });
+/** Runs `fn` with GIT_INDEX_FILE set to a copy of the worktree's index that records the whole work tree. */
+async function withWorktreeIndex<T>(wt: string, fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
   const realIndex = await indexPathOf(wt);
   const tmpIndex = path.join(os.tmpdir(), `yard-index-${process.pid}-${randomBytes(6).toString("hex")}`);
   const env = { GIT_INDEX_FILE: tmpIndex };
@@ -120,33 +141,61 @@ async function runDiff(input: DiffWorktreeInput, withPatch: boolean): Promise<{ 
     }
     if (!copied) await runGit(["read-tree", "HEAD"], { cwd: wt, env, allowFail: true });
     await runGit(["-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "-c", "advice.addEmbeddedRepo=false", "add", "-A"], { cwd: wt, env });
-
-    const rev = `${input.baseSha}^{commit}`;
-    const diff = async (extra: string[]) => {
-      try {
-        return (await runGit([...DIFF_CONFIG, "diff", ...DIFF_FLAGS, ...extra, rev, "--"], { cwd: wt, env })).stdout;
-      } catch (e) {
-        if (/bad revision|unknown revision|bad object|not a valid|ambiguous argument/i.test(gitStderr(e))) {
-          throw new YardError("BAD_PARAMS", `base ${input.baseSha} is not a commit in this repository`, { baseSha: input.baseSha, worktreePath: wt });
-        }
-        throw e;
-      }
-    };
-    let result: { files: DiffFile[]; patch: string };
-    if (withPatch) {
-      // One pass: raw records for exact paths/statuses, the patch for text and line counts
-      // (cheaper than having git run every file diff twice for --numstat).
-      const parsed = parseRawPatchZ(await diff(["-p"]));
-      result = parsed.files ? { files: parsed.files, patch: parsed.patch } : { files: parseRawNumstatZ(await diff(["--numstat"])).files, patch: parsed.patch };
-    } else {
-      result = parseRawNumstatZ(await diff(["--numstat"]));
-    }
+    const result = await fn(env);
     failed = false;
     return result;
   } finally {
     // git removes its own .lock on exit; one can only be left behind if git was killed.
     await Promise.all([fsp.rm(tmpIndex, { force: true }), failed ? fsp.rm(`${tmpIndex}.lock`, { force: true }) : undefined]);
   }
+}
+
+/** What a diff starts from: a commit (the task's base) or a tree (a review's snapshot). */
+type DiffFrom = { baseSha: string } | { tree: string };
+
+function fromRev(from: DiffFrom): { rev: string; badMessage: string; details: Record<string, string> } {
+  if ("tree" in from) {
+    if (!isHexObjectId(from.tree)) throw new YardError("BAD_PARAMS", "tree must be a hex object id", { tree: String(from.tree ?? null) });
+    return { rev: `${from.tree}^{tree}`, badMessage: `the snapshot ${from.tree} is no longer in this repository`, details: { tree: from.tree } };
+  }
+  if (!isHexObjectId(from.baseSha)) throw new YardError("BAD_PARAMS", "baseSha must be a hex commit id", { baseSha: String(from.baseSha ?? null) });
+  return { rev: `${from.baseSha}^{commit}`, badMessage: `base ${from.baseSha} is not a commit in this repository`, details: { baseSha: from.baseSha } };
+}
+
+const BAD_REVISION = /bad revision|unknown revision|bad object|not a valid|ambiguous argument|not a tree object/i;
+
+async function runDiff(input: { worktreePath: string } & DiffFrom, withPatch: boolean): Promise<{ files: DiffFile[]; patch: string }> {
+  const wt = requireAbsolutePath(input?.worktreePath, "worktreePath");
+  const from = fromRev(input);
+  return withWorktreeIndex(wt, async (env) => {
+    const diff = async (extra: string[]) => {
+      try {
+        return (await runGit([...DIFF_CONFIG, "diff", ...DIFF_FLAGS, ...extra, from.rev, "--"], { cwd: wt, env })).stdout;
+      } catch (e) {
+        if (BAD_REVISION.test(gitStderr(e))) throw new YardError("BAD_PARAMS", from.badMessage, { ...from.details, worktreePath: wt });
+        throw e;
+      }
+    };
+    if (withPatch) {
+      // One pass: raw records for exact paths/statuses, the patch for text and line counts
+      // (cheaper than having git run every file diff twice for --numstat).
+      const parsed = parseRawPatchZ(await diff(["-p"]));
+      return parsed.files ? { files: parsed.files, patch: parsed.patch } : { files: parseRawNumstatZ(await diff(["--numstat"])).files, patch: parsed.patch };
+    }
+    return parseRawNumstatZ(await diff(["--numstat"]));
+  });
+}
+
+/** The worktree's current state (tracked and untracked, ignored files left out) as a tree object id. */
+export async function worktreeTree(input: { worktreePath: string }): Promise<string> {
+  const wt = requireAbsolutePath(input?.worktreePath, "worktreePath");
+  return withWorktreeIndex(wt, async (env) => (await runGit(["write-tree"], { cwd: wt, env })).stdout.trim());
+}
+
+/** The changes from a snapshot (worktreeTree) to the worktree now. */
+export async function diffWorktreeSince(input: { worktreePath: string; tree: string }): Promise<WorktreeDiff> {
+  const { files, patch } = await runDiff({ worktreePath: input?.worktreePath, tree: input?.tree }, true);
+  return { diff: patch, files };
 }
 
 /** Where the worktree's index lives, found without spawning git in the common layouts. NOT_FOUND when wt is missing. */

@@ -4,7 +4,7 @@ import path from "node:path";
 import { YardError } from "../errors";
 import { discardWorktree, type DiscardWorktreeInput } from "./discard";
 import { createWorktree } from "./worktree";
-import { branches, commitAll, exists, git, makeRepo, read, removeTmpDirs, tmpDir, worktreePaths, write } from "./test-helpers";
+import { branches, commitAll, exists, git, makeRepo, read, removeTmpDirs, tmpDir, worktreePaths, write } from "../../../tests/helpers/git-core";
 
 afterAll(removeTmpDirs);
 

@@ -15,17 +15,16 @@ export {
   branchTip,
   branchExists,
   isMerged,
+  listRefs,
 } from "./refs";
-export type { ResolveBaseOptions } from "./refs";
+export type { ResolveBaseOptions, RefList } from "./refs";
 export { requireAbsolutePath, sanitizeBranchForPath, defaultWorktreeRoot, defaultWorktreePath } from "./paths";
 export { withRepoLock, isRepoLocked, KeyedMutex } from "./lock";
-export { statusEntries, isDirty, operationInProgress } from "./status";
+export { statusEntries, operationInProgress } from "./status";
 export type { StatusEntry, GitOperation } from "./status";
 export { createWorktree, listWorktrees, findWorktree, removeWorktree } from "./worktree";
 export type { CreateWorktreeInput, CreateWorktreeResult, WorktreeEntry, RemoveWorktreeResult } from "./worktree";
-export { commitWorktree } from "./commit";
-export type { CommitWorktreeInput, CommitWorktreeResult } from "./commit";
-export { diffCommits, diffWorktree, diffWorktreeStat, parseRawNumstatZ, parseRawPatchZ, totalsOf } from "./diff";
+export { diffCommits, diffTreeToCommit, diffWorktree, diffWorktreeSince, diffWorktreeStat, parseRawNumstatZ, parseRawPatchZ, totalsOf, worktreeTree } from "./diff";
 export type { DiffFile, DiffFileStatus, WorktreeDiff, WorktreeDiffStat, DiffTotals, DiffWorktreeInput } from "./diff";
 export { mergeTask } from "./merge";
 export type { MergeTaskInput, MergeTaskResult, MergeCleanup } from "./merge";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { mergeTask, type MergeTaskInput } from "./merge";
 import { isMerged } from "./refs";
 import { createWorktree } from "./worktree";
-import { branches, commitAll, exists, git, gitCode, makeRepo, read, rejectsWith, removeTmpDirs, tmpDir, worktreePaths, write } from "./test-helpers";
+import { branches, commitAll, exists, git, gitCode, makeRepo, read, rejectsWith, removeTmpDirs, tmpDir, worktreePaths, write } from "../../../tests/helpers/git-core";
 
 afterAll(removeTmpDirs);
 

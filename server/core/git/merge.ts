@@ -19,7 +19,7 @@
 //   5. Source worktree: any uncommitted change, including untracked non-ignored files ->
 //      DIRTY_SOURCE { files } unless ignoreDirty. Never auto-commits: with ignoreDirty the
 //      uncommitted work is simply not part of the merge, and it is LOST when the worktree is
-//      removed in cleanup (call commitWorktree first to keep it).
+//      removed in cleanup (the agent commits what it wants kept).
 //   6. `git merge --no-ff --no-edit -m <message> refs/heads/<branch>` in repoRoot (identity from
 //      config, else "Switchyard <switchyard@localhost>"). Conflict: conflicted paths are read,
 //      `git merge --abort`, the target is verified back at its old HEAD with no tracked changes,

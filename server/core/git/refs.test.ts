@@ -3,7 +3,7 @@ import path from "node:path";
 import { YardError } from "../errors";
 import { defaultWorktreePath, defaultWorktreeRoot, sanitizeBranchForPath, shortHash } from "./paths";
 import { branchNameProblem, isMerged, resolveBaseSha, resolveCommit, validateBranchName } from "./refs";
-import { commitAll, git, makeRepo, removeTmpDirs, tmpDir, write } from "./test-helpers";
+import { commitAll, git, makeRepo, removeTmpDirs, tmpDir, write } from "../../../tests/helpers/git-core";
 
 afterAll(removeTmpDirs);
 

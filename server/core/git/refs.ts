@@ -8,6 +8,10 @@
 //   resolveCommit(repo, rev)                -> full SHA or null (a name that is a local branch wins over a tag)
 //   branchTip(repo, branch)                 -> full SHA or null
 //   isMerged(repo, branchOrSha, target)     -> branch tip is an ancestor of (or equal to) target; for restart recovery
+//   listRefs(repo, {query?, limit?})        -> { branches: [{name, sha, current}], commits: [{sha, subject}] } for a
+//                                           base picker: local and remote-tracking branches, and recent commits of
+//                                           HEAD (a query filters both: substring of a branch name, sha prefix or
+//                                           subject substring, case-insensitive); both lists bounded
 //
 // All errors are YardError: BAD_PARAMS for bad input/unresolvable refs, NOT_FOUND in isMerged
 // for a missing side, GIT_FAILED for git trouble (e.g. a failed fetch).
@@ -163,4 +167,46 @@ export async function isMerged(repoRoot: string, branchOrSha: string, target: st
   if (r.code === 0) return true;
   if (r.code === 1) return false;
   throw new YardError("GIT_FAILED", "git merge-base --is-ancestor failed", { args: ["merge-base", "--is-ancestor", a, b], code: r.code, stderr: r.stderr });
+}
+
+export interface RefList {
+  branches: Array<{ name: string; sha: string; current: boolean }>;
+  commits: Array<{ sha: string; subject: string }>;
+}
+
+/** Branches and recent commits for choosing a task's base (see the top comment). */
+export async function listRefs(repoPath: string, opts: { query?: string; limit?: number } = {}): Promise<RefList> {
+  const repo = await inspectRepo(repoPath);
+  const limit = Math.max(1, Math.min(opts.limit ?? 50, 500));
+  const q = (opts.query ?? "").trim().toLowerCase();
+  const refs = await runGit(["for-each-ref", "--format=%(refname)%00%(objectname)%00%(HEAD)%00%(symref)", "refs/heads", "refs/remotes"], { cwd: repo.root });
+  const branches: RefList["branches"] = [];
+  for (const line of refs.stdout.split("\n")) {
+    const [ref, sha, head, symref] = line.split("\0");
+    if (!ref || !sha || symref) continue; // symbolic refs (origin/HEAD) name another branch
+    const name = ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref.slice("refs/remotes/".length);
+    if (q && !name.toLowerCase().includes(q)) continue;
+    branches.push({ name, sha, current: head === "*" });
+  }
+  // The checked-out branch first, then local branches, then remote-tracking ones (for-each-ref sorts by name within each).
+  branches.sort((a, b) => Number(b.current) - Number(a.current));
+  if (!repo.headSha) return { branches: branches.slice(0, limit), commits: [] };
+  const FORMAT = "--format=%H%x00%s";
+  const commits: RefList["commits"] = [];
+  const seen = new Set<string>();
+  const add = (out: string) => {
+    for (const line of out.split("\n")) {
+      const i = line.indexOf("\0");
+      if (i <= 0 || seen.has(line.slice(0, i))) continue;
+      seen.add(line.slice(0, i));
+      commits.push({ sha: line.slice(0, i), subject: line.slice(i + 1) });
+    }
+  };
+  if (q && /^[0-9a-f]{4,64}$/.test(q)) {
+    const exact = await runGit(["rev-parse", "-q", "--verify", `${q}^{commit}`], { cwd: repo.root, allowFail: true });
+    if (exact.code === 0) add((await runGit(["log", "-1", FORMAT, firstLine(exact.stdout).trim(), "--"], { cwd: repo.root })).stdout);
+  }
+  const grep = q ? ["-i", "-F", `--grep=${opts.query!.trim()}`] : [];
+  add((await runGit(["log", `--max-count=${limit}`, ...grep, FORMAT, "HEAD", "--"], { cwd: repo.root })).stdout);
+  return { branches: branches.slice(0, limit), commits: commits.slice(0, limit) };
 }

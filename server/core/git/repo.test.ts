@@ -3,7 +3,7 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { YardError } from "../errors";
 import { inspectRepo } from "./repo";
-import { commitAll, git, makeRepo, removeTmpDirs, tmpDir, write } from "./test-helpers";
+import { commitAll, git, makeRepo, removeTmpDirs, tmpDir, write } from "../../../tests/helpers/git-core";
 
 afterAll(removeTmpDirs);
 

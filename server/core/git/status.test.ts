@@ -1,12 +1,14 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { readFile, stat, utimes } from "node:fs/promises";
 import path from "node:path";
-import { isDirty, operationInProgress, parsePorcelainZ, statusEntries } from "./status";
-import { git, makeRepo, removeTmpDirs, tmpDir, write } from "./test-helpers";
+import { operationInProgress, parsePorcelainZ, statusEntries } from "./status";
+
+const isDirty = async (p: string, opts: { ignoreUntracked?: boolean } = {}) => (await statusEntries(p, { untracked: opts.ignoreUntracked ? "no" : "normal" })).length > 0;
+import { git, makeRepo, removeTmpDirs, tmpDir, write } from "../../../tests/helpers/git-core";
 
 afterAll(removeTmpDirs);
 
-describe("isDirty / statusEntries", () => {
+describe("statusEntries", () => {
   it("distinguishes clean, modified, staged, untracked and ignored", async () => {
     const { root } = await makeRepo({ "a.txt": "a\n", ".gitignore": "*.log\n" });
     expect(await isDirty(root)).toBe(false);

@@ -3,7 +3,6 @@
 // never refreshed or rewritten.
 //
 //   statusEntries(path, {untracked?: 'no'|'normal'|'all'}) -> [{ path, x, y }]   (porcelain v1 codes; '??' untracked)
-//   isDirty(path, {ignoreUntracked?}) -> boolean  (staged, unstaged, and unless ignored untracked non-ignored files)
 //   operationInProgress(gitDir) -> 'merge'|'rebase'|'cherry-pick'|'revert'|null
 //
 // BAD_PARAMS when path is not a git work tree.
@@ -50,11 +49,6 @@ export function parsePorcelainZ(out: string): StatusEntry[] {
     entries.push({ x: rec[0]!, y: rec[1]!, path: rec.slice(3) });
   }
   return entries;
-}
-
-export async function isDirty(p: string, opts: { ignoreUntracked?: boolean } = {}): Promise<boolean> {
-  const entries = await statusEntries(p, { untracked: opts.ignoreUntracked ? "no" : "normal" });
-  return entries.length > 0;
 }
 
 export type GitOperation = "merge" | "rebase" | "cherry-pick" | "revert";

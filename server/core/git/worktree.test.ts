@@ -1,10 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { chmod, mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { commitWorktree } from "./commit";
 import { shortHash } from "./paths";
 import { createWorktree, listWorktrees, parseWorktreeList } from "./worktree";
-import { branches, commitAll, exists, git, gitCode, makeRepo, read, rejectsWith, removeTmpDirs, tmpDir, worktreePaths, write } from "./test-helpers";
+import { branches, commitAll, exists, git, gitCode, makeRepo, read, rejectsWith, removeTmpDirs, tmpDir, worktreePaths, write } from "../../../tests/helpers/git-core";
 
 afterAll(removeTmpDirs);
 
@@ -170,53 +169,5 @@ describe("listWorktrees", () => {
       { path: "/a", head: "abc", branch: null, detached: true, bare: false, locked: false, prunable: false },
       { path: "/b", head: "def", branch: "x", detached: false, bare: false, locked: false, prunable: true },
     ]);
-  });
-});
-
-describe("commitWorktree", () => {
-  it("commits tracked and untracked changes, respecting .gitignore", async () => {
-    const { root, head } = await makeRepo({ "README.md": "hello\n", ".gitignore": "*.log\n", "gone.txt": "bye\n" });
-    const d = await tmpDir();
-    const wt = (await createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: path.join(d, "wt") })).worktreePath;
-    await write(wt, "README.md", "changed\n");
-    await write(wt, "new/file.txt", "new\n");
-    await write(wt, "debug.log", "noise\n");
-    await git(wt, "rm", "-q", "gone.txt");
-    const r = await commitWorktree({ worktreePath: wt, message: "task work\n\n# keep this line" });
-    expect(r.committed).toBe(true);
-    expect(r.files).toBe(3);
-    expect(r.sha).toBe(await git(wt, "rev-parse", "HEAD"));
-    expect(await git(wt, "rev-parse", "HEAD~1")).toBe(head);
-    expect((await git(wt, "show", "--name-status", "--format=", "HEAD")).split("\n").sort()).toEqual(["D\tgone.txt", "M\tREADME.md", "A\tnew/file.txt"].sort());
-    expect(await git(wt, "log", "-1", "--format=%B")).toBe("task work\n\n# keep this line");
-    expect(await git(wt, "log", "-1", "--format=%an <%ae>|%cn <%ce>")).toBe("Switchyard <switchyard@localhost>|Switchyard <switchyard@localhost>");
-    expect(await git(wt, "status", "--porcelain")).toBe("");
-    expect(await exists(path.join(wt, "debug.log"))).toBe(true);
-    expect(await git(root, "rev-parse", "refs/heads/t")).toBe(r.sha);
-  });
-
-  it("is a no-op when there is nothing to commit", async () => {
-    const { root, head } = await makeRepo();
-    const d = await tmpDir();
-    const wt = (await createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: path.join(d, "wt") })).worktreePath;
-    expect(await commitWorktree({ worktreePath: wt, message: "nothing" })).toEqual({ committed: false, sha: head, files: 0 });
-    expect(await git(wt, "rev-parse", "HEAD")).toBe(head);
-  });
-
-  it("uses the configured identity when there is one, and validates input", async () => {
-    const { root, head } = await makeRepo();
-    await git(root, "config", "user.name", "Repo Owner");
-    await git(root, "config", "user.email", "owner@example.com");
-    const d = await tmpDir();
-    const wt = (await createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: path.join(d, "wt") })).worktreePath;
-    await write(wt, "f.txt", "f\n");
-    await commitWorktree({ worktreePath: wt, message: "m" });
-    expect(await git(wt, "log", "-1", "--format=%cn <%ce>")).toBe("Repo Owner <owner@example.com>");
-    await rejectsWith(commitWorktree({ worktreePath: wt, message: "  " }), "BAD_PARAMS");
-    await write(wt, "g.txt", "g\n");
-    const e = await rejectsWith(commitWorktree({ worktreePath: wt, message: "m", branch: "other" }), "CONFLICT");
-    expect(e.details).toEqual({ expected: "other", actual: "t" });
-    expect(await git(wt, "status", "--porcelain")).toBe("?? g.txt");
-    await rejectsWith(commitWorktree({ worktreePath: "rel", message: "m" }), "BAD_PARAMS");
   });
 });

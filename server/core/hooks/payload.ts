@@ -12,7 +12,7 @@ import { YardError } from "../errors";
 /** Serialized (UTF-8 JSON) size limit for one hook post, envelope included. */
 export const MAX_HOOK_POST_BYTES = 256 * 1024;
 
-/** Claude Code hook events Switchyard understands (see STACK-NOTES "Agents and hooks"). */
+/** Claude Code hook events Switchyard understands. */
 export const KNOWN_HOOK_EVENTS = [
   "SessionStart",
   "UserPromptSubmit",

@@ -13,15 +13,17 @@ export interface Launch {
   env: Record<string, string>;
   hooks: boolean;
   agent: string | null;
+  /** The profile asks for the OS sandbox. */
+  sandbox: boolean;
 }
 
 export async function resolveLaunch(agents: AgentProfiles, opts: { agent?: string; argv?: string[]; pathEnv?: string }): Promise<Launch> {
   let launch: Launch;
   if (opts.agent) {
     const profile = await agents.get(opts.agent);
-    launch = { argv: expandArgv(profile.argv), env: profile.env, hooks: profile.supportsHooks, agent: profile.id };
+    launch = { argv: expandArgv(profile.argv), env: profile.env, hooks: profile.supportsHooks, agent: profile.id, sandbox: profile.sandbox };
   } else if (opts.argv) {
-    launch = { argv: expandArgv(opts.argv), env: {}, hooks: false, agent: null };
+    launch = { argv: expandArgv(opts.argv), env: {}, hooks: false, agent: null, sandbox: false };
   } else {
     throw new YardError("BAD_PARAMS", "Give an agent profile or a command (argv)");
   }

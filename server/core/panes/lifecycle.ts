@@ -14,7 +14,7 @@
 //   activity that lands before the gate starts waiting still counts.
 //   A done -> done re-entry (duplicate Stop) is not activity.
 //
-// Hook mapping (DESIGN.md "Lifecycles"), by hook name:
+// Hook mapping, by hook name:
 //   SessionStart -> idle (but source "compact" -> no change: auto-compaction can happen
 //     mid-turn and the agent keeps working afterwards)
 //   UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, SubagentStop -> working

@@ -1,36 +1,52 @@
 // The pane manager: owns every live pseudo-terminal. It spawns node-pty processes with the
 // pane's environment (YARD_URL, a pane-scoped YARD_TOKEN, YARD_PANE, lineage, `yard` on PATH),
-// feeds each one's output into a TerminalMirror, runs the lifecycle reducer on hooks, exits and
-// screen heuristics, persists the pane row and journals its events, and serves reads, submits,
-// keystrokes, resizes, kills and live subscriptions. Framework-free: no tRPC, socket.io or Next.
+// feeds each one's output into a TerminalMirror (pausing the PTY while the mirror's unparsed
+// backlog is high), runs the lifecycle reducer on hooks, exits and screen heuristics, persists
+// the pane row and journals its events, and serves reads, submits, keystrokes, resizes, kills and
+// live subscriptions. On exit it reads the PTY to the end, saves the final screen
+// (final-screen.ts) and disposes the mirror: exited panes are read from their saved screen, also
+// after a restart. Framework-free: no tRPC, socket.io or Next.
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
-import { fileURLToPath } from "node:url";
+import { REPO_ROOT } from "../../root";
 import * as pty from "node-pty";
 import { z } from "zod";
+import { paths } from "../../config";
 import type { Db } from "../../db";
 import { hashSecret, newPaneToken, safeEqual } from "../../security/token";
 import { absolutePath } from "../../contracts/common";
 import { type AgentProfiles, argvSchema, envSchema } from "../agents/profiles";
+import type { SandboxLaunch } from "../sandbox/sandbox";
 import { YardError } from "../errors";
 import type { EventJournal } from "../events/journal";
 import { parseHookPost } from "../hooks/payload";
 import { newId } from "../ids";
 import { type AttentionItem, rankAttention } from "./attention";
 import { type Effect, type Lifecycle, type PaneEvent, type PaneState, initialPaneState, reduce } from "./lifecycle";
+import { captureFinalScreen, FinalScreenStore } from "./final-screen";
 import { type Launch, resolveLaunch } from "./launch";
-import { TerminalMirror } from "./mirror";
+import { MIN_SCROLLBACK, TerminalMirror } from "./mirror";
+import { holdExitUntilDrained } from "./pty-drain";
+import { PtyFlow } from "./pty-flow";
 import { isTerminal } from "../tasks/state";
 import { ActivityWaiter, SubmitQueue, type SubmitResult, type SubmitTarget } from "./submit-gate";
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 /** Screen-heuristic fallback for agents without hooks: this long without output = quiescent. */
 export const QUIESCENCE_MS = 1500;
 /** Output this soon after the user's own keystrokes is their echo, not agent activity. */
 const ECHO_WINDOW_MS = 150;
 const KILL_GRACE_MS = 2000;
+/** The PTY is paused while its mirror has more than this many units written but not parsed... */
+export const BACKPRESSURE_HIGH = 256 * 1024;
+/** ...and resumed once the backlog is below this (defaults; PaneManagerDeps.backpressure). */
+export const BACKPRESSURE_LOW = 64 * 1024;
+/** Most scrollback a manager may be configured with (memory per live pane grows with it). */
+export const MAX_SCROLLBACK = 100_000;
+/** At most one `pane.fault` event per pane in this window; later ones are counted in the next. */
+const FAULT_JOURNAL_MS = 5000;
+const FAULT_MESSAGE_MAX = 300;
 
 export interface PaneInfo {
   id: string;
@@ -52,6 +68,8 @@ export interface PaneInfo {
   live: boolean;
   createdAt: string;
   exitedAt: string | null;
+  /** Runs inside the OS sandbox (core/sandbox). */
+  sandboxed: boolean;
 }
 
 export const spawnInput = z
@@ -73,6 +91,12 @@ export type SpawnInput = z.input<typeof spawnInput>;
 export interface SpawnExtras {
   taskId?: string;
   extraEnv?: Record<string, string>;
+  /**
+   * The task engine's sandbox decision: a launch wraps the process in the OS sandbox, null runs
+   * it unsandboxed. Left undefined (a pane spawned directly), a profile that asks for the sandbox
+   * is refused: the sandbox needs a task's worktree.
+   */
+  sandbox?: SandboxLaunch | null;
 }
 
 export type ReadMode = "screen" | "tail" | "delta";
@@ -94,7 +118,18 @@ interface LivePane {
   info: PaneInfo;
   state: PaneState;
   pty: pty.IPty;
-  mirror: TerminalMirror;
+  /** null once the pane has exited and its final screen is saved (then it is disposed). */
+  mirror: TerminalMirror | null;
+  /** The process exited; its final screen is being saved. Refuses input from now on. */
+  exiting: boolean;
+  flow: PtyFlow;
+  /** Release of the backpressure pause, while the mirror's backlog is over the high-water mark. */
+  backpressure: (() => void) | null;
+  backpressurePauses: number;
+  maxPendingBytes: number;
+  faultJournaledAt: number;
+  faultsUnjournaled: number;
+  lastFault: Error | null;
   hooks: boolean;
   listeners: Set<PaneListener>;
   waiter: ActivityWaiter;
@@ -118,16 +153,34 @@ export interface PaneManagerDeps {
   taskState?: (taskId: string) => string | null;
   /** Called after every lifecycle transition (the task engine listens here). */
   onTransition?: (info: PaneInfo, state: PaneState, effect: Extract<Effect, { kind: "transition" }>) => void;
+  /** Scrollback lines per pane (YARD_SCROLLBACK_LINES); MIN_SCROLLBACK..MAX_SCROLLBACK, default MIN_SCROLLBACK. */
+  scrollbackLines?: number;
+  /** Mirror backlog (units written, not parsed) above which the PTY is paused, and below which it resumes. */
+  backpressure?: { highBytes: number; lowBytes: number };
 }
 
 export class PaneManager {
   private readonly live = new Map<string, LivePane>();
   private readonly queue = new SubmitQueue();
   private readonly binDir: string;
+  private readonly scrollback: number;
+  private readonly highWater: number;
+  private readonly lowWater: number;
+  /** Final screens of exited panes (see final-screen.ts). */
+  readonly screens: FinalScreenStore;
   private closing = false;
 
   constructor(private readonly deps: PaneManagerDeps) {
     this.binDir = path.join(deps.home, "bin");
+    const lines = deps.scrollbackLines ?? MIN_SCROLLBACK;
+    if (!Number.isInteger(lines) || lines < MIN_SCROLLBACK || lines > MAX_SCROLLBACK) {
+      throw new YardError("BAD_PARAMS", `scrollback must be a whole number of lines from ${MIN_SCROLLBACK} to ${MAX_SCROLLBACK}`, { scrollbackLines: lines });
+    }
+    this.scrollback = lines;
+    this.highWater = deps.backpressure?.highBytes ?? BACKPRESSURE_HIGH;
+    this.lowWater = deps.backpressure?.lowBytes ?? BACKPRESSURE_LOW;
+    if (!(this.lowWater >= 0 && this.highWater > this.lowWater)) throw new YardError("BAD_PARAMS", "backpressure needs 0 <= lowBytes < highBytes", { ...deps.backpressure });
+    this.screens = new FinalScreenStore(paths(deps.home).screens);
     this.installYardShim();
   }
 
@@ -168,6 +221,9 @@ export class PaneManager {
     const launch = await this.resolveLaunch(opts);
     const { argv, hooks } = launch;
     const profileEnv = launch.env;
+    if (launch.sandbox && extras.sandbox === undefined) {
+      throw new YardError("BAD_PARAMS", `Agent profile ${launch.agent} runs in the OS sandbox, which needs a task's worktree: start it as a task (yard task start --agent ${launch.agent})`, { agent: launch.agent });
+    }
 
     const id = newId("pane");
     const { token, hash } = newPaneToken(id);
@@ -202,13 +258,15 @@ export class PaneManager {
         cols,
         rows,
         tokenHash: hash,
+        sandboxed: Boolean(extras.sandbox),
       },
     });
 
     let proc: pty.IPty;
     try {
       // Raw bytes: the mirror decodes UTF-8 itself, so text is decoded only for live viewers.
-      proc = pty.spawn(argv[0]!, argv.slice(1), { name: "xterm-256color", cols, rows, cwd, env, encoding: null });
+      const launch = sandboxed(argv, env, extras.sandbox);
+      proc = pty.spawn(launch.argv[0]!, launch.argv.slice(1), { name: "xterm-256color", cols, rows, cwd, env: launch.env, encoding: null });
     } catch (e) {
       await this.deps.db.pane.update({ where: { id }, data: { lifecycle: "exited", exitCode: 127, exitedAt: new Date() } });
       await this.deps.journal.append("pane.exit", { paneId: id, taskId: extras.taskId, payload: { exitCode: 127, error: (e as Error).message } });
@@ -221,7 +279,15 @@ export class PaneManager {
       info,
       state: initialPaneState(),
       pty: proc,
-      mirror: new TerminalMirror({ cols, rows }),
+      mirror: new TerminalMirror({ cols, rows, scrollback: this.scrollback, onFault: (e) => this.onMirrorFault(pane, e) }),
+      exiting: false,
+      flow: new PtyFlow(proc),
+      backpressure: null,
+      backpressurePauses: 0,
+      maxPendingBytes: 0,
+      faultJournaledAt: 0,
+      faultsUnjournaled: 0,
+      lastFault: null,
       hooks,
       listeners: new Set(),
       waiter: new ActivityWaiter(() => pane.state.activitySeq),
@@ -234,34 +300,24 @@ export class PaneManager {
     };
     this.live.set(id, pane);
 
-    proc.onData((chunk: string | Buffer) => {
-      const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-      pane.mirror.write(bytes);
-      if (pane.listeners.size) {
-        const text = pane.decoder.write(bytes);
-        for (const l of pane.listeners) l.output?.(text);
-      } else {
-        pane.undecodedTail = incompleteUtf8Tail(bytes);
+    // Resume a PTY paused for backpressure once the mirror has parsed its backlog down.
+    pane.mirror!.onWriteParsed(() => {
+      if (pane.backpressure && (pane.mirror?.pendingBytes ?? 0) < this.lowWater) {
+        const release = pane.backpressure;
+        pane.backpressure = null;
+        release();
       }
-      if (!pane.hooks && !pane.state.hooksSeen) this.heuristicOutput(pane);
     });
+    // Exit is reported only once the PTY's output has been read to the end (see pty-drain.ts).
+    holdExitUntilDrained(proc);
+    proc.onData((chunk: string | Buffer) => this.output(pane, chunk));
     proc.onExit(({ exitCode, signal }) => {
-      if (pane.quietTimer) clearTimeout(pane.quietTimer);
-      pane.info.exitCode = exitCode;
-      pane.info.signal = signal ?? null;
-      pane.info.exitedAt = new Date().toISOString();
-      pane.info.live = false;
-      this.apply(pane, { type: "exit", exitCode, signal: signal || null, at: Date.now() });
-      void pane.persist.then(() => {
-        for (const l of pane.listeners) l.exit?.(pane.info);
-        this.live.delete(id);
-        // keep the mirror readable a little while for late readers, then free it
-        this.exitedMirrors.set(id, pane.mirror);
-        resolveExit();
-      });
+      void this.finishExit(pane, exitCode, signal ?? null)
+        .catch(() => {}) // a listener's failure: the pane is forgotten and its mirror freed regardless
+        .finally(resolveExit);
     });
 
-    void this.deps.journal.append("pane.spawned", { paneId: id, taskId: extras.taskId, payload: { argv, cwd, label: info.label, parentPaneId: info.parentPaneId, agent: info.agent } });
+    void this.deps.journal.append("pane.spawned", { paneId: id, taskId: extras.taskId, payload: { argv, cwd, label: info.label, parentPaneId: info.parentPaneId, agent: info.agent, sandboxed: info.sandboxed, ...(extras.sandbox ? { network: extras.sandbox.network } : {}) } });
     this.apply(pane, { type: "spawned", at: Date.now() });
     this.queuePersist(pane, { pid: proc.pid });
     await pane.persist;
@@ -269,8 +325,81 @@ export class PaneManager {
     return { ...pane.info };
   }
 
-  /** Mirrors of exited panes stay readable until the server restarts. */
-  private readonly exitedMirrors = new Map<string, TerminalMirror>();
+  /** One read from the PTY: into the mirror, to live viewers, and to the screen heuristics. */
+  private output(pane: LivePane, chunk: string | Buffer) {
+    const mirror = pane.mirror;
+    if (!mirror) return;
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    mirror.write(bytes);
+    const pending = mirror.pendingBytes;
+    if (pending > pane.maxPendingBytes) pane.maxPendingBytes = pending;
+    if (pending > this.highWater && !pane.backpressure && !pane.exiting) {
+      pane.backpressure = pane.flow.hold();
+      pane.backpressurePauses++;
+    }
+    if (pane.listeners.size) {
+      const text = pane.decoder.write(bytes);
+      for (const l of pane.listeners) l.output?.(text);
+    } else {
+      pane.undecodedTail = incompleteUtf8Tail(bytes);
+    }
+    if (!pane.hooks && !pane.state.hooksSeen) this.heuristicOutput(pane);
+  }
+
+  /**
+   * The process exited and its output was read to the end: parse it all, save the final screen,
+   * then mark the pane exited (row, journal, listeners), forget it and dispose its mirror. Until
+   * the pane leaves `live`, reads still come from the live mirror; afterwards from the saved one.
+   */
+  private async finishExit(pane: LivePane, exitCode: number, signal: number | null): Promise<void> {
+    const id = pane.info.id;
+    const mirror = pane.mirror!;
+    pane.exiting = true;
+    if (pane.quietTimer) clearTimeout(pane.quietTimer);
+    pane.quietTimer = null;
+    pane.backpressure?.();
+    pane.backpressure = null;
+    try {
+      try {
+        await this.screens.save(id, await captureFinalScreen(mirror));
+      } catch (e) {
+        await this.deps.journal.append("pane.screen_unsaved", { paneId: id, taskId: pane.info.taskId, payload: { error: truncate((e as Error).message, FAULT_MESSAGE_MAX) } }).catch(() => {});
+      }
+      if (pane.faultsUnjournaled > 0) this.journalFault(pane);
+      pane.info.exitCode = exitCode;
+      pane.info.signal = signal;
+      pane.info.exitedAt = new Date().toISOString();
+      pane.info.live = false;
+      this.apply(pane, { type: "exit", exitCode, signal: signal || null, at: Date.now() });
+      await pane.persist.catch(() => {});
+      for (const l of pane.listeners) l.exit?.(pane.info);
+    } finally {
+      this.live.delete(id);
+      pane.listeners.clear();
+      pane.mirror = null;
+      mirror.dispose();
+    }
+  }
+
+  /** The mirror recovered from an xterm fault: journal it, at most once per FAULT_JOURNAL_MS. */
+  private onMirrorFault(pane: LivePane, error: Error) {
+    pane.lastFault = error;
+    pane.faultsUnjournaled++;
+    if (Date.now() - pane.faultJournaledAt >= FAULT_JOURNAL_MS) this.journalFault(pane);
+  }
+
+  /** A `pane.fault` event: the last error, the faults it covers, and the pane's total (`count`). */
+  private journalFault(pane: LivePane) {
+    const error = pane.lastFault;
+    pane.faultJournaledAt = Date.now();
+    const covers = pane.faultsUnjournaled;
+    pane.faultsUnjournaled = 0;
+    void this.deps.journal.append("pane.fault", {
+      paneId: pane.info.id,
+      taskId: pane.info.taskId,
+      payload: { message: truncate(error?.message ?? "", FAULT_MESSAGE_MAX), error: error?.name ?? null, count: pane.mirror?.faults ?? 0, covers },
+    });
+  }
 
   // ---- lifecycle -----------------------------------------------------------------------
 
@@ -347,34 +476,76 @@ export class PaneManager {
 
   // ---- reads ---------------------------------------------------------------------------
 
-  private mirrorOf(id: string): TerminalMirror {
-    const m = this.live.get(id)?.mirror ?? this.exitedMirrors.get(id);
-    if (!m) throw new YardError("NOT_FOUND", `Pane ${id} has no screen (it is not running on this server)`, { paneId: id });
-    return m;
+  private noScreen(id: string): YardError {
+    return new YardError("NOT_FOUND", `Pane ${id} has no screen (it did not run to its exit on this server's data dir)`, { paneId: id });
+  }
+
+  /** The live pane's mirror, else a read-only mirror rebuilt from its saved final screen. */
+  private async mirrorFor(id: string): Promise<TerminalMirror> {
+    const live = this.live.get(id)?.mirror;
+    if (live && !live.isDisposed) return live;
+    const saved = await this.screens.mirror(id);
+    if (!saved) throw this.noScreen(id);
+    return saved;
+  }
+
+  /** Runs a read on the pane's mirror; a mirror disposed under it (exit, eviction) is replaced once. */
+  private async withMirror<T>(id: string, fn: (m: TerminalMirror) => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const mirror = await this.mirrorFor(id);
+      try {
+        return await fn(mirror);
+      } catch (e) {
+        if (!mirror.isDisposed || attempt >= 2) throw e;
+      }
+    }
   }
 
   async read(id: string, opts: { mode?: ReadMode; lines?: number; cursor?: number; reader?: string }): Promise<ReadReply> {
     const info = await this.get(id);
-    const mirror = this.mirrorOf(id);
     const mode = opts.mode ?? "screen";
-    if (mode === "delta") {
-      const d = await mirror.delta(opts.cursor ?? 0, opts.reader ? { reader: opts.reader } : undefined);
-      return { text: d.text, cursor: d.cursor, start: d.start, dropped: d.dropped, lifecycle: info.lifecycle };
-    }
-    const r = mode === "tail" ? await mirror.tail(opts.lines ?? 50) : await mirror.screen();
-    return { text: r.text, cursor: r.cursor, start: r.cursor, dropped: null, lifecycle: info.lifecycle };
+    return this.withMirror(id, async (mirror) => {
+      if (mode === "delta") {
+        const d = await mirror.delta(opts.cursor ?? 0, opts.reader ? { reader: opts.reader } : undefined);
+        return { text: d.text, cursor: d.cursor, start: d.start, dropped: d.dropped, lifecycle: info.lifecycle };
+      }
+      const r = mode === "tail" ? await mirror.tail(opts.lines ?? 50) : await mirror.screen();
+      return { text: r.text, cursor: r.cursor, start: r.cursor, dropped: null, lifecycle: info.lifecycle };
+    });
   }
 
   async snapshot(id: string): Promise<{ data: string; cols: number; rows: number }> {
-    const mirror = this.mirrorOf(id);
-    return { data: await mirror.serialize(), cols: mirror.cols, rows: mirror.rows };
+    for (let attempt = 0; ; attempt++) {
+      const live = this.live.get(id)?.mirror;
+      if (!live || live.isDisposed) break;
+      try {
+        return { data: await live.serialize(), cols: live.cols, rows: live.rows };
+      } catch (e) {
+        if (!live.isDisposed || attempt >= 2) throw e;
+      }
+    }
+    const saved = await this.screens.load(id);
+    if (!saved) throw this.noScreen(id);
+    return { data: saved.data, cols: saved.cols, rows: saved.rows };
+  }
+
+  /** The live pane's mirror (null once it has exited and been disposed): diagnostics and tests. */
+  liveMirror(id: string): TerminalMirror | null {
+    return this.live.get(id)?.mirror ?? null;
+  }
+
+  /** Backpressure counters of a live pane: current and largest unparsed backlog, backpressure pauses so far. */
+  flowStats(id: string): { pendingBytes: number; maxPendingBytes: number; backpressurePauses: number; paused: boolean } | null {
+    const pane = this.live.get(id);
+    if (!pane) return null;
+    return { pendingBytes: pane.mirror?.pendingBytes ?? 0, maxPendingBytes: pane.maxPendingBytes, backpressurePauses: pane.backpressurePauses, paused: pane.flow.paused };
   }
 
   // ---- input ---------------------------------------------------------------------------
 
   private requireLive(id: string): LivePane {
     const pane = this.live.get(id);
-    if (pane) return pane;
+    if (pane && !pane.exiting) return pane;
     throw new YardError("PANE_EXITED", `Pane ${id} is not running`, { paneId: id });
   }
 
@@ -392,7 +563,7 @@ export class PaneManager {
   async submit(id: string, text: string, opts: { enterDelayMs?: number; stallMs?: number } = {}): Promise<SubmitResult & { lifecycle: Lifecycle }> {
     const info = await this.get(id);
     const pane = this.live.get(id);
-    if (!pane) throw new YardError("PANE_EXITED", `Pane ${id} has exited`, { paneId: id, state: info.lifecycle });
+    if (!pane || pane.exiting) throw new YardError("PANE_EXITED", `Pane ${id} has exited`, { paneId: id, state: pane ? "exited" : info.lifecycle });
     const result = await this.queue.submit(id, this.submitTarget(pane, { taskMayBePending: false }), text, opts);
     await this.deps.journal.append("pane.submitted", { paneId: id, taskId: pane.info.taskId, payload: { bytes: Buffer.byteLength(text), activitySeq: result.activitySeq } });
     return { ...result, lifecycle: pane.state.lifecycle };
@@ -408,7 +579,7 @@ export class PaneManager {
       lifecycle: () => pane.state.lifecycle,
       taskPending: () => !opts.taskMayBePending && pane.info.taskId !== null && this.deps.taskState?.(pane.info.taskId) === "pending",
       activitySeq: () => pane.state.activitySeq,
-      bracketedPaste: () => pane.mirror.bracketedPasteMode,
+      bracketedPaste: () => pane.mirror?.bracketedPasteMode ?? false,
       write: (data) => pane.pty.write(data),
       waitForActivity: (after, timeout, signal) => pane.waiter.wait(after, timeout, signal),
     };
@@ -421,7 +592,7 @@ export class PaneManager {
     const pane = this.requireLive(id);
     if (pane.info.cols === cols && pane.info.rows === rows) return { ...pane.info };
     pane.pty.resize(cols, rows);
-    pane.mirror.resize(cols, rows);
+    pane.mirror!.resize(cols, rows);
     pane.info.cols = cols;
     pane.info.rows = rows;
     await this.deps.db.pane.update({ where: { id }, data: { cols, rows } });
@@ -449,6 +620,10 @@ export class PaneManager {
     const info = await this.get(id);
     const pane = this.live.get(id);
     if (!pane) return info;
+    if (pane.exiting) {
+      await pane.exited; // the process is gone (its pid may already be reused): just wait
+      return this.get(id);
+    }
     const pid = pane.pty.pid;
     signalGroup(pid, "SIGTERM");
     pane.pty.kill("SIGHUP");
@@ -528,7 +703,7 @@ export class PaneManager {
       const info = await this.get(id);
       return { snapshot: await this.snapshot(id).catch(() => ({ data: "", cols: info.cols, rows: info.rows })), pane: info, detach: () => {} };
     }
-    pane.pty.pause();
+    const release = pane.flow.hold();
     try {
       const snapshot = await this.snapshot(id);
       if (pane.listeners.size === 0) {
@@ -538,7 +713,7 @@ export class PaneManager {
       pane.listeners.add(listener);
       return { snapshot, pane: { ...pane.info }, detach: () => pane.listeners.delete(listener) };
     } finally {
-      pane.pty.resume();
+      release();
     }
   }
 
@@ -558,7 +733,13 @@ export class PaneManager {
   async shutdown(): Promise<void> {
     this.closing = true;
     await Promise.all([...this.live.keys()].map((id) => this.kill(id, { graceMs: 1000 }).catch(() => {})));
+    this.screens.close();
   }
+}
+
+/** The sandbox hook point: what actually gets spawned (the recorded argv stays the agent's own). */
+function sandboxed(argv: string[], env: Record<string, string>, launch: SandboxLaunch | null | undefined) {
+  return launch ? launch.wrap(argv, env) : { argv, env };
 }
 
 /** The trailing bytes of an incomplete UTF-8 character at the end of `b`, or null. */
@@ -570,6 +751,10 @@ export function incompleteUtf8Tail(b: Uint8Array): Buffer | null {
     return need > back ? Buffer.from(b.subarray(b.length - back)) : null;
   }
   return null;
+}
+
+function truncate(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals) {
@@ -603,6 +788,7 @@ type PaneRow = {
   rows: number;
   createdAt: Date;
   exitedAt: Date | null;
+  sandboxed: boolean;
 };
 
 function toInfo(r: PaneRow): PaneInfo {
@@ -626,5 +812,6 @@ function toInfo(r: PaneRow): PaneInfo {
     live: false,
     createdAt: r.createdAt.toISOString(),
     exitedAt: r.exitedAt?.toISOString() ?? null,
+    sandboxed: r.sandboxed,
   };
 }

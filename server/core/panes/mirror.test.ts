@@ -83,7 +83,8 @@ function expectNoArtifacts(name: FixtureName, lines: (string | undefined)[]): vo
     expect(seps.length).toBeLessThanOrEqual(1);
     const thinking = text.map((l, i) => (l.includes("Thinking…") ? i : -1)).filter((i) => i >= 0);
     expect(thinking.length).toBeLessThanOrEqual(1);
-    if (thinking.length === 1) expect(thinking[0]).toBe(text.length - 1);
+    // …and when it is there, it is the last line.
+    expect(thinking.filter((i) => i !== text.length - 1)).toEqual([]);
   }
 }
 
@@ -666,7 +667,9 @@ describe("random terminal programs", () => {
         await r.poll();
         expect(m.firstLine).toBeGreaterThanOrEqual(lastFirst);
         lastFirst = m.firstLine;
-        if (m.faults === 0) expect(m.firstLine).toBe(trims.count);
+        // These seeds make xterm fault nowhere (asserted below), so the numbering is always exact.
+        expect(m.faults).toBe(0);
+        expect(m.firstLine).toBe(trims.count);
         if (r === readers[2]) continue; // the anonymous memo is shared: not exact by contract
         await expectInSync(m, r);
       }
@@ -759,5 +762,81 @@ describe("pipeline", () => {
     await expect(snap).rejects.toThrow(/disposed/);
     await expect(m.screen()).rejects.toThrow(/disposed/);
     m.write("ignored");
+  });
+});
+
+describe("restoring a saved screen (startLine, views)", () => {
+  async function restore(m: TerminalMirror): Promise<TerminalMirror> {
+    await m.flush();
+    const data = await m.serialize();
+    const r = new TerminalMirror({ cols: m.cols, rows: m.rows, scrollback: m.scrollbackLines, startLine: m.firstLine, views: m.exportViews() });
+    r.write(data);
+    await r.flush();
+    return r;
+  }
+
+  it("keeps absolute numbering, dropped ranges and every read after scrollback eviction", async () => {
+    const m = new TerminalMirror({ cols: 40, rows: 10 });
+    for (let i = 1; i <= 7000; i++) m.write(`line ${i}\r\n`);
+    m.write("$ ");
+    const r = await restore(m);
+    expect(r.firstLine).toBe(m.firstLine);
+    expect(r.firstLine).toBeGreaterThan(0);
+    expect(r.head).toBe(m.head);
+    expect(await r.tail(Number.MAX_SAFE_INTEGER)).toEqual(await m.tail(Number.MAX_SAFE_INTEGER));
+    expect(await r.screen()).toEqual(await m.screen());
+    const d = await r.delta(5);
+    expect(d).toEqual(await m.delta(5));
+    expect(d.dropped).toEqual({ from: 5, to: m.firstLine });
+    expect(await r.delta(m.head)).toMatchObject({ text: "", start: m.head, cursor: m.head });
+    m.dispose();
+    r.dispose();
+  });
+
+  it("carries the delta memo: a cursor handed out before the save still sees the rewrites before it", async () => {
+    const m = new TerminalMirror({ cols: 40, rows: 8 });
+    m.write("history\r\n> composing\r\nstatus: thinking");
+    const before = await m.delta(0, { reader: "orchestrator" });
+    const anon = await m.delta(0);
+    m.write("\r\x1b[1A\x1b[J> sent\r\nstatus: done\r\nbye\r\n");
+    const r = await restore(m);
+    const live = await m.delta(before.cursor, { reader: "orchestrator" });
+    expect(live.start).toBeLessThan(before.cursor); // the rewrite is visible to the live mirror...
+    expect(await r.delta(before.cursor, { reader: "orchestrator" })).toEqual(live); // ...and to the restored one
+    expect(await r.delta(anon.cursor)).toEqual(await m.delta(anon.cursor));
+    expect(splitLines((await r.tail(10)).text)).toEqual(["history", "> sent", "status: done", "bye"]);
+    m.dispose();
+    r.dispose();
+  });
+
+  it("restores the alternate screen with the grid numbered after the normal content", async () => {
+    const m = new TerminalMirror({ cols: 30, rows: 6 });
+    m.write("shell line\r\n\x1b[?1049h\x1b[H\x1b[2Jtui top\x1b[4;3Hmiddle");
+    const r = await restore(m);
+    expect(r.altScreen).toBe(true);
+    expect(r.head).toBe(m.head);
+    expect(await r.screen()).toEqual(await m.screen());
+    expect(await r.delta(0)).toEqual(await m.delta(0));
+    m.dispose();
+    r.dispose();
+  });
+
+  it("exportViews keeps the newest entries within its budget and marks renumbered ones stale", async () => {
+    const m = new TerminalMirror({ cols: 40, rows: 8 });
+    m.write("a\r\nb\r\n");
+    const old = await m.delta(0, { reader: "old" });
+    m.resize(30, 8); // renumbers: cursors handed out before resend everything
+    m.write("c\r\n");
+    const fresh = await m.delta(0, { reader: "new" });
+    const views = m.exportViews();
+    expect(views.map((v) => [v.reader, v.cursor, v.current])).toEqual([
+      ["old", old.cursor, false],
+      ["new", fresh.cursor, true],
+    ]);
+    expect(m.exportViews(30).map((v) => v.reader)).toEqual(["new"]); // "new" costs 25, "old" 23
+    const r = await restore(m);
+    expect(await r.delta(old.cursor, { reader: "old" })).toEqual(await m.delta(old.cursor, { reader: "old" }));
+    m.dispose();
+    r.dispose();
   });
 });

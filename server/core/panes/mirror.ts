@@ -60,6 +60,10 @@
 // - xterm bugs: if xterm throws while parsing, the mirror rebuilds its terminal from a
 //   snapshot (numbering kept, the failing piece lost, older cursors resent once), counts
 //   it in `faults` and calls `onFault`; it never throws into the caller or the event loop.
+// - Restoring a saved screen: a new mirror of the same size and scrollback, given
+//   `startLine` = the saved `firstLine` and fed the saved serialize() output, holds the same
+//   lines under the same absolute numbers; `views` = the saved `exportViews()` keeps the
+//   delta memo, so cursors handed out before the save keep their exact semantics.
 // - Cost: delta is O(viewport + lines returned), independent of the scrollback size;
 //   tail(N) is O(N); screen is O(rows).
 
@@ -89,6 +93,22 @@ export interface MirrorOptions {
   scrollback?: number;
   /** Called when xterm threw while parsing and the mirror rebuilt itself (see `faults`). */
   onFault?: (error: Error) => void;
+  /** Absolute number of the first line written (a restored screen's saved `firstLine`); default 0. */
+  startLine?: number;
+  /** Delta memo entries saved with `exportViews()` (restoring a saved screen). */
+  views?: ReaderView[];
+}
+
+/** One remembered delta hand-out (see exportViews): what reader `reader` held at `cursor`. */
+export interface ReaderView {
+  reader: string;
+  cursor: number;
+  /** Absolute line of lines[0] and the head at hand-out. */
+  v: number;
+  h: number;
+  lines: string[];
+  /** false: handed out before a renumbering (column resize, fault): the next delta resends everything. */
+  current: boolean;
 }
 
 export const MIN_SCROLLBACK = 5000;
@@ -247,7 +267,11 @@ export class TerminalMirror {
     const rows = checkDim("rows", opts.rows);
     this.scrollback = Math.max(MIN_SCROLLBACK, Math.floor(opts.scrollback ?? MIN_SCROLLBACK));
     this.onFault = opts.onFault;
+    const start = opts.startLine ?? 0;
+    if (!Number.isSafeInteger(start) || start < 0) throw new RangeError(`TerminalMirror: invalid startLine ${start}`);
+    this.base = start;
     [this.term, this.serializer] = this.createTerminal(cols, rows);
+    for (const view of opts.views ?? []) this.importView(view);
   }
 
   private createTerminal(cols: number, rows: number): [HeadlessTerminal, InstanceType<typeof SerializeAddon>] {
@@ -306,6 +330,16 @@ export class TerminalMirror {
   /** Times xterm threw while parsing; the mirror then rebuilt its terminal from a snapshot. */
   get faults(): number {
     return this.faultCount;
+  }
+
+  /** Scrollback rows of the normal buffer (as configured, after the minimum). */
+  get scrollbackLines(): number {
+    return this.scrollback;
+  }
+
+  /** dispose() was called: every read rejects, writes are ignored. */
+  get isDisposed(): boolean {
+    return this.disposed;
   }
 
   /** Called after each batch of writes has been parsed. */
@@ -463,6 +497,31 @@ export class TerminalMirror {
       });
       this.schedulePump();
     });
+  }
+
+  /**
+   * The delta memo, oldest first, newest entries kept within `maxChars` of line text: pass it
+   * as `views` to a mirror restored from this one's serialize() output. Call it when nothing
+   * is pending (after flush()), so it matches the serialized state.
+   */
+  exportViews(maxChars = 256 * 1024): ReaderView[] {
+    const out: ReaderView[] = [];
+    let budget = maxChars;
+    const readers = [...this.memo.entries()].reverse();
+    for (const [reader, m] of readers) {
+      for (const [cursor, e] of [...m.entries()].reverse()) {
+        let size = reader.length + 16;
+        for (const l of e.lines) size += l.length + 1;
+        if (size > budget) continue;
+        budget -= size;
+        out.push({ reader, cursor, v: e.v, h: e.h, lines: [...e.lines], current: e.epoch === this.epoch });
+      }
+    }
+    return out.reverse();
+  }
+
+  private importView(view: ReaderView): void {
+    this.storeView(view.reader, view.cursor, { v: view.v, h: view.h, lines: [...view.lines], epoch: view.current ? this.epoch : -1 });
   }
 
   dispose(): void {
@@ -723,6 +782,11 @@ export class TerminalMirror {
       if (prev && l >= prev.v && l < prev.h && prev.lines[l - prev.v] === t) t = prev.lines[l - prev.v]!; // share strings
       lines[l - v] = t;
     }
+    this.storeView(reader, cursor, { v, h: s.head, lines, epoch: this.epoch });
+  }
+
+  /** Memo insert with the LRU caps: MEMO_READERS named readers, MEMO_ANON / MEMO_PER_READER cursors. */
+  private storeView(reader: string, cursor: number, entry: MemoEntry): void {
     let m = this.memo.get(reader);
     if (m) this.memo.delete(reader);
     else m = new Map();
@@ -736,7 +800,7 @@ export class TerminalMirror {
       }
     }
     m.delete(cursor);
-    m.set(cursor, { v, h: s.head, lines, epoch: this.epoch });
+    m.set(cursor, entry);
     const cap = reader === "" ? MEMO_ANON : MEMO_PER_READER;
     while (m.size > cap) m.delete(m.keys().next().value!);
   }

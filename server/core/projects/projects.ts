@@ -2,7 +2,7 @@
 // non-bare git work tree, registered once by its canonical top-level path), list and remove.
 import { z } from "zod";
 import { absolutePath } from "../../contracts/common";
-import type { Db } from "../../db";
+import type { ProjectStore } from "../../stores/projects";
 import { YardError } from "../errors";
 import { newId } from "../ids";
 
@@ -24,17 +24,9 @@ export const projectAddInput = z.object({
   name: z.string().trim().min(1).max(80).optional(),
 });
 
-const toProject = (r: { id: string; path: string; name: string; defaultTarget: string | null; createdAt: Date }): Project => ({
-  id: r.id,
-  path: r.path,
-  name: r.name,
-  defaultTarget: r.defaultTarget,
-  createdAt: r.createdAt.toISOString(),
-});
-
 export class Projects {
   constructor(
-    private readonly db: Db,
+    private readonly store: ProjectStore,
     /** Resolves a path to its repository (throws BAD_PARAMS when it is not a usable work tree). */
     private readonly inspect: (path: string) => Promise<RepoInfo>,
   ) {}
@@ -42,30 +34,27 @@ export class Projects {
   async add(input: z.input<typeof projectAddInput>): Promise<Project> {
     const { path, name } = projectAddInput.parse(input);
     const repo = await this.inspect(path);
-    const existing = await this.db.project.findUnique({ where: { path: repo.root } });
+    const existing = await this.store.findByPath(repo.root);
     if (existing) {
       throw new YardError("CONFLICT", `${repo.root} is already on the board as project ${existing.name} (${existing.id})`, { id: existing.id, path: repo.root });
     }
-    const row = await this.db.project.create({
-      data: { id: newId("prj"), path: repo.root, name: name ?? repo.root.split("/").filter(Boolean).pop() ?? repo.root, defaultTarget: repo.currentBranch },
-    });
-    return toProject(row);
+    return this.store.create({ id: newId("prj"), path: repo.root, name: name ?? repo.root.split("/").filter(Boolean).pop() ?? repo.root, defaultTarget: repo.currentBranch });
   }
 
   async list(): Promise<Project[]> {
-    return (await this.db.project.findMany({ orderBy: { createdAt: "asc" } })).map(toProject);
+    return this.store.list();
   }
 
   async get(id: string): Promise<Project> {
-    const row = await this.db.project.findUnique({ where: { id } });
-    if (!row) throw new YardError("NOT_FOUND", `No project ${JSON.stringify(id)}`, { id });
-    return toProject(row);
+    const project = await this.store.find(id);
+    if (!project) throw new YardError("NOT_FOUND", `No project ${JSON.stringify(id)}`, { id });
+    return project;
   }
 
   /** Unregisters the project; its repository, worktrees and tasks' history are left alone. */
   async remove(id: string): Promise<Project> {
     const project = await this.get(id);
-    await this.db.project.delete({ where: { id } });
+    await this.store.delete(id);
     return project;
   }
 }

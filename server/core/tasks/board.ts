@@ -1,29 +1,20 @@
-// The board view of a project: its tasks grouped into the derived columns.
-import type { Db } from "../../db";
+// The board view of a project: its tasks grouped into the derived columns, each card with what a
+// reviewer scans for (changed files, whether it needs a person, where its review stands). Two
+// queries whatever the number of tasks: the tasks with their derived columns, and the blocked panes.
+import type { BoardCard } from "../../contracts/tasks";
+import { toStatus } from "../../stores/reviews";
 import { COLUMNS, type Column, columnFor } from "./columns";
+import type { TaskStore } from "../../stores/tasks";
 
-export interface BoardCard {
-  id: string;
-  title: string;
-  label: string | null;
-  state: string;
-  disposition: string | null;
-  agent: string;
-  round: number;
-  branch: string | null;
-  updatedAt: string;
-}
-
+export type { BoardCard } from "../../contracts/tasks";
 export type Board = Record<Column, BoardCard[]>;
 
-export async function loadBoard(db: Db, projectId: string): Promise<Board> {
-  const tasks = await db.task.findMany({ where: { projectId }, orderBy: { updatedAt: "desc" } });
-  const blocked = new Set(
-    (await db.pane.findMany({ where: { taskId: { in: tasks.map((t) => t.id) }, lifecycle: "blocked" }, select: { taskId: true } })).map((p) => p.taskId),
-  );
+export async function loadBoard(store: TaskStore, projectId: string): Promise<Board> {
+  const [tasks, blocked] = await Promise.all([store.boardRows(projectId), store.blockedPaneIds()]);
   const board = Object.fromEntries(COLUMNS.map((c) => [c, [] as BoardCard[]])) as Board;
   for (const t of tasks) {
-    board[columnFor({ state: t.state, disposition: t.disposition, paneBlocked: blocked.has(t.id) })].push({
+    const paneBlocked = t.paneId !== null && blocked.has(t.paneId);
+    board[columnFor({ state: t.state, disposition: t.disposition, paneBlocked })].push({
       id: t.id,
       title: t.title,
       label: t.label,
@@ -32,6 +23,11 @@ export async function loadBoard(db: Db, projectId: string): Promise<Board> {
       agent: t.agent,
       round: t.round,
       branch: t.branch,
+      contextId: t.contextId,
+      changedFiles: t.changedFiles ? t.changedFiles : null,
+      needsUser: !t.disposition && (paneBlocked || t.state === "input_required"),
+      reviewStatus: toStatus(t.verdict),
+      createdAt: t.createdAt.toISOString(),
       updatedAt: t.updatedAt.toISOString(),
     });
   }

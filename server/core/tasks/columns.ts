@@ -1,5 +1,5 @@
-// Board columns are derived from a task's state and disposition, never stored (DESIGN.md
-// "Lifecycles"): Backlog · In progress · Needs you · Review · Done.
+// Board columns are derived from a task's state and disposition, never stored
+// (docs/architecture.md, "State machines"): Backlog · In progress · Needs you · Review · Done.
 
 export const COLUMNS = ["backlog", "in_progress", "needs_you", "review", "done"] as const;
 export type Column = (typeof COLUMNS)[number];

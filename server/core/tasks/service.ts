@@ -9,16 +9,38 @@ import path from "node:path";
 import { z } from "zod";
 import type { Db } from "../../db";
 import { absolutePath, contextId, evidence, LIMITS, text } from "../../contracts/common";
-import { type AgentProfiles, argvSchema, expandArgv } from "../agents/profiles";
+import { type AgentProfile, type AgentProfiles, argvSchema } from "../agents/profiles";
 import { YardError } from "../errors";
 import type { EventJournal, YardEvent } from "../events/journal";
-import { branchExists, createWorktree, diffCommits, type DiffFile, diffWorktree, discardWorktree, findWorktree, inspectRepo, isMerged, mergeTask, resolveBaseSha, runGit, validateBranchName } from "../git";
+import type { ReviewStatus } from "../../contracts/reviews";
+import {
+  branchExists,
+  createWorktree,
+  diffCommits,
+  type DiffFile,
+  diffTreeToCommit,
+  diffWorktree,
+  diffWorktreeSince,
+  discardWorktree,
+  findWorktree,
+  inspectRepo,
+  isMerged,
+  mergeTask,
+  resolveBaseSha,
+  runGit,
+  validateBranchName,
+  worktreeTree,
+} from "../git";
 import { rmdirUpTo } from "../git/paths";
 import { newId } from "../ids";
 import type { PaneInfo, PaneManager } from "../panes/manager";
 import type { Projects } from "../projects/projects";
+import { toStatus } from "../../stores/reviews";
+import type { Sandbox, SandboxLaunch } from "../sandbox/sandbox";
+import { type Board, loadBoard } from "./board";
 import { type Contract, contractInput, renderPrompt } from "./contract";
 import { ACTIVE_STATES, type Evidence, isTerminal, type ReportStatus, type TaskEvent, type TaskState, TERMINAL_STATES, transition } from "./state";
+import { type LaunchFields, type TaskFields, type TaskRow, TaskStore } from "../../stores/tasks";
 
 export const DEFAULT_MAX_ACTIVE = 4;
 export const DEFAULT_READY_TIMEOUT_MS = 30_000;
@@ -41,6 +63,10 @@ export const startInput = contractInput.extend({
   parentTaskId: idString.optional(),
   readyTimeoutMs: z.number().int().min(100).max(600_000).optional(),
   stallMs: z.number().int().min(100).max(600_000).optional(),
+  /** Record the task in the backlog instead of starting it (tasks.startBacklog starts it later). */
+  backlog: z.boolean().optional(),
+  /** Run the agent in the OS sandbox; overrides the agent profile's setting. */
+  sandbox: z.boolean().optional(),
 });
 export type StartInput = z.input<typeof startInput>;
 
@@ -90,6 +116,10 @@ export interface TaskView {
   rootTaskId: string | null;
   result: TaskResult | null;
   evidence: Evidence | null;
+  /** Where the current round's review stands. */
+  reviewStatus: ReviewStatus;
+  /** The agent runs in the OS sandbox. */
+  sandboxed: boolean;
   disposition: "merged" | "discarded" | null;
   mergeCommit: string | null;
   cleanupError: string | null;
@@ -107,9 +137,59 @@ export interface TaskEngineDeps {
   home: string;
   maxActive?: number;
   readyTimeoutMs?: number;
+  /** Persistence for the rounds, backlog and board reads (default: over `db`). */
+  store?: TaskStore;
+  /** The OS sandbox for tasks that ask for it (none: such starts are SANDBOX_UNAVAILABLE). */
+  sandbox?: Sandbox;
 }
 
-type TaskRow = NonNullable<Awaited<ReturnType<Db["task"]["findUnique"]>>>;
+type FinishOptions = { merge?: { target?: string; keepBranch?: boolean; ignoreDirty?: boolean }; discard?: { deleteBranch?: boolean } };
+
+/** What a start needs once validated; nothing is created from it until launch. */
+interface LaunchPlan {
+  id: string;
+  title: string;
+  repoRoot: string;
+  agentId: string | null;
+  argv: string[] | null;
+  contract: Contract;
+  parentPaneId: string | null;
+  options: LaunchOptions;
+  /** Run under the OS sandbox (with network or not); null: unsandboxed. */
+  sandbox: { network: boolean } | null;
+}
+
+/** How a task's worktree and agent start; kept with a backlog task until it starts. */
+interface LaunchOptions {
+  branch: string;
+  baseRef: string | null;
+  fetch: boolean;
+  path: string | null;
+  readyTimeoutMs: number | null;
+  stallMs: number | null;
+}
+
+export interface RoundRecord {
+  number: number;
+  state: string;
+  paneId: string | null;
+  prompt: string | null;
+  result: TaskResult | null;
+  evidence: Evidence | null;
+  startedAt: string;
+  endedAt: string | null;
+}
+
+export interface TaskDiff {
+  diff: string;
+  files: DiffFile[];
+  baseSha: string;
+  source: "worktree" | "branch";
+}
+
+function contractOf(r: TaskRow): Contract {
+  return { objective: r.objective, constraints: json<string[]>(r.constraints, []), acceptanceCriteria: json<string[]>(r.acceptanceCriteria, []), outputFormat: r.outputFormat ?? undefined };
+}
 
 const json = <T>(s: string | null | undefined, fallback: T): T => {
   if (!s) return fallback;
@@ -126,6 +206,11 @@ function slug(s: string): string {
 
 export class TaskEngine {
   private readonly runners = new Map<string, AbortController>();
+  /** Starts past the cap check whose task is not recorded as pending yet (they count against the cap). */
+  private readonly launching = new Set<string>();
+  /** Tasks a merge or discard is finishing right now. */
+  private readonly finishing = new Set<string>();
+  private readonly store: TaskStore;
   private readonly stateCache = new Map<string, TaskState>();
   private startLock: Promise<unknown> = Promise.resolve();
   /** During shutdown panes are killed on purpose: their tasks are judged at the next start. */
@@ -133,7 +218,9 @@ export class TaskEngine {
   /** Serializes state changes per task so concurrent events apply in order. */
   private readonly chains = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly deps: TaskEngineDeps) {}
+  constructor(private readonly deps: TaskEngineDeps) {
+    this.store = deps.store ?? new TaskStore(deps.db);
+  }
 
   get maxActive() {
     return this.deps.maxActive ?? DEFAULT_MAX_ACTIVE;
@@ -146,7 +233,11 @@ export class TaskEngine {
 
   // ---- start ---------------------------------------------------------------------------
 
-  async start(raw: StartInput, caller: { paneId?: string | null } = {}): Promise<{ task: TaskView; pane: PaneInfo }> {
+  /**
+   * Starts a task now, or with `backlog: true` records it in the backlog (validated exactly like
+   * a start; no worktree, branch or pane until startBacklog).
+   */
+  async start(raw: StartInput, caller: { paneId?: string | null } = {}): Promise<{ task: TaskView; pane: PaneInfo | null }> {
     const input = startInput.parse(raw);
     if (input.agent && input.argv) throw new YardError("BAD_PARAMS", "Give either an agent profile or a command (argv), not both");
     if (!input.projectId && !input.repoPath) throw new YardError("BAD_PARAMS", "Give a project (--project ID) or a repository (--repo PATH)");
@@ -157,6 +248,7 @@ export class TaskEngine {
     const agentId = input.argv ? null : (input.agent ?? "demo");
     // Profile, placeholders and program are checked now: a launch that cannot work creates nothing.
     await this.deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: input.argv });
+    const sandbox = await this.sandboxFor(input.sandbox, agentId ? await this.deps.agents.get(agentId) : null);
     const parentPaneId = input.parentPaneId ?? caller.paneId ?? null;
     if (parentPaneId && !(await this.deps.db.pane.findUnique({ where: { id: parentPaneId }, select: { id: true } }))) {
       throw new YardError("NOT_FOUND", `No parent pane ${parentPaneId}`, { parentPaneId });
@@ -166,75 +258,147 @@ export class TaskEngine {
     const id = newId("tsk");
     const title = input.title ?? input.objective.split("\n")[0]!.slice(0, 80);
     const branch = await validateBranchName(input.branch ?? `yard/${slug(title)}-${id.slice(3, 9)}`);
+    const fields: TaskFields = {
+      id,
+      title,
+      label: input.label ?? null,
+      contextId: input.contextId ?? null,
+      projectId: project?.id ?? null,
+      repoPath: repo.root,
+      agent: agentId ?? "custom",
+      argv: input.argv ? JSON.stringify(input.argv) : null,
+      objective: input.objective,
+      constraints: JSON.stringify(input.constraints),
+      acceptanceCriteria: JSON.stringify(input.acceptanceCriteria),
+      outputFormat: input.outputFormat ?? null,
+      parentTaskId: parentTask?.id ?? null,
+      rootTaskId: parentTask ? (parentTask.rootTaskId ?? parentTask.id) : id,
+      parentPaneId,
+      baseRef: input.baseRef ?? null,
+      sandboxed: sandbox !== null,
+    };
+    const plan: LaunchPlan = {
+      id,
+      title,
+      repoRoot: repo.root,
+      agentId,
+      argv: input.argv ?? null,
+      contract: { objective: input.objective, constraints: input.constraints, acceptanceCriteria: input.acceptanceCriteria, outputFormat: input.outputFormat },
+      parentPaneId,
+      sandbox,
+      options: { branch, baseRef: input.baseRef ?? null, fetch: input.fetch ?? false, path: input.path ?? null, readyTimeoutMs: input.readyTimeoutMs ?? null, stallMs: input.stallMs ?? null },
+    };
+    if (!input.backlog) return this.launch(plan, { create: fields });
 
-    // The cap check and the creation are one step: a second start cannot slip between them.
+    // The base is resolved again when the task starts (HEAD moves meanwhile); a ref that does
+    // not resolve now is refused now. With --fetch it may only exist after the fetch at start.
+    if (input.baseRef && !input.fetch) await resolveBaseSha(repo.root, input.baseRef);
+    await this.store.createBacklog(fields, { ...plan.options });
+    this.stateCache.set(id, "backlog");
+    await this.deps.journal.append("task.created", { taskId: id, payload: { title, contextId: input.contextId ?? null, backlog: true } });
+    return { task: await this.get(id), pane: null };
+  }
+
+  /** Starts a backlog task: the cap, then worktree, branch, pane and the contract, as any start. */
+  async startBacklog(taskId: string): Promise<{ task: TaskView; pane: PaneInfo }> {
+    const row = await this.row(taskId);
+    transition(row.state as TaskState, { type: "start" }); // CONFLICT unless it is in the backlog, before anything is created
+    const options = json<LaunchOptions | null>(row.startOptions, null);
+    if (!options) throw new YardError("CONFLICT", "The backlog task has no launch options recorded", { taskId });
+    const repo = await inspectRepo(row.repoPath);
+    const argv = json<string[] | null>(row.argv, null);
+    const agentId = argv ? null : row.agent;
+    await this.deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: argv ?? undefined });
+    // Sandboxed when it was saved: the sandbox must be available now, checked before anything is created.
+    const sandbox = row.sandboxed ? await this.sandboxFor(true, agentId ? await this.deps.agents.get(agentId) : null) : null;
+    const plan: LaunchPlan = { id: row.id, title: row.title, repoRoot: repo.root, agentId, argv, contract: contractOf(row), parentPaneId: row.parentPaneId, options, sandbox };
+    const { task, pane } = await this.launch(plan, { fromBacklog: true });
+    return { task, pane: pane! };
+  }
+
+  /**
+   * The one start path (new tasks and backlog tasks): under the start lock the cap is checked
+   * (counting starts still in flight), the base resolved and the worktree created; then the agent
+   * is spawned in it, the task recorded as pending, and the contract submitted in the background.
+   * A refusal at any step leaves nothing behind: no worktree, no branch it created, and either no
+   * task (a new one) or the backlog task exactly as it was.
+   */
+  private async launch(plan: LaunchPlan, mode: { create: TaskFields } | { fromBacklog: true }): Promise<{ task: TaskView; pane: PaneInfo | null }> {
+    const { id, options } = plan;
+    let currentBranch: string | null = null;
+    let wt!: Awaited<ReturnType<typeof createWorktree>>;
+    // The cap check and the reservation are one step: a second start cannot slip between them.
     const run = async () => {
-      const active = await this.deps.db.task.count({ where: { state: { in: [...ACTIVE_STATES] } } });
+      const active = (await this.store.activeCount(ACTIVE_STATES)) + this.launching.size;
       if (active >= this.maxActive) {
         throw new YardError("RATE_LIMITED", `${active} tasks are already running (the cap is ${this.maxActive}); finish, cancel or wait for one first`, { active, cap: this.maxActive });
       }
-      const baseSha = await resolveBaseSha(repo.root, input.baseRef, { fetch: input.fetch });
-      const wt = await createWorktree({ repoRoot: repo.root, branch, baseSha, path: input.path, yardHome: this.deps.home });
-      await this.deps.db.task.create({
-        data: {
-          id,
-          title,
-          label: input.label ?? null,
-          contextId: input.contextId ?? null,
-          projectId: project?.id ?? null,
-          repoPath: repo.root,
-          agent: agentId ?? "custom",
-          argv: input.argv ? JSON.stringify(input.argv) : null,
-          objective: input.objective,
-          constraints: JSON.stringify(input.constraints),
-          acceptanceCriteria: JSON.stringify(input.acceptanceCriteria),
-          outputFormat: input.outputFormat ?? null,
-          parentTaskId: parentTask?.id ?? null,
-          rootTaskId: parentTask ? (parentTask.rootTaskId ?? parentTask.id) : id,
-          parentPaneId,
-          state: "pending",
-          round: 1,
-          baseRef: input.baseRef ?? null,
-          baseSha,
-          targetBranch: repo.currentBranch,
-          branch: wt.branch,
-          branchPreexisting: wt.branchPreexisting,
-          worktreePath: wt.worktreePath,
-          rounds: { create: { id: newId("rnd"), number: 1, state: "pending" } },
-        },
-      });
-      this.stateCache.set(id, "pending");
+      const baseSha = await resolveBaseSha(plan.repoRoot, options.baseRef, { fetch: options.fetch });
+      currentBranch = (await inspectRepo(plan.repoRoot)).currentBranch;
+      wt = await createWorktree({ repoRoot: plan.repoRoot, branch: options.branch, baseSha, path: options.path ?? undefined, yardHome: this.deps.home });
+      this.launching.add(id);
     };
     const p = this.startLock.then(run, run);
     this.startLock = p.catch(() => {});
     await p;
 
-    const task = await this.row(id);
-    let pane: PaneInfo;
+    const prompt = renderPrompt(plan.contract, { id, title: plan.title });
+    const previous = this.stateCache.get(id);
+    let pane: PaneInfo | null = null;
     try {
-      pane = await this.deps.panes.spawn(
-        { agent: agentId ?? undefined, argv: input.argv, cwd: task.worktreePath!, label: `${title}`.slice(0, 120), parentPaneId: parentPaneId ?? undefined, relationship: parentPaneId ? "subagent" : undefined },
-        { taskId: id },
-      );
+      this.stateCache.set(id, "pending"); // the pane refuses other prompts until the contract is in
+      pane = await this.spawnWorker(plan, wt.worktreePath);
+      const launch: LaunchFields = { baseSha: wt.baseSha, targetBranch: currentBranch, branch: wt.branch, branchPreexisting: wt.branchPreexisting, worktreePath: wt.worktreePath, paneId: pane.id, prompt };
+      if ("create" in mode) await this.store.createStarted(mode.create, launch);
+      else await this.store.recordLaunch(id, launch);
     } catch (e) {
-      // A refused start leaves nothing behind: no row, no worktree, no branch it created.
-      await this.undoStart(task);
+      if (previous) this.stateCache.set(id, previous);
+      else this.stateCache.delete(id);
+      this.launching.delete(id);
+      if (pane) await this.deps.panes.kill(pane.id).catch(() => {});
+      await discardWorktree({ repoRoot: plan.repoRoot, worktreePath: wt.worktreePath, branch: wt.branch, branchPreexisting: wt.branchPreexisting, deleteBranch: true }).catch(() => {});
+      await this.tidyWorktreeDir({ repoPath: plan.repoRoot, worktreePath: wt.worktreePath });
       throw e;
     }
-    await this.deps.journal.append("task.created", { taskId: id, payload: { title, contextId: input.contextId ?? null, branch, baseSha: task.baseSha } });
-    await this.deps.db.task.update({ where: { id }, data: { paneId: pane.id } });
-    await this.deps.db.taskRound.update({ where: { taskId_number: { taskId: id, number: 1 } }, data: { paneId: pane.id } });
-
-    const contract: Contract = { objective: input.objective, constraints: input.constraints, acceptanceCriteria: input.acceptanceCriteria, outputFormat: input.outputFormat };
-    this.runInBackground(id, pane.id, renderPrompt(contract, { id, title }), input.readyTimeoutMs ?? this.deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, input.stallMs);
+    try {
+      if ("create" in mode) {
+        await this.deps.journal.append("task.created", { taskId: id, paneId: pane.id, payload: { title: plan.title, contextId: mode.create.contextId, branch: wt.branch, baseSha: wt.baseSha, sandboxed: plan.sandbox !== null } });
+      } else {
+        await this.deps.journal.append("task.started", { taskId: id, paneId: pane.id, payload: { branch: wt.branch, baseSha: wt.baseSha, fromBacklog: true } });
+        await this.apply(id, { type: "start" });
+      }
+    } finally {
+      this.launching.delete(id);
+    }
+    this.runInBackground(id, pane.id, prompt, { readyTimeoutMs: options.readyTimeoutMs ?? undefined, stallMs: options.stallMs ?? undefined, round: 1 });
     return { task: await this.get(id), pane };
   }
 
-  private async undoStart(task: TaskRow): Promise<void> {
-    this.stateCache.delete(task.id);
-    await this.deps.db.task.delete({ where: { id: task.id } }).catch(() => {});
-    await discardWorktree({ repoRoot: task.repoPath, worktreePath: task.worktreePath!, branch: task.branch!, branchPreexisting: task.branchPreexisting, deleteBranch: true }).catch(() => {});
-    await this.tidyWorktreeDir(task);
+  /** The task's agent in a new pane in its worktree (same profile or command; YARD_TASK set; sandboxed when the task is). */
+  private async spawnWorker(w: Pick<LaunchPlan, "id" | "title" | "agentId" | "argv" | "parentPaneId" | "sandbox">, cwd: string): Promise<PaneInfo> {
+    return this.deps.panes.spawn(
+      { agent: w.agentId ?? undefined, argv: w.argv ?? undefined, cwd, label: w.title.slice(0, 120), parentPaneId: w.parentPaneId ?? undefined, relationship: w.parentPaneId ? "subagent" : undefined },
+      { taskId: w.id, sandbox: await this.sandboxLaunch(w.id, cwd, w.sandbox) },
+    );
+  }
+
+  // ---- sandbox (hook point) -------------------------------------------------------------
+
+  /**
+   * Whether a start runs sandboxed (the start's flag wins over the profile's), checked before
+   * anything is created: when the sandbox cannot start here, SANDBOX_UNAVAILABLE says why.
+   */
+  private async sandboxFor(flag: boolean | undefined, profile: AgentProfile | null): Promise<{ network: boolean } | null> {
+    if (!(flag ?? profile?.sandbox ?? false)) return null;
+    if (!this.deps.sandbox) throw new YardError("SANDBOX_UNAVAILABLE", "This server was started without the OS sandbox", { reason: "not_configured" });
+    await this.deps.sandbox.require();
+    return { network: profile?.sandboxNetwork ?? false };
+  }
+
+  /** The launch the pane manager wraps the agent in (null: unsandboxed). */
+  private async sandboxLaunch(taskId: string, worktreePath: string, sandbox: { network: boolean } | null): Promise<SandboxLaunch | null> {
+    if (!sandbox || !this.deps.sandbox) return null;
+    return this.deps.sandbox.prepare({ taskId, worktreePath, network: sandbox.network });
   }
 
   /**
@@ -252,15 +416,28 @@ export class TaskEngine {
     await rmdirUpTo(path.dirname(t.worktreePath), path.join(root, rel.split(path.sep)[0]!));
   }
 
-  /** Server-side, survives the caller leaving: wait until the agent is ready, then submit the contract. */
-  private runInBackground(taskId: string, paneId: string, prompt: string, readyTimeoutMs: number, stallMs?: number) {
+  /**
+   * Server-side, survives the caller leaving: wait until the agent is ready, then submit the
+   * round's prompt (the contract, or review feedback) through the gate. What goes wrong lands in
+   * the task's state through the reducer, with evidence.
+   */
+  private runInBackground(taskId: string, paneId: string, prompt: string, opts: { readyTimeoutMs?: number; stallMs?: number; round: number }) {
+    this.runners.get(taskId)?.abort();
     const ac = new AbortController();
     this.runners.set(taskId, ac);
+    const readyTimeoutMs = opts.readyTimeoutMs ?? this.deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+    const { stallMs, round } = opts;
     void (async () => {
       const ready = await this.waitForReady(paneId, readyTimeoutMs, ac.signal);
       if (ac.signal.aborted) return;
+      if (ready === "exited") {
+        // Usually the pane's own exit event fails the task; this covers an exit before the task recorded its pane.
+        const info = await this.deps.panes.get(paneId);
+        await this.apply(taskId, { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: (await this.lastLifecycleBeforeExit(paneId)) ?? "starting" });
+        return;
+      }
       if (ready !== true) {
-        if (ready !== "exited") await this.apply(taskId, { type: "ready_timeout", timeoutMs: readyTimeoutMs, lifecycle: ready });
+        await this.apply(taskId, { type: "ready_timeout", timeoutMs: readyTimeoutMs, lifecycle: ready, round });
         return;
       }
       try {
@@ -270,7 +447,7 @@ export class TaskEngine {
         if (ac.signal.aborted) return;
         const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
         if (err.code === "SUBMIT_STALLED") await this.apply(taskId, { type: "submit_unconfirmed", stallMs: Number(err.details?.stallMs ?? stallMs ?? 5000) });
-        else if (err.code !== "PANE_EXITED") await this.apply(taskId, { type: "submit_refused", code: err.code, message: err.message, details: err.details ?? null });
+        else if (err.code !== "PANE_EXITED") await this.apply(taskId, { type: "submit_refused", code: err.code, message: err.message, details: err.details ?? null, round });
       }
     })()
       .catch(() => {})
@@ -307,28 +484,41 @@ export class TaskEngine {
 
   // ---- state changes -------------------------------------------------------------------
 
-  /** Applies one event through the reducer, persists it and journals it. Serialized per task. */
-  private apply(taskId: string, event: TaskEvent, extra: { result?: TaskResult } = {}): Promise<{ changed: boolean; state: TaskState }> {
+  /**
+   * Applies one event through the reducer, persists it and journals it. Serialized per task.
+   * A transition that starts a round (next_round) writes a new round row with `extra.round`'s
+   * prompt and pane instead of touching the current one.
+   */
+  private apply(taskId: string, event: TaskEvent, extra: { result?: TaskResult; round?: { prompt: string; paneId: string } } = {}): Promise<{ changed: boolean; state: TaskState }> {
     const run = async () => {
       const row = await this.row(taskId);
       const t = transition(row.state as TaskState, event);
       if (!t.changed) return { changed: false, state: t.state };
       const now = new Date();
-      await this.deps.db.$transaction([
-        this.deps.db.task.update({ where: { id: taskId }, data: { state: t.state, ...(t.evidence !== undefined ? { evidence: t.evidence ? JSON.stringify(t.evidence) : null } : {}) } }),
-        this.deps.db.taskRound.update({
-          where: { taskId_number: { taskId, number: row.round } },
-          data: {
-            state: t.state,
-            ...(extra.result ? { result: JSON.stringify(extra.result) } : {}),
-            ...(t.evidence !== undefined ? { evidence: t.evidence ? JSON.stringify(t.evidence) : null } : {}),
-            ...(t.endsRound ? { endedAt: now } : {}),
-          },
-        }),
-      ]);
+      let round = row.round;
+      let paneId = row.paneId;
+      if (t.startsRound) {
+        if (!extra.round) throw new YardError("INTERNAL", "A new round needs its prompt and pane");
+        round = row.round + 1;
+        paneId = extra.round.paneId;
+        await this.store.startRound(taskId, { previous: row.round, next: round, state: t.state, prompt: extra.round.prompt, paneId, at: now });
+      } else {
+        await this.deps.db.$transaction([
+          this.deps.db.task.update({ where: { id: taskId }, data: { state: t.state, ...(t.evidence !== undefined ? { evidence: t.evidence ? JSON.stringify(t.evidence) : null } : {}) } }),
+          this.deps.db.taskRound.update({
+            where: { taskId_number: { taskId, number: row.round } },
+            data: {
+              state: t.state,
+              ...(extra.result ? { result: JSON.stringify(extra.result) } : {}),
+              ...(t.evidence !== undefined ? { evidence: t.evidence ? JSON.stringify(t.evidence) : null } : {}),
+              ...(t.endsRound ? { endedAt: now } : {}),
+            },
+          }),
+        ]);
+      }
       this.stateCache.set(taskId, t.state);
-      if (extra.result) await this.deps.journal.append("task.result", { taskId, paneId: row.paneId, payload: { round: row.round, ...extra.result } });
-      await this.deps.journal.append("task.state", { taskId, paneId: row.paneId, payload: { from: row.state, to: t.state, cause: event.type, round: row.round, evidence: t.evidence ?? null } });
+      if (extra.result) await this.deps.journal.append("task.result", { taskId, paneId, payload: { round, ...extra.result } });
+      await this.deps.journal.append("task.state", { taskId, paneId, payload: { from: row.state, to: t.state, cause: event.type, round, evidence: t.evidence ?? null } });
       return { changed: true, state: t.state };
     };
     const prev = this.chains.get(taskId) ?? Promise.resolve();
@@ -376,6 +566,84 @@ export class TaskEngine {
     return this.get(taskId);
   }
 
+  // ---- review rounds and follow-ups ----------------------------------------------------
+
+  /**
+   * Starts round N+1 on the same worktree with `feedback` as its prompt (a review requested
+   * changes). A live pane gets only the feedback: its agent holds the contract already, and
+   * re-sending the objective would make it redo round 1. When the pane has exited, a fresh pane
+   * with the same profile (or command) starts in the worktree and gets the contract followed by
+   * the feedback. Either way the prompt goes through the submit gate in the background, as at
+   * start, and the round's fate lands in the task's state through the reducer.
+   */
+  async startNextRound(taskId: string, feedback: string): Promise<TaskView> {
+    const row = await this.row(taskId);
+    if (row.disposition) throw new YardError("CONFLICT", `The task is already ${row.disposition}; it takes no more rounds`, { disposition: row.disposition });
+    transition(row.state as TaskState, { type: "next_round" }); // CONFLICT for other states, before anything is spawned
+    if (!row.worktreePath || !existsSync(row.worktreePath)) throw new YardError("CONFLICT", "The task's worktree is gone; another round cannot run", { taskId, worktreePath: row.worktreePath });
+    const live = row.paneId !== null && this.deps.panes.isLive(row.paneId) && this.deps.panes.state(row.paneId)?.lifecycle !== "exited";
+    let paneId = row.paneId!;
+    let prompt = feedback;
+    if (!live) {
+      const argv = json<string[] | null>(row.argv, null);
+      const agentId = argv ? null : row.agent;
+      const sandbox = row.sandboxed ? await this.sandboxFor(true, agentId ? await this.deps.agents.get(agentId) : null) : null;
+      const pane = await this.spawnWorker({ id: row.id, title: row.title, agentId, argv, parentPaneId: row.parentPaneId, sandbox }, row.worktreePath);
+      paneId = pane.id;
+      prompt = `${renderPrompt(contractOf(row), { id: row.id, title: row.title })}\n\n${feedback}`;
+    }
+    try {
+      await this.apply(taskId, { type: "next_round" }, { round: { prompt, paneId } });
+    } catch (e) {
+      if (!live) await this.deps.panes.kill(paneId).catch(() => {});
+      throw e;
+    }
+    await this.deps.journal.append("task.round", { taskId, paneId, payload: { round: row.round + 1, freshPane: !live } });
+    this.runInBackground(taskId, paneId, prompt, { round: row.round + 1 });
+    return this.get(taskId);
+  }
+
+  /** A follow-up prompt for an input_required task, through the submit gate to its live pane. */
+  async followUp(taskId: string, text: string, opts: { stallMs?: number } = {}): Promise<{ task: TaskView; submit: { activitySeq: number; bracketed: boolean } }> {
+    const row = await this.row(taskId);
+    if (row.state !== "input_required") throw new YardError("CONFLICT", `Only a task waiting for input takes a follow-up; this one is ${row.state}`, { state: row.state });
+    if (!row.paneId) throw new YardError("PANE_EXITED", "The task has no pane to take the follow-up", { taskId });
+    const res = await this.deps.panes.submit(row.paneId, text, { stallMs: opts.stallMs });
+    await this.deps.journal.append("task.follow_up", { taskId, paneId: row.paneId, payload: { round: row.round, bytes: Buffer.byteLength(text), text: text.slice(0, 4000) } });
+    return { task: await this.get(taskId), submit: { activitySeq: res.activitySeq, bracketed: res.bracketed } };
+  }
+
+  /** Every round's record, oldest first. */
+  async roundRecords(taskId: string): Promise<RoundRecord[]> {
+    await this.row(taskId);
+    return (await this.store.rounds(taskId)).map((r) => ({
+      number: r.number,
+      state: r.state,
+      paneId: r.paneId,
+      prompt: r.prompt,
+      result: json<TaskResult | null>(r.result, null),
+      evidence: json<Evidence | null>(r.evidence, null),
+      startedAt: r.startedAt.toISOString(),
+      endedAt: r.endedAt?.toISOString() ?? null,
+    }));
+  }
+
+  /** The worktree's current state as a tree id (a review's snapshot); null when the worktree is gone. */
+  async snapshot(taskId: string): Promise<string | null> {
+    const t = await this.row(taskId);
+    if (!t.worktreePath || !existsSync(path.join(t.worktreePath, ".git"))) return null;
+    try {
+      return await worktreeTree({ worktreePath: t.worktreePath });
+    } catch (e) {
+      if (!existsSync(path.join(t.worktreePath, ".git"))) return null; // removed while git read it
+      throw e;
+    }
+  }
+
+  board(projectId: string): Promise<Board> {
+    return loadBoard(this.store, projectId);
+  }
+
   // ---- reads ---------------------------------------------------------------------------
 
   /** Tasks not yet settled for good (pending, working, input_required), optionally of one profile. */
@@ -390,7 +658,7 @@ export class TaskEngine {
   }
 
   async get(id: string): Promise<TaskView> {
-    return this.view(await this.row(id));
+    return (await this.views([await this.row(id)]))[0]!;
   }
 
   async list(filter: { contextId?: string; states?: string[]; projectId?: string } = {}): Promise<TaskView[]> {
@@ -398,11 +666,16 @@ export class TaskEngine {
       where: { contextId: filter.contextId, projectId: filter.projectId, state: filter.states?.length ? { in: filter.states } : undefined },
       orderBy: { createdAt: "asc" },
     });
-    return Promise.all(rows.map((r) => this.view(r)));
+    return this.views(rows);
   }
 
-  private async view(r: TaskRow): Promise<TaskView> {
-    const round = await this.deps.db.taskRound.findUnique({ where: { taskId_number: { taskId: r.id, number: r.round } } });
+  /** Rows to views; each task's current round (result, review verdict) comes from one batched read, not one query per task. */
+  private async views(rows: TaskRow[]): Promise<TaskView[]> {
+    const current = await this.store.currentRounds(rows);
+    return rows.map((r) => this.view(r, current.get(r.id) ?? { result: null, verdict: null }));
+  }
+
+  private view(r: TaskRow, current: { result: string | null; verdict: string | null }): TaskView {
     return {
       id: r.id,
       title: r.title,
@@ -424,8 +697,10 @@ export class TaskEngine {
       parentPaneId: r.parentPaneId,
       parentTaskId: r.parentTaskId,
       rootTaskId: r.rootTaskId,
-      result: json<TaskResult | null>(round?.result, null),
+      result: json<TaskResult | null>(current.result, null),
       evidence: json<Evidence | null>(r.evidence, null),
+      reviewStatus: toStatus(current.verdict),
+      sandboxed: r.sandboxed,
       disposition: (r.disposition as TaskView["disposition"]) ?? null,
       mergeCommit: r.mergeCommit,
       cleanupError: r.cleanupError,
@@ -493,29 +768,65 @@ export class TaskEngine {
 
   // ---- diff ----------------------------------------------------------------------------
 
-  async diff(taskId: string): Promise<{ diff: string; files: DiffFile[]; baseSha: string; source: "worktree" | "branch" }> {
+  /** The task's changes against its base commit: the live worktree, or its branch once the worktree is gone. */
+  async diff(taskId: string): Promise<TaskDiff> {
+    const t = await this.row(taskId);
+    if (!t.baseSha || !t.worktreePath) throw new YardError("CONFLICT", t.state === "backlog" ? "The task is in the backlog; it has no worktree or diff until it starts" : "The task has no worktree");
+    return this.changes(t, { baseSha: t.baseSha });
+  }
+
+  /** The changes from a review's snapshot (a tree id) to the worktree now, in the same shape. */
+  async diffSince(taskId: string, tree: string): Promise<TaskDiff> {
     const t = await this.row(taskId);
     if (!t.baseSha || !t.worktreePath) throw new YardError("CONFLICT", "The task has no worktree");
+    return this.changes(t, { tree });
+  }
+
+  private async changes(t: TaskRow, from: { baseSha: string } | { tree: string }): Promise<TaskDiff> {
+    const baseSha = t.baseSha!;
+    const wt = t.worktreePath!;
     // A linked worktree has a `.git` file; checking for it costs no git process on this hot path.
-    if (existsSync(path.join(t.worktreePath, ".git"))) {
+    // While a merge or discard removes it, its files are half gone: the branch is the truth then.
+    if (!this.finishing.has(t.id) && existsSync(path.join(wt, ".git"))) {
       try {
-        const d = await diffWorktree({ worktreePath: t.worktreePath, baseSha: t.baseSha });
-        return { ...d, baseSha: t.baseSha, source: "worktree" };
+        const d = "tree" in from ? await diffWorktreeSince({ worktreePath: wt, tree: from.tree }) : await diffWorktree({ worktreePath: wt, baseSha });
+        return { ...d, baseSha, source: "worktree" };
       } catch (e) {
-        // A merge or discard removed the worktree while git was reading it: use the branch.
-        if (existsSync(path.join(t.worktreePath, ".git"))) throw e;
+        // A merge or discard removed (part of) the worktree while git was reading it: use the branch.
+        if (existsSync(path.join(wt, ".git")) && !this.finishing.has(t.id)) throw e;
       }
     }
-    // The worktree is gone (merged or discarded): the branch still holds the committed work.
-    const tip = t.branch && (await branchExists(t.repoPath, t.branch)) ? t.branch : t.mergeCommit ? `${t.mergeCommit}^2` : null;
-    if (!tip) throw new YardError("CONFLICT", "The task's worktree and branch are both gone; there is nothing left to diff", { taskId });
-    const d = await diffCommits({ repoRoot: t.repoPath, baseSha: t.baseSha, tip });
-    return { ...d, baseSha: t.baseSha, source: "branch" };
+    // The worktree is gone (merged or discarded): the branch, or the merge, still holds the committed work.
+    try {
+      const now = await this.row(t.id); // a merge that finished meanwhile has recorded its commit
+      const tip = now.branch && (await branchExists(now.repoPath, now.branch)) ? now.branch : now.mergeCommit ? `${now.mergeCommit}^2` : null;
+      if (!tip) {
+        if (this.finishing.has(t.id)) throw new YardError("GIT_FAILED", "the branch is gone and the merge is not recorded yet");
+        throw new YardError("CONFLICT", "The task's worktree and branch are both gone; there is nothing left to diff", { taskId: t.id });
+      }
+      const d = "tree" in from ? await diffTreeToCommit({ repoRoot: now.repoPath, tree: from.tree, tip }) : await diffCommits({ repoRoot: now.repoPath, baseSha, tip });
+      return { ...d, baseSha, source: "branch" };
+    } catch (e) {
+      if (e instanceof YardError && (e.code === "GIT_FAILED" || e.code === "NOT_FOUND") && this.finishing.has(t.id)) {
+        throw new YardError("CONFLICT", "The task is being merged or discarded right now; ask for its diff again once that has finished", { taskId: t.id, finishing: true });
+      }
+      throw e;
+    }
   }
 
   // ---- finish --------------------------------------------------------------------------
 
-  async finish(taskId: string, opts: { merge?: { target?: string; keepBranch?: boolean; ignoreDirty?: boolean }; discard?: { deleteBranch?: boolean } }) {
+  async finish(taskId: string, opts: FinishOptions) {
+    // While a finish runs, a diff that trips over the worktree being removed answers CONFLICT, not a git error.
+    this.finishing.add(taskId);
+    try {
+      return await this.finishNow(taskId, opts);
+    } finally {
+      this.finishing.delete(taskId);
+    }
+  }
+
+  private async finishNow(taskId: string, opts: FinishOptions) {
     if (!opts.merge === !opts.discard) throw new YardError("BAD_PARAMS", "Finish with exactly one of --merge or --discard");
     const t = await this.row(taskId);
     if (!t.worktreePath || !t.branch) throw new YardError("CONFLICT", "The task has no worktree to finish");

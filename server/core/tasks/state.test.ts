@@ -30,6 +30,17 @@ const rows: Row[] = [
   ["failed", { type: "pane_working" }, "failed", undefined],
   ["canceled", { type: "pane_done" }, "canceled", undefined],
   ["backlog", { type: "restart", lastLifecycle: null }, "backlog", undefined],
+  // backlog: started later, or canceled before it ever ran
+  ["backlog", { type: "start" }, "pending", null],
+  ["backlog", { type: "cancel" }, "canceled", null],
+  ["backlog", { type: "pane_done" }, "backlog", undefined],
+  // review rounds: request changes starts the next round; a later round is never failed by a prompt that did not arrive
+  ["completed", { type: "next_round" }, "pending", null],
+  ["input_required", { type: "next_round" }, "pending", null],
+  ["pending", { type: "submit_refused", code: "PANE_BUSY", message: "busy", round: 1 }, "failed", { stage: "submit_refused", code: "PANE_BUSY" }],
+  ["pending", { type: "submit_refused", code: "PANE_BUSY", message: "busy", round: 2 }, "input_required", { stage: "submit_refused", code: "PANE_BUSY", round: 2 }],
+  ["pending", { type: "ready_timeout", timeoutMs: 100, lifecycle: "starting", round: 3 }, "input_required", { stage: "ready_timeout", lifecycle: "starting", round: 3 }],
+  ["pending", { type: "submit_unconfirmed", stallMs: 5000 }, "input_required", { stage: "submit_unconfirmed", stallMs: 5000 }],
 ];
 
 describe("task transitions", () => {
@@ -41,6 +52,15 @@ describe("task transitions", () => {
     else if (evidence === null) expect(t.evidence).toBeNull();
     else expect(t.evidence).toMatchObject(evidence);
     expect(t.endsRound).toBe(["completed", "failed", "canceled", "rejected"].includes(to) && t.changed);
+    expect(t.startsRound).toBe(event.type === "next_round");
+  });
+
+  it.each(["backlog", "pending", "working", "failed", "canceled", "rejected"] as TaskState[])("next_round on a %s task is a CONFLICT", (state) => {
+    expect(() => transition(state, { type: "next_round" })).toThrow(expect.objectContaining({ code: "CONFLICT", details: { state } }));
+  });
+
+  it.each(["pending", "working", "input_required", "completed", "failed", "canceled", "rejected"] as TaskState[])("start on a %s task is a CONFLICT", (state) => {
+    expect(() => transition(state, { type: "start" })).toThrow(expect.objectContaining({ code: "CONFLICT", details: { state } }));
   });
 
   it.each(["completed", "failed", "canceled", "rejected"] as TaskState[])("a report or cancel on a %s task is a CONFLICT", (state) => {

@@ -2,8 +2,13 @@
 // States follow the A2A task lifecycle plus the board's backlog:
 //   backlog -> pending -> working <-> input_required -> completed | failed | canceled | rejected
 // completed, failed, canceled and rejected are terminal for the round: nothing changes them.
+// Rounds: `next_round` (a review requested changes) takes a completed or input_required task
+// back to pending as a NEW round; the old round's record stays as it was. In a later round a
+// prompt that cannot be delivered (refused, not ready in time) leaves the task input_required
+// with evidence instead of failing it, since the reviewed work is still there to continue.
 // An event that does not apply to the current state is a no-op (`changed: false`), except
-// the ones a caller asked for explicitly (report, cancel), which are CONFLICT errors.
+// the ones a caller asked for explicitly (report, cancel, start, next_round), which are
+// CONFLICT errors.
 import { YardError } from "../errors";
 
 export const TASK_STATES = ["backlog", "pending", "working", "input_required", "completed", "failed", "canceled", "rejected"] as const;
@@ -16,10 +21,12 @@ export const ACTIVE_STATES: readonly TaskState[] = ["pending", "working", "input
 export type ReportStatus = "completed" | "failed" | "rejected";
 
 export type TaskEvent =
+  | { type: "start" }
+  | { type: "next_round" }
   | { type: "submitted" }
-  | { type: "submit_refused"; code: string; message: string; details?: unknown }
+  | { type: "submit_refused"; code: string; message: string; details?: unknown; round?: number }
   | { type: "submit_unconfirmed"; stallMs: number }
-  | { type: "ready_timeout"; timeoutMs: number; lifecycle: string }
+  | { type: "ready_timeout"; timeoutMs: number; lifecycle: string; round?: number }
   | { type: "pane_working" }
   | { type: "pane_done"; lastMessage?: string | null }
   | { type: "pane_exit"; exitCode: number | null; signal: number | null; lastLifecycle: string }
@@ -36,12 +43,25 @@ export interface Transition {
   evidence: Evidence | null | undefined;
   /** The round ends here (terminal state). */
   endsRound: boolean;
+  /** A new round starts here: the old round's record is left as it was. */
+  startsRound: boolean;
 }
 
-const stay = (state: TaskState): Transition => ({ state, changed: false, evidence: undefined, endsRound: false });
-const go = (state: TaskState, evidence: Evidence | null): Transition => ({ state, changed: true, evidence, endsRound: isTerminal(state) });
+const stay = (state: TaskState): Transition => ({ state, changed: false, evidence: undefined, endsRound: false, startsRound: false });
+const go = (state: TaskState, evidence: Evidence | null): Transition => ({ state, changed: true, evidence, endsRound: isTerminal(state), startsRound: false });
+/** A prompt that could not be delivered: the first round fails, a later one waits for the user. */
+const undelivered = (round: number | undefined, evidence: Evidence): Transition =>
+  (round ?? 1) > 1 ? go("input_required", { ...evidence, round }) : go("failed", evidence);
 
 export function transition(state: TaskState, event: TaskEvent): Transition {
+  if (event.type === "next_round") {
+    if (state === "completed" || state === "input_required") return { ...go("pending", null), startsRound: true };
+    throw new YardError("CONFLICT", `Only a completed or input_required task can start another round; this one is ${state}`, { state });
+  }
+  if (event.type === "start") {
+    if (state === "backlog") return go("pending", null);
+    throw new YardError("CONFLICT", `Only a backlog task can be started; this one is ${state}`, { state });
+  }
   if (isTerminal(state)) {
     if (event.type === "report") throw new YardError("CONFLICT", `The task is already ${state}; its round's result cannot change`, { state });
     if (event.type === "cancel") throw new YardError("CONFLICT", `The task is already ${state}`, { state });
@@ -51,11 +71,11 @@ export function transition(state: TaskState, event: TaskEvent): Transition {
     case "submitted":
       return state === "pending" ? go("working", null) : stay(state);
     case "submit_refused":
-      return state === "pending" ? go("failed", { stage: "submit_refused", code: event.code, message: event.message, details: event.details ?? null }) : stay(state);
+      return state === "pending" ? undelivered(event.round, { stage: "submit_refused", code: event.code, message: event.message, details: event.details ?? null }) : stay(state);
     case "submit_unconfirmed":
       return state === "pending" ? go("input_required", { stage: "submit_unconfirmed", stallMs: event.stallMs }) : stay(state);
     case "ready_timeout":
-      return state === "pending" ? go("failed", { stage: "ready_timeout", timeoutMs: event.timeoutMs, lifecycle: event.lifecycle }) : stay(state);
+      return state === "pending" ? undelivered(event.round, { stage: "ready_timeout", timeoutMs: event.timeoutMs, lifecycle: event.lifecycle }) : stay(state);
     case "pane_working":
       return state === "input_required" ? go("working", null) : stay(state);
     case "pane_done":

@@ -1,14 +1,17 @@
-// Test-only helpers for the git layer: throwaway repositories in os.tmpdir(), isolated from
-// the user's global/system git config (GIT_CONFIG_GLOBAL -> an empty file, GIT_CONFIG_NOSYSTEM),
-// so "no identity configured" and every other default is what the tests expect.
-// Imported by *.test.ts only.
+// Helpers for the git core's tests (server/core/git/*.test.ts): throwaway repositories in
+// os.tmpdir(), isolated from the user's global/system git config (GIT_CONFIG_GLOBAL -> an empty
+// file, GIT_CONFIG_NOSYSTEM, set on import for the whole test process), so "no identity
+// configured" and every other default is what the tests expect. Commands go through the core's
+// own runGit. The integration tests use the simpler helpers in git.ts beside this file, which
+// leave the process's git config alone (the servers they start inherit it).
+// Test files and benchmarks only: production modules never import this.
 
 import { mkdtempSync, writeFileSync, promises as fsp } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
-import { YardError } from "../errors";
-import { runGit } from "./git";
+import { YardError } from "../../server/core/errors";
+import { runGit } from "../../server/core/git/git";
 
 const isolation = mkdtempSync(path.join(os.tmpdir(), "yard-gitcfg-"));
 const emptyGlobal = path.join(isolation, "gitconfig");

@@ -1,0 +1,81 @@
+// The tRPC client's HTTP transport: a minimal fetch over node:http. Node's global fetch
+// (undici) is loaded lazily on first use and costs about 30 ms of every `yard` call (its
+// JavaScript plus a WebAssembly HTTP parser), and it keeps the connection alive after the
+// answer, which holds the process open for a while after it printed. A CLI makes a request or
+// two and exits, so this sends each request on its own connection (Connection: close) and gives
+// tRPC what it reads from a response: `ok` and `json()`. No client-side timeout: `yard task
+// wait` long-polls for as long as its --timeout says. `socketFetch(path)` sends the same requests
+// over a Unix socket (YARD_SOCKET: a sandboxed pane has no network), with Host: localhost for the
+// server's Host guard.
+import http from "node:http";
+import type { RequestOptions } from "node:https";
+
+export interface NodeResponse {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: http.IncomingHttpHeaders;
+  json(): Promise<unknown>;
+  text(): Promise<string>;
+}
+
+interface Init {
+  method?: string;
+  headers?: [string, string][] | Record<string, string> | Headers;
+  body?: unknown;
+  signal?: AbortSignal | null;
+}
+
+/** fetch(url, {method, headers, body, signal}) for string bodies, over http: or https:. */
+export function nodeFetch(input: RequestInfo | URL | string, init: Init = {}): Promise<NodeResponse> {
+  return send(input, init, null);
+}
+
+/** The same fetch, over the server's Unix socket instead of the URL's host and port. */
+export function socketFetch(socketPath: string) {
+  return (input: RequestInfo | URL | string, init: Init = {}): Promise<NodeResponse> => send(input, init, socketPath);
+}
+
+async function send(input: RequestInfo | URL | string, init: Init, socketPath: string | null): Promise<NodeResponse> {
+  if (typeof input !== "string" && !(input instanceof URL)) throw new TypeError("nodeFetch takes a URL, not a Request");
+  const url = new URL(input);
+  if (init.body != null && typeof init.body !== "string") throw new TypeError("nodeFetch sends string bodies only");
+  const body = init.body as string | undefined;
+  const headers: Record<string, string> = {};
+  const given = init.headers ?? {};
+  // (no `instanceof Headers`: touching that global loads undici)
+  const pairs: Iterable<[string, string]> = Symbol.iterator in given ? (given as Iterable<[string, string]>) : Object.entries(given);
+  for (const [k, v] of pairs) headers[k.toLowerCase()] = v;
+  headers.connection = "close";
+  if (socketPath) headers.host = "localhost";
+  if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
+
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`unsupported URL scheme ${url.protocol}`);
+  const options: RequestOptions = { method: init.method ?? "GET", headers, agent: false, signal: init.signal ?? undefined };
+  // https only when asked for: loading TLS costs start-up time that the loopback server never needs
+  const transport: Pick<typeof http, "request"> = url.protocol === "https:" && !socketPath ? await import("node:https") : http;
+  const target = socketPath ? { ...options, socketPath, path: url.pathname + url.search } : options;
+
+  return new Promise<NodeResponse>((resolve, reject) => {
+    const req = (socketPath ? transport.request(target, onResponse) : transport.request(url, target, onResponse));
+    function onResponse(res: http.IncomingMessage) {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("error", reject);
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        const status = res.statusCode ?? 0;
+        resolve({
+          ok: status >= 200 && status < 300,
+          status,
+          statusText: res.statusMessage ?? "",
+          headers: res.headers,
+          json: async () => JSON.parse(text) as unknown,
+          text: async () => text,
+        });
+      });
+    }
+    req.on("error", reject);
+    req.end(body);
+  });
+}

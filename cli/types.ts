@@ -1,0 +1,7 @@
+// The CLI's view of the API's results: inferred from the router, never written by hand.
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "../server/api/router";
+
+export type Outputs = inferRouterOutputs<AppRouter>;
+export type Pane = Outputs["panes"]["get"];
+export type Task = Outputs["tasks"]["get"];

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// @ts-check
+// Builds the server into plain ESM JavaScript, server/dist/main.mjs, so `npm start` and
+// `yard serve` run Node on it directly instead of compiling TypeScript through tsx at every
+// start (tsx's loader and esbuild service cost about a second and ~60 MB). Our own modules are
+// bundled; every npm package stays external and loads from node_modules as usual (Next,
+// Prisma's runtime, node-pty and better-sqlite3 must not be bundled). Freshness works as for the
+// CLI: a stamp of the inputs' mtimes beside the bundle (scripts/bundle.mjs).
+// Run: node scripts/build-server.mjs [--if-stale]
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { bundle, buildMain, ROOT } from "./bundle.mjs";
+
+export const SERVER_BUNDLE = path.join(ROOT, "server/dist/main.mjs");
+export const SERVER_STAMP = path.join(ROOT, "server/dist/main.stamp.json");
+
+export function buildServer() {
+  return bundle({
+    entry: "server/main.ts",
+    outfile: SERVER_BUNDLE,
+    stamp: SERVER_STAMP,
+    extraInputs: [fileURLToPath(import.meta.url)],
+    options: {
+      packages: "external",
+      // The generated Prisma client and some dependencies call require(): give ESM one.
+      banner: { js: 'import { createRequire as __yardCreateRequire } from "node:module";\nconst require = __yardCreateRequire(import.meta.url);' },
+    },
+  });
+}
+
+/** Whether server/dist/main.mjs was built from the files as they are now. */
+export async function serverBundleIsFresh() {
+  const { bundleIsFresh } = await import("../cli/bin/bundle.mjs");
+  return bundleIsFresh(SERVER_STAMP, SERVER_BUNDLE, ROOT);
+}
+
+if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
+  const fresh = await serverBundleIsFresh();
+  await buildMain("server", () => fresh, buildServer);
+}

@@ -1,0 +1,53 @@
+// tRPC procedures for reviews: line comments on a round's diff (add, edit, resolve, delete, list)
+// and reviews (submit: approve or request changes; list). Thin: the contract's schemas in and
+// out, one call into the review service. The user and orchestrator panes only: a task's worker
+// pane may not review its own (or any) task.
+import {
+  addCommentInput,
+  commentOutput,
+  commentsOutput,
+  deleteCommentInput,
+  editCommentInput,
+  listCommentsInput,
+  listReviewsInput,
+  resolveCommentInput,
+  reviewsOutput,
+  submitReviewInput,
+  submitReviewOutput,
+} from "../contracts/reviews";
+import type { Actor } from "../core/reviews/service";
+import { type Context, orchestratorProcedure, router } from "./trpc";
+
+/** Who the review service records as author or reviewer. */
+export const actorOf = (ctx: Context): Actor => (ctx.pane ? { kind: "pane", paneId: ctx.pane.id } : { kind: "user" });
+
+export const reviewsRouter = router({
+  addComment: orchestratorProcedure
+    .input(addCommentInput)
+    .output(commentOutput)
+    .mutation(async ({ ctx, input }) => ({ comment: await ctx.services.reviews.addComment(input, actorOf(ctx)) })),
+  editComment: orchestratorProcedure
+    .input(editCommentInput)
+    .output(commentOutput)
+    .mutation(async ({ ctx, input }) => ({ comment: await ctx.services.reviews.editComment(input, actorOf(ctx)) })),
+  resolveComment: orchestratorProcedure
+    .input(resolveCommentInput)
+    .output(commentOutput)
+    .mutation(async ({ ctx, input }) => ({ comment: await ctx.services.reviews.resolveComment(input, actorOf(ctx)) })),
+  deleteComment: orchestratorProcedure
+    .input(deleteCommentInput)
+    .output(commentOutput)
+    .mutation(async ({ ctx, input }) => ({ comment: await ctx.services.reviews.deleteComment(input, actorOf(ctx)) })),
+  listComments: orchestratorProcedure
+    .input(listCommentsInput)
+    .output(commentsOutput)
+    .query(async ({ ctx, input }) => ({ comments: await ctx.services.reviews.listComments(input) })),
+  submit: orchestratorProcedure
+    .input(submitReviewInput)
+    .output(submitReviewOutput)
+    .mutation(({ ctx, input }) => ctx.services.reviews.submitReview(input, actorOf(ctx))),
+  list: orchestratorProcedure
+    .input(listReviewsInput)
+    .output(reviewsOutput)
+    .query(({ ctx, input }) => ctx.services.reviews.listReviews(input)),
+});

@@ -1,0 +1,46 @@
+// The project, agent-profile and status contract: zod schemas for the outputs of `projects.*`,
+// `agents.*` and `status` (their inputs live with the core's validation: projectAddInput,
+// agentProfileInput).
+import { z } from "zod";
+
+export const project = z.object({
+  id: z.string(),
+  path: z.string(),
+  name: z.string(),
+  defaultTarget: z.string().nullable(),
+  createdAt: z.string(),
+});
+export const projectList = z.array(project);
+
+/** An agent profile as callers see it: env variable names, never their values. */
+export const profileView = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(["worker", "reviewer", "planner"]),
+  argv: z.array(z.string()),
+  supportsHooks: z.boolean(),
+  builtIn: z.boolean(),
+  envNames: z.array(z.string()),
+  /** Runs under the OS sandbox by default (a task may override it). */
+  sandbox: z.boolean(),
+  /** The sandbox keeps the network. */
+  sandboxNetwork: z.boolean(),
+});
+export const profileList = z.array(profileView);
+export const profileRemoved = z.object({ removed: z.string() });
+
+export const statusReply = z.object({
+  ok: z.literal(true),
+  version: z.string(),
+  /** The data dir; only for the user (install token or browser session). */
+  home: z.string().optional(),
+  url: z.string(),
+  principal: z.enum(["admin", "pane"]),
+  projects: z.number().int(),
+  panes: z.number().int(),
+  tasks: z.number().int(),
+  /** Called from a pane: whether that pane runs in the OS sandbox. */
+  sandboxed: z.boolean().optional(),
+  /** For the user: whether sandboxed tasks can start on this machine, and if not why. */
+  sandbox: z.object({ available: z.boolean(), reason: z.string().nullable(), message: z.string().nullable() }).optional(),
+});

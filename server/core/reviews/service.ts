@@ -1,0 +1,227 @@
+// Reviews of a task's rounds. Owns: line comments anchored to the current round's diff (path in
+// the diff, lines the diff shows on that side, the quoted code captured when written), their
+// edit/resolve/delete rules, submitting a review (approve: a completed, unfinished task; request
+// changes: a completed or input_required one, whose summary and unresolved comments become the
+// next round's prompt through the task engine), the snapshot each review records for "changes
+// since the last review", where a round's review stands, and the rounds read with their reviews.
+// Framework-free: persistence through ReviewStore, tasks through the ReviewTasks port.
+import {
+  type addCommentInput,
+  type deleteCommentInput,
+  type editCommentInput,
+  type listCommentsInput,
+  type listReviewsInput,
+  type resolveCommentInput,
+  type ReviewComment,
+  type ReviewStatus,
+  type submitReviewInput,
+  type TaskRound,
+} from "../../contracts/reviews";
+import type { z } from "zod";
+import { YardError } from "../errors";
+import type { EventJournal } from "../events/journal";
+import { newId } from "../ids";
+import type { RoundRecord, TaskDiff, TaskView } from "../tasks/service";
+import { diffLines, feedbackPrompt, quoteFor } from "./anchor";
+import type { ReviewStore, StoredReview } from "../../stores/reviews";
+
+/** What the review service needs from the task engine. */
+export interface ReviewTasks {
+  get(taskId: string): Promise<TaskView>;
+  diff(taskId: string): Promise<TaskDiff>;
+  diffSince(taskId: string, tree: string): Promise<TaskDiff>;
+  snapshot(taskId: string): Promise<string | null>;
+  startNextRound(taskId: string, prompt: string): Promise<TaskView>;
+  roundRecords(taskId: string): Promise<RoundRecord[]>;
+}
+
+/** Who is acting: the user (install token, browser) or an orchestrator pane. */
+export type Actor = { kind: "user" } | { kind: "pane"; paneId: string };
+
+const authorOf = (a: Actor) => (a.kind === "user" ? "user" : a.paneId);
+
+export interface ReviewServiceDeps {
+  store: ReviewStore;
+  tasks: ReviewTasks;
+  journal: EventJournal;
+}
+
+export class ReviewService {
+  /** Serializes reviews per task: two submits cannot both start a round. */
+  private readonly chains = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly deps: ReviewServiceDeps) {}
+
+  // ---- comments ------------------------------------------------------------------------
+
+  /** A draft comment on the current round's diff; BAD_PARAMS (creating nothing) unless the diff shows those lines. */
+  async addComment(input: z.output<typeof addCommentInput>, by: Actor): Promise<ReviewComment> {
+    const task = await this.deps.tasks.get(input.taskId);
+    if (task.disposition) throw new YardError("CONFLICT", `The task is already ${task.disposition}; it takes no more comments`, { disposition: task.disposition });
+    if (task.state === "backlog") throw new YardError("CONFLICT", "The task is in the backlog; it has no diff to comment on yet", { state: task.state });
+    const diff = await this.deps.tasks.diff(input.taskId);
+    const endLine = input.endLine ?? input.startLine;
+    const file = diffLines(diff.diff, diff.files).get(input.path);
+    if (!file) {
+      throw new YardError("BAD_PARAMS", `${input.path} is not in round ${task.round}'s diff${diff.files.length ? ` (it changes ${diff.files.map((f) => f.path).join(", ")})` : " (the diff is empty)"}`, {
+        path: input.path,
+        files: diff.files.map((f) => f.path),
+      });
+    }
+    const quote = quoteFor(file, input.side, input.startLine, endLine);
+    const comment = await this.deps.store.createComment({
+      id: newId("cmt"),
+      taskId: input.taskId,
+      round: task.round,
+      path: input.path,
+      startLine: input.startLine,
+      endLine,
+      side: input.side,
+      body: input.body,
+      quote,
+      author: authorOf(by),
+    });
+    await this.journal(comment, "added");
+    return comment;
+  }
+
+  /** A draft's author (or the user) may change its text; a submitted comment was sent as written. */
+  async editComment(input: z.output<typeof editCommentInput>, by: Actor): Promise<ReviewComment> {
+    const c = await this.draft(input.id, by, "edit");
+    const comment = await this.deps.store.updateComment(c.id, { body: input.body });
+    await this.journal(comment, "edited");
+    return comment;
+  }
+
+  /** Anyone reviewing may resolve (or reopen) any comment, draft or submitted. */
+  async resolveComment(input: z.output<typeof resolveCommentInput>, _by: Actor): Promise<ReviewComment> {
+    const c = await this.existing(input.id);
+    if (c.resolved === input.resolved) return c;
+    const comment = await this.deps.store.updateComment(c.id, { resolved: input.resolved });
+    await this.journal(comment, input.resolved ? "resolved" : "reopened");
+    return comment;
+  }
+
+  /** Only drafts can be deleted (a submitted comment is part of its round's record), by their author or the user. */
+  async deleteComment(input: z.output<typeof deleteCommentInput>, by: Actor): Promise<ReviewComment> {
+    const c = await this.draft(input.id, by, "delete");
+    await this.deps.store.deleteComment(c.id);
+    await this.journal(c, "deleted");
+    return c;
+  }
+
+  async listComments(input: z.output<typeof listCommentsInput>): Promise<ReviewComment[]> {
+    await this.deps.tasks.get(input.taskId);
+    return this.deps.store.comments(input.taskId, input.round);
+  }
+
+  private async existing(id: string): Promise<ReviewComment> {
+    const c = await this.deps.store.comment(id);
+    if (!c) throw new YardError("NOT_FOUND", `No comment ${id}`, { commentId: id });
+    return c;
+  }
+
+  private async draft(id: string, by: Actor, what: "edit" | "delete"): Promise<ReviewComment> {
+    const c = await this.existing(id);
+    if (by.kind !== "user" && c.author !== authorOf(by)) throw new YardError("FORBIDDEN", `Only its author or the user may ${what} comment ${id}`, { commentId: id, author: c.author });
+    if (c.reviewId) throw new YardError("CONFLICT", `Comment ${id} was submitted with review ${c.reviewId}; it is part of round ${c.round}'s record and cannot be ${what === "edit" ? "edited" : "deleted"} (resolve it instead)`, { commentId: id, reviewId: c.reviewId });
+    return c;
+  }
+
+  private async journal(c: ReviewComment, action: string): Promise<void> {
+    await this.deps.journal.append("task.comment", { taskId: c.taskId, payload: { action, commentId: c.id, round: c.round, path: c.path, startLine: c.startLine, endLine: c.endLine } });
+  }
+
+  // ---- reviews -------------------------------------------------------------------------
+
+  /**
+   * Approve (the task must be completed and not finished: TASK_NOT_COMPLETED otherwise) or
+   * request changes (completed or input_required: CONFLICT otherwise), taking the round's
+   * unresolved draft comments with it. Request changes starts the next round with the summary
+   * and those comments as its prompt; when that round cannot start, the review is undone.
+   */
+  submitReview(input: z.output<typeof submitReviewInput>, by: Actor): Promise<{ review: StoredReview; task: TaskView }> {
+    const run = () => this.submitNow(input, by);
+    const prev = this.chains.get(input.taskId) ?? Promise.resolve();
+    const p = prev.then(run, run);
+    this.chains.set(input.taskId, p.catch(() => {}));
+    return p;
+  }
+
+  private async submitNow(input: z.output<typeof submitReviewInput>, by: Actor): Promise<{ review: StoredReview; task: TaskView }> {
+    const task = await this.deps.tasks.get(input.taskId);
+    const summary = input.summary ? input.summary : null;
+    if (input.verdict === "approve") {
+      if (task.state !== "completed" || task.disposition) {
+        throw new YardError("TASK_NOT_COMPLETED", task.disposition ? `The task is already ${task.disposition}; there is nothing left to approve` : `Only a completed task can be approved; this one is ${task.state}`, {
+          state: task.state,
+          disposition: task.disposition,
+        });
+      }
+      if ((await this.deps.store.status(task.id, task.round)) === "approved") throw new YardError("CONFLICT", `Round ${task.round} is already approved`, { round: task.round });
+    } else {
+      if (task.disposition) throw new YardError("CONFLICT", `The task is already ${task.disposition}; it takes no more rounds`, { disposition: task.disposition });
+      if (task.state !== "completed" && task.state !== "input_required") {
+        throw new YardError("CONFLICT", `Changes can be requested of a completed or input_required task; this one is ${task.state}`, { state: task.state });
+      }
+    }
+    const drafts = await this.deps.store.drafts(task.id, task.round, { unresolvedOnly: true });
+    if (input.verdict === "request_changes" && !summary && drafts.length === 0) {
+      throw new YardError("BAD_PARAMS", "Requesting changes needs a summary or at least one unresolved comment: that is what the agent is sent", { taskId: task.id });
+    }
+    const review = await this.deps.store.createReview(
+      {
+        id: newId("rev"),
+        taskId: task.id,
+        round: task.round,
+        stage: by.kind === "user" ? "human" : "agent",
+        reviewer: authorOf(by),
+        verdict: input.verdict === "approve" ? "approved" : "changes_requested",
+        summary,
+        reviewedTree: await this.deps.tasks.snapshot(task.id),
+      },
+      drafts.map((c) => c.id),
+    );
+    if (input.verdict === "approve") {
+      await this.deps.journal.append("task.review", { taskId: task.id, payload: { reviewId: review.id, round: review.round, verdict: review.verdict, comments: review.comments.length } });
+      return { review, task: await this.deps.tasks.get(task.id) };
+    }
+    let next: TaskView;
+    try {
+      next = await this.deps.tasks.startNextRound(task.id, feedbackPrompt(task.round, summary, review.comments));
+    } catch (e) {
+      await this.deps.store.deleteReview(review.id);
+      throw e;
+    }
+    await this.deps.journal.append("task.review", { taskId: task.id, payload: { reviewId: review.id, round: review.round, verdict: review.verdict, comments: review.comments.length, nextRound: next.round } });
+    return { review, task: next };
+  }
+
+  async listReviews(input: z.output<typeof listReviewsInput>): Promise<{ reviews: StoredReview[]; round: number; status: ReviewStatus }> {
+    const task = await this.deps.tasks.get(input.taskId);
+    return { reviews: await this.deps.store.reviews(input.taskId, input.round), round: task.round, status: task.reviewStatus };
+  }
+
+  /** Where the task's current round's review stands. */
+  async reviewStatus(taskId: string): Promise<{ round: number; status: ReviewStatus }> {
+    const task = await this.deps.tasks.get(taskId);
+    return { round: task.round, status: await this.deps.store.status(taskId, task.round) };
+  }
+
+  // ---- reads across rounds -------------------------------------------------------------
+
+  /** Every round with its prompt, result, evidence and the reviews (with comments) of that round. */
+  async rounds(taskId: string): Promise<TaskRound[]> {
+    const [records, reviews] = await Promise.all([this.deps.tasks.roundRecords(taskId), this.deps.store.reviews(taskId)]);
+    return records.map((r) => ({ ...r, reviews: reviews.filter((v) => v.round === r.number) }));
+  }
+
+  /** The diff from the last review's snapshot to the worktree now (CONFLICT before any review). */
+  async changesSinceLastReview(taskId: string): Promise<TaskDiff & { since: { reviewId: string; round: number; verdict: StoredReview["verdict"]; tree: string; createdAt: string } }> {
+    await this.deps.tasks.get(taskId);
+    const last = await this.deps.store.lastReviewWithTree(taskId);
+    if (!last?.reviewedTree) throw new YardError("CONFLICT", "No review of this task has been submitted yet, so there are no changes since one; ask for the whole diff instead", { taskId });
+    const d = await this.deps.tasks.diffSince(taskId, last.reviewedTree);
+    return { ...d, since: { reviewId: last.id, round: last.round, verdict: last.verdict, tree: last.reviewedTree, createdAt: last.createdAt } };
+  }
+}

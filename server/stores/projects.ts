@@ -1,0 +1,41 @@
+// The project store: the only code that reads or writes Project rows.
+import type { Project } from "../core/projects/projects";
+import type { Db } from "../db";
+
+const toProject = (r: { id: string; path: string; name: string; defaultTarget: string | null; createdAt: Date }): Project => ({
+  id: r.id,
+  path: r.path,
+  name: r.name,
+  defaultTarget: r.defaultTarget,
+  createdAt: r.createdAt.toISOString(),
+});
+
+export class ProjectStore {
+  constructor(private readonly db: Db) {}
+
+  async create(p: { id: string; path: string; name: string; defaultTarget: string | null }): Promise<Project> {
+    return toProject(await this.db.project.create({ data: p }));
+  }
+
+  async find(id: string): Promise<Project | null> {
+    const row = await this.db.project.findUnique({ where: { id } });
+    return row ? toProject(row) : null;
+  }
+
+  async findByPath(path: string): Promise<Project | null> {
+    const row = await this.db.project.findUnique({ where: { path } });
+    return row ? toProject(row) : null;
+  }
+
+  async list(): Promise<Project[]> {
+    return (await this.db.project.findMany({ orderBy: { createdAt: "asc" } })).map(toProject);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.project.delete({ where: { id } });
+  }
+
+  count(): Promise<number> {
+    return this.db.project.count();
+  }
+}

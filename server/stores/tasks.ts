@@ -1,0 +1,156 @@
+// Persistence for the task engine's newer paths: creating started and backlog tasks, starting a
+// review round (a new TaskRound row; the old round's record is left as it was), the rounds read,
+// the batched per-task reads that list views need (current round's result and review verdict,
+// never one query per task) and the board's single task query. The engine's older queries still
+// call Prisma directly and move here over time.
+import type { Db } from "../db";
+import { newId } from "../core/ids";
+
+export type TaskRow = NonNullable<Awaited<ReturnType<Db["task"]["findUnique"]>>>;
+export type RoundRow = NonNullable<Awaited<ReturnType<Db["taskRound"]["findUnique"]>>>;
+
+/** The columns a task is created with, whether it starts now or waits in the backlog. */
+export interface TaskFields {
+  id: string;
+  title: string;
+  label: string | null;
+  contextId: string | null;
+  projectId: string | null;
+  repoPath: string;
+  agent: string;
+  argv: string | null;
+  objective: string;
+  constraints: string;
+  acceptanceCriteria: string;
+  outputFormat: string | null;
+  parentTaskId: string | null;
+  rootTaskId: string;
+  parentPaneId: string | null;
+  baseRef: string | null;
+  /** The agent runs (or will run) in the OS sandbox. */
+  sandboxed: boolean;
+}
+
+/** Where a started task runs: recorded when its worktree and pane exist. */
+export interface LaunchFields {
+  baseSha: string;
+  targetBranch: string | null;
+  branch: string;
+  branchPreexisting: boolean;
+  worktreePath: string;
+  paneId: string;
+  /** Round 1's prompt: the rendered contract. */
+  prompt: string;
+}
+
+/** One board row: the task's card columns plus what the card derives from its rounds and reviews. */
+export interface BoardRow {
+  id: string;
+  title: string;
+  label: string | null;
+  state: string;
+  disposition: string | null;
+  agent: string;
+  round: number;
+  branch: string | null;
+  contextId: string | null;
+  paneId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Entries in the latest result's changedFiles (null: no result yet). */
+  changedFiles: number | null;
+  /** The current round's latest review verdict (null: none). */
+  verdict: string | null;
+}
+
+export class TaskStore {
+  constructor(private readonly db: Db) {}
+
+  row(id: string): Promise<TaskRow | null> {
+    return this.db.task.findUnique({ where: { id } });
+  }
+
+  activeCount(states: readonly string[]): Promise<number> {
+    return this.db.task.count({ where: { state: { in: [...states] } } });
+  }
+
+  /** A task that starts now: pending, with round 1 and its prompt. */
+  async createStarted(t: TaskFields, l: LaunchFields): Promise<void> {
+    const { prompt, ...where } = l;
+    await this.db.task.create({ data: { ...t, ...where, state: "pending", round: 1, rounds: { create: { id: newId("rnd"), number: 1, state: "pending", paneId: l.paneId, prompt } } } });
+  }
+
+  /** A task that waits in the backlog: its contract, project and agent, no worktree, branch or pane yet. */
+  async createBacklog(t: TaskFields, startOptions: Record<string, unknown>): Promise<void> {
+    await this.db.task.create({ data: { ...t, state: "backlog", round: 1, startOptions: JSON.stringify(startOptions), rounds: { create: { id: newId("rnd"), number: 1, state: "backlog" } } } });
+  }
+
+  /** A backlog task got its worktree and pane (its state moves through the reducer next). */
+  async recordLaunch(taskId: string, l: LaunchFields): Promise<void> {
+    const { prompt, ...where } = l;
+    await this.db.$transaction([
+      this.db.task.update({ where: { id: taskId }, data: { ...where, startOptions: null } }),
+      this.db.taskRound.update({ where: { taskId_number: { taskId, number: 1 } }, data: { paneId: l.paneId, prompt, startedAt: new Date() } }),
+    ]);
+  }
+
+  /**
+   * Round `next` starts in `state`: the task moves to it and a new round row is written. The old
+   * round keeps its state, result and evidence; only an open end time is closed.
+   */
+  async startRound(taskId: string, r: { previous: number; next: number; state: string; prompt: string; paneId: string; at: Date }): Promise<void> {
+    await this.db.$transaction([
+      this.db.task.update({ where: { id: taskId }, data: { state: r.state, round: r.next, paneId: r.paneId, evidence: null } }),
+      this.db.taskRound.updateMany({ where: { taskId, number: r.previous, endedAt: null }, data: { endedAt: r.at } }),
+      this.db.taskRound.create({ data: { id: newId("rnd"), taskId, number: r.next, state: r.state, prompt: r.prompt, paneId: r.paneId, startedAt: r.at } }),
+    ]);
+  }
+
+  rounds(taskId: string): Promise<RoundRow[]> {
+    return this.db.taskRound.findMany({ where: { taskId }, orderBy: { number: "asc" } });
+  }
+
+  /** For each task, its current round's result (JSON text) and latest review verdict: two reads for any number of tasks (Prisma splits very long id lists). */
+  async currentRounds(tasks: Array<{ id: string; round: number }>): Promise<Map<string, { result: string | null; verdict: string | null }>> {
+    const out = new Map<string, { result: string | null; verdict: string | null }>();
+    if (tasks.length === 0) return out;
+    const round = new Map(tasks.map((t) => [t.id, t.round]));
+    const ids = [...round.keys()];
+    const [rounds, reviews] = await Promise.all([
+      this.db.taskRound.findMany({ where: { taskId: { in: ids } }, select: { taskId: true, number: true, result: true } }),
+      // No orderBy: Prisma splits a long `in` list over several statements only for unordered reads.
+      this.db.review.findMany({ where: { taskId: { in: ids } }, select: { id: true, taskId: true, round: true, verdict: true, createdAt: true } }),
+    ]);
+    for (const id of ids) out.set(id, { result: null, verdict: null });
+    for (const r of rounds) if (round.get(r.taskId) === r.number) out.get(r.taskId)!.result = r.result;
+    reviews.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const v of reviews) if (round.get(v.taskId) === v.round) out.get(v.taskId)!.verdict = v.verdict; // oldest first: the last one wins
+    return out;
+  }
+
+  /** Every task of a project with its card's derived columns, newest first: one query. */
+  async boardRows(projectId: string): Promise<BoardRow[]> {
+    const rows = await this.db.$queryRaw<Array<Omit<BoardRow, "createdAt" | "updatedAt" | "changedFiles"> & { createdAt: unknown; updatedAt: unknown; changedFiles: number | bigint | null }>>`
+      SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.contextId, t.paneId, t.createdAt, t.updatedAt,
+        (SELECT json_array_length(r.result, '$.changedFiles') FROM TaskRound r
+          WHERE r.taskId = t.id AND r.result IS NOT NULL ORDER BY r.number DESC LIMIT 1) AS changedFiles,
+        (SELECT v.verdict FROM Review v
+          WHERE v.taskId = t.id AND v.round = t.round ORDER BY v.createdAt DESC, v.id DESC LIMIT 1) AS verdict
+      FROM Task t
+      WHERE t.projectId = ${projectId}
+      ORDER BY t.updatedAt DESC`;
+    return rows.map((r) => ({ ...r, round: Number(r.round), changedFiles: r.changedFiles === null ? null : Number(r.changedFiles), createdAt: asDate(r.createdAt), updatedAt: asDate(r.updatedAt) }));
+  }
+
+  /** Ids of the panes that are blocked on a prompt right now (few at any time): one query. */
+  async blockedPaneIds(): Promise<Set<string>> {
+    return new Set((await this.db.pane.findMany({ where: { lifecycle: "blocked" }, select: { id: true } })).map((p) => p.id));
+  }
+}
+
+/** A DATETIME column read through a raw query (the driver hands back a Date, an ISO string or epoch ms). */
+function asDate(v: unknown): Date {
+  if (v instanceof Date) return v;
+  if (typeof v === "number" || typeof v === "bigint") return new Date(Number(v));
+  return new Date(String(v));
+}
