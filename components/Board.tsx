@@ -135,7 +135,7 @@ export function BoardColumns({ columns, onStart, startingId }: { columns: Column
 
 const BoardCard = memo(function BoardCard({ card: t, col, row, starting, onStart, onDrag }: { card: Card; col: number; row: number; starting: boolean; onStart: (id: string) => void; onDrag: (id: string | null) => void }) {
   const backlog = t.state === "backlog";
-  const needs = t.needsUser ?? COLUMNS[col] === "needs_you";
+  const needs = t.needsUser;
   const titleId = `card-${t.id}-title`;
   const metaId = `card-${t.id}-meta`;
   return (

@@ -84,6 +84,11 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
   await dialog.getByLabel("Base ref").fill("no-such-branch");
   await dialog.getByRole("button", { name: "Start task" }).click();
   await expect(dialog.locator("#nt-base-err")).toContainText("no-such-branch");
+  // The picker lists the repository's branches and recent commits; picking one fills the field.
+  await dialog.getByRole("button", { name: "Pick a branch or commit" }).click();
+  const refs = dialog.getByRole("listbox", { name: "Branches and commits" });
+  await refs.getByRole("option", { name: /main/ }).first().click();
+  await expect(dialog.getByLabel("Base ref")).toHaveValue("main");
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
   expect((await yard(["--json", "task", "list"])).json.tasks ?? []).toHaveLength(0);
@@ -167,9 +172,9 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
     await expect(file.locator(".diff-code-insert")).toHaveCount(1);
     await page.getByRole("tab", { name: "Review" }).click();
     await page.getByRole("button", { name: "Approve" }).click();
-    await expect(page.getByText("Approved", { exact: true })).toBeVisible();
+    await expect(page.getByRole("main").getByText("Approved", { exact: true })).toBeVisible();
     await page.reload();
-    await expect(page.getByText("Approved", { exact: true })).toBeVisible();
+    await expect(page.getByRole("main").getByText("Approved", { exact: true })).toBeVisible();
   } else {
     test.info().annotations.push({ type: "skipped", description: "the review procedures are not on this server yet: comments, request changes, rounds and approve were not exercised" });
     await page.getByRole("tab", { name: "Review" }).click();
