@@ -296,11 +296,13 @@ function RowsEditor({ id, label, singular, rows, onChange, error, rowErrors, pat
 function RefPicker({ id, projectId, value, onChange, invalid }: { id: string; projectId: string; value: string; onChange: (v: string) => void; invalid: boolean }) {
   const api = useApi();
   const [open, setOpen] = useState(false);
+  // Opening the picker lists everything; typing while it is open narrows the list.
+  const [typed, setTyped] = useState<string | null>(null);
   const [query, setQuery] = useState("");
   useEffect(() => {
-    const t = setTimeout(() => setQuery(value), 200);
+    const t = setTimeout(() => setQuery(typed ?? ""), 200);
     return () => clearTimeout(t);
-  }, [value]);
+  }, [typed]);
   const refs = useQuery({ ...api.projects.refs.queryOptions({ id: projectId, query: query || undefined }), enabled: open && !!projectId, retry: false });
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -319,14 +321,25 @@ function RefPicker({ id, projectId, value, onChange, invalid }: { id: string; pr
       <input
         id={id}
         value={value}
-        onChange={(e) => onChange(e.target.value)}
+        onChange={(e) => {
+          onChange(e.target.value);
+          if (open) setTyped(e.target.value);
+        }}
         aria-invalid={invalid}
         aria-describedby={invalid ? `${id}-err` : `${id}-hint`}
         placeholder="HEAD"
         className={`${inputClass} font-mono`}
         onKeyDown={(e) => e.key === "ArrowDown" && setOpen(true)}
       />
-      <Button aria-label="Pick a branch or commit" aria-expanded={open} onClick={() => setOpen((o) => !o)} className="w-8 px-0">
+      <Button
+        aria-label="Pick a branch or commit"
+        aria-expanded={open}
+        onClick={() => {
+          setTyped(null);
+          setOpen((o) => !o);
+        }}
+        className="w-8 px-0"
+      >
         ▾
       </Button>
       {open && (
@@ -337,6 +350,7 @@ function RefPicker({ id, projectId, value, onChange, invalid }: { id: string; pr
             <div className="px-3 py-2 text-fg-muted">No list from the server ({errorOf(refs.error).message}); type a branch, tag or commit.</div>
           ) : (
             <>
+              {refs.data.branches.length === 0 && refs.data.commits.length === 0 && <div className="px-3 py-2 text-fg-muted">No branch or commit matches “{query}”.</div>}
               <div className="px-3 pb-1 pt-1.5 text-xs font-semibold text-fg-muted">Branches</div>
               {refs.data.branches.map((b) => (
                 <button key={b.name} type="button" role="option" aria-selected={value === b.name} onClick={() => pick(b.name)} className="flex w-full items-center gap-2 px-3 py-1 text-left hover:bg-canvas-subtle">
