@@ -169,6 +169,9 @@ const BoardCard = memo(function BoardCard({ card: t, col, row, starting, onStart
           <span id={titleId} className="min-w-0 flex-1 text-sm font-semibold leading-5 text-fg group-hover:text-accent">
             {t.title}
           </span>
+          <span className="mt-0.5 shrink-0 text-[11px] text-fg-subtle" title={t.createdAt}>
+            {timeAgo(t.createdAt)}
+          </span>
           {needs && (
             <span data-testid="needs-you-marker" title="Needs you" className="mt-1 inline-flex h-2.5 w-2.5 shrink-0 rounded-full bg-severe ring-2 ring-severe/25">
               <span className="sr-only">needs you</span>
@@ -187,9 +190,6 @@ const BoardCard = memo(function BoardCard({ card: t, col, row, starting, onStart
           )}
           {t.reviewStatus === "approved" && <span className="text-success">approved</span>}
           {t.reviewStatus === "changes_requested" && <span className="text-severe">changes requested</span>}
-          <span className="ml-auto" title={t.createdAt ?? t.updatedAt}>
-            {timeAgo(t.createdAt ?? t.updatedAt)}
-          </span>
         </div>
         {t.projectName && <div className="mt-1 truncate text-[11px] text-fg-subtle">{t.projectName}</div>}
       </Link>
