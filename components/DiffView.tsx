@@ -18,6 +18,8 @@ export interface CommentActions {
 }
 
 const BIG_FILE_LINES = 400;
+const FIRST_CHUNK = 25;
+const NEXT_CHUNK = 50;
 const HIGHLIGHT_MAX_LINES = 1500;
 const VIEW_KEY = "switchyard.diffView";
 
@@ -69,13 +71,22 @@ export function DiffView({ diff, files, comments, actions, emptyText = "No chang
     for (const c of comments ?? []) m.set(c.path, [...(m.get(c.path) ?? []), c]);
     return m;
   }, [comments]);
-  const shownTree = filter ? entries.filter((e) => e.path.toLowerCase().includes(filter.toLowerCase())) : entries;
+  // File sections render in chunks (one per task), so a 300-file diff never blocks the first paint.
+  const [limit, setLimit] = useState(FIRST_CHUNK);
+  useEffect(() => setLimit(FIRST_CHUNK), [entries]);
+  useEffect(() => {
+    if (limit >= entries.length) return;
+    const t = setTimeout(() => setLimit((l) => l + NEXT_CHUNK), 0);
+    return () => clearTimeout(t);
+  }, [limit, entries.length]);
+  const shownTree = (filter ? entries.filter((e) => e.path.toLowerCase().includes(filter.toLowerCase())) : entries).slice(0, filter ? undefined : limit);
 
   if (entries.length === 0) return <p className="rounded-md border border-dashed border-line p-6 text-center text-sm text-fg-muted">{emptyText}</p>;
 
   const jump = (key: string) => {
     setCollapsed((c) => ({ ...c, [key]: false }));
-    document.getElementById(fileAnchor(key))?.scrollIntoView({ block: "start" });
+    setLimit(entries.length);
+    requestAnimationFrame(() => document.getElementById(fileAnchor(key))?.scrollIntoView({ block: "start" }));
   };
 
   return (
@@ -126,7 +137,7 @@ export function DiffView({ diff, files, comments, actions, emptyText = "No chang
           </Button>
         </div>
         <div className="flex flex-col gap-4">
-          {entries.map((e) => (
+          {entries.slice(0, limit).map((e) => (
             <FileBlock key={e.key} entry={e} view={view} collapsed={collapsed[e.key] ?? e.additions + e.deletions > BIG_FILE_LINES} onToggle={(v) => setCollapsed((c) => ({ ...c, [e.key]: v }))} comments={byFile.get(e.path)} actions={actions ?? null} />
           ))}
         </div>

@@ -33,7 +33,8 @@ function TaskPage() {
   const t = task.data;
   const tab: Tab = (TABS as readonly string[]).includes(search.get("tab") ?? "") ? (search.get("tab") as Tab) : "terminal";
   const setTab = (v: Tab) => router.replace(`/tasks/${id}?tab=${v}`, { scroll: false });
-  const diff = useQuery({ ...trpc.tasks.diff.queryOptions({ id }), enabled: !!t && !!t.worktreePath && tab !== "terminal", retry: false });
+  // A diff can be megabytes: no structural sharing (a deep compare on every refetch).
+  const diff = useQuery({ ...trpc.tasks.diff.queryOptions({ id }), enabled: !!t && !!t.worktreePath && tab !== "terminal", retry: false, structuralSharing: false });
 
   useEffect(() => {
     if (t) document.title = `${t.title} · Switchyard`;
