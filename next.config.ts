@@ -1,4 +1,28 @@
+// Next.js configuration for the UI build (server/main.ts serves it).
+import { realpathSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { NextConfig } from "next";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Turbopack only resolves files under its root. A git worktree whose node_modules is a symlink to
+ * another checkout's needs a root above both; a normal checkout keeps its own folder.
+ */
+function workspaceRoot(): string {
+  let nm: string;
+  try {
+    nm = realpathSync(path.join(here, "node_modules"));
+  } catch {
+    return here;
+  }
+  let root = here;
+  while (!(nm + path.sep).startsWith(root + path.sep) && path.dirname(root) !== root) root = path.dirname(root);
+  return root;
+}
+
+const root = workspaceRoot();
 
 const nextConfig: NextConfig = {
   // Type-checking runs once over the whole repo in `npm test` (tsc --noEmit); repeating it
@@ -8,6 +32,8 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   devIndicators: false,
+  turbopack: { root },
+  outputFileTracingRoot: root,
 };
 
 export default nextConfig;

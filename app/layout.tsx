@@ -1,11 +1,15 @@
+// The root layout: theme applied before first paint, the app icon, and the providers every page
+// shares (data cache, live events, toasts, palette, shortcuts).
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { Providers } from "../components/Providers";
 import { THEME_SCRIPT } from "../lib/theme";
 import "./globals.css";
 
 export const metadata: Metadata = {
   title: "Switchyard",
   description: "Run coding agents in parallel, each in its own worktree, and review their work.",
+  icons: { icon: "/icon.svg" },
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
@@ -14,7 +18,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       <head>
         <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
       </head>
-      <body className="min-h-screen bg-white text-gray-900 antialiased dark:bg-[#0d1117] dark:text-gray-100">{children}</body>
+      <body className="min-h-screen bg-canvas text-fg antialiased">
+        <Providers>{children}</Providers>
+      </body>
     </html>
   );
 }

@@ -16,6 +16,7 @@ const MODULES: Record<string, () => Promise<{ run: () => Promise<BenchResult[]> 
   launch: () => import("./launch.bench"),
   cli: () => import("./cli.bench"),
   board: () => import("./board.bench"),
+  ui: () => import("./ui.bench"),
 };
 
 const only = process.argv.slice(2);

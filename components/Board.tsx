@@ -1,55 +1,205 @@
 "use client";
-// The board: the selected project's five derived columns, with empty states that say what to do.
+// The board's five derived columns and their cards. Each card is a link to its task page with
+// title, label, agent, state, round, age, changed-file count and a "needs you" marker. Arrow keys
+// move between cards (Enter opens), a Backlog card can be dragged to In progress (or started
+// with its "Start" button) to start it.
+import Link from "next/link";
+import { memo, type KeyboardEvent, useCallback, useRef, useState } from "react";
 import { COLUMN_TITLES, COLUMNS, type Column } from "../server/core/tasks/columns";
-import type { Board as BoardData } from "../server/core/tasks/board";
+import type { BoardCardData } from "../lib/types";
+import { Button, Label, StateBadge, timeAgo } from "./ui";
+
+/** A board card; on the all-projects board it also names its project. */
+export type Card = BoardCardData & { projectName?: string };
+
+export type Columns = Record<Column, Card[]>;
 
 const HINTS: Record<Column, string> = {
-  backlog: "Tasks not started yet.",
+  backlog: "Saved tasks, not started yet. Drag one to In progress to start it.",
   in_progress: "Agents at work.",
-  needs_you: "Blocked on a prompt, waiting for input, or failed.",
+  needs_you: "Waiting on a prompt or your input, or failed.",
   review: "Finished work waiting for your review.",
   done: "Merged, discarded or canceled.",
 };
 
-export function BoardColumns({ board, projectId }: { board: BoardData | null; projectId: string }) {
-  const total = board ? COLUMNS.reduce((n, c) => n + board[c].length, 0) : 0;
+const ACCENT: Record<Column, string> = {
+  backlog: "bg-fg-subtle",
+  in_progress: "bg-accent",
+  needs_you: "bg-severe",
+  review: "bg-success",
+  done: "bg-done",
+};
+
+export function BoardColumns({ columns, onStart, startingId }: { columns: Columns | null; onStart: (id: string) => void; startingId: string | null }) {
+  const root = useRef<HTMLDivElement>(null);
+  const [dragging, setDragging] = useState<string | null>(null);
+  const [over, setOver] = useState(false);
+
+  const onKeyDown = useCallback((e: KeyboardEvent<HTMLDivElement>) => {
+    if (!["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
+    const el = (e.target as HTMLElement).closest<HTMLElement>("[data-card]");
+    if (!el || !root.current) return;
+    const col = Number(el.dataset.col);
+    const row = Number(el.dataset.row);
+    const find = (c: number, r: number) => root.current!.querySelector<HTMLElement>(`[data-card][data-col="${c}"][data-row="${r}"]`);
+    const count = (c: number) => root.current!.querySelectorAll(`[data-card][data-col="${c}"]`).length;
+    let target: HTMLElement | null = null;
+    if (e.key === "ArrowDown") target = find(col, row + 1);
+    else if (e.key === "ArrowUp") target = find(col, row - 1);
+    else if (e.key === "Home") target = find(col, 0);
+    else if (e.key === "End") target = find(col, count(col) - 1);
+    else {
+      const dir = e.key === "ArrowRight" ? 1 : -1;
+      for (let c = col + dir; c >= 0 && c < COLUMNS.length; c += dir) {
+        const n = count(c);
+        if (n > 0) {
+          target = find(c, Math.min(row, n - 1));
+          break;
+        }
+      }
+    }
+    if (target) {
+      e.preventDefault();
+      target.focus();
+      target.scrollIntoView({ block: "nearest" });
+    }
+  }, []);
+
   return (
-    <div className="flex flex-col gap-3">
-      {board && total === 0 && (
-        <div className="rounded-md border border-dashed border-gray-300 p-4 text-sm text-gray-600 dark:border-gray-700 dark:text-gray-400">
-          No tasks in this project yet. Start one from a terminal:
-          <code className="ml-1 rounded bg-gray-100 px-1.5 py-0.5 font-mono text-xs dark:bg-gray-800">
-            yard task start --project {projectId} --agent demo --objective &quot;…&quot;
-          </code>
-        </div>
-      )}
-      <div className="grid grid-cols-1 gap-3 md:grid-cols-5" data-testid="board-columns">
-        {COLUMNS.map((c) => (
+    <div ref={root} onKeyDown={onKeyDown} className="grid min-h-0 flex-1 grid-cols-1 gap-3 md:grid-cols-5" data-testid="board-columns">
+      {COLUMNS.map((c, ci) => {
+        const cards = columns?.[c] ?? [];
+        const droppable = c === "in_progress" && dragging !== null;
+        return (
           <section
             key={c}
             aria-labelledby={`col-${c}`}
             data-column={c}
-            className="flex min-h-64 flex-col rounded-md border border-gray-200 bg-gray-50 dark:border-gray-800 dark:bg-[#161b22]"
+            onDragOver={
+              c === "in_progress"
+                ? (e) => {
+                    if (!e.dataTransfer.types.includes("application/x-yard-task")) return;
+                    e.preventDefault();
+                    e.dataTransfer.dropEffect = "move";
+                    setOver(true);
+                  }
+                : undefined
+            }
+            onDragLeave={c === "in_progress" ? () => setOver(false) : undefined}
+            onDrop={
+              c === "in_progress"
+                ? (e) => {
+                    const id = e.dataTransfer.getData("application/x-yard-task");
+                    setOver(false);
+                    setDragging(null);
+                    if (id) {
+                      e.preventDefault();
+                      onStart(id);
+                    }
+                  }
+                : undefined
+            }
+            className={`flex min-h-64 min-w-0 flex-col rounded-lg border bg-canvas-subtle transition-colors ${droppable && over ? "border-accent ring-2 ring-accent/30" : droppable ? "border-dashed border-accent/60" : "border-line"}`}
           >
-            <h2 id={`col-${c}`} className="flex items-center justify-between border-b border-gray-200 px-3 py-2 text-sm font-semibold dark:border-gray-800">
+            <h2 id={`col-${c}`} className="flex items-center gap-2 px-3 pb-2 pt-2.5 text-sm font-semibold">
+              <span aria-hidden className={`h-2.5 w-2.5 rounded-full ${ACCENT[c]}`} />
               {COLUMN_TITLES[c]}
-              <span className="rounded-full bg-gray-200 px-2 text-xs font-medium dark:bg-gray-700">{board ? board[c].length : "…"}</span>
+              <span className="ml-auto rounded-full bg-neutral-muted px-2 text-xs font-medium leading-5 text-fg-muted" aria-label={columns ? `${cards.length} tasks` : "loading"}>
+                {columns ? cards.length : "…"}
+              </span>
             </h2>
-            <ul className="flex flex-col gap-2 p-2">
-              {board?.[c].map((t) => (
-                <li key={t.id} className="rounded-md border border-gray-200 bg-white p-2 text-sm shadow-sm dark:border-gray-700 dark:bg-[#0d1117]">
-                  <div className="font-medium">{t.title}</div>
-                  <div className="mt-1 flex gap-2 text-xs text-gray-500 dark:text-gray-400">
-                    <span>{t.state.replace("_", " ")}</span>
-                    {t.branch && <span className="font-mono">{t.branch}</span>}
-                  </div>
-                </li>
+            <ul className="flex min-h-0 flex-1 flex-col gap-2 overflow-y-auto px-2 pb-2">
+              {columns === null &&
+                [0, 1].map((i) => (
+                  <li key={i} aria-hidden className="h-[74px] animate-pulse rounded-md border border-line bg-canvas" />
+                ))}
+              {cards.map((t, ri) => (
+                <BoardCard
+                  key={t.id}
+                  card={t}
+                  col={ci}
+                  row={ri}
+                  starting={startingId === t.id}
+                  onStart={onStart}
+                  onDrag={setDragging}
+                />
               ))}
-              {board && board[c].length === 0 && <li className="px-1 text-xs text-gray-500 dark:text-gray-400">{HINTS[c]}</li>}
+              {columns && cards.length === 0 && <li className="px-1 py-2 text-xs text-fg-muted">{HINTS[c]}</li>}
             </ul>
           </section>
-        ))}
-      </div>
+        );
+      })}
     </div>
   );
 }
+
+const BoardCard = memo(function BoardCard({ card: t, col, row, starting, onStart, onDrag }: { card: Card; col: number; row: number; starting: boolean; onStart: (id: string) => void; onDrag: (id: string | null) => void }) {
+  const backlog = t.state === "backlog";
+  const needs = t.needsUser;
+  const titleId = `card-${t.id}-title`;
+  const metaId = `card-${t.id}-meta`;
+  return (
+    <li
+      className="card-cv group relative rounded-md border border-line bg-canvas shadow-[0_1px_0_rgba(31,35,40,0.04)] hover:border-fg-subtle/60"
+      data-task-id={t.id}
+      draggable={backlog}
+      onDragStart={
+        backlog
+          ? (e) => {
+              e.dataTransfer.setData("application/x-yard-task", t.id);
+              e.dataTransfer.effectAllowed = "move";
+              onDrag(t.id);
+            }
+          : undefined
+      }
+      onDragEnd={backlog ? () => onDrag(null) : undefined}
+    >
+      <Link
+        href={`/tasks/${t.id}`}
+        prefetch={false}
+        data-card
+        data-col={col}
+        data-row={row}
+        aria-labelledby={titleId}
+        aria-describedby={metaId}
+        className="block rounded-md px-3 py-2 focus-visible:outline-offset-0"
+        draggable={false}
+      >
+        <div className="flex items-start gap-2">
+          <span id={titleId} className="min-w-0 flex-1 text-sm font-semibold leading-5 text-fg group-hover:text-accent">
+            {t.title}
+          </span>
+          <span className="mt-0.5 shrink-0 text-[11px] text-fg-subtle" title={t.createdAt}>
+            {timeAgo(t.createdAt)}
+          </span>
+          {needs && (
+            <span data-testid="needs-you-marker" title="Needs you" className="mt-1 inline-flex h-2.5 w-2.5 shrink-0 rounded-full bg-severe ring-2 ring-severe/25">
+              <span className="sr-only">needs you</span>
+            </span>
+          )}
+        </div>
+        <div id={metaId} className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg-muted">
+          <StateBadge state={t.state} disposition={t.disposition} size="sm" />
+          {t.label && <Label>{t.label}</Label>}
+          <span title="Agent">{t.agent}</span>
+          <span title="Round">round {t.round}</span>
+          {typeof t.changedFiles === "number" && (
+            <span title="Changed files" data-testid="changed-files">
+              {t.changedFiles} {t.changedFiles === 1 ? "file" : "files"}
+            </span>
+          )}
+          {t.reviewStatus === "approved" && <span className="text-success">approved</span>}
+          {t.reviewStatus === "changes_requested" && <span className="text-severe">changes requested</span>}
+        </div>
+        {t.projectName && <div className="mt-1 truncate text-[11px] text-fg-subtle">{t.projectName}</div>}
+      </Link>
+      {backlog && (
+        <div className="px-3 pb-2">
+          <Button size="sm" onClick={() => onStart(t.id)} disabled={starting} aria-label={`Start ${t.title}`}>
+            {starting ? "Starting…" : "Start"}
+          </Button>
+        </div>
+      )}
+    </li>
+  );
+});

@@ -117,10 +117,10 @@ export function AttentionStrip({ items, panes }: { items: AttentionItem[]; panes
   if (items.length === 0) return null;
   const byId = new Map(panes.map((p) => [p.id, p]));
   return (
-    <section aria-labelledby="needs-you" className="rounded-md border border-orange-300 bg-orange-50/60 dark:border-orange-800/70 dark:bg-orange-950/20">
-      <h2 id="needs-you" className="flex items-center gap-2 border-b border-orange-200 px-3 py-2 text-sm font-semibold dark:border-orange-900/60">
+    <section aria-labelledby="needs-you" className="rounded-lg border border-severe/40 bg-severe-muted">
+      <h2 id="needs-you" className="flex items-center gap-2 border-b border-severe/30 px-3 py-2 text-sm font-semibold">
         Needs you
-        <span className="rounded-full bg-orange-200 px-2 text-xs font-medium text-orange-900 dark:bg-orange-900/60 dark:text-orange-200">{items.length}</span>
+        <span className="rounded-full bg-severe px-2 text-xs font-medium text-white">{items.length}</span>
       </h2>
       <ul className="flex flex-wrap gap-2 p-2">
         {items.map((it) => {
@@ -130,12 +130,12 @@ export function AttentionStrip({ items, panes }: { items: AttentionItem[]; panes
               <Link
                 href={`/panes/${it.paneId}`}
                 data-attention={it.reason}
-                className="flex max-w-sm items-center gap-2 rounded-md border border-gray-200 bg-white px-2.5 py-1.5 text-sm shadow-sm hover:border-gray-400 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 dark:border-gray-700 dark:bg-[#0d1117] dark:hover:border-gray-500"
+                className="flex max-w-sm items-center gap-2 rounded-md border border-line bg-canvas px-2.5 py-1.5 text-sm shadow-sm hover:border-fg-subtle"
               >
                 <span aria-hidden className={`h-2 w-2 shrink-0 rounded-full ${REASON_DOT[it.reason]}`} />
                 <span className="truncate font-medium">{p ? paneTitle(p) : it.paneId}</span>
-                <span className="shrink-0 text-xs text-gray-600 dark:text-gray-400">{REASON_TEXT[it.reason]}</span>
-                {it.since !== null && <span className="shrink-0 text-xs text-gray-500 dark:text-gray-500">{timeAgo(it.since)}</span>}
+                <span className="shrink-0 text-xs text-fg-muted">{REASON_TEXT[it.reason]}</span>
+                {it.since !== null && <span className="shrink-0 text-xs text-fg-subtle">{timeAgo(it.since)}</span>}
               </Link>
             </li>
           );
@@ -149,9 +149,9 @@ export function AttentionStrip({ items, panes }: { items: AttentionItem[]; panes
 export function PaneTable({ panes }: { panes: PaneInfo[] }) {
   const sorted = [...panes].sort((a, b) => Number(b.live) - Number(a.live) || Date.parse(b.createdAt) - Date.parse(a.createdAt));
   return (
-    <div className="overflow-hidden rounded-md border border-gray-200 dark:border-gray-800">
+    <div className="overflow-hidden rounded-lg border border-line">
       <table className="w-full table-fixed text-sm">
-        <thead className="bg-gray-50 text-left text-xs text-gray-600 dark:bg-[#161b22] dark:text-gray-400">
+        <thead className="bg-canvas-subtle text-left text-xs text-fg-muted">
           <tr>
             <th scope="col" className="px-3 py-2 font-medium">
               Pane
@@ -167,14 +167,14 @@ export function PaneTable({ panes }: { panes: PaneInfo[] }) {
             </th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-gray-200 dark:divide-gray-800">
+        <tbody className="divide-y divide-line">
           {sorted.map((p) => (
-            <tr key={p.id} data-pane-id={p.id} className="hover:bg-gray-50 dark:hover:bg-[#161b22]">
+            <tr key={p.id} data-pane-id={p.id} className="hover:bg-canvas-subtle">
               <td className="px-3 py-2">
-                <Link href={`/panes/${p.id}`} className="block truncate font-medium text-blue-700 hover:underline dark:text-blue-400" title={commandLine(p.argv)}>
+                <Link href={`/panes/${p.id}`} className="block truncate font-medium text-accent hover:underline" title={commandLine(p.argv)}>
                   {paneTitle(p)}
                 </Link>
-                <div className="mt-0.5 flex gap-2 truncate text-xs text-gray-500 dark:text-gray-400">
+                <div className="mt-0.5 flex gap-2 truncate text-xs text-fg-muted">
                   <span className="font-mono">{p.id}</span>
                   {p.agent && <span>· {p.agent}</span>}
                   {p.label && <span className="truncate font-mono">· {commandLine(p.argv)}</span>}
@@ -184,10 +184,10 @@ export function PaneTable({ panes }: { panes: PaneInfo[] }) {
               <td className="px-3 py-2">
                 <LifecycleBadge pane={p} />
               </td>
-              <td className="hidden truncate px-3 py-2 font-mono text-xs text-gray-600 md:table-cell dark:text-gray-400" title={p.cwd}>
+              <td className="hidden truncate px-3 py-2 font-mono text-xs text-fg-muted md:table-cell" title={p.cwd}>
                 {p.cwd}
               </td>
-              <td className="hidden px-3 py-2 text-xs text-gray-500 sm:table-cell dark:text-gray-400" title={p.createdAt}>
+              <td className="hidden px-3 py-2 text-xs text-fg-muted sm:table-cell" title={p.createdAt}>
                 {timeAgo(p.createdAt)}
               </td>
             </tr>

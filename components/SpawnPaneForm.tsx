@@ -1,9 +1,11 @@
 "use client";
 // "Start a pane": an agent profile or a custom command, a working directory and an optional
 // label. The server validates; its message is shown under the field it is about.
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { errorOf, trpc } from "../lib/trpc";
+import { errorOf, useTRPC } from "../lib/trpc";
 import type { PaneInfo } from "../server/core/panes/manager";
+import { inputClass } from "./ui";
 
 interface AgentOption {
   id: string;
@@ -73,30 +75,29 @@ function describeArgv(argv: string[]): string {
   return argv.map((a) => a.replace(/\{\{(\w+)\}\}/g, (m, k: string) => words[k] ?? m)).join(" ");
 }
 
-const inputClass =
-  "w-full rounded-md border border-gray-300 bg-white px-3 py-1.5 text-sm focus:border-blue-500 focus:outline-none focus:ring-2 focus:ring-blue-500/40 aria-[invalid=true]:border-red-500 dark:border-gray-600 dark:bg-[#0d1117] dark:aria-[invalid=true]:border-red-500";
 
 export function SpawnPaneForm({ onSpawned }: { onSpawned: (pane: PaneInfo) => void }) {
-  const [agents, setAgents] = useState<AgentOption[] | null>(null);
+  const trpc = useTRPC();
+  const agentsQuery = useQuery(trpc.agents.list.queryOptions());
+  const agents: AgentOption[] | null = agentsQuery.data ?? null;
+  const spawn = useMutation(trpc.panes.spawn.mutationOptions());
   const [mode, setMode] = useState<"agent" | "command">("agent");
   const [agent, setAgent] = useState("shell");
   const [command, setCommand] = useState("");
   const [cwd, setCwd] = useState("");
   const [label, setLabel] = useState("");
   const [error, setError] = useState<{ field: Field; message: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const busy = spawn.isPending;
   const commandRef = useRef<HTMLInputElement>(null);
   const cwdRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
-    trpc.agents.list
-      .query()
-      .then((list) => {
-        setAgents(list);
-        if (list.length && !list.some((a) => a.id === "shell")) setAgent(list[0]!.id);
-      })
-      .catch((e) => setError({ field: "agent", message: errorOf(e).message }));
-  }, []);
+    const list = agentsQuery.data;
+    if (list?.length && !list.some((a) => a.id === "shell")) setAgent(list[0]!.id);
+  }, [agentsQuery.data]);
+  useEffect(() => {
+    if (agentsQuery.error) setError({ field: "agent", message: errorOf(agentsQuery.error).message });
+  }, [agentsQuery.error]);
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -122,9 +123,8 @@ export function SpawnPaneForm({ onSpawned }: { onSpawned: (pane: PaneInfo) => vo
       cwdRef.current?.focus();
       return;
     }
-    setBusy(true);
     try {
-      const pane = await trpc.panes.spawn.mutate({
+      const pane = await spawn.mutateAsync({
         ...(mode === "agent" ? { agent } : { argv }),
         cwd: dir,
         label: label.trim() || undefined,
@@ -136,14 +136,12 @@ export function SpawnPaneForm({ onSpawned }: { onSpawned: (pane: PaneInfo) => vo
       setError({ field, message: y.message });
       if (field === "cwd") cwdRef.current?.focus();
       else if (field === "command") commandRef.current?.focus();
-    } finally {
-      setBusy(false);
     }
   }
 
   const fieldError = (f: Field) =>
     error?.field === f ? (
-      <span id={`spawn-${f}-error`} role="alert" className="text-xs text-red-600 dark:text-red-400">
+      <span id={`spawn-${f}-error`} role="alert" className="text-xs text-danger">
         {error.message}
       </span>
     ) : null;
@@ -152,19 +150,19 @@ export function SpawnPaneForm({ onSpawned }: { onSpawned: (pane: PaneInfo) => vo
   const selected = agents?.find((a) => a.id === agent);
 
   return (
-    <form onSubmit={submit} aria-labelledby="spawn-title" className="flex flex-col gap-3 rounded-md border border-gray-200 p-4 dark:border-gray-800" noValidate>
+    <form onSubmit={submit} aria-labelledby="spawn-title" className="flex flex-col gap-3 rounded-lg border border-line bg-canvas-subtle p-4" noValidate>
       <h2 id="spawn-title" className="text-sm font-semibold">
         Start a pane
       </h2>
 
       <fieldset className="flex flex-col gap-2">
         <legend className="sr-only">What to run</legend>
-        <div role="radiogroup" aria-label="What to run" className="flex overflow-hidden rounded-md border border-gray-300 text-sm dark:border-gray-600">
+        <div role="radiogroup" aria-label="What to run" className="flex overflow-hidden rounded-md border border-line text-sm">
           {(["agent", "command"] as const).map((m) => (
             <label
               key={m}
-              className={`flex flex-1 cursor-pointer items-center justify-center px-2 py-1 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-blue-500 ${
-                mode === m ? "bg-gray-200 font-medium dark:bg-gray-700" : "hover:bg-gray-100 dark:hover:bg-gray-800"
+              className={`flex flex-1 cursor-pointer items-center justify-center px-2 py-1 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-accent ${
+                mode === m ? "bg-neutral-muted font-medium" : "hover:bg-btn-hover"
               }`}
             >
               <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => (setMode(m), setError(null))} className="sr-only" />
@@ -193,7 +191,7 @@ export function SpawnPaneForm({ onSpawned }: { onSpawned: (pane: PaneInfo) => vo
               ))}
             </select>
             {fieldError("agent") ?? (
-              <span id="spawn-agent-help" className="truncate font-mono text-xs text-gray-500 dark:text-gray-400" title={selected?.argv.join(" ")}>
+              <span id="spawn-agent-help" className="truncate font-mono text-xs text-fg-muted" title={selected?.argv.join(" ")}>
                 {selected ? `Runs ${describeArgv(selected.argv)}` : " "}
               </span>
             )}
@@ -214,7 +212,7 @@ export function SpawnPaneForm({ onSpawned }: { onSpawned: (pane: PaneInfo) => vo
               className={`${inputClass} font-mono`}
             />
             {fieldError("command") ?? (
-              <span id="spawn-command-help" className="text-xs text-gray-500 dark:text-gray-400">
+              <span id="spawn-command-help" className="text-xs text-fg-muted">
                 Program and arguments; quote words with spaces. Runs directly, not through a shell.
               </span>
             )}
@@ -238,7 +236,7 @@ export function SpawnPaneForm({ onSpawned }: { onSpawned: (pane: PaneInfo) => vo
           className={`${inputClass} font-mono`}
         />
         {fieldError("cwd") ?? (
-          <span id="spawn-cwd-help" className="text-xs text-gray-500 dark:text-gray-400">
+          <span id="spawn-cwd-help" className="text-xs text-fg-muted">
             An existing directory, as an absolute path.
           </span>
         )}
@@ -246,7 +244,7 @@ export function SpawnPaneForm({ onSpawned }: { onSpawned: (pane: PaneInfo) => vo
 
       <label className="flex flex-col gap-1 text-sm">
         <span className="font-medium">
-          Label <span className="font-normal text-gray-500">(optional)</span>
+          Label <span className="font-normal text-fg-muted">(optional)</span>
         </span>
         <input
           name="label"
@@ -266,7 +264,7 @@ export function SpawnPaneForm({ onSpawned }: { onSpawned: (pane: PaneInfo) => vo
       <button
         type="submit"
         disabled={busy || (mode === "agent" && !agents)}
-        className="self-start rounded-md bg-green-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-green-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-1 disabled:opacity-50"
+        className="self-start rounded-md bg-primary px-4 py-1.5 text-sm font-medium text-white hover:bg-primary-hover disabled:opacity-50"
       >
         {busy ? "Starting…" : "Start"}
       </button>

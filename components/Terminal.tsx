@@ -1,7 +1,8 @@
 "use client";
 // A live pane in xterm.js: attaches over socket.io (lib/socket.ts), paints the server's snapshot
 // (scrollback, modes, alternate screen), then streams output; keystrokes and fitted sizes flow
-// back. Follows the light/dark class on <html>. xterm is loaded in the browser only.
+// back. Follows the light/dark class on <html>; its text stays readable by assistive technology
+// (screen-reader mode). xterm is loaded in the browser only.
 import "@xterm/xterm/css/xterm.css";
 import type { FitAddon } from "@xterm/addon-fit";
 import type { ITheme, Terminal as XTerm } from "@xterm/xterm";
@@ -99,6 +100,9 @@ export const PaneTerminal = forwardRef<TerminalHandle, PaneTerminalProps>(functi
         lineHeight: 1.15,
         scrollback: 5000,
         cursorBlink: true,
+        // The rendered rows are aria-hidden; screen-reader mode keeps a readable mirror of the
+        // screen (and announces new output) for assistive technology.
+        screenReaderMode: true,
         theme: isDark() ? DARK_THEME : LIGHT_THEME,
       });
       const fit: FitAddon = new FitAddon();

@@ -19,7 +19,7 @@ export function ThemeToggle() {
     return () => mq.removeEventListener("change", onChange);
   }, []);
   return (
-    <div role="group" aria-label="Theme" className="flex overflow-hidden rounded-md border border-gray-300 dark:border-gray-700">
+    <div role="group" aria-label="Theme" className="flex h-8 overflow-hidden rounded-md border border-line bg-btn">
       {CHOICES.map((c) => (
         <button
           key={c.value}
@@ -32,9 +32,7 @@ export function ThemeToggle() {
             applyTheme(c.value);
             setChoice(c.value);
           }}
-          className={`px-2 py-1 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 ${
-            choice === c.value ? "bg-gray-200 dark:bg-gray-700" : "hover:bg-gray-100 dark:hover:bg-gray-800"
-          }`}
+          className={`w-8 text-sm ${choice === c.value ? "bg-neutral-muted text-fg" : "text-fg-muted hover:bg-btn-hover hover:text-fg"}`}
         >
           {c.icon}
         </button>

@@ -1,69 +1,64 @@
 "use client";
-// The top bar: product name, project switcher, "Add project", navigation and theme toggle.
+// The top bar on every page: product mark, navigation (Board, Panes), "New task", the command
+// palette button, "Needs you" with its count, keyboard shortcuts help and the theme toggle.
 import Link from "next/link";
-import { PanesNavLink } from "./PanesNavLink";
+import { usePathname } from "next/navigation";
+import { NeedsYou } from "./NeedsYou";
+import { useUi } from "./Providers";
 import { ThemeToggle } from "./ThemeToggle";
+import { Button } from "./ui";
 
-export interface ProjectOption {
-  id: string;
-  name: string;
-  path: string;
-}
-
-export function TopBar({
-  projects,
-  selectedId,
-  onSelect,
-  onAddProject,
-}: {
-  projects: ProjectOption[];
-  selectedId: string | null;
-  onSelect?: (id: string) => void;
-  onAddProject?: () => void;
-}) {
+export function TopBar() {
+  const ui = useUi();
+  const pathname = usePathname() ?? "/";
+  const nav = [
+    { href: "/", label: "Board", current: pathname === "/" || pathname.startsWith("/tasks") },
+    { href: "/panes", label: "Panes", current: pathname.startsWith("/panes") },
+  ];
   return (
-    <header className="flex items-center gap-3 border-b border-gray-200 bg-gray-50 px-4 py-2 dark:border-gray-800 dark:bg-[#161b22]">
-      <Link href="/" className="font-semibold tracking-tight">
-        <svg aria-hidden="true" viewBox="0 0 16 16" className="mr-1.5 inline h-4 w-4 align-[-2px]" fill="none" stroke="currentColor" strokeWidth="1.6">
-          <path d="M2 14 L8 2 M14 14 L8 2 M8 9 L13 14" />
+    <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center gap-4 border-b border-line bg-canvas-subtle px-4">
+      <Link href="/" className="flex items-center gap-2 text-[15px] font-semibold tracking-tight">
+        <svg aria-hidden viewBox="0 0 32 32" className="h-6 w-6">
+          <rect width="32" height="32" rx="7" className="fill-fg" />
+          <path d="M9 24 L16 8 L23 24 M16 17 L21.5 24" fill="none" strokeWidth="2.6" strokeLinecap="round" strokeLinejoin="round" className="stroke-canvas" />
         </svg>
         Switchyard
       </Link>
-      {onSelect && (
-        <label className="flex items-center gap-2 text-sm">
-          <span className="sr-only">Project</span>
-          <select
-            aria-label="Project"
-            value={selectedId ?? ""}
-            onChange={(e) => onSelect(e.target.value)}
-            disabled={projects.length === 0}
-            className="max-w-xs rounded-md border border-gray-300 bg-white px-2 py-1 text-sm dark:border-gray-700 dark:bg-[#0d1117]"
+      <nav aria-label="Main" className="flex items-center gap-1 text-sm">
+        {nav.map((n) => (
+          <Link
+            key={n.href}
+            href={n.href}
+            aria-current={n.current ? "page" : undefined}
+            className={`rounded-md px-2.5 py-1.5 ${n.current ? "bg-btn-hover font-semibold text-fg" : "text-fg-muted hover:bg-btn-hover hover:text-fg"}`}
           >
-            {projects.length === 0 && <option value="">No projects yet</option>}
-            {projects.map((p) => (
-              <option key={p.id} value={p.id} title={p.path}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
-      {onAddProject && (
+            {n.label}
+          </Link>
+        ))}
+      </nav>
+      <div className="ml-auto flex items-center gap-2">
         <button
           type="button"
-          onClick={onAddProject}
-          className="rounded-md border border-gray-300 px-2 py-1 text-sm hover:bg-gray-100 dark:border-gray-700 dark:hover:bg-gray-800"
+          onClick={() => ui.openPalette()}
+          aria-label="Command palette"
+          aria-keyshortcuts="Control+K Meta+K"
+          className="hidden h-8 w-56 items-center gap-2 rounded-md border border-line bg-canvas px-2.5 text-left text-sm text-fg-subtle hover:border-fg-subtle md:flex"
         >
-          + Add project
+          <svg aria-hidden viewBox="0 0 16 16" className="h-3.5 w-3.5 fill-current">
+            <path d="M10.68 11.74a6 6 0 0 1-7.922-8.982 6 6 0 0 1 8.982 7.922l3.04 3.04a.749.749 0 0 1-.326 1.275.749.749 0 0 1-.734-.215ZM11.5 7a4.499 4.499 0 1 0-8.997 0A4.499 4.499 0 0 0 11.5 7Z" />
+          </svg>
+          <span className="flex-1">Search or jump to…</span>
+          <kbd className="rounded border border-line px-1 font-mono text-[10px]">Ctrl K</kbd>
         </button>
-      )}
-      <nav className="ml-auto flex items-center gap-3 text-sm">
-        <Link href="/" className="hover:underline">
-          Board
-        </Link>
-        <PanesNavLink />
+        <Button variant="primary" onClick={() => ui.openNewTask()} aria-keyshortcuts="n">
+          New task
+        </Button>
+        <NeedsYou />
+        <Button variant="invisible" onClick={() => ui.openShortcuts()} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" className="w-8 px-0">
+          <span aria-hidden className="font-mono">?</span>
+        </Button>
         <ThemeToggle />
-      </nav>
+      </div>
     </header>
   );
 }

@@ -3,44 +3,43 @@
 // a Kill button. Keystrokes go to the pane; the screen survives reloads and reconnects.
 import Link from "next/link";
 import { useParams } from "next/navigation";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { commandLine, LifecycleBadge, type PaneInfo, paneTitle } from "../../../components/PaneList";
 import { PaneTerminal, type TerminalHandle } from "../../../components/Terminal";
 import { TopBar } from "../../../components/TopBar";
 import { onConnectionChange } from "../../../lib/socket";
-import { errorOf, trpc } from "../../../lib/trpc";
+import { errorOf, useTRPC } from "../../../lib/trpc";
 
 type Missing = { code: string; message: string };
 
 export default function PanePage() {
   const params = useParams<{ id: string }>();
   const id = decodeURIComponent(String(params?.id ?? ""));
-  const [pane, setPane] = useState<PaneInfo | null>(null);
-  const [missing, setMissing] = useState<Missing | null>(null);
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const paneQ = useQuery({ ...trpc.panes.get.queryOptions({ id }), retry: false });
+  const [live, setLive] = useState<PaneInfo | null>(null);
+  // The terminal's own updates (attach reply, lifecycle, exit) are fresher than the query.
+  const pane: PaneInfo | null = live ?? paneQ.data ?? null;
+  const setPane = setLive;
+  const missing: Missing | null = paneQ.error
+    ? (() => {
+        const y = errorOf(paneQ.error);
+        return { code: y.code, message: y.code === "BAD_PARAMS" ? `“${id}” is not a pane id.` : y.message };
+      })()
+    : null;
   const [attachError, setAttachError] = useState<string | null>(null);
   const [connected, setConnected] = useState(true);
   const [confirmKill, setConfirmKill] = useState(false);
-  const [killError, setKillError] = useState<string | null>(null);
-  const [killing, setKilling] = useState(false);
+  const killM = useMutation(trpc.panes.kill.mutationOptions());
+  const seenM = useMutation(trpc.panes.markSeen.mutationOptions());
+  const killError = killM.error ? errorOf(killM.error).message : null;
+  const killing = killM.isPending;
   const [noScreen, setNoScreen] = useState(false);
   const termRef = useRef<TerminalHandle>(null);
 
-  useEffect(() => {
-    let live = true;
-    setPane(null);
-    setMissing(null);
-    trpc.panes.get
-      .query({ id })
-      .then((p) => live && setPane(p))
-      .catch((e) => {
-        if (!live) return;
-        const y = errorOf(e);
-        setMissing({ code: y.code, message: y.code === "BAD_PARAMS" ? `“${id}” is not a pane id.` : y.message });
-      });
-    return () => {
-      live = false;
-    };
-  }, [id]);
+  useEffect(() => setLive(null), [id]);
 
   useEffect(() => {
     let wasUp = false;
@@ -54,7 +53,8 @@ export default function PanePage() {
   const lifecycle = pane?.lifecycle;
   useEffect(() => {
     if (lifecycle !== "done" || document.visibilityState !== "visible") return;
-    trpc.panes.markSeen.mutate({ id }).catch(() => {});
+    seenM.mutate({ id }, { onSuccess: () => void qc.invalidateQueries(trpc.panes.attention.pathFilter()) });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [lifecycle, id]);
 
   useEffect(() => {
@@ -65,15 +65,12 @@ export default function PanePage() {
   const onError = useCallback((e: { message: string }) => setAttachError(e.message), []);
 
   async function kill() {
-    setKilling(true);
-    setKillError(null);
     try {
-      setPane(await trpc.panes.kill.mutate({ id }));
+      setPane(await killM.mutateAsync({ id }));
       setConfirmKill(false);
-    } catch (e) {
-      setKillError(errorOf(e).message);
+    } catch {
+      /* shown from killM.error */
     } finally {
-      setKilling(false);
       termRef.current?.focus();
     }
   }
@@ -81,12 +78,12 @@ export default function PanePage() {
   if (missing) {
     return (
       <div className="flex min-h-screen flex-col">
-        <TopBar projects={[]} selectedId={null} />
+        <TopBar />
         <main className="mx-auto mt-16 w-full max-w-xl p-4">
-          <div role="alert" className="rounded-lg border border-gray-200 p-8 text-center dark:border-gray-800">
+          <div role="alert" className="rounded-lg border border-line p-8 text-center">
             <h1 className="text-lg font-semibold">{missing.code === "NOT_FOUND" || missing.code === "BAD_PARAMS" ? "No such pane" : "Could not open this pane"}</h1>
-            <p className="mt-2 text-sm text-gray-600 dark:text-gray-400">{missing.message}</p>
-            <Link href="/panes" className="mt-4 inline-block rounded-md border border-gray-300 px-3 py-1.5 text-sm hover:bg-gray-100 dark:border-gray-700 dark:hover:bg-gray-800">
+            <p className="mt-2 text-sm text-fg-muted">{missing.message}</p>
+            <Link href="/panes" className="mt-4 inline-block rounded-md border border-line bg-btn px-3 py-1.5 text-sm hover:bg-btn-hover">
               ← All panes
             </Link>
           </div>
@@ -99,9 +96,9 @@ export default function PanePage() {
 
   return (
     <div className="flex h-screen flex-col overflow-hidden">
-      <TopBar projects={[]} selectedId={null} />
-      <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-gray-200 px-4 py-2 dark:border-gray-800">
-        <Link href="/panes" className="text-sm text-gray-600 hover:text-blue-700 hover:underline dark:text-gray-400 dark:hover:text-blue-400">
+      <TopBar />
+      <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-line px-4 py-2">
+        <Link href="/panes" className="text-sm text-fg-muted hover:text-accent hover:underline">
           ← Panes
         </Link>
         {pane ? (
@@ -110,7 +107,7 @@ export default function PanePage() {
               {paneTitle(pane)}
             </h1>
             <LifecycleBadge pane={pane} />
-            <dl className="flex min-w-0 flex-wrap items-center gap-x-3 text-xs text-gray-600 dark:text-gray-400">
+            <dl className="flex min-w-0 flex-wrap items-center gap-x-3 text-xs text-fg-muted">
               {pane.label && (
                 <div className="flex min-w-0 gap-1">
                   <dt className="sr-only">Command</dt>
@@ -145,7 +142,7 @@ export default function PanePage() {
             )}
             <div className="ml-auto flex items-center gap-2">
               {killError && (
-                <span role="alert" className="text-xs text-red-600 dark:text-red-400">
+                <span role="alert" className="text-xs text-danger">
                   {killError}
                 </span>
               )}
@@ -168,7 +165,7 @@ export default function PanePage() {
                         setConfirmKill(false);
                         termRef.current?.focus();
                       }}
-                      className="rounded-md border border-gray-300 px-3 py-1 text-sm hover:bg-gray-100 dark:border-gray-700 dark:hover:bg-gray-800"
+                      className="rounded-md border border-line bg-btn px-3 py-1 text-sm hover:bg-btn-hover"
                     >
                       Cancel
                     </button>
@@ -177,7 +174,7 @@ export default function PanePage() {
                   <button
                     type="button"
                     onClick={() => setConfirmKill(true)}
-                    className="rounded-md border border-gray-300 px-3 py-1 text-sm font-medium text-red-700 hover:border-red-600 hover:bg-red-600 hover:text-white dark:border-gray-700 dark:text-red-400 dark:hover:border-red-600 dark:hover:bg-red-700 dark:hover:text-white"
+                    className="rounded-md border border-line bg-btn px-3 py-1 text-sm font-medium text-danger hover:border-danger hover:bg-danger hover:text-white"
                   >
                     Kill
                   </button>
@@ -185,15 +182,15 @@ export default function PanePage() {
             </div>
           </>
         ) : (
-          <span className="text-sm text-gray-500">Loading…</span>
+          <span className="text-sm text-fg-muted">Loading…</span>
         )}
       </header>
       {attachError && (
-        <div role="alert" className="border-b border-red-300 bg-red-50 px-4 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+        <div role="alert" className="border-b border-danger/40 bg-danger-muted px-4 py-2 text-sm text-fg">
           Could not attach to the terminal: {attachError}
         </div>
       )}
-      <div className="relative min-h-0 flex-1 bg-white dark:bg-[#0d1117]">
+      <div className="relative min-h-0 flex-1 bg-canvas">
         {pane && (
           <div className="absolute inset-0 mx-2 mb-1 mt-2">
             <PaneTerminal
@@ -209,7 +206,7 @@ export default function PanePage() {
           </div>
         )}
         {pane && exited && noScreen && (
-          <p className="absolute inset-x-0 top-16 mx-auto w-fit rounded-md border border-gray-200 bg-gray-50 px-4 py-2 text-sm text-gray-600 dark:border-gray-700 dark:bg-[#161b22] dark:text-gray-400">
+          <p className="absolute inset-x-0 top-16 mx-auto w-fit rounded-md border border-line bg-canvas-subtle px-4 py-2 text-sm text-fg-muted">
             No screen to show: the pane printed nothing, or the server restarted since it ended.
           </p>
         )}

@@ -1,0 +1,210 @@
+"use client";
+// Everything every page shares: the React Query cache and the typed tRPC client, the socket
+// events that invalidate that cache (tasks, panes, reviews), toasts and opt-in browser
+// notifications for background outcomes, and the app-wide dialogs (new task, command palette,
+// keyboard shortcuts) with their global shortcuts.
+import { QueryClient, QueryClientProvider, useQueryClient } from "@tanstack/react-query";
+import { usePathname, useRouter } from "next/navigation";
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from "react";
+import { kindOfState, notify } from "../lib/notify";
+import { onConnectionChange, subscribeEvents, type YardEvent } from "../lib/socket";
+import { makeTrpcClient, TRPCProvider, useTRPC } from "../lib/trpc";
+import { CommandPalette } from "./CommandPalette";
+import { NewTaskDialog } from "./NewTaskDialog";
+import { ShortcutsDialog } from "./ShortcutsDialog";
+import { ToastProvider, useToast } from "./Toasts";
+import { STATE_WORDS } from "./ui";
+
+interface UiState {
+  openNewTask(projectId?: string | null): void;
+  openPalette(): void;
+  openShortcuts(): void;
+  /** The project the board shows, so "New task" preselects it. */
+  setCurrentProject(id: string | null): void;
+}
+
+const UiCtx = createContext<UiState>({ openNewTask() {}, openPalette() {}, openShortcuts() {}, setCurrentProject() {} });
+export const useUi = () => useContext(UiCtx);
+
+function makeQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        // Socket events keep the cache fresh; no refetch on every focus.
+        staleTime: 30_000,
+        refetchOnWindowFocus: false,
+        retry: (n, e) => n < 2 && !/NOT_FOUND|BAD_REQUEST|FORBIDDEN|UNAUTHORIZED/.test(String((e as { data?: { code?: string } })?.data?.code ?? "")),
+      },
+    },
+  });
+}
+
+export function Providers({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(makeQueryClient);
+  const [trpcClient] = useState(makeTrpcClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        <ToastProvider>
+          <AppShell>{children}</AppShell>
+        </ToastProvider>
+      </TRPCProvider>
+    </QueryClientProvider>
+  );
+}
+
+function isTyping(e: KeyboardEvent) {
+  const t = e.target as HTMLElement | null;
+  if (!t) return false;
+  return t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || !!t.closest(".xterm");
+}
+
+function AppShell({ children }: { children: ReactNode }) {
+  const [newTask, setNewTask] = useState<{ open: boolean; projectId: string | null }>({ open: false, projectId: null });
+  const [palette, setPalette] = useState(false);
+  const [shortcuts, setShortcuts] = useState(false);
+  const current = useRef<string | null>(null);
+  const router = useRouter();
+
+  const ui = useMemo<UiState>(
+    () => ({
+      openNewTask: (projectId) => setNewTask({ open: true, projectId: projectId ?? current.current }),
+      openPalette: () => setPalette(true),
+      openShortcuts: () => setShortcuts(true),
+      setCurrentProject: (id) => (current.current = id),
+    }),
+    [],
+  );
+
+  useEffect(() => {
+    let pendingG = false;
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        setPalette((p) => !p);
+        return;
+      }
+      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e) || document.querySelector("dialog[open]")) return;
+      if (pendingG) {
+        pendingG = false;
+        if (e.key === "b") router.push("/");
+        else if (e.key === "p") router.push("/panes");
+        return;
+      }
+      if (e.key === "?") {
+        e.preventDefault();
+        setShortcuts(true);
+      } else if (e.key === "n") {
+        e.preventDefault();
+        ui.openNewTask();
+      } else if (e.key === "g") {
+        pendingG = true;
+        setTimeout(() => (pendingG = false), 1000);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [router, ui]);
+
+  return (
+    <UiCtx.Provider value={ui}>
+      <LiveCache />
+      {children}
+      <NewTaskDialog open={newTask.open} projectId={newTask.projectId} onClose={() => setNewTask((s) => ({ ...s, open: false }))} />
+      <CommandPalette open={palette} onClose={() => setPalette(false)} />
+      <ShortcutsDialog open={shortcuts} onClose={() => setShortcuts(false)} />
+    </UiCtx.Provider>
+  );
+}
+
+/**
+ * Socket events → cache: task events invalidate the board, the task's own queries and the
+ * attention list; pane events invalidate panes and attention (a blocked pane moves its card).
+ * Debounced so a burst of events costs one refetch per query. A reconnect refetches everything.
+ */
+function LiveCache() {
+  const qc = useQueryClient();
+  const trpc = useTRPC();
+  const toast = useToast();
+  const pathname = usePathname();
+  const where = useRef(pathname);
+  where.current = pathname;
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const dirty = new Set<string>();
+    const tasks = new Set<string>();
+    const flush = () => {
+      timer = null;
+      if (dirty.has("task")) {
+        void qc.invalidateQueries(trpc.board.pathFilter());
+        void qc.invalidateQueries(trpc.tasks.list.pathFilter());
+        for (const id of tasks) {
+          void qc.invalidateQueries({ queryKey: trpc.tasks.get.queryKey({ id }) });
+          void qc.invalidateQueries({ queryKey: trpc.tasks.events.queryKey({ id }) });
+          void qc.invalidateQueries({ predicate: (q) => JSON.stringify(q.queryKey).includes(id) && !JSON.stringify(q.queryKey).includes('"diff"') });
+        }
+        void qc.invalidateQueries({ queryKey: [["reviews"]] });
+      }
+      if (dirty.has("pane") || dirty.has("task")) {
+        void qc.invalidateQueries(trpc.panes.pathFilter());
+        if (dirty.has("blocked")) void qc.invalidateQueries(trpc.board.pathFilter());
+      }
+      dirty.clear();
+      tasks.clear();
+    };
+    const soon = () => {
+      if (!timer) timer = setTimeout(flush, 120);
+    };
+    const onTask = (e: YardEvent) => {
+      dirty.add("task");
+      if (e.taskId) tasks.add(e.taskId);
+      // The diff changes when the agent ends a turn or a round; refetch it then (it is costly).
+      if (e.taskId && (e.type === "task.state" || e.type === "task.result" || e.type === "task.finished")) {
+        void qc.invalidateQueries({ queryKey: trpc.tasks.diff.queryKey({ id: e.taskId }) });
+      }
+      if (e.type === "task.state" && e.taskId) outcome(e);
+      soon();
+    };
+    const onPane = (e: YardEvent) => {
+      dirty.add("pane");
+      if (e.type === "pane.lifecycle" || e.type === "pane.exit") dirty.add("blocked");
+      if (e.taskId) tasks.add(e.taskId);
+      soon();
+    };
+    const outcome = (e: YardEvent) => {
+      const to = String(e.payload?.to ?? "");
+      const kind = kindOfState(to);
+      if (!kind || !e.taskId) return;
+      const href = `/tasks/${e.taskId}`;
+      const cached = qc.getQueryData(trpc.tasks.get.queryKey({ id: e.taskId })) as { title?: string } | undefined;
+      const title = cached?.title ?? "A task";
+      const words = STATE_WORDS[to] ?? to;
+      if (where.current !== href) toast({ tone: kind === "failed" ? "danger" : kind === "input" ? "attention" : "success", title: `${title}: ${words}`, href });
+      if (document.visibilityState !== "visible" || where.current !== href) notify(kind, `${title}: ${words}`, kind === "input" ? "The agent is waiting for you." : kind === "failed" ? "The task failed." : "Ready for review.", href);
+    };
+    const offT = subscribeEvents("task.*", onTask);
+    const offP = subscribeEvents("pane.*", onPane);
+    const offR = subscribeEvents("review.*", () => {
+      void qc.invalidateQueries({ queryKey: [["reviews"]] });
+      dirty.add("task");
+      soon();
+    });
+    let wasDown = false;
+    const offC = onConnectionChange((up) => {
+      if (!up) wasDown = true;
+      else if (wasDown) {
+        wasDown = false;
+        void qc.invalidateQueries();
+      }
+    });
+    return () => {
+      if (timer) clearTimeout(timer);
+      offT();
+      offP();
+      offR();
+      offC();
+    };
+  }, [qc, trpc, toast]);
+  return null;
+}

@@ -1,0 +1,180 @@
+"use client";
+// The Review tab: the review box ("Summary", "Approve", "Request changes"; "Approved" once
+// approved), the current round's diff with line comments, and every round's history (prompt,
+// result, review, comments). Comments and reviews come from the review procedures; a server
+// without them says so instead of failing.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { useApi } from "../../lib/api";
+import type { Task, TaskDiff } from "../../lib/types";
+import { errorOf } from "../../lib/trpc";
+import { type CommentActions, CommentCard, DiffView } from "../DiffView";
+import { useToast } from "../Toasts";
+import { Alert, Button, Spinner, StateBadge, timeAgo } from "../ui";
+
+export function useCommentActions(taskId: string): { actions: CommentActions | null; comments: ReturnType<typeof useComments> } {
+  const api = useApi();
+  const qc = useQueryClient();
+  const comments = useComments(taskId);
+  const refresh = () => qc.invalidateQueries(api.reviews.pathFilter());
+  const add = useMutation(api.reviews.addComment.mutationOptions({ onSuccess: refresh }));
+  const edit = useMutation(api.reviews.editComment.mutationOptions({ onSuccess: refresh }));
+  const resolve = useMutation(api.reviews.resolveComment.mutationOptions({ onSuccess: refresh }));
+  const remove = useMutation(api.reviews.deleteComment.mutationOptions({ onSuccess: refresh }));
+  const wrap = async <T,>(p: Promise<T>) => {
+    try {
+      return await p;
+    } catch (e) {
+      throw new Error(errorOf(e).message);
+    }
+  };
+  const actions = useMemo<CommentActions | null>(
+    () =>
+      comments.unavailable
+        ? null
+        : {
+            add: (c) => wrap(add.mutateAsync({ taskId, ...c })),
+            edit: (id, body) => wrap(edit.mutateAsync({ id, body })),
+            resolve: (id, resolved) => wrap(resolve.mutateAsync({ id, resolved })),
+            remove: (id) => wrap(remove.mutateAsync({ id })),
+          },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [taskId, comments.unavailable],
+  );
+  return { actions, comments };
+}
+
+function useComments(taskId: string) {
+  const api = useApi();
+  const q = useQuery({ ...api.reviews.listComments.queryOptions({ taskId }), retry: false });
+  const unavailable = q.isError && errorOf(q.error).code === "NOT_FOUND";
+  return { list: q.data?.comments ?? [], unavailable, query: q };
+}
+
+export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDiff; isPending: boolean; error: { message: string } | null } }) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const { actions, comments } = useCommentActions(task.id);
+  const reviews = useQuery({ ...api.reviews.list.queryOptions({ taskId: task.id }), retry: false });
+  const rounds = useQuery({ ...api.tasks.rounds.queryOptions({ id: task.id }), retry: false });
+  const [summary, setSummary] = useState("");
+  const submit = useMutation(
+    api.reviews.submit.mutationOptions({
+      onSuccess: (_r, v) => {
+        setSummary("");
+        toast({ tone: "success", title: v.verdict === "approve" ? "Approved" : `Changes requested: round ${task.round + 1} starts` });
+        void qc.invalidateQueries(api.reviews.pathFilter());
+        void qc.invalidateQueries(api.trpc.tasks.pathFilter());
+        void qc.invalidateQueries(api.trpc.board.pathFilter());
+      },
+    }),
+  );
+  const unavailable = comments.unavailable || (reviews.isError && errorOf(reviews.error).code === "NOT_FOUND");
+  const current = comments.list.filter((c) => c.round === task.round);
+  const thisRoundReviews = (reviews.data?.reviews ?? []).filter((r) => r.round === task.round);
+  const approved = thisRoundReviews.some((r) => r.verdict === "approved");
+  const canReview = task.state === "completed" && !task.disposition;
+
+  return (
+    <div className="flex flex-col gap-4">
+      {unavailable && (
+        <Alert tone="attention" role="status" title="Reviews are not available on this server yet">
+          Line comments, reviews and rounds need the review backend. The diff is still shown below.
+        </Alert>
+      )}
+      {approved && (
+        <Alert tone="success" role="status" title="Approved">
+          This round is approved and ready to merge.
+        </Alert>
+      )}
+      {!unavailable && (
+        <section aria-labelledby="review-box" className="rounded-md border border-line">
+          <h2 id="review-box" className="border-b border-line bg-canvas-subtle px-3 py-2 text-sm font-semibold">
+            Review round {task.round}
+            <span className="ml-2 font-normal text-fg-muted">
+              {current.length} {current.length === 1 ? "comment" : "comments"} on this round
+            </span>
+          </h2>
+          <div className="flex flex-col gap-2 p-3">
+            <label htmlFor="review-summary" className="text-sm font-semibold">
+              Summary
+            </label>
+            <textarea id="review-summary" rows={3} value={summary} onChange={(e) => setSummary(e.target.value)} placeholder="Overall feedback (optional). Line comments go along with it." className="w-full rounded-md border border-line bg-canvas px-3 py-2 text-sm focus:border-accent focus:outline-none" />
+            {submit.error && <Alert>{errorOf(submit.error).message}</Alert>}
+            {!canReview && <p className="text-xs text-fg-muted">A review is submitted once the round is completed (the task is {task.state.replace("_", " ")}).</p>}
+            <div className="flex justify-end gap-2">
+              <Button disabled={!canReview || submit.isPending} onClick={() => submit.mutate({ taskId: task.id, verdict: "request_changes", summary: summary.trim() || undefined })}>
+                Request changes
+              </Button>
+              <Button variant="primary" disabled={!canReview || submit.isPending || approved} onClick={() => submit.mutate({ taskId: task.id, verdict: "approve", summary: summary.trim() || undefined })}>
+                Approve
+              </Button>
+            </div>
+          </div>
+        </section>
+      )}
+
+      <section aria-label="Diff for review">
+        {diff.isPending ? <Spinner label="Loading the diff…" /> : diff.error ? <Alert title="Could not load the diff">{diff.error.message}</Alert> : diff.data ? <DiffView diff={diff.data.diff} files={diff.data.files} comments={current} actions={canReview || task.state === "input_required" ? actions : actions} /> : null}
+      </section>
+
+      {!unavailable && (
+        <section aria-labelledby="history" className="flex flex-col gap-3">
+          <h2 id="history" className="text-base font-semibold">
+            History
+          </h2>
+          {rounds.isPending ? (
+            <Spinner />
+          ) : rounds.isError ? (
+            <p className="text-sm text-fg-muted">Rounds are not available: {errorOf(rounds.error).message}</p>
+          ) : (
+            <ol className="flex flex-col gap-3">
+              {[...rounds.data.rounds].reverse().map((r) => {
+                const rc = comments.list.filter((c) => c.round === r.number);
+                return (
+                  <li key={r.number} data-round={r.number} className="rounded-md border border-line">
+                    <div className="flex items-center gap-2 border-b border-line bg-canvas-subtle px-3 py-2 text-sm">
+                      <strong>Round {r.number}</strong>
+                      <StateBadge state={r.state} size="sm" />
+                      <span className="ml-auto text-xs text-fg-muted">
+                        {timeAgo(r.startedAt)}
+                        {r.endedAt ? ` · ended ${timeAgo(r.endedAt)}` : ""}
+                      </span>
+                    </div>
+                    <div className="flex flex-col gap-2 p-3 text-sm">
+                      {r.prompt && (
+                        <details>
+                          <summary className="cursor-pointer text-xs font-semibold text-fg-muted">Prompt</summary>
+                          <pre className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded border border-line bg-canvas-subtle p-2 font-mono text-xs">{r.prompt}</pre>
+                        </details>
+                      )}
+                      {r.result && (
+                        <div>
+                          <span className="text-xs font-semibold text-fg-muted">Result ({r.result.status}): </span>
+                          {r.result.summary}
+                        </div>
+                      )}
+                      {r.reviews.map((rv) => (
+                        <div key={rv.id} className="flex items-center gap-2">
+                          <StateBadge state={rv.verdict} disposition={rv.verdict === "approved" ? "approved" : "changes requested"} size="sm" />
+                          <span className="text-xs text-fg-muted">
+                            {rv.reviewer} · {timeAgo(rv.createdAt)}
+                          </span>
+                          {rv.summary && <span>{rv.summary}</span>}
+                        </div>
+                      ))}
+                      {rc.map((c) => (
+                        <CommentCard key={c.id} comment={c} actions={r.number === task.round ? actions : null} showWhere />
+                      ))}
+                    </div>
+                  </li>
+                );
+              })}
+            </ol>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+// The UI's data types, inferred from the server's router (never hand-copied), plus the review
+// contract's types for the procedures the review backend adds.
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "../server/api/router";
+
+export type Outputs = inferRouterOutputs<AppRouter>;
+export type Inputs = inferRouterInputs<AppRouter>;
+
+export type Project = Outputs["projects"]["list"][number];
+export type BoardData = Outputs["board"]["get"];
+export type BoardCardData = BoardData[keyof BoardData][number];
+export type Task = Outputs["tasks"]["get"];
+export type TaskState = Task["state"];
+export type TaskEvent = Outputs["tasks"]["events"]["events"][number];
+export type TaskDiff = Outputs["tasks"]["diff"];
+export type DiffFileInfo = TaskDiff["files"][number];
+export type Pane = Outputs["panes"]["get"];
+export type AttentionItem = Outputs["panes"]["attention"]["items"][number];
+export type AgentProfile = Outputs["agents"]["list"][number];
+export type StartInput = Inputs["tasks"]["start"];
+
+export type { Review, ReviewComment, TaskRound } from "../server/contracts/reviews";
