@@ -21,6 +21,8 @@ export const paths = (home: string) => ({
   worktrees: path.join(home, "worktrees"),
   /** The API on a Unix socket too (same handler and guards), for sandboxed agents without network. */
   socket: path.join(home, "run", "api.sock"),
+  /** The pane host's hook relay (`yard hook` posts there while the server is unreachable). */
+  hookSocket: path.join(home, "run", "hook.sock"),
   screens: path.join(home, "screens"), // final screen of every exited pane, <paneId>.json (0600)
 });
 

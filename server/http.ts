@@ -35,7 +35,11 @@ export interface RunningServer {
   token: string;
   loginUrl: string;
   services: Services;
-  close(): Promise<void>;
+  /**
+   * Stops serving. `stopPanes` (default true) also ends every agent and the pane host; false
+   * leaves them running for the next server (what `yard serve` does on SIGTERM).
+   */
+  close(opts?: { stopPanes?: boolean }): Promise<void>;
 }
 
 type AdmittedRequest = http.IncomingMessage & { principal: Principal; pane: Context["pane"]; body?: string };
@@ -185,7 +189,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const guardCfg: GuardConfig = { token, sessions };
   let url = "";
   let apiSocket: ApiSocketState = { error: "the server is still starting" };
-  const services = await createServices({ home: opts.home, token, url: () => url, apiSocket: () => apiSocket });
+  const services = await createServices({ home: opts.home, token, url: () => url, apiSocket: () => apiSocket, log });
 
   let nextHandler: NextHandler | null = null;
   let nextError: Error | null = null;
@@ -298,14 +302,36 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     srv.headersTimeout = Math.min(10_000, requestTimeout);
     srv.keepAliveTimeout = 5_000;
   }
-  const port = await listen(server, opts.port, opts.host);
+  // Agents that outlived the previous server post hooks and call `yard` at the address in their
+  // YARD_URL: listen there again.
+  const reattach = services.panes.reattachAddress();
+  let listenHost = opts.host;
+  let listenPort = opts.port;
+  if (reattach) {
+    if ((opts.port !== 0 && opts.port !== reattach.port) || opts.host !== reattach.host) {
+      log(`switchyard: ${services.panes.liveCount} agent(s) still running expect the server at ${reattach.url}; serving there instead of ${opts.host}:${opts.port}`);
+    }
+    listenHost = reattach.host;
+    listenPort = reattach.port;
+  }
+  let port: number;
+  try {
+    port = await listen(server, listenPort, listenHost);
+  } catch (e) {
+    await services.close({ stopPanes: false });
+    if (reattach && (e as Error).message === portInUseMessage(listenPort)) {
+      throw new Error(`Port ${listenPort} is already in use, and ${services.panes.liveCount} agent(s) still running in the pane host expect the server there (their YARD_URL is ${reattach.url}). Free that port, or stop the agents with \`yard stop --all\`.`);
+    }
+    throw e;
+  }
   apiSocket = await listenSocket(socketServer, p.socket).then(
     (file) => ({ path: file }),
     (e: Error) => ({ error: e.message }),
   );
   if ("error" in apiSocket) log(`switchyard: no API socket (${apiSocket.error}); sandboxed tasks will be refused`);
-  const hostForUrl = opts.host.includes(":") ? `[${opts.host}]` : opts.host === "0.0.0.0" ? "127.0.0.1" : opts.host;
+  const hostForUrl = listenHost.includes(":") ? `[${listenHost}]` : listenHost === "0.0.0.0" ? "127.0.0.1" : listenHost;
   url = `http://${hostForUrl}:${port}`;
+  await services.host.serving({ url, host: listenHost, port });
   realtime = attachRealtime(server, { services, guard: guardCfg, sessions });
   writeFileSync(p.server, JSON.stringify({ url, port, pid: process.pid, version: VERSION }) + "\n", { mode: 0o600 });
 
@@ -330,7 +356,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     token,
     loginUrl: `${url}/login?token=${encodeURIComponent(token)}`,
     services,
-    async close() {
+    async close(o = {}) {
       if (closed) return;
       closed = true;
       await realtime?.close();
@@ -346,7 +372,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         rmSync(apiSocket.path, { force: true });
         apiSocket = { error: "the server has shut down" };
       }
-      await services.close();
+      await services.close({ stopPanes: o.stopPanes ?? true });
       rmSync(p.server, { force: true });
     },
   };

@@ -1,16 +1,20 @@
-// The composition root: opens the database and builds every core service once, so the tRPC
-// router, socket.io and start-up recovery share the same in-memory singletons.
+// The composition root: opens the database, connects to the data dir's pane host (starting one
+// when none runs) and builds every core service once, so the tRPC router, socket.io and start-up
+// recovery share the same in-memory singletons. Start-up recovery reattaches to the panes the
+// host still runs, then takes the exits and hooks it kept while no server was attached.
 import { paths } from "./config";
 import { AgentProfiles } from "./core/agents/profiles";
 import { EventJournal } from "./core/events/journal";
 import { inspectRepo } from "./core/git/repo";
 import type { AttentionItem } from "./core/panes/attention";
+import type { PaneHostPort } from "./core/panes/host-port";
 import { MAX_SCROLLBACK, PaneManager } from "./core/panes/manager";
 import { MIN_SCROLLBACK } from "./core/panes/mirror";
 import { Projects } from "./core/projects/projects";
 import { type ApiSocketState, Sandbox } from "./core/sandbox/sandbox";
 import { TaskEngine } from "./core/tasks/service";
 import { type Db, openDatabase } from "./db";
+import { PaneHostClient } from "./panehost/client";
 import { tightenDataDir } from "./security/data-dir";
 
 export interface Services {
@@ -23,16 +27,34 @@ export interface Services {
   panes: PaneManager;
   tasks: TaskEngine;
   sandbox: Sandbox;
+  /** The pane host (the process running the PTYs). */
+  host: PaneHostPort;
   attention(limit?: number): Promise<AttentionItem[]>;
   url(): string;
-  close(): Promise<void>;
+  /**
+   * Set by whoever runs the process (server/main.ts): stops the server, with `all` also every
+   * agent and the pane host. Unset (in-process use), `yard stop` is refused.
+   */
+  requestStop?: (all: boolean) => void;
+  /**
+   * Closes the services. `stopPanes` (default true) ends every pane and the pane host; false
+   * leaves the agents running in the host for the next server (a restart or an upgrade).
+   */
+  close(opts?: { stopPanes?: boolean }): Promise<void>;
 }
 
-export async function createServices(opts: { home: string; token: string; url: () => string; apiSocket?: () => ApiSocketState }): Promise<Services> {
+export async function createServices(opts: { home: string; token: string; url: () => string; apiSocket?: () => ApiSocketState; log?: (line: string) => void }): Promise<Services> {
   const scrollback = scrollbackLines(); // a bad setting fails before anything is opened
   const p = paths(opts.home);
   tightenDataDir(p.home);
   const { db } = await openDatabase(p.db);
+  let host: PaneHostClient;
+  try {
+    host = await PaneHostClient.open({ home: p.home, log: opts.log });
+  } catch (e) {
+    await db.$disconnect();
+    throw e;
+  }
   const journal = new EventJournal(db);
   const agents = new AgentProfiles(db);
   await agents.seed();
@@ -49,8 +71,9 @@ export async function createServices(opts: { home: string; token: string; url: (
     agents,
     home: p.home,
     url: opts.url,
+    host,
     taskState: (taskId) => tasks?.cachedState(taskId) ?? null,
-    onTransition: (info, state, t) => tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage),
+    onTransition: (info, state, t, lost) => tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage, lost),
     scrollbackLines: scrollback,
   });
   tasks = new TaskEngine({
@@ -65,6 +88,8 @@ export async function createServices(opts: { home: string; token: string; url: (
     sandbox,
   });
   await tasks.recover(await panes.recover());
+  // What happened while no server was attached: hooks posted to the relay, panes that exited.
+  await host.ready();
   return {
     home: p.home,
     token: opts.token,
@@ -75,14 +100,15 @@ export async function createServices(opts: { home: string; token: string; url: (
     panes,
     tasks,
     sandbox,
+    host,
     attention: async (limit) => {
       const rows = await db.task.findMany({ where: { paneId: { not: null } }, select: { id: true, state: true, updatedAt: true } });
       return panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });
     },
     url: opts.url,
-    async close() {
+    async close(o = {}) {
       await tasks?.shutdown();
-      await panes.shutdown();
+      await panes.shutdown({ stopPanes: o.stopPanes ?? true });
       await db.$disconnect();
     },
   };

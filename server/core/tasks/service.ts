@@ -366,8 +366,8 @@ export class TaskEngine {
     return p;
   }
 
-  /** The pane manager reports every lifecycle transition of a task's pane here. */
-  onPaneTransition(info: PaneInfo, to: string, from: string, lastMessage: string | undefined) {
+  /** The pane manager reports every lifecycle transition of a task's pane here (`lost`: its host died). */
+  onPaneTransition(info: PaneInfo, to: string, from: string, lastMessage: string | undefined, lost?: string) {
     if (!info.taskId || this.closing) return;
     const taskId = info.taskId;
     void (async () => {
@@ -377,7 +377,7 @@ export class TaskEngine {
       else if (to === "working" || to === "blocked") await this.apply(taskId, { type: "pane_working" });
       else if (to === "exited") {
         this.runners.get(taskId)?.abort();
-        await this.apply(taskId, { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: from });
+        await this.apply(taskId, lost ? { type: "pane_lost", reason: lost, lastLifecycle: from } : { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: from });
       }
     })().catch(() => {});
   }
@@ -610,10 +610,19 @@ export class TaskEngine {
 
   // ---- restart -------------------------------------------------------------------------
 
-  /** On start-up: tasks whose panes died with the old process become failed with evidence. */
+  /**
+   * On start-up: a task whose pane still runs in the pane host keeps its state (one still pending
+   * gets its background runner back: wait for ready, submit the contract); a task whose pane is
+   * gone becomes failed with evidence.
+   */
   async recover(lostPanes: Map<string, string>): Promise<void> {
     const rows = await this.deps.db.task.findMany({ where: { state: { in: [...ACTIVE_STATES] } } });
     for (const r of rows) {
+      if (r.paneId && this.deps.panes.isLive(r.paneId)) {
+        this.stateCache.set(r.id, r.state as TaskState);
+        if (r.state === "pending") await this.resumePending(r, r.paneId);
+        continue;
+      }
       await this.apply(r.id, { type: "restart", lastLifecycle: r.paneId ? (lostPanes.get(r.paneId) ?? (await this.lastLifecycleBeforeExit(r.paneId))) : null });
     }
     // A merge that landed before its record was written is recorded, never redone or undone.
@@ -630,6 +639,21 @@ export class TaskEngine {
       }
     }
     for (const r of await this.deps.db.task.findMany({ select: { id: true, state: true } })) this.stateCache.set(r.id, r.state as TaskState);
+  }
+
+  /**
+   * A pending task whose pane survived a server restart: the previous server was waiting for the
+   * agent to be ready, or was submitting the contract. A pane already working (or done) took it.
+   */
+  private async resumePending(r: TaskRow, paneId: string): Promise<void> {
+    const lifecycle = this.deps.panes.state(paneId)?.lifecycle;
+    if (lifecycle === "working" || lifecycle === "blocked" || lifecycle === "done") {
+      await this.apply(r.id, { type: "submitted" });
+      if (lifecycle === "done") await this.apply(r.id, { type: "pane_done", lastMessage: this.deps.panes.state(paneId)?.lastMessage ?? null });
+      return;
+    }
+    const contract: Contract = { objective: r.objective, constraints: json(r.constraints, []), acceptanceCriteria: json(r.acceptanceCriteria, []), outputFormat: r.outputFormat ?? undefined };
+    this.runInBackground(r.id, paneId, renderPrompt(contract, { id: r.id, title: r.title }), this.deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
   }
 
   /** A pane stopped by the previous shutdown: what it was doing before it exited. */
