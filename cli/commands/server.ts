@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { yardHome } from "../../server/config";
 import { YardError } from "../../server/core/errors";
-import { connectControl, hostPaths } from "../../server/panehost/protocol";
+import { connectControl, hostPaths, processAlive } from "../../server/panehost/protocol";
 import type { CliContext } from "../context";
 import { toCliError } from "../output";
 
@@ -91,20 +91,11 @@ function pidFrom(file: string): number | null {
   }
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
-
 /** Waits until every given process has exited; false if one is still there at the deadline. */
 async function waitGone(pids: Array<number | null>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (pids.every((p) => p === null || !alive(p))) return true;
+    if (pids.every((p) => p === null || !processAlive(p))) return true;
     if (Date.now() > deadline) return false;
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { YardError } from "../core/errors";
 import type { HostExit, HostHook, PaneHostEvents, PaneHostPort } from "../core/panes/host-port";
-import { type Body, Conn, connectSocket, ensurePrivateDir, type HelloReply, hostPaths, loadHostSecret, type Msg, PROTOCOL } from "./protocol";
+import { type Body, Conn, connectSocket, ensurePrivateDir, type HelloReply, hostPaths, loadHostSecret, type Msg, processAlive, PROTOCOL } from "./protocol";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const HOST_MAIN = path.join(REPO_ROOT, "server/panehost/main.ts");
@@ -208,16 +208,7 @@ export class PaneHostClient implements PaneHostPort {
     const pid = this.hello.hostPid;
     await c.request("shutdown", { stopPanes: true }, { timeoutMs: 5000 }).catch(() => {});
     const deadline = Date.now() + 10_000;
-    while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    while (processAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     c.destroy();
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }

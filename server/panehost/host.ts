@@ -20,7 +20,7 @@ import { hashSecret, parsePaneToken, safeEqual } from "../security/token";
 import { paths } from "../config";
 import { listenHookRelay, type RelayedHook } from "./hook-relay";
 import { MirrorPool } from "./mirror-pool";
-import { Conn, ensurePrivateDir, type HelloReply, hostPaths, loadHostSecret, type Msg, PROTOCOL, secretMatches, type HostPaneStatus } from "./protocol";
+import { Conn, ensurePrivateDir, type HelloReply, hostPaths, loadHostSecret, type Msg, processAlive, PROTOCOL, secretMatches, type HostPaneStatus } from "./protocol";
 
 /** The PTY is paused while more than this many bytes are read but not parsed... */
 export const BACKPRESSURE_HIGH = 1024 * 1024;
@@ -162,7 +162,7 @@ export class PaneHost {
         if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
       }
       const pid = Number(readFileSync(this.paths.pid, "utf8").trim());
-      if (pid > 0 && pid !== process.pid && alive(pid)) return false;
+      if (pid > 0 && pid !== process.pid && processAlive(pid, "panehost")) return false;
       rmSync(this.paths.pid, { force: true });
     }
     return false;
@@ -282,7 +282,7 @@ export class PaneHost {
         }
         const wanted = m.role === "server" ? "server" : "control";
         if (wanted === "server") {
-          if (this.server && !this.server.closed && alive(this.serverPid) && this.serverPid !== m.pid) {
+          if (this.server && !this.server.closed && processAlive(this.serverPid) && this.serverPid !== m.pid) {
             conn.replyError(id, new YardError("CONFLICT", `Another Switchyard server (pid ${this.serverPid}) is attached to this pane host`, { pid: this.serverPid }));
             conn.end();
             return;
@@ -369,6 +369,8 @@ export class PaneHost {
           mirrors: await this.pool.mirrorCount(),
           undelivered: this.deliverables.length,
           hooksQueued: this.deliverables.filter((d) => d.kind === "hook").length,
+          /** What waits for a server, oldest first. */
+          queue: this.deliverables.map((d) => ({ paneId: d.paneId, kind: d.kind, ...(d.kind === "hook" ? { event: d.event } : { exitCode: d.exitCode }) })),
           serving: this.serving,
         };
       case "list":
@@ -702,15 +704,6 @@ export class PaneHost {
 
   private deliver(d: Deliverable): void {
     this.server?.send({ ev: d.kind, ...d });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -69,6 +69,32 @@ export function secretMatches(given: unknown, secret: string): boolean {
   return timingSafeEqual(a, b);
 }
 
+/**
+ * Whether process `pid` is running: it exists and is not a zombie (a killed host whose parent
+ * died may stay a zombie when nothing reaps it). With `cmdline`, its command line must contain
+ * that too (a pidfile's pid may have been reused by another program).
+ */
+export function processAlive(pid: number, cmdline?: string): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return true; // no /proc: trust kill(0)
+  }
+  if (stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z") return false;
+  if (cmdline === undefined) return true;
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(cmdline);
+  } catch {
+    return false;
+  }
+}
+
 // ---- frames ------------------------------------------------------------------------------
 
 export type Msg = Record<string, unknown>;

@@ -9,6 +9,7 @@ export interface HostStatus {
   mirrors: number;
   undelivered: number;
   hooksQueued: number;
+  queue: Array<{ paneId: string; kind: "hook" | "exit"; event?: string; exitCode?: number | null }>;
   serving: { url: string; host: string; port: number } | null;
 }
 

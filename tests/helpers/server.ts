@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { processAlive } from "../../server/panehost/protocol";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const YARD_BIN = path.join(ROOT, "cli/bin/yard.js");
@@ -85,13 +86,9 @@ export function paneHostPid(home: string): number | null {
   }
 }
 
+/** Running (a zombie nobody reaped does not count). */
 export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return processAlive(pid);
 }
 
 /** SIGTERMs the data dir's pane host (it ends its agents) and waits for it to exit. */
