@@ -169,6 +169,34 @@ describe("a server restart", () => {
   });
 });
 
+describe("a sandboxed agent across a server restart", () => {
+  it("posts its hook to the relay while the server is down and reaches the restarted server's new API socket", async () => {
+    const repo = makeRepo();
+    dirs.push(repo);
+    const s1 = await startTestServer();
+    servers.push(s1);
+    let api = adminClient(s1);
+    const gateName = ".gate";
+    const { task, pane } = await api.tasks.start.mutate({ repoPath: repo, argv: [process.execPath, GATED, gateName, "sandboxed done"], objective: "gated work", sandbox: true });
+    expect(task.sandboxed).toBe(true);
+    await api.tasks.wait.query({ id: task.id, until: "working", timeoutMs: 60_000 });
+
+    s1.proc.kill("SIGKILL");
+    await s1.stop();
+    writeFileSync(path.join(task.worktreePath!, gateName), ""); // the agent's cwd is its worktree
+    await waitFor(async () => (await hostStatus(s1.home)).queue.some((q) => q.paneId === pane.id && q.event === "PermissionRequest"), { timeoutMs: 30_000, what: "the sandboxed agent's hook queued in the host" });
+
+    const s2 = await startTestServer({ home: s1.home });
+    servers.push(s2);
+    api = adminClient(s2);
+    await waitFor(async () => (await api.panes.get.query({ id: pane.id })).lifecycle === "blocked", { what: "blocked by the relayed hook" });
+    await api.panes.sendKeys.mutate({ id: pane.id, text: "y" });
+    // Its report goes through /run/switchyard/api.sock: the socket the new server created.
+    const done = (await api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 60_000 })).tasks[0]!;
+    expect(done).toMatchObject({ state: "completed", result: { summary: "sandboxed done" } });
+  });
+});
+
 describe("stopping", () => {
   it("SIGTERM and `yard stop` leave the agents running; `yard stop --all` ends them and the pane host", async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), "yard-ph-stop-"));
