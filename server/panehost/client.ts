@@ -87,16 +87,14 @@ export class PaneHostClient implements PaneHostPort {
         conn.destroy();
         throw new YardError("CONFLICT", `The running pane host (pid ${hello.hostPid}) speaks protocol ${hello.protocol}, this server ${PROTOCOL}: stop it with \`yard stop --all\` (it ends its agents)`, { hostPid: hello.hostPid });
       }
-      const previous = this.hello?.hostPid;
       this.hello = hello;
       this.conn = conn;
       conn.onMessage = (m) => this.onEvent(m);
       conn.onClose(() => this.onClose(conn));
-      if (previous !== undefined && previous !== hello.hostPid) {
-        // A new host after the old one died: tell it where we serve and take its records.
-        if (this.servingInfo) await conn.request("serving", this.servingInfo);
-        if (this.readyOnce) await conn.request("ready");
-      }
+      // Connected again (a new host after the old one died, or the same one): say where we serve
+      // and take what it kept meanwhile.
+      if (this.servingInfo) await conn.request("serving", this.servingInfo);
+      if (this.readyOnce) await conn.request("ready");
       return conn;
     }
   }
@@ -118,8 +116,7 @@ export class PaneHostClient implements PaneHostPort {
         stdio: ["ignore", fd, fd],
         env: process.env,
       });
-      child.unref();
-      this.log(`switchyard: started the pane host (pid ${child.pid})`);
+      child.unref(); // its own start is in host/host.log
     } finally {
       closeSync(fd);
     }
@@ -129,17 +126,16 @@ export class PaneHostClient implements PaneHostPort {
     if (this.conn !== conn || this.closing) return;
     this.conn = null;
     const oldPid = this.hello.hostPid;
-    // The same host still there (the connection broke): reattach; otherwise it is gone.
-    void this.connect(false).then(
-      (c) => {
-        if (this.hello.hostPid === oldPid) this.events.reattached?.(this.hello.panes);
-        else this.events.lost?.("pane_host_died");
-        return c;
-      },
-      () => {
-        this.log(`switchyard: the pane host (pid ${oldPid}) is gone; its panes have failed`);
-        this.events.lost?.("pane_host_died");
-      },
+    if (!processAlive(oldPid, "panehost")) {
+      this.log(`switchyard: the pane host (pid ${oldPid}) died; its panes are gone`);
+      this.events.lost?.("pane_host_died");
+      return; // the next request starts a new host
+    }
+    // The connection broke but the host lives: reconnect and compare what it holds.
+    this.connecting ??= this.connect(false).finally(() => (this.connecting = null));
+    this.connecting.then(
+      () => (this.hello.hostPid === oldPid ? this.events.reattached?.(this.hello.panes) : this.events.lost?.("pane_host_died")),
+      () => this.events.lost?.("pane_host_died"),
     );
   }
 

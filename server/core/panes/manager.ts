@@ -446,9 +446,13 @@ export class PaneManager {
     await Promise.all([...this.live.values()].map((p) => this.lose(p, reason)));
   }
 
-  /** The connection to the host broke but the host is still there: panes it no longer has are gone. */
+  /**
+   * The connection to the host broke but the host is still there: panes it no longer has are
+   * gone; viewers of the others missed output meanwhile and take a fresh snapshot.
+   */
   private async onHostReattached(panes: HostPaneStatus[]): Promise<void> {
     const have = new Set(panes.map((p) => p.paneId));
+    for (const p of this.live.values()) if (have.has(p.info.id)) for (const s of p.subscribers) s.listener.resync?.();
     await Promise.all([...this.live.values()].filter((p) => !have.has(p.info.id)).map((p) => this.lose(p, "pane_host_lost_pane")));
   }
 
