@@ -47,10 +47,19 @@ export async function createServices(opts: { home: string; token: string; url: (
   const scrollback = scrollbackLines(); // a bad setting fails before anything is opened
   const p = paths(opts.home);
   tightenDataDir(p.home);
-  const { db } = await openDatabase(p.db);
+  // The pane host (started when none runs) comes up while the database opens.
+  const hostStart = PaneHostClient.open({ home: p.home, log: opts.log });
+  hostStart.catch(() => {});
+  let db: Db;
+  try {
+    ({ db } = await openDatabase(p.db));
+  } catch (e) {
+    await hostStart.then((h) => h.detach(), () => {});
+    throw e;
+  }
   let host: PaneHostClient;
   try {
-    host = await PaneHostClient.open({ home: p.home, log: opts.log });
+    host = await hostStart;
   } catch (e) {
     await db.$disconnect();
     throw e;

@@ -111,6 +111,7 @@ export class PaneHost {
   private idleSince: number | null = Date.now();
   private idleTimer: NodeJS.Timeout | null = null;
   private stopping: Promise<void> | null = null;
+  private poolReady: Promise<void> = Promise.resolve();
   readonly startedAt = new Date().toISOString();
 
   constructor(private readonly opts: HostOptions) {
@@ -130,7 +131,9 @@ export class PaneHost {
     ensurePrivateDir(this.paths.dir);
     if (!this.lock()) return false;
     try {
-      await this.pool.start();
+      // Listen at once; requests that need the mirror workers wait until they are up.
+      this.poolReady = this.pool.start();
+      this.poolReady.catch((e: Error) => this.log(`mirror workers failed to start: ${e.stack ?? e.message}`));
       this.loadPending();
       rmSync(this.paths.socket, { force: true }); // we hold the lock: any socket here is stale
       this.control = net.createServer((s) => this.onConnection(s));
@@ -358,6 +361,7 @@ export class PaneHost {
 
   private async handle(conn: Conn, role: "server" | "control", m: Msg): Promise<unknown> {
     const op = m.op as string;
+    await this.poolReady; // (every request, so they stay in arrival order)
     if (role === "control" && !["status", "list", "shutdown", "stats"].includes(op)) throw new YardError("FORBIDDEN", `A control connection cannot ${op}`);
     switch (op) {
       case "status":
@@ -463,7 +467,7 @@ export class PaneHost {
         return { stopping: this.running().length };
       case "bye":
         if (role === "server" && this.server === conn) this.serverGone();
-        conn.end();
+        setImmediate(() => conn.end()); // after the reply
         return {};
       default:
         throw new YardError("BAD_PARAMS", `unknown pane host request ${op}`);

@@ -23,7 +23,8 @@ say("ready");
 
 process.stdin.on("data", (buf) => {
   const s = buf.toString("utf8");
-  if (phase === "prompt" && s === "\r") {
+  // Enter is written separately, but may be read together with the paste (hooks block this loop).
+  if (phase === "prompt" && s.endsWith("\r")) {
     phase = "gate";
     hook("UserPromptSubmit", { prompt: "(the task's contract)" });
     say("working, waiting for the gate");
