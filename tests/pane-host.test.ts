@@ -6,6 +6,7 @@
 // contract, and the browser's terminal attach works. Then kill -9 of the pane host itself: its
 // panes fail with evidence, and the next spawn gets a new host.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { io } from "socket.io-client";
@@ -237,5 +238,26 @@ describe("stopping", () => {
     const info = await adminClient(s4).panes.get.query({ id: pane.id });
     expect(info).toMatchObject({ lifecycle: "exited", live: false });
     expect((await adminClient(s4).events.list.query({ paneId: pane.id, type: "pane.lost" })).events).toEqual([]);
+  });
+
+  it("a restarted server refuses a port taken meanwhile (its agents' YARD_URL points there), saying so, and reattaches once it is free", async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "yard-ph-port-"));
+    dirs.push(tmp);
+    const s1 = await startTestServer();
+    servers.push(s1);
+    const pane = await adminClient(s1).panes.spawn.mutate({ argv: ["sleep", "600"], cwd: tmp });
+    s1.proc.kill("SIGKILL");
+    await s1.stop();
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(s1.port, "127.0.0.1", () => resolve()));
+    try {
+      await expect(startTestServer({ home: s1.home })).rejects.toThrow(new RegExp(`Port ${s1.port} is already in use, and 1 agent\\(s\\) still running in the pane host expect the server there`));
+    } finally {
+      await new Promise((r) => squatter.close(r));
+    }
+    const s2 = await startTestServer({ home: s1.home });
+    servers.push(s2);
+    expect(s2.port).toBe(s1.port);
+    expect(await adminClient(s2).panes.get.query({ id: pane.id })).toMatchObject({ live: true });
   });
 });

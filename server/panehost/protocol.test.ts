@@ -1,3 +1,4 @@
+// The pane host's wire format and the hook relay's request lines, without processes.
 import { describe, expect, it } from "vitest";
 import { YardError } from "../core/errors";
 import { parseRelayLine } from "./hook-relay";
