@@ -353,6 +353,14 @@ export class PaneManager {
     return this.live.get(id);
   }
 
+  /** Tells every viewer the pane ended (after any output still held for one that is attaching). */
+  private notifyExit(pane: LivePane): void {
+    for (const s of pane.subscribers) {
+      deliverBuffered(s);
+      s.listener.exit?.(pane.info);
+    }
+  }
+
   private onOutput(id: string, offset: number, data: Buffer): void {
     const pane = this.live.get(id);
     if (!pane) return;
@@ -429,7 +437,7 @@ export class PaneManager {
       pane.info.live = false;
       this.apply(pane, { type: "exit", exitCode: e.exitCode, signal: e.signal || null, at: Date.now() });
       await pane.persist.catch(() => {});
-      for (const s of pane.subscribers) s.listener.exit?.(pane.info);
+      this.notifyExit(pane);
     } finally {
       this.forget(pane);
     }
@@ -467,7 +475,7 @@ export class PaneManager {
       pane.info.live = false;
       this.apply(pane, { type: "exit", exitCode: null, signal: null, at: Date.now() }, { lost: reason });
       await pane.persist.catch(() => {});
-      for (const s of pane.subscribers) s.listener.exit?.(pane.info);
+      this.notifyExit(pane);
     } finally {
       this.forget(pane);
     }
@@ -804,14 +812,8 @@ export class PaneManager {
       snapshot = await this.snapshot(id).catch(() => ({ data: "", cols: pane.info.cols, rows: pane.info.rows }));
     }
     setImmediate(() => {
-      const buffered = sub.buffer ?? [];
+      if (pane.subscribers.has(sub)) deliverBuffered(sub);
       sub.buffer = null;
-      if (!pane.subscribers.has(sub)) return;
-      for (const b of buffered) {
-        if (b.offset < sub.from) continue;
-        const text = sub.decoder.write(b.data);
-        if (text) listener.output?.(text);
-      }
     });
     return { snapshot, pane: { ...pane.info }, detach };
   }
@@ -872,6 +874,18 @@ export class PaneManager {
       await this.deps.host.detach();
     }
     this.screens.close();
+  }
+}
+
+/** Hands a viewer the output that arrived while its attach was completing (from its offset on). */
+function deliverBuffered(sub: Subscriber): void {
+  if (!sub.buffer) return;
+  const buffered = sub.buffer;
+  sub.buffer = []; // still attaching: later output keeps queueing behind this
+  for (const b of buffered) {
+    if (b.offset < sub.from) continue;
+    const text = sub.decoder.write(b.data);
+    if (text) sub.listener.output?.(text);
   }
 }
 
