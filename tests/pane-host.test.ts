@@ -198,6 +198,33 @@ describe("a sandboxed agent across a server restart", () => {
   });
 });
 
+describe("a pane host that went idle while no server was up", () => {
+  it("keeps the exits it could not deliver for the next host, so the next server records them", async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "yard-ph-idle-"));
+    dirs.push(tmp);
+    const env = { YARD_HOST_IDLE_MS: "300" }; // (the host inherits the server's environment)
+    const s1 = await startTestServer({ env });
+    servers.push(s1);
+    const gateFile = path.join(tmp, "gate");
+    const pane = await adminClient(s1).panes.spawn.mutate({ argv: ["sh", "-c", `while [ ! -e ${gateFile} ]; do sleep 0.05; done; echo finished; exit 5`], cwd: tmp });
+    const hostPid = paneHostPid(s1.home)!;
+    s1.proc.kill("SIGKILL");
+    await s1.stop();
+    writeFileSync(gateFile, "");
+    // No pane, no server: the host saves what nobody took and exits.
+    await waitFor(() => !isAlive(hostPid), { timeoutMs: 30_000, what: "the idle host to exit" });
+    expect(JSON.parse(readFileSync(path.join(s1.home, "host/pending.json"), "utf8")).deliverables).toMatchObject([{ kind: "exit", paneId: pane.id, exitCode: 5 }]);
+
+    const s2 = await startTestServer({ home: s1.home, env });
+    servers.push(s2);
+    const api = adminClient(s2);
+    expect(await api.panes.get.query({ id: pane.id })).toMatchObject({ lifecycle: "exited", exitCode: 5, live: false });
+    expect(await everything(api, pane.id)).toEqual(["finished"]);
+    expect((await api.events.list.query({ paneId: pane.id, type: "pane.lost" })).events).toEqual([]);
+    expect(existsSync(path.join(s1.home, "host/pending.json"))).toBe(false);
+  });
+});
+
 describe("stopping", () => {
   it("SIGTERM and `yard stop` leave the agents running; `yard stop --all` ends them and the pane host", async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), "yard-ph-stop-"));
