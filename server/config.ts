@@ -26,6 +26,10 @@ export const paths = (home: string) => ({
   screens: path.join(home, "screens"), // final screen of every exited pane, <paneId>.json (0600)
 });
 
+/** The longest path a Unix socket address holds (sun_path, with its terminating NUL). */
+export const MAX_SOCKET_PATH = 107;
+export const socketPathFits = (file: string) => Buffer.byteLength(file) <= MAX_SOCKET_PATH;
+
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 export function isLoopbackHost(host: string): boolean {
   return LOOPBACK.has(host) || /^127(\.\d{1,3}){3}$/.test(host);

@@ -7,7 +7,7 @@ import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import path from "node:path";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
-import { paths } from "./config";
+import { MAX_SOCKET_PATH, paths, socketPathFits } from "./config";
 import { appRouter } from "./api/router";
 import type { Context } from "./api/trpc";
 import { attachRealtime, type Realtime } from "./realtime/socket";
@@ -139,16 +139,13 @@ async function listen(server: http.Server, port: number, host: string): Promise<
   return (server.address() as AddressInfo).port;
 }
 
-/** The longest path a Unix socket address holds (sun_path, with its terminating NUL). */
-const MAX_SOCKET_PATH = 107;
-
 /**
  * Listens on a Unix socket at `file` (its directory 0700, the socket 0600). A socket left by a
  * crashed server (nobody answers) is removed first; a live one, or anything that is not a
  * socket, is left alone and reported.
  */
 async function listenSocket(server: http.Server, file: string): Promise<string> {
-  if (Buffer.byteLength(file) > MAX_SOCKET_PATH) throw new Error(`${file} is longer than the ${MAX_SOCKET_PATH} bytes a Unix socket path may have (use a shorter YARD_HOME)`);
+  if (!socketPathFits(file)) throw new Error(`${file} is longer than the ${MAX_SOCKET_PATH} bytes a Unix socket path may have (use a shorter YARD_HOME)`);
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   chmodSync(path.dirname(file), 0o700);
   let existing;

@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { YardError } from "../core/errors";
 import type { HostExit, HostHook, PaneHostEvents, PaneHostPort } from "../core/panes/host-port";
-import { type Body, Conn, connectSocket, ensurePrivateDir, type HelloReply, hostPaths, loadHostSecret, type Msg, processAlive, PROTOCOL } from "./protocol";
+import { type Body, checkPrivateDir, Conn, connectSocket, ensurePrivateDir, type HelloReply, hostPaths, loadHostSecret, type Msg, processAlive, PROTOCOL } from "./protocol";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const HOST_MAIN = path.join(REPO_ROOT, "server/panehost/main.ts");
@@ -58,6 +58,7 @@ export class PaneHostClient implements PaneHostPort {
   private async connect(start: boolean): Promise<Conn> {
     const p = hostPaths(this.opts.home);
     const secret = loadHostSecret(this.opts.home, true);
+    checkPrivateDir(path.dirname(p.socket)); // the secret goes only to a socket in a directory of ours
     const deadline = Date.now() + START_MS;
     let started = false;
     for (let attempt = 0; ; attempt++) {

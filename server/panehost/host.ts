@@ -10,6 +10,7 @@
 import { chmodSync, closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
+import path from "node:path";
 import * as pty from "node-pty";
 import { YardError } from "../core/errors";
 import type { FlowStats } from "../core/panes/host-port";
@@ -20,7 +21,7 @@ import { hashSecret, parsePaneToken, safeEqual } from "../security/token";
 import { paths } from "../config";
 import { listenHookRelay, type RelayedHook } from "./hook-relay";
 import { MirrorPool } from "./mirror-pool";
-import { Conn, ensurePrivateDir, type HelloReply, hostPaths, loadHostSecret, type Msg, processAlive, PROTOCOL, secretMatches, type HostPaneStatus } from "./protocol";
+import { checkPrivateDir, Conn, ensurePrivateDir, type HelloReply, hostPaths, loadHostSecret, type Msg, processAlive, PROTOCOL, secretMatches, type HostPaneStatus } from "./protocol";
 
 /** The PTY is paused while more than this many bytes are read but not parsed... */
 export const BACKPRESSURE_HIGH = 1024 * 1024;
@@ -135,6 +136,7 @@ export class PaneHost {
       this.poolReady = this.pool.start();
       this.poolReady.catch((e: Error) => this.log(`mirror workers failed to start: ${e.stack ?? e.message}`));
       this.loadPending();
+      checkPrivateDir(path.dirname(this.paths.socket));
       rmSync(this.paths.socket, { force: true }); // we hold the lock: any socket here is stale
       this.control = net.createServer((s) => this.onConnection(s));
       await new Promise<void>((resolve, reject) => {
@@ -142,8 +144,11 @@ export class PaneHost {
         this.control!.listen(this.paths.socket, () => resolve());
       });
       chmodSync(this.paths.socket, 0o600);
-      this.relay = await listenHookRelay(this.paths.relay, (h) => this.onRelayedHook(h));
+      if (this.paths.relay) this.relay = await listenHookRelay(this.paths.relay, (h) => this.onRelayedHook(h));
+      else this.log(`no hook relay: ${paths(this.opts.home).hookSocket} is longer than a socket path may be`);
     } catch (e) {
+      this.control?.close();
+      await this.pool.close().catch(() => {});
       this.unlock();
       throw e;
     }
@@ -207,7 +212,8 @@ export class PaneHost {
       this.control?.close();
       this.relay?.close();
       rmSync(this.paths.socket, { force: true });
-      rmSync(this.paths.relay, { force: true });
+      if (this.paths.socket !== path.join(this.paths.dir, "host.sock")) rmSync(path.dirname(this.paths.socket), { recursive: true, force: true });
+      if (this.paths.relay) rmSync(this.paths.relay, { force: true });
       for (const c of [...this.controls]) c.end();
       this.server?.end();
       await this.pool.close().catch(() => {});

@@ -23,10 +23,20 @@ process.on("uncaughtException", (e) => console.error(`${new Date().toISOString()
 process.on("unhandledRejection", (e) => console.error(`${new Date().toISOString()} unhandled rejection: ${(e as Error)?.stack ?? e}`));
 process.on("SIGHUP", () => {}); // no controlling terminal to lose; never die of it
 for (const sig of ["SIGTERM", "SIGINT"] as const) {
-  process.on(sig, () => void host.stop(sig, { stopPanes: true }));
+  process.on(sig, () => {
+    setTimeout(() => process.exit(1), 20_000); // stopping must never hang the process
+    void host.stop(sig, { stopPanes: true });
+  });
 }
 
-if (!(await host.start())) {
+let started: boolean;
+try {
+  started = await host.start();
+} catch (e) {
+  console.error(`${new Date().toISOString()} the pane host could not start: ${(e as Error).stack ?? e}`);
+  process.exit(1);
+}
+if (!started) {
   console.log(`${new Date().toISOString()} another pane host holds ${home}; exiting`);
   process.exit(0);
 }

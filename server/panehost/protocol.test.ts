@@ -2,7 +2,9 @@
 import { describe, expect, it } from "vitest";
 import { YardError } from "../core/errors";
 import { parseRelayLine } from "./hook-relay";
-import { encodeFrame, FrameReader, fromWireError, MAX_FRAME, secretMatches, toWireError } from "./protocol";
+import os from "node:os";
+import { MAX_SOCKET_PATH } from "../config";
+import { encodeFrame, FrameReader, fromWireError, hostPaths, MAX_FRAME, secretMatches, toWireError } from "./protocol";
 
 describe("frames", () => {
   it("round-trip headers and bodies (strings, bytes, a reply's result field)", () => {
@@ -46,6 +48,19 @@ describe("frames", () => {
     expect(secretMatches("s3cret-s3cret-s3cret-s3cret-s3cret", "s3cret-s3cret-s3cret-s3cret-s3cret")).toBe(true);
     expect(secretMatches("s3cret", "s3cret-s3cret-s3cret-s3cret-s3cret")).toBe(false);
     expect(secretMatches(undefined, "x")).toBe(false);
+  });
+});
+
+describe("host paths", () => {
+  it("keep the control socket in the data dir, or in a private temp dir of its own when that path is too long", () => {
+    expect(hostPaths("/home/u/.local/share/switchyard")).toMatchObject({ socket: "/home/u/.local/share/switchyard/host/host.sock", relay: "/home/u/.local/share/switchyard/run/hook.sock" });
+    const long = `/var/tmp/${"d".repeat(100)}`;
+    const a = hostPaths(long);
+    expect(a.socket.startsWith(os.tmpdir())).toBe(true);
+    expect(Buffer.byteLength(a.socket)).toBeLessThanOrEqual(MAX_SOCKET_PATH);
+    expect(a.relay).toBeNull(); // no relay there: its path cannot be a socket address
+    expect(hostPaths(long).socket).toBe(a.socket);
+    expect(hostPaths(`${long}x`).socket).not.toBe(a.socket);
   });
 });
 

@@ -11,10 +11,11 @@
 // events from the host: {ev, ...}. The first request on a connection must be `hello` with the
 // secret, or the host closes it.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
-import { paths } from "../config";
+import { paths, socketPathFits } from "../config";
 import { type ErrorCode, isErrorCode, YardError } from "../core/errors";
 import type { HelloReply } from "../core/panes/host-port";
 
@@ -27,17 +28,36 @@ const MAX_HEADER = 4 * 1024 * 1024;
 
 export function hostPaths(home: string) {
   const dir = path.join(home, "host");
+  const socket = path.join(dir, "host.sock");
+  const relay = paths(home).hookSocket;
   return {
     dir,
-    socket: path.join(dir, "host.sock"),
+    /**
+     * The control socket. A data dir whose path is too long for a socket address gets it in a
+     * private directory of its own under the temp dir instead (checked before every use).
+     */
+    socket: socketPathFits(socket) ? socket : path.join(os.tmpdir(), `yard-host-${process.getuid?.() ?? 0}-${createHash("sha256").update(path.resolve(home)).digest("hex").slice(0, 16)}`, "host.sock"),
     pid: path.join(dir, "host.pid"),
     secret: path.join(dir, "secret"),
     log: path.join(dir, "host.log"),
     /** Exits and hooks no server acknowledged before the host went idle: the next host delivers them. */
     pending: path.join(dir, "pending.json"),
-    /** The hook relay: `yard hook` posts here when the server is unreachable (mounted into sandboxes with run/). */
-    relay: paths(home).hookSocket,
+    /** The hook relay: `yard hook` posts here when the server is unreachable (mounted into sandboxes with run/); null when its path is too long. */
+    relay: socketPathFits(relay) ? relay : null,
   };
+}
+
+/**
+ * Makes sure `dir` is a directory of this user's that nobody else can enter (creating it 0700):
+ * the control socket's directory, before the host listens there or a client sends it the secret.
+ */
+export function checkPrivateDir(dir: string): void {
+  ensurePrivateDir(dir);
+  const st = lstatSync(dir);
+  const uid = process.getuid?.();
+  if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o077) !== 0) {
+    throw new YardError("PANE_HOST_UNAVAILABLE", `${dir} is not a private directory of this user; remove it`, { dir });
+  }
 }
 
 /** The host's secret (created 0600 on first use): only the server, the host and the user's CLI read it. */
@@ -345,9 +365,11 @@ export function connectSocket(file: string, timeoutMs = 5000): Promise<net.Socke
 /** A control connection for the CLI and tests: hello as `control`, then requests. */
 export async function connectControl(home: string, opts: { timeoutMs?: number } = {}): Promise<{ conn: Conn; hello: HelloReply }> {
   const secret = loadHostSecret(home, false);
+  const file = hostPaths(home).socket;
+  checkPrivateDir(path.dirname(file));
   let socket: net.Socket;
   try {
-    socket = await connectSocket(hostPaths(home).socket, opts.timeoutMs);
+    socket = await connectSocket(file, opts.timeoutMs);
   } catch (e) {
     throw new YardError("PANE_HOST_UNAVAILABLE", `No pane host is running for ${home} (${(e as Error).message})`, { home });
   }

@@ -12,7 +12,7 @@ import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { paths } from "../../config";
+import { paths, socketPathFits } from "../../config";
 import type { Db } from "../../db";
 import { hashSecret, newPaneToken, parsePaneToken, safeEqual } from "../../security/token";
 import { absolutePath } from "../../contracts/common";
@@ -254,9 +254,11 @@ export class PaneManager {
       YARD_URL: this.deps.url(),
       YARD_TOKEN: token,
       YARD_PANE: id,
-      YARD_HOOK_SOCKET: paths(this.deps.home).hookSocket,
       PATH: this.panePath(),
     });
+    // The pane host's hook relay, for hooks posted while the server restarts (none where its path is too long).
+    const relay = paths(this.deps.home).hookSocket;
+    if (socketPathFits(relay)) env.YARD_HOOK_SOCKET = relay;
     if (parent) env.YARD_PARENT_PANE = parent.id;
     if (extras.taskId) env.YARD_TASK = extras.taskId;
 
