@@ -1,6 +1,7 @@
 // Memory of exited panes: 500 short panes spawned and run to their exit through a real PaneManager
-// (real PTYs, SQLite and final screens in a temp data dir), RSS and heap (+ external) measured with
-// GC forced after a warm-up of 50 panes and again after all 500. The growth per exited pane is
+// and pane host (real PTYs, SQLite and final screens in a temp data dir), the server side's RSS and
+// heap (+ external) measured with GC forced after a warm-up of 50 panes and again after all 500
+// (the note adds the pane host's RSS, which holds the live mirrors). The growth per exited pane is
 // compared with the size of one live mirror at full scrollback (the default 5000 lines of 120
 // coloured columns) measured in the same run; a manager that kept each exited pane's mirror would
 // grow by that pane's mirror (printed in the note) per pane.
@@ -9,7 +10,7 @@
 // Target for both: ratio <= 0.01 (1 % of a live mirror). Run standalone: npx tsx bench/pane-exit.bench.ts
 import { ProfileStore } from "../server/stores/profiles";
 import { EventStore } from "../server/stores/events";
-import { promises as fsp } from "node:fs";
+import { promises as fsp, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -21,6 +22,7 @@ import { EventJournal } from "../server/core/events/journal";
 import { PaneManager } from "../server/core/panes/manager";
 import { TerminalMirror } from "../server/core/panes/mirror";
 import { openDatabase } from "../server/db";
+import { PaneHostClient } from "../server/panehost/client";
 import type { BenchResult } from "./types";
 
 const PANES = 500;
@@ -88,25 +90,35 @@ async function mirrorSize(gc: () => void, lines: number): Promise<Usage> {
   return { rss: (after.rss - before.rss) / n, heap: (after.heap - before.heap) / n };
 }
 
+/** VmRSS of a process, bytes. */
+function rssOf(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Number(m[1]) * KB : 0;
+}
+
 export async function run(): Promise<BenchResult[]> {
   const gc = gcFn();
   const home = await fsp.mkdtemp(path.join(os.tmpdir(), "yard-pane-exit-bench-"));
   const { db } = await openDatabase(paths(home).db);
-  const panes = new PaneManager({ db, journal: new EventJournal(new EventStore(db)), agents: new AgentProfiles(new ProfileStore(db)), home, url: () => "http://127.0.0.1:9" });
+  const host = await PaneHostClient.open({ home, log: () => {} });
+  const panes = new PaneManager({ db, journal: new EventJournal(new EventStore(db)), agents: new AgentProfiles(new ProfileStore(db)), home, url: () => "http://127.0.0.1:9", host });
+  await host.ready();
   try {
     const liveFull = await mirrorSize(gc, 5000 + ROWS);
     const liveShort = await mirrorSize(gc, PANE_LINES);
     const t0 = Date.now();
     await runPanes(panes, home, WARMUP);
     const warm = await settle(gc);
+    const hostWarm = rssOf(host.hostPid);
     await runPanes(panes, home, PANES - WARMUP);
     const end = await settle(gc);
+    const hostEnd = rssOf(host.hostPid);
     const seconds = (Date.now() - t0) / 1000;
     const live = (await panes.list({ liveOnly: true })).length;
     const screens = (await fsp.readdir(paths(home).screens).catch(() => [])).length;
     const perPaneHeap = (end.heap - warm.heap) / (PANES - WARMUP);
     const perPaneRss = (end.rss - warm.rss) / (PANES - WARMUP);
-    const note = `${PANES} panes (${PANE_LINES} coloured lines each, ${CONCURRENCY} at a time, ${round(seconds, 1)} s), growth from pane ${WARMUP} to ${PANES} with GC forced; ${live} live, ${screens} final screens on disk; one exited pane's mirror if kept: ${round(liveShort.heap / KB, 0)} KB heap`;
+    const note = `${PANES} panes (${PANE_LINES} coloured lines each, ${CONCURRENCY} at a time, ${round(seconds, 1)} s), growth from pane ${WARMUP} to ${PANES} with GC forced; ${live} live, ${screens} final screens on disk; one exited pane's mirror if kept: ${round(liveShort.heap / KB, 0)} KB heap; pane host RSS ${round(hostWarm / KB / KB, 1)} -> ${round(hostEnd / KB / KB, 1)} MB (${round((hostEnd - hostWarm) / (PANES - WARMUP) / KB, 1)} KB/pane, no GC forced there)`;
     const heapRatio = perPaneHeap / liveFull.heap;
     const rssRatio = perPaneRss / Math.max(liveFull.rss, liveFull.heap);
     return [

@@ -3,13 +3,14 @@
 // machine. Inside a pane (YARD_PANE set) only the pane's own token is used: the CLI never falls
 // back to the install token there, so a pane cannot act beyond its role by unsetting YARD_TOKEN.
 // Builds the tRPC client (over node:http, see http.ts), over the Unix socket YARD_SOCKET when it is set (a sandboxed pane has
-// no network).
+// no network). Inside a pane, a call made while the server restarts waits for it (up to
+// YARD_RETRY_MS, default 20 s) instead of failing: the agent outlived the server.
 import { readFileSync } from "node:fs";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import type { AppRouter } from "../server/api/router";
 import { paths, yardHome } from "../server/config";
 import { YardError } from "../server/core/errors";
-import { nodeFetch, socketFetch } from "./http";
+import { nodeFetch, retryWhileDown, socketFetch } from "./http";
 
 export interface Connection {
   url: string;
@@ -19,6 +20,8 @@ export interface Connection {
   home: string;
   /** The server's API socket (YARD_SOCKET), used instead of TCP when set. */
   socket?: string;
+  /** Inside a pane: how long a call waits for a server that is restarting (ms). */
+  retryMs?: number;
 }
 
 export function resolveConnection(env: NodeJS.ProcessEnv = process.env): Connection {
@@ -31,7 +34,8 @@ export function resolveConnection(env: NodeJS.ProcessEnv = process.env): Connect
       throw new YardError("UNAUTHORIZED", `Inside a Switchyard pane (YARD_PANE=${env.YARD_PANE}) yard uses only the pane's own YARD_URL and YARD_TOKEN, and ${!url ? "YARD_URL" : "YARD_TOKEN"} is not set; the install token is never used inside a pane`, { pane: env.YARD_PANE });
     }
     const socket = env.YARD_SOCKET?.trim() || undefined;
-    return { url: url.replace(/\/+$/, ""), token, source: "env", home, ...(socket ? { socket } : {}) };
+    const retry = Number(env.YARD_RETRY_MS ?? 20_000);
+    return { url: url.replace(/\/+$/, ""), token, source: "env", home, ...(socket ? { socket } : {}), retryMs: Number.isFinite(retry) && retry >= 0 ? retry : 20_000 };
   }
   const source = url && token ? "env" : "data-dir";
   if (!url) {
@@ -58,10 +62,14 @@ export function makeClient(conn: Connection) {
       httpLink({
         url: `${conn.url}/api/trpc`,
         headers: () => ({ authorization: `Bearer ${conn.token}` }),
-        fetch: conn.socket ? socketFetch(conn.socket) : nodeFetch,
+        fetch: withRetry(conn.socket ? socketFetch(conn.socket) : nodeFetch, conn.retryMs),
       }),
     ],
   });
 }
 
 export type YardClient = ReturnType<typeof makeClient>;
+
+function withRetry<F extends Parameters<typeof retryWhileDown>[0]>(fetch: F, retryMs: number | undefined) {
+  return retryMs ? retryWhileDown(fetch, retryMs) : fetch;
+}

@@ -6,7 +6,8 @@
 // tRPC what it reads from a response: `ok` and `json()`. No client-side timeout: `yard task
 // wait` long-polls for as long as its --timeout says. `socketFetch(path)` sends the same requests
 // over a Unix socket (YARD_SOCKET: a sandboxed pane has no network), with Host: localhost for the
-// server's Host guard.
+// server's Host guard. `retryWhileDown(fetch, ms)` tries a request again while nothing listens
+// (the server is restarting; agents in panes outlive it).
 import http from "node:http";
 import type { RequestOptions } from "node:https";
 
@@ -78,4 +79,28 @@ async function send(input: RequestInfo | URL | string, init: Init, socketPath: s
     req.on("error", reject);
     req.end(body);
   });
+}
+
+type Fetch = (input: RequestInfo | URL | string, init?: Init) => Promise<NodeResponse>;
+
+/** Nothing listens there: the request never reached a server, so sending it again is safe. */
+const NOTHING_LISTENS = new Set(["ECONNREFUSED", "ENOENT"]);
+
+/**
+ * A fetch that, while nothing listens at the server's address, tries again every 250 ms for up
+ * to `windowMs`: inside a pane, a `yard` call made while the server restarts waits for it
+ * instead of failing (the pane host keeps the agent running meanwhile).
+ */
+export function retryWhileDown(fetch: Fetch, windowMs: number): Fetch {
+  return async (input, init) => {
+    const deadline = Date.now() + windowMs;
+    for (;;) {
+      try {
+        return await fetch(input, init);
+      } catch (e) {
+        if (!NOTHING_LISTENS.has((e as NodeJS.ErrnoException).code ?? "") || Date.now() >= deadline || init?.signal?.aborted) throw e;
+        await new Promise((r) => setTimeout(r, Math.min(250, Math.max(0, deadline - Date.now()))));
+      }
+    }
+  };
 }

@@ -21,8 +21,14 @@ export const paths = (home: string) => ({
   worktrees: path.join(home, "worktrees"),
   /** The API on a Unix socket too (same handler and guards), for sandboxed agents without network. */
   socket: path.join(home, "run", "api.sock"),
+  /** The pane host's hook relay (`yard hook` posts there while the server is unreachable). */
+  hookSocket: path.join(home, "run", "hook.sock"),
   screens: path.join(home, "screens"), // final screen of every exited pane, <paneId>.json (0600)
 });
+
+/** The longest path a Unix socket address holds (sun_path, with its terminating NUL). */
+export const MAX_SOCKET_PATH = 107;
+export const socketPathFits = (file: string) => Buffer.byteLength(file) <= MAX_SOCKET_PATH;
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 export function isLoopbackHost(host: string): boolean {

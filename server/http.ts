@@ -7,7 +7,7 @@ import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import path from "node:path";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
-import { paths } from "./config";
+import { MAX_SOCKET_PATH, paths, socketPathFits } from "./config";
 import { appRouter } from "./api/router";
 import type { Context } from "./api/trpc";
 import { attachRealtime, type Realtime } from "./realtime/socket";
@@ -35,7 +35,11 @@ export interface RunningServer {
   token: string;
   loginUrl: string;
   services: Services;
-  close(): Promise<void>;
+  /**
+   * Stops serving. `stopPanes` (default true) also ends every agent and the pane host; false
+   * leaves them running for the next server (what `yard serve` does on SIGTERM).
+   */
+  close(opts?: { stopPanes?: boolean }): Promise<void>;
 }
 
 type AdmittedRequest = http.IncomingMessage & { principal: Principal; pane: Context["pane"]; body?: string };
@@ -135,16 +139,13 @@ async function listen(server: http.Server, port: number, host: string): Promise<
   return (server.address() as AddressInfo).port;
 }
 
-/** The longest path a Unix socket address holds (sun_path, with its terminating NUL). */
-const MAX_SOCKET_PATH = 107;
-
 /**
  * Listens on a Unix socket at `file` (its directory 0700, the socket 0600). A socket left by a
  * crashed server (nobody answers) is removed first; a live one, or anything that is not a
  * socket, is left alone and reported.
  */
 async function listenSocket(server: http.Server, file: string): Promise<string> {
-  if (Buffer.byteLength(file) > MAX_SOCKET_PATH) throw new Error(`${file} is longer than the ${MAX_SOCKET_PATH} bytes a Unix socket path may have (use a shorter YARD_HOME)`);
+  if (!socketPathFits(file)) throw new Error(`${file} is longer than the ${MAX_SOCKET_PATH} bytes a Unix socket path may have (use a shorter YARD_HOME)`);
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   chmodSync(path.dirname(file), 0o700);
   let existing;
@@ -185,7 +186,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const guardCfg: GuardConfig = { token, sessions };
   let url = "";
   let apiSocket: ApiSocketState = { error: "the server is still starting" };
-  const services = await createServices({ home: opts.home, token, url: () => url, apiSocket: () => apiSocket });
+  const services = await createServices({ home: opts.home, token, url: () => url, apiSocket: () => apiSocket, log });
 
   let nextHandler: NextHandler | null = null;
   let nextError: Error | null = null;
@@ -298,14 +299,36 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     srv.headersTimeout = Math.min(10_000, requestTimeout);
     srv.keepAliveTimeout = 5_000;
   }
-  const port = await listen(server, opts.port, opts.host);
+  // Agents that outlived the previous server post hooks and call `yard` at the address in their
+  // YARD_URL: listen there again.
+  const reattach = services.panes.reattachAddress();
+  let listenHost = opts.host;
+  let listenPort = opts.port;
+  if (reattach) {
+    if ((opts.port !== 0 && opts.port !== reattach.port) || opts.host !== reattach.host) {
+      log(`switchyard: ${services.panes.liveCount} agent(s) still running expect the server at ${reattach.url}; serving there instead of ${opts.host}:${opts.port}`);
+    }
+    listenHost = reattach.host;
+    listenPort = reattach.port;
+  }
+  let port: number;
+  try {
+    port = await listen(server, listenPort, listenHost);
+  } catch (e) {
+    await services.close({ stopPanes: false });
+    if (reattach && (e as Error).message === portInUseMessage(listenPort)) {
+      throw new Error(`Port ${listenPort} is already in use, and ${services.panes.liveCount} agent(s) still running in the pane host expect the server there (their YARD_URL is ${reattach.url}). Free that port, or stop the agents with \`yard stop --all\`.`);
+    }
+    throw e;
+  }
   apiSocket = await listenSocket(socketServer, p.socket).then(
     (file) => ({ path: file }),
     (e: Error) => ({ error: e.message }),
   );
   if ("error" in apiSocket) log(`switchyard: no API socket (${apiSocket.error}); sandboxed tasks will be refused`);
-  const hostForUrl = opts.host.includes(":") ? `[${opts.host}]` : opts.host === "0.0.0.0" ? "127.0.0.1" : opts.host;
+  const hostForUrl = listenHost.includes(":") ? `[${listenHost}]` : listenHost === "0.0.0.0" ? "127.0.0.1" : listenHost;
   url = `http://${hostForUrl}:${port}`;
+  await services.host.serving({ url, host: listenHost, port });
   realtime = attachRealtime(server, { services, guard: guardCfg, sessions });
   writeFileSync(p.server, JSON.stringify({ url, port, pid: process.pid, version: VERSION }) + "\n", { mode: 0o600 });
 
@@ -330,7 +353,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     token,
     loginUrl: `${url}/login?token=${encodeURIComponent(token)}`,
     services,
-    async close() {
+    async close(o = {}) {
       if (closed) return;
       closed = true;
       await realtime?.close();
@@ -346,7 +369,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         rmSync(apiSocket.path, { force: true });
         apiSocket = { error: "the server has shut down" };
       }
-      await services.close();
+      await services.close({ stopPanes: o.stopPanes ?? true });
       rmSync(p.server, { force: true });
     },
   };

@@ -1,6 +1,7 @@
 // Entry point: `npm start` / `yard serve` (production; builds the UI first when needed) and
-// `npm run dev`. Starts the one server process, prints the board URL and the login link, and
-// shuts down cleanly on SIGINT/SIGTERM.
+// `npm run dev`. Starts the server process, prints the board URL and the login link, and shuts
+// down cleanly on SIGINT/SIGTERM — leaving the agents running in the pane host, so a restart or
+// an upgrade loses nothing. `yard stop --all` stops the agents and the pane host too.
 import path from "node:path";
 import { REPO_ROOT } from "./root";
 import { parseServeArgs, yardHome } from "./config";
@@ -36,17 +37,19 @@ async function main() {
   console.log(`Open this login link once in your browser: ${server.loginUrl}`);
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (why: string, all: boolean) => {
     if (stopping) return;
     stopping = true;
-    console.log(`switchyard: ${signal}, shutting down…`);
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const running = server.services.panes.liveCount;
+    console.log(`switchyard: ${why}, shutting down…${all ? " (stopping every agent and the pane host)" : running ? ` ${running} agent(s) keep running in the pane host; \`yard stop --all\` stops them` : ""}`);
+    const force = setTimeout(() => process.exit(1), all ? 20_000 : 10_000);
     force.unref();
-    await server.close();
+    await server.close({ stopPanes: all });
     process.exit(0);
   };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
+  server.services.requestStop = (all) => void stop(all ? "yard stop --all" : "yard stop", all);
+  process.on("SIGINT", () => void stop("SIGINT", false));
+  process.on("SIGTERM", () => void stop("SIGTERM", false));
 }
 
 main().catch((e: Error) => {

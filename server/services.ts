@@ -1,10 +1,13 @@
-// The composition root: opens the database and builds every core service once, so the tRPC
-// router, socket.io and start-up recovery share the same in-memory singletons.
+// The composition root: opens the database, connects to the data dir's pane host (starting one
+// when none runs) and builds every core service once, so the tRPC router, socket.io and start-up
+// recovery share the same in-memory singletons. Start-up recovery reattaches to the panes the
+// host still runs, then takes the exits and hooks it kept while no server was attached.
 import { paths } from "./config";
 import { AgentProfiles } from "./core/agents/profiles";
 import { EventJournal } from "./core/events/journal";
 import { inspectRepo } from "./core/git/repo";
 import type { AttentionItem } from "./core/panes/attention";
+import type { PaneHostPort } from "./core/panes/host-port";
 import { MAX_SCROLLBACK, PaneManager } from "./core/panes/manager";
 import { MIN_SCROLLBACK } from "./core/panes/mirror";
 import { Projects } from "./core/projects/projects";
@@ -14,6 +17,7 @@ import { ReviewStore } from "./stores/reviews";
 import { TaskEngine } from "./core/tasks/service";
 import { TaskStore } from "./stores/tasks";
 import { type Db, openDatabase } from "./db";
+import { PaneHostClient } from "./panehost/client";
 import { tightenDataDir } from "./security/data-dir";
 import { EventStore } from "./stores/events";
 import { ProfileStore } from "./stores/profiles";
@@ -30,18 +34,45 @@ export interface Services {
   tasks: TaskEngine;
   sandbox: Sandbox;
   reviews: ReviewService;
+  /** The pane host (the process running the PTYs). */
+  host: PaneHostPort;
   attention(limit?: number): Promise<AttentionItem[]>;
   /** How many projects, panes and tasks the board holds. */
   counts(): Promise<{ projects: number; panes: number; tasks: number }>;
   url(): string;
-  close(): Promise<void>;
+  /**
+   * Set by whoever runs the process (server/main.ts): stops the server, with `all` also every
+   * agent and the pane host. Unset (in-process use), `yard stop` is refused.
+   */
+  requestStop?: (all: boolean) => void;
+  /**
+   * Closes the services. `stopPanes` (default true) ends every pane and the pane host; false
+   * leaves the agents running in the host for the next server (a restart or an upgrade).
+   */
+  close(opts?: { stopPanes?: boolean }): Promise<void>;
 }
 
-export async function createServices(opts: { home: string; token: string; url: () => string; apiSocket?: () => ApiSocketState }): Promise<Services> {
+export async function createServices(opts: { home: string; token: string; url: () => string; apiSocket?: () => ApiSocketState; log?: (line: string) => void }): Promise<Services> {
   const scrollback = scrollbackLines(); // a bad setting fails before anything is opened
   const p = paths(opts.home);
   tightenDataDir(p.home);
-  const { db } = await openDatabase(p.db);
+  // The pane host (started when none runs) comes up while the database opens.
+  const hostStart = PaneHostClient.open({ home: p.home, log: opts.log });
+  hostStart.catch(() => {});
+  let db: Db;
+  try {
+    ({ db } = await openDatabase(p.db));
+  } catch (e) {
+    await hostStart.then((h) => h.detach(), () => {});
+    throw e;
+  }
+  let host: PaneHostClient;
+  try {
+    host = await hostStart;
+  } catch (e) {
+    await db.$disconnect();
+    throw e;
+  }
   const journal = new EventJournal(new EventStore(db));
   const agents = new AgentProfiles(new ProfileStore(db));
   await agents.seed();
@@ -60,8 +91,9 @@ export async function createServices(opts: { home: string; token: string; url: (
     agents,
     home: p.home,
     url: opts.url,
+    host,
     taskState: (taskId) => tasks?.cachedState(taskId) ?? null,
-    onTransition: (info, state, t) => tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage),
+    onTransition: (info, state, t, lost) => tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage, lost),
     scrollbackLines: scrollback,
   });
   tasks = new TaskEngine({
@@ -77,6 +109,8 @@ export async function createServices(opts: { home: string; token: string; url: (
   });
   const reviews = new ReviewService({ store: new ReviewStore(db), tasks, journal });
   await tasks.recover(await panes.recover());
+  // What happened while no server was attached: hooks posted to the relay, panes that exited.
+  await host.ready();
   return {
     home: p.home,
     token: opts.token,
@@ -89,14 +123,15 @@ export async function createServices(opts: { home: string; token: string; url: (
     sandbox,
     reviews,
     counts: async () => ({ projects: await projectStore.count(), panes: (await panes.list()).length, tasks: await taskStore.count() }),
+    host,
     attention: async (limit) => {
       const rows = await taskStore.withPanes();
       return panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });
     },
     url: opts.url,
-    async close() {
+    async close(o = {}) {
       await tasks?.shutdown();
-      await panes.shutdown();
+      await panes.shutdown({ stopPanes: o.stopPanes ?? true });
       await db.$disconnect();
     },
   };

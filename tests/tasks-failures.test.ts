@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminClient, clientWithToken, errorOf } from "./helpers/client";
 import { git } from "./helpers/git";
-import { ROOT, startTestServer, type TestServer, yard } from "./helpers/server";
+import { ROOT, startTestServer, stopPaneHost, type TestServer, yard } from "./helpers/server";
 import { scratch } from "./helpers/scratch";
 import { waitFor } from "./helpers/wait";
 import { startRecordingWorker } from "./helpers/worker";
@@ -264,7 +264,9 @@ describe("cancel and discard", () => {
 });
 
 describe("restart", () => {
-  it("keeps completed tasks intact and fails running ones with evidence, worktrees kept", async () => {
+  // A server restart alone keeps running tasks working (tests/pane-host.test.ts); here the pane host
+  // dies with it (a crash of both, a reboot), so the running agents are gone.
+  it("keeps completed tasks intact and fails running ones whose agents died with evidence, worktrees kept", async () => {
     const s = await startTestServer();
     const repo = repoWith();
     let a = adminClient(s);
@@ -276,6 +278,7 @@ describe("restart", () => {
     await waitFor(async () => (await a.panes.get.query({ id: running[1]!.paneId! })).lifecycle === "blocked");
     s.proc.kill("SIGKILL"); // a crash: no graceful shutdown
     await s.stop();
+    await stopPaneHost(s.home, "SIGKILL"); // and the agents' pane host with it
     const s2 = await startTestServer({ home: s.home });
     try {
       a = adminClient(s2);

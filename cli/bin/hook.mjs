@@ -1,8 +1,10 @@
 // `yard hook <Event>` without the TypeScript toolchain, so an agent's hook costs one Node start-up
 // and one HTTP request. Reads the hook JSON on stdin and posts it for this pane (YARD_PANE) with
 // the pane's token (YARD_TOKEN) to YARD_URL, or over the Unix socket YARD_SOCKET when that is set
-// (a sandboxed pane has no network). It always exits 0, within about 2 s, so it can never block
-// an agent: when it cannot post, it says why on stderr.
+// (a sandboxed pane has no network). When nothing listens there (the server is restarting), it
+// hands the hook to the pane host's relay (YARD_HOOK_SOCKET), which forwards it, in order, once
+// the server is back. It always exits 0, within about 2 s, so it can never block an agent: when
+// it cannot post, it says why on stderr.
 const MAX_STDIN = 300 * 1024;
 const HARD_DEADLINE_MS = 1900;
 
@@ -60,10 +62,53 @@ export async function runHook(event) {
       return fail(`refused (${body?.error?.data?.yard?.code ?? res.status}): ${body?.error?.message ?? res.statusText}`);
     }
   } catch (e) {
-    const err = /** @type {Error} */ (e);
+    const err = /** @type {Error & { code?: string, cause?: { code?: string } }} */ (e);
+    const relay = process.env.YARD_HOOK_SOCKET;
+    if (relay && DOWN.has(err.code ?? err.cause?.code ?? "")) {
+      const left = Math.max(200, HARD_DEADLINE_MS - 100 - (Date.now() - started));
+      try {
+        /** @type {any} */
+        const reply = await postToRelay(relay, JSON.stringify({ paneId, token, event, payload }), left);
+        if (reply?.ok) process.exit(0);
+        return fail(`server not reachable, and the pane host refused the hook (${reply?.error?.code ?? "?"}): ${reply?.error?.message ?? ""}`);
+      } catch (re) {
+        return fail(`server not reachable at ${socket ?? url}, nor the pane host's relay (${/** @type {Error} */ (re).message})`);
+      }
+    }
     return fail(`server not reachable at ${socket ?? url} (${err.name === "TimeoutError" ? "timed out" : err.message})`);
   }
   process.exit(0);
+}
+
+/** Errors that mean nothing is listening (the server is down or restarting): the relay takes the hook. */
+const DOWN = new Set(["ECONNREFUSED", "ENOENT", "ECONNRESET", "EPIPE"]);
+
+/**
+ * One hook to the pane host's relay: a JSON line out, a JSON line back.
+ * @param {string} socketPath @param {string} line @param {number} timeoutMs @returns {Promise<unknown>}
+ */
+async function postToRelay(socketPath, line, timeoutMs) {
+  const { default: net } = await import("node:net");
+  return new Promise((resolve, reject) => {
+    const s = net.connect(socketPath);
+    let buf = "";
+    const timer = setTimeout(() => s.destroy(new Error("timed out")), timeoutMs);
+    s.setEncoding("utf8");
+    s.on("connect", () => s.write(line + "\n"));
+    s.on("data", (d) => (buf += d));
+    s.on("end", () => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(buf));
+      } catch {
+        reject(new Error("no answer"));
+      }
+    });
+    s.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+  });
 }
 
 /**

@@ -1,8 +1,13 @@
-// yard serve | status
+// yard serve | status | stop
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Command } from "commander";
+import { yardHome } from "../../server/config";
+import { YardError } from "../../server/core/errors";
+import { connectControl, hostPaths, processAlive } from "../../server/panehost/protocol";
 import type { CliContext } from "../context";
+import { toCliError } from "../output";
 
 export function registerServer(program: Command, ctx: CliContext) {
   program
@@ -42,4 +47,54 @@ export function registerServer(program: Command, ctx: CliContext) {
           .join("\n"),
       );
     });
+
+  program
+    .command("stop")
+    .description("Stop the server; its agents keep running in the pane host. --all: stop every agent and the pane host too")
+    .option("--all", "also stop every running agent and the pane host")
+    .action(async (o: { all?: boolean }) => {
+      const all = Boolean(o.all);
+      const home = yardHome();
+      let serverPid: number | null = null;
+      let hostPid: number | null = null;
+      let agents = 0;
+      try {
+        const r = await ctx.client().server.stop.mutate({ all });
+        ({ serverPid, hostPid, agents } = r);
+      } catch (e) {
+        if (toCliError(e).code !== "SERVER_UNAVAILABLE") throw e;
+        if (!all) throw new YardError("SERVER_UNAVAILABLE", `Switchyard is not running for data dir ${home}`, { home });
+        // No server: ask the pane host itself (it ends its agents, then exits).
+        const { conn, hello } = await connectControl(home).catch(() => {
+          throw new YardError("SERVER_UNAVAILABLE", `Neither the server nor a pane host is running for data dir ${home}`, { home });
+        });
+        hostPid = hello.hostPid;
+        agents = (await conn.request<{ stopping: number }>("shutdown", { stopPanes: true })).stopping;
+        conn.destroy();
+      }
+      if (all && hostPid === null) hostPid = pidFrom(hostPaths(home).pid);
+      const waited = await waitGone([serverPid, all ? hostPid : null], 30_000);
+      ctx.out().result({ stopped: { server: serverPid !== null, host: all && hostPid !== null }, agents, all, exited: waited }, () =>
+        all ? `Stopped Switchyard${agents ? ` and ${agents} agent(s)` : ""}.` : `Stopped the server${agents ? `; ${agents} agent(s) keep running (yard serve reattaches to them, yard stop --all ends them)` : ""}.`,
+      );
+    });
+}
+
+function pidFrom(file: string): number | null {
+  try {
+    const n = Number(readFileSync(file, "utf8").trim());
+    return n > 0 ? n : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Waits until every given process has exited; false if one is still there at the deadline. */
+async function waitGone(pids: Array<number | null>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (pids.every((p) => p === null || !processAlive(p))) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

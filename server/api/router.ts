@@ -9,8 +9,9 @@ import { eventsRouter, hooksRouter, panesRouter } from "./panes";
 import { reviewsRouter } from "./reviews";
 import { tasksRouter } from "./tasks";
 import { id, profileId } from "../contracts/common";
-import { profileList, profileRemoved, profileView, project, projectList, statusReply } from "../contracts/projects";
+import { profileList, profileRemoved, profileView, project, projectList, statusReply, stopInput, stopReply } from "../contracts/projects";
 import { boardOutput, projectRefsInput, projectRefsOutput } from "../contracts/tasks";
+import { YardError } from "../core/errors";
 import { adminProcedure, callerProcedure, router } from "./trpc";
 
 async function sandboxStatus(services: Services): Promise<{ available: boolean; reason: string | null; message: string | null }> {
@@ -31,6 +32,20 @@ export const appRouter = router({
     /** For the user: whether sandboxed tasks can start on this machine, and if not why. */
     sandbox: ctx.principal.kind === "admin" ? await sandboxStatus(ctx.services) : undefined,
   })),
+
+  server: router({
+    /** `yard stop [--all]`: answers, then stops the server (with `all`, every agent and the pane host too). */
+    stop: adminProcedure
+      .input(stopInput)
+      .output(stopReply)
+      .mutation(({ ctx, input }) => {
+        const stop = ctx.services.requestStop;
+        if (!stop) throw new YardError("CONFLICT", "This server was not started by `yard serve`/`npm start` and cannot be stopped through the API");
+        const all = input?.all ?? false;
+        setImmediate(() => stop(all));
+        return { stopping: true as const, all, agents: ctx.services.panes.liveCount, serverPid: process.pid, hostPid: ctx.services.host.hello.hostPid };
+      }),
+  }),
 
   projects: router({
     add: adminProcedure.input(projectAddInput).output(project).mutation(({ ctx, input }) => ctx.services.projects.add(input)),

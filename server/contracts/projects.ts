@@ -44,3 +44,14 @@ export const statusReply = z.object({
   /** For the user: whether sandboxed tasks can start on this machine, and if not why. */
   sandbox: z.object({ available: z.boolean(), reason: z.string().nullable(), message: z.string().nullable() }).optional(),
 });
+
+/** `yard stop [--all]`: the server stops right after answering; with `all` its agents and the pane host too. */
+export const stopInput = z.object({ all: z.boolean().default(false) }).optional();
+export const stopReply = z.object({
+  stopping: z.literal(true),
+  all: z.boolean(),
+  /** Agents running now (they keep running unless `all`). */
+  agents: z.number().int(),
+  serverPid: z.number().int(),
+  hostPid: z.number().int(),
+});

@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   GIT_FAILED: { message: "A git command failed.", retryable: false, http: 500 },
   SERVER_UNAVAILABLE: { message: "The Switchyard server is not reachable.", retryable: true, http: 503 },
   SANDBOX_UNAVAILABLE: { message: "The OS sandbox (bubblewrap) cannot start on this machine.", retryable: false, http: 503 },
+  PANE_HOST_UNAVAILABLE: { message: "The pane host (the process that runs the agents' terminals) is not reachable.", retryable: true, http: 503 },
   INTERNAL: { message: "Internal error.", retryable: false, http: 500 },
 } as const;
 

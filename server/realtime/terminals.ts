@@ -7,7 +7,8 @@
 // Server → client: `pane:output`, `pane:resync` {paneId, snapshot} (after a slow viewer fell
 // behind), `pane:lifecycle` {pane}, `pane:exit` {pane}.
 // A slow viewer never stalls the PTY: its pending output is capped; past the cap it is dropped
-// and the viewer is resynced from a fresh snapshot once its socket drains.
+// and the viewer is resynced from a fresh snapshot once its socket drains. A viewer whose output
+// was dropped before it reached this server (the pane host's link fell behind) is resynced too.
 import { type Ack as AckOf, type PaneSnapshot, parseSocketInput, type SocketErrorShape } from "../contracts/socket";
 import { YardError } from "../core/errors";
 import type { PaneInfo } from "../core/panes/manager";
@@ -88,6 +89,12 @@ export function wireTerminals(socket: YardSocket, services: Services) {
       if (v.timer) clearTimeout(v.timer);
       flush(v);
       socket.emit("pane:exit", { pane });
+    },
+    resync() {
+      v.stale = true;
+      v.pending = [];
+      v.pendingBytes = 0;
+      void resync(v);
     },
   });
 

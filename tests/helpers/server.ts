@@ -1,10 +1,12 @@
 // Test harness: runs the real server (server/main.ts) as a child process on a random port with a
-// throwaway YARD_HOME, and the real `yard` CLI against it.
+// throwaway YARD_HOME, and the real `yard` CLI against it. The server leaves its agents running in
+// the pane host when it stops (SIGTERM); dispose() stops that host too, so tests stay isolated.
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { processAlive } from "../../server/panehost/protocol";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const YARD_BIN = path.join(ROOT, "cli/bin/yard.js");
@@ -24,9 +26,9 @@ export interface TestServer {
   loginUrl: string;
   proc: ChildProcess;
   output(): string;
-  /** SIGTERM and wait for exit (keeps the data dir). */
+  /** SIGTERM and wait for exit (keeps the data dir; the agents keep running in the pane host). */
   stop(): Promise<number | null>;
-  /** stop() and remove the data dir. */
+  /** stop(), stop the pane host (ending its agents) and remove the data dir. */
   dispose(): Promise<void>;
 }
 
@@ -73,9 +75,37 @@ export async function startTestServer(opts: { home?: string; ui?: boolean; env?:
     stop,
     dispose: async () => {
       await stop();
+      await stopPaneHost(home);
       rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/** The pid of the data dir's pane host from its pidfile, or null. */
+export function paneHostPid(home: string): number | null {
+  try {
+    const pid = Number(readFileSync(path.join(home, "host/host.pid"), "utf8").trim());
+    return pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Running (a zombie nobody reaped does not count). */
+export function isAlive(pid: number): boolean {
+  return processAlive(pid);
+}
+
+/** SIGTERMs the data dir's pane host (it ends its agents) and waits for it to exit. */
+export async function stopPaneHost(home: string, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
+  const pid = paneHostPid(home);
+  if (pid === null || !isAlive(pid)) return;
+  process.kill(pid, signal);
+  const deadline = Date.now() + 15_000;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) throw new Error(`pane host ${pid} did not exit`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 export interface CliResult {

@@ -1,20 +1,20 @@
-// The pane manager: owns every live pseudo-terminal. It spawns node-pty processes with the
-// pane's environment (YARD_URL, a pane-scoped YARD_TOKEN, YARD_PANE, lineage, `yard` on PATH),
-// feeds each one's output into a TerminalMirror (pausing the PTY while the mirror's unparsed
-// backlog is high), runs the lifecycle reducer on hooks, exits and screen heuristics, persists
-// the pane row and journals its events, and serves reads, submits, keystrokes, resizes, kills and
-// live subscriptions. On exit it reads the PTY to the end, saves the final screen
-// (final-screen.ts) and disposes the mirror: exited panes are read from their saved screen, also
-// after a restart. Framework-free: no tRPC, socket.io or Next.
+// The pane manager: the server's side of every pane. It spawns panes through the pane host (the
+// long-lived process that owns the PTYs and their rendered mirrors, server/panehost/) with the
+// pane's environment (YARD_URL, a pane-scoped YARD_TOKEN, YARD_PANE, lineage, `yard` on PATH, the
+// hook relay), keeps the pane rows, runs the lifecycle reducer on hooks, exits and the no-hooks
+// screen heuristic (activity ticks from the host), persists and journals, and serves reads,
+// submits, keystrokes, resizes, kills and live subscriptions by asking the host. Exited panes
+// are read from their final screen (final-screen.ts), saved by the host before it reports the
+// exit. After a server restart, recover() reattaches to every pane the host still runs; when the
+// host itself dies, its panes are failed with evidence. Framework-free: no tRPC, socket.io or Next.
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { REPO_ROOT } from "../../root";
-import * as pty from "node-pty";
 import { z } from "zod";
-import { paths } from "../../config";
+import { paths, socketPathFits } from "../../config";
 import type { Db } from "../../db";
-import { hashSecret, newPaneToken, safeEqual } from "../../security/token";
+import { hashSecret, newPaneToken, parsePaneToken, safeEqual } from "../../security/token";
 import { absolutePath } from "../../contracts/common";
 import { type AgentProfiles, argvSchema, envSchema } from "../agents/profiles";
 import type { SandboxLaunch } from "../sandbox/sandbox";
@@ -23,12 +23,11 @@ import type { EventJournal } from "../events/journal";
 import { parseHookPost } from "../hooks/payload";
 import { newId } from "../ids";
 import { type AttentionItem, rankAttention } from "./attention";
-import { type Effect, type Lifecycle, type PaneEvent, type PaneState, initialPaneState, reduce } from "./lifecycle";
-import { captureFinalScreen, FinalScreenStore } from "./final-screen";
+import type { FlowStats, HostExit, HostHook, HostPaneStatus, PaneHostPort } from "./host-port";
+import { type Effect, type Lifecycle, LIFECYCLES, type PaneEvent, type PaneState, initialPaneState, reduce } from "./lifecycle";
+import { FinalScreenStore } from "./final-screen";
 import { type Launch, resolveLaunch } from "./launch";
-import { MIN_SCROLLBACK, TerminalMirror } from "./mirror";
-import { holdExitUntilDrained } from "./pty-drain";
-import { PtyFlow } from "./pty-flow";
+import { MIN_SCROLLBACK, type TerminalMirror } from "./mirror";
 import { isTerminal } from "../tasks/state";
 import { ActivityWaiter, SubmitQueue, type SubmitResult, type SubmitTarget } from "./submit-gate";
 
@@ -38,10 +37,6 @@ export const QUIESCENCE_MS = 1500;
 /** Output this soon after the user's own keystrokes is their echo, not agent activity. */
 const ECHO_WINDOW_MS = 150;
 const KILL_GRACE_MS = 2000;
-/** The PTY is paused while its mirror has more than this many units written but not parsed... */
-export const BACKPRESSURE_HIGH = 256 * 1024;
-/** ...and resumed once the backlog is below this (defaults; PaneManagerDeps.backpressure). */
-export const BACKPRESSURE_LOW = 64 * 1024;
 /** Most scrollback a manager may be configured with (memory per live pane grows with it). */
 export const MAX_SCROLLBACK = 100_000;
 /** At most one `pane.fault` event per pane in this window; later ones are counted in the next. */
@@ -112,35 +107,38 @@ export interface PaneListener {
   output?(data: string): void;
   lifecycle?(info: PaneInfo): void;
   exit?(info: PaneInfo): void;
+  /** Output was dropped on the way (the server fell behind): take a fresh snapshot. */
+  resync?(): void;
+}
+
+/** One live viewer: output at or after byte `from` of the pane, decoded as it arrives. */
+interface Subscriber {
+  listener: PaneListener;
+  from: number;
+  decoder: StringDecoder;
+  /** Output that arrived while the attach was completing (delivered right after it returns). */
+  buffer: Array<{ offset: number; data: Buffer }> | null;
 }
 
 interface LivePane {
   info: PaneInfo;
   state: PaneState;
-  pty: pty.IPty;
-  /** null once the pane has exited and its final screen is saved (then it is disposed). */
-  mirror: TerminalMirror | null;
-  /** The process exited; its final screen is being saved. Refuses input from now on. */
+  /** The process exited (or its host died): refuses input from now on. */
   exiting: boolean;
-  flow: PtyFlow;
-  /** Release of the backpressure pause, while the mirror's backlog is over the high-water mark. */
-  backpressure: (() => void) | null;
-  backpressurePauses: number;
-  maxPendingBytes: number;
-  faultJournaledAt: number;
-  faultsUnjournaled: number;
-  lastFault: Error | null;
   hooks: boolean;
-  listeners: Set<PaneListener>;
+  subscribers: Set<Subscriber>;
   waiter: ActivityWaiter;
   quietTimer: NodeJS.Timeout | null;
   lastUserInputAt: number;
-  /** Decodes output for live viewers; keeps characters split across reads whole. */
-  decoder: StringDecoder;
-  /** Bytes of a character cut by the last read while nobody watched: the next viewer's decoder starts with them. */
-  undecodedTail: Buffer | null;
+  faultJournaledAt: number;
+  faultsUnjournaled: number;
+  lastFault: { message: string; name: string } | null;
+  faultCount: number;
+  /** The host's flow counters at exit. */
+  exitStats: FlowStats | null;
   persist: Promise<unknown>;
   exited: Promise<void>;
+  resolveExit: () => void;
 }
 
 export interface PaneManagerDeps {
@@ -149,23 +147,30 @@ export interface PaneManagerDeps {
   agents: AgentProfiles;
   home: string;
   url: () => string;
+  /** The pane host: the process that runs the PTYs (server/panehost/client.ts). */
+  host: PaneHostPort;
   /** A task still pending is not ready for prompts (AGENT_NOT_READY). */
   taskState?: (taskId: string) => string | null;
-  /** Called after every lifecycle transition (the task engine listens here). */
-  onTransition?: (info: PaneInfo, state: PaneState, effect: Extract<Effect, { kind: "transition" }>) => void;
+  /**
+   * Called after every lifecycle transition (the task engine listens here). `lost` is set when the
+   * pane "exited" because its process was lost with the pane host, not because it ended.
+   */
+  onTransition?: (info: PaneInfo, state: PaneState, effect: Extract<Effect, { kind: "transition" }>, lost?: string) => void;
   /** Scrollback lines per pane (YARD_SCROLLBACK_LINES); MIN_SCROLLBACK..MAX_SCROLLBACK, default MIN_SCROLLBACK. */
   scrollbackLines?: number;
-  /** Mirror backlog (units written, not parsed) above which the PTY is paused, and below which it resumes. */
+  /** Bytes read but not parsed above which the host pauses a pane's PTY, and below which it resumes (host defaults otherwise). */
   backpressure?: { highBytes: number; lowBytes: number };
 }
 
+const gone = (e: unknown) => e instanceof YardError && (e.code === "PANE_EXITED" || e.code === "NOT_FOUND");
+
 export class PaneManager {
   private readonly live = new Map<string, LivePane>();
+  /** Spawns whose host reply has not been handled yet: host events for them wait on these. */
+  private readonly spawning = new Map<string, Promise<unknown>>();
   private readonly queue = new SubmitQueue();
   private readonly binDir: string;
   private readonly scrollback: number;
-  private readonly highWater: number;
-  private readonly lowWater: number;
   /** Final screens of exited panes (see final-screen.ts). */
   readonly screens: FinalScreenStore;
   private closing = false;
@@ -177,11 +182,22 @@ export class PaneManager {
       throw new YardError("BAD_PARAMS", `scrollback must be a whole number of lines from ${MIN_SCROLLBACK} to ${MAX_SCROLLBACK}`, { scrollbackLines: lines });
     }
     this.scrollback = lines;
-    this.highWater = deps.backpressure?.highBytes ?? BACKPRESSURE_HIGH;
-    this.lowWater = deps.backpressure?.lowBytes ?? BACKPRESSURE_LOW;
-    if (!(this.lowWater >= 0 && this.highWater > this.lowWater)) throw new YardError("BAD_PARAMS", "backpressure needs 0 <= lowBytes < highBytes", { ...deps.backpressure });
+    const bp = deps.backpressure;
+    if (bp && !(bp.lowBytes >= 0 && bp.highBytes > bp.lowBytes)) throw new YardError("BAD_PARAMS", "backpressure needs 0 <= lowBytes < highBytes", { ...bp });
     this.screens = new FinalScreenStore(paths(deps.home).screens);
     this.installYardShim();
+    deps.host.events = {
+      output: (id, offset, data) => this.onOutput(id, offset, data),
+      activity: (id, at) => this.onActivity(id, at),
+      fault: (id, f) => this.onFault(id, f),
+      resync: (id) => {
+        for (const s of this.live.get(id)?.subscribers ?? []) s.listener.resync?.();
+      },
+      hook: (h) => this.onRelayedHook(h),
+      exit: (e) => this.onHostExit(e),
+      lost: (reason) => void this.onHostLost(reason),
+      reattached: (panes) => void this.onHostReattached(panes),
+    };
   }
 
   /** `yard` on every pane's PATH: a tiny launcher for this checkout's CLI with this Node. */
@@ -239,6 +255,9 @@ export class PaneManager {
       YARD_PANE: id,
       PATH: this.panePath(),
     });
+    // The pane host's hook relay, for hooks posted while the server restarts (none where its path is too long).
+    const relay = paths(this.deps.home).hookSocket;
+    if (socketPathFits(relay)) env.YARD_HOOK_SOCKET = relay;
     if (parent) env.YARD_PARENT_PANE = parent.id;
     if (extras.taskId) env.YARD_TASK = extras.taskId;
 
@@ -262,128 +281,112 @@ export class PaneManager {
       },
     });
 
-    let proc: pty.IPty;
+    let pid: number;
+    const started = (async () => {
+      // The sandbox hook point: what actually gets spawned (the recorded argv stays the agent's own).
+      const run = extras.sandbox ? extras.sandbox.wrap(argv, env) : { argv, env };
+      return this.deps.host.request<{ pid: number }>("spawn", {
+        paneId: id,
+        argv: run.argv,
+        env: run.env,
+        cwd,
+        cols,
+        rows,
+        scrollback: this.scrollback,
+        activity: !hooks,
+        tokenHash: hash,
+        meta: { hooks },
+        ...(this.deps.backpressure ? { backpressure: this.deps.backpressure } : {}),
+      });
+    })();
+    this.spawning.set(id, started.catch(() => {}));
     try {
-      // Raw bytes: the mirror decodes UTF-8 itself, so text is decoded only for live viewers.
-      const launch = sandboxed(argv, env, extras.sandbox);
-      proc = pty.spawn(launch.argv[0]!, launch.argv.slice(1), { name: "xterm-256color", cols, rows, cwd, env: launch.env, encoding: null });
+      pid = (await started).pid;
     } catch (e) {
-      await this.deps.db.pane.update({ where: { id }, data: { lifecycle: "exited", exitCode: 127, exitedAt: new Date() } });
+      this.spawning.delete(id);
+      await this.deps.db.pane.update({ where: { id }, data: { lifecycle: "exited", exitCode: 127, exitedAt: new Date(), tokenHash: null } });
       await this.deps.journal.append("pane.exit", { paneId: id, taskId: extras.taskId, payload: { exitCode: 127, error: (e as Error).message } });
+      if (e instanceof YardError && e.code !== "BAD_PARAMS") throw e;
       throw new YardError("BAD_PARAMS", `Could not start ${argv[0]}: ${(e as Error).message}`, { argv });
     }
 
-    const info: PaneInfo = { ...toInfo(row), pid: proc.pid, live: true };
-    let resolveExit!: () => void;
-    const pane: LivePane = {
-      info,
-      state: initialPaneState(),
-      pty: proc,
-      mirror: new TerminalMirror({ cols, rows, scrollback: this.scrollback, onFault: (e) => this.onMirrorFault(pane, e) }),
-      exiting: false,
-      flow: new PtyFlow(proc),
-      backpressure: null,
-      backpressurePauses: 0,
-      maxPendingBytes: 0,
-      faultJournaledAt: 0,
-      faultsUnjournaled: 0,
-      lastFault: null,
-      hooks,
-      listeners: new Set(),
-      waiter: new ActivityWaiter(() => pane.state.activitySeq),
-      quietTimer: null,
-      lastUserInputAt: 0,
-      decoder: new StringDecoder("utf8"),
-      undecodedTail: null,
-      persist: Promise.resolve(),
-      exited: new Promise<void>((r) => (resolveExit = r)),
-    };
-    this.live.set(id, pane);
-
-    // Resume a PTY paused for backpressure once the mirror has parsed its backlog down.
-    pane.mirror!.onWriteParsed(() => {
-      if (pane.backpressure && (pane.mirror?.pendingBytes ?? 0) < this.lowWater) {
-        const release = pane.backpressure;
-        pane.backpressure = null;
-        release();
-      }
-    });
-    // Exit is reported only once the PTY's output has been read to the end (see pty-drain.ts).
-    holdExitUntilDrained(proc);
-    proc.onData((chunk: string | Buffer) => this.output(pane, chunk));
-    proc.onExit(({ exitCode, signal }) => {
-      void this.finishExit(pane, exitCode, signal ?? null)
-        .catch(() => {}) // a listener's failure: the pane is forgotten and its mirror freed regardless
-        .finally(resolveExit);
-    });
-
-    void this.deps.journal.append("pane.spawned", { paneId: id, taskId: extras.taskId, payload: { argv, cwd, label: info.label, parentPaneId: info.parentPaneId, agent: info.agent, sandboxed: info.sandboxed, ...(extras.sandbox ? { network: extras.sandbox.network } : {}) } });
+    const pane = this.track({ ...toInfo(row), pid, live: true }, initialPaneState(), hooks);
+    this.spawning.delete(id);
+    void this.deps.journal.append("pane.spawned", { paneId: id, taskId: extras.taskId, payload: { argv, cwd, label: pane.info.label, parentPaneId: pane.info.parentPaneId, agent: pane.info.agent, sandboxed: pane.info.sandboxed, ...(extras.sandbox ? { network: extras.sandbox.network } : {}) } });
     this.apply(pane, { type: "spawned", at: Date.now() });
-    this.queuePersist(pane, { pid: proc.pid });
+    this.queuePersist(pane, { pid });
     await pane.persist;
     if (!pane.hooks) this.armQuiescence(pane);
     return { ...pane.info };
   }
 
-  /** One read from the PTY: into the mirror, to live viewers, and to the screen heuristics. */
-  private output(pane: LivePane, chunk: string | Buffer) {
-    const mirror = pane.mirror;
-    if (!mirror) return;
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    mirror.write(bytes);
-    const pending = mirror.pendingBytes;
-    if (pending > pane.maxPendingBytes) pane.maxPendingBytes = pending;
-    if (pending > this.highWater && !pane.backpressure && !pane.exiting) {
-      pane.backpressure = pane.flow.hold();
-      pane.backpressurePauses++;
-    }
-    if (pane.listeners.size) {
-      const text = pane.decoder.write(bytes);
-      for (const l of pane.listeners) l.output?.(text);
-    } else {
-      pane.undecodedTail = incompleteUtf8Tail(bytes);
-    }
-    if (!pane.hooks && !pane.state.hooksSeen) this.heuristicOutput(pane);
+  /** The server-side record of a pane the host runs. */
+  private track(info: PaneInfo, state: PaneState, hooks: boolean): LivePane {
+    let resolveExit!: () => void;
+    const pane: LivePane = {
+      info,
+      state,
+      exiting: false,
+      hooks,
+      subscribers: new Set(),
+      waiter: new ActivityWaiter(() => pane.state.activitySeq),
+      quietTimer: null,
+      lastUserInputAt: 0,
+      faultJournaledAt: 0,
+      faultsUnjournaled: 0,
+      lastFault: null,
+      faultCount: 0,
+      exitStats: null,
+      persist: Promise.resolve(),
+      exited: new Promise<void>((r) => (resolveExit = r)),
+      resolveExit: () => resolveExit(),
+    };
+    this.live.set(info.id, pane);
+    return pane;
   }
 
-  /**
-   * The process exited and its output was read to the end: parse it all, save the final screen,
-   * then mark the pane exited (row, journal, listeners), forget it and dispose its mirror. Until
-   * the pane leaves `live`, reads still come from the live mirror; afterwards from the saved one.
-   */
-  private async finishExit(pane: LivePane, exitCode: number, signal: number | null): Promise<void> {
-    const id = pane.info.id;
-    const mirror = pane.mirror!;
-    pane.exiting = true;
-    if (pane.quietTimer) clearTimeout(pane.quietTimer);
-    pane.quietTimer = null;
-    pane.backpressure?.();
-    pane.backpressure = null;
-    try {
-      try {
-        await this.screens.save(id, await captureFinalScreen(mirror));
-      } catch (e) {
-        await this.deps.journal.append("pane.screen_unsaved", { paneId: id, taskId: pane.info.taskId, payload: { error: truncate((e as Error).message, FAULT_MESSAGE_MAX) } }).catch(() => {});
-      }
-      if (pane.faultsUnjournaled > 0) this.journalFault(pane);
-      pane.info.exitCode = exitCode;
-      pane.info.signal = signal;
-      pane.info.exitedAt = new Date().toISOString();
-      pane.info.live = false;
-      this.apply(pane, { type: "exit", exitCode, signal: signal || null, at: Date.now() });
-      await pane.persist.catch(() => {});
-      for (const l of pane.listeners) l.exit?.(pane.info);
-    } finally {
-      this.live.delete(id);
-      pane.listeners.clear();
-      pane.mirror = null;
-      mirror.dispose();
+  // ---- host events ---------------------------------------------------------------------
+
+  /** A host event for a pane whose spawn reply is still being handled waits for it. */
+  private async settled(id: string): Promise<LivePane | undefined> {
+    const s = this.spawning.get(id);
+    if (s) await s;
+    return this.live.get(id);
+  }
+
+  /** Tells every viewer the pane ended (after any output still held for one that is attaching). */
+  private notifyExit(pane: LivePane): void {
+    for (const s of pane.subscribers) {
+      deliverBuffered(s);
+      s.listener.exit?.(pane.info);
     }
+  }
+
+  private onOutput(id: string, offset: number, data: Buffer): void {
+    const pane = this.live.get(id);
+    if (!pane) return;
+    for (const s of pane.subscribers) {
+      if (s.buffer) s.buffer.push({ offset, data });
+      else if (offset >= s.from) {
+        const text = s.decoder.write(data);
+        if (text) s.listener.output?.(text);
+      }
+    }
+  }
+
+  private onActivity(id: string, at: number): void {
+    const pane = this.live.get(id);
+    if (!pane || pane.exiting || pane.hooks || pane.state.hooksSeen) return;
+    if (at - pane.lastUserInputAt > ECHO_WINDOW_MS) this.apply(pane, { type: "output", at });
+    this.armQuiescence(pane, at);
   }
 
   /** The mirror recovered from an xterm fault: journal it, at most once per FAULT_JOURNAL_MS. */
-  private onMirrorFault(pane: LivePane, error: Error) {
-    pane.lastFault = error;
+  private onFault(id: string, f: { message: string; name: string; count: number }): void {
+    const pane = this.live.get(id);
+    if (!pane) return;
+    pane.lastFault = f;
+    pane.faultCount = f.count;
     pane.faultsUnjournaled++;
     if (Date.now() - pane.faultJournaledAt >= FAULT_JOURNAL_MS) this.journalFault(pane);
   }
@@ -397,29 +400,115 @@ export class PaneManager {
     void this.deps.journal.append("pane.fault", {
       paneId: pane.info.id,
       taskId: pane.info.taskId,
-      payload: { message: truncate(error?.message ?? "", FAULT_MESSAGE_MAX), error: error?.name ?? null, count: pane.mirror?.faults ?? 0, covers },
+      payload: { message: truncate(error?.message ?? "", FAULT_MESSAGE_MAX), error: error?.name ?? null, count: pane.faultCount, covers },
     });
+  }
+
+  /** A hook `yard hook` left with the host's relay while this server was unreachable. */
+  private async onRelayedHook(h: HostHook): Promise<void> {
+    await this.settled(h.paneId);
+    const t = parsePaneToken(h.token);
+    if (!t || t.paneId !== h.paneId || !(await this.authenticate(t.paneId, t.secret))) {
+      await this.deps.journal.append("pane.hook", { paneId: h.paneId, payload: { event: h.event, ignored: "relayed with a token that is not valid" } }).catch(() => {});
+      return;
+    }
+    await this.hook(h.paneId, { event: h.event, payload: h.payload }, { relayedAt: h.at });
+  }
+
+  /**
+   * The process exited and the host read its output to the end and saved its final screen: mark
+   * the pane exited (row, journal, listeners) and forget it. Until then reads came from the host's
+   * live mirror; from now on from the saved screen.
+   */
+  private async onHostExit(e: HostExit): Promise<void> {
+    const pane = await this.settled(e.paneId);
+    if (!pane) return; // already recorded (the host re-sent an exit the server had handled)
+    const id = pane.info.id;
+    pane.exiting = true;
+    this.clearQuiet(pane);
+    try {
+      if (e.screenError) {
+        await this.deps.journal.append("pane.screen_unsaved", { paneId: id, taskId: pane.info.taskId, payload: { error: truncate(e.screenError, FAULT_MESSAGE_MAX) } }).catch(() => {});
+      }
+      if (pane.faultsUnjournaled > 0) this.journalFault(pane);
+      pane.exitStats = e.stats;
+      pane.info.exitCode = e.exitCode;
+      pane.info.signal = e.signal;
+      pane.info.exitedAt = new Date(e.at).toISOString();
+      pane.info.live = false;
+      this.apply(pane, { type: "exit", exitCode: e.exitCode, signal: e.signal || null, at: Date.now() });
+      await pane.persist.catch(() => {});
+      this.notifyExit(pane);
+    } finally {
+      this.forget(pane);
+    }
+  }
+
+  private forget(pane: LivePane): void {
+    this.live.delete(pane.info.id);
+    pane.subscribers.clear();
+    pane.resolveExit();
+  }
+
+  /** The pane host died: every pane it ran is gone, without a final screen. */
+  private async onHostLost(reason: string): Promise<void> {
+    await Promise.all([...this.live.values()].map((p) => this.lose(p, reason)));
+  }
+
+  /**
+   * The connection to the host broke but the host is still there: panes it no longer has are
+   * gone; viewers of the others missed output meanwhile and take a fresh snapshot.
+   */
+  private async onHostReattached(panes: HostPaneStatus[]): Promise<void> {
+    const have = new Set(panes.map((p) => p.paneId));
+    for (const p of this.live.values()) if (have.has(p.info.id)) for (const s of p.subscribers) s.listener.resync?.();
+    await Promise.all([...this.live.values()].filter((p) => !have.has(p.info.id)).map((p) => this.lose(p, "pane_host_lost_pane")));
+  }
+
+  private async lose(pane: LivePane, reason: string): Promise<void> {
+    if (pane.exiting) return;
+    pane.exiting = true;
+    this.clearQuiet(pane);
+    const lastLifecycle = pane.state.lifecycle;
+    try {
+      await this.deps.journal.append("pane.lost", { paneId: pane.info.id, taskId: pane.info.taskId, payload: { lastLifecycle, reason } }).catch(() => {});
+      pane.info.exitedAt = new Date().toISOString();
+      pane.info.live = false;
+      this.apply(pane, { type: "exit", exitCode: null, signal: null, at: Date.now() }, { lost: reason });
+      await pane.persist.catch(() => {});
+      this.notifyExit(pane);
+    } finally {
+      this.forget(pane);
+    }
   }
 
   // ---- lifecycle -----------------------------------------------------------------------
 
-  private apply(pane: LivePane, event: PaneEvent) {
-    const { state, effects } = reduce(pane.state, event);
+  private apply(pane: LivePane, event: PaneEvent, opts: { lost?: string; hookExtra?: Record<string, unknown> } = {}) {
+    const before = pane.state;
+    const { state, effects } = reduce(before, event);
     pane.state = state;
     pane.info.lifecycle = state.lifecycle;
     pane.info.doneSeen = state.doneSeen;
+    if (state.hooksSeen && !before.hooksSeen) {
+      this.queuePersist(pane, {});
+      this.clearQuiet(pane);
+      // Hooks are the truth from now on: the host can stop sending activity ticks.
+      if (!pane.hooks) void this.deps.host.request("configure", { paneId: pane.info.id, activity: false }).catch(() => {});
+    }
     for (const effect of effects) {
       if (effect.kind === "transition") {
         this.queuePersist(pane, {});
         void this.deps.journal.append("pane.lifecycle", {
           paneId: pane.info.id,
           taskId: pane.info.taskId,
-          payload: { from: effect.from, to: effect.to, seq: effect.seq, cause: effect.cause, exitCode: state.exitCode, lastMessage: effect.to === "done" ? state.lastMessage ?? null : undefined },
+          payload: { from: effect.from, to: effect.to, seq: effect.seq, cause: effect.cause, exitCode: state.exitCode, lastMessage: effect.to === "done" ? state.lastMessage ?? null : undefined, ...(opts.lost ? { lost: opts.lost } : {}) },
         });
-        for (const l of pane.listeners) l.lifecycle?.({ ...pane.info });
-        this.deps.onTransition?.({ ...pane.info }, state, effect);
+        for (const s of pane.subscribers) s.listener.lifecycle?.({ ...pane.info });
+        this.deps.onTransition?.({ ...pane.info }, state, effect, opts.lost);
       } else if (effect.kind === "journal" && effect.type !== "pane.lifecycle") {
-        void this.deps.journal.append(effect.type, { paneId: pane.info.id, taskId: pane.info.taskId, payload: effect.data });
+        const payload = effect.type === "pane.hook" && opts.hookExtra ? { ...effect.data, ...opts.hookExtra } : effect.data;
+        void this.deps.journal.append(effect.type, { paneId: pane.info.id, taskId: pane.info.taskId, payload });
         if (effect.type === "pane.seen") this.queuePersist(pane, {});
       }
     }
@@ -431,6 +520,7 @@ export class PaneManager {
       lifecycle: pane.state.lifecycle,
       lifecycleSeq: pane.state.seq,
       doneSeen: pane.state.doneSeen,
+      hooksSeen: pane.state.hooksSeen,
       exitCode: pane.state.exitCode,
       signal: typeof pane.state.signal === "number" ? pane.state.signal : null,
       exitedAt: pane.state.lifecycle === "exited" ? new Date() : undefined,
@@ -442,22 +532,23 @@ export class PaneManager {
     pane.persist = pane.persist.then(run, run);
   }
 
-  private heuristicOutput(pane: LivePane) {
-    if (Date.now() - pane.lastUserInputAt > ECHO_WINDOW_MS) this.apply(pane, { type: "output", at: Date.now() });
-    this.armQuiescence(pane);
+  private clearQuiet(pane: LivePane) {
+    if (pane.quietTimer) clearTimeout(pane.quietTimer);
+    pane.quietTimer = null;
   }
 
-  private armQuiescence(pane: LivePane) {
-    if (pane.quietTimer) clearTimeout(pane.quietTimer);
+  /** Quiescent QUIESCENCE_MS after the last output (`from`, default now) unless more comes. */
+  private armQuiescence(pane: LivePane, from = Date.now()) {
+    this.clearQuiet(pane);
     pane.quietTimer = setTimeout(() => {
       pane.quietTimer = null;
-      if (!pane.state.hooksSeen) this.apply(pane, { type: "quiescent", at: Date.now() });
-    }, QUIESCENCE_MS);
+      if (!pane.state.hooksSeen && !pane.exiting) this.apply(pane, { type: "quiescent", at: Date.now() });
+    }, Math.max(0, QUIESCENCE_MS - (Date.now() - from)));
     pane.quietTimer.unref();
   }
 
-  /** A hook post from `yard hook` (pane token) or an admin. */
-  async hook(paneId: string, raw: unknown): Promise<{ lifecycle: Lifecycle; seq: number }> {
+  /** A hook post from `yard hook` (pane token), an admin, or the host's relay. */
+  async hook(paneId: string, raw: unknown, opts: { relayedAt?: number } = {}): Promise<{ lifecycle: Lifecycle; seq: number }> {
     const post = parseHookPost(raw);
     const pane = this.live.get(paneId);
     if (!pane) {
@@ -466,11 +557,9 @@ export class PaneManager {
       await this.deps.journal.append("pane.hook", { paneId, taskId: row.taskId, payload: { event: post.event, ignored: "pane is not running" } });
       return { lifecycle: row.lifecycle as Lifecycle, seq: row.lifecycleSeq };
     }
-    if (pane.quietTimer) {
-      clearTimeout(pane.quietTimer);
-      pane.quietTimer = null;
-    }
-    this.apply(pane, { type: "hook", name: post.event, payload: post.payload, at: Date.now() });
+    this.clearQuiet(pane);
+    const at = opts.relayedAt ?? Date.now();
+    this.apply(pane, { type: "hook", name: post.event, payload: post.payload, at }, opts.relayedAt !== undefined ? { hookExtra: { relayed: true } } : {});
     return { lifecycle: pane.state.lifecycle, seq: pane.state.seq };
   }
 
@@ -480,19 +569,11 @@ export class PaneManager {
     return new YardError("NOT_FOUND", `Pane ${id} has no screen (it did not run to its exit on this server's data dir)`, { paneId: id });
   }
 
-  /** The live pane's mirror, else a read-only mirror rebuilt from its saved final screen. */
-  private async mirrorFor(id: string): Promise<TerminalMirror> {
-    const live = this.live.get(id)?.mirror;
-    if (live && !live.isDisposed) return live;
-    const saved = await this.screens.mirror(id);
-    if (!saved) throw this.noScreen(id);
-    return saved;
-  }
-
-  /** Runs a read on the pane's mirror; a mirror disposed under it (exit, eviction) is replaced once. */
-  private async withMirror<T>(id: string, fn: (m: TerminalMirror) => Promise<T>): Promise<T> {
+  /** Runs a read on the pane's saved final screen; a rebuilt mirror evicted under it is rebuilt once. */
+  private async withSaved<T>(id: string, fn: (m: TerminalMirror) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
-      const mirror = await this.mirrorFor(id);
+      const mirror = await this.screens.mirror(id);
+      if (!mirror) throw this.noScreen(id);
       try {
         return await fn(mirror);
       } catch (e) {
@@ -504,7 +585,15 @@ export class PaneManager {
   async read(id: string, opts: { mode?: ReadMode; lines?: number; cursor?: number; reader?: string }): Promise<ReadReply> {
     const info = await this.get(id);
     const mode = opts.mode ?? "screen";
-    return this.withMirror(id, async (mirror) => {
+    if (this.live.has(id)) {
+      try {
+        const r = await this.deps.host.request<Omit<ReadReply, "lifecycle">>("read", { paneId: id, mode, lines: opts.lines, cursor: opts.cursor, reader: opts.reader });
+        return { text: r.text, cursor: r.cursor, start: r.start, dropped: r.dropped, lifecycle: info.lifecycle };
+      } catch (e) {
+        if (!gone(e)) throw e; // exited meanwhile: its final screen is saved
+      }
+    }
+    return this.withSaved(id, async (mirror) => {
       if (mode === "delta") {
         const d = await mirror.delta(opts.cursor ?? 0, opts.reader ? { reader: opts.reader } : undefined);
         return { text: d.text, cursor: d.cursor, start: d.start, dropped: d.dropped, lifecycle: info.lifecycle };
@@ -515,13 +604,11 @@ export class PaneManager {
   }
 
   async snapshot(id: string): Promise<{ data: string; cols: number; rows: number }> {
-    for (let attempt = 0; ; attempt++) {
-      const live = this.live.get(id)?.mirror;
-      if (!live || live.isDisposed) break;
+    if (this.live.has(id)) {
       try {
-        return { data: await live.serialize(), cols: live.cols, rows: live.rows };
+        return await this.deps.host.request<{ data: string; cols: number; rows: number }>("snapshot", { paneId: id });
       } catch (e) {
-        if (!live.isDisposed || attempt >= 2) throw e;
+        if (!gone(e)) throw e;
       }
     }
     const saved = await this.screens.load(id);
@@ -529,16 +616,12 @@ export class PaneManager {
     return { data: saved.data, cols: saved.cols, rows: saved.rows };
   }
 
-  /** The live pane's mirror (null once it has exited and been disposed): diagnostics and tests. */
-  liveMirror(id: string): TerminalMirror | null {
-    return this.live.get(id)?.mirror ?? null;
-  }
-
-  /** Backpressure counters of a live pane: current and largest unparsed backlog, backpressure pauses so far. */
-  flowStats(id: string): { pendingBytes: number; maxPendingBytes: number; backpressurePauses: number; paused: boolean } | null {
+  /** Backpressure counters of a pane (live from the host; for a pane being reported exited, as at its exit). */
+  async flowStats(id: string): Promise<FlowStats | null> {
     const pane = this.live.get(id);
     if (!pane) return null;
-    return { pendingBytes: pane.mirror?.pendingBytes ?? 0, maxPendingBytes: pane.maxPendingBytes, backpressurePauses: pane.backpressurePauses, paused: pane.flow.paused };
+    if (pane.exitStats) return pane.exitStats;
+    return this.deps.host.request<FlowStats>("stats", { paneId: id });
   }
 
   // ---- input ---------------------------------------------------------------------------
@@ -549,14 +632,19 @@ export class PaneManager {
     throw new YardError("PANE_EXITED", `Pane ${id} is not running`, { paneId: id });
   }
 
+  private write(pane: LivePane, data: string): Promise<unknown> {
+    return this.deps.host.request("write", { paneId: pane.info.id }, { body: { field: "data", data } });
+  }
+
   /** Raw keystrokes from a person (browser, `yard pane send-keys`). */
   async sendKeys(id: string, data: string, opts: { enter?: boolean } = {}): Promise<{ bytes: number }> {
     await this.get(id); // NOT_FOUND before PANE_EXITED
     const pane = this.requireLive(id);
     pane.lastUserInputAt = Date.now();
     this.apply(pane, { type: "input", at: Date.now() });
-    pane.pty.write(data);
-    if (opts.enter) pane.pty.write("\r");
+    const writes = [this.write(pane, data)];
+    if (opts.enter) writes.push(this.write(pane, "\r"));
+    await Promise.all(writes);
     return { bytes: Buffer.byteLength(data) + (opts.enter ? 1 : 0) };
   }
 
@@ -564,23 +652,29 @@ export class PaneManager {
     const info = await this.get(id);
     const pane = this.live.get(id);
     if (!pane || pane.exiting) throw new YardError("PANE_EXITED", `Pane ${id} has exited`, { paneId: id, state: pane ? "exited" : info.lifecycle });
-    const result = await this.queue.submit(id, this.submitTarget(pane, { taskMayBePending: false }), text, opts);
+    const result = await this.queue.submit(id, await this.submitTarget(pane, { taskMayBePending: false }), text, opts);
     await this.deps.journal.append("pane.submitted", { paneId: id, taskId: pane.info.taskId, payload: { bytes: Buffer.byteLength(text), activitySeq: result.activitySeq } });
     return { ...result, lifecycle: pane.state.lifecycle };
   }
 
   /** Submit used by the task engine while the pane's task is still pending: skips that one check. */
   async submitForTask(id: string, text: string, opts: { enterDelayMs?: number; stallMs?: number; signal?: AbortSignal } = {}): Promise<SubmitResult> {
-    return this.queue.submit(id, this.submitTarget(this.requireLive(id), { taskMayBePending: true }), text, opts);
+    const pane = this.requireLive(id);
+    return this.queue.submit(id, await this.submitTarget(pane, { taskMayBePending: true }), text, opts);
   }
 
-  private submitTarget(pane: LivePane, opts: { taskMayBePending: boolean }): SubmitTarget {
+  /** The gate's view of a pane. The program's bracketed-paste mode is asked of the host first (a read: no byte written). */
+  private async submitTarget(pane: LivePane, opts: { taskMayBePending: boolean }): Promise<SubmitTarget> {
+    const modes = await this.deps.host.request<{ bracketedPaste: boolean }>("modes", { paneId: pane.info.id }).catch((e: unknown) => {
+      if (gone(e)) return { bracketedPaste: false }; // exited: the gate refuses with PANE_EXITED
+      throw e;
+    });
     return {
       lifecycle: () => pane.state.lifecycle,
       taskPending: () => !opts.taskMayBePending && pane.info.taskId !== null && this.deps.taskState?.(pane.info.taskId) === "pending",
       activitySeq: () => pane.state.activitySeq,
-      bracketedPaste: () => pane.mirror?.bracketedPasteMode ?? false,
-      write: (data) => pane.pty.write(data),
+      bracketedPaste: () => modes.bracketedPaste,
+      write: (data) => void this.write(pane, data).catch(() => {}),
       waitForActivity: (after, timeout, signal) => pane.waiter.wait(after, timeout, signal),
     };
   }
@@ -591,8 +685,7 @@ export class PaneManager {
     }
     const pane = this.requireLive(id);
     if (pane.info.cols === cols && pane.info.rows === rows) return { ...pane.info };
-    pane.pty.resize(cols, rows);
-    pane.mirror!.resize(cols, rows);
+    await this.deps.host.request("resize", { paneId: id, cols, rows });
     pane.info.cols = cols;
     pane.info.rows = rows;
     await this.deps.db.pane.update({ where: { id }, data: { cols, rows } });
@@ -620,16 +713,11 @@ export class PaneManager {
     const info = await this.get(id);
     const pane = this.live.get(id);
     if (!pane) return info;
-    if (pane.exiting) {
-      await pane.exited; // the process is gone (its pid may already be reused): just wait
-      return this.get(id);
+    if (!pane.exiting) {
+      // If the host is gone, its loss ends the pane instead.
+      await this.deps.host.request("kill", { paneId: id, graceMs: opts.graceMs ?? KILL_GRACE_MS }).catch(() => {});
     }
-    const pid = pane.pty.pid;
-    signalGroup(pid, "SIGTERM");
-    pane.pty.kill("SIGHUP");
-    const timer = setTimeout(() => signalGroup(pid, "SIGKILL"), opts.graceMs ?? KILL_GRACE_MS);
     await pane.exited;
-    clearTimeout(timer);
     return this.get(id);
   }
 
@@ -637,7 +725,7 @@ export class PaneManager {
 
   /**
    * The pane a pane token stands for, or null: the secret must match the stored hash and the pane
-   * must be running on this server (a token dies with its pane).
+   * must be running (a token dies with its pane).
    */
   async authenticate(paneId: string, secret: string): Promise<{ id: string; taskId: string | null } | null> {
     const live = this.live.get(paneId);
@@ -694,8 +782,9 @@ export class PaneManager {
 
   /**
    * A consistent start for a live viewer: the serialized screen, and a subscription whose first
-   * output byte is the first byte not in that snapshot. The PTY is paused for the few
-   * milliseconds this takes, so nothing is lost or shown twice.
+   * output byte is the first byte not in that snapshot (the host tags output with its offset in
+   * the pane's stream). Output that arrives while this completes is delivered right after it
+   * returns, in order.
    */
   async attach(id: string, listener: PaneListener): Promise<{ snapshot: { data: string; cols: number; rows: number }; pane: PaneInfo; detach: () => void }> {
     const pane = this.live.get(id);
@@ -703,70 +792,106 @@ export class PaneManager {
       const info = await this.get(id);
       return { snapshot: await this.snapshot(id).catch(() => ({ data: "", cols: info.cols, rows: info.rows })), pane: info, detach: () => {} };
     }
-    const release = pane.flow.hold();
+    const sub: Subscriber = { listener, from: Number.POSITIVE_INFINITY, decoder: new StringDecoder("utf8"), buffer: [] };
+    pane.subscribers.add(sub);
+    const detach = () => {
+      if (!pane.subscribers.delete(sub)) return;
+      if (pane.subscribers.size === 0 && !pane.exiting) void this.deps.host.request("detach", { paneId: id }).catch(() => {});
+    };
+    let snapshot: { data: string; cols: number; rows: number };
     try {
-      const snapshot = await this.snapshot(id);
-      if (pane.listeners.size === 0) {
-        pane.decoder = new StringDecoder("utf8");
-        if (pane.undecodedTail) pane.decoder.write(pane.undecodedTail);
+      const a = await this.deps.host.request<{ data: string; cols: number; rows: number; offset: number; tail: number[] }>("attach", { paneId: id });
+      sub.from = a.offset;
+      if (a.tail.length) sub.decoder.write(Buffer.from(a.tail)); // the start of a character the snapshot holds
+      snapshot = { data: a.data, cols: a.cols, rows: a.rows };
+    } catch (e) {
+      if (!gone(e)) {
+        detach();
+        throw e;
       }
-      pane.listeners.add(listener);
-      return { snapshot, pane: { ...pane.info }, detach: () => pane.listeners.delete(listener) };
-    } finally {
-      release();
+      // Exiting: its final screen is saved; the listener still gets the exit.
+      snapshot = await this.snapshot(id).catch(() => ({ data: "", cols: pane.info.cols, rows: pane.info.rows }));
     }
+    setImmediate(() => {
+      if (pane.subscribers.has(sub)) deliverBuffered(sub);
+      sub.buffer = null;
+    });
+    return { snapshot, pane: { ...pane.info }, detach };
   }
 
   // ---- start-up and shutdown -----------------------------------------------------------
 
-  /** Panes recorded as running by a previous server process are gone: mark them exited. */
-  /** Returns each lost pane's last lifecycle, by id. */
+  /**
+   * After a (re)start: every pane the host still runs is reattached with its state rebuilt from
+   * its row (lifecycle, seq, doneSeen, hooksSeen); exits the host recorded while no server was
+   * attached follow as events (ready()). Panes recorded as running that the host does not have
+   * are gone: marked exited and journaled `pane.lost`. Returns each lost pane's last lifecycle.
+   */
   async recover(): Promise<Map<string, string>> {
+    const held = new Map(this.deps.host.hello.panes.map((p) => [p.paneId, p]));
     const stale = await this.deps.db.pane.findMany({ where: { lifecycle: { not: "exited" } } });
+    const lost = new Map<string, string>();
     for (const row of stale) {
+      const h = held.get(row.id);
+      held.delete(row.id);
+      if (h) {
+        const lifecycle = (LIFECYCLES as readonly string[]).includes(row.lifecycle) ? (row.lifecycle as Lifecycle) : "unknown";
+        const state: PaneState = { ...initialPaneState(), lifecycle, seq: row.lifecycleSeq, doneSeen: row.doneSeen, hooksSeen: row.hooksSeen, lastTransitionAt: row.updatedAt.getTime() };
+        const pane = this.track({ ...toInfo(row), pid: h.pid, cols: h.cols, rows: h.rows, live: true }, state, h.meta.hooks === true);
+        await this.deps.journal.append("pane.reattached", { paneId: row.id, taskId: row.taskId, payload: { pid: h.pid, lifecycle, hostState: h.state } });
+        if (!pane.hooks && !state.hooksSeen && h.state === "running") this.armQuiescence(pane);
+        continue;
+      }
       await this.deps.db.pane.update({ where: { id: row.id }, data: { lifecycle: "exited", exitedAt: new Date(), doneSeen: false, tokenHash: null } });
       await this.deps.journal.append("pane.lost", { paneId: row.id, taskId: row.taskId, payload: { lastLifecycle: row.lifecycle, reason: "server_restart" } });
+      lost.set(row.id, row.lifecycle);
     }
-    return new Map(stale.map((r) => [r.id, r.lifecycle]));
+    // Processes the host runs that no row says are running: nobody can reach them; end them.
+    for (const h of held.values()) if (h.state === "running") void this.deps.host.request("kill", { paneId: h.paneId, graceMs: 1000 }).catch(() => {});
+    return lost;
   }
 
-  async shutdown(): Promise<void> {
+  /** Where the server must listen so live panes' YARD_URL stays valid, when the host runs panes. */
+  reattachAddress(): { url: string; host: string; port: number } | null {
+    return this.live.size > 0 ? this.deps.host.hello.serving : null;
+  }
+
+  /** Panes reattached to (running in the host). */
+  get liveCount(): number {
+    return this.live.size;
+  }
+
+  /**
+   * Stops serving panes. `stopPanes`: end every pane and the host (a full stop); otherwise leave
+   * them running in the host for the next server (an upgrade or restart).
+   */
+  async shutdown(opts: { stopPanes?: boolean } = {}): Promise<void> {
     this.closing = true;
-    await Promise.all([...this.live.keys()].map((id) => this.kill(id, { graceMs: 1000 }).catch(() => {})));
+    for (const p of this.live.values()) this.clearQuiet(p);
+    if (opts.stopPanes ?? true) {
+      await Promise.all([...this.live.keys()].map((id) => this.kill(id, { graceMs: 1000 }).catch(() => {})));
+      await this.deps.host.shutdown();
+    } else {
+      await this.deps.host.detach();
+    }
     this.screens.close();
   }
 }
 
-/** The sandbox hook point: what actually gets spawned (the recorded argv stays the agent's own). */
-function sandboxed(argv: string[], env: Record<string, string>, launch: SandboxLaunch | null | undefined) {
-  return launch ? launch.wrap(argv, env) : { argv, env };
-}
-
-/** The trailing bytes of an incomplete UTF-8 character at the end of `b`, or null. */
-export function incompleteUtf8Tail(b: Uint8Array): Buffer | null {
-  for (let back = 1; back <= Math.min(3, b.length); back++) {
-    const byte = b[b.length - back]!;
-    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: keep looking for the lead
-    const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return need > back ? Buffer.from(b.subarray(b.length - back)) : null;
+/** Hands a viewer the output that arrived while its attach was completing (from its offset on). */
+function deliverBuffered(sub: Subscriber): void {
+  if (!sub.buffer) return;
+  const buffered = sub.buffer;
+  sub.buffer = []; // still attaching: later output keeps queueing behind this
+  for (const b of buffered) {
+    if (b.offset < sub.from) continue;
+    const text = sub.decoder.write(b.data);
+    if (text) sub.listener.output?.(text);
   }
-  return null;
 }
 
 function truncate(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      /* already gone */
-    }
-  }
 }
 
 type PaneRow = {
@@ -780,13 +905,16 @@ type PaneRow = {
   taskId: string | null;
   agent: string | null;
   lifecycle: string;
+  lifecycleSeq: number;
   doneSeen: boolean;
+  hooksSeen: boolean;
   pid: number | null;
   exitCode: number | null;
   signal: number | null;
   cols: number;
   rows: number;
   createdAt: Date;
+  updatedAt: Date;
   exitedAt: Date | null;
   sandboxed: boolean;
 };

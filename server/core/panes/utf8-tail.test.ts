@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { incompleteUtf8Tail } from "./manager";
+import { incompleteUtf8Tail } from "./utf8-tail";
 
 const b = (...xs: number[]) => Uint8Array.from(xs);
 

@@ -2,7 +2,7 @@
 // real start-up probe against the installed bwrap.
 import { describe, expect, it } from "vitest";
 import { YardError } from "../errors";
-import { AGENT_SIGNALS, buildSandboxArgv, type Mount, SANDBOX_SOCKET, type SandboxPlan, sandboxMounts } from "./argv";
+import { AGENT_SIGNALS, buildSandboxArgv, type Mount, SANDBOX_RUN_DIR, type SandboxPlan, sandboxMounts } from "./argv";
 import { classifyProbeFailure, probeSandbox } from "./probe";
 
 const base: SandboxPlan = {
@@ -72,7 +72,7 @@ describe("sandbox argv", () => {
         "tmpfs /run",
         "tmpfs(0555) /home/u/.local/share/switchyard",
         "ro /home/u/.local/share/switchyard/bin",
-        `ro /home/u/.local/share/switchyard/run/api.sock -> ${SANDBOX_SOCKET}`,
+        `ro /home/u/.local/share/switchyard/run -> ${SANDBOX_RUN_DIR}`,
         "rw /home/u/code/proj/.git/objects",
         "rw /home/u/code/proj/.git/refs",
         "rw /home/u/code/proj/.git/logs",
@@ -96,7 +96,7 @@ describe("sandbox argv", () => {
         "tmpfs(0555) /home/u/.local/share/switchyard",
         "ro /home/u/.local/share/switchyard/bin",
         "ro /run/systemd/resolve/stub-resolv.conf",
-        `ro /home/u/.local/share/switchyard/run/api.sock -> ${SANDBOX_SOCKET}`,
+        `ro /home/u/.local/share/switchyard/run -> ${SANDBOX_RUN_DIR}`,
         "rw /home/u/code/proj/.git/objects",
         "rw /home/u/code/proj/.git/refs",
         "rw /home/u/code/proj/.git/logs",
@@ -122,7 +122,7 @@ describe("sandbox argv", () => {
         "rw /home/u/my code/my proj/.git/objects",
         "rw /home/u/my code/my proj/.git/refs",
         "rw /home/u/my code/my proj/.git/logs",
-        `ro /home/u/my data/switchyard/run/api.sock -> ${SANDBOX_SOCKET}`,
+        `ro /home/u/my data/switchyard/run -> ${SANDBOX_RUN_DIR}`,
         "rw /home/u/my code/my proj/.git/worktrees/yard-task one",
         "ro /home/u/my code/my proj/.git/worktrees/yard-task one/commondir",
         "ro /home/u/my code/my proj/.git/worktrees/yard-task one/gitdir",
@@ -144,7 +144,7 @@ describe("sandbox argv", () => {
         "ro /srv/work/task one/.git",
         "tmpfs(0555) /home/u/.local/share/switchyard",
         "ro /home/u/.local/share/switchyard/bin",
-        `ro /home/u/.local/share/switchyard/run/api.sock -> ${SANDBOX_SOCKET}`,
+        `ro /home/u/.local/share/switchyard/run -> ${SANDBOX_RUN_DIR}`,
         "rw /home/u/code/proj/.git/objects",
         "rw /home/u/code/proj/.git/refs",
         "rw /home/u/code/proj/.git/logs",
@@ -177,7 +177,7 @@ describe("sandbox argv", () => {
         "ro /tmp/checkout",
         "ro /tmp/yard-home-x/bin",
         "ro /tmp/yard-repo-x/.git",
-        `ro /tmp/yard-home-x/run/api.sock -> ${SANDBOX_SOCKET}`,
+        `ro /tmp/yard-home-x/run -> ${SANDBOX_RUN_DIR}`,
         "rw /tmp/yard-repo-x/.git/objects",
         "rw /tmp/yard-repo-x/.git/refs",
         "rw /tmp/yard-repo-x/.git/logs",
@@ -211,7 +211,7 @@ describe("sandbox argv", () => {
         "rw /home/u/code/proj/.git/objects",
         "rw /home/u/code/proj/.git/refs",
         "rw /home/u/code/proj/.git/logs",
-        `ro /tmp/co/.home/run/api.sock -> ${SANDBOX_SOCKET}`,
+        `ro /tmp/co/.home/run -> ${SANDBOX_RUN_DIR}`,
         "rw /home/u/code/proj/.git/worktrees/yard-task",
         "ro /home/u/code/proj/.git/worktrees/yard-task/commondir",
         "ro /home/u/code/proj/.git/worktrees/yard-task/gitdir",
@@ -263,7 +263,7 @@ describe("sandbox argv", () => {
   });
 
   it("binds no socket when there is none", () => {
-    expect(ops(sandboxMounts({ ...base, socket: null })).some((m) => m.includes(SANDBOX_SOCKET))).toBe(false);
+    expect(ops(sandboxMounts({ ...base, socket: null })).some((m) => m.includes(SANDBOX_RUN_DIR))).toBe(false);
   });
 
   const bad: { name: string; plan: Partial<SandboxPlan>; command?: string[]; message: RegExp }[] = [

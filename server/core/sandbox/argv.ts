@@ -14,8 +14,10 @@
 //   <common git dir>/worktrees/<name>      read-write (HEAD, index), except its `commondir`,
 //                          `gitdir` and `config.worktree` files, read-only
 //   <sandbox home>, <sandbox tmp>          read-write, per task ($HOME, $TMPDIR)
-//   /run/switchyard/api.sock               the server's API socket (the only way out when
-//                          the network is unshared)
+//   /run/switchyard/       the data dir's run/ directory, read-only: the server's API socket
+//                          (api.sock, the only way out when the network is unshared) and the
+//                          pane host's hook relay (hook.sock). The directory, not the socket
+//                          files, so a restarted server's new socket is seen by running agents
 //   read-only re-exposures for what the pane must run (node, the Switchyard checkout, the
 //   `yard` shim, git's global config) when they lie under one of the hidden directories.
 // The common git dir itself (config, hooks, info, packed-refs) stays read-only: the host runs
@@ -31,8 +33,12 @@
 import path from "node:path";
 import { YardError } from "../errors";
 
-/** Where the server's API socket appears inside every sandbox. */
-export const SANDBOX_SOCKET = "/run/switchyard/api.sock";
+/** Where the data dir's run/ directory (the sockets panes may use) appears inside every sandbox. */
+export const SANDBOX_RUN_DIR = "/run/switchyard";
+/** The server's API socket inside every sandbox. */
+export const SANDBOX_SOCKET = `${SANDBOX_RUN_DIR}/api.sock`;
+/** The pane host's hook relay inside every sandbox. */
+export const SANDBOX_HOOK_SOCKET = `${SANDBOX_RUN_DIR}/hook.sock`;
 /** Signals bwrap ignores and the agent gets back at their defaults. */
 export const AGENT_SIGNALS = "HUP,INT,QUIT,TERM,TSTP";
 /** Directories that are replaced by empty private ones inside (besides the data dir). */
@@ -54,7 +60,7 @@ export interface SandboxPlan {
   /** Per-task home and temp dirs (read-write). */
   home: string;
   tmp: string;
-  /** Host path of the server's API socket, bound at SANDBOX_SOCKET; null binds none. */
+  /** Host path of the server's API socket; its directory is bound at SANDBOX_RUN_DIR. null binds none. */
   socket: string | null;
   /** Share the host's network (false: a new, empty network namespace). */
   network: boolean;
@@ -125,7 +131,7 @@ export function sandboxMounts(plan: SandboxPlan): Mount[] {
   for (const p of [path.join(worktree, ".git"), path.join(gitDir, "commondir"), path.join(gitDir, "gitdir"), path.join(gitDir, "config.worktree")]) {
     add({ op: "--ro-bind", src: p, dest: p }, 3);
   }
-  if (plan.socket) add({ op: "--ro-bind", src: checkPath(plan.socket, "socket"), dest: SANDBOX_SOCKET }, 4);
+  if (plan.socket) add({ op: "--ro-bind", src: path.dirname(checkPath(plan.socket, "socket")), dest: SANDBOX_RUN_DIR }, 4);
 
   // Stable sort: ancestors before descendants; same depth by rank, then insertion order.
   return rules

@@ -10,7 +10,7 @@ import path from "node:path";
 import { REPO_ROOT } from "../../root";
 import { YardError } from "../errors";
 import { inspectRepo } from "../git/repo";
-import { buildSandboxArgv, SANDBOX_SOCKET, type SandboxPlan } from "./argv";
+import { buildSandboxArgv, SANDBOX_HOOK_SOCKET, SANDBOX_SOCKET, type SandboxPlan } from "./argv";
 import { probeSandbox, runningAsRoot, type SandboxAvailability } from "./probe";
 
 
@@ -121,7 +121,7 @@ export class Sandbox {
     return {
       network: opts.network,
       wrap(argv, env) {
-        const out: Record<string, string> = { ...env, HOME: plan.home, TMPDIR: plan.tmp, XDG_RUNTIME_DIR: plan.tmp, YARD_SOCKET: SANDBOX_SOCKET };
+        const out: Record<string, string> = { ...env, HOME: plan.home, TMPDIR: plan.tmp, XDG_RUNTIME_DIR: plan.tmp, YARD_SOCKET: SANDBOX_SOCKET, YARD_HOOK_SOCKET: SANDBOX_HOOK_SOCKET };
         // Agents of the host's session (ssh-agent, the D-Bus session bus) stay outside.
         delete out.SSH_AUTH_SOCK;
         delete out.DBUS_SESSION_BUS_ADDRESS;

@@ -529,8 +529,8 @@ export class TaskEngine {
     return p;
   }
 
-  /** The pane manager reports every lifecycle transition of a task's pane here. */
-  onPaneTransition(info: PaneInfo, to: string, from: string, lastMessage: string | undefined) {
+  /** The pane manager reports every lifecycle transition of a task's pane here (`lost`: its host died). */
+  onPaneTransition(info: PaneInfo, to: string, from: string, lastMessage: string | undefined, lost?: string) {
     if (!info.taskId || this.closing) return;
     const taskId = info.taskId;
     void (async () => {
@@ -540,7 +540,7 @@ export class TaskEngine {
       else if (to === "working" || to === "blocked") await this.apply(taskId, { type: "pane_working" });
       else if (to === "exited") {
         this.runners.get(taskId)?.abort();
-        await this.apply(taskId, { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: from });
+        await this.apply(taskId, lost ? { type: "pane_lost", reason: lost, lastLifecycle: from } : { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: from });
       }
     })().catch(() => {});
   }
@@ -881,10 +881,19 @@ export class TaskEngine {
 
   // ---- restart -------------------------------------------------------------------------
 
-  /** On start-up: tasks whose panes died with the old process become failed with evidence. */
+  /**
+   * On start-up: a task whose pane still runs in the pane host keeps its state (one still pending
+   * gets its background runner back: wait for ready, submit the contract); a task whose pane is
+   * gone becomes failed with evidence.
+   */
   async recover(lostPanes: Map<string, string>): Promise<void> {
     const rows = await this.store.list({ states: [...ACTIVE_STATES] });
     for (const r of rows) {
+      if (r.paneId && this.deps.panes.isLive(r.paneId)) {
+        this.stateCache.set(r.id, r.state as TaskState);
+        if (r.state === "pending") await this.resumePending(r, r.paneId);
+        continue;
+      }
       await this.apply(r.id, { type: "restart", lastLifecycle: r.paneId ? (lostPanes.get(r.paneId) ?? (await this.lastLifecycleBeforeExit(r.paneId))) : null });
     }
     // A merge that landed before its record was written is recorded, never redone or undone.
@@ -901,6 +910,22 @@ export class TaskEngine {
       }
     }
     for (const r of await this.store.allStates()) this.stateCache.set(r.id, r.state as TaskState);
+  }
+
+  /**
+   * A pending task whose pane survived a server restart: the previous server was waiting for the
+   * agent to be ready, or was submitting the contract. A pane already working (or done) took it.
+   */
+  private async resumePending(r: TaskRow, paneId: string): Promise<void> {
+    const lifecycle = this.deps.panes.state(paneId)?.lifecycle;
+    if (lifecycle === "working" || lifecycle === "blocked" || lifecycle === "done") {
+      await this.apply(r.id, { type: "submitted" });
+      if (lifecycle === "done") await this.apply(r.id, { type: "pane_done", lastMessage: this.deps.panes.state(paneId)?.lastMessage ?? null });
+      return;
+    }
+    // The round's own prompt: the contract for round 1, the review feedback after.
+    const prompt = (await this.store.rounds(r.id)).find((x) => x.number === r.round)?.prompt ?? renderPrompt(contractOf(r), { id: r.id, title: r.title });
+    this.runInBackground(r.id, paneId, prompt, { readyTimeoutMs: this.deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, round: r.round });
   }
 
   /** A pane stopped by the previous shutdown: what it was doing before it exited. */

@@ -37,6 +37,8 @@ export type TaskEvent =
   | { type: "pane_working" }
   | { type: "pane_done"; lastMessage?: string | null }
   | { type: "pane_exit"; exitCode: number | null; signal: number | null; lastLifecycle: string }
+  /** The pane's process was lost with the pane host (it died): no exit code, no final screen. */
+  | { type: "pane_lost"; reason: string; lastLifecycle: string }
   | { type: "report"; status: ReportStatus }
   | { type: "cancel" }
   | { type: "restart"; lastLifecycle: string | null };
@@ -101,6 +103,8 @@ export function transition(state: TaskState, event: TaskEvent, disposition: Disp
       return state === "working" ? go("input_required", { reason: "turn_ended_without_report", last_message: event.lastMessage ?? null }) : stay(state);
     case "pane_exit":
       return go("failed", { reason: "pane_exited", exitCode: event.exitCode, signal: event.signal, lastLifecycle: event.lastLifecycle });
+    case "pane_lost":
+      return go("failed", { reason: event.reason, lastLifecycle: event.lastLifecycle });
     case "report":
       if (state === "backlog") throw new YardError("CONFLICT", "The task has not started", { state });
       return go(event.status, null);

@@ -1,0 +1,211 @@
+// The server's end of the pane host: finds the data dir's host or starts one (detached, so it
+// outlives this process), authenticates, sends requests, and dispatches the host's events —
+// output and activity at once, hooks and exits one at a time in arrival order, each
+// acknowledged only after the server has handled it (so nothing is lost if the server dies
+// mid-way). When the connection drops it reconnects to the same host if it is still there;
+// when the host itself is gone it says so (`lost`) and starts a new one on the next request.
+import { spawn } from "node:child_process";
+import { closeSync, openSync, statSync, truncateSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { YardError } from "../core/errors";
+import type { HostExit, HostHook, PaneHostEvents, PaneHostPort } from "../core/panes/host-port";
+import { type Body, checkPrivateDir, Conn, connectSocket, ensurePrivateDir, type HelloReply, hostPaths, loadHostSecret, type Msg, processAlive, PROTOCOL } from "./protocol";
+
+import { REPO_ROOT } from "../root";
+const HOST_MAIN = path.join(REPO_ROOT, "server/panehost/main.ts");
+const START_MS = 30_000;
+const LOG_MAX = 10 * 1024 * 1024;
+
+export interface PaneHostClientOptions {
+  home: string;
+  log?: (line: string) => void;
+}
+
+export class PaneHostClient implements PaneHostPort {
+  private conn: Conn | null = null;
+  private connecting: Promise<Conn> | null = null;
+  private chain: Promise<unknown> = Promise.resolve();
+  private closing = false;
+  private servingInfo: { url: string; host: string; port: number } | null = null;
+  private readyOnce = false;
+  events: PaneHostEvents = {};
+  hello!: HelloReply;
+  private readonly log: (line: string) => void;
+
+  private constructor(private readonly opts: PaneHostClientOptions) {
+    this.log = opts.log ?? ((l) => console.log(l));
+  }
+
+  /** Connects to the data dir's pane host, starting one when none is running. */
+  static async open(opts: PaneHostClientOptions): Promise<PaneHostClient> {
+    const c = new PaneHostClient(opts);
+    await c.ensure();
+    return c;
+  }
+
+  get hostPid(): number {
+    return this.hello.hostPid;
+  }
+
+  private ensure(): Promise<Conn> {
+    if (this.conn && !this.conn.closed) return Promise.resolve(this.conn);
+    if (this.closing) return Promise.reject(new YardError("PANE_HOST_UNAVAILABLE", "The server is shutting down"));
+    this.connecting ??= this.connect(true).finally(() => (this.connecting = null));
+    return this.connecting;
+  }
+
+  private async connect(start: boolean): Promise<Conn> {
+    const p = hostPaths(this.opts.home);
+    const secret = loadHostSecret(this.opts.home, true);
+    checkPrivateDir(path.dirname(p.socket)); // the secret goes only to a socket in a directory of ours
+    const deadline = Date.now() + START_MS;
+    let started = false;
+    for (let attempt = 0; ; attempt++) {
+      let conn: Conn;
+      try {
+        conn = new Conn(await connectSocket(p.socket));
+      } catch (e) {
+        if (!start) throw new YardError("PANE_HOST_UNAVAILABLE", `No pane host is listening on ${p.socket}`, { cause: (e as Error).message });
+        if (!started) {
+          this.startHost();
+          started = true;
+        }
+        if (Date.now() > deadline) throw new YardError("PANE_HOST_UNAVAILABLE", `The pane host did not start within ${START_MS / 1000} s (see ${p.log})`, { log: p.log });
+        await new Promise((r) => setTimeout(r, Math.min(200, 20 * (attempt + 1))));
+        continue;
+      }
+      let hello: HelloReply;
+      try {
+        hello = await conn.request<HelloReply>("hello", { secret, role: "server", pid: process.pid, protocol: PROTOCOL }, { timeoutMs: 10_000 });
+      } catch (e) {
+        conn.destroy();
+        // The host was stopping (idle) as we connected: start another one.
+        if ((e as YardError).code === "PANE_HOST_UNAVAILABLE" && start && Date.now() < deadline) continue;
+        throw e;
+      }
+      if (hello.protocol !== PROTOCOL) {
+        conn.destroy();
+        throw new YardError("CONFLICT", `The running pane host (pid ${hello.hostPid}) speaks protocol ${hello.protocol}, this server ${PROTOCOL}: stop it with \`yard stop --all\` (it ends its agents)`, { hostPid: hello.hostPid });
+      }
+      this.hello = hello;
+      this.conn = conn;
+      conn.onMessage = (m) => this.onEvent(m);
+      conn.onClose(() => this.onClose(conn));
+      // Connected again (a new host after the old one died, or the same one): say where we serve
+      // and take what it kept meanwhile.
+      if (this.servingInfo) await conn.request("serving", this.servingInfo);
+      if (this.readyOnce) await conn.request("ready");
+      return conn;
+    }
+  }
+
+  /** Starts a host process in its own session, its output appended to host/host.log. */
+  private startHost(): void {
+    const p = hostPaths(this.opts.home);
+    ensurePrivateDir(p.dir);
+    try {
+      if (statSync(p.log).size > LOG_MAX) truncateSync(p.log, 0);
+    } catch {
+      /* no log yet */
+    }
+    const fd = openSync(p.log, "a", 0o600);
+    try {
+      const child = spawn(process.execPath, ["--import", "tsx", HOST_MAIN, "--home", this.opts.home], {
+        cwd: REPO_ROOT,
+        detached: true,
+        stdio: ["ignore", fd, fd],
+        env: process.env,
+      });
+      child.unref(); // its own start is in host/host.log
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private onClose(conn: Conn): void {
+    if (this.conn !== conn || this.closing) return;
+    this.conn = null;
+    const oldPid = this.hello.hostPid;
+    if (!processAlive(oldPid, "panehost")) {
+      this.log(`switchyard: the pane host (pid ${oldPid}) died; its panes are gone`);
+      this.events.lost?.("pane_host_died");
+      return; // the next request starts a new host
+    }
+    // The connection broke but the host lives: reconnect and compare what it holds.
+    this.connecting ??= this.connect(false).finally(() => (this.connecting = null));
+    this.connecting.then(
+      () => (this.hello.hostPid === oldPid ? this.events.reattached?.(this.hello.panes) : this.events.lost?.("pane_host_died")),
+      () => this.events.lost?.("pane_host_died"),
+    );
+  }
+
+  private onEvent(m: Msg): void {
+    switch (m.ev) {
+      case "output":
+        this.events.output?.(m.paneId as string, m.offset as number, m.data as Buffer);
+        return;
+      case "activity":
+        this.events.activity?.(m.paneId as string, m.at as number);
+        return;
+      case "fault":
+        this.events.fault?.(m.paneId as string, { message: String(m.message ?? ""), name: String(m.name ?? "Error"), count: Number(m.count ?? 0) });
+        return;
+      case "resync":
+        this.events.resync?.(m.paneId as string);
+        return;
+      case "hook":
+      case "exit": {
+        const seq = m.seq as number;
+        const run = async () => {
+          try {
+            if (m.ev === "hook") await this.events.hook?.(m as unknown as HostHook);
+            else await this.events.exit?.(m as unknown as HostExit);
+          } catch (e) {
+            this.log(`switchyard: handling the pane host's ${String(m.ev)} for ${String(m.paneId)} failed: ${(e as Error).message}`);
+          }
+          await this.conn?.request("ack", { seq }).catch(() => {});
+        };
+        this.chain = this.chain.then(run, run);
+      }
+    }
+  }
+
+  request<T = unknown>(op: string, args: Msg = {}, opts: { body?: Body; timeoutMs?: number } = {}): Promise<T> {
+    return this.ensure().then((c) => c.request<T>(op, args, opts));
+  }
+
+  /** Records where this server serves (reused after a restart while panes live). */
+  async serving(info: { url: string; host: string; port: number }): Promise<void> {
+    this.servingInfo = info;
+    await this.request("serving", info);
+  }
+
+  /** Asks for every record the host kept while no server was attached, and waits until they are handled. */
+  async ready(): Promise<void> {
+    this.readyOnce = true;
+    await this.request("ready");
+    await this.chain;
+  }
+
+  /** Detaches, leaving the host and its panes running. */
+  async detach(): Promise<void> {
+    this.closing = true;
+    const c = this.conn;
+    if (!c || c.closed) return;
+    await c.request("bye", {}, { timeoutMs: 2000 }).catch(() => {});
+    c.destroy();
+  }
+
+  /** Stops the host and every pane it still runs, and waits for the host process to exit. */
+  async shutdown(): Promise<void> {
+    const c = this.conn && !this.conn.closed ? this.conn : null;
+    this.closing = true;
+    if (!c) return;
+    const pid = this.hello.hostPid;
+    await c.request("shutdown", { stopPanes: true }, { timeoutMs: 5000 }).catch(() => {});
+    const deadline = Date.now() + 10_000;
+    while (processAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    c.destroy();
+  }
+}

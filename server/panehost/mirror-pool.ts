@@ -1,0 +1,179 @@
+// The pane host's mirror workers: a fixed pool of worker threads (mirror-worker.ts), all started
+// when the host starts (so a host keeps running the code it was started with, even if the
+// checkout changes under it). Each pane's mirror lives in one worker, the least loaded at spawn.
+// Owns the pane -> worker assignment, chunk transfer, request ids, and replacing a worker that
+// died (its panes get fresh mirrors and a fault).
+import { Worker } from "node:worker_threads";
+import { YardError } from "../core/errors";
+import { fromWireError } from "./protocol";
+import type { WorkerIn, WorkerOut } from "./worker-messages";
+
+const BOOT = new URL("./worker-boot.mjs", import.meta.url);
+
+export interface PoolEvents {
+  /** Total bytes of the pane parsed so far. */
+  parsed(paneId: string, total: number): void;
+  fault(paneId: string, error: { message: string; name: string; count: number }): void;
+}
+
+interface Slot {
+  worker: Worker;
+  panes: Set<string>;
+}
+
+interface MirrorSpec {
+  cols: number;
+  rows: number;
+  scrollback: number;
+}
+
+export class MirrorPool {
+  private readonly slots: Slot[] = [];
+  private readonly where = new Map<string, Slot>();
+  private readonly specs = new Map<string, MirrorSpec>();
+  private readonly pending = new Map<number, { slot: Slot; resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private nextRid = 1;
+  private closing = false;
+
+  constructor(
+    private readonly opts: { size: number; screens: string; log: (line: string) => void },
+    private readonly events: PoolEvents,
+  ) {}
+
+  async start(): Promise<void> {
+    await Promise.all(Array.from({ length: Math.max(1, this.opts.size) }, () => this.addSlot()));
+  }
+
+  private addSlot(): Promise<Slot> {
+    const worker = new Worker(BOOT, { workerData: { screens: this.opts.screens } });
+    const slot: Slot = { worker, panes: new Set() };
+    this.slots.push(slot);
+    worker.on("message", (m: WorkerOut) => this.onMessage(slot, m));
+    worker.on("error", (e) => this.opts.log(`mirror worker error: ${e.stack ?? e.message}`));
+    worker.on("exit", (code) => {
+      if (!this.closing) this.replace(slot, code);
+    });
+    return new Promise((resolve, reject) => {
+      worker.once("online", () => resolve(slot));
+      worker.once("error", reject);
+    });
+  }
+
+  /** A worker died (a bug): its panes get fresh, empty mirrors in a new worker, and a fault each. */
+  private replace(dead: Slot, code: number): void {
+    this.opts.log(`mirror worker exited with code ${code}; replacing it (${dead.panes.size} panes lose their screen history)`);
+    this.slots.splice(this.slots.indexOf(dead), 1);
+    for (const [rid, p] of this.pending) {
+      if (p.slot !== dead) continue;
+      this.pending.delete(rid);
+      p.reject(new YardError("INTERNAL", "the pane's mirror worker died"));
+    }
+    void this.addSlot().then((slot) => {
+      for (const id of dead.panes) {
+        const spec = this.specs.get(id);
+        if (!spec) continue;
+        this.where.set(id, slot);
+        slot.panes.add(id);
+        this.post(slot, { t: "create", id, ...spec });
+        this.events.fault(id, { message: `mirror worker exited with code ${code}`, name: "WorkerExit", count: 1 });
+      }
+    });
+  }
+
+  private onMessage(slot: Slot, m: WorkerOut): void {
+    switch (m.t) {
+      case "parsed":
+        for (const [id, total] of m.list) this.events.parsed(id, total);
+        return;
+      case "fault":
+        this.events.fault(m.id, { message: m.message, name: m.name, count: m.count });
+        return;
+      case "res": {
+        const p = this.pending.get(m.rid);
+        if (!p) return;
+        this.pending.delete(m.rid);
+        if (m.ok) p.resolve(m.result);
+        else p.reject(fromWireError(m.error));
+      }
+    }
+  }
+
+  private post(slot: Slot, m: WorkerIn, transfer?: ArrayBuffer[]): void {
+    slot.worker.postMessage(m, transfer);
+  }
+
+  private slotOf(id: string): Slot {
+    const slot = this.where.get(id);
+    if (!slot) throw new YardError("PANE_EXITED", `Pane ${id} has no mirror`, { paneId: id });
+    return slot;
+  }
+
+  create(id: string, spec: MirrorSpec): void {
+    let best = this.slots[0]!;
+    for (const s of this.slots) if (s.panes.size < best.panes.size) best = s;
+    best.panes.add(id);
+    this.where.set(id, best);
+    this.specs.set(id, spec);
+    this.post(best, { t: "create", id, ...spec });
+  }
+
+  /** Hands the bytes to the pane's worker; `data` is transferred (the caller must not reuse it). */
+  write(id: string, data: ArrayBuffer): void {
+    const slot = this.where.get(id);
+    if (slot) this.post(slot, { t: "write", id, data }, [data]);
+  }
+
+  resize(id: string, cols: number, rows: number): void {
+    const spec = this.specs.get(id);
+    if (spec) Object.assign(spec, { cols, rows });
+    this.post(this.slotOf(id), { t: "resize", id, cols, rows });
+  }
+
+  request<T>(id: string, op: Extract<WorkerIn, { t: "req" }>["op"], args: Record<string, unknown> = {}): Promise<T> {
+    let slot: Slot;
+    try {
+      slot = this.slotOf(id);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const rid = this.nextRid++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(rid, { slot, resolve: resolve as (v: unknown) => void, reject });
+      this.post(slot, { t: "req", rid, id, op, args });
+    });
+  }
+
+  /** Mirrors the workers hold right now (asked of each worker). */
+  async mirrorCount(): Promise<number> {
+    const counts = await Promise.all(
+      this.slots.map(
+        (slot) =>
+          new Promise<number>((resolve, reject) => {
+            const rid = this.nextRid++;
+            this.pending.set(rid, { slot, resolve: (v) => resolve((v as { mirrors: number }).mirrors), reject });
+            this.post(slot, { t: "req", rid, id: "", op: "count", args: {} });
+          }),
+      ),
+    );
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
+  /** The pane's mirror is gone (finalized or disposed in the worker): forget where it lived. */
+  forget(id: string): void {
+    const slot = this.where.get(id);
+    slot?.panes.delete(id);
+    this.where.delete(id);
+    this.specs.delete(id);
+  }
+
+  dispose(id: string): void {
+    const slot = this.where.get(id);
+    if (slot) this.post(slot, { t: "dispose", id });
+    this.forget(id);
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+}
