@@ -61,8 +61,7 @@ export async function buildCli() {
   };
 
   return bundle({
-    entry: "cli/main.ts",
-    outfile: BUNDLE,
+    entries: [{ entry: "cli/main.ts", outfile: BUNDLE }],
     stamp: STAMP,
     extraInputs: [SELF],
     options: {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
-// Builds the server into plain ESM JavaScript, server/dist/main.mjs, so `npm start` and
+// Builds the server (and the pane host with its mirror workers: server/dist/panehost.mjs,
+// mirror-worker.mjs) into plain ESM JavaScript, server/dist/main.mjs, so `npm start` and
 // `yard serve` run Node on it directly instead of compiling TypeScript through tsx at every
 // start (tsx's loader and esbuild service cost about a second and ~60 MB). Our own modules are
 // bundled; every npm package stays external and loads from node_modules as usual (Next,
@@ -12,12 +13,18 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { bundle, buildMain, ROOT } from "./bundle.mjs";
 
 export const SERVER_BUNDLE = path.join(ROOT, "server/dist/main.mjs");
+/** The pane host process and its mirror worker threads, built with the server (same stamp). */
+export const HOST_BUNDLE = path.join(ROOT, "server/dist/panehost.mjs");
+export const MIRROR_WORKER_BUNDLE = path.join(ROOT, "server/dist/mirror-worker.mjs");
 export const SERVER_STAMP = path.join(ROOT, "server/dist/main.stamp.json");
 
 export function buildServer() {
   return bundle({
-    entry: "server/main.ts",
-    outfile: SERVER_BUNDLE,
+    entries: [
+      { entry: "server/main.ts", outfile: SERVER_BUNDLE },
+      { entry: "server/panehost/main.ts", outfile: HOST_BUNDLE },
+      { entry: "server/panehost/mirror-worker.ts", outfile: MIRROR_WORKER_BUNDLE },
+    ],
     stamp: SERVER_STAMP,
     extraInputs: [fileURLToPath(import.meta.url)],
     options: {

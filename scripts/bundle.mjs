@@ -26,18 +26,22 @@ const MTIME_MARGIN_MS = 1000;
  */
 
 /**
- * Builds `entry` into `outfile` and writes `stamp`.
- * @param {{ entry: string, outfile: string, stamp: string, extraInputs: string[], options: import("esbuild").BuildOptions }} b
- *   entry relative to the root; outfile and stamp absolute; extraInputs absolute (the build script itself, …)
+ * Builds each entry (relative to the root) into its output file (absolute) and writes `stamp`
+ * for all of them; the first output is the one reported.
+ * @param {{ entries: Array<{ entry: string, outfile: string }>, stamp: string, extraInputs: string[], options: import("esbuild").BuildOptions }} b
+ *   stamp absolute; extraInputs absolute (the build script itself, …)
  * @returns {Promise<{ bundle: string, bytes: number, inputs: number, ms: number }>}
  */
 export async function bundle(b) {
   const started = Date.now();
   const esbuild = await import("esbuild");
+  const outdir = path.dirname(b.entries[0].outfile);
+  if (b.entries.some((e) => path.dirname(e.outfile) !== outdir)) throw new Error("all outputs of one bundle go into one directory");
   const result = await esbuild.build({
     absWorkingDir: ROOT,
-    entryPoints: [b.entry],
-    outfile: b.outfile,
+    entryPoints: b.entries.map((e) => ({ in: e.entry, out: path.basename(e.outfile).replace(/\.mjs$/, "") })),
+    outdir,
+    outExtension: { ".js": ".mjs" },
     bundle: true,
     platform: "node",
     target: "node20",
@@ -48,8 +52,8 @@ export async function bundle(b) {
     legalComments: "none",
     ...b.options,
   });
-  const out = result.outputFiles.find((f) => f.path === b.outfile);
-  if (!out) throw new Error("esbuild produced no bundle");
+  const outs = b.entries.map((e) => result.outputFiles.find((f) => f.path === e.outfile));
+  if (outs.some((o) => !o)) throw new Error("esbuild did not produce every bundle");
   const files = [...Object.keys(result.metafile.inputs).map((p) => path.resolve(ROOT, p)), path.join(ROOT, "package.json"), fileURLToPath(import.meta.url), ...b.extraInputs];
   /** @type {Record<string, number>} */
   const inputs = {};
@@ -59,18 +63,18 @@ export async function bundle(b) {
   }
   /** @type {Stamp} */
   const stamp = { format: 1, builtAt: started, inputs };
-  mkdirSync(path.dirname(b.outfile), { recursive: true });
+  mkdirSync(outdir, { recursive: true });
   const tmp = `.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
   try {
-    writeFileSync(b.outfile + tmp, out.contents);
+    b.entries.forEach((e, i) => writeFileSync(e.outfile + tmp, /** @type {import("esbuild").OutputFile} */ (outs[i]).contents));
     writeFileSync(b.stamp + tmp, JSON.stringify(stamp) + "\n");
-    renameSync(b.outfile + tmp, b.outfile);
+    for (const e of b.entries) renameSync(e.outfile + tmp, e.outfile);
     renameSync(b.stamp + tmp, b.stamp);
   } finally {
-    rmSync(b.outfile + tmp, { force: true });
+    for (const e of b.entries) rmSync(e.outfile + tmp, { force: true });
     rmSync(b.stamp + tmp, { force: true });
   }
-  return { bundle: b.outfile, bytes: out.contents.length, inputs: files.length, ms: Date.now() - started };
+  return { bundle: b.entries[0].outfile, bytes: /** @type {import("esbuild").OutputFile} */ (outs[0]).contents.length, inputs: files.length, ms: Date.now() - started };
 }
 
 /**

@@ -126,6 +126,7 @@ describe("fuzz", () => {
     const rand = mulberry32(20261201);
     for (const [name, proc] of procedures) {
       if (name === "tasks.wait") continue; // covered below with a short timeout (it long-polls by design)
+      if (name === "server.stop") continue; // valid input stops the server by design; covered below last
       const inputs = [...hostileValues(), ...Array.from({ length: 25 }, () => randomValue(rand))];
       for (const input of inputs) {
         for (const token of [server.token, workerToken]) expectTyped(name, await call(name, proc._def.type, input, token));
@@ -134,6 +135,13 @@ describe("fuzz", () => {
     for (const input of Array.from({ length: 20 }, () => randomValue(rand))) {
       const withTimeout = input && typeof input === "object" && !Array.isArray(input) ? { ...input, timeoutMs: 50 } : input;
       expectTyped("tasks.wait", await call("tasks.wait", "query", withTimeout, server.token));
+    }
+    await healthy();
+  });
+
+  it("answers hostile input to server.stop with typed errors (valid input would stop the server)", async () => {
+    for (const input of [...hostileValues(), "x", { all: "yes" }, { all: 1 }, [true]]) {
+      for (const token of [server.token, workerToken]) expectTyped("server.stop", await call("server.stop", "mutation", input, token));
     }
     await healthy();
   });

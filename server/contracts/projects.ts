@@ -46,7 +46,7 @@ export const statusReply = z.object({
 });
 
 /** `yard stop [--all]`: the server stops right after answering; with `all` its agents and the pane host too. */
-export const stopInput = z.object({ all: z.boolean().default(false) }).optional();
+export const stopInput = z.object({ all: z.boolean().default(false) }).strict().optional();
 export const stopReply = z.object({
   stopping: z.literal(true),
   all: z.boolean(),

@@ -13,7 +13,13 @@ import type { HostExit, HostHook, PaneHostEvents, PaneHostPort } from "../core/p
 import { type Body, checkPrivateDir, Conn, connectSocket, ensurePrivateDir, type HelloReply, hostPaths, loadHostSecret, type Msg, processAlive, PROTOCOL } from "./protocol";
 
 import { REPO_ROOT } from "../root";
-const HOST_MAIN = path.join(REPO_ROOT, "server/panehost/main.ts");
+/**
+ * The host's entry: its bundle (built with the server's, scripts/build-server.mjs) when this
+ * code runs from the server bundle, else the TypeScript source through tsx (npm run dev, tests
+ * of modules).
+ */
+const BUNDLED = import.meta.url.endsWith(".mjs");
+const HOST_ARGV = BUNDLED ? [path.join(REPO_ROOT, "server/dist/panehost.mjs")] : ["--import", "tsx", path.join(REPO_ROOT, "server/panehost/main.ts")];
 const START_MS = 30_000;
 const LOG_MAX = 10 * 1024 * 1024;
 
@@ -111,7 +117,7 @@ export class PaneHostClient implements PaneHostPort {
     }
     const fd = openSync(p.log, "a", 0o600);
     try {
-      const child = spawn(process.execPath, ["--import", "tsx", HOST_MAIN, "--home", this.opts.home], {
+      const child = spawn(process.execPath, [...HOST_ARGV, "--home", this.opts.home], {
         cwd: REPO_ROOT,
         detached: true,
         stdio: ["ignore", fd, fd],

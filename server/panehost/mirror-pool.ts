@@ -8,7 +8,8 @@ import { YardError } from "../core/errors";
 import { fromWireError } from "./protocol";
 import type { WorkerIn, WorkerOut } from "./worker-messages";
 
-const BOOT = new URL("./worker-boot.mjs", import.meta.url);
+/** Bundled (server/dist/panehost.mjs): the worker's own bundle; from source: a boot file that registers tsx first. */
+const BOOT = import.meta.url.endsWith(".mjs") ? new URL("./mirror-worker.mjs", import.meta.url) : new URL("./worker-boot.mjs", import.meta.url);
 
 export interface PoolEvents {
   /** Total bytes of the pane parsed so far. */
