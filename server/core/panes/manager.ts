@@ -23,7 +23,7 @@ import type { EventJournal } from "../events/journal";
 import { parseHookPost } from "../hooks/payload";
 import { newId } from "../ids";
 import { type AttentionItem, rankAttention } from "./attention";
-import { type Effect, type Lifecycle, type PaneEvent, type PaneState, initialPaneState, reduce } from "./lifecycle";
+import { type BlockedReason, blockedReason, type Effect, type Lifecycle, type PaneEvent, type PaneState, type ScreenObservation, initialPaneState, reduce } from "./lifecycle";
 import { captureFinalScreen, FinalScreenStore } from "./final-screen";
 import { type Launch, resolveLaunch } from "./launch";
 import { MIN_SCROLLBACK, TerminalMirror } from "./mirror";
@@ -71,6 +71,12 @@ export interface PaneInfo {
   exitedAt: string | null;
   /** Runs inside the OS sandbox (core/sandbox). */
   sandboxed: boolean;
+  /** Why a blocked pane is blocked (a start-up dialog, or a prompt the agent raised); null otherwise. */
+  blockedReason: BlockedReason | null;
+  /** The start-up dialog the agent waits at (see core/agents/startup-dialogs.ts). */
+  dialog: { kind: string; title: string; text: string; since: string } | null;
+  /** A passing remark, e.g. the agent is retrying a failed API call. */
+  note: { kind: string; text: string } | null;
 }
 
 export const spawnInput = z
@@ -409,6 +415,7 @@ export class PaneManager {
     pane.state = state;
     pane.info.lifecycle = state.lifecycle;
     pane.info.doneSeen = state.doneSeen;
+    Object.assign(pane.info, screenFields(state));
     for (const effect of effects) {
       if (effect.kind === "transition") {
         this.queuePersist(pane, {});
@@ -455,6 +462,17 @@ export class PaneManager {
       if (!pane.state.hooksSeen) this.apply(pane, { type: "quiescent", at: Date.now() });
     }, QUIESCENCE_MS);
     pane.quietTimer.unref();
+  }
+
+  /**
+   * What a screen reader saw on a live pane (core/agents/screen-watch.ts): a start-up dialog,
+   * the dialog gone, the input box ready, a failed turn, a note. Runs the lifecycle reducer like
+   * a hook; a pane that is not running ignores it.
+   */
+  observe(paneId: string, observation: ScreenObservation): void {
+    const pane = this.live.get(paneId);
+    if (!pane || pane.exiting) return;
+    this.apply(pane, { ...observation, at: Date.now() } as PaneEvent);
   }
 
   /** A hook post from `yard hook` (pane token) or an admin. */
@@ -685,6 +703,8 @@ export class PaneManager {
         exitCode: live?.state.exitCode ?? r.exitCode,
         signal: live ? live.state.signal : r.signal,
         stopFailed: live?.state.lastStop?.failed ?? false,
+        blockedReason: live ? blockedReason(live.state) : null,
+        message: live?.state.dialog?.title ?? (live?.state.lastStop?.failed ? (live.state.lastStop.error ?? null) : null) ?? live?.state.note?.text ?? null,
         taskState: task?.state ?? null,
         taskStateAt: task?.at ?? null,
         lastTransitionAt: live?.state.lastTransitionAt ?? (r.exitedAt ?? r.updatedAt).getTime(),
@@ -814,5 +834,17 @@ function toInfo(r: PaneRow): PaneInfo {
     createdAt: r.createdAt.toISOString(),
     exitedAt: r.exitedAt?.toISOString() ?? null,
     sandboxed: r.sandboxed,
+    blockedReason: r.lifecycle === "blocked" ? "prompt" : null,
+    dialog: null,
+    note: null,
+  };
+}
+
+/** The PaneInfo fields that mirror the screen-derived parts of a live pane's state. */
+function screenFields(s: PaneState): Pick<PaneInfo, "blockedReason" | "dialog" | "note"> {
+  return {
+    blockedReason: blockedReason(s),
+    dialog: s.dialog ? { kind: s.dialog.kind, title: s.dialog.title, text: s.dialog.text, since: new Date(s.dialog.since).toISOString() } : null,
+    note: s.note ? { kind: s.note.kind, text: s.note.text } : null,
   };
 }
