@@ -2,6 +2,10 @@
 // router, socket.io and start-up recovery share the same in-memory singletons.
 import { paths } from "./config";
 import { AgentProfiles } from "./core/agents/profiles";
+import { prepareAgentLaunch } from "./core/agents/launch-prep";
+import { ScreenWatcher } from "./core/agents/screen-watch";
+import { AgentSessions } from "./core/agents/sessions";
+import { AgentTrials } from "./core/agents/try";
 import { EventJournal } from "./core/events/journal";
 import { inspectRepo } from "./core/git/repo";
 import type { AttentionItem } from "./core/panes/attention";
@@ -10,6 +14,7 @@ import { MIN_SCROLLBACK } from "./core/panes/mirror";
 import { Projects } from "./core/projects/projects";
 import { type ApiSocketState, Sandbox } from "./core/sandbox/sandbox";
 import { TaskEngine } from "./core/tasks/service";
+import { cardLine } from "./core/tasks/card-line";
 import { type Db, openDatabase } from "./db";
 import { tightenDataDir } from "./security/data-dir";
 import { EventStore } from "./stores/events";
@@ -26,6 +31,12 @@ export interface Services {
   panes: PaneManager;
   tasks: TaskEngine;
   sandbox: Sandbox;
+  /** hook posts pass through here: agent sessions recorded, Codex notify mapped */
+  hooks: AgentSessions;
+  /** reads the screens of Claude Code and Codex panes (start-up dialogs, readiness, failed turns) */
+  screens: ScreenWatcher;
+  /** "Try it" for agent profiles */
+  trials: AgentTrials;
   attention(limit?: number): Promise<AttentionItem[]>;
   url(): string;
   close(): Promise<void>;
@@ -53,9 +64,14 @@ export async function createServices(opts: { home: string; token: string; url: (
     home: p.home,
     url: opts.url,
     taskState: (taskId) => tasks?.cachedState(taskId) ?? null,
-    onTransition: (info, state, t) => tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage),
+    onTransition: (info, state, t) => tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage, state.lastStop),
     scrollbackLines: scrollback,
   });
+  const screens = new ScreenWatcher({ panes, journal });
+  screens.start();
+  const hooks = new AgentSessions({ db, journal, panes });
+  journal.subscribe((e) => void (e.paneId && e.payload.to === "exited" && hooks.forget(e.paneId)), { type: "pane.lifecycle" });
+  const trials = new AgentTrials({ panes, agents, home: p.home });
   tasks = new TaskEngine({
     db,
     journal,
@@ -66,6 +82,12 @@ export async function createServices(opts: { home: string; token: string; url: (
     maxActive: envInt("YARD_MAX_ACTIVE_TASKS"),
     readyTimeoutMs: envInt("YARD_READY_TIMEOUT_MS"),
     sandbox,
+    confirmNoDialog: (paneId) => screens.confirmNoDialog(paneId),
+    beforeLaunch: async (b) => {
+      const r = await prepareAgentLaunch({ profileId: b.launch.agent, argv: b.launch.argv, profileEnv: b.launch.env, cwd: b.cwd, trustDir: b.trustDir, sandboxHome: b.sandboxHome, pathEnv: panes.panePathForAgents() });
+      const changed = (r.claude?.written ? [`claude trust in ${r.claude.file}`] : []).concat(r.codex && !r.codex.skipped ? [`codex config in ${r.codex.codexHome}`] : []);
+      if (changed.length) await journal.append("task.agent_config", { taskId: b.taskId, payload: { kind: r.kind, claude: r.claude ?? null, codex: r.codex ?? null } });
+    },
   });
   await tasks.recover(await panes.recover());
   return {
@@ -78,17 +100,38 @@ export async function createServices(opts: { home: string; token: string; url: (
     panes,
     tasks,
     sandbox,
+    hooks,
+    screens,
+    trials,
     attention: async (limit) => {
-      const rows = await db.task.findMany({ where: { paneId: { not: null } }, select: { id: true, state: true, updatedAt: true } });
-      return panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });
+      const rows = await db.task.findMany({ where: { paneId: { not: null } }, select: { id: true, state: true, updatedAt: true, evidence: true } });
+      const items = await panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });
+      // A task that needs input says why, in the same line its card shows.
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      for (const item of items) {
+        const t = item.taskId ? byId.get(item.taskId) : undefined;
+        if (!t || item.reason !== "input_required") continue;
+        const line = cardLine({ state: t.state, evidence: parseJson(t.evidence), pane: null });
+        if (line) item.message = line;
+      }
+      return items;
     },
     url: opts.url,
     async close() {
+      screens.stop();
       await tasks?.shutdown();
       await panes.shutdown();
       await db.$disconnect();
     },
   };
+}
+
+function parseJson(s: string | null): Record<string, unknown> | null {
+  try {
+    return s ? (JSON.parse(s) as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** YARD_SCROLLBACK_LINES: scrollback per pane, MIN_SCROLLBACK..MAX_SCROLLBACK (default MIN_SCROLLBACK). */

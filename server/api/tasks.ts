@@ -1,4 +1,4 @@
-// tRPC procedures for tasks: start, get, list, wait, report, diff, cancel, finish, events.
+// tRPC procedures for tasks: start, get, list, wait, report, diff, cancel, finish, events, resume.
 import { z } from "zod";
 import { YardError } from "../core/errors";
 import { reportInput, startInput } from "../core/tasks/service";
@@ -30,6 +30,10 @@ export const tasksRouter = router({
   ),
   diff: orchestratorProcedure.input(z.object({ id: taskId })).query(({ ctx, input }) => ctx.services.tasks.diff(input.id)),
   cancel: orchestratorProcedure.input(z.object({ id: taskId })).mutation(({ ctx, input }) => ctx.services.tasks.cancel(input.id)),
+  /** A failed or canceled task's agent, continued in its recorded session in a fresh pane (a new round). */
+  resume: orchestratorProcedure
+    .input(z.object({ id: taskId, prompt: z.string().trim().min(1).max(64 * 1024).optional(), readyTimeoutMs: z.number().int().min(100).max(600_000).optional() }))
+    .mutation(({ ctx, input }) => ctx.services.tasks.resume(input.id, { prompt: input.prompt, readyTimeoutMs: input.readyTimeoutMs })),
   finish: orchestratorProcedure
     .input(
       z.object({

@@ -104,6 +104,8 @@ export interface SpawnExtras {
    * is refused: the sandbox needs a task's worktree.
    */
   sandbox?: SandboxLaunch | null;
+  /** The profile's argv rewritten for this launch (e.g. resuming the agent's session); recorded as run. */
+  rewriteArgv?: (argv: string[]) => string[];
 }
 
 export type ReadMode = "screen" | "tail" | "delta";
@@ -208,6 +210,11 @@ export class PaneManager {
     return `${this.binDir}${path.delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`;
   }
 
+  /** The PATH a pane's agent finds its programs on (`yard` first). */
+  panePathForAgents(): string {
+    return this.panePath();
+  }
+
   /** What a spawn would run; refuses (BAD_PARAMS, NOT_FOUND) before anything is created. */
   resolveLaunch(opts: { agent?: string; argv?: string[] }): Promise<Launch> {
     return resolveLaunch(this.deps.agents, { agent: opts.agent, argv: opts.argv, pathEnv: this.panePath() });
@@ -226,7 +233,8 @@ export class PaneManager {
     }
 
     const launch = await this.resolveLaunch(opts);
-    const { argv, hooks } = launch;
+    const argv = extras.rewriteArgv ? extras.rewriteArgv(launch.argv) : launch.argv;
+    const { hooks } = launch;
     const profileEnv = launch.env;
     if (launch.sandbox && extras.sandbox === undefined) {
       throw new YardError("BAD_PARAMS", `Agent profile ${launch.agent} runs in the OS sandbox, which needs a task's worktree: start it as a task (yard task start --agent ${launch.agent})`, { agent: launch.agent });
@@ -704,7 +712,7 @@ export class PaneManager {
         signal: live ? live.state.signal : r.signal,
         stopFailed: live?.state.lastStop?.failed ?? false,
         blockedReason: live ? blockedReason(live.state) : null,
-        message: live?.state.dialog?.title ?? (live?.state.lastStop?.failed ? (live.state.lastStop.error ?? null) : null) ?? live?.state.note?.text ?? null,
+        message: live?.state.dialog?.title ?? (live?.state.lastStop?.failed ? (live.state.lastMessage ?? live.state.lastStop.error ?? null) : null) ?? live?.state.note?.text ?? null,
         taskState: task?.state ?? null,
         taskStateAt: task?.at ?? null,
         lastTransitionAt: live?.state.lastTransitionAt ?? (r.exitedAt ?? r.updatedAt).getTime(),

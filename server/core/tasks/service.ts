@@ -1,8 +1,9 @@
 // The task engine: starts worker tasks (validate, cap, base SHA, target branch, worktree under the
 // repository lock, agent pane), drives each one in the background (wait for ready, submit the
 // contract through the gate), follows its pane (turn ended, resumed, exited), takes reports,
-// waits, diffs and finishes by merge or discard, and recovers after a restart. State changes go
-// through the pure reducer in state.ts; every change is journaled as task.* events.
+// waits, diffs and finishes by merge or discard, recovers after a restart, and resumes a task's
+// agent session in a fresh pane (a new round). State changes go through the pure reducer in
+// state.ts; every change is journaled as task.* events. A task that fails stops its agent.
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
@@ -10,16 +11,22 @@ import { z } from "zod";
 import type { Db } from "../../db";
 import { absolutePath, contextId, evidence, LIMITS, text } from "../../contracts/common";
 import { type AgentProfile, type AgentProfiles, argvSchema } from "../agents/profiles";
+import { agentKindOf } from "../agents/kinds";
+import { codexResumeArgv } from "../agents/codex";
+import { transcriptTokenUsage, type TokenUsage } from "../agents/sessions";
 import { YardError } from "../errors";
 import type { EventJournal, YardEvent } from "../events/journal";
 import { branchExists, createWorktree, diffCommits, type DiffFile, diffWorktree, discardWorktree, findWorktree, inspectRepo, isMerged, mergeTask, resolveBaseSha, runGit, validateBranchName } from "../git";
 import { rmdirUpTo } from "../git/paths";
 import { newId } from "../ids";
 import type { PaneInfo, PaneManager } from "../panes/manager";
+import type { Launch } from "../panes/launch";
 import type { Projects } from "../projects/projects";
 import type { Sandbox, SandboxLaunch } from "../sandbox/sandbox";
 import { type Contract, contractInput, renderPrompt } from "./contract";
-import { ACTIVE_STATES, type Evidence, isTerminal, type ReportStatus, type TaskEvent, type TaskState, TERMINAL_STATES, transition } from "./state";
+import { ACTIVE_STATES, type Evidence, isTerminal, RESUMABLE_STATES, type ReportStatus, type TaskEvent, type TaskState, TERMINAL_STATES, transition } from "./state";
+import { waitForReady } from "./ready-wait";
+import { cardLine } from "./card-line";
 
 export const DEFAULT_MAX_ACTIVE = 4;
 export const DEFAULT_READY_TIMEOUT_MS = 30_000;
@@ -101,6 +108,21 @@ export interface TaskView {
   updatedAt: string;
   /** The agent runs in the OS sandbox. */
   sandboxed: boolean;
+  /** The agent's own session (from its hooks), with its token usage read from its transcript. */
+  agentSession: { id: string; transcriptPath: string | null; tokens: TokenUsage | null } | null;
+  /** One line saying what needs attention or what is going on (a dialog, an API error, retrying). */
+  statusLine: string | null;
+}
+
+/** What the launch hook is told before an agent starts for a task (first round or a resume). */
+export interface BeforeLaunch {
+  taskId: string;
+  launch: Launch;
+  cwd: string;
+  /** the repository to record the agent's workspace trust for; null when the project says no (or has none) */
+  trustDir: string | null;
+  /** the sandbox's private home, when the agent runs sandboxed */
+  sandboxHome: string | null;
 }
 
 export interface TaskEngineDeps {
@@ -114,7 +136,14 @@ export interface TaskEngineDeps {
   readyTimeoutMs?: number;
   /** The OS sandbox for tasks that ask for it (none: such starts are SANDBOX_UNAVAILABLE). */
   sandbox?: Sandbox;
+  /** Prepares the agent's own config right before it launches (core/agents/launch-prep.ts). */
+  beforeLaunch?: (b: BeforeLaunch) => Promise<void>;
+  /** false when a start-up dialog is on the pane's screen now (core/agents/screen-watch.ts). */
+  confirmNoDialog?: (paneId: string) => Promise<boolean>;
 }
+
+/** What a resumed agent is told when no prompt is given. */
+export const RESUME_PROMPT = "Switchyard restarted you in the same session after your previous run stopped. Continue the task where you left off, and report when you are done (yard task report).";
 
 type TaskRow = NonNullable<Awaited<ReturnType<Db["task"]["findUnique"]>>>;
 
@@ -163,7 +192,7 @@ export class TaskEngine {
     if (!repo.hasHead) throw new YardError("BAD_PARAMS", `${repo.root} has no commits yet; commit something first`, { repo: repo.root });
     const agentId = input.argv ? null : (input.agent ?? "demo");
     // Profile, placeholders and program are checked now: a launch that cannot work creates nothing.
-    await this.deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: input.argv });
+    const launch = await this.deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: input.argv });
     const profile = agentId ? await this.deps.agents.get(agentId) : null;
     const sandbox = await this.sandboxFor(input, profile);
     const parentPaneId = input.parentPaneId ?? caller.paneId ?? null;
@@ -220,6 +249,7 @@ export class TaskEngine {
     await p;
 
     const task = await this.row(id);
+    await this.launchHook({ taskId: id, launch, cwd: task.worktreePath!, trustDir: project?.trustAgents ? repo.root : null, sandboxHome: sandbox ? (this.deps.sandbox?.dirs(id).home ?? null) : null });
     let pane: PaneInfo;
     try {
       pane = await this.deps.panes.spawn(
@@ -238,6 +268,17 @@ export class TaskEngine {
     const contract: Contract = { objective: input.objective, constraints: input.constraints, acceptanceCriteria: input.acceptanceCriteria, outputFormat: input.outputFormat };
     this.runInBackground(id, pane.id, renderPrompt(contract, { id, title }), input.readyTimeoutMs ?? this.deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, input.stallMs);
     return { task: await this.get(id), pane };
+  }
+
+  /** The launch hook point: a failed preparation is journaled and the launch goes on (the agent then shows its dialog). */
+  private async launchHook(b: BeforeLaunch): Promise<void> {
+    if (!this.deps.beforeLaunch) return;
+    try {
+      await this.deps.beforeLaunch(b);
+    } catch (e) {
+      const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
+      await this.deps.journal.append("task.prepare_failed", { taskId: b.taskId, payload: { code: err.code, message: err.message } });
+    }
   }
 
   private async undoStart(task: TaskRow): Promise<void> {
@@ -286,10 +327,12 @@ export class TaskEngine {
     const ac = new AbortController();
     this.runners.set(taskId, ac);
     void (async () => {
-      const ready = await this.waitForReady(paneId, readyTimeoutMs, ac.signal);
+      const ready = await waitForReady({ panes: this.deps.panes, journal: this.deps.journal, confirmNoDialog: this.deps.confirmNoDialog }, paneId, { timeoutMs: readyTimeoutMs, signal: ac.signal });
       if (ac.signal.aborted) return;
-      if (ready !== true) {
-        if (ready !== "exited") await this.apply(taskId, { type: "ready_timeout", timeoutMs: readyTimeoutMs, lifecycle: ready });
+      if (!ready.ready) {
+        if (ready.reason === "timeout") {
+          await this.apply(taskId, { type: "ready_timeout", timeoutMs: readyTimeoutMs, lifecycle: ready.lifecycle, dialog: ready.dialog, screen: ready.screen, waitedAtDialogMs: ready.waitedAtDialogMs });
+        }
         return;
       }
       try {
@@ -306,32 +349,6 @@ export class TaskEngine {
       .finally(() => {
         if (this.runners.get(taskId) === ac) this.runners.delete(taskId);
       });
-  }
-
-  /** true when idle/done; "exited" when the pane died; otherwise the lifecycle at the timeout. */
-  private waitForReady(paneId: string, timeoutMs: number, signal: AbortSignal): Promise<true | string> {
-    return new Promise((resolve) => {
-      const check = () => {
-        const s = this.deps.panes.state(paneId);
-        if (!s) return finish("exited");
-        if (s.lifecycle === "exited") return finish("exited");
-        if (s.lifecycle === "idle" || s.lifecycle === "done") return finish(true);
-      };
-      const unsubscribe = this.deps.journal.subscribe(() => check(), { paneId, type: "pane.lifecycle" });
-      const timer = setTimeout(() => finish(this.deps.panes.state(paneId)?.lifecycle ?? "exited"), timeoutMs);
-      const onAbort = () => finish("aborted");
-      signal.addEventListener("abort", onAbort, { once: true });
-      let done = false;
-      function finish(v: true | string) {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        unsubscribe();
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      }
-      check();
-    });
   }
 
   // ---- state changes -------------------------------------------------------------------
@@ -358,6 +375,8 @@ export class TaskEngine {
       this.stateCache.set(taskId, t.state);
       if (extra.result) await this.deps.journal.append("task.result", { taskId, paneId: row.paneId, payload: { round: row.round, ...extra.result } });
       await this.deps.journal.append("task.state", { taskId, paneId: row.paneId, payload: { from: row.state, to: t.state, cause: event.type, round: row.round, evidence: t.evidence ?? null } });
+      // A failed task never leaves its agent running behind the card.
+      if (t.state === "failed" && row.paneId && this.deps.panes.isLive(row.paneId)) void this.deps.panes.kill(row.paneId).catch(() => {});
       return { changed: true, state: t.state };
     };
     const prev = this.chains.get(taskId) ?? Promise.resolve();
@@ -367,13 +386,13 @@ export class TaskEngine {
   }
 
   /** The pane manager reports every lifecycle transition of a task's pane here. */
-  onPaneTransition(info: PaneInfo, to: string, from: string, lastMessage: string | undefined) {
+  onPaneTransition(info: PaneInfo, to: string, from: string, lastMessage: string | undefined, lastStop?: { failed: boolean; error?: string } | null) {
     if (!info.taskId || this.closing) return;
     const taskId = info.taskId;
     void (async () => {
       const row = await this.deps.db.task.findUnique({ where: { id: taskId }, select: { paneId: true } });
       if (row?.paneId !== info.id) return; // an old round's pane
-      if (to === "done") await this.apply(taskId, { type: "pane_done", lastMessage: lastMessage ?? null });
+      if (to === "done") await this.apply(taskId, { type: "pane_done", lastMessage: lastMessage ?? null, failure: lastStop?.failed ? { error: lastStop.error ?? null } : null });
       else if (to === "working" || to === "blocked") await this.apply(taskId, { type: "pane_working" });
       else if (to === "exited") {
         this.runners.get(taskId)?.abort();
@@ -405,6 +424,47 @@ export class TaskEngine {
     return this.get(taskId);
   }
 
+  // ---- resume --------------------------------------------------------------------------
+
+  /**
+   * Resumes a failed or canceled task's agent in a fresh pane that continues the same
+   * conversation (`claude --resume <session>`, `codex resume <session>`), as a new round on the
+   * same worktree, then submits `prompt` (default RESUME_PROMPT) once the agent is ready.
+   */
+  async resume(taskId: string, opts: { prompt?: string; readyTimeoutMs?: number; stallMs?: number } = {}): Promise<{ task: TaskView; pane: PaneInfo }> {
+    const t = await this.row(taskId);
+    if (!RESUMABLE_STATES.includes(t.state as TaskState)) throw new YardError("CONFLICT", `Only a failed or canceled task can be resumed; this one is ${t.state}`, { state: t.state });
+    if (t.disposition) throw new YardError("CONFLICT", `The task is already ${t.disposition}`, { disposition: t.disposition });
+    if (!t.agentSessionId) throw new YardError("CONFLICT", "The task's agent never reported a session (no hook arrived), so there is nothing to resume", { taskId });
+    if (!t.worktreePath || !existsSync(t.worktreePath)) throw new YardError("CONFLICT", "The task's worktree is gone", { worktreePath: t.worktreePath });
+    if (t.paneId && this.deps.panes.isLive(t.paneId)) throw new YardError("CONFLICT", `The task's agent is still running in pane ${t.paneId}`, { paneId: t.paneId });
+    if (t.agent === "custom") throw new YardError("BAD_PARAMS", "The task runs a custom command, not an agent profile; only Claude Code and Codex sessions can be resumed");
+    const profile = await this.deps.agents.get(t.agent);
+    const kind = agentKindOf({ profileId: profile.id, argv: profile.argv });
+    if (!kind) throw new YardError("BAD_PARAMS", `The agent profile ${profile.id} runs neither Claude Code nor Codex; its sessions cannot be resumed`, { agent: profile.id });
+    const sessionId = t.agentSessionId;
+    const rewriteArgv = kind === "claude" ? (argv: string[]) => [...argv, "--resume", sessionId] : (argv: string[]) => codexResumeArgv(argv, sessionId);
+
+    const launch = await this.deps.panes.resolveLaunch({ agent: profile.id });
+    const project = t.projectId ? await this.deps.projects.get(t.projectId).catch(() => null) : null;
+    const sandbox = t.sandboxed ? { network: profile.sandboxNetwork } : null;
+    if (sandbox) await this.deps.sandbox?.require();
+    await this.launchHook({ taskId, launch: { ...launch, argv: rewriteArgv(launch.argv) }, cwd: t.worktreePath, trustDir: project?.trustAgents ? t.repoPath : null, sandboxHome: sandbox ? (this.deps.sandbox?.dirs(taskId).home ?? null) : null });
+    const pane = await this.deps.panes.spawn(
+      { agent: profile.id, cwd: t.worktreePath, label: t.title.slice(0, 120), parentPaneId: t.parentPaneId ?? undefined, relationship: t.parentPaneId ? "subagent" : undefined },
+      { taskId, sandbox: await this.sandboxLaunch(taskId, t.worktreePath, sandbox), rewriteArgv },
+    );
+    const round = t.round + 1;
+    await this.deps.db.$transaction([
+      this.deps.db.taskRound.create({ data: { id: newId("rnd"), taskId, number: round, state: t.state, paneId: pane.id } }),
+      this.deps.db.task.update({ where: { id: taskId }, data: { round, paneId: pane.id } }),
+    ]);
+    await this.apply(taskId, { type: "resume", sessionId });
+    await this.deps.journal.append("task.resumed", { taskId, paneId: pane.id, payload: { round, sessionId, agent: profile.id } });
+    this.runInBackground(taskId, pane.id, opts.prompt ?? RESUME_PROMPT, opts.readyTimeoutMs ?? this.deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, opts.stallMs);
+    return { task: await this.get(taskId), pane };
+  }
+
   // ---- reads ---------------------------------------------------------------------------
 
   /** Tasks not yet settled for good (pending, working, input_required), optionally of one profile. */
@@ -432,6 +492,8 @@ export class TaskEngine {
 
   private async view(r: TaskRow): Promise<TaskView> {
     const round = await this.deps.db.taskRound.findUnique({ where: { taskId_number: { taskId: r.id, number: r.round } } });
+    const evidence = json<Evidence | null>(r.evidence, null);
+    const pane = r.paneId && this.deps.panes.isLive(r.paneId) ? await this.deps.panes.get(r.paneId).catch(() => null) : null;
     return {
       id: r.id,
       title: r.title,
@@ -454,7 +516,7 @@ export class TaskEngine {
       parentTaskId: r.parentTaskId,
       rootTaskId: r.rootTaskId,
       result: json<TaskResult | null>(round?.result, null),
-      evidence: json<Evidence | null>(r.evidence, null),
+      evidence,
       disposition: (r.disposition as TaskView["disposition"]) ?? null,
       mergeCommit: r.mergeCommit,
       cleanupError: r.cleanupError,
@@ -462,6 +524,8 @@ export class TaskEngine {
       createdAt: r.createdAt.toISOString(),
       updatedAt: r.updatedAt.toISOString(),
       sandboxed: r.sandboxed,
+      agentSession: r.agentSessionId ? { id: r.agentSessionId, transcriptPath: r.agentTranscriptPath, tokens: await transcriptTokenUsage(r.agentTranscriptPath) } : null,
+      statusLine: cardLine({ state: r.state, evidence, pane }),
     };
   }
 
