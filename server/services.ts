@@ -81,8 +81,9 @@ export async function createServices(opts: { home: string; token: string; url: (
     home: p.home,
     maxActive: envInt("YARD_MAX_ACTIVE_TASKS"),
     readyTimeoutMs: envInt("YARD_READY_TIMEOUT_MS"),
+    dialogTimeoutMs: envInt("YARD_DIALOG_TIMEOUT_MS"),
     sandbox,
-    confirmNoDialog: (paneId) => screens.confirmNoDialog(paneId),
+    confirmReady: (paneId) => screens.confirmReady(paneId),
     beforeLaunch: async (b) => {
       const r = await prepareAgentLaunch({ profileId: b.launch.agent, argv: b.launch.argv, profileEnv: b.launch.env, cwd: b.cwd, trustDir: b.trustDir, sandboxHome: b.sandboxHome, pathEnv: panes.panePathForAgents() });
       const changed = (r.claude?.written ? [`claude trust in ${r.claude.file}`] : []).concat(r.codex && !r.codex.skipped ? [`codex config in ${r.codex.codexHome}`] : []);

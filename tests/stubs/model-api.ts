@@ -12,7 +12,8 @@
 // resumed sessions land on the right step without any state in the agent. Error steps answer
 // `times` requests (default: every one) before the script moves past them. Requests without
 // tools (Claude's and Codex's side requests, e.g. a title) get a short plain reply and never
-// advance a script. Every request is recorded for assertions.
+// advance a script. `{{cwd}}` in a tool call's input becomes the agent's working directory, as
+// the request states it. Every request is recorded for assertions.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -35,6 +36,8 @@ export interface RecordedRequest {
   history: number;
   /** The text of the request's whole body, for searching. */
   raw: string;
+  /** The agent's working directory as the request states it, when it does. */
+  cwd: string | null;
   at: number;
   /** What the stub answered: a step kind, "side" or "unmatched". */
   answered: string;
@@ -126,7 +129,8 @@ export async function startModelStub(): Promise<ModelStub> {
     const history = messages.filter((m) => m.role === "assistant").length;
     const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
     const s = hasTools ? findScript(raw) : null;
-    const rec: RecordedRequest = { api: "anthropic", path, body, script: s?.marker ?? null, step: null, history, raw, at: Date.now(), answered: "side" };
+    const cwd = /Primary working directory: ([^\n"\\]+)/.exec(raw)?.[1]?.trim() ?? null;
+    const rec: RecordedRequest = { api: "anthropic", path, body, script: s?.marker ?? null, step: null, history, raw, cwd, at: Date.now(), answered: "side" };
     if (!hasTools) {
       record(rec);
       return anthropicReply(res, body, { text: "Scripted side reply." });
@@ -152,7 +156,7 @@ export async function startModelStub(): Promise<ModelStub> {
     }
     rec.answered = "tool" in step ? "tool" : "text";
     record(rec);
-    anthropicReply(res, body, step);
+    anthropicReply(res, body, withCwd(step, cwd));
   }
 
   function anthropicReply(res: http.ServerResponse, body: Record<string, unknown>, step: { text: string } | { tool: string; input: Record<string, unknown>; text?: string }) {
@@ -202,7 +206,8 @@ export async function startModelStub(): Promise<ModelStub> {
     }
     const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
     const s = hasTools ? findScript(raw) : null;
-    const rec: RecordedRequest = { api: "openai", path, body, script: s?.marker ?? null, step: null, history, raw, at: Date.now(), answered: "side" };
+    const cwd = /<cwd>([^<]+)<\/cwd>/.exec(raw)?.[1]?.trim() ?? null;
+    const rec: RecordedRequest = { api: "openai", path, body, script: s?.marker ?? null, step: null, history, raw, cwd, at: Date.now(), answered: "side" };
     if (!hasTools) {
       record(rec);
       return openaiReply(res, body, { text: "Scripted side reply" });
@@ -228,7 +233,7 @@ export async function startModelStub(): Promise<ModelStub> {
     }
     rec.answered = "tool" in step ? "tool" : "text";
     record(rec);
-    openaiReply(res, body, step);
+    openaiReply(res, body, withCwd(step, cwd));
   }
 
   function openaiReply(res: http.ServerResponse, body: Record<string, unknown>, step: { text: string } | { tool: string; input: Record<string, unknown>; text?: string }) {
@@ -298,6 +303,13 @@ export async function startModelStub(): Promise<ModelStub> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** `{{cwd}}` in a tool call's input, replaced by the agent's working directory. */
+function withCwd<T extends { text: string } | { tool: string; input: Record<string, unknown>; text?: string }>(step: T, cwd: string | null): T {
+  if (!("tool" in step) || cwd === null) return step;
+  const sub = (v: unknown): unknown => (typeof v === "string" ? v.split("{{cwd}}").join(cwd) : Array.isArray(v) ? v.map(sub) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sub(x)])) : v);
+  return { ...step, input: sub(step.input) as Record<string, unknown> };
 }
 
 function json(res: http.ServerResponse, status: number, body: unknown) {

@@ -18,6 +18,8 @@ import { readScreen, type ScreenReading } from "./startup-dialogs";
 const CHECK_DEBOUNCE_MS = 120;
 /** Codex's quiet splash shows an input box for a moment before its dialogs: ready must hold this long. */
 export const READY_SETTLE_MS = 500;
+/** How long confirmReady waits for the input box to be drawn after the agent said it is ready. */
+export const CONFIRM_READY_MS = 3000;
 
 /** Agents whose readiness is read from the screen (their ready hook fires only at the first prompt). */
 const SCREEN_READY: ReadonlySet<AgentKind> = new Set(["codex"]);
@@ -93,20 +95,25 @@ export class ScreenWatcher {
   }
 
   /**
-   * Reads the pane's screen now: false (after reporting it) when a start-up dialog shows, true
-   * otherwise, and true for panes this watcher does not follow. The task engine asks this before
-   * it trusts a ready signal, so a prompt is never typed into a dialog.
+   * Before the task engine types a prompt into a pane its agent reported ready: false (after
+   * reporting it) when a start-up dialog shows; true once the agent's input box is drawn (an agent
+   * can report ready a moment before its input is live: keys typed then may be lost), or after
+   * CONFIRM_READY_MS whatever the screen shows; true at once for panes this watcher does not follow.
    */
-  async confirmNoDialog(paneId: string): Promise<boolean> {
+  async confirmReady(paneId: string): Promise<boolean> {
     const w = this.watches.get(paneId);
     if (!w) return true;
-    const reading = await this.read(w);
-    if (!reading) return true;
-    if (reading.dialog && this.beforeFirstPrompt(this.deps.panes.state(paneId))) {
-      this.deps.panes.observe(paneId, { type: "dialog", dialog: { kind: reading.dialog.kind, title: reading.dialog.title, text: reading.dialog.text }, at: Date.now() });
-      return false;
+    const deadline = Date.now() + CONFIRM_READY_MS;
+    for (;;) {
+      const reading = await this.read(w);
+      if (!reading || w.stopped) return true;
+      if (reading.dialog && this.beforeFirstPrompt(this.deps.panes.state(paneId))) {
+        this.deps.panes.observe(paneId, { type: "dialog", dialog: { kind: reading.dialog.kind, title: reading.dialog.title, text: reading.dialog.text }, at: Date.now() });
+        return false;
+      }
+      if (reading.ready || Date.now() >= deadline) return true;
+      await new Promise((r) => setTimeout(r, 50));
     }
-    return true;
   }
 
   private end(w: Watch) {

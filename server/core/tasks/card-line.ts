@@ -16,8 +16,11 @@ const oneLine = (s: string, max = 200) => {
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 };
 
+const TERMINAL = new Set(["completed", "failed", "canceled", "rejected"]);
+
 export function cardLine({ state, evidence, pane }: CardLineInput): string | null {
-  const live = pane && pane.lifecycle !== "exited" ? pane : null;
+  // A finished task is about how it ended, even while its agent is being stopped.
+  const live = pane && pane.lifecycle !== "exited" && !TERMINAL.has(state) ? pane : null;
   if (live?.blockedReason === "startup_dialog" && live.dialog) return oneLine(`Waiting for you: ${live.dialog.title}`);
   if (live?.lifecycle === "blocked") return "Waiting for you: the agent asks for permission";
   if (state === "input_required" && evidence?.reason === "turn_failed") {

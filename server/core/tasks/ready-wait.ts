@@ -4,7 +4,7 @@
 //   paused and the dialog's own clock (`dialogTimeoutMs`, default the same length) runs from the
 //   moment the dialog appeared; answering the dialog stops it.
 // Ready means idle or done AND, for panes whose screen is read, no dialog on the screen right
-// now (confirmNoDialog), so a prompt is never typed into a dialog. The outcome says why it gave
+// now (confirmReady), so a prompt is never typed into a dialog. The outcome says why it gave
 // up and carries what the screen showed then (the evidence of a failed start).
 import type { EventJournal } from "../events/journal";
 import type { PaneDialog, PaneState } from "../panes/lifecycle";
@@ -13,8 +13,8 @@ import type { PaneManager } from "../panes/manager";
 export interface ReadyWaitDeps {
   panes: Pick<PaneManager, "state" | "read">;
   journal: Pick<EventJournal, "subscribe">;
-  /** false when a start-up dialog shows on the screen now (see core/agents/screen-watch.ts) */
-  confirmNoDialog?: (paneId: string) => Promise<boolean>;
+  /** false when a start-up dialog shows on the screen (see core/agents/screen-watch.ts) */
+  confirmReady?: (paneId: string) => Promise<boolean>;
 }
 
 export type ReadyOutcome =
@@ -105,7 +105,7 @@ export function waitForReady(deps: ReadyWaitDeps, paneId: string, opts: { timeou
       try {
         do {
           recheck = false;
-          const clear = deps.confirmNoDialog ? await deps.confirmNoDialog(paneId) : true;
+          const clear = deps.confirmReady ? await deps.confirmReady(paneId) : true;
           if (done) return;
           const s = deps.panes.state(paneId);
           if (clear && s && (s.lifecycle === "idle" || s.lifecycle === "done")) return finish({ ready: true });

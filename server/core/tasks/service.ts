@@ -48,6 +48,8 @@ export const startInput = contractInput.extend({
   parentPaneId: z.string().regex(/^pane[a-z0-9]+$/).optional(),
   parentTaskId: idString.optional(),
   readyTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+  /** How long a start-up dialog may wait for a human (default: the ready timeout); the ready clock is paused meanwhile. */
+  dialogTimeoutMs: z.number().int().min(100).max(24 * 3600_000).optional(),
   stallMs: z.number().int().min(100).max(600_000).optional(),
   /** Run the agent in the OS sandbox; overrides the agent profile's setting. */
   sandbox: z.boolean().optional(),
@@ -134,12 +136,14 @@ export interface TaskEngineDeps {
   home: string;
   maxActive?: number;
   readyTimeoutMs?: number;
+  /** How long a start-up dialog may wait for a human (YARD_DIALOG_TIMEOUT_MS; default: the ready timeout). */
+  dialogTimeoutMs?: number;
   /** The OS sandbox for tasks that ask for it (none: such starts are SANDBOX_UNAVAILABLE). */
   sandbox?: Sandbox;
   /** Prepares the agent's own config right before it launches (core/agents/launch-prep.ts). */
   beforeLaunch?: (b: BeforeLaunch) => Promise<void>;
-  /** false when a start-up dialog is on the pane's screen now (core/agents/screen-watch.ts). */
-  confirmNoDialog?: (paneId: string) => Promise<boolean>;
+  /** false when a start-up dialog is on the pane's screen (core/agents/screen-watch.ts): never type a prompt into one. */
+  confirmReady?: (paneId: string) => Promise<boolean>;
 }
 
 /** What a resumed agent is told when no prompt is given. */
@@ -266,7 +270,7 @@ export class TaskEngine {
     await this.deps.db.taskRound.update({ where: { taskId_number: { taskId: id, number: 1 } }, data: { paneId: pane.id } });
 
     const contract: Contract = { objective: input.objective, constraints: input.constraints, acceptanceCriteria: input.acceptanceCriteria, outputFormat: input.outputFormat };
-    this.runInBackground(id, pane.id, renderPrompt(contract, { id, title }), input.readyTimeoutMs ?? this.deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, input.stallMs);
+    this.runInBackground(id, pane.id, renderPrompt(contract, { id, title }), input.readyTimeoutMs ?? this.deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, input.stallMs, input.dialogTimeoutMs);
     return { task: await this.get(id), pane };
   }
 
@@ -323,11 +327,11 @@ export class TaskEngine {
   }
 
   /** Server-side, survives the caller leaving: wait until the agent is ready, then submit the contract. */
-  private runInBackground(taskId: string, paneId: string, prompt: string, readyTimeoutMs: number, stallMs?: number) {
+  private runInBackground(taskId: string, paneId: string, prompt: string, readyTimeoutMs: number, stallMs?: number, dialogTimeoutMs?: number) {
     const ac = new AbortController();
     this.runners.set(taskId, ac);
     void (async () => {
-      const ready = await waitForReady({ panes: this.deps.panes, journal: this.deps.journal, confirmNoDialog: this.deps.confirmNoDialog }, paneId, { timeoutMs: readyTimeoutMs, signal: ac.signal });
+      const ready = await waitForReady({ panes: this.deps.panes, journal: this.deps.journal, confirmReady: this.deps.confirmReady }, paneId, { timeoutMs: readyTimeoutMs, dialogTimeoutMs: dialogTimeoutMs ?? this.deps.dialogTimeoutMs, signal: ac.signal });
       if (ac.signal.aborted) return;
       if (!ready.ready) {
         if (ready.reason === "timeout") {
