@@ -6,7 +6,21 @@ import { waitFor } from "./wait";
 
 export type Api = ReturnType<typeof adminClient>;
 
-export const waitState = async (api: Api, id: string, until: string, timeoutMs = 90_000) => (await api.tasks.wait.query({ id, until, timeoutMs })).tasks[0]!;
+export const waitState = async (api: Api, id: string, until: string, timeoutMs = 90_000) => {
+  try {
+    return (await api.tasks.wait.query({ id, until, timeoutMs })).tasks[0]!;
+  } catch (e) {
+    throw new Error(`${(e as Error).message}\n${await describeTask(api, id)}`);
+  }
+};
+
+/** What a stuck task's agent shows and did, for a failure message. */
+export async function describeTask(api: Api, id: string): Promise<string> {
+  const t = await api.tasks.get.query({ id });
+  const screen = t.paneId ? await screenOf(api, t.paneId).catch((e: Error) => `(no screen: ${e.message})`) : "(no pane)";
+  const events = t.paneId ? (await api.events.list.query({ paneId: t.paneId })).events.map((e) => `${e.type} ${JSON.stringify(e.payload).slice(0, 200)}`) : [];
+  return [`task ${id}: ${t.state} ${JSON.stringify(t.evidence)}`, "--- screen ---", screen.replace(/\s+$/, ""), "--- pane events ---", ...events.slice(-40)].join("\n");
+}
 
 /** The attention item for `paneId` once it has `reason`. */
 export async function attentionFor(api: Api, paneId: string, reason: string, timeoutMs = 60_000) {

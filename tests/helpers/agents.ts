@@ -2,9 +2,9 @@
 // (a cache outside the repository), and a user's machine set up for each of them offline against
 // the model stub (tests/stubs/model-api.ts): what a real user has after installing the CLI and
 // giving it an API key — nothing Switchyard-specific.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { agentPaths } from "../../scripts/install-agents.mjs";
+import { agentCache, agentPaths } from "../../scripts/install-agents.mjs";
 import type { ModelStub } from "../stubs/model-api";
 
 /** The directory holding the pinned `claude` and `codex` programs; fails loudly when they are missing. */
@@ -41,6 +41,16 @@ export function claudeUser(home: string, stub: ModelStub, extra: Record<string, 
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     DISABLE_AUTOUPDATER: "1",
   };
+}
+
+/**
+ * A scratch folder outside /tmp, for a CODEX_HOME: Codex's sandbox helper refuses to run from a
+ * Codex home under /tmp (every sandboxed command then fails).
+ */
+export function scratchOutsideTmp(prefix: string): string {
+  const base = path.join(path.dirname(agentCache()), "test-homes");
+  mkdirSync(base, { recursive: true });
+  return mkdtempSync(path.join(base, prefix));
 }
 
 /** A CODEX_HOME whose config.toml points Codex at the stub (a user's own provider setup). */

@@ -61,8 +61,10 @@ export function claudeHookSettings(): string {
 export const BUILT_IN_PROFILES: AgentProfile[] = [
   { id: "claude-code", name: "Claude Code", role: "worker", argv: ["claude", "--settings", "{{claudeHookSettings}}"], supportsHooks: true, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
   // --no-daemon: Codex's shared background server would outlive the pane and run later tasks'
-  // commands with this pane's environment. Hooks and notify are session flags (core/agents/codex.ts).
-  { id: "codex", name: "Codex", role: "worker", argv: ["codex", "--no-daemon", "-c", "{{codexHooks}}", "-c", "{{codexNotify}}"], supportsHooks: true, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
+  // commands with this pane's environment. allow_login_shell=false: a login shell's profile resets
+  // PATH, and the agent's commands must see the pane's (`yard` on it). Hooks and notify are
+  // session flags (core/agents/codex.ts). Nothing here is written to the user's config.
+  { id: "codex", name: "Codex", role: "worker", argv: ["codex", "--no-daemon", "-c", "allow_login_shell=false", "-c", "{{codexHooks}}", "-c", "{{codexNotify}}"], supportsHooks: true, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
   { id: "shell", name: "Shell", role: "worker", argv: ["{{shell}}"], supportsHooks: false, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
   { id: "demo", name: "Demo agent", role: "worker", argv: ["{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs"], supportsHooks: true, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
 ];
