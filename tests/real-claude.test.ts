@@ -255,4 +255,30 @@ describe("Claude Code through the claude-code profile", () => {
     expect(resumedRequest.raw).toContain("I looked at the repository; I will write the summary next.");
     expect(resumedRequest.raw).toContain("Switchyard restarted you in the same session");
   });
+
+  it("tries the profile from the Agents page procedures: agents.try starts it in a scratch pane, agents.tryStatus says it stopped at the trust dialog, then that it is ready", async () => {
+    // The profile's env is write-only: names are listed, values never.
+    const upd = await yard(server, ["--json", "agent", "update", "claude-code", "--env", "SWITCHYARD_TEST_FLAG=secret-value"]);
+    expect(upd.code).toBe(0);
+    expect(upd.json.agent.envNames).toContain("SWITCHYARD_TEST_FLAG");
+    expect(upd.stdout).not.toContain("secret-value");
+
+    const { paneId } = await api.agents.try.mutate({ id: "claude-code" });
+    const stopped = await waitFor(async () => {
+      const s = await api.agents.tryStatus.query({ paneId });
+      return s.dialog ? s : null;
+    });
+    expect(stopped).toMatchObject({ profileId: "claude-code", ready: false, lifecycle: "blocked", dialog: { kind: "trust" } });
+    expect(stopped.screen).toContain("Is this a project you created or one you trust?");
+    await sendKeys(server, api, paneId, { text: "\x1b[B" }, async () => /❯ Yes, I trust this folder/.test(await screenOf(api, paneId)));
+    await sendKeys(server, api, paneId, { enter: true }, async () => (await api.agents.tryStatus.query({ paneId })).ready);
+    const ready = await api.agents.tryStatus.query({ paneId });
+    expect(ready).toMatchObject({ ready: true, dialog: null, exited: false });
+    expect(ready.readyAfterMs).toBeGreaterThan(0);
+    await api.panes.kill.mutate({ id: paneId });
+    expect(await api.agents.tryStatus.query({ paneId })).toMatchObject({ exited: true });
+
+    const rm = await yard(server, ["--json", "agent", "update", "claude-code", "--unset-env", "SWITCHYARD_TEST_FLAG"]);
+    expect(rm.json.agent.envNames).not.toContain("SWITCHYARD_TEST_FLAG");
+  });
 });

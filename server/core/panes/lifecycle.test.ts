@@ -82,6 +82,7 @@ const HOOK_ROWS: Row[] = [
   ["Stop from idle (no working hook seen)", "idle", hook("Stop.json"), "done", 1, 1],
   ["Stop duplicate", "done", hook("Stop.json"), "done", 0, 0],
   ["StopFailure from working", "working", stopFailure(), "done", 1, 1],
+  ["StopFailure as Claude Code 2.1 sends it", "working", hook("StopFailure.json"), "done", 1, 1],
   ["SessionEnd while working", "working", hook("SessionEnd.json"), "working", 0, 0],
   ["SessionEnd when done", "done", hook("SessionEnd.json"), "done", 0, 0],
   ["PreCompact", "working", hook("PreCompact.json"), "working", 0, 0],
@@ -193,6 +194,12 @@ describe("reduce: hooks", () => {
     const s3 = reduce(state("working", { lastMessage: "old" }), hook("Stop.json", { agent_id: "x", last_assistant_message: "sub" })).state;
     expect(s3.lastMessage).toBe("old");
     expect(s3.lastStop).toBeNull();
+  });
+
+  it("a real StopFailure keeps its error category and the API's message", () => {
+    const s = reduce(state("working"), hook("StopFailure.json")).state;
+    expect(s.lastStop).toEqual({ failed: true, error: "unknown", at: AT });
+    expect(s.lastMessage).toBe("API Error: 400 prompt is too long");
   });
 
   it("classifyHook reports known/subagent/note", () => {
