@@ -84,6 +84,7 @@ export function LifecycleBadge({ pane }: { pane: Pick<PaneInfo, "lifecycle" | "e
 }
 
 export const REASON_TEXT: Record<AttentionReason, string> = {
+  startup_dialog: "waiting at a start-up dialog",
   blocked: "waiting on a prompt",
   input_required: "needs your input",
   crashed: "crashed",
@@ -92,6 +93,7 @@ export const REASON_TEXT: Record<AttentionReason, string> = {
 };
 
 const REASON_DOT: Record<AttentionReason, string> = {
+  startup_dialog: "bg-orange-500",
   blocked: "bg-orange-500",
   input_required: "bg-orange-500",
   crashed: "bg-red-500",

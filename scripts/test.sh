@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The test command (`npm test`): Prisma client, the yard CLI bundle, typecheck, unit + integration
-# tests (vitest), UI build when stale, end-to-end tests (Playwright against the real server and
-# Debian's Chromium). Every stage runs even when an earlier one failed (except when the Prisma client
+# The test command (`npm test`): Prisma client, the yard CLI bundle, typecheck, the pinned agent
+# CLIs (Claude Code, Codex: installed once into a cache outside the repo, a no-op afterwards),
+# unit + integration tests (vitest, the real-agent tests included), UI build when stale,
+# end-to-end tests (Playwright against the real server and Debian's Chromium). Every stage runs even when an earlier one failed (except when the Prisma client
 # or the UI cannot be built); the exit status is non-zero if anything failed.
 # The last line is always `N passed, M failed`: N and M are the vitest + Playwright test counts;
 # a failed stage that reported no failing test (typecheck, a crash) counts as one failure, so
@@ -101,6 +102,15 @@ header "Typecheck (tsc --noEmit)"
 status=0
 npx tsc --noEmit -p . || status=$?
 stage_done "typecheck" "$status"
+[ "$status" -eq 0 ] || FAILED=$((FAILED + 1))
+
+# 3b. The real agent CLIs the real-agent integration tests run (tests/real-*.test.ts): pinned
+# versions from the npm registry into ${YARD_AGENT_CACHE:-$HOME/.cache/switchyard/agents}; a
+# no-op when they are there. If this fails, those tests fail and say how to install them.
+header "Agent CLIs (scripts/install-agents.mjs)"
+status=0
+node scripts/install-agents.mjs || status=$?
+stage_done "install-agents" "$status"
 [ "$status" -eq 0 ] || FAILED=$((FAILED + 1))
 
 # 4. Unit and integration tests.

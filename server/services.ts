@@ -3,7 +3,11 @@
 // recovery share the same in-memory singletons. Start-up recovery reattaches to the panes the
 // host still runs, then takes the exits and hooks it kept while no server was attached.
 import { paths } from "./config";
+import { prepareAgentLaunch } from "./core/agents/launch-prep";
 import { AgentProfiles } from "./core/agents/profiles";
+import { ScreenWatcher } from "./core/agents/screen-watch";
+import { AgentSessions } from "./core/agents/sessions";
+import { AgentTrials } from "./core/agents/try";
 import { EventJournal } from "./core/events/journal";
 import { inspectRepo } from "./core/git/repo";
 import type { AttentionItem } from "./core/panes/attention";
@@ -14,6 +18,7 @@ import { Projects } from "./core/projects/projects";
 import { type ApiSocketState, Sandbox } from "./core/sandbox/sandbox";
 import { ReviewService } from "./core/reviews/service";
 import { ReviewStore } from "./stores/reviews";
+import { cardLine } from "./core/tasks/card-line";
 import { TaskEngine } from "./core/tasks/service";
 import { TaskStore } from "./stores/tasks";
 import { type Db, openDatabase } from "./db";
@@ -36,6 +41,12 @@ export interface Services {
   reviews: ReviewService;
   /** The pane host (the process running the PTYs). */
   host: PaneHostPort;
+  /** hook posts pass through here: agent sessions recorded, Codex notify mapped */
+  hooks: AgentSessions;
+  /** reads the screens of Claude Code and Codex panes (start-up dialogs, readiness, failed turns) */
+  screens: ScreenWatcher;
+  /** "Try it" for agent profiles */
+  trials: AgentTrials;
   attention(limit?: number): Promise<AttentionItem[]>;
   /** How many projects, panes and tasks the board holds. */
   counts(): Promise<{ projects: number; panes: number; tasks: number }>;
@@ -93,9 +104,14 @@ export async function createServices(opts: { home: string; token: string; url: (
     url: opts.url,
     host,
     taskState: (taskId) => tasks?.cachedState(taskId) ?? null,
-    onTransition: (info, state, t, lost) => tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage, lost),
+    onTransition: (info, state, t, lost) => tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage, lost, state.lastStop),
     scrollbackLines: scrollback,
   });
+  const screens = new ScreenWatcher({ panes, journal });
+  screens.start();
+  const hooks = new AgentSessions({ tasks: taskStore, journal, panes });
+  journal.subscribe((e) => void (e.paneId && e.payload.to === "exited" && hooks.forget(e.paneId)), { type: "pane.lifecycle" });
+  const trials = new AgentTrials({ panes, agents, home: p.home });
   tasks = new TaskEngine({
     journal,
     panes,
@@ -105,7 +121,14 @@ export async function createServices(opts: { home: string; token: string; url: (
     home: p.home,
     maxActive: envInt("YARD_MAX_ACTIVE_TASKS"),
     readyTimeoutMs: envInt("YARD_READY_TIMEOUT_MS"),
+    dialogTimeoutMs: envInt("YARD_DIALOG_TIMEOUT_MS"),
     sandbox,
+    confirmReady: (paneId) => screens.confirmReady(paneId),
+    beforeLaunch: async (b) => {
+      const r = await prepareAgentLaunch({ profileId: b.launch.agent, argv: b.launch.argv, profileEnv: b.launch.env, cwd: b.cwd, trustDir: b.trustDir, sandboxHome: b.sandboxHome, pathEnv: panes.panePathForAgents() });
+      const changed = (r.claude?.written ? [`claude trust in ${r.claude.file}`] : []).concat(r.codex && !r.codex.skipped ? [`codex config in ${r.codex.codexHome}`] : []);
+      if (changed.length) await journal.append("task.agent_config", { taskId: b.taskId, payload: { kind: r.kind, claude: r.claude ?? null, codex: r.codex ?? null } });
+    },
   });
   const reviews = new ReviewService({ store: new ReviewStore(db), tasks, journal });
   await tasks.recover(await panes.recover());
@@ -124,17 +147,38 @@ export async function createServices(opts: { home: string; token: string; url: (
     reviews,
     counts: async () => ({ projects: await projectStore.count(), panes: (await panes.list()).length, tasks: await taskStore.count() }),
     host,
+    hooks,
+    screens,
+    trials,
     attention: async (limit) => {
       const rows = await taskStore.withPanes();
-      return panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });
+      const items = await panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });
+      // A task that needs input says why, in the same line its card shows.
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      for (const item of items) {
+        const t = item.taskId ? byId.get(item.taskId) : undefined;
+        if (!t || item.reason !== "input_required") continue;
+        const line = cardLine({ state: t.state, evidence: parseJson(t.evidence), pane: null });
+        if (line) item.message = line;
+      }
+      return items;
     },
     url: opts.url,
     async close(o = {}) {
+      screens.stop();
       await tasks?.shutdown();
       await panes.shutdown({ stopPanes: o.stopPanes ?? true });
       await db.$disconnect();
     },
   };
+}
+
+function parseJson(s: string | null): Record<string, unknown> | null {
+  try {
+    return s ? (JSON.parse(s) as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** YARD_SCROLLBACK_LINES: scrollback per pane, MIN_SCROLLBACK..MAX_SCROLLBACK (default MIN_SCROLLBACK). */

@@ -1,1 +1,1 @@
-export function runHook(event: string): Promise<void>;
+export function runHook(event: string, argPayload?: string): Promise<void>;

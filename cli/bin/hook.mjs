@@ -5,6 +5,8 @@
 // hands the hook to the pane host's relay (YARD_HOOK_SOCKET), which forwards it, in order, once
 // the server is back. It always exits 0, within about 2 s, so it can never block an agent: when
 // it cannot post, it says why on stderr.
+// `yard hook <Event> '<json>'` takes the payload from its argument instead of stdin: Codex's
+// `notify` program gets its turn-complete JSON that way (`yard hook CodexNotify`).
 const MAX_STDIN = 300 * 1024;
 const HARD_DEADLINE_MS = 1900;
 
@@ -30,8 +32,8 @@ function readStdin(limitMs) {
   });
 }
 
-/** @param {string} event */
-export async function runHook(event) {
+/** @param {string} event @param {string} [argPayload] the payload as an argument (Codex notify) */
+export async function runHook(event, argPayload) {
   const started = Date.now();
   /** @param {string} msg */
   const fail = (msg) => {
@@ -40,7 +42,7 @@ export async function runHook(event) {
   };
   setTimeout(() => fail("gave up after 2 s"), HARD_DEADLINE_MS).unref();
   if (!/^[A-Za-z]{1,64}$/.test(event ?? "")) return fail("usage: yard hook <EventName> (hook JSON on stdin)");
-  const raw = await readStdin(800);
+  const raw = argPayload !== undefined ? argPayload : await readStdin(800);
   const { YARD_PANE: paneId, YARD_URL: url, YARD_TOKEN: token, YARD_SOCKET: socket } = process.env;
   if (!paneId || !(url || socket) || !token) return fail("not inside a Switchyard pane (YARD_PANE, YARD_URL and YARD_TOKEN are not all set); nothing posted");
   let payload;

@@ -5,7 +5,7 @@
 // `yard hook` skips all of that: agents run it on every hook, so it must start fast.
 if (process.argv[2] === "hook") {
   const { runHook } = await import("./hook.mjs");
-  await runHook(process.argv[3]);
+  await runHook(process.argv[3], process.argv[4]);
 } else {
   const { cliEntry } = await import("./bundle.mjs");
   const entry = await cliEntry();

@@ -4,10 +4,10 @@ import type { Command } from "commander";
 
 export function registerHook(program: Command) {
   program
-    .command("hook <event>")
-    .description("Post an agent hook (JSON on stdin) for this pane; always exits 0 within 2 s")
-    .action(async (event: string) => {
+    .command("hook <event> [payload]")
+    .description("Post an agent hook (JSON on stdin, or as the argument) for this pane; always exits 0 within 2 s")
+    .action(async (event: string, payload: string | undefined) => {
       const { runHook } = await import("../bin/hook.mjs");
-      await runHook(event);
+      await runHook(event, payload);
     });
 }

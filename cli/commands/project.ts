@@ -11,9 +11,21 @@ export function registerProject(program: Command, ctx: CliContext) {
     .command("add <path>")
     .description("Add a local git repository (a work tree, not bare)")
     .option("--name <name>", "display name (default: the folder name)")
-    .action(async (p: string, opts: { name?: string }) => {
-      const res = await ctx.client().projects.add.mutate({ path: path.resolve(p), name: opts.name });
-      ctx.out().result({ project: res }, () => `Added project ${res.name} (${res.id}) at ${res.path}`);
+    .option("--no-trust-agents", "do not record Claude Code's / Codex's workspace trust for it (their trust dialog then shows in each task)")
+    .action(async (p: string, opts: { name?: string; trustAgents: boolean }) => {
+      const res = await ctx.client().projects.add.mutate({ path: path.resolve(p), name: opts.name, trustAgents: opts.trustAgents });
+      ctx.out().result({ project: res }, () => `Added project ${res.name} (${res.id}) at ${res.path}${res.trustAgents ? "; agents work in it without their trust prompt" : ""}`);
+    });
+
+  project
+    .command("set <id>")
+    .description("Change a project's settings: --trust-agents | --no-trust-agents, --name N")
+    .option("--name <name>", "display name")
+    .option("--trust-agents", "record Claude Code's / Codex's workspace trust for it before launching them")
+    .option("--no-trust-agents", "do not (their trust dialog then shows in each task)")
+    .action(async (id: string, opts: { name?: string; trustAgents?: boolean }) => {
+      const res = await ctx.client().projects.update.mutate({ id, name: opts.name, trustAgents: opts.trustAgents });
+      ctx.out().result({ project: res }, () => `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}`);
     });
 
   project

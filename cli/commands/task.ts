@@ -1,4 +1,4 @@
-// yard task start|start-backlog|get|list|wait|report|follow-up|diff|cancel|finish|events (and the review commands from ./review)
+// yard task start|start-backlog|get|list|wait|report|follow-up|diff|cancel|finish|events|resume (and the review commands from ./review)
 import path from "node:path";
 import type { Command } from "commander";
 import { YardError } from "../../server/core/errors";
@@ -67,7 +67,19 @@ export function registerTask(program: Command, ctx: CliContext) {
     .description("Show a task")
     .action(async (id: string) => {
       const t = await ctx.client().tasks.get.query({ id });
-      ctx.out().result({ task: t }, () => [taskLine(t), `sandboxed: ${t.sandboxed ? "yes" : "no"}`, t.result ? `result: ${t.result.status}: ${t.result.summary}` : "", t.evidence ? `evidence: ${JSON.stringify(t.evidence)}` : ""].filter(Boolean).join("\n"));
+      const tokens = t.agentSession?.tokens;
+      ctx.out().result({ task: t }, () =>
+        [
+          taskLine(t),
+          t.statusLine ?? "",
+          `sandboxed: ${t.sandboxed ? "yes" : "no"}`,
+          t.agentSession ? `agent session: ${t.agentSession.id}${tokens ? ` (tokens: ${tokens.inputTokens} in, ${tokens.outputTokens} out, ${tokens.cacheReadTokens} cache read, ${tokens.totalTokens} total)` : ""}` : "",
+          t.result ? `result: ${t.result.status}: ${t.result.summary}` : "",
+          t.evidence ? `evidence: ${JSON.stringify(t.evidence)}` : "",
+        ]
+          .filter(Boolean)
+          .join("\n"),
+      );
     });
 
   task
@@ -163,6 +175,15 @@ export function registerTask(program: Command, ctx: CliContext) {
       ctx.out().result(res, () =>
         [`${res.task.id}: ${res.task.disposition}${res.task.mergeCommit ? ` as ${res.task.mergeCommit.slice(0, 12)}` : ""}`, res.cleanup.ok ? "" : `cleanup failed: ${res.cleanup.error}`].filter(Boolean).join("\n"),
       );
+    });
+
+  task
+    .command("resume <id>")
+    .description("Continue a failed or canceled task's agent in its recorded session, in a fresh pane (a new round)")
+    .option("--prompt <text>", "what to tell the resumed agent (default: continue the task and report)")
+    .action(async (id: string, o: { prompt?: string }) => {
+      const res = await ctx.client().tasks.resume.mutate({ id, prompt: o.prompt });
+      ctx.out().result(res, () => `Resumed ${res.task.id} (round ${res.task.round}, session ${res.task.agentSession?.id ?? "?"}) in pane ${res.pane.id}`);
     });
 
   task

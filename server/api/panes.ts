@@ -92,7 +92,7 @@ export const hooksRouter = router({
     .output(hookPostReply)
     .mutation(({ ctx, input }) => {
       if (ctx.principal.kind === "pane" && ctx.pane?.id !== input.paneId) throw new YardError("FORBIDDEN", "A pane may only post its own hooks", { paneId: input.paneId });
-      return ctx.services.panes.hook(input.paneId, { event: input.event, payload: input.payload });
+      return ctx.services.hooks.post(input.paneId, { event: input.event, payload: input.payload });
     }),
 });
 

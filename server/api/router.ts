@@ -1,15 +1,15 @@
 // The tRPC router: input validation (zod) and one call into the core per procedure.
 import { z } from "zod";
-import { agentProfileInput } from "../core/agents/profiles";
-import { projectAddInput } from "../core/projects/projects";
+import { agentProfileInput, agentProfileUpdate } from "../core/agents/profiles";
+import { projectAddInput, projectUpdateInput } from "../core/projects/projects";
 import type { Services } from "../services";
 import { listRefs } from "../core/git";
 import { VERSION } from "../version";
 import { eventsRouter, hooksRouter, panesRouter } from "./panes";
 import { reviewsRouter } from "./reviews";
 import { tasksRouter } from "./tasks";
-import { id, profileId } from "../contracts/common";
-import { profileList, profileRemoved, profileView, project, projectList, statusReply, stopInput, stopReply } from "../contracts/projects";
+import { absolutePath, id, paneId, profileId } from "../contracts/common";
+import { profileList, profileRemoved, profileView, project, projectList, statusReply, stopInput, stopReply, trialStarted, trialStatus } from "../contracts/projects";
 import { boardOutput, projectRefsInput, projectRefsOutput } from "../contracts/tasks";
 import { YardError } from "../core/errors";
 import { adminProcedure, callerProcedure, router } from "./trpc";
@@ -57,6 +57,8 @@ export const appRouter = router({
       .input(projectRefsInput)
       .output(projectRefsOutput)
       .query(async ({ ctx, input }) => listRefs((await ctx.services.projects.get(input.id)).path, { query: input.query, limit: input.limit })),
+    /** Rename a project or change its trust setting. */
+    update: adminProcedure.input(projectUpdateInput).output(project).mutation(({ ctx, input }) => ctx.services.projects.update(input)),
   }),
 
   board: router({
@@ -78,6 +80,12 @@ export const appRouter = router({
   agents: router({
     list: callerProcedure.output(profileList).query(({ ctx }) => ctx.services.agents.list()),
     add: adminProcedure.input(agentProfileInput).output(profileView).mutation(({ ctx, input }) => ctx.services.agents.add(input)),
+    /** Change a profile. env: {set: {NAME: value}, remove: [NAME]}; variables not named keep their (write-only) values. */
+    update: adminProcedure.input(agentProfileUpdate).output(profileView).mutation(({ ctx, input }) => ctx.services.agents.update(input)),
+    /** Start the profile in a scratch pane ("Try it"); read the outcome with agents.tryStatus. */
+    try: adminProcedure.input(z.object({ id: profileId, cwd: absolutePath.optional() })).output(trialStarted).mutation(({ ctx, input }) => ctx.services.trials.try(input)),
+    /** Whether the trial agent became ready, or which start-up dialog it waits at, and its screen. */
+    tryStatus: adminProcedure.input(z.object({ paneId })).output(trialStatus).query(({ ctx, input }) => ctx.services.trials.status(input.paneId)),
     remove: adminProcedure.input(z.object({ id: profileId })).output(profileRemoved).mutation(async ({ ctx, input }) => {
       return ctx.services.agents.remove(input.id, await ctx.services.tasks.activeCount({ agent: input.id }));
     }),

@@ -1,5 +1,5 @@
 // tRPC procedures for tasks: start (or record in the backlog), startBacklog, get, list, wait,
-// report, followUp, diff (optionally since the last review), rounds, cancel, finish, events.
+// report, followUp, diff (optionally since the last review), rounds, cancel, finish, events, resume.
 import { z } from "zod";
 import { roundsOutput } from "../contracts/reviews";
 import { followUpInput, startBacklogInput, taskDiffInput, taskDiffOutput } from "../contracts/tasks";
@@ -45,6 +45,10 @@ export const tasksRouter = router({
       return { rounds: await ctx.services.reviews.rounds(input.id) };
     }),
   cancel: orchestratorProcedure.input(z.object({ id: taskId })).mutation(({ ctx, input }) => ctx.services.tasks.cancel(input.id)),
+  /** A failed or canceled task's agent, continued in its recorded session in a fresh pane (a new round). */
+  resume: orchestratorProcedure
+    .input(z.object({ id: taskId, prompt: z.string().trim().min(1).max(64 * 1024).optional(), readyTimeoutMs: z.number().int().min(100).max(600_000).optional() }))
+    .mutation(({ ctx, input }) => ctx.services.tasks.resume(input.id, { prompt: input.prompt, readyTimeoutMs: input.readyTimeoutMs })),
   finish: orchestratorProcedure
     .input(
       z.object({

@@ -28,6 +28,12 @@ export const paneInfo = z.object({
   exitedAt: z.string().nullable(),
   /** Runs under the OS sandbox. */
   sandboxed: z.boolean(),
+  /** Why a blocked pane is blocked: a start-up dialog (trust, login, ...) or a prompt the agent raised. */
+  blockedReason: z.enum(["startup_dialog", "prompt"]).nullable(),
+  /** The start-up dialog the agent waits at: what kind, one line, its text, since when. */
+  dialog: z.object({ kind: z.string(), title: z.string(), text: z.string(), since: z.string() }).nullable(),
+  /** A passing remark, e.g. { kind: "retrying", text: "… attempt 2/10" }. */
+  note: z.object({ kind: z.string(), text: z.string() }).nullable(),
 });
 
 export const paneList = z.array(paneInfo);
@@ -65,9 +71,11 @@ export const resizeInput = z.object({ id: paneId, cols: z.number().int().min(10)
 export const attentionItem = z.object({
   paneId: z.string(),
   taskId: z.string().optional(),
-  reason: z.enum(["blocked", "input_required", "crashed", "turn_failed", "done"]),
+  reason: z.enum(["startup_dialog", "blocked", "input_required", "crashed", "turn_failed", "done"]),
   severity: z.number().int(),
   since: z.number().nullable(),
+  /** One line saying what is wrong, when known: a start-up dialog's title, an API error. */
+  message: z.string().optional(),
 });
 export const attentionReply = z.object({ items: z.array(attentionItem) });
 

@@ -9,6 +9,8 @@ export const project = z.object({
   name: z.string(),
   defaultTarget: z.string().nullable(),
   createdAt: z.string(),
+  /** "Let agents work in this repository without the agent's trust prompt". */
+  trustAgents: z.boolean(),
 });
 export const projectList = z.array(project);
 
@@ -27,6 +29,22 @@ export const profileView = z.object({
   sandboxNetwork: z.boolean(),
 });
 export const profileList = z.array(profileView);
+
+/** agents.try: the scratch pane the profile was started in. */
+export const trialStarted = z.object({ paneId: z.string() });
+
+/** agents.tryStatus: did the trial agent get ready, or which start-up dialog does it wait at. */
+export const trialStatus = z.object({
+  paneId: z.string(),
+  profileId: z.string(),
+  lifecycle: z.enum(["starting", "idle", "working", "blocked", "done", "exited", "unknown"]),
+  ready: z.boolean(),
+  readyAfterMs: z.number().nullable(),
+  dialog: z.object({ kind: z.string(), title: z.string(), text: z.string(), since: z.string() }).nullable(),
+  exited: z.boolean(),
+  exitCode: z.number().int().nullable(),
+  screen: z.string(),
+});
 export const profileRemoved = z.object({ removed: z.string() });
 
 export const statusReply = z.object({

@@ -84,6 +84,8 @@ export const boardCard = z.object({
   /** The task waits on a person: its pane is blocked on a prompt, or it is input_required. */
   needsUser: z.boolean(),
   reviewStatus,
+  /** What needs attention or what is going on, in one line (null: nothing beyond the state). */
+  line: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

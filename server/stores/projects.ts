@@ -2,19 +2,24 @@
 import type { Project } from "../core/projects/projects";
 import type { Db } from "../db";
 
-const toProject = (r: { id: string; path: string; name: string; defaultTarget: string | null; createdAt: Date }): Project => ({
+const toProject = (r: { id: string; path: string; name: string; defaultTarget: string | null; createdAt: Date; trustAgents: boolean }): Project => ({
   id: r.id,
   path: r.path,
   name: r.name,
   defaultTarget: r.defaultTarget,
   createdAt: r.createdAt.toISOString(),
+  trustAgents: r.trustAgents,
 });
 
 export class ProjectStore {
   constructor(private readonly db: Db) {}
 
-  async create(p: { id: string; path: string; name: string; defaultTarget: string | null }): Promise<Project> {
+  async create(p: { id: string; path: string; name: string; defaultTarget: string | null; trustAgents: boolean }): Promise<Project> {
     return toProject(await this.db.project.create({ data: p }));
+  }
+
+  async update(id: string, changes: { name?: string; trustAgents?: boolean }): Promise<Project> {
+    return toProject(await this.db.project.update({ where: { id }, data: changes }));
   }
 
   async find(id: string): Promise<Project | null> {

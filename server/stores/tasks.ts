@@ -55,6 +55,8 @@ export interface BoardRow {
   branch: string | null;
   contextId: string | null;
   paneId: string | null;
+  /** JSON: why the task is where it is (for the card's line). */
+  evidence: string | null;
   createdAt: Date;
   updatedAt: Date;
   /** Entries in the latest result's changedFiles (null: no result yet). */
@@ -90,9 +92,9 @@ export class TaskStore {
     return this.db.task.findMany({ select: { id: true, state: true } });
   }
 
-  /** Tasks with a pane, for attention: id, state and when it last changed. */
-  withPanes(): Promise<Array<{ id: string; state: string; updatedAt: Date }>> {
-    return this.db.task.findMany({ where: { paneId: { not: null } }, select: { id: true, state: true, updatedAt: true } });
+  /** Tasks with a pane, for attention: id, state, evidence and when it last changed. */
+  withPanes(): Promise<Array<{ id: string; state: string; evidence: string | null; updatedAt: Date }>> {
+    return this.db.task.findMany({ where: { paneId: { not: null } }, select: { id: true, state: true, evidence: true, updatedAt: true } });
   }
 
   count(): Promise<number> {
@@ -120,6 +122,16 @@ export class TaskStore {
         data: { state: t.state, ...(t.result !== undefined ? { result: t.result } : {}), ...evidence, ...(t.endsRoundAt ? { endedAt: t.endsRoundAt } : {}) },
       }),
     ]);
+  }
+
+  /** The task's pane and the agent session its hooks reported (null: no such task). */
+  agentSession(taskId: string): Promise<{ paneId: string | null; agentSessionId: string | null; agentTranscriptPath: string | null } | null> {
+    return this.db.task.findUnique({ where: { id: taskId }, select: { paneId: true, agentSessionId: true, agentTranscriptPath: true } });
+  }
+
+  /** Records the agent's session id (and its transcript, when known). */
+  async recordAgentSession(taskId: string, sessionId: string, transcriptPath: string | null): Promise<void> {
+    await this.db.task.update({ where: { id: taskId }, data: { agentSessionId: sessionId, ...(transcriptPath ? { agentTranscriptPath: transcriptPath } : {}) } });
   }
 
   async setCleanupError(taskId: string, error: string | null): Promise<void> {
@@ -183,7 +195,7 @@ export class TaskStore {
   /** Every task of a project with its card's derived columns, newest first: one query. */
   async boardRows(projectId: string): Promise<BoardRow[]> {
     const rows = await this.db.$queryRaw<Array<Omit<BoardRow, "createdAt" | "updatedAt" | "changedFiles"> & { createdAt: unknown; updatedAt: unknown; changedFiles: number | bigint | null }>>`
-      SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.contextId, t.paneId, t.createdAt, t.updatedAt,
+      SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.contextId, t.paneId, t.evidence, t.createdAt, t.updatedAt,
         (SELECT json_array_length(r.result, '$.changedFiles') FROM TaskRound r
           WHERE r.taskId = t.id AND r.result IS NOT NULL ORDER BY r.number DESC LIMIT 1) AS changedFiles,
         (SELECT v.verdict FROM Review v

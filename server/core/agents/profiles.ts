@@ -1,13 +1,23 @@
 // Agent profiles: how to launch an agent (argv template, role, hook support, env, whether its
 // tasks run in the OS sandbox and with or without network).
 // Owns the built-in profiles (claude-code, codex, shell, demo), validation of custom ones,
-// removing them, and expanding an argv template for a spawn. Env values are write-only: what
-// leaves this module for callers (`ProfileView`) names the variables, never their values.
+// updating and removing them, and expanding an argv template for a spawn. Env values are
+// write-only: what leaves this module for callers (`ProfileView`) names the variables, never
+// their values; an update sets or removes variables by name and keeps the others.
+//
+// argv placeholders (expanded at spawn time; an unknown one is BAD_PARAMS):
+//   {{node}}                this server's Node executable
+//   {{yardRoot}}            this Switchyard checkout
+//   {{shell}}               $SHELL (default /bin/bash)
+//   {{claudeHookSettings}}  the JSON for `claude --settings`: every Claude Code hook runs `yard hook <Event>`
+//   {{codexHooks}}          the `-c` value registering Switchyard's hooks with Codex (`hooks={...}`)
+//   {{codexNotify}}         the `-c` value making Codex's notify run `yard hook CodexNotify`
 import path from "node:path";
 import { REPO_ROOT } from "../../root";
 import { z } from "zod";
 import type { ProfileStore } from "../../stores/profiles";
 import { YardError } from "../errors";
+import { codexHooksOverride, codexNotifyOverride } from "./codex";
 
 export const ROLES = ["worker", "reviewer", "planner"] as const;
 export type Role = (typeof ROLES)[number];
@@ -49,7 +59,11 @@ export function claudeHookSettings(): string {
 
 export const BUILT_IN_PROFILES: AgentProfile[] = [
   { id: "claude-code", name: "Claude Code", role: "worker", argv: ["claude", "--settings", "{{claudeHookSettings}}"], supportsHooks: true, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
-  { id: "codex", name: "Codex", role: "worker", argv: ["codex"], supportsHooks: false, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
+  // --no-daemon: Codex's shared background server would outlive the pane and run later tasks'
+  // commands with this pane's environment. allow_login_shell=false: a login shell's profile resets
+  // PATH, and the agent's commands must see the pane's (`yard` on it). Hooks and notify are
+  // session flags (core/agents/codex.ts). Nothing here is written to the user's config.
+  { id: "codex", name: "Codex", role: "worker", argv: ["codex", "--no-daemon", "-c", "allow_login_shell=false", "-c", "{{codexHooks}}", "-c", "{{codexNotify}}"], supportsHooks: true, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
   { id: "shell", name: "Shell", role: "worker", argv: ["{{shell}}"], supportsHooks: false, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
   { id: "demo", name: "Demo agent", role: "worker", argv: ["{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs"], supportsHooks: true, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
 ];
@@ -61,6 +75,8 @@ export function expandArgv(argv: string[], vars: Record<string, string> = {}): s
     yardRoot: REPO_ROOT,
     shell: process.env.SHELL || "/bin/bash",
     claudeHookSettings: claudeHookSettings(),
+    codexHooks: codexHooksOverride(),
+    codexNotify: codexNotifyOverride(),
     ...vars,
   };
   return argv.map((arg) =>
@@ -96,12 +112,59 @@ export const agentProfileInput = z.object({
 }).refine((p) => p.sandbox || !p.sandboxNetwork, { message: "sandboxNetwork only applies to a sandboxed profile (add sandbox: true / --sandbox)", path: ["sandboxNetwork"] });
 export type AgentProfileInput = z.input<typeof agentProfileInput>;
 
+/**
+ * A change to a profile. Env values are write-only: `env.set` adds or replaces variables,
+ * `env.remove` deletes them by name, and every variable not named keeps its value.
+ * Built-in profiles take env changes only (their argv and role follow the code).
+ */
+export const agentProfileUpdate = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/),
+  name: z.string().trim().min(1).max(80).optional(),
+  role: z.enum(ROLES).optional(),
+  argv: argvSchema.optional(),
+  supportsHooks: z.boolean().optional(),
+  env: z.object({ set: envSchema.default({}), remove: z.array(z.string().max(256)).max(256).default([]) }).optional(),
+  sandbox: z.boolean().optional(),
+  sandboxNetwork: z.boolean().optional(),
+});
+export type AgentProfileUpdate = z.input<typeof agentProfileUpdate>;
+
 export class AgentProfiles {
   constructor(private readonly store: ProfileStore) {}
 
-  /** Writes the built-ins (their definitions follow the code, so they are refreshed each start). */
+  /** Writes the built-ins (their definitions follow the code, so they are refreshed each start; the env the user gave them is kept). */
   async seed(): Promise<void> {
-    for (const p of BUILT_IN_PROFILES) await this.store.put(p);
+    for (const p of BUILT_IN_PROFILES) {
+      const existing = await this.store.find(p.id);
+      await this.store.put(existing ? { ...p, env: existing.env } : p);
+    }
+  }
+
+  async update(raw: AgentProfileUpdate): Promise<ProfileView> {
+    const u = agentProfileUpdate.parse(raw);
+    const p = await this.get(u.id);
+    if (p.builtIn && (u.argv || u.role || u.supportsHooks !== undefined || u.name || u.sandbox !== undefined || u.sandboxNetwork !== undefined)) {
+      throw new YardError("CONFLICT", `${u.id} is a built-in profile: only its environment can be changed (add a custom profile for another command)`, { id: u.id });
+    }
+    const env = { ...p.env };
+    for (const name of u.env?.remove ?? []) {
+      if (!(name in env)) throw new YardError("NOT_FOUND", `The profile ${u.id} has no variable ${JSON.stringify(name)}`, { id: u.id, name });
+      delete env[name];
+    }
+    Object.assign(env, u.env?.set ?? {});
+    const next: AgentProfile = {
+      ...p,
+      name: u.name ?? p.name,
+      role: u.role ?? p.role,
+      argv: u.argv ?? p.argv,
+      supportsHooks: u.supportsHooks ?? p.supportsHooks,
+      sandbox: u.sandbox ?? p.sandbox,
+      sandboxNetwork: u.sandboxNetwork ?? (u.sandbox === false ? false : p.sandboxNetwork),
+      env,
+    };
+    if (next.sandboxNetwork && !next.sandbox) throw new YardError("BAD_PARAMS", "sandboxNetwork only applies to a sandboxed profile", { id: u.id });
+    if (u.argv) expandArgv(next.argv);
+    return toView(await this.store.put(next));
   }
 
   async list(): Promise<ProfileView[]> {

@@ -17,6 +17,10 @@ describe("attentionReason", () => {
   type Row = [label: string, candidate: Partial<AttentionCandidate>, reason: AttentionReason | null];
   const ROWS: Row[] = [
     ["blocked", { lifecycle: "blocked" }, "blocked"],
+    ["blocked at a start-up dialog", { lifecycle: "blocked", blockedReason: "startup_dialog" }, "startup_dialog"],
+    ["blocked at a start-up dialog, pending task", { lifecycle: "blocked", blockedReason: "startup_dialog", taskState: "pending" }, "startup_dialog"],
+    ["blocked at a prompt", { lifecycle: "blocked", blockedReason: "prompt" }, "blocked"],
+    ["a start-up dialog reason on a pane no longer blocked", { lifecycle: "idle", blockedReason: "startup_dialog" }, null],
     ["blocked even if dismissed", { lifecycle: "blocked", dismissed: true, doneSeen: true }, "blocked"],
     ["blocked beats input_required", { lifecycle: "blocked", taskState: "input_required" }, "blocked"],
     ["task input_required (pane idle)", { taskState: "input_required" }, "input_required"],
@@ -49,7 +53,7 @@ describe("attentionReason", () => {
     const order = (Object.keys(ATTENTION_SEVERITY) as AttentionReason[]).sort(
       (a, b) => ATTENTION_SEVERITY[a] - ATTENTION_SEVERITY[b],
     );
-    expect(order).toEqual(["blocked", "input_required", "crashed", "turn_failed", "done"]);
+    expect(order).toEqual(["startup_dialog", "blocked", "input_required", "crashed", "turn_failed", "done"]);
   });
 });
 
@@ -161,5 +165,24 @@ describe("rankAttention", () => {
     const input = Object.freeze([pane("b", { lifecycle: "done" }), pane("a", { lifecycle: "blocked" })].map((c) => Object.freeze(c)));
     expect(() => rankAttention(input)).not.toThrow();
     expect(input.map((c) => c.paneId)).toEqual(["b", "a"]);
+  });
+});
+
+describe("start-up dialogs in the ranking", () => {
+  it("come first, ahead of newer permission prompts, and carry their message", () => {
+    const items = rankAttention([
+      pane("p-prompt", { lifecycle: "blocked", lastTransitionAt: 9000 }),
+      pane("p-input", { taskState: "input_required", taskStateAt: 9500, message: "API Error: 400 bad request" }),
+      pane("p-dialog", { lifecycle: "blocked", blockedReason: "startup_dialog", lastTransitionAt: 1000, message: "Claude Code asks whether you trust this folder" }),
+    ]);
+    expect(items.map((i) => [i.paneId, i.reason])).toEqual([
+      ["p-dialog", "startup_dialog"],
+      ["p-prompt", "blocked"],
+      ["p-input", "input_required"],
+    ]);
+    expect(items[0]!.message).toBe("Claude Code asks whether you trust this folder");
+    expect(items[0]!.severity).toBe(ATTENTION_SEVERITY.blocked);
+    expect(items[1]).not.toHaveProperty("message");
+    expect(items[2]!.message).toBe("API Error: 400 bad request");
   });
 });

@@ -2,13 +2,15 @@
 // Owns: the needs-attention rules, the severity order and the sort.
 //
 // A pane needs attention (one item per pane, its most severe reason) when:
+//   severity 0  startup_dialog  the agent waits at a start-up dialog (trust, login, ...) before
+//                               it is ready: ranked first, ahead of blocked
 //   severity 0  blocked         the agent waits on a permission prompt or a question
 //   severity 1  input_required  its task is in input_required
 //   severity 2  crashed         exited with a non-zero code or a signal, not yet seen/dismissed
 //   severity 3  turn_failed     the turn ended with StopFailure (API error etc.), not yet seen
 //   severity 4  done            the turn ended (Stop), not yet seen
 // blocked and input_required cannot be dismissed or "seen" away: they need an action.
-// Order: severity ascending, then recency (`since` newer first, unknown times last), then
+// Order: severity ascending, start-up dialogs before other blocked panes, then recency (`since` newer first, unknown times last), then
 // paneId, then taskId, so equal inputs always rank the same.
 
 import { YardError } from "../errors";
@@ -26,6 +28,10 @@ export interface AttentionCandidate {
   signal?: number | string | null;
   /** the last turn ended with StopFailure (PaneState.lastStop?.failed) */
   stopFailed?: boolean;
+  /** why a blocked pane is blocked (lifecycle.blockedReason) */
+  blockedReason?: "startup_dialog" | "prompt" | null;
+  /** one line saying what is wrong (the dialog's title, the API error), passed through */
+  message?: string | null;
   /** the task's state, if the pane belongs to a task (A2A lifecycle names) */
   taskState?: string | null;
   /** ms since epoch the task entered taskState (falls back to lastTransitionAt) */
@@ -34,9 +40,10 @@ export interface AttentionCandidate {
   lastTransitionAt: number | null;
 }
 
-export type AttentionReason = "blocked" | "input_required" | "crashed" | "turn_failed" | "done";
+export type AttentionReason = "startup_dialog" | "blocked" | "input_required" | "crashed" | "turn_failed" | "done";
 
 export const ATTENTION_SEVERITY: Readonly<Record<AttentionReason, number>> = {
+  startup_dialog: 0,
   blocked: 0,
   input_required: 1,
   crashed: 2,
@@ -51,6 +58,8 @@ export interface AttentionItem {
   severity: number;
   /** ms since epoch the pane entered this condition; null when unknown */
   since: number | null;
+  /** one line saying what is wrong, when known (a dialog's title, an API error) */
+  message?: string;
 }
 
 export const DEFAULT_ATTENTION_LIMIT = 50;
@@ -65,7 +74,7 @@ function crashed(c: AttentionCandidate): boolean {
 /** The most severe reason this candidate needs attention, or null. */
 export function attentionReason(c: AttentionCandidate): AttentionReason | null {
   const seen = c.doneSeen || c.dismissed === true;
-  if (c.lifecycle === "blocked") return "blocked";
+  if (c.lifecycle === "blocked") return c.blockedReason === "startup_dialog" ? "startup_dialog" : "blocked";
   if (c.taskState === "input_required") return "input_required";
   if (c.lifecycle === "exited" && crashed(c) && !seen) return "crashed";
   if (c.lifecycle === "done" && !seen) return c.stopFailed ? "turn_failed" : "done";
@@ -81,6 +90,7 @@ function toItem(c: AttentionCandidate, reason: AttentionReason): AttentionItem {
     since: typeof since === "number" && Number.isFinite(since) ? since : null,
   };
   if (c.taskId) item.taskId = c.taskId;
+  if (c.message) item.message = c.message.slice(0, 500);
   return item;
 }
 
@@ -92,6 +102,8 @@ function cmpStr(a: string | undefined, b: string | undefined): number {
 
 export function compareAttention(a: AttentionItem, b: AttentionItem): number {
   if (a.severity !== b.severity) return a.severity - b.severity;
+  const dialogFirst = Number(b.reason === "startup_dialog") - Number(a.reason === "startup_dialog");
+  if (dialogFirst) return dialogFirst;
   if (a.since !== b.since) {
     if (a.since === null) return 1;
     if (b.since === null) return -1;

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { HookPayload } from "../hooks/payload";
 import {
+  blockedReason,
   classifyHook,
   initialPaneState,
   isCrash,
@@ -81,6 +82,7 @@ const HOOK_ROWS: Row[] = [
   ["Stop from idle (no working hook seen)", "idle", hook("Stop.json"), "done", 1, 1],
   ["Stop duplicate", "done", hook("Stop.json"), "done", 0, 0],
   ["StopFailure from working", "working", stopFailure(), "done", 1, 1],
+  ["StopFailure as Claude Code 2.1 sends it", "working", hook("StopFailure.json"), "done", 1, 1],
   ["SessionEnd while working", "working", hook("SessionEnd.json"), "working", 0, 0],
   ["SessionEnd when done", "done", hook("SessionEnd.json"), "done", 0, 0],
   ["PreCompact", "working", hook("PreCompact.json"), "working", 0, 0],
@@ -192,6 +194,12 @@ describe("reduce: hooks", () => {
     const s3 = reduce(state("working", { lastMessage: "old" }), hook("Stop.json", { agent_id: "x", last_assistant_message: "sub" })).state;
     expect(s3.lastMessage).toBe("old");
     expect(s3.lastStop).toBeNull();
+  });
+
+  it("a real StopFailure keeps its error category and the API's message", () => {
+    const s = reduce(state("working"), hook("StopFailure.json")).state;
+    expect(s.lastStop).toEqual({ failed: true, error: "unknown", at: AT });
+    expect(s.lastMessage).toBe("API Error: 400 prompt is too long");
   });
 
   it("classifyHook reports known/subagent/note", () => {
@@ -389,5 +397,102 @@ describe("reduce: a full Claude Code session", () => {
     // transitions: starting, idle, working, blocked, working, done, exited
     expect(s.seq).toBe(7);
     expect(s).toMatchObject({ exitCode: 0, hooksSeen: true, lastActivity: "done" });
+  });
+});
+
+describe("reduce: screen observations (start-up dialogs, screen readiness, failed turns, notes)", () => {
+  const trust = { kind: "trust", title: "Claude Code asks whether you trust this folder", text: "Is this a project you created or one you trust?" };
+  const atDialog = (extra: Partial<PaneState> = {}) => state("blocked", { dialog: { ...trust, since: 500, returnTo: "starting" }, ...extra });
+  type SRow = [label: string, before: PaneState, event: PaneEvent, to: Lifecycle, seqDelta: 0 | 1, activityDelta: 0 | 1, dialogKind: string | null];
+  const dialog = (d = trust): PaneEvent => ({ type: "dialog", dialog: d, at: AT });
+  const ROWS: SRow[] = [
+    ["dialog while starting", state("starting", { hooksSeen: false }), dialog(), "blocked", 1, 0, "trust"],
+    ["dialog while unknown", state("unknown"), dialog(), "blocked", 1, 0, "trust"],
+    ["dialog after the ready hook (idle)", state("idle"), dialog(), "blocked", 1, 0, "trust"],
+    ["dialog again: no transition", atDialog(), dialog(), "blocked", 0, 0, "trust"],
+    ["the next dialog in a row: refreshed", atDialog(), dialog({ kind: "api_key", title: "API key", text: "Do you want to use this API key?" }), "blocked", 0, 0, "api_key"],
+    ["dialog while working is ignored", state("working"), dialog(), "working", 0, 0, null],
+    ["dialog at a permission prompt is ignored", state("blocked"), dialog(), "blocked", 0, 0, null],
+    ["dialog while done is ignored", state("done"), dialog(), "done", 0, 0, null],
+    ["dialog when exited is ignored", state("exited"), dialog(), "exited", 0, 0, null],
+    ["dialog cleared", atDialog(), { type: "dialog_cleared", at: AT }, "starting", 1, 0, null],
+    ["dialog cleared, it came up when the pane was ready", state("blocked", { dialog: { ...trust, since: 500, returnTo: "idle" } }), { type: "dialog_cleared", at: AT }, "idle", 1, 0, null],
+    ["dialog cleared at a permission prompt: nothing", state("blocked"), { type: "dialog_cleared", at: AT }, "blocked", 0, 0, null],
+    ["dialog cleared while working: nothing", state("working"), { type: "dialog_cleared", at: AT }, "working", 0, 0, null],
+    ["SessionStart after the dialog was answered", atDialog(), hook("SessionStart.json"), "idle", 1, 0, null],
+    ["UserPromptSubmit ends a dialog wait", atDialog(), hook("UserPromptSubmit.json"), "working", 1, 1, null],
+    ["a no-op hook keeps the dialog", atDialog(), hook("Notification-idle_prompt.json"), "blocked", 0, 0, "trust"],
+    ["exit while at a dialog", atDialog(), { type: "exit", exitCode: 0, at: AT }, "exited", 1, 0, null],
+    ["screen ready from starting", state("starting"), { type: "screen_ready", at: AT }, "idle", 1, 0, null],
+    ["screen ready from unknown", state("unknown"), { type: "screen_ready", at: AT }, "idle", 1, 0, null],
+    ["screen ready at a dialog", atDialog(), { type: "screen_ready", at: AT }, "idle", 1, 0, null],
+    ["screen ready while idle: nothing", state("idle"), { type: "screen_ready", at: AT }, "idle", 0, 0, null],
+    ["screen ready while working: nothing", state("working"), { type: "screen_ready", at: AT }, "working", 0, 0, null],
+    ["screen ready at a permission prompt: nothing", state("blocked"), { type: "screen_ready", at: AT }, "blocked", 0, 0, null],
+    ["screen ready when done: nothing", state("done"), { type: "screen_ready", at: AT }, "done", 0, 0, null],
+    ["turn failed while working", state("working"), { type: "turn_failed", error: "■ 400 bad request", at: AT }, "done", 1, 1, null],
+    ["turn failed while idle: nothing", state("idle"), { type: "turn_failed", error: "x", at: AT }, "idle", 0, 0, null],
+    ["turn failed when done: nothing", state("done"), { type: "turn_failed", error: "x", at: AT }, "done", 0, 0, null],
+    ["turn failed when exited: nothing", state("exited"), { type: "turn_failed", error: "x", at: AT }, "exited", 0, 0, null],
+  ];
+
+  it.each(ROWS)("%s", (_label, before, event, to, seqDelta, activityDelta, dialogKind) => {
+    deepFreeze(before);
+    const { state: after, effects } = reduce(before, event);
+    expect(after.lifecycle).toBe(to);
+    expect(after.seq).toBe(before.seq + seqDelta);
+    expect(after.activitySeq).toBe(before.activitySeq + activityDelta);
+    expect(after.dialog?.kind ?? null).toBe(dialogKind);
+    expect(effects.filter((e) => e.kind === "transition").length).toBe(seqDelta);
+  });
+
+  it("a dialog is journaled, keeps its text and when it appeared, and names its cause", () => {
+    const { state: s, effects } = reduce(state("starting"), { type: "dialog", dialog: trust, at: AT });
+    expect(s.dialog).toEqual({ ...trust, since: AT, returnTo: "starting" });
+    expect(blockedReason(s)).toBe("startup_dialog");
+    expect(kinds(effects)).toEqual(["journal:pane.dialog", "transition", "journal:pane.lifecycle"]);
+    expect(effects[1]).toMatchObject({ kind: "transition", from: "starting", to: "blocked", cause: "screen:dialog:trust" });
+    const again = reduce(s, { type: "dialog", dialog: { ...trust, text: trust.text + " (redrawn)" }, at: AT + 5 }).state;
+    expect(again.dialog).toEqual({ ...trust, text: trust.text + " (redrawn)", since: AT, returnTo: "starting" });
+    expect(reduce(state("idle"), { type: "dialog", dialog: trust, at: AT }).state.dialog?.returnTo).toBe("idle");
+  });
+
+  it("blockedReason: a permission prompt is a prompt; other states are not blocked", () => {
+    expect(blockedReason(state("blocked"))).toBe("prompt");
+    expect(blockedReason(state("working"))).toBeNull();
+  });
+
+  it("a failed turn records the error like a StopFailure", () => {
+    const s = reduce(state("working"), { type: "turn_failed", error: '■ {"error":{"message":"bad"}}', at: AT }).state;
+    expect(s.lastStop).toEqual({ failed: true, error: '■ {"error":{"message":"bad"}}', at: AT });
+    expect(s.lastMessage).toBe('■ {"error":{"message":"bad"}}');
+  });
+
+  it("notes: set, unchanged, changed, cleared — journaled only when they change", () => {
+    const n1 = reduce(state("working"), { type: "note", note: { kind: "retrying", text: "attempt 1/10" }, at: AT });
+    expect(n1.state.note).toEqual({ kind: "retrying", text: "attempt 1/10", at: AT });
+    expect(n1.state.lifecycle).toBe("working");
+    expect(kinds(n1.effects)).toEqual(["journal:pane.note"]);
+    const same = reduce(n1.state, { type: "note", note: { kind: "retrying", text: "attempt 1/10" }, at: AT + 1 });
+    expect(same.state).toBe(n1.state);
+    expect(same.effects).toEqual([]);
+    const n2 = reduce(n1.state, { type: "note", note: { kind: "retrying", text: "attempt 2/10" }, at: AT + 2 });
+    expect(n2.state.note?.text).toBe("attempt 2/10");
+    const cleared = reduce(n2.state, { type: "note", note: null, at: AT + 3 });
+    expect(cleared.state.note).toBeNull();
+    expect(kinds(cleared.effects)).toEqual(["journal:pane.note"]);
+    expect(reduce(cleared.state, { type: "note", note: null, at: AT + 4 }).effects).toEqual([]);
+  });
+
+  it("Claude Code behind its trust dialog: spawn, dialog, answered, SessionStart, prompt", () => {
+    const r = reduceAll(initialPaneState(), [
+      { type: "spawned", at: 1 },
+      { type: "dialog", dialog: trust, at: 2 },
+      { type: "dialog_cleared", at: 3 },
+      hook("SessionStart.json"),
+      hook("UserPromptSubmit.json"),
+    ]);
+    expect(r.state).toMatchObject({ lifecycle: "working", dialog: null, activitySeq: 1 });
+    expect(r.effects.filter((e) => e.kind === "transition").map((e) => (e.kind === "transition" ? e.to : ""))).toEqual(["starting", "blocked", "starting", "idle", "working"]);
   });
 });

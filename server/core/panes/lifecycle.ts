@@ -40,6 +40,26 @@
 //   viewed      the user looked at the pane: marks the current done/exited state seen
 //               (`doneSeen`; reset to false on every transition into done or exited).
 //   input       the user typed: no state change (the agent's next hook says what happened).
+//
+// Screen observations (the screen watcher, core/agents/screen-watch.ts, reads the rendered
+// screen of agents it knows and reports what it sees; these apply with or without hooks):
+//   dialog          a start-up dialog waits for a human (trust, API key, login, theme, ...):
+//                   starting|unknown|idle -> blocked, with `dialog` set (blockedReason
+//                   startup_dialog). Already at that dialog: the text is refreshed, no
+//                   transition. Anything else: ignored. NOT activity: a dialog is never
+//                   mistaken for the agent taking a prompt.
+//   dialog_cleared  the dialog is gone from the screen: blocked(startup_dialog) -> starting
+//                   (idle when the dialog came up after the pane was ready); readiness then
+//                   comes from the agent's hook or screen_ready.
+//   screen_ready    the agent's input box shows with no dialog (agents whose ready hook only
+//                   fires at the first prompt, e.g. Codex): starting|unknown -> idle, and
+//                   blocked(startup_dialog) -> idle. Anything else: ignored.
+//   turn_failed     the screen shows the turn failed (an API error no hook reports):
+//                   working -> done with lastStop {failed, error}.
+//   note            a passing remark about the pane (e.g. "retrying: attempt 2/10"), or null
+//                   to clear it: no lifecycle change; journaled as pane.note when it changes.
+// Any transition out of blocked clears `dialog`; a hook that moves the lifecycle (e.g.
+// SessionStart after the trust dialog was answered) ends the dialog too.
 
 import type { HookPayload } from "../hooks/payload";
 import { isKnownHookEvent, isSubagentPayload } from "../hooks/payload";
@@ -48,6 +68,30 @@ export const LIFECYCLES = ["starting", "idle", "working", "blocked", "done", "ex
 export type Lifecycle = (typeof LIFECYCLES)[number];
 
 export type ActivityKind = "working" | "blocked" | "done";
+
+/** A start-up dialog the pane is waiting at (see core/agents/startup-dialogs.ts). */
+export interface PaneDialog {
+  /** which dialog: trust, api_key, login, theme, onboarding, bypass_permissions, update, hooks_review, ... */
+  kind: string;
+  /** one line for a card or an attention row */
+  title: string;
+  /** the dialog's text as rendered */
+  text: string;
+  /** ms since epoch it appeared */
+  since: number;
+  /** where the pane goes back to when the dialog is gone: starting, or idle when it was already ready */
+  returnTo: "starting" | "idle";
+}
+
+/** A passing remark about the pane, e.g. the agent is retrying a failed API call. */
+export interface PaneNote {
+  kind: string;
+  text: string;
+  at: number;
+}
+
+/** Why a blocked pane is blocked: a start-up dialog, or a prompt the agent raised (hook). */
+export type BlockedReason = "startup_dialog" | "prompt";
 
 export interface PaneState {
   lifecycle: Lifecycle;
@@ -68,6 +112,16 @@ export interface PaneState {
   lastMessage?: string;
   /** how the last turn ended: Stop (failed=false) or StopFailure (failed=true) */
   lastStop: { failed: boolean; error?: string; at: number } | null;
+  /** the start-up dialog the pane waits at (lifecycle blocked), else null */
+  dialog: PaneDialog | null;
+  /** e.g. { kind: "retrying", text: "retrying in 4s · attempt 2/10" }; null when there is none */
+  note: PaneNote | null;
+}
+
+/** Why the pane is blocked (null when it is not). */
+export function blockedReason(s: Pick<PaneState, "lifecycle" | "dialog">): BlockedReason | null {
+  if (s.lifecycle !== "blocked") return null;
+  return s.dialog ? "startup_dialog" : "prompt";
 }
 
 export type PaneEvent =
@@ -77,9 +131,17 @@ export type PaneEvent =
   | { type: "output"; at: number }
   | { type: "quiescent"; at: number }
   | { type: "viewed"; at: number }
-  | { type: "input"; at: number };
+  | { type: "input"; at: number }
+  | { type: "dialog"; dialog: { kind: string; title: string; text: string }; at: number }
+  | { type: "dialog_cleared"; at: number }
+  | { type: "screen_ready"; at: number }
+  | { type: "turn_failed"; error: string; at: number }
+  | { type: "note"; note: { kind: string; text: string } | null; at: number };
 
-export type JournalType = "pane.lifecycle" | "pane.hook" | "pane.seen" | "pane.ignored";
+/** The screen observations (see top); what PaneManager.observe accepts. */
+export type ScreenObservation = Extract<PaneEvent, { type: "dialog" | "dialog_cleared" | "screen_ready" | "turn_failed" | "note" }>;
+
+export type JournalType = "pane.lifecycle" | "pane.hook" | "pane.seen" | "pane.ignored" | "pane.dialog" | "pane.note";
 
 export type Effect =
   | {
@@ -113,6 +175,8 @@ export function initialPaneState(): PaneState {
     exitCode: null,
     signal: null,
     lastStop: null,
+    dialog: null,
+    note: null,
   };
 }
 
@@ -188,6 +252,8 @@ interface Change {
   cause: string;
   /** count this as activity even when to === from (hook re-entry into working/blocked) */
   reentryActivity: boolean;
+  /** never count this change as activity (a start-up dialog is not the agent taking input) */
+  noActivity?: boolean;
 }
 
 /**
@@ -206,9 +272,11 @@ function applyChange(prev: PaneState, state: PaneState, change: Change, at: numb
     }
     return { state, effects };
   }
-  const isActivity = to === "working" || to === "blocked" || to === "done";
+  const isActivity = !change.noActivity && (to === "working" || to === "blocked" || to === "done");
   const next: PaneState = {
     ...state,
+    // a dialog only lasts while the pane is blocked at it
+    dialog: to === "blocked" ? state.dialog : null,
     lifecycle: to,
     seq: state.seq + 1,
     lastTransitionAt: at,
@@ -337,6 +405,39 @@ export function reduce(state: PaneState, event: PaneEvent): ReduceResult {
     case "input":
       return { state, effects: [] };
 
+    case "dialog":
+      return reduceDialog(state, event);
+
+    case "dialog_cleared": {
+      if (blockedReason(state) !== "startup_dialog") return { state, effects: [] };
+      return applyChange(state, { ...state, dialog: null }, { to: state.dialog!.returnTo, cause: "screen:dialog_cleared", reentryActivity: false, noActivity: true }, at);
+    }
+
+    case "screen_ready": {
+      if (state.lifecycle === "starting" || state.lifecycle === "unknown" || blockedReason(state) === "startup_dialog") {
+        return applyChange(state, { ...state, dialog: null }, { to: "idle", cause: "screen:ready", reentryActivity: false }, at);
+      }
+      return { state, effects: [] };
+    }
+
+    case "turn_failed": {
+      if (state.lifecycle !== "working") return { state, effects: [] };
+      const error = event.error.slice(0, 2000);
+      const base: PaneState = { ...state, lastStop: { failed: true, error, at }, lastMessage: error };
+      return applyChange(state, base, { to: "done", cause: "screen:turn_failed", reentryActivity: false }, at);
+    }
+
+    case "note": {
+      if (state.lifecycle === "exited") return { state, effects: [] };
+      const prev = state.note;
+      const next = event.note;
+      if ((prev === null && next === null) || (prev && next && prev.kind === next.kind && prev.text === next.text)) return { state, effects: [] };
+      return {
+        state: { ...state, note: next ? { kind: next.kind.slice(0, 64), text: next.text.slice(0, 500), at } : null },
+        effects: [{ kind: "journal", type: "pane.note", data: next ? { kind: next.kind.slice(0, 64), text: next.text.slice(0, 500) } : { cleared: prev?.kind ?? null }, at }],
+      };
+    }
+
     default: {
       const unknownEvent: { type?: unknown } = event;
       return {
@@ -345,6 +446,26 @@ export function reduce(state: PaneState, event: PaneEvent): ReduceResult {
       };
     }
   }
+}
+
+const DIALOG_TEXT_MAX = 4000;
+
+function reduceDialog(state: PaneState, event: Extract<PaneEvent, { type: "dialog" }>): ReduceResult {
+  const at = event.at;
+  const d = { kind: event.dialog.kind.slice(0, 64), title: event.dialog.title.slice(0, 300), text: event.dialog.text.slice(0, DIALOG_TEXT_MAX) };
+  const summary = { kind: d.kind, title: d.title };
+  if (blockedReason(state) === "startup_dialog") {
+    const cur = state.dialog!;
+    if (cur.kind === d.kind && cur.text === d.text && cur.title === d.title) return { state, effects: [] };
+    // The same wait, another screen of it (or the next dialog in a row): refresh, no transition.
+    const dialog: PaneDialog = { ...d, since: cur.kind === d.kind ? cur.since : at, returnTo: cur.returnTo };
+    return { state: { ...state, dialog }, effects: cur.kind === d.kind ? [] : [{ kind: "journal", type: "pane.dialog", data: summary, at }] };
+  }
+  if (state.lifecycle !== "starting" && state.lifecycle !== "unknown" && state.lifecycle !== "idle") return { state, effects: [] };
+  const returnTo = state.lifecycle === "idle" ? "idle" : "starting";
+  const r = applyChange(state, { ...state, dialog: { ...d, since: at, returnTo } }, { to: "blocked", cause: `screen:dialog:${d.kind}`, reentryActivity: false, noActivity: true }, at);
+  r.effects.unshift({ kind: "journal", type: "pane.dialog", data: summary, at });
+  return r;
 }
 
 function normalizeSignal(s: number | string | null | undefined): number | string | null {

@@ -24,7 +24,7 @@ import { parseHookPost } from "../hooks/payload";
 import { newId } from "../ids";
 import { type AttentionItem, rankAttention } from "./attention";
 import type { FlowStats, HostExit, HostHook, HostPaneStatus, PaneHostPort } from "./host-port";
-import { type Effect, type Lifecycle, LIFECYCLES, type PaneEvent, type PaneState, initialPaneState, reduce } from "./lifecycle";
+import { type BlockedReason, blockedReason, type Effect, type Lifecycle, LIFECYCLES, type PaneEvent, type PaneState, type ScreenObservation, initialPaneState, reduce } from "./lifecycle";
 import { FinalScreenStore } from "./final-screen";
 import { type Launch, resolveLaunch } from "./launch";
 import { MIN_SCROLLBACK, type TerminalMirror } from "./mirror";
@@ -65,6 +65,12 @@ export interface PaneInfo {
   exitedAt: string | null;
   /** Runs inside the OS sandbox (core/sandbox). */
   sandboxed: boolean;
+  /** Why a blocked pane is blocked (a start-up dialog, or a prompt the agent raised); null otherwise. */
+  blockedReason: BlockedReason | null;
+  /** The start-up dialog the agent waits at (see core/agents/startup-dialogs.ts). */
+  dialog: { kind: string; title: string; text: string; since: string } | null;
+  /** A passing remark, e.g. the agent is retrying a failed API call. */
+  note: { kind: string; text: string } | null;
 }
 
 export const spawnInput = z
@@ -92,6 +98,8 @@ export interface SpawnExtras {
    * is refused: the sandbox needs a task's worktree.
    */
   sandbox?: SandboxLaunch | null;
+  /** The profile's argv rewritten for this launch (e.g. resuming the agent's session); recorded as run. */
+  rewriteArgv?: (argv: string[]) => string[];
 }
 
 export type ReadMode = "screen" | "tail" | "delta";
@@ -217,6 +225,11 @@ export class PaneManager {
     return `${this.binDir}${path.delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`;
   }
 
+  /** The PATH a pane's agent finds its programs on (`yard` first). */
+  panePathForAgents(): string {
+    return this.panePath();
+  }
+
   /** What a spawn would run; refuses (BAD_PARAMS, NOT_FOUND) before anything is created. */
   resolveLaunch(opts: { agent?: string; argv?: string[] }): Promise<Launch> {
     return resolveLaunch(this.deps.agents, { agent: opts.agent, argv: opts.argv, pathEnv: this.panePath() });
@@ -235,7 +248,8 @@ export class PaneManager {
     }
 
     const launch = await this.resolveLaunch(opts);
-    const { argv, hooks } = launch;
+    const argv = extras.rewriteArgv ? extras.rewriteArgv(launch.argv) : launch.argv;
+    const { hooks } = launch;
     const profileEnv = launch.env;
     if (launch.sandbox && extras.sandbox === undefined) {
       throw new YardError("BAD_PARAMS", `Agent profile ${launch.agent} runs in the OS sandbox, which needs a task's worktree: start it as a task (yard task start --agent ${launch.agent})`, { agent: launch.agent });
@@ -496,6 +510,7 @@ export class PaneManager {
       // Hooks are the truth from now on: the host can stop sending activity ticks.
       if (!pane.hooks) void this.deps.host.request("configure", { paneId: pane.info.id, activity: false }).catch(() => {});
     }
+    Object.assign(pane.info, screenFields(state));
     for (const effect of effects) {
       if (effect.kind === "transition") {
         this.queuePersist(pane, {});
@@ -545,6 +560,17 @@ export class PaneManager {
       if (!pane.state.hooksSeen && !pane.exiting) this.apply(pane, { type: "quiescent", at: Date.now() });
     }, Math.max(0, QUIESCENCE_MS - (Date.now() - from)));
     pane.quietTimer.unref();
+  }
+
+  /**
+   * What a screen reader saw on a live pane (core/agents/screen-watch.ts): a start-up dialog,
+   * the dialog gone, the input box ready, a failed turn, a note. Runs the lifecycle reducer like
+   * a hook; a pane that is not running ignores it.
+   */
+  observe(paneId: string, observation: ScreenObservation): void {
+    const pane = this.live.get(paneId);
+    if (!pane || pane.exiting) return;
+    this.apply(pane, { ...observation, at: Date.now() } as PaneEvent);
   }
 
   /** A hook post from `yard hook` (pane token), an admin, or the host's relay. */
@@ -772,6 +798,8 @@ export class PaneManager {
         exitCode: live?.state.exitCode ?? r.exitCode,
         signal: live ? live.state.signal : r.signal,
         stopFailed: live?.state.lastStop?.failed ?? false,
+        blockedReason: live ? blockedReason(live.state) : null,
+        message: live?.state.dialog?.title ?? (live?.state.lastStop?.failed ? (live.state.lastMessage ?? live.state.lastStop.error ?? null) : null) ?? live?.state.note?.text ?? null,
         taskState: task?.state ?? null,
         taskStateAt: task?.at ?? null,
         lastTransitionAt: live?.state.lastTransitionAt ?? (r.exitedAt ?? r.updatedAt).getTime(),
@@ -941,5 +969,17 @@ function toInfo(r: PaneRow): PaneInfo {
     createdAt: r.createdAt.toISOString(),
     exitedAt: r.exitedAt?.toISOString() ?? null,
     sandboxed: r.sandboxed,
+    blockedReason: r.lifecycle === "blocked" ? "prompt" : null,
+    dialog: null,
+    note: null,
+  };
+}
+
+/** The PaneInfo fields that mirror the screen-derived parts of a live pane's state. */
+function screenFields(s: PaneState): Pick<PaneInfo, "blockedReason" | "dialog" | "note"> {
+  return {
+    blockedReason: blockedReason(s),
+    dialog: s.dialog ? { kind: s.dialog.kind, title: s.dialog.title, text: s.dialog.text, since: new Date(s.dialog.since).toISOString() } : null,
+    note: s.note ? { kind: s.note.kind, text: s.note.text } : null,
   };
 }

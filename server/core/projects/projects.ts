@@ -1,5 +1,8 @@
 // Projects: local git repositories registered on the board. Owns add (validated: an existing,
-// non-bare git work tree, registered once by its canonical top-level path), list and remove.
+// non-bare git work tree, registered once by its canonical top-level path), list, remove, and the
+// per-project setting `trustAgents` ("Let agents work in this repository without the agent's
+// trust prompt", on by default): when on, Switchyard records the agents' workspace trust for the
+// repository before it launches one (core/agents/launch-prep.ts).
 import { z } from "zod";
 import { absolutePath } from "../../contracts/common";
 import type { ProjectStore } from "../../stores/projects";
@@ -12,6 +15,8 @@ export interface Project {
   name: string;
   defaultTarget: string | null;
   createdAt: string;
+  /** Record Claude Code's / Codex's workspace trust for this repository before launching them. */
+  trustAgents: boolean;
 }
 
 export interface RepoInfo {
@@ -22,6 +27,14 @@ export interface RepoInfo {
 export const projectAddInput = z.object({
   path: absolutePath,
   name: z.string().trim().min(1).max(80).optional(),
+  /** "Let agents work in this repository without the agent's trust prompt" (default on). */
+  trustAgents: z.boolean().default(true),
+});
+
+export const projectUpdateInput = z.object({
+  id: z.string().trim().min(1).max(64),
+  name: z.string().trim().min(1).max(80).optional(),
+  trustAgents: z.boolean().optional(),
 });
 
 export class Projects {
@@ -32,13 +45,20 @@ export class Projects {
   ) {}
 
   async add(input: z.input<typeof projectAddInput>): Promise<Project> {
-    const { path, name } = projectAddInput.parse(input);
+    const { path, name, trustAgents } = projectAddInput.parse(input);
     const repo = await this.inspect(path);
     const existing = await this.store.findByPath(repo.root);
     if (existing) {
       throw new YardError("CONFLICT", `${repo.root} is already on the board as project ${existing.name} (${existing.id})`, { id: existing.id, path: repo.root });
     }
-    return this.store.create({ id: newId("prj"), path: repo.root, name: name ?? repo.root.split("/").filter(Boolean).pop() ?? repo.root, defaultTarget: repo.currentBranch });
+    return this.store.create({ id: newId("prj"), path: repo.root, name: name ?? repo.root.split("/").filter(Boolean).pop() ?? repo.root, defaultTarget: repo.currentBranch, trustAgents });
+  }
+
+  /** Changes a project's name or its trust setting. */
+  async update(input: z.input<typeof projectUpdateInput>): Promise<Project> {
+    const { id, ...changes } = projectUpdateInput.parse(input);
+    await this.get(id);
+    return this.store.update(id, changes);
   }
 
   async list(): Promise<Project[]> {

@@ -1,19 +1,39 @@
 // The board view of a project: its tasks grouped into the derived columns, each card with what a
-// reviewer scans for (changed files, whether it needs a person, where its review stands). Two
-// queries whatever the number of tasks: the tasks with their derived columns, and the blocked panes.
+// reviewer scans for (changed files, whether it needs a person, where its review stands) and the
+// one line that says what needs attention (card-line.ts; live panes give the dialog or note).
+// Two queries whatever the number of tasks: the tasks with their derived columns, and the blocked
+// panes; live panes are asked in memory.
 import type { BoardCard } from "../../contracts/tasks";
 import { toStatus } from "../../stores/reviews";
-import { COLUMNS, type Column, columnFor } from "./columns";
 import type { TaskStore } from "../../stores/tasks";
+import type { PaneInfo } from "../panes/manager";
+import { cardLine } from "./card-line";
+import { COLUMNS, type Column, columnFor } from "./columns";
 
 export type { BoardCard } from "../../contracts/tasks";
 export type Board = Record<Column, BoardCard[]>;
 
-export async function loadBoard(store: TaskStore, projectId: string): Promise<Board> {
+/** Live panes, for the lines of cards whose agent is running. */
+export interface LivePanes {
+  isLive(id: string): boolean;
+  get(id: string): Promise<PaneInfo>;
+}
+
+function parseEvidence(s: string | null): Record<string, unknown> | null {
+  if (!s) return null;
+  try {
+    return JSON.parse(s) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+export async function loadBoard(store: TaskStore, projectId: string, panes?: LivePanes): Promise<Board> {
   const [tasks, blocked] = await Promise.all([store.boardRows(projectId), store.blockedPaneIds()]);
   const board = Object.fromEntries(COLUMNS.map((c) => [c, [] as BoardCard[]])) as Board;
   for (const t of tasks) {
     const paneBlocked = t.paneId !== null && blocked.has(t.paneId);
+    const pane = panes && t.paneId && panes.isLive(t.paneId) ? await panes.get(t.paneId).catch(() => null) : null;
     board[columnFor({ state: t.state, disposition: t.disposition, paneBlocked })].push({
       id: t.id,
       title: t.title,
@@ -27,6 +47,7 @@ export async function loadBoard(store: TaskStore, projectId: string): Promise<Bo
       changedFiles: t.changedFiles ? t.changedFiles : null,
       needsUser: !t.disposition && (paneBlocked || t.state === "input_required"),
       reviewStatus: toStatus(t.verdict),
+      line: cardLine({ state: t.state, evidence: parseEvidence(t.evidence), pane }),
       createdAt: t.createdAt.toISOString(),
       updatedAt: t.updatedAt.toISOString(),
     });

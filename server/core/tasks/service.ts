@@ -1,7 +1,8 @@
 // The task engine: starts worker tasks (validate, cap, base SHA, target branch, worktree under the
 // repository lock, agent pane), drives each one in the background (wait for ready, submit the
 // contract through the gate), follows its pane (turn ended, resumed, exited), takes reports,
-// waits, diffs and finishes by merge or discard, and recovers after a restart. State changes go
+// waits, diffs and finishes by merge or discard, recovers after a restart, and resumes a task's
+// agent session in a fresh pane (a new round). A task that fails stops its agent. State changes go
 // through the pure reducer in state.ts; every change is journaled as task.* events.
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -9,6 +10,9 @@ import path from "node:path";
 import { z } from "zod";
 import { absolutePath, contextId, evidence, LIMITS, text } from "../../contracts/common";
 import { type AgentProfile, type AgentProfiles, argvSchema } from "../agents/profiles";
+import { agentKindOf } from "../agents/kinds";
+import { codexResumeArgv } from "../agents/codex";
+import { transcriptTokenUsage, type TokenUsage } from "../agents/sessions";
 import { YardError } from "../errors";
 import type { EventJournal, YardEvent } from "../events/journal";
 import type { ReviewStatus } from "../../contracts/reviews";
@@ -33,12 +37,15 @@ import {
 import { rmdirUpTo } from "../git/paths";
 import { newId } from "../ids";
 import type { PaneInfo, PaneManager } from "../panes/manager";
+import type { Launch } from "../panes/launch";
 import type { Projects } from "../projects/projects";
 import { toStatus } from "../../stores/reviews";
 import type { Sandbox, SandboxLaunch } from "../sandbox/sandbox";
 import { type Board, loadBoard } from "./board";
 import { type Contract, contractInput, renderPrompt } from "./contract";
-import { ACTIVE_STATES, type Disposition, type Evidence, isTerminal, type ReportStatus, type TaskEvent, type TaskState, TERMINAL_STATES, transition } from "./state";
+import { waitForReady } from "./ready-wait";
+import { cardLine } from "./card-line";
+import { ACTIVE_STATES, RESUMABLE_STATES, type Disposition, type Evidence, isTerminal, type ReportStatus, type TaskEvent, type TaskState, TERMINAL_STATES, transition } from "./state";
 import { type LaunchFields, type TaskFields, type TaskRow, TaskStore } from "../../stores/tasks";
 
 export const DEFAULT_MAX_ACTIVE = 4;
@@ -61,6 +68,8 @@ export const startInput = contractInput.extend({
   parentPaneId: z.string().regex(/^pane[a-z0-9]+$/).optional(),
   parentTaskId: idString.optional(),
   readyTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+  /** How long a start-up dialog may wait for a human (default: the ready timeout); the ready clock is paused meanwhile. */
+  dialogTimeoutMs: z.number().int().min(100).max(24 * 3600_000).optional(),
   stallMs: z.number().int().min(100).max(600_000).optional(),
   /** Record the task in the backlog instead of starting it (tasks.startBacklog starts it later). */
   backlog: z.boolean().optional(),
@@ -119,6 +128,10 @@ export interface TaskView {
   reviewStatus: ReviewStatus;
   /** The agent runs in the OS sandbox. */
   sandboxed: boolean;
+  /** The agent's own session (from its hooks), with its token usage read from its transcript. */
+  agentSession: { id: string; transcriptPath: string | null; tokens: TokenUsage | null } | null;
+  /** One line saying what needs attention or what is going on (a dialog, an API error, retrying). */
+  statusLine: string | null;
   disposition: "merged" | "discarded" | null;
   mergeCommit: string | null;
   cleanupError: string | null;
@@ -126,6 +139,20 @@ export interface TaskView {
   createdAt: string;
   updatedAt: string;
 }
+
+/** What the launch hook is told before an agent starts for a task (any round, or a resume). */
+export interface BeforeLaunch {
+  taskId: string;
+  launch: Launch;
+  cwd: string;
+  /** the repository to record the agent's workspace trust for; null when the project says no (or has none) */
+  trustDir: string | null;
+  /** the sandbox's private home, when the agent runs sandboxed */
+  sandboxHome: string | null;
+}
+
+/** What a resumed agent is told when no prompt is given. */
+export const RESUME_PROMPT = "Switchyard restarted you in the same session after your previous run stopped. Continue the task where you left off, and report when you are done (yard task report).";
 
 export interface TaskEngineDeps {
   journal: EventJournal;
@@ -139,6 +166,12 @@ export interface TaskEngineDeps {
   store: TaskStore;
   /** The OS sandbox for tasks that ask for it (none: such starts are SANDBOX_UNAVAILABLE). */
   sandbox?: Sandbox;
+  /** How long a start-up dialog may wait for a human (YARD_DIALOG_TIMEOUT_MS; default: the ready timeout). */
+  dialogTimeoutMs?: number;
+  /** Prepares the agent's own config right before it launches (core/agents/launch-prep.ts). */
+  beforeLaunch?: (b: BeforeLaunch) => Promise<void>;
+  /** false when a start-up dialog is on the pane's screen (core/agents/screen-watch.ts): never type a prompt into one. */
+  confirmReady?: (paneId: string) => Promise<boolean>;
 }
 
 type FinishOptions = { merge?: { target?: string; keepBranch?: boolean; ignoreDirty?: boolean }; discard?: { deleteBranch?: boolean } };
@@ -165,6 +198,7 @@ interface LaunchOptions {
   path: string | null;
   readyTimeoutMs: number | null;
   stallMs: number | null;
+  dialogTimeoutMs?: number | null;
 }
 
 export interface RoundRecord {
@@ -286,7 +320,7 @@ export class TaskEngine {
       contract: { objective: input.objective, constraints: input.constraints, acceptanceCriteria: input.acceptanceCriteria, outputFormat: input.outputFormat },
       parentPaneId,
       sandbox,
-      options: { branch, baseRef: input.baseRef ?? null, fetch: input.fetch ?? false, path: input.path ?? null, readyTimeoutMs: input.readyTimeoutMs ?? null, stallMs: input.stallMs ?? null },
+      options: { branch, baseRef: input.baseRef ?? null, fetch: input.fetch ?? false, path: input.path ?? null, readyTimeoutMs: input.readyTimeoutMs ?? null, stallMs: input.stallMs ?? null, dialogTimeoutMs: input.dialogTimeoutMs ?? null },
     };
     if (!input.backlog) return this.launch(plan, { create: fields });
 
@@ -370,16 +404,42 @@ export class TaskEngine {
     } finally {
       this.launching.delete(id);
     }
-    this.runInBackground(id, pane.id, prompt, { readyTimeoutMs: options.readyTimeoutMs ?? undefined, stallMs: options.stallMs ?? undefined, round: 1 });
+    this.runInBackground(id, pane.id, prompt, { readyTimeoutMs: options.readyTimeoutMs ?? undefined, stallMs: options.stallMs ?? undefined, dialogTimeoutMs: options.dialogTimeoutMs ?? undefined, round: 1 });
     return { task: await this.get(id), pane };
   }
 
   /** The task's agent in a new pane in its worktree (same profile or command; YARD_TASK set; sandboxed when the task is). */
-  private async spawnWorker(w: Pick<LaunchPlan, "id" | "title" | "agentId" | "argv" | "parentPaneId" | "sandbox">, cwd: string): Promise<PaneInfo> {
+  private async spawnWorker(
+    w: Pick<LaunchPlan, "id" | "title" | "agentId" | "argv" | "parentPaneId" | "sandbox"> & { rewriteArgv?: (argv: string[]) => string[] },
+    cwd: string,
+  ): Promise<PaneInfo> {
+    // The agent's own config (workspace trust, hooks) is prepared right before it launches.
+    const launch = await this.deps.panes.resolveLaunch({ agent: w.agentId ?? undefined, argv: w.argv ?? undefined });
+    const row = await this.store.row(w.id);
+    const project = row?.projectId ? await this.deps.projects.get(row.projectId).catch(() => null) : null;
+    const repoRoot = row?.repoPath ?? cwd;
+    await this.launchHook({
+      taskId: w.id,
+      launch: w.rewriteArgv ? { ...launch, argv: w.rewriteArgv(launch.argv) } : launch,
+      cwd,
+      trustDir: project?.trustAgents ? repoRoot : null,
+      sandboxHome: w.sandbox ? (this.deps.sandbox?.dirs(w.id).home ?? null) : null,
+    });
     return this.deps.panes.spawn(
       { agent: w.agentId ?? undefined, argv: w.argv ?? undefined, cwd, label: w.title.slice(0, 120), parentPaneId: w.parentPaneId ?? undefined, relationship: w.parentPaneId ? "subagent" : undefined },
-      { taskId: w.id, sandbox: await this.sandboxLaunch(w.id, cwd, w.sandbox) },
+      { taskId: w.id, sandbox: await this.sandboxLaunch(w.id, cwd, w.sandbox), rewriteArgv: w.rewriteArgv },
     );
+  }
+
+  /** The launch hook point: a failed preparation is journaled and the launch goes on (the agent then shows its dialog). */
+  private async launchHook(b: BeforeLaunch): Promise<void> {
+    if (!this.deps.beforeLaunch) return;
+    try {
+      await this.deps.beforeLaunch(b);
+    } catch (e) {
+      const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
+      await this.deps.journal.append("task.prepare_failed", { taskId: b.taskId, payload: { code: err.code, message: err.message } });
+    }
   }
 
   // ---- sandbox (hook point) -------------------------------------------------------------
@@ -421,23 +481,27 @@ export class TaskEngine {
    * round's prompt (the contract, or review feedback) through the gate. What goes wrong lands in
    * the task's state through the reducer, with evidence.
    */
-  private runInBackground(taskId: string, paneId: string, prompt: string, opts: { readyTimeoutMs?: number; stallMs?: number; round: number }) {
+  private runInBackground(taskId: string, paneId: string, prompt: string, opts: { readyTimeoutMs?: number; stallMs?: number; dialogTimeoutMs?: number; round: number }) {
     this.runners.get(taskId)?.abort();
     const ac = new AbortController();
     this.runners.set(taskId, ac);
     const readyTimeoutMs = opts.readyTimeoutMs ?? this.deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
     const { stallMs, round } = opts;
     void (async () => {
-      const ready = await this.waitForReady(paneId, readyTimeoutMs, ac.signal);
-      if (ac.signal.aborted) return;
-      if (ready === "exited") {
+      const ready = await waitForReady({ panes: this.deps.panes, journal: this.deps.journal, confirmReady: this.deps.confirmReady }, paneId, {
+        timeoutMs: readyTimeoutMs,
+        dialogTimeoutMs: opts.dialogTimeoutMs ?? this.deps.dialogTimeoutMs,
+        signal: ac.signal,
+      });
+      if (ac.signal.aborted || (!ready.ready && ready.reason === "aborted")) return;
+      if (!ready.ready && ready.reason === "exited") {
         // Usually the pane's own exit event fails the task; this covers an exit before the task recorded its pane.
         const info = await this.deps.panes.get(paneId);
         await this.apply(taskId, { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: (await this.lastLifecycleBeforeExit(paneId)) ?? "starting" });
         return;
       }
-      if (ready !== true) {
-        await this.apply(taskId, { type: "ready_timeout", timeoutMs: readyTimeoutMs, lifecycle: ready, round });
+      if (!ready.ready) {
+        await this.apply(taskId, { type: "ready_timeout", timeoutMs: readyTimeoutMs, lifecycle: ready.lifecycle, round, dialog: ready.dialog, screen: ready.screen, waitedAtDialogMs: ready.waitedAtDialogMs });
         return;
       }
       try {
@@ -454,32 +518,6 @@ export class TaskEngine {
       .finally(() => {
         if (this.runners.get(taskId) === ac) this.runners.delete(taskId);
       });
-  }
-
-  /** true when idle/done; "exited" when the pane died; otherwise the lifecycle at the timeout. */
-  private waitForReady(paneId: string, timeoutMs: number, signal: AbortSignal): Promise<true | string> {
-    return new Promise((resolve) => {
-      const check = () => {
-        const s = this.deps.panes.state(paneId);
-        if (!s) return finish("exited");
-        if (s.lifecycle === "exited") return finish("exited");
-        if (s.lifecycle === "idle" || s.lifecycle === "done") return finish(true);
-      };
-      const unsubscribe = this.deps.journal.subscribe(() => check(), { paneId, type: "pane.lifecycle" });
-      const timer = setTimeout(() => finish(this.deps.panes.state(paneId)?.lifecycle ?? "exited"), timeoutMs);
-      const onAbort = () => finish("aborted");
-      signal.addEventListener("abort", onAbort, { once: true });
-      let done = false;
-      function finish(v: true | string) {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        unsubscribe();
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      }
-      check();
-    });
   }
 
   // ---- state changes -------------------------------------------------------------------
@@ -521,6 +559,8 @@ export class TaskEngine {
       if (t.state !== row.state || t.evidence !== undefined) {
         await this.deps.journal.append("task.state", { taskId, paneId, payload: { from: row.state, to: t.state, cause: event.type, round, evidence: t.evidence ?? null } });
       }
+      // A failed task never leaves its agent running behind the card.
+      if (t.state === "failed" && row.state !== "failed" && paneId && this.deps.panes.isLive(paneId)) void this.deps.panes.kill(paneId).catch(() => {});
       return { changed: true, state: t.state };
     };
     const prev = this.chains.get(taskId) ?? Promise.resolve();
@@ -530,13 +570,13 @@ export class TaskEngine {
   }
 
   /** The pane manager reports every lifecycle transition of a task's pane here (`lost`: its host died). */
-  onPaneTransition(info: PaneInfo, to: string, from: string, lastMessage: string | undefined, lost?: string) {
+  onPaneTransition(info: PaneInfo, to: string, from: string, lastMessage: string | undefined, lost?: string, lastStop?: { failed: boolean; error?: string } | null) {
     if (!info.taskId || this.closing) return;
     const taskId = info.taskId;
     void (async () => {
       const row = await this.store.row(taskId);
       if (row?.paneId !== info.id) return; // an old round's pane
-      if (to === "done") await this.apply(taskId, { type: "pane_done", lastMessage: lastMessage ?? null });
+      if (to === "done") await this.apply(taskId, { type: "pane_done", lastMessage: lastMessage ?? null, failure: lastStop?.failed ? { error: lastStop.error ?? null } : null });
       else if (to === "working" || to === "blocked") await this.apply(taskId, { type: "pane_working" });
       else if (to === "exited") {
         this.runners.get(taskId)?.abort();
@@ -642,7 +682,40 @@ export class TaskEngine {
   }
 
   board(projectId: string): Promise<Board> {
-    return loadBoard(this.store, projectId);
+    return loadBoard(this.store, projectId, this.deps.panes);
+  }
+
+  // ---- resume --------------------------------------------------------------------------
+
+  /**
+   * Resumes a failed or canceled task's agent in a fresh pane that continues the same
+   * conversation (`claude --resume <session>`, `codex resume <session>`), as a new round on the
+   * same worktree, then submits `prompt` (default RESUME_PROMPT) once the agent is ready.
+   */
+  async resume(taskId: string, opts: { prompt?: string; readyTimeoutMs?: number; stallMs?: number } = {}): Promise<{ task: TaskView; pane: PaneInfo }> {
+    const t = await this.row(taskId);
+    transition(t.state as TaskState, { type: "resume", sessionId: t.agentSessionId ?? "" }, (t.disposition as Disposition | null) ?? null); // CONFLICT before anything is spawned
+    if (!t.agentSessionId) throw new YardError("CONFLICT", "The task's agent never reported a session (no hook arrived), so there is nothing to resume", { taskId });
+    if (!t.worktreePath || !existsSync(t.worktreePath)) throw new YardError("CONFLICT", "The task's worktree is gone", { worktreePath: t.worktreePath });
+    if (t.paneId && this.deps.panes.isLive(t.paneId)) throw new YardError("CONFLICT", `The task's agent is still running in pane ${t.paneId}`, { paneId: t.paneId });
+    if (t.agent === "custom") throw new YardError("BAD_PARAMS", "The task runs a custom command, not an agent profile; only Claude Code and Codex sessions can be resumed");
+    const profile = await this.deps.agents.get(t.agent);
+    const kind = agentKindOf({ profileId: profile.id, argv: profile.argv });
+    if (!kind) throw new YardError("BAD_PARAMS", `The agent profile ${profile.id} runs neither Claude Code nor Codex; its sessions cannot be resumed`, { agent: profile.id });
+    const sessionId = t.agentSessionId;
+    const rewriteArgv = kind === "claude" ? (argv: string[]) => [...argv, "--resume", sessionId] : (argv: string[]) => codexResumeArgv(argv, sessionId);
+    const sandbox = t.sandboxed ? await this.sandboxFor(true, profile) : null;
+    const pane = await this.spawnWorker({ id: taskId, title: t.title, agentId: profile.id, argv: null, parentPaneId: t.parentPaneId, sandbox, rewriteArgv }, t.worktreePath);
+    const prompt = opts.prompt ?? RESUME_PROMPT;
+    try {
+      await this.apply(taskId, { type: "resume", sessionId }, { round: { prompt, paneId: pane.id } });
+    } catch (e) {
+      await this.deps.panes.kill(pane.id).catch(() => {});
+      throw e;
+    }
+    await this.deps.journal.append("task.resumed", { taskId, paneId: pane.id, payload: { round: t.round + 1, sessionId, agent: profile.id } });
+    this.runInBackground(taskId, pane.id, prompt, { readyTimeoutMs: opts.readyTimeoutMs, stallMs: opts.stallMs, round: t.round + 1 });
+    return { task: await this.get(taskId), pane };
   }
 
   // ---- reads ---------------------------------------------------------------------------
@@ -669,10 +742,12 @@ export class TaskEngine {
   /** Rows to views; each task's current round (result, review verdict) comes from one batched read, not one query per task. */
   private async views(rows: TaskRow[]): Promise<TaskView[]> {
     const current = await this.store.currentRounds(rows);
-    return rows.map((r) => this.view(r, current.get(r.id) ?? { result: null, verdict: null }));
+    return Promise.all(rows.map((r) => this.view(r, current.get(r.id) ?? { result: null, verdict: null })));
   }
 
-  private view(r: TaskRow, current: { result: string | null; verdict: string | null }): TaskView {
+  private async view(r: TaskRow, current: { result: string | null; verdict: string | null }): Promise<TaskView> {
+    const evidence = json<Evidence | null>(r.evidence, null);
+    const pane = r.paneId && this.deps.panes.isLive(r.paneId) ? await this.deps.panes.get(r.paneId).catch(() => null) : null;
     return {
       id: r.id,
       title: r.title,
@@ -695,9 +770,11 @@ export class TaskEngine {
       parentTaskId: r.parentTaskId,
       rootTaskId: r.rootTaskId,
       result: json<TaskResult | null>(current.result, null),
-      evidence: json<Evidence | null>(r.evidence, null),
+      evidence,
       reviewStatus: toStatus(current.verdict),
       sandboxed: r.sandboxed,
+      agentSession: r.agentSessionId ? { id: r.agentSessionId, transcriptPath: r.agentTranscriptPath, tokens: await transcriptTokenUsage(r.agentTranscriptPath) } : null,
+      statusLine: cardLine({ state: r.state, evidence, pane }),
       disposition: (r.disposition as TaskView["disposition"]) ?? null,
       mergeCommit: r.mergeCommit,
       cleanupError: r.cleanupError,

@@ -8,11 +8,21 @@ const rows: Row[] = [
   ["pending", { type: "submit_refused", code: "PANE_BUSY", message: "busy" }, "failed", { stage: "submit_refused", code: "PANE_BUSY" }],
   ["pending", { type: "submit_unconfirmed", stallMs: 5000 }, "input_required", { stage: "submit_unconfirmed" }],
   ["pending", { type: "ready_timeout", timeoutMs: 100, lifecycle: "starting" }, "failed", { stage: "ready_timeout" }],
+  [
+    "pending",
+    { type: "ready_timeout", timeoutMs: 100, lifecycle: "blocked", dialog: { kind: "trust", title: "trust?", text: "Is this a project you trust?" }, screen: "Is this a project you trust?\n❯ No, exit", waitedAtDialogMs: 100 },
+    "failed",
+    { stage: "ready_timeout", reason: "startup_dialog", dialog: { kind: "trust", text: "Is this a project you trust?" }, screen: "Is this a project you trust?\n❯ No, exit", waitedAtDialogMs: 100 },
+  ],
   ["pending", { type: "pane_exit", exitCode: 1, signal: null, lastLifecycle: "starting" }, "failed", { reason: "pane_exited", exitCode: 1 }],
   ["pending", { type: "restart", lastLifecycle: "idle" }, "failed", { stage: "restart" }],
   ["pending", { type: "cancel" }, "canceled", null],
   ["pending", { type: "pane_done" }, "pending", undefined],
   ["working", { type: "pane_done", lastMessage: "hi" }, "input_required", { reason: "turn_ended_without_report", last_message: "hi" }],
+  ["working", { type: "pane_done", lastMessage: "API Error: 400 bad", failure: { error: "unknown" } }, "input_required", { reason: "turn_failed", error: "unknown", last_message: "API Error: 400 bad" }],
+  ["working", { type: "pane_done", lastMessage: "hi", failure: null }, "input_required", { reason: "turn_ended_without_report" }],
+  ["failed", { type: "resume", sessionId: "s1" }, "pending", null],
+  ["canceled", { type: "resume", sessionId: "s1" }, "pending", null],
   ["working", { type: "pane_working" }, "working", undefined],
   ["working", { type: "report", status: "completed" }, "completed", null],
   ["working", { type: "report", status: "failed" }, "failed", null],
@@ -102,6 +112,14 @@ describe("task transitions", () => {
 
   it("a finished task's other events follow its state as before", () => {
     expect(transition("completed", { type: "pane_exit", exitCode: 0, signal: null, lastLifecycle: "done" }, "merged")).toMatchObject({ state: "completed", changed: false });
+  });
+
+  it.each(["backlog", "pending", "working", "input_required", "completed", "rejected"] as TaskState[])("resuming a %s task is a CONFLICT", (state) => {
+    expect(() => transition(state, { type: "resume", sessionId: "s1" })).toThrow(expect.objectContaining({ code: "CONFLICT" }));
+  });
+
+  it("a resume opens a round, it does not end one", () => {
+    expect(transition("failed", { type: "resume", sessionId: "s1" })).toMatchObject({ state: "pending", changed: true, evidence: null, endsRound: false, startsRound: true });
   });
 
   it("a backlog task cannot report", () => {

@@ -11,7 +11,10 @@
 // task takes no other finish (CONFLICT) and no further round.
 // An event that does not apply to the current state is a no-op (`changed: false`), except
 // the ones a caller asked for explicitly (report, cancel, start, next_round, merged,
-// discarded), which are CONFLICT errors.
+// discarded, resume), which are CONFLICT errors.
+// `resume` (a failed or canceled task's agent session continued in a fresh pane) is the one way
+// out of a terminal state: like next_round it opens a NEW round, so the ended round's record
+// stays as it was.
 import { YardError } from "../errors";
 
 export const TASK_STATES = ["backlog", "pending", "working", "input_required", "completed", "failed", "canceled", "rejected"] as const;
@@ -33,9 +36,11 @@ export type TaskEvent =
   | { type: "submitted" }
   | { type: "submit_refused"; code: string; message: string; details?: unknown; round?: number }
   | { type: "submit_unconfirmed"; stallMs: number }
-  | { type: "ready_timeout"; timeoutMs: number; lifecycle: string; round?: number }
+  | { type: "ready_timeout"; timeoutMs: number; lifecycle: string; round?: number; dialog?: { kind: string; title: string; text: string } | null; screen?: string | null; waitedAtDialogMs?: number }
   | { type: "pane_working" }
-  | { type: "pane_done"; lastMessage?: string | null }
+  /** The turn ended; `failure` when it ended on an error (StopFailure, an API error on screen). */
+  | { type: "pane_done"; lastMessage?: string | null; failure?: { error: string | null } | null }
+  | { type: "resume"; sessionId: string }
   | { type: "pane_exit"; exitCode: number | null; signal: number | null; lastLifecycle: string }
   /** The pane's process was lost with the pane host (it died): no exit code, no final screen. */
   | { type: "pane_lost"; reason: string; lastLifecycle: string }
@@ -64,8 +69,11 @@ const go = (state: TaskState, evidence: Evidence | null): Transition => ({ state
 const undelivered = (round: number | undefined, evidence: Evidence): Transition =>
   (round ?? 1) > 1 ? go("input_required", { ...evidence, round }) : go("failed", evidence);
 
+/** States a task can be resumed from (in a new round, with the agent's recorded session). */
+export const RESUMABLE_STATES: readonly TaskState[] = ["failed", "canceled"];
+
 export function transition(state: TaskState, event: TaskEvent, disposition: Disposition | null = null): Transition {
-  if (event.type === "merged" || event.type === "discarded" || event.type === "next_round") {
+  if (event.type === "merged" || event.type === "discarded" || event.type === "next_round" || event.type === "resume") {
     if (disposition) throw new YardError("CONFLICT", `The task is already ${disposition}`, { disposition });
   }
   if (event.type === "merged") {
@@ -74,6 +82,10 @@ export function transition(state: TaskState, event: TaskEvent, disposition: Disp
   }
   if (event.type === "discarded") {
     return isTerminal(state) ? { ...stay(state), changed: true, disposition: "discarded" } : { ...go("canceled", null), disposition: "discarded" };
+  }
+  if (event.type === "resume") {
+    if (!RESUMABLE_STATES.includes(state)) throw new YardError("CONFLICT", `Only a failed or canceled task can be resumed; this one is ${state}`, { state });
+    return { ...go("pending", null), endsRound: false, startsRound: true };
   }
   if (event.type === "next_round") {
     if (state === "completed" || state === "input_required") return { ...go("pending", null), startsRound: true };
@@ -95,12 +107,19 @@ export function transition(state: TaskState, event: TaskEvent, disposition: Disp
       return state === "pending" ? undelivered(event.round, { stage: "submit_refused", code: event.code, message: event.message, details: event.details ?? null }) : stay(state);
     case "submit_unconfirmed":
       return state === "pending" ? go("input_required", { stage: "submit_unconfirmed", stallMs: event.stallMs }) : stay(state);
-    case "ready_timeout":
-      return state === "pending" ? undelivered(event.round, { stage: "ready_timeout", timeoutMs: event.timeoutMs, lifecycle: event.lifecycle }) : stay(state);
+    case "ready_timeout": {
+      if (state !== "pending") return stay(state);
+      const ev: Evidence = { stage: "ready_timeout", timeoutMs: event.timeoutMs, lifecycle: event.lifecycle };
+      if (event.dialog) Object.assign(ev, { reason: "startup_dialog", dialog: event.dialog, waitedAtDialogMs: event.waitedAtDialogMs ?? null });
+      if (event.screen) ev.screen = event.screen;
+      return undelivered(event.round, ev);
+    }
     case "pane_working":
       return state === "input_required" ? go("working", null) : stay(state);
     case "pane_done":
-      return state === "working" ? go("input_required", { reason: "turn_ended_without_report", last_message: event.lastMessage ?? null }) : stay(state);
+      if (state !== "working") return stay(state);
+      if (event.failure) return go("input_required", { reason: "turn_failed", error: event.failure.error ?? null, last_message: event.lastMessage ?? null });
+      return go("input_required", { reason: "turn_ended_without_report", last_message: event.lastMessage ?? null });
     case "pane_exit":
       return go("failed", { reason: "pane_exited", exitCode: event.exitCode, signal: event.signal, lastLifecycle: event.lastLifecycle });
     case "pane_lost":

@@ -1,0 +1,208 @@
+// Claude Code's workspace trust, recorded the way Claude records it: in the user's Claude config
+// file (`$CLAUDE_CONFIG_DIR/.claude.json` when that is set, else `~/.claude.json`), under
+// `projects[<path>].hasTrustDialogAccepted = true`. Answered inside a git worktree, Claude
+// records trust for the main repository's path and later worktrees of it skip the dialog, so
+// trusting a project's repository path covers every task worktree of it.
+//
+// The file is the user's, and Claude rewrites it often (it watches it and merges what other
+// processes write). So this writer only ever:
+// - reads it, changes nothing but the `projects[<path>]` entries it was asked for (keeping every
+//   other key, and every other field of those entries, as it was),
+// - writes the result to a temporary file in the same directory (same mode) and renames it into
+//   place, and only if the file still holds what it read (otherwise it starts over; the check and
+//   the rename are back to back, synchronously), then reads it back to confirm the entry is there
+//   (a concurrent writer may have replaced it: start over),
+// - takes a lock file next to it (`.claude.json.yard-lock`, O_EXCL, stale after 10 s) so that
+//   Switchyard's own writers, in any process, take turns,
+// - refuses to touch a file that is not a JSON object (it may be mid-write by a writer that does
+//   not rename; it is retried a few times, then left alone with an error).
+// It never changes the user's permission mode or any other setting.
+import { randomBytes } from "node:crypto";
+import { promises as fs, readFileSync, renameSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { YardError } from "../errors";
+
+/** The Claude config file a process with this environment uses. */
+export function claudeConfigFile(env: Record<string, string | undefined> = process.env): string {
+  const dir = env.CLAUDE_CONFIG_DIR?.trim();
+  if (dir) return path.join(path.resolve(dir), ".claude.json");
+  return path.join(env.HOME?.trim() || os.homedir(), ".claude.json");
+}
+
+export interface TrustResult {
+  file: string;
+  /** paths newly marked trusted (already trusted ones are left untouched) */
+  added: string[];
+  /** the file was rewritten */
+  written: boolean;
+  attempts: number;
+}
+
+/** Start over at most this often, and for at most this long, before giving up. */
+const MAX_ATTEMPTS = 200;
+const MAX_WAIT_MS = 10_000;
+/** A file still unreadable after this many reads (50 ms apart) is left alone. */
+const UNREADABLE_TRIES = 20;
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function trusted(cfg: Json, dir: string): boolean {
+  const projects = cfg.projects;
+  return isObject(projects) && isObject(projects[dir]) && (projects[dir] as Json).hasTrustDialogAccepted === true;
+}
+
+/** The indentation the file already uses (Claude writes two spaces). */
+function indentOf(text: string): number | string {
+  const m = /\n([ \t]+)"/.exec(text);
+  if (!m) return 2;
+  return m[1]!.includes("\t") ? "\t" : m[1]!.length;
+}
+
+function readNow(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw e;
+  }
+}
+
+async function readIfExists(file: string): Promise<string | null> {
+  try {
+    return await fs.readFile(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw e;
+  }
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Marks each of `dirs` (absolute paths, e.g. a project's repository root) trusted in the Claude
+ * config file `file` (see claudeConfigFile). Safe against concurrent writers; see the top.
+ */
+export async function recordClaudeTrust(dirs: string[], opts: { file: string }): Promise<TrustResult> {
+  for (const d of dirs) if (!path.isAbsolute(d)) throw new YardError("BAD_PARAMS", `Claude trust needs absolute paths (got ${JSON.stringify(d)})`, { path: d });
+  // Write through a symlinked config to the file it points at (a dotfiles checkout, say).
+  let file = opts.file;
+  try {
+    file = await fs.realpath(opts.file);
+  } catch {
+    /* not there yet: created below */
+  }
+  const release = await lock(file);
+  try {
+    return await update(file, dirs);
+  } finally {
+    await release();
+  }
+}
+
+const LOCK_STALE_MS = 10_000;
+
+/** Takes `<dir>/.<name>.yard-lock` (created exclusively); a lock older than LOCK_STALE_MS is broken. */
+async function lock(file: string): Promise<() => Promise<void>> {
+  const lockFile = path.join(path.dirname(file), `.${path.basename(file)}.yard-lock`);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const deadline = Date.now() + MAX_WAIT_MS;
+  for (;;) {
+    try {
+      const h = await fs.open(lockFile, "wx", 0o600);
+      await h.writeFile(`${process.pid}\n`);
+      await h.close();
+      return () => fs.rm(lockFile, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      const age = await fs.stat(lockFile).then((s) => Date.now() - s.mtimeMs, () => 0);
+      if (age > LOCK_STALE_MS) await fs.rm(lockFile, { force: true });
+      else if (Date.now() > deadline) throw new YardError("CONFLICT", `Another Switchyard process keeps ${lockFile} locked`, { file: lockFile });
+      else await pause(5 + Math.random() * 20);
+    }
+  }
+}
+
+async function update(file: string, dirs: string[]): Promise<TrustResult> {
+  let lastProblem = "";
+  let unreadable = 0;
+  const deadline = Date.now() + MAX_WAIT_MS;
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS && Date.now() < deadline; attempt++) {
+    if (attempt > 1) await pause(Math.random() * Math.min(50, 2 * attempt)); // jitter: let the other writer finish
+    const text = await readIfExists(file);
+    let cfg: Json;
+    if (text === null || text.trim() === "") {
+      cfg = {};
+    } else {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch (e) {
+        lastProblem = `not valid JSON (${(e as Error).message})`;
+        // A writer that does not rename may be half-way through; one that stays broken is not ours to fix.
+        if (++unreadable >= UNREADABLE_TRIES) break;
+        await pause(50);
+        continue;
+      }
+      if (!isObject(parsed)) {
+        throw new YardError("CONFLICT", `${file} does not hold a JSON object; Switchyard left it untouched`, { file });
+      }
+      cfg = parsed;
+    }
+    const missing = dirs.filter((d) => !trusted(cfg, d));
+    if (missing.length === 0) return { file, added: [], written: false, attempts: attempt };
+
+    const projects: Json = isObject(cfg.projects) ? { ...cfg.projects } : {};
+    for (const d of missing) projects[d] = { ...(isObject(projects[d]) ? (projects[d] as Json) : {}), hasTrustDialogAccepted: true };
+    const next = { ...cfg, projects };
+    const out = JSON.stringify(next, null, text ? indentOf(text) : 2) + "\n";
+
+    const dir = path.dirname(file);
+    await fs.mkdir(dir, { recursive: true });
+    const mode = await fs.stat(file).then((s) => s.mode & 0o777, () => 0o600);
+    const tmp = path.join(dir, `.${path.basename(file)}.yard-${process.pid}-${randomBytes(4).toString("hex")}.tmp`);
+    const handle = await fs.open(tmp, "wx", mode);
+    try {
+      await handle.writeFile(out, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await fs.chmod(tmp, mode);
+      // Only replace what was read: a writer that got in meanwhile wins, and we start over. The
+      // check and the rename run back to back, so the window for a writer in between is tiny.
+      if (readNow(file) !== text) {
+        lastProblem = "changed while being updated";
+        continue;
+      }
+      renameSync(tmp, file);
+    } finally {
+      await fs.rm(tmp, { force: true });
+    }
+    // Read it back: a writer that renamed its own copy over ours after our check dropped our entry.
+    const back = await readIfExists(file);
+    try {
+      const cfgBack = back ? (JSON.parse(back) as unknown) : null;
+      if (isObject(cfgBack) && dirs.every((d) => trusted(cfgBack, d))) return { file, added: missing, written: true, attempts: attempt };
+    } catch {
+      /* replaced by something unreadable meanwhile: try again */
+    }
+    lastProblem = "replaced by another writer right after the update";
+  }
+  throw new YardError("CONFLICT", `Could not record Claude Code's trust in ${file}: ${lastProblem || "it kept changing"}; it was left as it is`, { file });
+}
+
+/** Whether every one of `dirs` is already trusted in `file` (a read only). */
+export async function isClaudeTrusted(dirs: string[], opts: { file: string }): Promise<boolean> {
+  const text = await readIfExists(opts.file).catch(() => null);
+  if (!text) return false;
+  try {
+    const cfg = JSON.parse(text) as unknown;
+    return isObject(cfg) && dirs.every((d) => trusted(cfg, d));
+  } catch {
+    return false;
+  }
+}

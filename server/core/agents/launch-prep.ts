@@ -1,0 +1,62 @@
+// What Switchyard prepares in an agent's own configuration right before it launches the agent
+// for a task (the one place that writes there; README "What Switchyard changes in your agent
+// config"):
+// - Claude Code, when the task's project has `trustAgents` on: the repository's workspace trust
+//   in the Claude config file the agent will read (claude-config.ts). That file is found from the
+//   environment the agent gets: CLAUDE_CONFIG_DIR, else HOME — for a sandboxed task, the
+//   sandbox's private home, since that is the HOME the agent sees.
+// - Codex: trust for Switchyard's own hooks, and, when the project has `trustAgents` on, the
+//   repository's folder trust, both in the Codex config the agent will read (codex.ts).
+// Nothing else (never the permission mode, never the user's own hooks). A preparation that fails
+// does not stop the launch: the agent then shows its dialog, which the screen watcher reports.
+import { type AgentKind, agentKindOf } from "./kinds";
+import { claudeConfigFile, recordClaudeTrust, type TrustResult } from "./claude-config";
+import { codexHooksOverride, type CodexPrepareResult, prepareCodexLaunch } from "./codex";
+import { findProgram } from "../panes/launch";
+
+export interface LaunchPrepInput {
+  profileId: string | null;
+  /** the argv the agent is launched with (placeholders expanded) */
+  argv: string[];
+  /** the profile's environment (on top of the server's) */
+  profileEnv: Record<string, string>;
+  /** the task's worktree */
+  cwd: string;
+  /** the repository to record trust for (the project's root), or null when the project says no */
+  trustDir: string | null;
+  /** the sandbox's private home, when the agent runs sandboxed */
+  sandboxHome: string | null;
+  /** the PATH panes get (to find the agent's program) */
+  pathEnv: string;
+}
+
+export interface LaunchPrepResult {
+  kind: AgentKind | null;
+  claude?: TrustResult;
+  codex?: CodexPrepareResult;
+}
+
+/** The environment the agent will see, as far as finding its config goes. */
+function agentEnv(input: LaunchPrepInput): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("YARD_")) env[k] = v;
+  Object.assign(env, input.profileEnv, { PATH: input.pathEnv });
+  if (input.sandboxHome) env.HOME = input.sandboxHome;
+  return env;
+}
+
+export async function prepareAgentLaunch(input: LaunchPrepInput): Promise<LaunchPrepResult> {
+  const kind = agentKindOf({ profileId: input.profileId, argv: input.argv });
+  const env = agentEnv(input);
+  if (kind === "claude") {
+    if (!input.trustDir) return { kind };
+    return { kind, claude: await recordClaudeTrust([input.trustDir], { file: claudeConfigFile(env) }) };
+  }
+  if (kind === "codex") {
+    const withOurHooks = input.argv.includes(codexHooksOverride());
+    if (!withOurHooks && !input.trustDir) return { kind };
+    const program = findProgram(input.argv[0]!, input.pathEnv);
+    return { kind, codex: await prepareCodexLaunch({ program, env, cwd: input.cwd, trustHooks: withOurHooks, trustDir: input.trustDir }) };
+  }
+  return { kind };
+}

@@ -1,0 +1,127 @@
+// The screen watcher against a fake pane (the real lifecycle reducer, screens captured from the
+// real CLIs): start-up dialogs reported and cleared, Codex ready only once its full input box
+// settles (never its splash), a new failed-turn line ending a Codex turn, retrying notes.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { PaneListener } from "../panes/manager";
+import { initialPaneState, type PaneEvent, type PaneState, reduce } from "../panes/lifecycle";
+import { READY_SETTLE_MS, ScreenWatcher } from "./screen-watch";
+
+const screen = (f: string) => readFileSync(new URL(`./fixtures/screens/${f}`, import.meta.url), "utf8");
+
+function fakePanes() {
+  let state: PaneState = reduce(initialPaneState(), { type: "spawned", at: Date.now() }).state;
+  let text = "";
+  const listeners = new Set<PaneListener>();
+  const causes: string[] = [];
+  const apply = (e: PaneEvent) => {
+    const r = reduce(state, e);
+    const moved = r.state.lifecycle !== state.lifecycle;
+    state = r.state;
+    for (const eff of r.effects) if (eff.kind === "transition") causes.push(eff.cause);
+    if (moved) for (const l of listeners) l.lifecycle?.({ lifecycle: state.lifecycle } as never);
+  };
+  const panes = {
+    attach: async (_id: string, l: PaneListener) => {
+      listeners.add(l);
+      return { snapshot: { data: "", cols: 120, rows: 32 }, pane: {} as never, detach: () => listeners.delete(l) };
+    },
+    read: async () => ({ text, cursor: 0, start: 0, dropped: null, lifecycle: state.lifecycle }),
+    observe: (_id: string, o: PaneEvent) => apply(o),
+    state: () => state,
+  };
+  return {
+    panes: panes as unknown as ConstructorParameters<typeof ScreenWatcher>[0]["panes"],
+    show(s: string) {
+      text = s;
+      for (const l of listeners) l.output?.("x");
+    },
+    hook(name: string) {
+      apply({ type: "hook", name, payload: { hook_event_name: name }, at: Date.now() });
+    },
+    get state() {
+      return state;
+    },
+    causes,
+  };
+}
+
+const until = async (probe: () => boolean, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+function watcher(p: ReturnType<typeof fakePanes>, kind: "claude" | "codex") {
+  const w = new ScreenWatcher({ panes: p.panes, journal: { subscribe: () => () => {} } as never });
+  void w.watch("p1", kind);
+  return w;
+}
+
+describe("ScreenWatcher", () => {
+  it("Claude: reports its trust dialog, the dialog gone, and leaves readiness to SessionStart", async () => {
+    const p = fakePanes();
+    const w = watcher(p, "claude");
+    p.show(screen("claude-trust.txt"));
+    await until(() => p.state.lifecycle === "blocked");
+    expect(p.state.dialog).toMatchObject({ kind: "trust", title: "Claude Code asks whether you trust this folder" });
+    p.show(screen("claude-api-key.txt"));
+    await until(() => p.state.dialog?.kind === "api_key");
+    p.show(screen("claude-ready.txt"));
+    await until(() => p.state.lifecycle === "starting");
+    await new Promise((r) => setTimeout(r, READY_SETTLE_MS + 100));
+    expect(p.state.lifecycle).toBe("starting"); // Claude's ready signal is its SessionStart hook
+    p.hook("SessionStart");
+    expect(await w.confirmReady("p1")).toBe(true);
+    expect(p.causes).toEqual(["screen:dialog:trust", "screen:dialog_cleared", "hook:SessionStart"]);
+    w.stop();
+  });
+
+  it("Codex: its splash is not ready; its trust dialog is reported; the full input box, once settled, is", async () => {
+    const p = fakePanes();
+    const w = watcher(p, "codex");
+    p.show(screen("codex-splash.txt"));
+    await new Promise((r) => setTimeout(r, READY_SETTLE_MS + 150));
+    expect(p.state.lifecycle).toBe("starting");
+    p.show(screen("codex-trust.txt"));
+    await until(() => p.state.lifecycle === "blocked");
+    p.show(screen("codex-ready.txt"));
+    const shown = Date.now();
+    await until(() => p.state.lifecycle === "idle");
+    expect(Date.now() - shown).toBeGreaterThanOrEqual(READY_SETTLE_MS - 20);
+    expect(p.causes).toEqual(["screen:dialog:trust", "screen:dialog_cleared", "screen:ready"]);
+    w.stop();
+  });
+
+  it("Codex: a failed-turn line that was not there when the turn began ends it as failed; a repeat of an old one does not", async () => {
+    const p = fakePanes();
+    const w = watcher(p, "codex");
+    const oldError = screen("codex-api-error-400.txt");
+    p.show(screen("codex-ready.txt"));
+    await until(() => p.state.lifecycle === "idle");
+    p.show(oldError); // an earlier turn's error still on screen when this turn starts
+    p.hook("UserPromptSubmit");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(p.state.lifecycle).toBe("working");
+    p.show(oldError.replace("› Ask Codex", '■ {"error":{"message":"a new failure"}}\n› Ask Codex'));
+    await until(() => p.state.lifecycle === "done");
+    expect(p.state.lastStop).toMatchObject({ failed: true, error: '■ {"error":{"message":"a new failure"}}' });
+    w.stop();
+  });
+
+  it("notes a retrying agent while it works and clears the note when it carries on", async () => {
+    const p = fakePanes();
+    const w = watcher(p, "claude");
+    p.hook("SessionStart");
+    p.hook("UserPromptSubmit");
+    p.show(screen("claude-retrying.txt"));
+    await until(() => p.state.note !== null);
+    expect(p.state.note).toMatchObject({ kind: "retrying", text: "401 invalid x-api-key · retrying in 18s · attempt 6/10" });
+    p.show(screen("claude-ready.txt"));
+    await until(() => p.state.note === null);
+    expect(p.state.lifecycle).toBe("working");
+    w.stop();
+  });
+});
