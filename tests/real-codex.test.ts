@@ -12,7 +12,7 @@ import { acceptPermission, type Api, attentionFor, screenOf, sendKeys, waitState
 import { codexUser, pathWithAgents, scratchOutsideTmp } from "./helpers/agents";
 import { adminClient } from "./helpers/client";
 import { makeRepo } from "./helpers/git";
-import { startTestServer, type TestServer, yard } from "./helpers/server";
+import { startTestServer, type TestServer, yard, stopPaneHost } from "./helpers/server";
 import { waitFor } from "./helpers/wait";
 import { type ModelStub, startModelStub } from "./stubs/model-api";
 
@@ -200,7 +200,9 @@ describe("Codex through the codex profile", () => {
     expect(first).toMatchObject({ state: "input_required", evidence: { reason: "turn_ended_without_report" } });
     const session = first.agentSession!.id;
 
+    // The server and the agents' pane host both go (a machine restart): the agent's process is gone.
     await server.stop();
+    await stopPaneHost(server.home, "SIGKILL");
     server = await startTestServer({ home: server.home, env: { ...userEnv, PATH: pathWithAgents() } });
     api = adminClient(server);
     expect(await api.tasks.get.query({ id: task.id })).toMatchObject({ state: "failed", evidence: { reason: "server_restart" } });

@@ -188,6 +188,8 @@ interface LaunchPlan {
   options: LaunchOptions;
   /** Run under the OS sandbox (with network or not); null: unsandboxed. */
   sandbox: { network: boolean } | null;
+  /** The repository whose workspace trust the agent's config records (its project trusts agents); null: none. */
+  trustDir: string | null;
 }
 
 /** How a task's worktree and agent start; kept with a backlog task until it starts. */
@@ -320,6 +322,7 @@ export class TaskEngine {
       contract: { objective: input.objective, constraints: input.constraints, acceptanceCriteria: input.acceptanceCriteria, outputFormat: input.outputFormat },
       parentPaneId,
       sandbox,
+      trustDir: project?.trustAgents ? repo.root : null,
       options: { branch, baseRef: input.baseRef ?? null, fetch: input.fetch ?? false, path: input.path ?? null, readyTimeoutMs: input.readyTimeoutMs ?? null, stallMs: input.stallMs ?? null, dialogTimeoutMs: input.dialogTimeoutMs ?? null },
     };
     if (!input.backlog) return this.launch(plan, { create: fields });
@@ -345,7 +348,7 @@ export class TaskEngine {
     await this.deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: argv ?? undefined });
     // Sandboxed when it was saved: the sandbox must be available now, checked before anything is created.
     const sandbox = row.sandboxed ? await this.sandboxFor(true, agentId ? await this.deps.agents.get(agentId) : null) : null;
-    const plan: LaunchPlan = { id: row.id, title: row.title, repoRoot: repo.root, agentId, argv, contract: contractOf(row), parentPaneId: row.parentPaneId, options, sandbox };
+    const plan: LaunchPlan = { id: row.id, title: row.title, repoRoot: repo.root, agentId, argv, contract: contractOf(row), parentPaneId: row.parentPaneId, options, sandbox, trustDir: await this.trustDirOf(row) };
     const { task, pane } = await this.launch(plan, { fromBacklog: true });
     return { task, pane: pane! };
   }
@@ -410,25 +413,28 @@ export class TaskEngine {
 
   /** The task's agent in a new pane in its worktree (same profile or command; YARD_TASK set; sandboxed when the task is). */
   private async spawnWorker(
-    w: Pick<LaunchPlan, "id" | "title" | "agentId" | "argv" | "parentPaneId" | "sandbox"> & { rewriteArgv?: (argv: string[]) => string[] },
+    w: Pick<LaunchPlan, "id" | "title" | "agentId" | "argv" | "parentPaneId" | "sandbox" | "trustDir"> & { rewriteArgv?: (argv: string[]) => string[] },
     cwd: string,
   ): Promise<PaneInfo> {
     // The agent's own config (workspace trust, hooks) is prepared right before it launches.
     const launch = await this.deps.panes.resolveLaunch({ agent: w.agentId ?? undefined, argv: w.argv ?? undefined });
-    const row = await this.store.row(w.id);
-    const project = row?.projectId ? await this.deps.projects.get(row.projectId).catch(() => null) : null;
-    const repoRoot = row?.repoPath ?? cwd;
     await this.launchHook({
       taskId: w.id,
       launch: w.rewriteArgv ? { ...launch, argv: w.rewriteArgv(launch.argv) } : launch,
       cwd,
-      trustDir: project?.trustAgents ? repoRoot : null,
+      trustDir: w.trustDir,
       sandboxHome: w.sandbox ? (this.deps.sandbox?.dirs(w.id).home ?? null) : null,
     });
     return this.deps.panes.spawn(
       { agent: w.agentId ?? undefined, argv: w.argv ?? undefined, cwd, label: w.title.slice(0, 120), parentPaneId: w.parentPaneId ?? undefined, relationship: w.parentPaneId ? "subagent" : undefined },
       { taskId: w.id, sandbox: await this.sandboxLaunch(w.id, cwd, w.sandbox), rewriteArgv: w.rewriteArgv },
     );
+  }
+
+  /** The repository to record agents' workspace trust for: the task's, when its project trusts agents. */
+  private async trustDirOf(row: Pick<TaskRow, "projectId" | "repoPath">): Promise<string | null> {
+    const project = row.projectId ? await this.deps.projects.get(row.projectId).catch(() => null) : null;
+    return project?.trustAgents ? row.repoPath : null;
   }
 
   /** The launch hook point: a failed preparation is journaled and the launch goes on (the agent then shows its dialog). */
@@ -629,7 +635,7 @@ export class TaskEngine {
       const argv = json<string[] | null>(row.argv, null);
       const agentId = argv ? null : row.agent;
       const sandbox = row.sandboxed ? await this.sandboxFor(true, agentId ? await this.deps.agents.get(agentId) : null) : null;
-      const pane = await this.spawnWorker({ id: row.id, title: row.title, agentId, argv, parentPaneId: row.parentPaneId, sandbox }, row.worktreePath);
+      const pane = await this.spawnWorker({ id: row.id, title: row.title, agentId, argv, parentPaneId: row.parentPaneId, sandbox, trustDir: await this.trustDirOf(row) }, row.worktreePath);
       paneId = pane.id;
       prompt = `${renderPrompt(contractOf(row), { id: row.id, title: row.title })}\n\n${feedback}`;
     }
@@ -705,7 +711,7 @@ export class TaskEngine {
     const sessionId = t.agentSessionId;
     const rewriteArgv = kind === "claude" ? (argv: string[]) => [...argv, "--resume", sessionId] : (argv: string[]) => codexResumeArgv(argv, sessionId);
     const sandbox = t.sandboxed ? await this.sandboxFor(true, profile) : null;
-    const pane = await this.spawnWorker({ id: taskId, title: t.title, agentId: profile.id, argv: null, parentPaneId: t.parentPaneId, sandbox, rewriteArgv }, t.worktreePath);
+    const pane = await this.spawnWorker({ id: taskId, title: t.title, agentId: profile.id, argv: null, parentPaneId: t.parentPaneId, sandbox, trustDir: await this.trustDirOf(t), rewriteArgv }, t.worktreePath);
     const prompt = opts.prompt ?? RESUME_PROMPT;
     try {
       await this.apply(taskId, { type: "resume", sessionId }, { round: { prompt, paneId: pane.id } });

@@ -65,7 +65,7 @@ describe("task transitions", () => {
     else if (evidence === null) expect(t.evidence).toBeNull();
     else expect(t.evidence).toMatchObject(evidence);
     expect(t.endsRound).toBe(["completed", "failed", "canceled", "rejected"].includes(to) && t.changed);
-    expect(t.startsRound).toBe(event.type === "next_round");
+    expect(t.startsRound).toBe(event.type === "next_round" || event.type === "resume");
   });
 
   it.each(["backlog", "pending", "working", "failed", "canceled", "rejected"] as TaskState[])("next_round on a %s task is a CONFLICT", (state) => {
