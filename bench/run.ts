@@ -14,6 +14,7 @@ const MODULES: Record<string, () => Promise<{ run: () => Promise<BenchResult[]> 
   tasks: () => import("./tasks.bench"),
   events: () => import("./events.bench"),
   cli: () => import("./cli.bench"),
+  agents: () => import("./agents.bench"),
 };
 
 const only = process.argv.slice(2);
