@@ -17,6 +17,7 @@ const MODULES: Record<string, () => Promise<{ run: () => Promise<BenchResult[]> 
   cli: () => import("./cli.bench"),
   board: () => import("./board.bench"),
   ui: () => import("./ui.bench"),
+  agents: () => import("./agents.bench"),
 };
 
 const only = process.argv.slice(2);

@@ -1,5 +1,5 @@
 // `yard hook <Event>` without the TypeScript toolchain, so an agent's hook costs one Node start-up
-// and one HTTP request. Reads the hook JSON on stdin and posts it for this pane (YARD_PANE) with
+// and one HTTP request (node:http). Reads the hook JSON on stdin and posts it for this pane (YARD_PANE) with
 // the pane's token (YARD_TOKEN) to YARD_URL, or over the Unix socket YARD_SOCKET when that is set
 // (a sandboxed pane has no network). When nothing listens there (the server is restarting), it
 // hands the hook to the pane host's relay (YARD_HOOK_SOCKET), which forwards it, in order, once
@@ -55,9 +55,11 @@ export async function runHook(event, argPayload) {
   const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
   const timeoutMs = Math.max(200, HARD_DEADLINE_MS - 100 - (Date.now() - started));
   try {
+    // node:http, not fetch: fetch's first request in a process costs tens of milliseconds, and
+    // this runs twice on every tool call of the agent.
     const res = socket
-      ? await postOverSocket(socket, "/api/trpc/hooks.post", headers, body, timeoutMs)
-      : await fetch(`${/** @type {string} */ (url).replace(/\/+$/, "")}/api/trpc/hooks.post`, { method: "POST", headers, body, signal: AbortSignal.timeout(timeoutMs) });
+      ? await post({ socketPath: socket, path: "/api/trpc/hooks.post", host: "localhost" }, headers, body, timeoutMs)
+      : await post(tcpTarget(/** @type {string} */ (url)), headers, body, timeoutMs);
     if (!res.ok) {
       /** @type {any} */
       const body = await res.json().catch(() => null);
@@ -114,15 +116,26 @@ async function postToRelay(socketPath, line, timeoutMs) {
 }
 
 /**
- * A POST over a Unix socket, answering the little of a fetch Response that runHook reads.
- * @param {string} socketPath @param {string} urlPath @param {Record<string, string>} headers @param {string} body @param {number} timeoutMs
+ * Where hooks.post is for a server URL: host, port and path for node:http.
+ * @param {string} url @returns {{ hostname: string, port: number, path: string, host: string }}
+ */
+function tcpTarget(url) {
+  const u = new URL(`${url.replace(/\/+$/, "")}/api/trpc/hooks.post`);
+  if (u.protocol !== "http:") throw new Error(`YARD_URL must be an http:// URL (got ${u.protocol})`);
+  return { hostname: u.hostname.replace(/^\[|\]$/g, ""), port: Number(u.port || 80), path: u.pathname, host: u.host };
+}
+
+/**
+ * A POST over TCP or a Unix socket, answering the little of a fetch Response that runHook reads.
+ * @param {{ socketPath?: string, hostname?: string, port?: number, path: string, host: string }} target @param {Record<string, string>} headers @param {string} body @param {number} timeoutMs
  * @returns {Promise<{ ok: boolean, status: number, statusText: string, json(): Promise<unknown> }>}
  */
-async function postOverSocket(socketPath, urlPath, headers, body, timeoutMs) {
+async function post(target, headers, body, timeoutMs) {
   const { default: http } = await import("node:http");
+  const { host, ...where } = target;
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { socketPath, path: urlPath, method: "POST", headers: { ...headers, host: "localhost", "content-length": Buffer.byteLength(body) }, timeout: timeoutMs },
+      { ...where, method: "POST", headers: { ...headers, host, "content-length": Buffer.byteLength(body) }, timeout: timeoutMs },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
