@@ -86,7 +86,9 @@ export async function run(): Promise<BenchResult[]> {
     for (let i = 0; i <= LAUNCHES; i++) {
       // (run 0 warms both sides up and is not counted)
       let t = performance.now();
-      const { task, pane } = await api.tasks.start.mutate({ projectId: project.id, agent: "claude-code", objective: `bench launch ${i}` });
+      const started = await api.tasks.start.mutate({ projectId: project.id, agent: "claude-code", objective: `bench launch ${i}` });
+      const { task } = started;
+      const pane = started.pane!; // not a backlog start
       await until(async () => {
         const p = await api.panes.get.query({ id: pane.id });
         if (p.lifecycle !== "idle" && p.lifecycle !== "working") return null;
