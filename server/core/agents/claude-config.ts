@@ -11,7 +11,7 @@
 // - writes the result to a temporary file in the same directory (same mode) and renames it into
 //   place, and only if the file still holds what it read (otherwise it starts over; the check and
 //   the rename are back to back, synchronously), then reads it back to confirm the entry is there
-//   (a concurrent writer may have replaced it: start over),
+//   twice, a moment apart (a concurrent writer may have replaced it: start over),
 // - takes a lock file next to it (`.claude.json.yard-lock`, O_EXCL, stale after 10 s) so that
 //   Switchyard's own writers, in any process, take turns,
 // - refuses to touch a file that is not a JSON object (it may be mid-write by a writer that does
@@ -42,6 +42,8 @@ export interface TrustResult {
 /** Start over at most this often, and for at most this long, before giving up. */
 const MAX_ATTEMPTS = 200;
 const MAX_WAIT_MS = 10_000;
+/** How long after its rename an update is read back a second time. */
+const SETTLE_MS = 60;
 /** A file still unreadable after this many reads (50 ms apart) is left alone. */
 const UNREADABLE_TRIES = 20;
 
@@ -59,6 +61,17 @@ function indentOf(text: string): number | string {
   const m = /\n([ \t]+)"/.exec(text);
   if (!m) return 2;
   return m[1]!.includes("\t") ? "\t" : m[1]!.length;
+}
+
+/** The file, read now, trusts every one of `dirs`. */
+async function holds(file: string, dirs: string[]): Promise<boolean> {
+  try {
+    const text = await readIfExists(file);
+    const cfg = text ? (JSON.parse(text) as unknown) : null;
+    return isObject(cfg) && dirs.every((d) => trusted(cfg, d));
+  } catch {
+    return false; // replaced by something unreadable meanwhile
+  }
 }
 
 function readNow(file: string): string | null {
@@ -182,13 +195,11 @@ async function update(file: string, dirs: string[]): Promise<TrustResult> {
     } finally {
       await fs.rm(tmp, { force: true });
     }
-    // Read it back: a writer that renamed its own copy over ours after our check dropped our entry.
-    const back = await readIfExists(file);
-    try {
-      const cfgBack = back ? (JSON.parse(back) as unknown) : null;
-      if (isObject(cfgBack) && dirs.every((d) => trusted(cfgBack, d))) return { file, added: missing, written: true, attempts: attempt };
-    } catch {
-      /* replaced by something unreadable meanwhile: try again */
+    // Read it back, now and a moment later: a writer that had checked the file just before our
+    // rename (and was then descheduled) renames its own copy over ours, dropping our entry.
+    if (await holds(file, dirs)) {
+      await pause(SETTLE_MS);
+      if (await holds(file, dirs)) return { file, added: missing, written: true, attempts: attempt };
     }
     lastProblem = "replaced by another writer right after the update";
   }
