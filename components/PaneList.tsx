@@ -1,6 +1,7 @@
 "use client";
 // Pane listings: the lifecycle badge, the "Needs you" attention strip and the panes table.
 import Link from "next/link";
+import { timeAgo } from "./ui";
 import type { AttentionItem, AttentionReason } from "../server/core/panes/attention";
 import type { PaneInfo } from "../server/core/panes/manager";
 
@@ -101,18 +102,6 @@ const REASON_DOT: Record<AttentionReason, string> = {
   done: "bg-green-500",
 };
 
-export function timeAgo(at: string | number | null | undefined, now = Date.now()): string {
-  if (at === null || at === undefined) return "";
-  const t = typeof at === "number" ? at : Date.parse(at);
-  if (!Number.isFinite(t)) return "";
-  const s = Math.max(0, Math.round((now - t) / 1000));
-  if (s < 45) return "just now";
-  const m = Math.round(s / 60);
-  if (m < 60) return `${m} min ago`;
-  const h = Math.round(m / 60);
-  if (h < 24) return `${h} h ago`;
-  return `${Math.round(h / 24)} d ago`;
-}
 
 /** "Needs you": panes waiting on the user, in the server's order (severity, then recency). */
 export function AttentionStrip({ items, panes }: { items: AttentionItem[]; panes: PaneInfo[] }) {
