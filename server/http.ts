@@ -2,7 +2,7 @@
 // /login itself, tRPC at /api/trpc, socket.io at /socket.io, and hands the rest to Next.js.
 // The same request handler also answers on a Unix socket under the data dir (run/api.sock,
 // dir 0700, socket 0600): sandboxed agents without network reach the API through it.
-import { chmodSync, lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import path from "node:path";
@@ -17,6 +17,7 @@ import { SessionStore } from "./security/sessions";
 import { loadOrCreateToken, safeEqual } from "./security/token";
 import type { ApiSocketState } from "./core/sandbox/sandbox";
 import { createServices, type Services } from "./services";
+import { ensurePrivateDir, listenPrivateSocket } from "./panehost/protocol";
 import { VERSION } from "./version";
 
 export interface StartOptions {
@@ -146,8 +147,7 @@ async function listen(server: http.Server, port: number, host: string): Promise<
  */
 async function listenSocket(server: http.Server, file: string): Promise<string> {
   if (!socketPathFits(file)) throw new Error(`${file} is longer than the ${MAX_SOCKET_PATH} bytes a Unix socket path may have (use a shorter YARD_HOME)`);
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  chmodSync(path.dirname(file), 0o700);
+  ensurePrivateDir(path.dirname(file));
   let existing;
   try {
     existing = lstatSync(file);
@@ -167,14 +167,7 @@ async function listenSocket(server: http.Server, file: string): Promise<string> 
     if (live) throw new Error(`another server is already listening on ${file} (a second Switchyard on the same data dir?)`);
     rmSync(file, { force: true });
   }
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(file, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  chmodSync(file, 0o600);
+  await listenPrivateSocket(server, file);
   return file;
 }
 

@@ -7,7 +7,6 @@
 import { spawn } from "node:child_process";
 import { closeSync, openSync, statSync, truncateSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { YardError } from "../core/errors";
 import type { HostExit, HostHook, PaneHostEvents, PaneHostPort } from "../core/panes/host-port";
 import { type Body, checkPrivateDir, Conn, connectSocket, ensurePrivateDir, type HelloReply, hostPaths, loadHostSecret, type Msg, processAlive, PROTOCOL } from "./protocol";

@@ -3,11 +3,11 @@
 // request per connection, newline-delimited JSON: {paneId, token, event, payload} in, {ok: true}
 // or {ok: false, error} out. The host checks the pane token against the pane it runs and queues
 // the hook; it forwards it, in order, once a server is attached.
-import { chmodSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { YardError } from "../core/errors";
-import { ensurePrivateDir, toWireError } from "./protocol";
+import { ensurePrivateDir, listenPrivateSocket, toWireError } from "./protocol";
 
 /** Longest request line: a hook payload is at most 300 KiB of stdin. */
 const MAX_LINE = 512 * 1024;
@@ -66,13 +66,6 @@ export async function listenHookRelay(file: string, accept: (hook: RelayedHook) 
     });
     socket.on("error", () => clearTimeout(timer));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(file, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  chmodSync(file, 0o600);
+  await listenPrivateSocket(server, file);
   return server;
 }

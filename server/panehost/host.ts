@@ -7,7 +7,7 @@
 // (hook-relay.ts), and the records no server has acknowledged yet (exits and relayed hooks, in
 // order; written to host/pending.json if the host goes idle before a server takes them).
 // The server keeps everything else (rows, tokens, lifecycle, hooks, tasks): see docs/pane-host.md.
-import { chmodSync, closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -21,7 +21,7 @@ import { hashSecret, parsePaneToken, safeEqual } from "../security/token";
 import { paths } from "../config";
 import { listenHookRelay, type RelayedHook } from "./hook-relay";
 import { MirrorPool } from "./mirror-pool";
-import { checkPrivateDir, Conn, ensurePrivateDir, type HelloReply, hostPaths, loadHostSecret, type Msg, processAlive, PROTOCOL, secretMatches, type HostPaneStatus } from "./protocol";
+import { checkPrivateDir, Conn, ensurePrivateDir, listenPrivateSocket, type HelloReply, hostPaths, loadHostSecret, type Msg, processAlive, PROTOCOL, secretMatches, type HostPaneStatus } from "./protocol";
 
 /** The PTY is paused while more than this many bytes are read but not parsed... */
 export const BACKPRESSURE_HIGH = 1024 * 1024;
@@ -139,11 +139,7 @@ export class PaneHost {
       checkPrivateDir(path.dirname(this.paths.socket));
       rmSync(this.paths.socket, { force: true }); // we hold the lock: any socket here is stale
       this.control = net.createServer((s) => this.onConnection(s));
-      await new Promise<void>((resolve, reject) => {
-        this.control!.once("error", reject);
-        this.control!.listen(this.paths.socket, () => resolve());
-      });
-      chmodSync(this.paths.socket, 0o600);
+      await listenPrivateSocket(this.control, this.paths.socket);
       if (this.paths.relay) this.relay = await listenHookRelay(this.paths.relay, (h) => this.onRelayedHook(h));
       else this.log(`no hook relay: ${paths(this.opts.home).hookSocket} is longer than a socket path may be`);
     } catch (e) {

@@ -82,6 +82,18 @@ export function ensurePrivateDir(dir: string): void {
   chmodSync(dir, 0o700);
 }
 
+/** Starts `server` listening on the Unix socket `file` and makes the socket owner-only (0600). */
+export async function listenPrivateSocket(server: net.Server, file: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(file, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  chmodSync(file, 0o600);
+}
+
 export function secretMatches(given: unknown, secret: string): boolean {
   if (typeof given !== "string") return false;
   const a = createHash("sha256").update(given).digest();
