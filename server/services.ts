@@ -145,7 +145,7 @@ export async function createServices(opts: { home: string; token: string; url: (
     tasks,
     sandbox,
     reviews,
-    counts: async () => ({ projects: await projectStore.count(), panes: (await panes.list()).length, tasks: await taskStore.count() }),
+    counts: async () => ({ projects: await projectStore.count(), panes: await panes.count(), tasks: await taskStore.count() }),
     host,
     hooks,
     screens,

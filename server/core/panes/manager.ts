@@ -769,6 +769,11 @@ export class PaneManager {
     return toInfo(row);
   }
 
+  /** How many panes were ever recorded (one COUNT, not a read of every row). */
+  count(): Promise<number> {
+    return this.deps.db.pane.count();
+  }
+
   async list(filter: { taskId?: string; liveOnly?: boolean } = {}): Promise<PaneInfo[]> {
     const rows = await this.deps.db.pane.findMany({ where: { taskId: filter.taskId }, orderBy: { createdAt: "asc" } });
     const out = rows.map((r) => (this.live.has(r.id) ? { ...this.live.get(r.id)!.info } : toInfo(r)));
