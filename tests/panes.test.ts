@@ -53,7 +53,8 @@ describe("spawn", () => {
     const env = await waitFor(() => {
       try {
         const t = readFileSync(envFile, "utf8");
-        return t.includes("/bin/yard") ? t : null;
+        // The whole path: npm runs tests with npm_package_bin_yard=…/bin/yard.js in the environment.
+        return t.includes(path.join(server.home, "bin/yard")) ? t : null;
       } catch {
         return null;
       }
