@@ -105,7 +105,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   page: async ({ page, server }, use) => {
     const res = await page.goto(server.loginUrl);
     expect(res?.ok(), `login link answered ${res?.status()}`).toBe(true);
-    await expect(page).toHaveURL(`${server.url}/`);
+    // Landed on the board (which may already have put the selected project into the query).
+    await expect(page).toHaveURL(new RegExp(`^${server.url.replace(/[.]/g, "\\.")}/(\\?project=[a-z0-9]+)?$`));
     await use(page);
   },
 
