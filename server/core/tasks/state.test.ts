@@ -24,6 +24,9 @@ const rows: Row[] = [
   ["failed", { type: "resume", sessionId: "s1" }, "pending", null],
   ["canceled", { type: "resume", sessionId: "s1" }, "pending", null],
   ["working", { type: "pane_working" }, "working", undefined],
+  ["working", { type: "asked", messageId: "msg1", question: "Which port?" }, "input_required", { reason: "question", messageId: "msg1", question: "Which port?" }],
+  ["input_required", { type: "asked", messageId: "msg2", question: "And the host?" }, "input_required", { reason: "question", messageId: "msg2" }],
+  ["pending", { type: "asked", messageId: "msg3", question: "Now?" }, "input_required", { reason: "question" }],
   ["working", { type: "report", status: "completed" }, "completed", null],
   ["working", { type: "report", status: "failed" }, "failed", null],
   ["working", { type: "report", status: "rejected" }, "rejected", null],
@@ -70,6 +73,10 @@ describe("task transitions", () => {
 
   it.each(["backlog", "pending", "working", "failed", "canceled", "rejected"] as TaskState[])("next_round on a %s task is a CONFLICT", (state) => {
     expect(() => transition(state, { type: "next_round" })).toThrow(expect.objectContaining({ code: "CONFLICT", details: { state } }));
+  });
+
+  it.each(["backlog", "completed", "failed", "canceled", "rejected"] as TaskState[])("a question from a %s task is a CONFLICT", (state) => {
+    expect(() => transition(state, { type: "asked", messageId: "m", question: "q" })).toThrow(expect.objectContaining({ code: "CONFLICT", details: { state } }));
   });
 
   it.each(["pending", "working", "input_required", "completed", "failed", "canceled", "rejected"] as TaskState[])("start on a %s task is a CONFLICT", (state) => {

@@ -9,6 +9,8 @@
 // Disposition: a task is finished once, by `merged` (only a completed task: TASK_NOT_COMPLETED
 // otherwise) or `discarded` (any task; one still running becomes canceled first). A finished
 // task takes no other finish (CONFLICT) and no further round.
+// A worker's question (`asked`) moves a running task to input_required with the question as
+// evidence; the answer is a prompt like any follow-up, so the pane going busy moves it back.
 // An event that does not apply to the current state is a no-op (`changed: false`), except
 // the ones a caller asked for explicitly (report, cancel, start, next_round, merged,
 // discarded, resume), which are CONFLICT errors.
@@ -45,6 +47,8 @@ export type TaskEvent =
   /** The pane's process was lost with the pane host (it died): no exit code, no final screen. */
   | { type: "pane_lost"; reason: string; lastLifecycle: string }
   | { type: "report"; status: ReportStatus }
+  /** The worker asked its orchestrator a question (`yard task ask`); the answer comes as a prompt. */
+  | { type: "asked"; messageId: string; question: string }
   | { type: "cancel" }
   | { type: "restart"; lastLifecycle: string | null };
 
@@ -98,6 +102,7 @@ export function transition(state: TaskState, event: TaskEvent, disposition: Disp
   if (isTerminal(state)) {
     if (event.type === "report") throw new YardError("CONFLICT", `The task is already ${state}; its round's result cannot change`, { state });
     if (event.type === "cancel") throw new YardError("CONFLICT", `The task is already ${state}`, { state });
+    if (event.type === "asked") throw new YardError("CONFLICT", `The task is already ${state}; ask in a new round`, { state });
     return stay(state);
   }
   switch (event.type) {
@@ -127,6 +132,9 @@ export function transition(state: TaskState, event: TaskEvent, disposition: Disp
     case "report":
       if (state === "backlog") throw new YardError("CONFLICT", "The task has not started", { state });
       return go(event.status, null);
+    case "asked":
+      if (state === "backlog") throw new YardError("CONFLICT", "The task has not started", { state });
+      return go("input_required", { reason: "question", messageId: event.messageId, question: event.question });
     case "cancel":
       return go("canceled", null);
     case "restart":
