@@ -1,0 +1,123 @@
+// Role gates: what each kind of caller may call, as one table checked for every procedure, and
+// which task or pane a caller may touch. Pure; the tRPC middleware in trpc.ts applies it.
+//
+// Callers: `person` (the install token or a browser session: everything), and pane tokens by
+// the pane's role: `orchestrator` (a pane the user started, or a task whose profile orchestrates:
+// starts, steers and finishes tasks it started, their subtasks and its context), `worker` (a
+// task's agent: its own task and pane), `reviewer` (reads a task and its diff, writes reviews),
+// `planner` (reads its task, writes plans). A procedure missing from the table is refused to
+// every pane (tests/roles.test.ts checks the table covers the router exactly).
+
+export const CALLER_ROLES = ["person", "orchestrator", "worker", "reviewer", "planner"] as const;
+export type CallerRole = (typeof CALLER_ROLES)[number];
+export const PANE_ROLES = ["orchestrator", "worker", "reviewer", "planner"] as const;
+export type PaneRole = (typeof PANE_ROLES)[number];
+
+export interface Gate {
+  roles: readonly CallerRole[];
+  /** The input field naming the task the call acts on (checked with mayAccessTask). */
+  task?: string;
+  /** The input field naming the pane the call acts on (checked with mayAccessPane). */
+  pane?: string;
+}
+
+const P = ["person"] as const;
+const PO = ["person", "orchestrator"] as const;
+const ALL = CALLER_ROLES;
+const REVIEW_WRITERS = ["person", "orchestrator", "reviewer"] as const;
+
+export const GATES: Record<string, Gate> = {
+  status: { roles: ALL },
+  "server.stop": { roles: P },
+  "projects.add": { roles: P },
+  "projects.list": { roles: P },
+  "projects.get": { roles: P },
+  "projects.remove": { roles: P },
+  "projects.refs": { roles: P },
+  "projects.update": { roles: P },
+  "board.get": { roles: P },
+  "panes.spawn": { roles: PO },
+  "panes.list": { roles: PO },
+  "panes.get": { roles: ALL, pane: "id" },
+  "panes.read": { roles: ALL, pane: "id" },
+  "panes.submit": { roles: PO, pane: "id" },
+  "panes.sendKeys": { roles: PO, pane: "id" },
+  "panes.resize": { roles: PO, pane: "id" },
+  "panes.kill": { roles: PO, pane: "id" },
+  "panes.markSeen": { roles: PO, pane: "id" },
+  "panes.attention": { roles: PO },
+  "tasks.start": { roles: PO },
+  "tasks.startBacklog": { roles: PO, task: "id" },
+  "tasks.get": { roles: ALL, task: "id" },
+  "tasks.list": { roles: PO },
+  "tasks.wait": { roles: PO, task: "id" },
+  "tasks.report": { roles: ["person", "worker"], task: "taskId" },
+  "tasks.followUp": { roles: PO, task: "id" },
+  "tasks.diff": { roles: REVIEW_WRITERS, task: "id" },
+  "tasks.rounds": { roles: ALL, task: "id" },
+  "tasks.cancel": { roles: PO, task: "id" },
+  "tasks.resume": { roles: PO, task: "id" },
+  "tasks.finish": { roles: PO, task: "id" },
+  "tasks.events": { roles: PO, task: "id" },
+  "reviews.addComment": { roles: REVIEW_WRITERS, task: "taskId" },
+  "reviews.editComment": { roles: REVIEW_WRITERS },
+  "reviews.resolveComment": { roles: REVIEW_WRITERS },
+  "reviews.deleteComment": { roles: REVIEW_WRITERS },
+  "reviews.listComments": { roles: ALL, task: "taskId" },
+  "reviews.submit": { roles: REVIEW_WRITERS, task: "taskId" },
+  "reviews.list": { roles: ALL, task: "taskId" },
+  "hooks.post": { roles: ALL, pane: "paneId" },
+  "events.list": { roles: PO },
+  "agents.list": { roles: ALL },
+  "agents.add": { roles: P },
+  "agents.update": { roles: P },
+  "agents.try": { roles: P },
+  "agents.tryStatus": { roles: P },
+  "agents.remove": { roles: P },
+};
+
+/** Who is calling, as the gates see it. */
+export interface Caller {
+  role: CallerRole;
+  paneId: string | null;
+  /** The task the calling pane belongs to (workers, reviewers, planners, orchestrating tasks). */
+  taskId: string | null;
+  /** That task's context: an orchestrating task may act on tasks in it. */
+  contextId: string | null;
+}
+
+export interface TaskForAccess {
+  id: string;
+  parentPaneId: string | null;
+  /** The pane that started the task's root task (subtasks of a plan belong to its orchestrator). */
+  rootParentPaneId: string | null;
+  contextId: string | null;
+}
+
+export interface PaneForAccess {
+  id: string;
+  taskId: string | null;
+  parentPaneId: string | null;
+  rootPaneId: string | null;
+}
+
+export function mayAccessTask(c: Caller, t: TaskForAccess): boolean {
+  if (c.role === "person") return true;
+  if (t.id === c.taskId) return true;
+  if (c.role !== "orchestrator") return false;
+  return (c.paneId !== null && (t.parentPaneId === c.paneId || t.rootParentPaneId === c.paneId)) || (c.contextId !== null && t.contextId === c.contextId);
+}
+
+/** `taskOfPane`: the access verdict for the pane's task, when it has one. */
+export function mayAccessPane(c: Caller, p: PaneForAccess, taskOfPane: boolean | null): boolean {
+  if (c.role === "person" || p.id === c.paneId) return true;
+  if (c.role !== "orchestrator") return false;
+  return p.parentPaneId === c.paneId || p.rootPaneId === c.paneId || taskOfPane === true;
+}
+
+/** Why a role may not call a procedure, or null when it may. */
+export function roleRefusal(path: string, role: CallerRole): string | null {
+  const gate = GATES[path];
+  if (!gate) return role === "person" ? null : `${path} is not open to panes`;
+  return gate.roles.includes(role) ? null : `A ${role} pane may not call ${path} (open to: ${gate.roles.join(", ")})`;
+}
