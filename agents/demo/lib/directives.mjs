@@ -16,6 +16,8 @@ export const HELP_LINES = [
   "  lines <n>                  print 'line 1' .. 'line <n>'",
   "  commit <message...>        git add -A && git commit -m <message> in cwd    (tool Bash)",
   "  report <status> <summary>  run: yard task report --status <status> --summary <summary>",
+  "  yard <args...> [=> NAME]   run yard with <args> (quotes group words; {NAME.field} is a value from",
+  "                             an earlier call's JSON saved with => NAME)     (tool Bash)",
   "  noreport                   end the turn without reporting (the default)",
   "  crash <code>               exit at once with <code> (no Stop, no SessionEnd)",
   "  ignore                     ignore the whole prompt (no hooks, no output)",
@@ -36,13 +38,53 @@ export const HELP_LINES = [
  *   | { kind: "report", status: string, summary: string }
  *   | { kind: "commit", message: string }
  *   | { kind: "crash", code: number }
+ *   | { kind: "yard", args: string[], save: string | null }
  *   | { kind: "noreport" | "ignore" | "exit" | "help" }} Step
  */
 
 const DIRECTIVES = new Set([
   "write", "append", "untracked", "ask", "sleep", "print", "lines",
-  "report", "commit", "noreport", "crash", "ignore", "exit", "help",
+  "report", "commit", "noreport", "crash", "ignore", "exit", "help", "yard",
 ]);
+
+/**
+ * Split a command line into words the way a shell would for plain words and quotes ("…" and
+ * '…'; a backslash escapes the next character outside single quotes), with no expansion.
+ * @param {string} line
+ * @returns {string[] | null} null when a quote is not closed
+ */
+export function splitArgs(line) {
+  /** @type {string[]} */
+  const out = [];
+  let cur = "";
+  let inWord = false;
+  /** @type {string | null} */
+  let quote = null;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quote) {
+      if (ch === quote) quote = null;
+      else if (ch === "\\" && quote === '"' && i + 1 < line.length) cur += line[++i];
+      else cur += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      inWord = true;
+    } else if (ch === "\\" && i + 1 < line.length) {
+      cur += line[++i];
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) out.push(cur);
+      cur = "";
+      inWord = false;
+    } else {
+      cur += ch;
+      inWord = true;
+    }
+  }
+  if (quote) return null;
+  if (inWord) out.push(cur);
+  return out;
+}
 
 /**
  * Split a prompt into steps: segments are separated by newlines or ';'; a segment whose
@@ -100,6 +142,14 @@ export function parsePrompt(prompt) {
         if (!rest) steps.push({ kind: "invalid", error: "commit needs <message...>" });
         else steps.push({ kind: "commit", message: rest });
         break;
+      case "yard": {
+        const m2 = /^([\s\S]*?)\s*=>\s*([A-Za-z_][A-Za-z0-9_]*)$/.exec(rest);
+        const args = splitArgs(m2 ? m2[1] : rest);
+        if (!args) steps.push({ kind: "invalid", error: "yard: a quote is not closed" });
+        else if (!args.length) steps.push({ kind: "invalid", error: "yard needs <args...>" });
+        else steps.push({ kind: "yard", args, save: m2 ? m2[2] : null });
+        break;
+      }
       case "crash":
         if (!isInt || Number(rest) > 255)
           steps.push({ kind: "invalid", error: "crash needs <code> (0-255)" });

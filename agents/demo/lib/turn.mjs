@@ -13,7 +13,37 @@ import { crash, shutdown } from "./exit.mjs";
 import { exiting, print, setActivity, setMode, ui } from "./screen.mjs";
 import { bold, clean, dim, green, red, shq, yellow } from "./text.mjs";
 import { logTranscript } from "./transcript.mjs";
-import { hooksPosted, postHook, runReport } from "./yard.mjs";
+import { hooksPosted, postHook, runReport, runYard } from "./yard.mjs";
+
+/** JSON results of `yard … => NAME` calls, kept for the session: `{NAME.a.b}` reads them. */
+const saved = new Map();
+
+/**
+ * Replace `{NAME.path}` in an argument with the value saved under NAME (a string as it is,
+ * anything else as JSON). Unknown names or paths are an error.
+ * @param {string} arg
+ * @returns {{ ok: true, value: string } | { ok: false, error: string }}
+ */
+function substitute(arg) {
+  let error = "";
+  const value = arg.replace(/\{([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\}/g, (whole, name, path) => {
+    if (!saved.has(name)) {
+      error ||= `no saved value ${name} (save one with => ${name})`;
+      return whole;
+    }
+    /** @type {unknown} */
+    let v = saved.get(name);
+    for (const key of path.split(".").filter(Boolean)) {
+      v = v !== null && typeof v === "object" ? /** @type {Record<string, unknown>} */ (v)[key] : undefined;
+    }
+    if (v === undefined) {
+      error ||= `${name}${path} is not in the saved value`;
+      return whole;
+    }
+    return typeof v === "string" ? v : JSON.stringify(v);
+  });
+  return error ? { ok: false, error } : { ok: true, value };
+}
 
 /** @param {number} ms */
 const delay = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -208,6 +238,41 @@ export async function runTurn(prompt) {
             : { ok: false, error: r.error ?? `exit code ${r.code}`, line };
         });
         done.push(`Ran yard task report --status ${step.status} (exit ${exitCode}).`);
+        break;
+      }
+      case "yard": {
+        /** @type {string[]} */
+        const argv = [];
+        let bad = "";
+        for (const a of step.args) {
+          const r = substitute(a);
+          if (r.ok) argv.push(r.value);
+          else bad ||= r.error;
+        }
+        const command = ["yard", ...(bad ? step.args : argv)].map(shq).join(" ");
+        let exitCode = 0;
+        await tool("Bash", { command, description: "Run a Switchyard command" }, `Bash(${command})`, async () => {
+          if (bad) {
+            exitCode = 2;
+            return { ok: false, error: bad, line: bad };
+          }
+          await hooksPosted(); // what the server sees next must not overtake the hooks so far
+          const r = await runYard(argv);
+          exitCode = r.code;
+          if (step.save && r.code === 0) {
+            try {
+              saved.set(step.save, JSON.parse(r.stdout));
+            } catch {
+              saved.set(step.save, r.stdout.trim());
+            }
+          }
+          for (const l of (r.stdout + r.stderr).split("\n").map((x) => x.trimEnd()).filter(Boolean).slice(-5)) print(dim("     " + clean(l)));
+          const line = `exit ${r.code}` + (r.error ? ` (${r.error})` : "");
+          return r.code === 0
+            ? { ok: true, response: { stdout: r.stdout, stderr: r.stderr, interrupted: false, exit_code: 0 }, line }
+            : { ok: false, error: r.error ?? `exit code ${r.code}`, line };
+        });
+        done.push(`Ran yard ${step.args[0] ?? ""} ${step.args[1] ?? ""}`.trimEnd() + ` (exit ${exitCode}).`);
         break;
       }
       case "commit": {

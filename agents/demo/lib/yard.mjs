@@ -130,6 +130,15 @@ function runHook(event, payload) {
 }
 
 /**
+ * Run `yard <argv...>` (no shell), as the `yard` directive does.
+ * @param {string[]} argv
+ * @returns {Promise<import("./processes.mjs").RunResult>}
+ */
+export function runYard(argv) {
+  return runChild(YARD_PATH || YARD_NAME, YARD_NAME, argv, REPORT_TIMEOUT_MS);
+}
+
+/**
  * Run `yard task report --status <status> --summary <summary>` (argv, no shell).
  * @param {string} status @param {string} summary
  * @returns {Promise<import("./processes.mjs").RunResult>}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { parsePrompt, splitArgs } from "./directives.mjs";
+
+describe("splitArgs", () => {
+  it.each([
+    ["task get tsk1", ["task", "get", "tsk1"]],
+    ['task ask "Which port?"', ["task", "ask", "Which port?"]],
+    ["task ask 'it''s'", ["task", "ask", "its"]],
+    ['a "b \\"c\\"" d', ["a", 'b "c"', "d"]],
+    ['a ""', ["a", ""]],
+    ["  spaced   out  ", ["spaced", "out"]],
+  ])("%s", (line, words) => {
+    expect(splitArgs(line)).toEqual(words);
+  });
+  it("refuses an unclosed quote", () => {
+    expect(splitArgs('task ask "open')).toBeNull();
+  });
+});
+
+describe("the yard directive", () => {
+  it("parses args and a saved name", () => {
+    expect(parsePrompt('yard --json task start --objective "do it" => t1')).toEqual([{ kind: "yard", args: ["--json", "task", "start", "--objective", "do it"], save: "t1" }]);
+  });
+  it("without a name saves nothing", () => {
+    expect(parsePrompt("yard task ack {t1.task.id}")).toEqual([{ kind: "yard", args: ["task", "ack", "{t1.task.id}"], save: null }]);
+  });
+  it("needs arguments", () => {
+    expect(parsePrompt("yard")).toEqual([{ kind: "invalid", error: "yard needs <args...>" }]);
+  });
+});
