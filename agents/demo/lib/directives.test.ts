@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { parsePrompt, splitArgs } from "./directives.mjs";
+// Plain JavaScript with JSDoc types (no declaration file): loaded by a computed specifier.
+const specifier = "./directives.mjs";
+const { parsePrompt, splitArgs } = (await import(specifier)) as {
+  parsePrompt: (prompt: string) => unknown[];
+  splitArgs: (line: string) => string[] | null;
+};
 
 describe("splitArgs", () => {
   it.each([
