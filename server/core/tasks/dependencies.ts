@@ -130,6 +130,27 @@ export class TaskDependencies {
     return removed;
   }
 
+  /**
+   * `yard task depend ID --on OTHER [--remove]`: adds a dependency to a task that has not started
+   * (it then starts by itself once all are met) or removes one. Answers the task's waiting
+   * status after the change, and whether the change started it.
+   */
+  async depend(taskId: string, on: string, opts: { remove: boolean; startWhen?: AutoStartWhen }): Promise<{ id: string; startWhen: AutoStartWhen | null; waiting: Waiting; started: boolean }> {
+    const t = (await this.deps.store.tasksByIds([taskId])).get(taskId);
+    if (!t) throw new YardError("NOT_FOUND", `No task ${taskId}`, { taskId });
+    if (opts.remove) {
+      if (!(await this.remove(taskId, on))) throw new YardError("NOT_FOUND", `${taskId} does not depend on ${on}`, { taskId, on });
+    } else {
+      if (t.state !== "backlog") throw new YardError("CONFLICT", `Only a task that has not started can wait for another; ${taskId} is ${t.state}`, { state: t.state });
+      await this.check(taskId, t.repoPath, [on]);
+      await this.add(taskId, [on], opts.startWhen ?? (await this.deps.store.autoStartWhen(taskId)) ?? "merged");
+    }
+    this.schedule(taskId);
+    await this.idle();
+    const after = (await this.deps.store.tasksByIds([taskId])).get(taskId)!;
+    return { id: taskId, startWhen: await this.deps.store.autoStartWhen(taskId), waiting: await this.waiting(taskId), started: t.state === "backlog" && after.state !== "backlog" };
+  }
+
   /** What a task waits for (the rule defaults to merged for tasks started by hand). */
   async waiting(taskId: string): Promise<Waiting> {
     const when = (await this.deps.store.autoStartWhen(taskId)) ?? "merged";

@@ -14,9 +14,10 @@ export const MAX_EXTRA_WORKTREES = 20;
 const shortBranch = (b: string | null) => (b ? b.replace(/^refs\/heads\//, "") : null);
 
 export class ExtraWorktrees {
-  constructor(private readonly deps: { store: TaskWorktreeStore; journal: EventJournal }) {}
+  constructor(private readonly deps: { store: TaskWorktreeStore; journal: EventJournal; task: (taskId: string) => Promise<{ id: string; repoPath: string; worktreePath: string | null }> }) {}
 
-  async register(task: { id: string; repoPath: string; worktreePath: string | null }, worktreePath: string, branch: string | null): Promise<TaskWorktreeRow[]> {
+  async register(taskId: string, worktreePath: string, branch: string | null): Promise<TaskWorktreeRow[]> {
+    const task = await this.deps.task(taskId);
     if (branch) await validateBranchName(branch);
     const wt = await findWorktree(task.repoPath, worktreePath);
     if (!wt) throw new YardError("BAD_PARAMS", `${worktreePath} is not a git worktree of ${task.repoPath} (create it with git worktree add first)`, { path: worktreePath });
@@ -35,7 +36,8 @@ export class ExtraWorktrees {
     return this.deps.store.list(task.id);
   }
 
-  list(taskId: string): Promise<TaskWorktreeRow[]> {
+  async list(taskId: string): Promise<TaskWorktreeRow[]> {
+    await this.deps.task(taskId); // NOT_FOUND for an unknown task
     return this.deps.store.list(taskId);
   }
 }

@@ -31,7 +31,7 @@ export interface TaskMessagesDeps {
   /** Applies a reducer event to the task (the engine's serialized apply). */
   apply: (taskId: string, event: TaskEvent) => Promise<unknown>;
   /** Types text to the task's worker through the submit gate (the engine's follow-up). */
-  followUp: (taskId: string, text: string) => Promise<unknown>;
+  followUp: (taskId: string, text: string, opts: { stallMs?: number }) => Promise<unknown>;
 }
 
 export interface Thread {
@@ -62,10 +62,10 @@ export class TaskMessages {
     return m;
   }
 
-  async answer(taskId: string, answer: string, caller: { paneId: string | null }): Promise<MessageRecord> {
+  async answer(taskId: string, answer: string, caller: { paneId: string | null }, opts: { stallMs?: number } = {}): Promise<MessageRecord> {
     const t = await this.deps.task(taskId);
     const open = await this.deps.store.openQuestion(taskId);
-    await this.deps.followUp(taskId, answerPrompt(open?.body ?? null, answer)); // refused: nothing recorded
+    await this.deps.followUp(taskId, answerPrompt(open?.body ?? null, answer), opts); // refused: nothing recorded
     const m = await this.deps.store.add({ id: newId("msg"), taskId, author: authorOf(caller), kind: open ? "answer" : "information", body: answer, replyTo: open?.id ?? null, round: t.round });
     await this.deps.journal.append("task.answer", { taskId, payload: { messageId: m.id, replyTo: m.replyTo, round: t.round, text: answer.slice(0, 4000) } });
     return m;
