@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { YardError } from "../../server/core/errors";
 import { collect, type CliContext, intOption } from "../context";
 import { table } from "../output";
+import { registerOrchestration } from "./orchestration";
 import { registerReview } from "./review";
 
 import type { Task } from "../types";
@@ -213,4 +214,5 @@ export function registerTask(program: Command, ctx: CliContext) {
     });
 
   registerReview(task, ctx);
+  registerOrchestration(program, task, ctx);
 }
