@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { VERSION } from "../server/version";
 import { registerAgent } from "./commands/agent";
 import { registerHook } from "./commands/hook";
+import { registerMcp } from "./commands/mcp";
 import { registerPane } from "./commands/pane";
 import { registerTask } from "./commands/task";
 import { registerProject } from "./commands/project";
@@ -33,6 +34,7 @@ registerAgent(program, ctx);
 registerPane(program, ctx);
 registerTask(program, ctx);
 registerHook(program);
+registerMcp(program);
 
 for (const cmd of program.commands) applyUsageHandling(cmd);
 function applyUsageHandling(cmd: Command) {
