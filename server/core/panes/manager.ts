@@ -13,7 +13,7 @@ import { StringDecoder } from "node:string_decoder";
 import { REPO_ROOT } from "../../root";
 import { z } from "zod";
 import { paths, socketPathFits } from "../../config";
-import type { Db } from "../../db";
+import type { PaneRow, PaneStore } from "../../stores/panes";
 import { hashSecret, newPaneToken, parsePaneToken, safeEqual } from "../../security/token";
 import { absolutePath } from "../../contracts/common";
 import { type AgentProfiles, argvSchema, envSchema } from "../agents/profiles";
@@ -150,7 +150,8 @@ interface LivePane {
 }
 
 export interface PaneManagerDeps {
-  db: Db;
+  /** The Pane rows. */
+  store: PaneStore;
   journal: EventJournal;
   agents: AgentProfiles;
   home: string;
@@ -243,7 +244,7 @@ export class PaneManager {
 
     let parent: { id: string; rootPaneId: string | null } | null = null;
     if (opts.parentPaneId) {
-      parent = await this.deps.db.pane.findUnique({ where: { id: opts.parentPaneId }, select: { id: true, rootPaneId: true } });
+      parent = await this.deps.store.lineage(opts.parentPaneId);
       if (!parent) throw new YardError("NOT_FOUND", `No parent pane ${opts.parentPaneId}`, { parentPaneId: opts.parentPaneId });
     }
 
@@ -276,23 +277,20 @@ export class PaneManager {
     if (extras.taskId) env.YARD_TASK = extras.taskId;
 
     const rootPaneId = parent ? (parent.rootPaneId ?? parent.id) : id;
-    const row = await this.deps.db.pane.create({
-      data: {
-        id,
-        argv: JSON.stringify(argv),
-        cwd,
-        label: opts.label ?? null,
-        parentPaneId: parent?.id ?? null,
-        rootPaneId,
-        relationship: opts.relationship ?? null,
-        taskId: extras.taskId ?? null,
-        agent: opts.agent ?? null,
-        lifecycle: "unknown",
-        cols,
-        rows,
-        tokenHash: hash,
-        sandboxed: Boolean(extras.sandbox),
-      },
+    const row = await this.deps.store.create({
+      id,
+      argv: JSON.stringify(argv),
+      cwd,
+      label: opts.label ?? null,
+      parentPaneId: parent?.id ?? null,
+      rootPaneId,
+      relationship: opts.relationship ?? null,
+      taskId: extras.taskId ?? null,
+      agent: opts.agent ?? null,
+      cols,
+      rows,
+      tokenHash: hash,
+      sandboxed: Boolean(extras.sandbox),
     });
 
     let pid: number;
@@ -318,7 +316,7 @@ export class PaneManager {
       pid = (await started).pid;
     } catch (e) {
       this.spawning.delete(id);
-      await this.deps.db.pane.update({ where: { id }, data: { lifecycle: "exited", exitCode: 127, exitedAt: new Date(), tokenHash: null } });
+      await this.deps.store.spawnFailed(id);
       await this.deps.journal.append("pane.exit", { paneId: id, taskId: extras.taskId, payload: { exitCode: 127, error: (e as Error).message } });
       if (e instanceof YardError && e.code !== "BAD_PARAMS") throw e;
       throw new YardError("BAD_PARAMS", `Could not start ${argv[0]}: ${(e as Error).message}`, { argv });
@@ -543,7 +541,7 @@ export class PaneManager {
       ...(pane.state.lifecycle === "exited" ? { tokenHash: null } : {}),
       ...extra,
     };
-    const run = () => this.deps.db.pane.update({ where: { id: pane.info.id }, data });
+    const run = () => this.deps.store.saveState(pane.info.id, data);
     pane.persist = pane.persist.then(run, run);
   }
 
@@ -578,7 +576,7 @@ export class PaneManager {
     const post = parseHookPost(raw);
     const pane = this.live.get(paneId);
     if (!pane) {
-      const row = await this.deps.db.pane.findUnique({ where: { id: paneId } });
+      const row = await this.deps.store.row(paneId);
       if (!row) throw new YardError("NOT_FOUND", `No pane ${paneId}`, { paneId });
       await this.deps.journal.append("pane.hook", { paneId, taskId: row.taskId, payload: { event: post.event, ignored: "pane is not running" } });
       return { lifecycle: row.lifecycle as Lifecycle, seq: row.lifecycleSeq };
@@ -714,7 +712,7 @@ export class PaneManager {
     await this.deps.host.request("resize", { paneId: id, cols, rows });
     pane.info.cols = cols;
     pane.info.rows = rows;
-    await this.deps.db.pane.update({ where: { id }, data: { cols, rows } });
+    await this.deps.store.resized(id, cols, rows);
     return { ...pane.info };
   }
 
@@ -728,7 +726,7 @@ export class PaneManager {
     }
     const info = await this.get(id);
     if (!info.doneSeen) {
-      await this.deps.db.pane.update({ where: { id }, data: { doneSeen: true } });
+      await this.deps.store.markSeen(id);
       await this.deps.journal.append("pane.seen", { paneId: id, taskId: info.taskId, payload: {} });
     }
     return { ...info, doneSeen: true };
@@ -756,7 +754,7 @@ export class PaneManager {
   async authenticate(paneId: string, secret: string): Promise<{ id: string; taskId: string | null } | null> {
     const live = this.live.get(paneId);
     if (!live || live.state.lifecycle === "exited") return null;
-    const row = await this.deps.db.pane.findUnique({ where: { id: paneId }, select: { id: true, taskId: true, tokenHash: true } });
+    const row = await this.deps.store.credentials(paneId);
     if (!row?.tokenHash || !safeEqual(row.tokenHash, hashSecret(secret))) return null;
     return { id: row.id, taskId: row.taskId };
   }
@@ -764,18 +762,18 @@ export class PaneManager {
   async get(id: string): Promise<PaneInfo> {
     const pane = this.live.get(id);
     if (pane) return { ...pane.info };
-    const row = await this.deps.db.pane.findUnique({ where: { id } });
+    const row = await this.deps.store.row(id);
     if (!row) throw new YardError("NOT_FOUND", `No pane ${id}`, { paneId: id });
     return toInfo(row);
   }
 
   /** How many panes were ever recorded (one COUNT, not a read of every row). */
   count(): Promise<number> {
-    return this.deps.db.pane.count();
+    return this.deps.store.count();
   }
 
   async list(filter: { taskId?: string; liveOnly?: boolean } = {}): Promise<PaneInfo[]> {
-    const rows = await this.deps.db.pane.findMany({ where: { taskId: filter.taskId }, orderBy: { createdAt: "asc" } });
+    const rows = await this.deps.store.list({ taskId: filter.taskId });
     const out = rows.map((r) => (this.live.has(r.id) ? { ...this.live.get(r.id)!.info } : toInfo(r)));
     return filter.liveOnly ? out.filter((p) => p.live) : out;
   }
@@ -789,7 +787,7 @@ export class PaneManager {
   }
 
   async attention(opts: { limit?: number; taskStates?: Map<string, { state: string; at: number }> } = {}): Promise<AttentionItem[]> {
-    const rows = await this.deps.db.pane.findMany({ where: { OR: [{ lifecycle: { in: ["blocked", "done", "exited"] } }, { taskId: { not: null } }] } });
+    const rows = await this.deps.store.attentionRows();
     const candidates = rows.map((r) => {
       const live = this.live.get(r.id);
       const task = r.taskId ? opts.taskStates?.get(r.taskId) : undefined;
@@ -862,7 +860,7 @@ export class PaneManager {
    */
   async recover(): Promise<Map<string, string>> {
     const held = new Map(this.deps.host.hello.panes.map((p) => [p.paneId, p]));
-    const stale = await this.deps.db.pane.findMany({ where: { lifecycle: { not: "exited" } } });
+    const stale = await this.deps.store.unexited();
     const lost = new Map<string, string>();
     for (const row of stale) {
       const h = held.get(row.id);
@@ -875,7 +873,7 @@ export class PaneManager {
         if (!pane.hooks && !state.hooksSeen && h.state === "running") this.armQuiescence(pane);
         continue;
       }
-      await this.deps.db.pane.update({ where: { id: row.id }, data: { lifecycle: "exited", exitedAt: new Date(), doneSeen: false, tokenHash: null } });
+      await this.deps.store.markLost(row.id);
       await this.deps.journal.append("pane.lost", { paneId: row.id, taskId: row.taskId, payload: { lastLifecycle: row.lifecycle, reason: "server_restart" } });
       lost.set(row.id, row.lifecycle);
     }
@@ -926,31 +924,6 @@ function deliverBuffered(sub: Subscriber): void {
 function truncate(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
-
-type PaneRow = {
-  id: string;
-  argv: string;
-  cwd: string;
-  label: string | null;
-  parentPaneId: string | null;
-  rootPaneId: string | null;
-  relationship: string | null;
-  taskId: string | null;
-  agent: string | null;
-  lifecycle: string;
-  lifecycleSeq: number;
-  doneSeen: boolean;
-  hooksSeen: boolean;
-  pid: number | null;
-  exitCode: number | null;
-  signal: number | null;
-  cols: number;
-  rows: number;
-  createdAt: Date;
-  updatedAt: Date;
-  exitedAt: Date | null;
-  sandboxed: boolean;
-};
 
 function toInfo(r: PaneRow): PaneInfo {
   return {
