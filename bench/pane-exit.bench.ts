@@ -10,6 +10,7 @@
 // Target for both: ratio <= 0.01 (1 % of a live mirror). Run standalone: npx tsx bench/pane-exit.bench.ts
 import { ProfileStore } from "../server/stores/profiles";
 import { EventStore } from "../server/stores/events";
+import { PaneStore } from "../server/stores/panes";
 import { promises as fsp, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -101,7 +102,7 @@ export async function run(): Promise<BenchResult[]> {
   const home = await fsp.mkdtemp(path.join(os.tmpdir(), "yard-pane-exit-bench-"));
   const { db } = await openDatabase(paths(home).db);
   const host = await PaneHostClient.open({ home, log: () => {} });
-  const panes = new PaneManager({ db, journal: new EventJournal(new EventStore(db)), agents: new AgentProfiles(new ProfileStore(db)), home, url: () => "http://127.0.0.1:9", host });
+  const panes = new PaneManager({ store: new PaneStore(db), journal: new EventJournal(new EventStore(db)), agents: new AgentProfiles(new ProfileStore(db)), home, url: () => "http://127.0.0.1:9", host });
   await host.ready();
   try {
     const liveFull = await mirrorSize(gc, 5000 + ROWS);

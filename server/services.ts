@@ -25,6 +25,7 @@ import { type Db, openDatabase } from "./db";
 import { PaneHostClient } from "./panehost/client";
 import { tightenDataDir } from "./security/data-dir";
 import { EventStore } from "./stores/events";
+import { PaneStore } from "./stores/panes";
 import { ProfileStore } from "./stores/profiles";
 import { ProjectStore } from "./stores/projects";
 
@@ -97,7 +98,7 @@ export async function createServices(opts: { home: string; token: string; url: (
   const sandbox = new Sandbox({ home: p.home, bwrap: process.env.YARD_BWRAP || "bwrap", apiSocket: opts.apiSocket ?? (() => ({ error: "this server has no API socket" })) });
   let tasks: TaskEngine | null = null;
   const panes = new PaneManager({
-    db,
+    store: new PaneStore(db),
     journal,
     agents,
     home: p.home,

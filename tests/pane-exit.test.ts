@@ -6,6 +6,7 @@
 // faults are journaled.
 import { ProfileStore } from "../server/stores/profiles";
 import { EventStore } from "../server/stores/events";
+import { PaneStore } from "../server/stores/panes";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -253,7 +254,7 @@ describe("backpressure", () => {
     const journal = new EventJournal(new EventStore(db));
     const high = 16 * 1024;
     const host = await PaneHostClient.open({ home, log: () => {} });
-    const panes = new PaneManager({ db, journal, agents: new AgentProfiles(new ProfileStore(db)), home, url: () => "", host, scrollbackLines: 12_000, backpressure: { highBytes: high, lowBytes: 4 * 1024 } });
+    const panes = new PaneManager({ store: new PaneStore(db), journal, agents: new AgentProfiles(new ProfileStore(db)), home, url: () => "", host, scrollbackLines: 12_000, backpressure: { highBytes: high, lowBytes: 4 * 1024 } });
     await host.ready();
     cleanups.push(() => panes.shutdown());
     // Four panes writing output that is slow to parse (alternate-screen switches) as fast as they can.

@@ -5,6 +5,7 @@
 // call Prisma directly and move here over time.
 import type { Db } from "../db";
 import { newId } from "../core/ids";
+import { PaneStore } from "./panes";
 
 export type TaskRow = NonNullable<Awaited<ReturnType<Db["task"]["findUnique"]>>>;
 export type RoundRow = NonNullable<Awaited<ReturnType<Db["taskRound"]["findUnique"]>>>;
@@ -66,7 +67,12 @@ export interface BoardRow {
 }
 
 export class TaskStore {
-  constructor(private readonly db: Db) {}
+  /** The board's blocked-pane read goes through the pane store, the only code on the Pane table. */
+  private readonly panes: PaneStore;
+
+  constructor(private readonly db: Db) {
+    this.panes = new PaneStore(db);
+  }
 
   row(id: string): Promise<TaskRow | null> {
     return this.db.task.findUnique({ where: { id } });
@@ -206,9 +212,9 @@ export class TaskStore {
     return rows.map((r) => ({ ...r, round: Number(r.round), changedFiles: r.changedFiles === null ? null : Number(r.changedFiles), createdAt: asDate(r.createdAt), updatedAt: asDate(r.updatedAt) }));
   }
 
-  /** Ids of the panes that are blocked on a prompt right now (few at any time): one query. */
-  async blockedPaneIds(): Promise<Set<string>> {
-    return new Set((await this.db.pane.findMany({ where: { lifecycle: "blocked" }, select: { id: true } })).map((p) => p.id));
+  /** Ids of the panes that are blocked on a prompt right now (few at any time): one query, the pane store's. */
+  blockedPaneIds(): Promise<Set<string>> {
+    return this.panes.blockedIds();
   }
 }
 

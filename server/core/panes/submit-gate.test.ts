@@ -9,7 +9,6 @@ import {
   SubmitQueue,
   encodeSubmitText,
   sanitizeSubmitText,
-  serializedSubmit,
   submit,
   type SubmitTarget,
 } from "./submit-gate";
@@ -418,17 +417,6 @@ describe("SubmitQueue: one submit per pane in flight", () => {
     const b = await settle(q.submit("p", p, "two"));
     expectYard(b, "PANE_BUSY", { state: "working" });
     expect(p.writes).toHaveLength(2);
-  });
-
-  it("serializedSubmit uses one process-wide queue", async () => {
-    let release!: () => void;
-    const a = serializedSubmit("shared", () => new Promise<string>((r) => (release = () => r("a"))));
-    const fn = vi.fn(async () => "b");
-    expectYard(await settle(serializedSubmit("shared", fn)), "PANE_BUSY", { state: "submitting" });
-    expect(fn).not.toHaveBeenCalled();
-    release();
-    expect(await a).toBe("a");
-    expect(await serializedSubmit("shared", fn)).toBe("b");
   });
 });
 

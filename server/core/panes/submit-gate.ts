@@ -223,13 +223,6 @@ export class SubmitQueue {
   }
 }
 
-/** The process-wide queue used by serializedSubmit. */
-export const defaultSubmitQueue = new SubmitQueue();
-
-export function serializedSubmit<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  return defaultSubmitQueue.run(key, fn);
-}
-
 /**
  * The waitForActivity half of a SubmitTarget for the pane manager: call notify() whenever
  * a reduce() yields a "transition" or "activity" effect (or on exit, so waiters can
