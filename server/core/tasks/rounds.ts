@@ -49,7 +49,9 @@ export async function startNextRound(ctx: TaskContext, taskId: string, feedback:
     const argv = json<string[] | null>(row.argv, null);
     const agentId = argv ? null : row.agent;
     const sandbox = row.sandboxed ? await sandboxFor(ctx, true, agentId ? await deps.agents.get(agentId) : null) : null;
-    const pane = await spawnWorker(ctx, { id: row.id, title: row.title, agentId, argv, parentPaneId: row.parentPaneId, sandbox, trustDir: await trustDirOf(ctx, row) }, row.worktreePath);
+    const trustDir = await trustDirOf(ctx, row);
+    const launch = await deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: argv ?? undefined });
+    const pane = await spawnWorker(ctx, { id: row.id, title: row.title, agentId, argv, launch, parentPaneId: row.parentPaneId, sandbox, trustDir }, row.worktreePath);
     paneId = pane.id;
     prompt = `${renderPrompt(contractOf(row), { id: row.id, title: row.title })}\n\n${feedback}`;
   }
@@ -108,7 +110,9 @@ export async function resume(ctx: TaskContext, taskId: string, opts: { prompt?: 
   const sessionId = t.agentSessionId;
   const rewriteArgv = kind === "claude" ? (argv: string[]) => [...argv, "--resume", sessionId] : (argv: string[]) => codexResumeArgv(argv, sessionId);
   const sandbox = t.sandboxed ? await sandboxFor(ctx, true, profile) : null;
-  const pane = await spawnWorker(ctx, { id: taskId, title: t.title, agentId: profile.id, argv: null, parentPaneId: t.parentPaneId, sandbox, trustDir: await trustDirOf(ctx, t), rewriteArgv }, t.worktreePath);
+  const trustDir = await trustDirOf(ctx, t);
+  const launch = await deps.panes.resolveLaunch({ agent: profile.id });
+  const pane = await spawnWorker(ctx, { id: taskId, title: t.title, agentId: profile.id, argv: null, launch, parentPaneId: t.parentPaneId, sandbox, trustDir, rewriteArgv }, t.worktreePath);
   const prompt = opts.prompt ?? RESUME_PROMPT;
   try {
     await apply(ctx, taskId, { type: "resume", sessionId }, { round: { prompt, paneId: pane.id } });

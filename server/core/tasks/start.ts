@@ -9,6 +9,7 @@ import { type AgentProfile, argvSchema } from "../agents/profiles";
 import { YardError } from "../errors";
 import { createWorktree, discardWorktree, inspectRepo, resolveBaseSha, validateBranchName } from "../git";
 import { newId } from "../ids";
+import type { Launch } from "../panes/launch";
 import type { PaneInfo } from "../panes/manager";
 import type { SandboxLaunch } from "../sandbox/sandbox";
 import type { LaunchFields, TaskFields, TaskRow } from "../../stores/tasks";
@@ -53,6 +54,8 @@ interface LaunchPlan {
   repoRoot: string;
   agentId: string | null;
   argv: string[] | null;
+  /** The agent's launch (profile or command, placeholders expanded, program found), resolved once at validation. */
+  launch: Launch;
   contract: Contract;
   parentPaneId: string | null;
   options: LaunchOptions;
@@ -92,7 +95,7 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: { paneId?
   if (!repo.hasHead) throw new YardError("BAD_PARAMS", `${repo.root} has no commits yet; commit something first`, { repo: repo.root });
   const agentId = input.argv ? null : (input.agent ?? "demo");
   // Profile, placeholders and program are checked now: a launch that cannot work creates nothing.
-  await deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: input.argv });
+  const resolved = await deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: input.argv });
   const sandbox = await sandboxFor(ctx, input.sandbox, agentId ? await deps.agents.get(agentId) : null);
   const parentPaneId = input.parentPaneId ?? caller.paneId ?? null;
   if (parentPaneId) {
@@ -130,6 +133,7 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: { paneId?
     repoRoot: repo.root,
     agentId,
     argv: input.argv ?? null,
+    launch: resolved,
     contract: { objective: input.objective, constraints: input.constraints, acceptanceCriteria: input.acceptanceCriteria, outputFormat: input.outputFormat },
     parentPaneId,
     sandbox,
@@ -157,10 +161,10 @@ export async function startBacklog(ctx: TaskContext, taskId: string): Promise<{ 
   const repo = await inspectRepo(row.repoPath);
   const argv = json<string[] | null>(row.argv, null);
   const agentId = argv ? null : row.agent;
-  await deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: argv ?? undefined });
+  const resolved = await deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: argv ?? undefined });
   // Sandboxed when it was saved: the sandbox must be available now, checked before anything is created.
   const sandbox = row.sandboxed ? await sandboxFor(ctx, true, agentId ? await deps.agents.get(agentId) : null) : null;
-  const plan: LaunchPlan = { id: row.id, title: row.title, repoRoot: repo.root, agentId, argv, contract: contractOf(row), parentPaneId: row.parentPaneId, options, sandbox, trustDir: await trustDirOf(ctx, row) };
+  const plan: LaunchPlan = { id: row.id, title: row.title, repoRoot: repo.root, agentId, argv, launch: resolved, contract: contractOf(row), parentPaneId: row.parentPaneId, options, sandbox, trustDir: await trustDirOf(ctx, row) };
   const { task, pane } = await launch(ctx, plan, { fromBacklog: true });
   return { task, pane: pane! };
 }
@@ -225,15 +229,18 @@ async function launch(ctx: TaskContext, plan: LaunchPlan, mode: { create: TaskFi
   return { task: await get(ctx, id), pane };
 }
 
-/** The task's agent in a new pane in its worktree (same profile or command; YARD_TASK set; sandboxed when the task is). */
+/**
+ * The task's agent in a new pane in its worktree (same profile or command; YARD_TASK set; sandboxed
+ * when the task is). `w.launch` is the launch its caller resolved (and checked) for this spawn.
+ */
 export async function spawnWorker(
   ctx: TaskContext,
-  w: Pick<LaunchPlan, "id" | "title" | "agentId" | "argv" | "parentPaneId" | "sandbox" | "trustDir"> & { rewriteArgv?: (argv: string[]) => string[] },
+  w: Pick<LaunchPlan, "id" | "title" | "agentId" | "argv" | "launch" | "parentPaneId" | "sandbox" | "trustDir"> & { rewriteArgv?: (argv: string[]) => string[] },
   cwd: string,
 ): Promise<PaneInfo> {
   const { deps } = ctx;
   // The agent's own config (workspace trust, hooks) is prepared right before it launches.
-  const launch = await deps.panes.resolveLaunch({ agent: w.agentId ?? undefined, argv: w.argv ?? undefined });
+  const { launch } = w;
   await launchHook(ctx, {
     taskId: w.id,
     launch: w.rewriteArgv ? { ...launch, argv: w.rewriteArgv(launch.argv) } : launch,
@@ -241,6 +248,8 @@ export async function spawnWorker(
     trustDir: w.trustDir,
     sandboxHome: w.sandbox ? (deps.sandbox?.dirs(w.id).home ?? null) : null,
   });
+  // The pane manager still resolves the profile for the spawn itself (a plain pane spawn needs
+  // that); it takes no resolved launch yet.
   return deps.panes.spawn(
     { agent: w.agentId ?? undefined, argv: w.argv ?? undefined, cwd, label: w.title.slice(0, 120), parentPaneId: w.parentPaneId ?? undefined, relationship: w.parentPaneId ? "subagent" : undefined },
     { taskId: w.id, sandbox: await sandboxLaunch(ctx, w.id, cwd, w.sandbox), rewriteArgv: w.rewriteArgv },
