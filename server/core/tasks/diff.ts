@@ -4,16 +4,14 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { YardError } from "../errors";
-import { branchExists, diffCommits, type DiffFile, diffTreeToCommit, diffWorktree, diffWorktreeSince, worktreeTree } from "../git";
+import type { z } from "zod";
+import type { taskDiffOutput } from "../../contracts/tasks";
+import { branchExists, diffCommits, diffTreeToCommit, diffWorktree, diffWorktreeSince, worktreeTree } from "../git";
 import type { TaskRow } from "../../stores/tasks";
 import { type TaskContext, taskRow } from "./context";
 
-export interface TaskDiff {
-  diff: string;
-  files: DiffFile[];
-  baseSha: string;
-  source: "worktree" | "branch";
-}
+/** The task diff reply without its review anchor (`since`), which the review service adds. */
+export type TaskDiff = Omit<z.infer<typeof taskDiffOutput>, "since">;
 
 /** The task's changes against its base commit: the live worktree, or its branch once the worktree is gone. */
 export async function diff(ctx: TaskContext, taskId: string): Promise<TaskDiff> {

@@ -1,24 +1,14 @@
 // A task's own verdict and the user's stop: a worker's report (completed, failed or rejected, with
 // its result) and cancel (stops the runner and the agent). Both go through the reducer.
-import { z } from "zod";
-import { evidence, LIMITS } from "../../contracts/common";
+import { type ReportInput, reportInput } from "../../contracts/tasks";
 import { YardError } from "../errors";
 import { apply, type TaskContext, taskRow } from "./context";
 import { isTerminal } from "./state";
 import { get, type TaskResult, type TaskView } from "./views";
 
-const idString = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
+export { reportInput };
 
-export const reportInput = z.object({
-  taskId: idString.optional(),
-  status: z.enum(["completed", "failed", "rejected"]),
-  summary: z.string().trim().min(1, "a report needs a summary").max(LIMITS.summary),
-  artifacts: z.array(z.string().min(1).max(LIMITS.path)).max(1000).default([]),
-  changedFiles: z.array(z.string().min(1).max(LIMITS.path)).max(10_000).default([]),
-  evidence: evidence.optional(),
-});
-
-export async function report(ctx: TaskContext, raw: z.input<typeof reportInput>, caller: { paneId: string | null; paneTaskId: string | null; admin: boolean }): Promise<TaskView> {
+export async function report(ctx: TaskContext, raw: ReportInput, caller: { paneId: string | null; paneTaskId: string | null; admin: boolean }): Promise<TaskView> {
   const input = reportInput.parse(raw);
   const taskId = input.taskId ?? caller.paneTaskId;
   if (!taskId) throw new YardError("BAD_PARAMS", "Which task? Run this inside a task's pane (YARD_TASK) or pass --task ID");

@@ -3,6 +3,7 @@
 // for a task waiting on input, resuming a failed or canceled task's agent session in a fresh pane,
 // and the rounds' records. A round starts through the reducer (next_round, resume).
 import { existsSync } from "node:fs";
+import type { TaskRound } from "../../contracts/reviews";
 import { codexResumeArgv } from "../agents/codex";
 import { agentKindOf } from "../agents/kinds";
 import { YardError } from "../errors";
@@ -17,16 +18,8 @@ import { get, type TaskResult, type TaskView } from "./views";
 /** What a resumed agent is told when no prompt is given. */
 export const RESUME_PROMPT = "Switchyard restarted you in the same session after your previous run stopped. Continue the task where you left off, and report when you are done (yard task report).";
 
-export interface RoundRecord {
-  number: number;
-  state: string;
-  paneId: string | null;
-  prompt: string | null;
-  result: TaskResult | null;
-  evidence: Evidence | null;
-  startedAt: string;
-  endedAt: string | null;
-}
+/** A round's record: the rounds reply's round without the reviews the review service adds. */
+export type RoundRecord = Omit<TaskRound, "reviews">;
 
 /**
  * Starts round N+1 on the same worktree with `feedback` as its prompt (a review requested

@@ -12,14 +12,14 @@ import { createContext, maxActive, type TaskContext, type TaskEngineDeps } from 
 import * as diffs from "./diff";
 import { finish, type FinishOptions } from "./finish";
 import { recover, shutdown } from "./recovery";
-import { cancel, report, type reportInput } from "./report";
+import { cancel, report } from "./report";
 import { followUp, resume, roundRecords, type RoundRecord, startNextRound } from "./rounds";
 import { onPaneTransition } from "./runner";
 import { start, startBacklog, type StartInput } from "./start";
 import * as views from "./views";
 import type { TaskView } from "./views";
 import { wait } from "./wait";
-import type { z } from "zod";
+import type { ReportInput } from "../../contracts/tasks";
 
 export { type BeforeLaunch, DEFAULT_MAX_ACTIVE, type TaskEngineDeps } from "./context";
 export type { TaskDiff } from "./diff";
@@ -65,7 +65,7 @@ export class TaskEngine {
     onPaneTransition(this.ctx, info, to, from, lastMessage, lost, lastStop);
   }
 
-  report(raw: z.input<typeof reportInput>, caller: { paneId: string | null; paneTaskId: string | null; admin: boolean }): Promise<TaskView> {
+  report(raw: ReportInput, caller: { paneId: string | null; paneTaskId: string | null; admin: boolean }): Promise<TaskView> {
     return report(this.ctx, raw, caller);
   }
 

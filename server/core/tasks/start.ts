@@ -3,9 +3,8 @@
 // commit, worktree, agent pane, the task recorded, the contract handed to the background runner),
 // or recorded in the backlog and launched later by startBacklog. Also the agent spawn every later
 // round and resume shares: the launch hook (agent config, workspace trust) and the OS sandbox.
-import { z } from "zod";
-import { absolutePath, contextId, LIMITS, text } from "../../contracts/common";
-import { type AgentProfile, argvSchema } from "../agents/profiles";
+import { type StartInput, startInput } from "../../contracts/tasks";
+import type { AgentProfile } from "../agents/profiles";
 import { YardError } from "../errors";
 import { createWorktree, discardWorktree, inspectRepo, resolveBaseSha, validateBranchName } from "../git";
 import { newId } from "../ids";
@@ -14,38 +13,13 @@ import type { PaneInfo } from "../panes/manager";
 import type { SandboxLaunch } from "../sandbox/sandbox";
 import type { LaunchFields, TaskFields, TaskRow } from "../../stores/tasks";
 import { apply, type BeforeLaunch, contractOf, json, maxActive, type TaskContext, taskRow } from "./context";
-import { type Contract, contractInput, renderPrompt } from "./contract";
+import { type Contract, renderPrompt } from "./contract";
 import { tidyWorktreeDir } from "./finish";
 import { runInBackground } from "./runner";
 import { ACTIVE_STATES, type TaskState, transition } from "./state";
 import { get, type TaskView } from "./views";
 
-const idString = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
-
-export const startInput = contractInput.extend({
-  title: z.string().trim().min(1).max(200).optional(),
-  label: z.string().trim().min(1).max(80).optional(),
-  contextId: contextId.optional(),
-  projectId: idString.optional(),
-  repoPath: absolutePath.optional(),
-  agent: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
-  argv: argvSchema.optional(),
-  baseRef: text(LIMITS.ref).pipe(z.string().min(1)).optional(),
-  fetch: z.boolean().optional(),
-  branch: text(LIMITS.ref).pipe(z.string().min(1)).optional(),
-  path: absolutePath.optional(),
-  parentPaneId: z.string().regex(/^pane[a-z0-9]+$/).optional(),
-  parentTaskId: idString.optional(),
-  readyTimeoutMs: z.number().int().min(100).max(600_000).optional(),
-  /** How long a start-up dialog may wait for a human (default: the ready timeout); the ready clock is paused meanwhile. */
-  dialogTimeoutMs: z.number().int().min(100).max(24 * 3600_000).optional(),
-  stallMs: z.number().int().min(100).max(600_000).optional(),
-  /** Record the task in the backlog instead of starting it (tasks.startBacklog starts it later). */
-  backlog: z.boolean().optional(),
-  /** Run the agent in the OS sandbox; overrides the agent profile's setting. */
-  sandbox: z.boolean().optional(),
-});
-export type StartInput = z.input<typeof startInput>;
+export { startInput, type StartInput };
 
 /** What a start needs once validated; nothing is created from it until launch. */
 interface LaunchPlan {

@@ -1,9 +1,10 @@
 // The task engine's reads: a task row (plus its current round and live pane) mapped to the
 // TaskView callers see, get and list (batched current-round reads), a task's events, the board
 // and the active count.
+import type { z } from "zod";
+import { type TaskResult, type taskState, type TaskView, type tokenUsage } from "../../contracts/tasks";
 import { transcriptTokenUsage, type TokenUsage } from "../agents/sessions";
 import type { YardEvent } from "../events/journal";
-import type { ReviewStatus } from "../../contracts/reviews";
 import { toStatus } from "../../stores/reviews";
 import type { TaskRow } from "../../stores/tasks";
 import { type Board, loadBoard } from "./board";
@@ -11,52 +12,13 @@ import { cardLine } from "./card-line";
 import { json, type TaskContext, taskRow } from "./context";
 import { ACTIVE_STATES, type Evidence, type ReportStatus, type TaskState } from "./state";
 
-export interface TaskResult {
-  status: ReportStatus;
-  summary: string;
-  artifacts: string[];
-  changedFiles: string[];
-  evidence: Record<string, unknown> | null;
-}
+export type { TaskResult, TaskView };
 
-export interface TaskView {
-  id: string;
-  title: string;
-  state: TaskState;
-  round: number;
-  label: string | null;
-  contextId: string | null;
-  projectId: string | null;
-  repoPath: string;
-  agent: string;
-  contract: { objective: string; constraints: string[]; acceptanceCriteria: string[]; outputFormat: string | null };
-  baseRef: string | null;
-  baseSha: string | null;
-  targetBranch: string | null;
-  branch: string | null;
-  branchPreexisting: boolean;
-  worktreePath: string | null;
-  paneId: string | null;
-  parentPaneId: string | null;
-  parentTaskId: string | null;
-  rootTaskId: string | null;
-  result: TaskResult | null;
-  evidence: Evidence | null;
-  /** Where the current round's review stands. */
-  reviewStatus: ReviewStatus;
-  /** The agent runs in the OS sandbox. */
-  sandboxed: boolean;
-  /** The agent's own session (from its hooks), with its token usage read from its transcript. */
-  agentSession: { id: string; transcriptPath: string | null; tokens: TokenUsage | null } | null;
-  /** One line saying what needs attention or what is going on (a dialog, an API error, retrying). */
-  statusLine: string | null;
-  disposition: "merged" | "discarded" | null;
-  mergeCommit: string | null;
-  cleanupError: string | null;
-  finishedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+// The view's types come from the task contract; the parts the core owns are checked equal to it,
+// so the output schema never strips a field the core adds.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const checks: [Same<z.infer<typeof taskState>, TaskState>, Same<z.infer<typeof tokenUsage>, TokenUsage>, Same<TaskResult["status"], ReportStatus>] = [true, true, true];
+void checks;
 
 export async function get(ctx: TaskContext, id: string): Promise<TaskView> {
   return (await views(ctx, [await taskRow(ctx, id)]))[0]!;
