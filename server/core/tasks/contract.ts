@@ -1,5 +1,6 @@
-// A task's contract (objective, constraints, acceptance criteria, expected output format) and the
-// prompt it becomes for the worker. The objective stands on lines of its own, verbatim, so agents
+// A task's contract (objective, constraints, acceptance criteria, expected output format; its
+// schema is in the task contract, server/contracts/tasks.ts) and the prompt it becomes for the
+// worker. The objective stands on lines of its own, verbatim, so agents
 // that act on directives in their prompt (the demo agent) see them unchanged.
 import type { z } from "zod";
 import { contractInput } from "../../contracts/tasks";
