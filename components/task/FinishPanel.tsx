@@ -78,9 +78,8 @@ export function FinishPanel({ task }: { task: Task }) {
       },
       onSuccess: (r, vars) => {
         setDialog(null);
-        const c = r.cleanup as { ok?: boolean; error?: string | null } | undefined;
-        if (c && c.ok === false) setCleanupIssue(c.error ?? "cleanup failed");
-        toast({ tone: "success", title: vars.merge ? `Merged into ${(r as { merge?: { target?: string } }).merge?.target ?? task.targetBranch}` : "Discarded", body: task.title });
+        if (!r.cleanup.ok) setCleanupIssue(r.cleanup.error ?? "cleanup failed");
+        toast({ tone: "success", title: vars.merge ? `Merged into ${r.merge?.target ?? task.targetBranch}` : "Discarded", body: task.title });
         refresh();
       },
       onError: (e) => {

@@ -88,6 +88,13 @@ export const absolutePath = z
   .refine(noNul, "paths must not contain NUL bytes")
   .refine((p) => path.isAbsolute(p), "must be an absolute path (the CLI resolves relative paths for you)");
 
+/** An agent's command line: the program and its arguments (placeholders are expanded at spawn time). */
+export const argvSchema = z
+  .array(z.string().max(8192).refine(noNul, "argv entries must not contain NUL bytes"))
+  .min(1, "argv needs at least the program to run")
+  .max(256)
+  .refine((a) => a.length === 0 || a[0]!.trim().length > 0, "argv[0] (the program) must not be empty");
+
 export const paneId = z.string().regex(/^pane[a-z0-9]{4,40}$/, "not a pane id");
 export const taskId = z.string().regex(/^tsk[a-z0-9]{4,40}$/, "not a task id");
 /** Project and other generic ids. */

@@ -1,10 +1,186 @@
-// The task-side contract the review and board UI codes against: the diff (optionally only the
-// changes since the last review), backlog starts, follow-up prompts, the base-ref picker and the
-// board's cards. Zod schemas for inputs and outputs; the router declares them with
-// .input()/.output(), and the CLI and UI take their types from the router.
+// The task contract: zod schemas for the inputs and outputs of every `tasks.*` procedure (start
+// and the backlog, the task view, wait, report, follow-up, diff, cancel, finish, events, resume),
+// the base-ref picker and the board's cards. The router declares them with .input()/.output(),
+// the CLI and UI take their types from the router, and the task engine's types come from here.
 import { z } from "zod";
-import { id, LIMITS, taskId } from "./common";
+import { absolutePath, argvSchema, contextId, evidence, id, LIMITS, taskId, text } from "./common";
+import { paneInfo, yardEvent } from "./panes";
 import { reviewStatus, reviewVerdict } from "./reviews";
+
+const idString = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
+
+// ---- start, report ---------------------------------------------------------------------
+
+const contractLine = z.string().trim().min(1).max(4000);
+
+/** A task's contract: what the worker is asked to do. */
+export const contractInput = z.object({
+  objective: z.string().trim().min(1, "the contract needs an objective").max(64 * 1024),
+  constraints: z.array(contractLine).max(100).default([]),
+  acceptanceCriteria: z.array(contractLine).max(100).default([]),
+  outputFormat: z.string().trim().min(1).max(8000).optional(),
+});
+
+export const startInput = contractInput.extend({
+  title: z.string().trim().min(1).max(200).optional(),
+  label: z.string().trim().min(1).max(80).optional(),
+  contextId: contextId.optional(),
+  projectId: idString.optional(),
+  repoPath: absolutePath.optional(),
+  agent: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
+  argv: argvSchema.optional(),
+  baseRef: text(LIMITS.ref).pipe(z.string().min(1)).optional(),
+  fetch: z.boolean().optional(),
+  branch: text(LIMITS.ref).pipe(z.string().min(1)).optional(),
+  path: absolutePath.optional(),
+  parentPaneId: z.string().regex(/^pane[a-z0-9]+$/).optional(),
+  parentTaskId: idString.optional(),
+  readyTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+  /** How long a start-up dialog may wait for a human (default: the ready timeout); the ready clock is paused meanwhile. */
+  dialogTimeoutMs: z.number().int().min(100).max(24 * 3600_000).optional(),
+  stallMs: z.number().int().min(100).max(600_000).optional(),
+  /** Record the task in the backlog instead of starting it (tasks.startBacklog starts it later). */
+  backlog: z.boolean().optional(),
+  /** Run the agent in the OS sandbox; overrides the agent profile's setting. */
+  sandbox: z.boolean().optional(),
+});
+export type StartInput = z.input<typeof startInput>;
+
+export const reportStatus = z.enum(["completed", "failed", "rejected"]);
+
+export const reportInput = z.object({
+  taskId: idString.optional(),
+  status: reportStatus,
+  summary: z.string().trim().min(1, "a report needs a summary").max(LIMITS.summary),
+  artifacts: z.array(z.string().min(1).max(LIMITS.path)).max(1000).default([]),
+  changedFiles: z.array(z.string().min(1).max(LIMITS.path)).max(10_000).default([]),
+  evidence: evidence.optional(),
+});
+export type ReportInput = z.input<typeof reportInput>;
+
+// ---- the other inputs --------------------------------------------------------------------
+
+export const taskIdInput = z.object({ id: taskId });
+
+export const listInput = z
+  .object({ contextId: z.string().max(100).optional(), states: z.array(z.string().max(32)).max(10).optional(), projectId: z.string().max(64).optional() })
+  .optional();
+
+export const waitInput = z.object({
+  id: taskId.optional(),
+  contextId: z.string().max(100).optional(),
+  until: z.union([z.string().max(200), z.array(z.string().max(32)).max(10)]).optional(),
+  timeoutMs: z.number().int().min(1).max(24 * 3600_000).optional(),
+});
+
+export const resumeInput = z.object({ id: taskId, prompt: z.string().trim().min(1).max(64 * 1024).optional(), readyTimeoutMs: z.number().int().min(100).max(600_000).optional() });
+
+export const finishInput = z.object({
+  id: taskId,
+  merge: z.object({ target: z.string().min(1).max(255).optional(), keepBranch: z.boolean().optional(), ignoreDirty: z.boolean().optional() }).optional(),
+  discard: z.object({ deleteBranch: z.boolean().optional() }).optional(),
+});
+
+export const eventsInput = z.object({ id: taskId, since: z.number().int().min(0).optional() });
+
+// ---- the task view -----------------------------------------------------------------------
+
+/** The task states (the reducer in the core owns them; its type is checked equal to this). */
+export const taskState = z.enum(["backlog", "pending", "working", "input_required", "completed", "failed", "canceled", "rejected"]);
+
+/** What a worker reported for a round. */
+export const taskResult = z.object({
+  status: reportStatus,
+  summary: z.string(),
+  artifacts: z.array(z.string()),
+  changedFiles: z.array(z.string()),
+  evidence: z.record(z.string(), z.unknown()).nullable(),
+});
+export type TaskResult = z.infer<typeof taskResult>;
+
+/** An agent session's token usage, read from its transcript. */
+export const tokenUsage = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number(),
+  cacheWriteTokens: z.number(),
+  totalTokens: z.number(),
+});
+
+export const taskView = z.object({
+  id: z.string(),
+  title: z.string(),
+  state: taskState,
+  round: z.number().int().min(1),
+  label: z.string().nullable(),
+  contextId: z.string().nullable(),
+  projectId: z.string().nullable(),
+  repoPath: z.string(),
+  agent: z.string(),
+  contract: z.object({ objective: z.string(), constraints: z.array(z.string()), acceptanceCriteria: z.array(z.string()), outputFormat: z.string().nullable() }),
+  baseRef: z.string().nullable(),
+  baseSha: z.string().nullable(),
+  targetBranch: z.string().nullable(),
+  branch: z.string().nullable(),
+  branchPreexisting: z.boolean(),
+  worktreePath: z.string().nullable(),
+  paneId: z.string().nullable(),
+  parentPaneId: z.string().nullable(),
+  parentTaskId: z.string().nullable(),
+  rootTaskId: z.string().nullable(),
+  result: taskResult.nullable(),
+  /** Why the task is where it is (failed, input_required). */
+  evidence: z.record(z.string(), z.unknown()).nullable(),
+  /** Where the current round's review stands. */
+  reviewStatus,
+  /** The agent runs in the OS sandbox. */
+  sandboxed: z.boolean(),
+  /** The agent's own session (from its hooks), with its token usage read from its transcript. */
+  agentSession: z.object({ id: z.string(), transcriptPath: z.string().nullable(), tokens: tokenUsage.nullable() }).nullable(),
+  /** One line saying what needs attention or what is going on (a dialog, an API error, retrying). */
+  statusLine: z.string().nullable(),
+  disposition: z.enum(["merged", "discarded"]).nullable(),
+  mergeCommit: z.string().nullable(),
+  cleanupError: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TaskView = z.infer<typeof taskView>;
+
+// ---- outputs -----------------------------------------------------------------------------
+
+export const taskList = z.array(taskView);
+
+/** A start: the task and its agent's pane (none for a task recorded in the backlog). */
+export const startOutput = z.object({ task: taskView, pane: paneInfo.nullable() });
+/** A backlog start or a resume: the task and the agent's new pane. */
+export const taskWithPane = z.object({ task: taskView, pane: paneInfo });
+
+export const waitOutput = z.object({ tasks: taskList });
+
+export const followUpOutput = z.object({ task: taskView, submit: z.object({ activitySeq: z.number().int(), bracketed: z.boolean() }) });
+
+/** What removing the worktree (and maybe the branch) did; `error` when part of it failed. */
+export const finishCleanup = z.object({
+  ok: z.boolean(),
+  error: z.string().optional(),
+  worktreeRemoved: z.boolean(),
+  /** The worktree was already gone before cleanup. */
+  worktreeMissing: z.boolean(),
+  branchDeleted: z.boolean(),
+  /** Deletion was asked for but the branch no longer exists (discard only). */
+  branchMissing: z.boolean().optional(),
+});
+
+/** A finish: the task, the merge (merge only) and the cleanup. */
+export const finishOutput = z.object({
+  task: taskView,
+  merge: z.object({ mergeCommit: z.string(), alreadyUpToDate: z.boolean(), target: z.string() }).optional(),
+  cleanup: finishCleanup,
+});
+
+export const taskEventsOutput = z.object({ events: z.array(yardEvent) });
 
 // ---- diff ------------------------------------------------------------------------------
 
@@ -44,7 +220,7 @@ export const taskDiffOutput = z.object({
 
 // ---- backlog, follow-up ----------------------------------------------------------------
 
-export const startBacklogInput = z.object({ id: taskId });
+export const startBacklogInput = taskIdInput;
 
 export const followUpInput = z.object({
   id: taskId,

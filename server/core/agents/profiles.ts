@@ -15,6 +15,7 @@
 import path from "node:path";
 import { REPO_ROOT } from "../../root";
 import { z } from "zod";
+import { argvSchema } from "../../contracts/common";
 import type { ProfileStore } from "../../stores/profiles";
 import { YardError } from "../errors";
 import { codexHooksOverride, codexNotifyOverride } from "./codex";
@@ -89,11 +90,8 @@ export function expandArgv(argv: string[], vars: Record<string, string> = {}): s
 }
 
 const noNul = (s: string) => !s.includes("\0");
-export const argvSchema = z
-  .array(z.string().max(8192).refine(noNul, "argv entries must not contain NUL bytes"))
-  .min(1, "argv needs at least the program to run")
-  .max(256)
-  .refine((a) => a.length === 0 || a[0]!.trim().length > 0, "argv[0] (the program) must not be empty");
+/** The argv contract lives with the other input contracts; re-exported for the core's callers. */
+export { argvSchema };
 
 export const envSchema = z.record(
   z.string().max(256).regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "environment variable names are letters, digits and _"),

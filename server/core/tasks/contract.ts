@@ -1,16 +1,11 @@
-// A task's contract (objective, constraints, acceptance criteria, expected output format) and the
-// prompt it becomes for the worker. The objective stands on lines of its own, verbatim, so agents
+// A task's contract (objective, constraints, acceptance criteria, expected output format; its
+// schema is in the task contract, server/contracts/tasks.ts) and the prompt it becomes for the
+// worker. The objective stands on lines of its own, verbatim, so agents
 // that act on directives in their prompt (the demo agent) see them unchanged.
-import { z } from "zod";
+import type { z } from "zod";
+import { contractInput } from "../../contracts/tasks";
 
-const line = z.string().trim().min(1).max(4000);
-
-export const contractInput = z.object({
-  objective: z.string().trim().min(1, "the contract needs an objective").max(64 * 1024),
-  constraints: z.array(line).max(100).default([]),
-  acceptanceCriteria: z.array(line).max(100).default([]),
-  outputFormat: z.string().trim().min(1).max(8000).optional(),
-});
+export { contractInput };
 export type Contract = z.output<typeof contractInput>;
 
 export function renderPrompt(c: Contract, task: { id: string; title: string }): string {

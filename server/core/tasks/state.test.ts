@@ -57,6 +57,23 @@ const rows: Row[] = [
   ["pending", { type: "submit_refused", code: "PANE_BUSY", message: "busy", round: 2 }, "input_required", { stage: "submit_refused", code: "PANE_BUSY", round: 2 }],
   ["pending", { type: "ready_timeout", timeoutMs: 100, lifecycle: "starting", round: 3 }, "input_required", { stage: "ready_timeout", lifecycle: "starting", round: 3 }],
   ["pending", { type: "submit_unconfirmed", stallMs: 5000 }, "input_required", { stage: "submit_unconfirmed", stallMs: 5000 }],
+  // the rest of each state's events: what the engine may send it, changed or not
+  ["pending", { type: "pane_working" }, "pending", undefined],
+  ["pending", { type: "pane_lost", reason: "pane_host_died", lastLifecycle: "starting" }, "failed", { reason: "pane_host_died", lastLifecycle: "starting" }],
+  ["pending", { type: "report", status: "completed" }, "completed", null],
+  ["working", { type: "ready_timeout", timeoutMs: 100, lifecycle: "working" }, "working", undefined],
+  ["working", { type: "submit_refused", code: "PANE_BUSY", message: "busy" }, "working", undefined],
+  ["input_required", { type: "cancel" }, "canceled", null],
+  ["input_required", { type: "restart", lastLifecycle: "done" }, "failed", { reason: "server_restart", lastLifecycle: "done" }],
+  ["input_required", { type: "submit_unconfirmed", stallMs: 5000 }, "input_required", undefined],
+  ["input_required", { type: "report", status: "rejected" }, "rejected", null],
+  ["backlog", { type: "submitted" }, "backlog", undefined],
+  ["backlog", { type: "pane_working" }, "backlog", undefined],
+  ["completed", { type: "pane_done", lastMessage: "hi" }, "completed", undefined],
+  ["failed", { type: "submitted" }, "failed", undefined],
+  ["failed", { type: "restart", lastLifecycle: null }, "failed", undefined],
+  ["rejected", { type: "pane_exit", exitCode: 0, signal: null, lastLifecycle: "done" }, "rejected", undefined],
+  ["canceled", { type: "pane_lost", reason: "pane_host_died", lastLifecycle: "done" }, "canceled", undefined],
 ];
 
 describe("task transitions", () => {
@@ -116,6 +133,10 @@ describe("task transitions", () => {
       expect(() => transition("completed", { type }, disposition)).toThrow(expect.objectContaining({ code: "CONFLICT", details: { disposition } }));
     },
   );
+
+  it.each([["merged", "completed"], ["discarded", "failed"], ["discarded", "canceled"]] as Array<[Disposition, TaskState]>)("a task already %s is not resumed from %s (CONFLICT)", (disposition, state) => {
+    expect(() => transition(state, { type: "resume", sessionId: "s1" }, disposition)).toThrow(expect.objectContaining({ code: "CONFLICT", details: { disposition } }));
+  });
 
   it("a finished task's other events follow its state as before", () => {
     expect(transition("completed", { type: "pane_exit", exitCode: 0, signal: null, lastLifecycle: "done" }, "merged")).toMatchObject({ state: "completed", changed: false });

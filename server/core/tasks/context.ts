@@ -1,0 +1,148 @@
+// The task engine's shared internals, handed to the free functions of each concern (start, runner,
+// wait, report, rounds, diff, finish, recovery, views): the dependencies, the store, the in-memory
+// bookkeeping (runners, starts in flight, finishes in flight, the state cache, the per-task chain)
+// and the one path for state changes, `apply`, which runs every event through the reducer in
+// state.ts, persists what the transition says and journals it.
+import type { AgentProfiles } from "../agents/profiles";
+import { YardError } from "../errors";
+import type { EventJournal } from "../events/journal";
+import type { PaneManager } from "../panes/manager";
+import type { Launch } from "../panes/launch";
+import type { Projects } from "../projects/projects";
+import type { Sandbox } from "../sandbox/sandbox";
+import type { TaskRow, TaskStore } from "../../stores/tasks";
+import type { Contract } from "./contract";
+import { type Disposition, type TaskEvent, type TaskState, transition } from "./state";
+import type { TaskResult } from "./views";
+
+export const DEFAULT_MAX_ACTIVE = 4;
+
+/** What the launch hook is told before an agent starts for a task (any round, or a resume). */
+export interface BeforeLaunch {
+  taskId: string;
+  launch: Launch;
+  cwd: string;
+  /** the repository to record the agent's workspace trust for; null when the project says no (or has none) */
+  trustDir: string | null;
+  /** the sandbox's private home, when the agent runs sandboxed */
+  sandboxHome: string | null;
+}
+
+export interface TaskEngineDeps {
+  journal: EventJournal;
+  panes: PaneManager;
+  agents: AgentProfiles;
+  projects: Projects;
+  home: string;
+  maxActive?: number;
+  readyTimeoutMs?: number;
+  /** Persistence: tasks, rounds, the board's reads. */
+  store: TaskStore;
+  /** The OS sandbox for tasks that ask for it (none: such starts are SANDBOX_UNAVAILABLE). */
+  sandbox?: Sandbox;
+  /** How long a start-up dialog may wait for a human (YARD_DIALOG_TIMEOUT_MS; default: the ready timeout). */
+  dialogTimeoutMs?: number;
+  /** Prepares the agent's own config right before it launches (core/agents/launch-prep.ts). */
+  beforeLaunch?: (b: BeforeLaunch) => Promise<void>;
+  /** false when a start-up dialog is on the pane's screen (core/agents/screen-watch.ts): never type a prompt into one. */
+  confirmReady?: (paneId: string) => Promise<boolean>;
+}
+
+export interface TaskContext {
+  readonly deps: TaskEngineDeps;
+  readonly store: TaskStore;
+  /** Each task's background runner (wait for ready, submit the round's prompt). */
+  readonly runners: Map<string, AbortController>;
+  /** Starts past the cap check whose task is not recorded as pending yet (they count against the cap). */
+  readonly launching: Set<string>;
+  /** Tasks a merge or discard is finishing right now. */
+  readonly finishing: Set<string>;
+  readonly stateCache: Map<string, TaskState>;
+  /** Serializes state changes per task so concurrent events apply in order. */
+  readonly chains: Map<string, Promise<unknown>>;
+  /** Serializes the cap check and worktree creation of starts. */
+  startLock: Promise<unknown>;
+  /** During shutdown panes are killed on purpose: their tasks are judged at the next start. */
+  closing: boolean;
+}
+
+export function createContext(deps: TaskEngineDeps): TaskContext {
+  return {
+    deps,
+    store: deps.store,
+    runners: new Map(),
+    launching: new Set(),
+    finishing: new Set(),
+    stateCache: new Map(),
+    chains: new Map(),
+    startLock: Promise.resolve(),
+    closing: false,
+  };
+}
+
+export const maxActive = (ctx: TaskContext): number => ctx.deps.maxActive ?? DEFAULT_MAX_ACTIVE;
+
+export async function taskRow(ctx: TaskContext, id: string): Promise<TaskRow> {
+  const row = await ctx.store.row(id);
+  if (!row) throw new YardError("NOT_FOUND", `No task ${id}`, { taskId: id });
+  return row;
+}
+
+export const json = <T>(s: string | null | undefined, fallback: T): T => {
+  if (!s) return fallback;
+  try {
+    return JSON.parse(s) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+export function contractOf(r: TaskRow): Contract {
+  return { objective: r.objective, constraints: json<string[]>(r.constraints, []), acceptanceCriteria: json<string[]>(r.acceptanceCriteria, []), outputFormat: r.outputFormat ?? undefined };
+}
+
+export type ApplyExtra = { result?: TaskResult; round?: { prompt: string; paneId: string }; finished?: { mergeCommit?: string | null; cleanupError?: string | null } };
+
+/**
+ * Applies one event through the reducer, persists it and journals it. Serialized per task.
+ * A transition that starts a round (next_round, resume) writes a new round row with
+ * `extra.round`'s prompt and pane instead of touching the current one. A transition that
+ * finishes the task (merged, discarded) records the disposition the reducer decided, with
+ * `extra.finished`.
+ */
+export function apply(ctx: TaskContext, taskId: string, event: TaskEvent, extra: ApplyExtra = {}): Promise<{ changed: boolean; state: TaskState }> {
+  const run = async () => {
+    const row = await taskRow(ctx, taskId);
+    const t = transition(row.state as TaskState, event, (row.disposition as Disposition | null) ?? null);
+    if (!t.changed) return { changed: false, state: t.state };
+    const now = new Date();
+    let round = row.round;
+    let paneId = row.paneId;
+    if (t.startsRound) {
+      if (!extra.round) throw new YardError("INTERNAL", "A new round needs its prompt and pane");
+      round = row.round + 1;
+      paneId = extra.round.paneId;
+      await ctx.store.startRound(taskId, { previous: row.round, next: round, state: t.state, prompt: extra.round.prompt, paneId, at: now });
+    } else {
+      await ctx.store.applyTransition(taskId, row.round, {
+        state: t.state,
+        ...(t.evidence !== undefined ? { evidence: t.evidence ? JSON.stringify(t.evidence) : null } : {}),
+        ...(extra.result ? { result: JSON.stringify(extra.result) } : {}),
+        ...(t.endsRound ? { endsRoundAt: now } : {}),
+        ...(t.disposition ? { finished: { disposition: t.disposition, at: now, ...extra.finished } } : {}),
+      });
+    }
+    ctx.stateCache.set(taskId, t.state);
+    if (extra.result) await ctx.deps.journal.append("task.result", { taskId, paneId, payload: { round, ...extra.result } });
+    if (t.state !== row.state || t.evidence !== undefined) {
+      await ctx.deps.journal.append("task.state", { taskId, paneId, payload: { from: row.state, to: t.state, cause: event.type, round, evidence: t.evidence ?? null } });
+    }
+    // A failed task never leaves its agent running behind the card.
+    if (t.state === "failed" && row.state !== "failed" && paneId && ctx.deps.panes.isLive(paneId)) void ctx.deps.panes.kill(paneId).catch(() => {});
+    return { changed: true, state: t.state };
+  };
+  const prev = ctx.chains.get(taskId) ?? Promise.resolve();
+  const p = prev.then(run, run);
+  ctx.chains.set(taskId, p.catch(() => {}));
+  return p;
+}

@@ -1,0 +1,72 @@
+// A task's changes: its diff against the base commit (the live worktree, or the branch or merge
+// once the worktree is gone), the diff since a review's snapshot, and the snapshot itself (the
+// worktree as a tree id). A diff that races a merge or discard answers CONFLICT, not a git error.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { YardError } from "../errors";
+import type { z } from "zod";
+import type { taskDiffOutput } from "../../contracts/tasks";
+import { branchExists, diffCommits, diffTreeToCommit, diffWorktree, diffWorktreeSince, worktreeTree } from "../git";
+import type { TaskRow } from "../../stores/tasks";
+import { type TaskContext, taskRow } from "./context";
+
+/** The task diff reply without its review anchor (`since`), which the review service adds. */
+export type TaskDiff = Omit<z.infer<typeof taskDiffOutput>, "since">;
+
+/** The task's changes against its base commit: the live worktree, or its branch once the worktree is gone. */
+export async function diff(ctx: TaskContext, taskId: string): Promise<TaskDiff> {
+  const t = await taskRow(ctx, taskId);
+  if (!t.baseSha || !t.worktreePath) throw new YardError("CONFLICT", t.state === "backlog" ? "The task is in the backlog; it has no worktree or diff until it starts" : "The task has no worktree");
+  return changes(ctx, t, { baseSha: t.baseSha });
+}
+
+/** The changes from a review's snapshot (a tree id) to the worktree now, in the same shape. */
+export async function diffSince(ctx: TaskContext, taskId: string, tree: string): Promise<TaskDiff> {
+  const t = await taskRow(ctx, taskId);
+  if (!t.baseSha || !t.worktreePath) throw new YardError("CONFLICT", "The task has no worktree");
+  return changes(ctx, t, { tree });
+}
+
+async function changes(ctx: TaskContext, t: TaskRow, from: { baseSha: string } | { tree: string }): Promise<TaskDiff> {
+  const baseSha = t.baseSha!;
+  const wt = t.worktreePath!;
+  // A linked worktree has a `.git` file; checking for it costs no git process on this hot path.
+  // While a merge or discard removes it, its files are half gone: the branch is the truth then.
+  if (!ctx.finishing.has(t.id) && existsSync(path.join(wt, ".git"))) {
+    try {
+      const d = "tree" in from ? await diffWorktreeSince({ worktreePath: wt, tree: from.tree }) : await diffWorktree({ worktreePath: wt, baseSha });
+      return { ...d, baseSha, source: "worktree" };
+    } catch (e) {
+      // A merge or discard removed (part of) the worktree while git was reading it: use the branch.
+      if (existsSync(path.join(wt, ".git")) && !ctx.finishing.has(t.id)) throw e;
+    }
+  }
+  // The worktree is gone (merged or discarded): the branch, or the merge, still holds the committed work.
+  try {
+    const now = await taskRow(ctx, t.id); // a merge that finished meanwhile has recorded its commit
+    const tip = now.branch && (await branchExists(now.repoPath, now.branch)) ? now.branch : now.mergeCommit ? `${now.mergeCommit}^2` : null;
+    if (!tip) {
+      if (ctx.finishing.has(t.id)) throw new YardError("GIT_FAILED", "the branch is gone and the merge is not recorded yet");
+      throw new YardError("CONFLICT", "The task's worktree and branch are both gone; there is nothing left to diff", { taskId: t.id });
+    }
+    const d = "tree" in from ? await diffTreeToCommit({ repoRoot: now.repoPath, tree: from.tree, tip }) : await diffCommits({ repoRoot: now.repoPath, baseSha, tip });
+    return { ...d, baseSha, source: "branch" };
+  } catch (e) {
+    if (e instanceof YardError && (e.code === "GIT_FAILED" || e.code === "NOT_FOUND") && ctx.finishing.has(t.id)) {
+      throw new YardError("CONFLICT", "The task is being merged or discarded right now; ask for its diff again once that has finished", { taskId: t.id, finishing: true });
+    }
+    throw e;
+  }
+}
+
+/** The worktree's current state as a tree id (a review's snapshot); null when the worktree is gone. */
+export async function snapshot(ctx: TaskContext, taskId: string): Promise<string | null> {
+  const t = await taskRow(ctx, taskId);
+  if (!t.worktreePath || !existsSync(path.join(t.worktreePath, ".git"))) return null;
+  try {
+    return await worktreeTree({ worktreePath: t.worktreePath });
+  } catch (e) {
+    if (!existsSync(path.join(t.worktreePath, ".git"))) return null; // removed while git read it
+    throw e;
+  }
+}

@@ -1,0 +1,92 @@
+// Driving a task's agent and following its pane: the background runner of each round (wait until
+// the agent is ready, submit the round's prompt through the gate) and the pane lifecycle
+// transitions the pane manager reports (turn ended, working again, exited, lost). What happens
+// lands in the task's state through the reducer (context.ts `apply`).
+import { YardError } from "../errors";
+import type { PaneInfo } from "../panes/manager";
+import { apply, type TaskContext } from "./context";
+import { waitForReady } from "./ready-wait";
+
+export const DEFAULT_READY_TIMEOUT_MS = 30_000;
+
+/**
+ * Server-side, survives the caller leaving: wait until the agent is ready, then submit the
+ * round's prompt (the contract, or review feedback) through the gate. What goes wrong lands in
+ * the task's state through the reducer, with evidence.
+ */
+export function runInBackground(
+  ctx: TaskContext,
+  taskId: string,
+  paneId: string,
+  prompt: string,
+  opts: { readyTimeoutMs?: number; stallMs?: number; dialogTimeoutMs?: number; round: number },
+): void {
+  const { deps } = ctx;
+  ctx.runners.get(taskId)?.abort();
+  const ac = new AbortController();
+  ctx.runners.set(taskId, ac);
+  const readyTimeoutMs = opts.readyTimeoutMs ?? deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+  const { stallMs, round } = opts;
+  void (async () => {
+    const ready = await waitForReady({ panes: deps.panes, journal: deps.journal, confirmReady: deps.confirmReady }, paneId, {
+      timeoutMs: readyTimeoutMs,
+      dialogTimeoutMs: opts.dialogTimeoutMs ?? deps.dialogTimeoutMs,
+      signal: ac.signal,
+    });
+    if (ac.signal.aborted || (!ready.ready && ready.reason === "aborted")) return;
+    if (!ready.ready && ready.reason === "exited") {
+      // Usually the pane's own exit event fails the task; this covers an exit before the task recorded its pane.
+      const info = await deps.panes.get(paneId);
+      await apply(ctx, taskId, { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: (await lastLifecycleBeforeExit(ctx, paneId)) ?? "starting" });
+      return;
+    }
+    if (!ready.ready) {
+      await apply(ctx, taskId, { type: "ready_timeout", timeoutMs: readyTimeoutMs, lifecycle: ready.lifecycle, round, dialog: ready.dialog, screen: ready.screen, waitedAtDialogMs: ready.waitedAtDialogMs });
+      return;
+    }
+    try {
+      await deps.panes.submitForTask(paneId, prompt, { stallMs, signal: ac.signal });
+      await apply(ctx, taskId, { type: "submitted" });
+    } catch (e) {
+      if (ac.signal.aborted) return;
+      const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
+      if (err.code === "SUBMIT_STALLED") await apply(ctx, taskId, { type: "submit_unconfirmed", stallMs: Number(err.details?.stallMs ?? stallMs ?? 5000) });
+      else if (err.code !== "PANE_EXITED") await apply(ctx, taskId, { type: "submit_refused", code: err.code, message: err.message, details: err.details ?? null, round });
+    }
+  })()
+    .catch(() => {})
+    .finally(() => {
+      if (ctx.runners.get(taskId) === ac) ctx.runners.delete(taskId);
+    });
+}
+
+/** The pane manager reports every lifecycle transition of a task's pane here (`lost`: its host died). */
+export function onPaneTransition(
+  ctx: TaskContext,
+  info: PaneInfo,
+  to: string,
+  from: string,
+  lastMessage: string | undefined,
+  lost?: string,
+  lastStop?: { failed: boolean; error?: string } | null,
+): void {
+  if (!info.taskId || ctx.closing) return;
+  const taskId = info.taskId;
+  void (async () => {
+    const row = await ctx.store.row(taskId);
+    if (row?.paneId !== info.id) return; // an old round's pane
+    if (to === "done") await apply(ctx, taskId, { type: "pane_done", lastMessage: lastMessage ?? null, failure: lastStop?.failed ? { error: lastStop.error ?? null } : null });
+    else if (to === "working" || to === "blocked") await apply(ctx, taskId, { type: "pane_working" });
+    else if (to === "exited") {
+      ctx.runners.get(taskId)?.abort();
+      await apply(ctx, taskId, lost ? { type: "pane_lost", reason: lost, lastLifecycle: from } : { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: from });
+    }
+  })().catch(() => {});
+}
+
+/** A pane stopped by the previous shutdown (or gone before its task saw it): what it was doing before it exited. */
+export async function lastLifecycleBeforeExit(ctx: TaskContext, paneId: string): Promise<string | null> {
+  const events = await ctx.deps.journal.list({ paneId, type: "pane.lifecycle" });
+  const last = events.at(-1)?.payload as { from?: string; to?: string } | undefined;
+  return last?.to === "exited" ? (last.from ?? null) : (last?.to ?? null);
+}

@@ -1,0 +1,265 @@
+// Starting a task: a start is validated (agent or command, project or repository, parent, sandbox,
+// branch) into a launch plan, then launched on the one start path (cap under the start lock, base
+// commit, worktree, agent pane, the task recorded, the contract handed to the background runner),
+// or recorded in the backlog and launched later by startBacklog. Also the agent spawn every later
+// round and resume shares: the launch hook (agent config, workspace trust) and the OS sandbox.
+import { type StartInput, startInput } from "../../contracts/tasks";
+import type { AgentProfile } from "../agents/profiles";
+import { YardError } from "../errors";
+import { createWorktree, discardWorktree, inspectRepo, resolveBaseSha, validateBranchName } from "../git";
+import { newId } from "../ids";
+import type { Launch } from "../panes/launch";
+import type { PaneInfo } from "../panes/manager";
+import type { SandboxLaunch } from "../sandbox/sandbox";
+import type { LaunchFields, TaskFields, TaskRow } from "../../stores/tasks";
+import { apply, type BeforeLaunch, contractOf, json, maxActive, type TaskContext, taskRow } from "./context";
+import { type Contract, renderPrompt } from "./contract";
+import { tidyWorktreeDir } from "./finish";
+import { runInBackground } from "./runner";
+import { ACTIVE_STATES, type TaskState, transition } from "./state";
+import { get, type TaskView } from "./views";
+
+export { startInput, type StartInput };
+
+/** What a start needs once validated; nothing is created from it until launch. */
+interface LaunchPlan {
+  id: string;
+  title: string;
+  repoRoot: string;
+  agentId: string | null;
+  argv: string[] | null;
+  /** The agent's launch (profile or command, placeholders expanded, program found), resolved once at validation. */
+  launch: Launch;
+  contract: Contract;
+  parentPaneId: string | null;
+  options: LaunchOptions;
+  /** Run under the OS sandbox (with network or not); null: unsandboxed. */
+  sandbox: { network: boolean } | null;
+  /** The repository whose workspace trust the agent's config records (its project trusts agents); null: none. */
+  trustDir: string | null;
+}
+
+/** How a task's worktree and agent start; kept with a backlog task until it starts. */
+interface LaunchOptions {
+  branch: string;
+  baseRef: string | null;
+  fetch: boolean;
+  path: string | null;
+  readyTimeoutMs: number | null;
+  stallMs: number | null;
+  dialogTimeoutMs?: number | null;
+}
+
+function slug(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "task";
+}
+
+/**
+ * Starts a task now, or with `backlog: true` records it in the backlog (validated exactly like
+ * a start; no worktree, branch or pane until startBacklog).
+ */
+export async function start(ctx: TaskContext, raw: StartInput, caller: { paneId?: string | null } = {}): Promise<{ task: TaskView; pane: PaneInfo | null }> {
+  const { deps, store } = ctx;
+  const input = startInput.parse(raw);
+  if (input.agent && input.argv) throw new YardError("BAD_PARAMS", "Give either an agent profile or a command (argv), not both");
+  if (!input.projectId && !input.repoPath) throw new YardError("BAD_PARAMS", "Give a project (--project ID) or a repository (--repo PATH)");
+  if (input.projectId && input.repoPath) throw new YardError("BAD_PARAMS", "Give either --project or --repo, not both");
+  const project = input.projectId ? await deps.projects.get(input.projectId) : null;
+  const repo = await inspectRepo(project?.path ?? input.repoPath!);
+  if (!repo.hasHead) throw new YardError("BAD_PARAMS", `${repo.root} has no commits yet; commit something first`, { repo: repo.root });
+  const agentId = input.argv ? null : (input.agent ?? "demo");
+  // Profile, placeholders and program are checked now: a launch that cannot work creates nothing.
+  const resolved = await deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: input.argv });
+  const sandbox = await sandboxFor(ctx, input.sandbox, agentId ? await deps.agents.get(agentId) : null);
+  const parentPaneId = input.parentPaneId ?? caller.paneId ?? null;
+  if (parentPaneId) {
+    await deps.panes.get(parentPaneId).catch((e: unknown) => {
+      throw e instanceof YardError && e.code === "NOT_FOUND" ? new YardError("NOT_FOUND", `No parent pane ${parentPaneId}`, { parentPaneId }) : e;
+    });
+  }
+  const parentTask = input.parentTaskId ? await taskRow(ctx, input.parentTaskId) : null;
+
+  const id = newId("tsk");
+  const title = input.title ?? input.objective.split("\n")[0]!.slice(0, 80);
+  const branch = await validateBranchName(input.branch ?? `yard/${slug(title)}-${id.slice(3, 9)}`);
+  const fields: TaskFields = {
+    id,
+    title,
+    label: input.label ?? null,
+    contextId: input.contextId ?? null,
+    projectId: project?.id ?? null,
+    repoPath: repo.root,
+    agent: agentId ?? "custom",
+    argv: input.argv ? JSON.stringify(input.argv) : null,
+    objective: input.objective,
+    constraints: JSON.stringify(input.constraints),
+    acceptanceCriteria: JSON.stringify(input.acceptanceCriteria),
+    outputFormat: input.outputFormat ?? null,
+    parentTaskId: parentTask?.id ?? null,
+    rootTaskId: parentTask ? (parentTask.rootTaskId ?? parentTask.id) : id,
+    parentPaneId,
+    baseRef: input.baseRef ?? null,
+    sandboxed: sandbox !== null,
+  };
+  const plan: LaunchPlan = {
+    id,
+    title,
+    repoRoot: repo.root,
+    agentId,
+    argv: input.argv ?? null,
+    launch: resolved,
+    contract: { objective: input.objective, constraints: input.constraints, acceptanceCriteria: input.acceptanceCriteria, outputFormat: input.outputFormat },
+    parentPaneId,
+    sandbox,
+    trustDir: project?.trustAgents ? repo.root : null,
+    options: { branch, baseRef: input.baseRef ?? null, fetch: input.fetch ?? false, path: input.path ?? null, readyTimeoutMs: input.readyTimeoutMs ?? null, stallMs: input.stallMs ?? null, dialogTimeoutMs: input.dialogTimeoutMs ?? null },
+  };
+  if (!input.backlog) return launch(ctx, plan, { create: fields });
+
+  // The base is resolved again when the task starts (HEAD moves meanwhile); a ref that does
+  // not resolve now is refused now. With --fetch it may only exist after the fetch at start.
+  if (input.baseRef && !input.fetch) await resolveBaseSha(repo.root, input.baseRef);
+  await store.createBacklog(fields, { ...plan.options });
+  ctx.stateCache.set(id, "backlog");
+  await deps.journal.append("task.created", { taskId: id, payload: { title, contextId: input.contextId ?? null, backlog: true } });
+  return { task: await get(ctx, id), pane: null };
+}
+
+/** Starts a backlog task: the cap, then worktree, branch, pane and the contract, as any start. */
+export async function startBacklog(ctx: TaskContext, taskId: string): Promise<{ task: TaskView; pane: PaneInfo }> {
+  const { deps } = ctx;
+  const row = await taskRow(ctx, taskId);
+  transition(row.state as TaskState, { type: "start" }); // CONFLICT unless it is in the backlog, before anything is created
+  const options = json<LaunchOptions | null>(row.startOptions, null);
+  if (!options) throw new YardError("CONFLICT", "The backlog task has no launch options recorded", { taskId });
+  const repo = await inspectRepo(row.repoPath);
+  const argv = json<string[] | null>(row.argv, null);
+  const agentId = argv ? null : row.agent;
+  const resolved = await deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: argv ?? undefined });
+  // Sandboxed when it was saved: the sandbox must be available now, checked before anything is created.
+  const sandbox = row.sandboxed ? await sandboxFor(ctx, true, agentId ? await deps.agents.get(agentId) : null) : null;
+  const plan: LaunchPlan = { id: row.id, title: row.title, repoRoot: repo.root, agentId, argv, launch: resolved, contract: contractOf(row), parentPaneId: row.parentPaneId, options, sandbox, trustDir: await trustDirOf(ctx, row) };
+  const { task, pane } = await launch(ctx, plan, { fromBacklog: true });
+  return { task, pane: pane! };
+}
+
+/**
+ * The one start path (new tasks and backlog tasks): under the start lock the cap is checked
+ * (counting starts still in flight), the base resolved and the worktree created; then the agent
+ * is spawned in it, the task recorded as pending, and the contract submitted in the background.
+ * A refusal at any step leaves nothing behind: no worktree, no branch it created, and either no
+ * task (a new one) or the backlog task exactly as it was.
+ */
+async function launch(ctx: TaskContext, plan: LaunchPlan, mode: { create: TaskFields } | { fromBacklog: true }): Promise<{ task: TaskView; pane: PaneInfo | null }> {
+  const { deps, store } = ctx;
+  const { id, options } = plan;
+  let currentBranch: string | null = null;
+  let wt!: Awaited<ReturnType<typeof createWorktree>>;
+  // The cap check and the reservation are one step: a second start cannot slip between them.
+  const run = async () => {
+    const active = (await store.activeCount(ACTIVE_STATES)) + ctx.launching.size;
+    const cap = maxActive(ctx);
+    if (active >= cap) {
+      throw new YardError("RATE_LIMITED", `${active} tasks are already running (the cap is ${cap}); finish, cancel or wait for one first`, { active, cap });
+    }
+    const baseSha = await resolveBaseSha(plan.repoRoot, options.baseRef, { fetch: options.fetch });
+    currentBranch = (await inspectRepo(plan.repoRoot)).currentBranch;
+    wt = await createWorktree({ repoRoot: plan.repoRoot, branch: options.branch, baseSha, path: options.path ?? undefined, yardHome: deps.home });
+    ctx.launching.add(id);
+  };
+  const p = ctx.startLock.then(run, run);
+  ctx.startLock = p.catch(() => {});
+  await p;
+
+  const prompt = renderPrompt(plan.contract, { id, title: plan.title });
+  const previous = ctx.stateCache.get(id);
+  let pane: PaneInfo | null = null;
+  try {
+    ctx.stateCache.set(id, "pending"); // the pane refuses other prompts until the contract is in
+    pane = await spawnWorker(ctx, plan, wt.worktreePath);
+    const launched: LaunchFields = { baseSha: wt.baseSha, targetBranch: currentBranch, branch: wt.branch, branchPreexisting: wt.branchPreexisting, worktreePath: wt.worktreePath, paneId: pane.id, prompt };
+    if ("create" in mode) await store.createStarted(mode.create, launched);
+    else await store.recordLaunch(id, launched);
+  } catch (e) {
+    if (previous) ctx.stateCache.set(id, previous);
+    else ctx.stateCache.delete(id);
+    ctx.launching.delete(id);
+    if (pane) await deps.panes.kill(pane.id).catch(() => {});
+    await discardWorktree({ repoRoot: plan.repoRoot, worktreePath: wt.worktreePath, branch: wt.branch, branchPreexisting: wt.branchPreexisting, deleteBranch: true }).catch(() => {});
+    await tidyWorktreeDir(ctx, { repoPath: plan.repoRoot, worktreePath: wt.worktreePath });
+    throw e;
+  }
+  try {
+    if ("create" in mode) {
+      await deps.journal.append("task.created", { taskId: id, paneId: pane.id, payload: { title: plan.title, contextId: mode.create.contextId, branch: wt.branch, baseSha: wt.baseSha, sandboxed: plan.sandbox !== null } });
+    } else {
+      await deps.journal.append("task.started", { taskId: id, paneId: pane.id, payload: { branch: wt.branch, baseSha: wt.baseSha, fromBacklog: true } });
+      await apply(ctx, id, { type: "start" });
+    }
+  } finally {
+    ctx.launching.delete(id);
+  }
+  runInBackground(ctx, id, pane.id, prompt, { readyTimeoutMs: options.readyTimeoutMs ?? undefined, stallMs: options.stallMs ?? undefined, dialogTimeoutMs: options.dialogTimeoutMs ?? undefined, round: 1 });
+  return { task: await get(ctx, id), pane };
+}
+
+/**
+ * The task's agent in a new pane in its worktree (same profile or command; YARD_TASK set; sandboxed
+ * when the task is). `w.launch` is the launch its caller resolved (and checked) for this spawn.
+ */
+export async function spawnWorker(
+  ctx: TaskContext,
+  w: Pick<LaunchPlan, "id" | "title" | "agentId" | "argv" | "launch" | "parentPaneId" | "sandbox" | "trustDir"> & { rewriteArgv?: (argv: string[]) => string[] },
+  cwd: string,
+): Promise<PaneInfo> {
+  const { deps } = ctx;
+  // The agent's own config (workspace trust, hooks) is prepared right before it launches.
+  const { launch } = w;
+  await launchHook(ctx, {
+    taskId: w.id,
+    launch: w.rewriteArgv ? { ...launch, argv: w.rewriteArgv(launch.argv) } : launch,
+    cwd,
+    trustDir: w.trustDir,
+    sandboxHome: w.sandbox ? (deps.sandbox?.dirs(w.id).home ?? null) : null,
+  });
+  // The pane manager still resolves the profile for the spawn itself (a plain pane spawn needs
+  // that); it takes no resolved launch yet.
+  return deps.panes.spawn(
+    { agent: w.agentId ?? undefined, argv: w.argv ?? undefined, cwd, label: w.title.slice(0, 120), parentPaneId: w.parentPaneId ?? undefined, relationship: w.parentPaneId ? "subagent" : undefined },
+    { taskId: w.id, sandbox: await sandboxLaunch(ctx, w.id, cwd, w.sandbox), rewriteArgv: w.rewriteArgv },
+  );
+}
+
+/** The repository to record agents' workspace trust for: the task's, when its project trusts agents. */
+export async function trustDirOf(ctx: TaskContext, row: Pick<TaskRow, "projectId" | "repoPath">): Promise<string | null> {
+  const project = row.projectId ? await ctx.deps.projects.get(row.projectId).catch(() => null) : null;
+  return project?.trustAgents ? row.repoPath : null;
+}
+
+/** The launch hook point: a failed preparation is journaled and the launch goes on (the agent then shows its dialog). */
+async function launchHook(ctx: TaskContext, b: BeforeLaunch): Promise<void> {
+  if (!ctx.deps.beforeLaunch) return;
+  try {
+    await ctx.deps.beforeLaunch(b);
+  } catch (e) {
+    const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
+    await ctx.deps.journal.append("task.prepare_failed", { taskId: b.taskId, payload: { code: err.code, message: err.message } });
+  }
+}
+
+/**
+ * Whether a start runs sandboxed (the start's flag wins over the profile's), checked before
+ * anything is created: when the sandbox cannot start here, SANDBOX_UNAVAILABLE says why.
+ */
+export async function sandboxFor(ctx: TaskContext, flag: boolean | undefined, profile: AgentProfile | null): Promise<{ network: boolean } | null> {
+  if (!(flag ?? profile?.sandbox ?? false)) return null;
+  if (!ctx.deps.sandbox) throw new YardError("SANDBOX_UNAVAILABLE", "This server was started without the OS sandbox", { reason: "not_configured" });
+  await ctx.deps.sandbox.require();
+  return { network: profile?.sandboxNetwork ?? false };
+}
+
+/** The launch the pane manager wraps the agent in (null: unsandboxed). */
+async function sandboxLaunch(ctx: TaskContext, taskId: string, worktreePath: string, sandbox: { network: boolean } | null): Promise<SandboxLaunch | null> {
+  if (!sandbox || !ctx.deps.sandbox) return null;
+  return ctx.deps.sandbox.prepare({ taskId, worktreePath, network: sandbox.network });
+}

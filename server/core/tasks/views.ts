@@ -1,0 +1,88 @@
+// The task engine's reads: a task row (plus its current round and live pane) mapped to the
+// TaskView callers see, get and list (batched current-round reads), a task's events, the board
+// and the active count.
+import type { z } from "zod";
+import { type TaskResult, type taskState, type TaskView, type tokenUsage } from "../../contracts/tasks";
+import { transcriptTokenUsage, type TokenUsage } from "../agents/sessions";
+import type { YardEvent } from "../events/journal";
+import { toStatus } from "../../stores/reviews";
+import type { TaskRow } from "../../stores/tasks";
+import { type Board, loadBoard } from "./board";
+import { cardLine } from "./card-line";
+import { json, type TaskContext, taskRow } from "./context";
+import { ACTIVE_STATES, type Evidence, type ReportStatus, type TaskState } from "./state";
+
+export type { TaskResult, TaskView };
+
+// The view's types come from the task contract; the parts the core owns are checked equal to it,
+// so the output schema never strips a field the core adds.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const checks: [Same<z.infer<typeof taskState>, TaskState>, Same<z.infer<typeof tokenUsage>, TokenUsage>, Same<TaskResult["status"], ReportStatus>] = [true, true, true];
+void checks;
+
+export async function get(ctx: TaskContext, id: string): Promise<TaskView> {
+  return (await views(ctx, [await taskRow(ctx, id)]))[0]!;
+}
+
+export async function list(ctx: TaskContext, filter: { contextId?: string; states?: string[]; projectId?: string } = {}): Promise<TaskView[]> {
+  return views(ctx, await ctx.store.list(filter));
+}
+
+/** Rows to views; each task's current round (result, review verdict) comes from one batched read, not one query per task. */
+async function views(ctx: TaskContext, rows: TaskRow[]): Promise<TaskView[]> {
+  const current = await ctx.store.currentRounds(rows);
+  return Promise.all(rows.map((r) => view(ctx, r, current.get(r.id) ?? { result: null, verdict: null })));
+}
+
+async function view(ctx: TaskContext, r: TaskRow, current: { result: string | null; verdict: string | null }): Promise<TaskView> {
+  const evidence = json<Evidence | null>(r.evidence, null);
+  const pane = r.paneId && ctx.deps.panes.isLive(r.paneId) ? await ctx.deps.panes.get(r.paneId).catch(() => null) : null;
+  return {
+    id: r.id,
+    title: r.title,
+    state: r.state as TaskState,
+    round: r.round,
+    label: r.label,
+    contextId: r.contextId,
+    projectId: r.projectId,
+    repoPath: r.repoPath,
+    agent: r.agent,
+    contract: { objective: r.objective, constraints: json(r.constraints, []), acceptanceCriteria: json(r.acceptanceCriteria, []), outputFormat: r.outputFormat },
+    baseRef: r.baseRef,
+    baseSha: r.baseSha,
+    targetBranch: r.targetBranch,
+    branch: r.branch,
+    branchPreexisting: r.branchPreexisting,
+    worktreePath: r.worktreePath,
+    paneId: r.paneId,
+    parentPaneId: r.parentPaneId,
+    parentTaskId: r.parentTaskId,
+    rootTaskId: r.rootTaskId,
+    result: json<TaskResult | null>(current.result, null),
+    evidence,
+    reviewStatus: toStatus(current.verdict),
+    sandboxed: r.sandboxed,
+    agentSession: r.agentSessionId ? { id: r.agentSessionId, transcriptPath: r.agentTranscriptPath, tokens: await transcriptTokenUsage(r.agentTranscriptPath) } : null,
+    statusLine: cardLine({ state: r.state, evidence, pane }),
+    disposition: (r.disposition as TaskView["disposition"]) ?? null,
+    mergeCommit: r.mergeCommit,
+    cleanupError: r.cleanupError,
+    finishedAt: r.finishedAt?.toISOString() ?? null,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+export async function events(ctx: TaskContext, taskId: string, since?: number): Promise<YardEvent[]> {
+  await taskRow(ctx, taskId);
+  return ctx.deps.journal.list({ taskId, since });
+}
+
+export function board(ctx: TaskContext, projectId: string): Promise<Board> {
+  return loadBoard(ctx.store, projectId, ctx.deps.panes);
+}
+
+/** Tasks not yet settled for good (pending, working, input_required), optionally of one profile. */
+export function activeCount(ctx: TaskContext, filter: { agent?: string } = {}): Promise<number> {
+  return ctx.store.activeCount(ACTIVE_STATES, filter);
+}

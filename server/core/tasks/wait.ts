@@ -1,0 +1,73 @@
+// Waiting on tasks: block until one task (or every task of a context) is in one of the wanted
+// states, woken by task.* journal events, with a timeout; and the named state sets (`settled`,
+// `terminal`, `working`) a wait may ask for.
+import { YardError } from "../errors";
+import { type TaskContext, taskRow } from "./context";
+import { TERMINAL_STATES } from "./state";
+import { get, list, type TaskView } from "./views";
+
+export const WAIT_SETS = {
+  settled: [...TERMINAL_STATES, "input_required"],
+  terminal: [...TERMINAL_STATES],
+  working: ["working"],
+} as const;
+
+export function resolveUntil(until: string | string[] | undefined): string[] {
+  const wanted = (Array.isArray(until) ? until : (until ?? "settled").split(",")).map((s) => s.trim()).filter(Boolean);
+  const out = new Set<string>();
+  for (const u of wanted) {
+    if (u in WAIT_SETS) for (const s of WAIT_SETS[u as keyof typeof WAIT_SETS]) out.add(s);
+    else if (["backlog", "pending", "working", "input_required", "completed", "failed", "canceled", "rejected"].includes(u)) out.add(u);
+    else throw new YardError("BAD_PARAMS", `Unknown state ${JSON.stringify(u)}: use settled, terminal, working or task states`, { until: u });
+  }
+  return [...out];
+}
+
+export async function wait(ctx: TaskContext, opts: { taskId?: string; contextId?: string; until?: string | string[]; timeoutMs?: number }): Promise<TaskView[]> {
+  if (!opts.taskId === !opts.contextId) throw new YardError("BAD_PARAMS", "Wait for one task (ID) or a context (--context), not both or neither");
+  const until = resolveUntil(opts.until);
+  const timeoutMs = opts.timeoutMs ?? 10 * 60_000;
+  if (opts.taskId) await taskRow(ctx, opts.taskId);
+  const load = async () => (opts.taskId ? [await get(ctx, opts.taskId)] : await list(ctx, { contextId: opts.contextId }));
+  const done = (tasks: TaskView[]) => tasks.every((t) => until.includes(t.state));
+  return new Promise<TaskView[]>((resolve, reject) => {
+    let finished = false;
+    let checking = false;
+    let again = false;
+    const finish = (err: Error | null, tasks?: TaskView[]) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      unsubscribe();
+      if (err) reject(err);
+      else resolve(tasks!);
+    };
+    const check = async () => {
+      if (checking) return void (again = true);
+      checking = true;
+      try {
+        do {
+          again = false;
+          const tasks = await load();
+          if (done(tasks)) return finish(null, tasks);
+        } while (again);
+      } catch (e) {
+        finish(e as Error);
+      } finally {
+        checking = false;
+      }
+    };
+    const unsubscribe = ctx.deps.journal.subscribe(
+      (e) => {
+        if (!opts.taskId || e.taskId === opts.taskId) void check();
+      },
+      { type: "task.*" },
+    );
+    const timer = setTimeout(async () => {
+      const tasks = await load().catch(() => []);
+      if (done(tasks)) return finish(null, tasks);
+      finish(new YardError("TIMEOUT", `Timed out after ${timeoutMs} ms waiting for ${until.join("|")}`, { timeoutMs, until, tasks: tasks.map((t) => ({ id: t.id, state: t.state })) }));
+    }, timeoutMs);
+    void check();
+  });
+}
