@@ -194,7 +194,9 @@ export function ProfileDialog({ open, profile, onClose }: { open: boolean; /** n
                           <dt>
                             <code className="font-mono text-fg">{`{{${p.name}}}`}</code>
                           </dt>
-                          <dd>{p.means}</dd>
+                          <dd>
+                            <Ticks text={p.means} />
+                          </dd>
                         </div>
                       ))}
                     </dl>
@@ -227,7 +229,7 @@ export function ProfileDialog({ open, profile, onClose }: { open: boolean; /** n
                 </Row>
                 <fieldset className="flex flex-col gap-1.5 text-sm">
                   <legend className="mb-1 font-semibold">Options</legend>
-                  <Check id="ag-hooks" label="Hooks" checked={hooks} onChange={setHooks} hint="The program reports its state through `yard hook <Event>` (Claude Code style)." />
+                  <Check id="ag-hooks" label="Hooks" checked={hooks} onChange={setHooks} hint={<>The program reports its state through <code className="font-mono">yard hook &lt;Event&gt;</code> (Claude Code style).</>} />
                   <Check id="ag-sandbox" label="Sandbox" checked={sandbox} onChange={(v) => (setSandbox(v), v || setNetwork(false))} hint="Its tasks run in the OS sandbox: writes only to the task's worktree." />
                   <Check id="ag-network" label="Network in the sandbox" checked={sandbox && network} disabled={!sandbox} onChange={setNetwork} hint="Keep the host's network inside the sandbox (off: none)." />
                   {errors.sandbox && (
@@ -360,7 +362,24 @@ function Row({ id, label, optional, hint, error, children }: { id: string; label
   );
 }
 
-function Check({ id, label, hint, checked, disabled, onChange }: { id: string; label: string; hint: string; checked: boolean; disabled?: boolean; onChange: (v: boolean) => void }) {
+/** Text with `code` spans. */
+function Ticks({ text }: { text: string }) {
+  return (
+    <>
+      {text.split("`").map((part, i) =>
+        i % 2 ? (
+          <code key={i} className="font-mono text-fg">
+            {part}
+          </code>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
+function Check({ id, label, hint, checked, disabled, onChange }: { id: string; label: string; hint: ReactNode; checked: boolean; disabled?: boolean; onChange: (v: boolean) => void }) {
   return (
     <div className={`flex items-start gap-2 ${disabled ? "opacity-60" : ""}`}>
       <input id={id} type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} aria-describedby={`${id}-hint`} className="mt-0.5 h-4 w-4 accent-[var(--color-accent)]" />

@@ -49,13 +49,13 @@ export function ProfileTable({
                   {p.name !== p.id && <div className="text-xs text-fg-muted">{p.name}</div>}
                   {p.builtIn && (
                     <div id={why} className="mt-0.5 max-w-56 text-xs text-fg-subtle">
-                      Built in: its command follows Switchyard&apos;s code, so it cannot be edited or removed. Its environment can be set.
+                      Built in: cannot be edited or removed (its command follows Switchyard&apos;s code); its environment can be set.
                     </div>
                   )}
                 </th>
                 <td className="px-3 py-2.5 text-fg-muted">{p.role}</td>
                 <td className="max-w-md px-3 py-2.5">
-                  <code className="break-all font-mono text-xs text-fg" title={p.argv.join("\n")}>
+                  <code className="font-mono text-xs text-fg [overflow-wrap:anywhere]" title={p.argv.join("\n")}>
                     {argvLine(p.argv)}
                   </code>
                 </td>

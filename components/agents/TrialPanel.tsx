@@ -2,9 +2,10 @@
 // The outcome of "Try it": agents.tryStatus polled until the trial settles (ready, or the pane
 // exited; at a start-up dialog it keeps polling slowly, since the user may answer it in the pane).
 // Shows ready (and after how long), the dialog it stopped at with its text, or how it exited, and
-// the rendered screen, with a link to the pane and a Stop button.
+// the rendered screen, with a link to the pane and a Stop button (polling resumes until it exited).
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useState } from "react";
 import { errorOf, useTRPC } from "../../lib/trpc";
 import { Alert, Button, Spinner } from "../ui";
 
@@ -15,16 +16,25 @@ export interface Trial {
 
 export function TrialPanel({ trial, onClose }: { trial: Trial; onClose: () => void }) {
   const trpc = useTRPC();
+  const [stopping, setStopping] = useState(false);
   const status = useQuery({
     ...trpc.agents.tryStatus.queryOptions({ paneId: trial.paneId }),
     retry: false,
     refetchInterval: (q) => {
       const s = q.state.data;
-      if (q.state.error || s?.exited || s?.ready) return false;
+      if (q.state.error || s?.exited) return false;
+      if (stopping) return 300;
+      if (s?.ready) return false;
       return s?.dialog ? 1500 : 400;
     },
   });
-  const kill = useMutation(trpc.panes.kill.mutationOptions({ onSuccess: () => void status.refetch() }));
+  const kill = useMutation(
+    trpc.panes.kill.mutationOptions({
+      onMutate: () => setStopping(true),
+      onSuccess: () => void status.refetch(),
+      onError: () => setStopping(false),
+    }),
+  );
   const s = status.data;
   const headingId = `trial-${trial.paneId}`;
   return (
@@ -55,14 +65,14 @@ export function TrialPanel({ trial, onClose }: { trial: Trial; onClose: () => vo
       <div role="status" aria-label="Trial outcome" className="text-sm">
         {!s ? (
           <Spinner label={`Starting ${trial.profileId}…`} />
+        ) : s.dialog && !s.exited ? (
+          <Outcome tone="severe" word="stopped at a start-up dialog">
+            {s.dialog.title}
+          </Outcome>
         ) : s.ready ? (
           <Outcome tone="success" word="ready">
             {s.readyAfterMs !== null ? `after ${(s.readyAfterMs / 1000).toFixed(1)} s` : ""}
             {s.exited ? `; it has exited since (code ${s.exitCode ?? "none"})` : " — it waits for a prompt in its pane"}
-          </Outcome>
-        ) : s.dialog ? (
-          <Outcome tone="severe" word="stopped at a start-up dialog">
-            {s.dialog.title}
           </Outcome>
         ) : s.exited ? (
           <Outcome tone="danger" word="exited">
@@ -73,7 +83,7 @@ export function TrialPanel({ trial, onClose }: { trial: Trial; onClose: () => vo
         )}
       </div>
 
-      {s?.dialog && !s.ready && (
+      {s?.dialog && !s.exited && (
         <div className="flex flex-col gap-1">
           <h3 className="text-sm font-semibold">Dialog text</h3>
           <pre aria-label="Dialog text" className="max-h-64 overflow-auto rounded-md border border-severe/40 bg-canvas p-3 font-mono text-xs leading-5 whitespace-pre-wrap text-fg">
