@@ -35,7 +35,7 @@ async function listByCli(yard: YardCli): Promise<{ stdout: string; agents: Array
   return { stdout: r.stdout, agents: r.json.agents };
 }
 
-test("the built-in profiles are listed, marked built-in, and cannot be edited or removed", async ({ page }) => {
+test("the built-in profiles are listed, marked built-in, and cannot be edited or removed; their environment can be set", async ({ page, yard }) => {
   await openAgents(page);
   for (const id of ["claude-code", "codex", "shell", "demo"]) {
     const r = row(page, id);
@@ -56,6 +56,21 @@ test("the built-in profiles are listed, marked built-in, and cannot be edited or
   await expect(dialog.getByLabel("Command")).toHaveCount(0);
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
+
+  await row(page, "shell").getByRole("button", { name: "Environment" }).click();
+  const env = page.getByRole("dialog", { name: "Edit agent shell" });
+  await env.getByLabel("Variable name").fill("SHELL_TOKEN");
+  await env.getByLabel("Variable value").fill("built-in-secret-value");
+  await env.getByRole("button", { name: "Save" }).click();
+  await expect(env).toBeHidden();
+  await expect(row(page, "shell").getByRole("list", { name: "Environment of shell" })).toHaveText("SHELL_TOKEN");
+  expect(await page.content()).not.toContain("built-in-secret-value");
+  await row(page, "shell").getByRole("button", { name: "Environment" }).click();
+  await env.getByRole("button", { name: "Remove SHELL_TOKEN" }).click();
+  await env.getByRole("button", { name: "Save" }).click();
+  await expect(env).toBeHidden();
+  await expect(row(page, "shell")).not.toContainText("SHELL_TOKEN");
+  expect((await listByCli(yard)).agents.find((a) => a.id === "shell")!.envNames).toEqual([]);
 });
 
 test("add a profile with a secret through the dialog: it is listed by name, its value is never shown", async ({ page, yard }) => {
@@ -113,7 +128,7 @@ test("add a profile with a secret through the dialog: it is listed by name, its 
   expect(listed.argv).toEqual([...DEMO, "--name", "ui agent"]);
 });
 
-test("edit a profile: a new command, one variable removed, the other kept", async ({ page, yard }) => {
+test("edit a profile: a new command, one variable removed, one added, the other kept", async ({ page, yard }) => {
   await addByCli(yard, "edit-me", DEMO, ["--env", "KEEP_ME=kept-value-1", "--env", "DROP_ME=dropped-value-2"]);
   await openAgents(page);
   await row(page, "edit-me").getByRole("button", { name: "Edit", exact: true }).click();
@@ -121,15 +136,19 @@ test("edit a profile: a new command, one variable removed, the other kept", asyn
   await expect(dialog.getByLabel("Command")).toHaveValue(DEMO.join("\n"));
   await dialog.getByLabel("Command").fill([...DEMO, "--name", "edited"].join("\n"));
   await dialog.getByRole("button", { name: "Remove DROP_ME" }).click();
+  await dialog.getByRole("button", { name: "Add variable" }).click();
+  await dialog.getByLabel("Variable name").fill("NEW_ONE");
+  await dialog.getByLabel("Variable value").fill("new-value-3");
   await expect(dialog.getByRole("listitem", { name: "DROP_ME" })).toContainText("will be removed");
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(dialog).toBeHidden();
 
   await expect(row(page, "edit-me")).toContainText("--name edited");
-  await expect(row(page, "edit-me").getByRole("list", { name: "Environment of edit-me" })).toHaveText("KEEP_ME");
+  await expect(row(page, "edit-me").getByRole("list", { name: "Environment of edit-me" }).getByRole("listitem")).toHaveText(["KEEP_ME", "NEW_ONE"]);
+  expect(await page.content()).not.toMatch(/kept-value-1|dropped-value-2|new-value-3/);
   const listed = (await listByCli(yard)).agents.find((a) => a.id === "edit-me")!;
   expect(listed.argv).toEqual([...DEMO, "--name", "edited"]);
-  expect(listed.envNames).toEqual(["KEEP_ME"]);
+  expect(listed.envNames).toEqual(["KEEP_ME", "NEW_ONE"]);
 });
 
 test("remove asks first, is refused while a running task uses the profile, then removes it", async ({ page, yard, makeRepo }) => {

@@ -85,7 +85,7 @@ export function ProfileDialog({ open, profile, onClose }: { open: boolean; /** n
     setSandbox(profile?.sandbox ?? false);
     setNetwork(profile?.sandboxNetwork ?? false);
     setExisting((profile?.envNames ?? []).map((n) => ({ name: n, replace: "", removed: false })));
-    setAdded(profile ? [] : [newRow()]);
+    setAdded(profile?.envNames.length ? [] : [newRow()]);
   }, [open, profile]);
 
   const done = (verb: string) => async (p: AgentProfile) => {
