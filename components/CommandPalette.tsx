@@ -1,5 +1,5 @@
 "use client";
-// The command palette (Ctrl/Cmd-K): jump to the board, a project, a task or the panes, and run
+// The command palette (Ctrl/Cmd-K): jump to the board, a project, a task, the panes or the agents, and run
 // actions (new task, theme, shortcuts). Type to filter; arrows choose; Enter runs.
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
@@ -45,6 +45,7 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
       { id: "board", group: "Navigation", label: "Go to the board", hint: "g b", run: go("/") },
       { id: "all", group: "Navigation", label: "Go to all projects", run: go("/?project=all") },
       { id: "panes", group: "Navigation", label: "Go to panes", hint: "g p", run: go("/panes") },
+      { id: "agents", group: "Navigation", label: "Go to agents", hint: "g a", run: go("/agents") },
     ];
     for (const p of projects.data ?? []) base.push({ id: `p-${p.id}`, group: "Projects", label: p.name, hint: p.path, run: go(`/?project=${p.id}`) });
     for (const t of [...(tasks.data ?? [])].reverse()) base.push({ id: `t-${t.id}`, group: "Tasks", label: t.title, hint: STATE_WORDS[t.state] ?? t.state, run: go(`/tasks/${t.id}`) });

@@ -89,6 +89,7 @@ function AppShell({ children }: { children: ReactNode }) {
         pendingG = false;
         if (e.key === "b") router.push("/");
         else if (e.key === "p") router.push("/panes");
+        else if (e.key === "a") router.push("/agents");
         return;
       }
       if (e.key === "?") {

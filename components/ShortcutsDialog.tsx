@@ -8,6 +8,7 @@ export const SHORTCUTS: Array<[string, string]> = [
   ["?", "This list"],
   ["g b", "Go to the board"],
   ["g p", "Go to the panes"],
+  ["g a", "Go to the agent profiles"],
   ["← ↑ → ↓", "Board: move between cards"],
   ["Home / End", "Board: first / last card of the column"],
   ["Enter", "Board: open the focused card"],

@@ -5,13 +5,9 @@
 // write-only: what leaves this module for callers (`ProfileView`) names the variables, never
 // their values; an update sets or removes variables by name and keeps the others.
 //
-// argv placeholders (expanded at spawn time; an unknown one is BAD_PARAMS):
-//   {{node}}                this server's Node executable
-//   {{yardRoot}}            this Switchyard checkout
-//   {{shell}}               $SHELL (default /bin/bash)
-//   {{claudeHookSettings}}  the JSON for `claude --settings`: every Claude Code hook runs `yard hook <Event>`
-//   {{codexHooks}}          the `-c` value registering Switchyard's hooks with Codex (`hooks={...}`)
-//   {{codexNotify}}         the `-c` value making Codex's notify run `yard hook CodexNotify`
+// argv placeholders (`{{node}}`, `{{yardRoot}}`, `{{shell}}`, `{{claudeHookSettings}}`,
+// `{{codexHooks}}`, `{{codexNotify}}`; what each means is in placeholders.ts) are expanded at
+// spawn time; an unknown one is BAD_PARAMS.
 import path from "node:path";
 import { REPO_ROOT } from "../../root";
 import { z } from "zod";
@@ -19,6 +15,7 @@ import { argvSchema } from "../../contracts/common";
 import type { ProfileStore } from "../../stores/profiles";
 import { YardError } from "../errors";
 import { codexHooksOverride, codexNotifyOverride } from "./codex";
+import type { PlaceholderName } from "./placeholders";
 
 export const ROLES = ["worker", "reviewer", "planner"] as const;
 export type Role = (typeof ROLES)[number];
@@ -71,15 +68,15 @@ export const BUILT_IN_PROFILES: AgentProfile[] = [
 
 /** Replaces `{{name}}` placeholders; an unknown placeholder is a BAD_PARAMS error at spawn time. */
 export function expandArgv(argv: string[], vars: Record<string, string> = {}): string[] {
-  const all: Record<string, string> = {
+  const builtIn: Record<PlaceholderName, string> = {
     node: process.execPath,
     yardRoot: REPO_ROOT,
     shell: process.env.SHELL || "/bin/bash",
     claudeHookSettings: claudeHookSettings(),
     codexHooks: codexHooksOverride(),
     codexNotify: codexNotifyOverride(),
-    ...vars,
   };
+  const all: Record<string, string> = { ...builtIn, ...vars };
   return argv.map((arg) =>
     arg.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
       const v = all[name];
