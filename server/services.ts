@@ -19,7 +19,14 @@ import { type ApiSocketState, Sandbox } from "./core/sandbox/sandbox";
 import { ReviewService } from "./core/reviews/service";
 import { ReviewStore } from "./stores/reviews";
 import { cardLine } from "./core/tasks/card-line";
+import { AccessLookup } from "./core/tasks/access";
+import { TaskDependencies } from "./core/tasks/dependencies";
+import { ExtraWorktrees } from "./core/tasks/extra-worktrees";
+import { ACKABLE_STATES, TaskMessages } from "./core/tasks/messages";
 import { TaskEngine } from "./core/tasks/service";
+import { DependencyStore } from "./stores/dependencies";
+import { MessageStore } from "./stores/messages";
+import { TaskWorktreeStore } from "./stores/task-worktrees";
 import { TaskStore } from "./stores/tasks";
 import { type Db, openDatabase } from "./db";
 import { PaneHostClient } from "./panehost/client";
@@ -38,6 +45,14 @@ export interface Services {
   agents: AgentProfiles;
   panes: PaneManager;
   tasks: TaskEngine;
+  /** Dependencies between tasks and the auto-start of waiting ones. */
+  dependencies: TaskDependencies;
+  /** The question/answer/ack thread between a worker and whoever started its task. */
+  messages: TaskMessages;
+  /** Extra git worktrees agents registered for their tasks. */
+  extraWorktrees: ExtraWorktrees;
+  /** What the role gates read about callers, tasks and panes. */
+  access: AccessLookup;
   sandbox: Sandbox;
   reviews: ReviewService;
   /** The pane host (the process running the PTYs). */
@@ -48,7 +63,8 @@ export interface Services {
   screens: ScreenWatcher;
   /** "Try it" for agent profiles */
   trials: AgentTrials;
-  attention(limit?: number): Promise<AttentionItem[]>;
+  /** What needs attention; a pane caller also sees the results it has not acknowledged. */
+  attention(limit?: number, callerPaneId?: string | null): Promise<AttentionItem[]>;
   /** How many projects, panes and tasks the board holds. */
   counts(): Promise<{ projects: number; panes: number; tasks: number }>;
   url(): string;
@@ -113,7 +129,10 @@ export async function createServices(opts: { home: string; token: string; url: (
   const hooks = new AgentSessions({ tasks: taskStore, journal, panes });
   journal.subscribe((e) => void (e.paneId && e.payload.to === "exited" && hooks.forget(e.paneId)), { type: "pane.lifecycle" });
   const trials = new AgentTrials({ panes, agents, home: p.home });
-  tasks = new TaskEngine({
+  const messageStore = new MessageStore(db);
+  const dependencies: TaskDependencies = new TaskDependencies({ store: new DependencyStore(db), journal, startBacklog: (id): Promise<unknown> => engine.startBacklog(id) });
+  const engine: TaskEngine = new TaskEngine({
+    dependencies,
     journal,
     panes,
     agents,
@@ -131,8 +150,19 @@ export async function createServices(opts: { home: string; token: string; url: (
       if (changed.length) await journal.append("task.agent_config", { taskId: b.taskId, payload: { kind: r.kind, claude: r.claude ?? null, codex: r.codex ?? null } });
     },
   });
-  const reviews = new ReviewService({ store: new ReviewStore(db), tasks, journal });
-  await tasks.recover(await panes.recover());
+  tasks = engine;
+  const messages = new TaskMessages({
+    store: messageStore,
+    journal,
+    task: (id) => engine.row(id),
+    apply: (id, event) => engine.applyEvent(id, event),
+    followUp: (id, text, o) => engine.followUp(id, text, o),
+  });
+  const extraWorktrees = new ExtraWorktrees({ store: new TaskWorktreeStore(db), journal, task: (id) => engine.row(id) });
+  const reviews = new ReviewService({ store: new ReviewStore(db), tasks: engine, journal });
+  await engine.recover(await panes.recover());
+  // Tasks waiting on dependencies that were met while no server ran start now.
+  await dependencies.attach();
   // What happened while no server was attached: hooks posted to the relay, panes that exited.
   await host.ready();
   return {
@@ -143,7 +173,11 @@ export async function createServices(opts: { home: string; token: string; url: (
     projects,
     agents,
     panes,
-    tasks,
+    tasks: engine,
+    dependencies,
+    messages,
+    extraWorktrees,
+    access: new AccessLookup({ task: (id) => engine.row(id), pane: (id) => panes.get(id) }),
     sandbox,
     reviews,
     counts: async () => ({ projects: await projectStore.count(), panes: await panes.count(), tasks: await taskStore.count() }),
@@ -151,9 +185,20 @@ export async function createServices(opts: { home: string; token: string; url: (
     hooks,
     screens,
     trials,
-    attention: async (limit) => {
+    attention: async (limit, callerPaneId) => {
       const rows = await taskStore.withPanes();
       const items = await panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });
+      // An orchestrator pane's finished children stay in its attention until it acknowledges them.
+      if (callerPaneId) {
+        for (const t of await messageStore.unacknowledged(callerPaneId, ACKABLE_STATES)) {
+          const at = items.findIndex((i) => i.taskId === t.id);
+          if (at >= 0 && items[at]!.severity <= 2) continue;
+          if (at >= 0) items.splice(at, 1);
+          items.push({ paneId: t.paneId ?? "", taskId: t.id, reason: "result_unacknowledged", severity: 2, since: t.updatedAt.getTime(), message: `${t.title}: ${t.state}; acknowledge with yard task ack ${t.id}` });
+        }
+        items.sort((a, b) => a.severity - b.severity || (b.since ?? 0) - (a.since ?? 0));
+        if (limit) items.splice(limit);
+      }
       // A task that needs input says why, in the same line its card shows.
       const byId = new Map(rows.map((r) => [r.id, r]));
       for (const item of items) {
@@ -166,6 +211,7 @@ export async function createServices(opts: { home: string; token: string; url: (
     },
     url: opts.url,
     async close(o = {}) {
+      dependencies.detach();
       screens.stop();
       await tasks?.shutdown();
       await panes.shutdown({ stopPanes: o.stopPanes ?? true });

@@ -34,6 +34,8 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--sandbox", "run the agent in the OS sandbox (bubblewrap), whatever its profile says")
     .option("--no-sandbox", "run the agent without the OS sandbox, whatever its profile says")
     .option("--backlog", "only record the task in the backlog (start it later with yard task start-backlog)")
+    .option("--depends-on <id>", "a task this one waits for (repeatable): with any unmet it waits in the backlog and starts by itself", collect, [])
+    .option("--start-when <rule>", "when a dependency counts as met: merged (default) or completed")
     .argument("[argv...]", "a custom agent command, after --")
     .action(async (argv: string[], o: Record<string, string | string[] | boolean | undefined>) => {
       const res = await ctx.client().tasks.start.mutate({
@@ -55,11 +57,15 @@ export function registerTask(program: Command, ctx: CliContext) {
         parentPaneId: (o.parentPane as string | undefined) ?? undefined,
         sandbox: typeof o.sandbox === "boolean" ? o.sandbox : undefined,
         backlog: o.backlog ? true : undefined,
+        dependsOn: (o.dependsOn as string[]).length ? (o.dependsOn as string[]) : undefined,
+        startWhen: o.startWhen as "merged" | "completed" | undefined,
       });
       ctx.out().result(res, () =>
         res.pane
           ? `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}${res.task.sandboxed ? " (sandboxed)" : ""}`
-          : `Saved task ${res.task.id} to the backlog; start it with yard task start-backlog ${res.task.id}`,
+          : res.task.waiting
+            ? `Task ${res.task.id} waits in the backlog: ${res.task.waiting.reason ?? "its dependencies"}; it starts by itself once they are met`
+            : `Saved task ${res.task.id} to the backlog; start it with yard task start-backlog ${res.task.id}`,
       );
     });
 

@@ -17,6 +17,7 @@ const ROLES = [
   ["worker", "works on a task in its worktree"],
   ["reviewer", "reviews a worker's changes"],
   ["planner", "splits work into tasks"],
+  ["orchestrator", "starts, steers and finishes tasks in its context"],
 ] as const;
 type Role = (typeof ROLES)[number][0];
 

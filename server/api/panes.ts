@@ -82,7 +82,7 @@ export const panesRouter = router({
   attention: orchestratorProcedure
     .input(z.object({ limit: z.number().int().min(1).max(1000).optional() }).optional())
     .output(attentionReply)
-    .query(async ({ ctx, input }) => ({ items: await ctx.services.attention(input?.limit) })),
+    .query(async ({ ctx, input }) => ({ items: await ctx.services.attention(input?.limit, ctx.pane?.id ?? null) })),
 });
 
 export const hooksRouter = router({

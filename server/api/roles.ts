@@ -1,5 +1,6 @@
-// Role gates: what each kind of caller may call, as one table checked for every procedure, and
-// which task or pane a caller may touch. Pure; the tRPC middleware in trpc.ts applies it.
+// Role gates: what each kind of caller may call, as one table checked for every procedure (and
+// socket event), naming the input field that says which task or pane a call touches (the scope
+// rules are core/agents/roles.ts). Pure; the tRPC middleware in trpc.ts applies it.
 //
 // Callers: `person` (the install token or a browser session: everything), and pane tokens by
 // the pane's role: `orchestrator` (a pane the user started, or a task whose profile orchestrates:
@@ -8,10 +9,9 @@
 // `planner` (reads its task, writes plans). A procedure missing from the table is refused to
 // every pane (tests/roles.test.ts checks the table covers the router exactly).
 
-export const CALLER_ROLES = ["person", "orchestrator", "worker", "reviewer", "planner"] as const;
-export type CallerRole = (typeof CALLER_ROLES)[number];
-export const PANE_ROLES = ["orchestrator", "worker", "reviewer", "planner"] as const;
-export type PaneRole = (typeof PANE_ROLES)[number];
+import { CALLER_ROLES, type CallerRole } from "../core/agents/roles";
+
+export { CALLER_ROLES, type CallerRole, mayAccessPane, mayAccessTask, type Caller } from "../core/agents/roles";
 
 export interface Gate {
   roles: readonly CallerRole[];
@@ -25,6 +25,8 @@ const P = ["person"] as const;
 const PO = ["person", "orchestrator"] as const;
 const ALL = CALLER_ROLES;
 const REVIEW_WRITERS = ["person", "orchestrator", "reviewer"] as const;
+/** Any pane that belongs to a task (the task is the caller's own, never named in the input). */
+const TASK_PANES = ["person", "orchestrator", "worker", "reviewer", "planner"] as const;
 
 export const GATES: Record<string, Gate> = {
   status: { roles: ALL },
@@ -59,6 +61,14 @@ export const GATES: Record<string, Gate> = {
   "tasks.resume": { roles: PO, task: "id" },
   "tasks.finish": { roles: PO, task: "id" },
   "tasks.events": { roles: PO, task: "id" },
+  "tasks.depend": { roles: PO, task: "id" },
+  "tasks.ask": { roles: TASK_PANES },
+  "tasks.answer": { roles: PO, task: "id" },
+  "tasks.ack": { roles: PO, task: "id" },
+  "tasks.thread": { roles: ALL, task: "id" },
+  "tasks.registerWorktree": { roles: TASK_PANES },
+  "tasks.worktrees": { roles: ALL, task: "id" },
+  whoami: { roles: ALL },
   "reviews.addComment": { roles: REVIEW_WRITERS, task: "taskId" },
   "reviews.editComment": { roles: REVIEW_WRITERS },
   "reviews.resolveComment": { roles: REVIEW_WRITERS },
@@ -75,45 +85,6 @@ export const GATES: Record<string, Gate> = {
   "agents.tryStatus": { roles: P },
   "agents.remove": { roles: P },
 };
-
-/** Who is calling, as the gates see it. */
-export interface Caller {
-  role: CallerRole;
-  paneId: string | null;
-  /** The task the calling pane belongs to (workers, reviewers, planners, orchestrating tasks). */
-  taskId: string | null;
-  /** That task's context: an orchestrating task may act on tasks in it. */
-  contextId: string | null;
-}
-
-export interface TaskForAccess {
-  id: string;
-  parentPaneId: string | null;
-  /** The pane that started the task's root task (subtasks of a plan belong to its orchestrator). */
-  rootParentPaneId: string | null;
-  contextId: string | null;
-}
-
-export interface PaneForAccess {
-  id: string;
-  taskId: string | null;
-  parentPaneId: string | null;
-  rootPaneId: string | null;
-}
-
-export function mayAccessTask(c: Caller, t: TaskForAccess): boolean {
-  if (c.role === "person") return true;
-  if (t.id === c.taskId) return true;
-  if (c.role !== "orchestrator") return false;
-  return (c.paneId !== null && (t.parentPaneId === c.paneId || t.rootParentPaneId === c.paneId)) || (c.contextId !== null && t.contextId === c.contextId);
-}
-
-/** `taskOfPane`: the access verdict for the pane's task, when it has one. */
-export function mayAccessPane(c: Caller, p: PaneForAccess, taskOfPane: boolean | null): boolean {
-  if (c.role === "person" || p.id === c.paneId) return true;
-  if (c.role !== "orchestrator") return false;
-  return p.parentPaneId === c.paneId || p.rootPaneId === c.paneId || taskOfPane === true;
-}
 
 /** Why a role may not call a procedure, or null when it may. */
 export function roleRefusal(path: string, role: CallerRole): string | null {

@@ -8,6 +8,7 @@ import { VERSION } from "../version";
 import { eventsRouter, hooksRouter, panesRouter } from "./panes";
 import { reviewsRouter } from "./reviews";
 import { tasksRouter } from "./tasks";
+import { whoamiReply } from "../contracts/orchestration";
 import { absolutePath, id, paneId, profileId } from "../contracts/common";
 import { profileList, profileRemoved, profileView, project, projectList, statusReply, stopInput, stopReply, trialStarted, trialStatus } from "../contracts/projects";
 import { boardOutput, projectRefsInput, projectRefsOutput } from "../contracts/tasks";
@@ -32,6 +33,9 @@ export const appRouter = router({
     /** For the user: whether sandboxed tasks can start on this machine, and if not why. */
     sandbox: ctx.principal.kind === "admin" ? await sandboxStatus(ctx.services) : undefined,
   })),
+
+  /** Who is calling: role, pane, and for a task's pane its task, context and lineage. */
+  whoami: callerProcedure.output(whoamiReply).query(({ ctx }) => ctx.services.access.whoami(ctx.pane)),
 
   server: router({
     /** `yard stop [--all]`: answers, then stops the server (with `all`, every agent and the pane host too). */

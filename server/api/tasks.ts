@@ -2,6 +2,7 @@
 // report, followUp, diff (optionally since the last review), rounds, cancel, finish, events, resume.
 // Thin: the task contract's schemas in and out (server/contracts/tasks.ts), who may act, one call
 // into the core.
+import { taskThreadProcedures } from "./task-thread";
 import { roundsOutput } from "../contracts/reviews";
 import {
   eventsInput,
@@ -29,6 +30,7 @@ import { YardError } from "../core/errors";
 import { callerProcedure, orchestratorProcedure, router } from "./trpc";
 
 export const tasksRouter = router({
+  ...taskThreadProcedures,
   start: orchestratorProcedure
     .input(startInput)
     .output(startOutput)

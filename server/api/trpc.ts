@@ -7,12 +7,14 @@ import { inputShapeError } from "../contracts/common";
 import { ERROR_CODES, type ErrorCode, YardError } from "../core/errors";
 import type { Principal } from "../security/guard";
 import type { Services } from "../services";
+import type { PaneRole } from "../core/agents/roles";
+import { GATES, mayAccessPane, mayAccessTask, roleRefusal } from "./roles";
 
 export interface Context {
   services: Services;
   principal: Principal;
   /** Set exactly when the caller is a pane (its token verified against its live pane). */
-  pane: { id: string; taskId: string | null } | null;
+  pane: { id: string; taskId: string | null; role: PaneRole } | null;
 }
 
 const TRPC_CODE: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
@@ -110,12 +112,41 @@ const boundedInput = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
+/**
+ * The role gates (roles.ts): the caller's role must be listed for the procedure, and a pane may
+ * touch only the tasks and panes its role reaches (its own; an orchestrator's also those it
+ * started, their subtasks and its context). Refusals are FORBIDDEN, before the procedure runs.
+ */
+const gate = t.middleware(async ({ ctx, path, getRawInput, next }) => {
+  if (ctx.principal.kind === "admin") return next();
+  const role = ctx.pane?.role ?? "worker";
+  const refusal = roleRefusal(path, role);
+  if (refusal) throw new YardError("FORBIDDEN", refusal, { role, procedure: path });
+  const g = GATES[path]!;
+  if (!ctx.pane || (!g.task && !g.pane)) return next();
+  const raw = (await getRawInput()) as Record<string, unknown> | null | undefined;
+  const named = (field: string | undefined) => (field && raw && typeof raw === "object" && typeof raw[field] === "string" ? (raw[field] as string) : null);
+  const caller = await ctx.services.access.caller(ctx.pane);
+  const taskId = named(g.task);
+  if (taskId) {
+    const t = await ctx.services.access.task(taskId);
+    if (t && !mayAccessTask(caller, t)) throw new YardError("FORBIDDEN", `A ${role} pane may not touch task ${taskId}`, { role, taskId });
+  }
+  const paneId = named(g.pane);
+  if (paneId) {
+    const p = await ctx.services.access.pane(paneId);
+    const taskOk = p?.taskId ? await ctx.services.access.task(p.taskId).then((t) => (t ? mayAccessTask(caller, t) : false)) : null;
+    if (p && !mayAccessPane(caller, p, taskOk)) throw new YardError("FORBIDDEN", `A ${role} pane may not touch pane ${paneId}`, { role, paneId });
+  }
+  return next();
+});
+
 export const router = t.router;
 /**
  * Any authenticated caller: the install token, a browser session, or a pane token whose secret
  * and live pane the HTTP edge has verified (forged or dead pane tokens never get this far).
  */
-export const callerProcedure = t.procedure.use(mapErrors).use(boundedInput);
+export const callerProcedure = t.procedure.use(mapErrors).use(boundedInput).use(gate);
 
 /**
  * The user (install token), or a pane that is not a task's worker: an orchestrator shell or

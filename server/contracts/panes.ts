@@ -71,7 +71,7 @@ export const resizeInput = z.object({ id: paneId, cols: z.number().int().min(10)
 export const attentionItem = z.object({
   paneId: z.string(),
   taskId: z.string().optional(),
-  reason: z.enum(["startup_dialog", "blocked", "input_required", "crashed", "turn_failed", "done"]),
+  reason: z.enum(["startup_dialog", "blocked", "input_required", "result_unacknowledged", "crashed", "turn_failed", "done"]),
   severity: z.number().int(),
   since: z.number().nullable(),
   /** One line saying what is wrong, when known: a start-up dialog's title, an API error. */

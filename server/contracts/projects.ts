@@ -18,7 +18,7 @@ export const projectList = z.array(project);
 export const profileView = z.object({
   id: z.string(),
   name: z.string(),
-  role: z.enum(["worker", "reviewer", "planner"]),
+  role: z.enum(["worker", "reviewer", "planner", "orchestrator"]),
   argv: z.array(z.string()),
   supportsHooks: z.boolean(),
   builtIn: z.boolean(),

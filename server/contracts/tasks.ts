@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { absolutePath, argvSchema, contextId, evidence, id, LIMITS, taskId, text } from "./common";
 import { paneInfo, yardEvent } from "./panes";
+import { startWhen, waiting } from "./orchestration";
 import { reviewStatus, reviewVerdict } from "./reviews";
 
 const idString = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
@@ -43,6 +44,10 @@ export const startInput = contractInput.extend({
   backlog: z.boolean().optional(),
   /** Run the agent in the OS sandbox; overrides the agent profile's setting. */
   sandbox: z.boolean().optional(),
+  /** Tasks this one waits for: with any unmet it waits in the backlog and starts by itself once they are. */
+  dependsOn: z.array(taskId).max(32).optional(),
+  /** When a dependency counts as met: merged (default: the base then has its work) or completed. */
+  startWhen: startWhen.optional(),
 });
 export type StartInput = z.input<typeof startInput>;
 
@@ -145,6 +150,10 @@ export const taskView = z.object({
   finishedAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** What the task waits for (its dependencies and whether each is met); null without dependencies. */
+  waiting: waiting.nullable(),
+  /** The parent acknowledged this round's result (yard task ack). */
+  acknowledgedAt: z.string().nullable(),
 });
 export type TaskView = z.infer<typeof taskView>;
 

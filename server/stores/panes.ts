@@ -22,6 +22,8 @@ export interface PaneFields {
   rows: number;
   tokenHash: string;
   sandboxed: boolean;
+  /** What the pane's token may call: worker | reviewer | planner | orchestrator. */
+  role: string;
 }
 
 /** A live pane's lifecycle as persisted after each change (see lifecycle.ts for the fields). */
@@ -52,8 +54,8 @@ export class PaneStore {
   }
 
   /** What a pane token is checked against: the stored hash (null once the pane exited). */
-  credentials(id: string): Promise<{ id: string; taskId: string | null; tokenHash: string | null } | null> {
-    return this.db.pane.findUnique({ where: { id }, select: { id: true, taskId: true, tokenHash: true } });
+  credentials(id: string): Promise<{ id: string; taskId: string | null; tokenHash: string | null; role: string } | null> {
+    return this.db.pane.findUnique({ where: { id }, select: { id: true, taskId: true, tokenHash: true, role: true } });
   }
 
   create(f: PaneFields): Promise<PaneRow> {

@@ -170,7 +170,8 @@ export class TaskStore {
    */
   async startRound(taskId: string, r: { previous: number; next: number; state: string; prompt: string; paneId: string; at: Date }): Promise<void> {
     await this.db.$transaction([
-      this.db.task.update({ where: { id: taskId }, data: { state: r.state, round: r.next, paneId: r.paneId, evidence: null } }),
+      // A new round's result needs its own acknowledgement.
+      this.db.task.update({ where: { id: taskId }, data: { state: r.state, round: r.next, paneId: r.paneId, evidence: null, resultAckedAt: null } }),
       this.db.taskRound.updateMany({ where: { taskId, number: r.previous, endedAt: null }, data: { endedAt: r.at } }),
       this.db.taskRound.create({ data: { id: newId("rnd"), taskId, number: r.next, state: r.state, prompt: r.prompt, paneId: r.paneId, startedAt: r.at } }),
     ]);

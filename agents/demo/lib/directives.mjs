@@ -16,7 +16,7 @@ export const HELP_LINES = [
   "  lines <n>                  print 'line 1' .. 'line <n>'",
   "  commit <message...>        git add -A && git commit -m <message> in cwd    (tool Bash)",
   "  report <status> <summary>  run: yard task report --status <status> --summary <summary>",
-  "  yard <args...> [=> NAME]   run yard with <args> (quotes group words; {NAME.field} is a value from",
+  "  run-yard <args> [=> NAME]  run yard with <args> (quotes group words; {NAME.field} is a value from",
   "                             an earlier call's JSON saved with => NAME)     (tool Bash)",
   "  noreport                   end the turn without reporting (the default)",
   "  crash <code>               exit at once with <code> (no Stop, no SessionEnd)",
@@ -44,7 +44,7 @@ export const HELP_LINES = [
 
 const DIRECTIVES = new Set([
   "write", "append", "untracked", "ask", "sleep", "print", "lines",
-  "report", "commit", "noreport", "crash", "ignore", "exit", "help", "yard",
+  "report", "commit", "noreport", "crash", "ignore", "exit", "help", "run-yard",
 ]);
 
 /**
@@ -142,11 +142,11 @@ export function parsePrompt(prompt) {
         if (!rest) steps.push({ kind: "invalid", error: "commit needs <message...>" });
         else steps.push({ kind: "commit", message: rest });
         break;
-      case "yard": {
+      case "run-yard": {
         const m2 = /^([\s\S]*?)\s*=>\s*([A-Za-z_][A-Za-z0-9_]*)$/.exec(rest);
         const args = splitArgs(m2 ? m2[1] : rest);
-        if (!args) steps.push({ kind: "invalid", error: "yard: a quote is not closed" });
-        else if (!args.length) steps.push({ kind: "invalid", error: "yard needs <args...>" });
+        if (!args) steps.push({ kind: "invalid", error: "run-yard: a quote is not closed" });
+        else if (!args.length) steps.push({ kind: "invalid", error: "run-yard needs <args...>" });
         else steps.push({ kind: "yard", args, save: m2 ? m2[2] : null });
         break;
       }

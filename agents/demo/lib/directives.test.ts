@@ -22,14 +22,14 @@ describe("splitArgs", () => {
   });
 });
 
-describe("the yard directive", () => {
+describe("the run-yard directive", () => {
   it("parses args and a saved name", () => {
-    expect(parsePrompt('yard --json task start --objective "do it" => t1')).toEqual([{ kind: "yard", args: ["--json", "task", "start", "--objective", "do it"], save: "t1" }]);
+    expect(parsePrompt('run-yard --json task start --objective "do it" => t1')).toEqual([{ kind: "yard", args: ["--json", "task", "start", "--objective", "do it"], save: "t1" }]);
   });
   it("without a name saves nothing", () => {
-    expect(parsePrompt("yard task ack {t1.task.id}")).toEqual([{ kind: "yard", args: ["task", "ack", "{t1.task.id}"], save: null }]);
+    expect(parsePrompt("run-yard task ack {t1.task.id}")).toEqual([{ kind: "yard", args: ["task", "ack", "{t1.task.id}"], save: null }]);
   });
   it("needs arguments", () => {
-    expect(parsePrompt("yard")).toEqual([{ kind: "invalid", error: "yard needs <args...>" }]);
+    expect(parsePrompt("run-yard")).toEqual([{ kind: "invalid", error: "run-yard needs <args...>" }]);
   });
 });

@@ -17,7 +17,7 @@ import { YardError } from "../errors";
 import { codexHooksOverride, codexNotifyOverride } from "./codex";
 import type { PlaceholderName } from "./placeholders";
 
-export const ROLES = ["worker", "reviewer", "planner"] as const;
+export const ROLES = ["worker", "reviewer", "planner", "orchestrator"] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface AgentProfile {

@@ -6,6 +6,8 @@
 //                               it is ready: ranked first, ahead of blocked
 //   severity 0  blocked         the agent waits on a permission prompt or a question
 //   severity 1  input_required  its task is in input_required
+//   severity 2  result_unacknowledged  (the calling orchestrator's own view) a task it started
+//                               finished a round and it has not acknowledged the result (yard task ack)
 //   severity 2  crashed         exited with a non-zero code or a signal, not yet seen/dismissed
 //   severity 3  turn_failed     the turn ended with StopFailure (API error etc.), not yet seen
 //   severity 4  done            the turn ended (Stop), not yet seen
@@ -40,12 +42,13 @@ export interface AttentionCandidate {
   lastTransitionAt: number | null;
 }
 
-export type AttentionReason = "startup_dialog" | "blocked" | "input_required" | "crashed" | "turn_failed" | "done";
+export type AttentionReason = "startup_dialog" | "blocked" | "input_required" | "result_unacknowledged" | "crashed" | "turn_failed" | "done";
 
 export const ATTENTION_SEVERITY: Readonly<Record<AttentionReason, number>> = {
   startup_dialog: 0,
   blocked: 0,
   input_required: 1,
+  result_unacknowledged: 2,
   crashed: 2,
   turn_failed: 3,
   done: 4,

@@ -10,6 +10,7 @@
 //   recovery.ts          after a server (re)start: reattach to the host's panes, fail stale rows
 // Pane rows are read and written through the pane store (server/stores/panes.ts). Framework-free:
 // no tRPC, socket.io or Next.
+import type { PaneRole } from "../agents/roles";
 import { paths } from "../../config";
 import type { PaneStore } from "../../stores/panes";
 import type { AgentProfiles } from "../agents/profiles";
@@ -257,7 +258,7 @@ export class PaneManager {
    * The pane a pane token stands for, or null: the secret must match the stored hash and the pane
    * must be running (a token dies with its pane).
    */
-  authenticate(paneId: string, secret: string): Promise<{ id: string; taskId: string | null } | null> {
+  authenticate(paneId: string, secret: string): Promise<{ id: string; taskId: string | null; role: PaneRole } | null> {
     return this.registry.authenticate(paneId, secret);
   }
 

@@ -2,6 +2,7 @@
 // of it, its lifecycle state, its viewers, quiescence timer, fault counters and exit promise), the
 // spawns whose host reply is still being handled, and the lookups that answer from a live pane
 // when there is one and from its row otherwise (get, list, attention, the pane-token check).
+import { PANE_ROLES, type PaneRole } from "../agents/roles";
 import type { StringDecoder } from "node:string_decoder";
 import { hashSecret, safeEqual } from "../../security/token";
 import type { PaneRow, PaneStore } from "../../stores/panes";
@@ -178,12 +179,12 @@ export class PaneRegistry {
    * The pane a pane token stands for, or null: the secret must match the stored hash and the pane
    * must be running (a token dies with its pane).
    */
-  async authenticate(paneId: string, secret: string): Promise<{ id: string; taskId: string | null } | null> {
+  async authenticate(paneId: string, secret: string): Promise<{ id: string; taskId: string | null; role: PaneRole } | null> {
     const live = this.live.get(paneId);
     if (!live || live.state.lifecycle === "exited") return null;
     const row = await this.store.credentials(paneId);
     if (!row?.tokenHash || !safeEqual(row.tokenHash, hashSecret(secret))) return null;
-    return { id: row.id, taskId: row.taskId };
+    return { id: row.id, taskId: row.taskId, role: (PANE_ROLES as readonly string[]).includes(row.role) ? (row.role as PaneRole) : "worker" };
   }
 
   async attention(opts: { limit?: number; taskStates?: Map<string, { state: string; at: number }> } = {}): Promise<AttentionItem[]> {

@@ -4,6 +4,7 @@
 // the task engine says so) and, once the host answers, its entry in the registry and its first
 // lifecycle event. A spawn the host refuses leaves an exited row (exit code 127) and a journal
 // entry. Also installs the `yard` launcher every pane's PATH starts with.
+import type { PaneRole } from "../agents/roles";
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -41,6 +42,10 @@ export type SpawnInput = z.input<typeof spawnInput>;
 
 export interface SpawnExtras {
   taskId?: string;
+  /** What the pane's token may call (default: worker for a task's pane, orchestrator otherwise). */
+  role?: PaneRole;
+  /** The launch the caller resolved already (a task start resolves it once, at validation). */
+  launch?: Launch;
   extraEnv?: Record<string, string>;
   /**
    * The task engine's sandbox decision: a launch wraps the process in the OS sandbox, null runs
@@ -108,7 +113,7 @@ export class PaneSpawner {
       if (!parent) throw new YardError("NOT_FOUND", `No parent pane ${opts.parentPaneId}`, { parentPaneId: opts.parentPaneId });
     }
 
-    const launch = await this.resolveLaunch(opts);
+    const launch = extras.launch ?? (await this.resolveLaunch(opts));
     const argv = extras.rewriteArgv ? extras.rewriteArgv(launch.argv) : launch.argv;
     const { hooks } = launch;
     const profileEnv = launch.env;
@@ -135,6 +140,8 @@ export class PaneSpawner {
     if (socketPathFits(relay)) env.YARD_HOOK_SOCKET = relay;
     if (parent) env.YARD_PARENT_PANE = parent.id;
     if (extras.taskId) env.YARD_TASK = extras.taskId;
+    const role: PaneRole = extras.role ?? (extras.taskId ? "worker" : "orchestrator");
+    env.YARD_ROLE = role;
 
     const rootPaneId = parent ? (parent.rootPaneId ?? parent.id) : id;
     const row = await this.deps.store.create({
@@ -151,6 +158,7 @@ export class PaneSpawner {
       rows,
       tokenHash: hash,
       sandboxed: Boolean(extras.sandbox),
+      role,
     });
 
     let pid: number;

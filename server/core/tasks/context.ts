@@ -12,6 +12,7 @@ import type { Projects } from "../projects/projects";
 import type { Sandbox } from "../sandbox/sandbox";
 import type { TaskRow, TaskStore } from "../../stores/tasks";
 import type { Contract } from "./contract";
+import type { TaskDependencies } from "./dependencies";
 import { type Disposition, type TaskEvent, type TaskState, transition } from "./state";
 import type { TaskResult } from "./views";
 
@@ -46,6 +47,8 @@ export interface TaskEngineDeps {
   beforeLaunch?: (b: BeforeLaunch) => Promise<void>;
   /** false when a start-up dialog is on the pane's screen (core/agents/screen-watch.ts): never type a prompt into one. */
   confirmReady?: (paneId: string) => Promise<boolean>;
+  /** Dependencies between tasks (waiting, auto-start); without it a start with dependsOn is refused. */
+  dependencies?: TaskDependencies;
 }
 
 export interface TaskContext {

@@ -118,6 +118,12 @@ export class TaskDependencies {
     }
   }
 
+  /** The waiting status a task depending on `ids` would have now (before it exists). */
+  async preview(ids: string[], when: AutoStartWhen): Promise<Waiting> {
+    const found = await this.deps.store.tasksByIds([...new Set(ids)]);
+    return waitingStatus([...found.values()].map((t) => ({ dependsOnId: t.id, title: t.title, state: t.state, disposition: t.disposition })), when);
+  }
+
   /** Records the edges (already checked) and the auto-start rule, then starts the task if it is ready. */
   async add(taskId: string, dependsOn: string[], when: AutoStartWhen | null): Promise<void> {
     await this.deps.store.add(taskId, [...new Set(dependsOn)], when);

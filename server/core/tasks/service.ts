@@ -8,7 +8,9 @@
 import type { YardEvent } from "../events/journal";
 import type { PaneInfo } from "../panes/manager";
 import type { Board } from "./board";
-import { createContext, maxActive, type TaskContext, type TaskEngineDeps } from "./context";
+import { apply, createContext, maxActive, type TaskContext, type TaskEngineDeps, taskRow } from "./context";
+import type { TaskEvent } from "./state";
+import type { TaskRow } from "../../stores/tasks";
 import * as diffs from "./diff";
 import { finish, type FinishOptions } from "./finish";
 import { recover, shutdown } from "./recovery";
@@ -40,6 +42,16 @@ export class TaskEngine {
 
   get maxActive() {
     return maxActive(this.ctx);
+  }
+
+  /** Applies one reducer event to a task, in order with its other changes (a worker's question). */
+  applyEvent(taskId: string, event: TaskEvent): Promise<{ changed: boolean; state: string }> {
+    return apply(this.ctx, taskId, event);
+  }
+
+  /** The task's row (NOT_FOUND when there is none), for services that read fields the view has no need of. */
+  row(taskId: string): Promise<TaskRow> {
+    return taskRow(this.ctx, taskId);
   }
 
   /** Pane manager's view of a task's state (pending tasks refuse prompts). */

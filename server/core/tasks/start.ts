@@ -17,6 +17,8 @@ import { type Contract, renderPrompt } from "./contract";
 import { tidyWorktreeDir } from "./finish";
 import { runInBackground } from "./runner";
 import { ACTIVE_STATES, type TaskState, transition } from "./state";
+import type { Waiting } from "./dependencies";
+import { taskPaneRole } from "../agents/roles";
 import { get, type TaskView } from "./views";
 
 export { startInput, type StartInput };
@@ -78,6 +80,15 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: { paneId?
     });
   }
   const parentTask = input.parentTaskId ? await taskRow(ctx, input.parentTaskId) : null;
+  // Dependencies are checked before anything is created; with any unmet the task waits in the backlog.
+  const dependsOn = [...new Set(input.dependsOn ?? [])];
+  const startWhen = input.startWhen ?? "merged";
+  let waitingNow: Waiting | null = null;
+  if (dependsOn.length) {
+    if (!deps.dependencies) throw new YardError("INTERNAL", "Task dependencies are not available in this server");
+    await deps.dependencies.check(null, repo.root, dependsOn);
+    waitingNow = await deps.dependencies.preview(dependsOn, startWhen);
+  }
 
   const id = newId("tsk");
   const title = input.title ?? input.objective.split("\n")[0]!.slice(0, 80);
@@ -114,14 +125,23 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: { paneId?
     trustDir: project?.trustAgents ? repo.root : null,
     options: { branch, baseRef: input.baseRef ?? null, fetch: input.fetch ?? false, path: input.path ?? null, readyTimeoutMs: input.readyTimeoutMs ?? null, stallMs: input.stallMs ?? null, dialogTimeoutMs: input.dialogTimeoutMs ?? null },
   };
-  if (!input.backlog) return launch(ctx, plan, { create: fields });
+  if (!input.backlog && (!waitingNow || waitingNow.ready)) {
+    const started = await launch(ctx, plan, { create: fields });
+    if (!dependsOn.length) return started;
+    await deps.dependencies!.add(id, dependsOn, null); // met already: kept for the graph
+    return { task: await get(ctx, id), pane: started.pane };
+  }
 
   // The base is resolved again when the task starts (HEAD moves meanwhile); a ref that does
   // not resolve now is refused now. With --fetch it may only exist after the fetch at start.
   if (input.baseRef && !input.fetch) await resolveBaseSha(repo.root, input.baseRef);
   await store.createBacklog(fields, { ...plan.options });
   ctx.stateCache.set(id, "backlog");
-  await deps.journal.append("task.created", { taskId: id, payload: { title, contextId: input.contextId ?? null, backlog: true } });
+  await deps.journal.append("task.created", { taskId: id, payload: { title, contextId: input.contextId ?? null, backlog: true, dependsOn } });
+  if (dependsOn.length) {
+    await deps.dependencies!.add(id, dependsOn, startWhen);
+    deps.dependencies!.schedule(id); // a dependency met meanwhile starts it now
+  }
   return { task: await get(ctx, id), pane: null };
 }
 
@@ -222,11 +242,11 @@ export async function spawnWorker(
     trustDir: w.trustDir,
     sandboxHome: w.sandbox ? (deps.sandbox?.dirs(w.id).home ?? null) : null,
   });
-  // The pane manager still resolves the profile for the spawn itself (a plain pane spawn needs
-  // that); it takes no resolved launch yet.
+  // The spawn takes the launch resolved at validation (the profile is not read again).
+  const profile = w.agentId ? await deps.agents.get(w.agentId).catch(() => null) : null;
   return deps.panes.spawn(
     { agent: w.agentId ?? undefined, argv: w.argv ?? undefined, cwd, label: w.title.slice(0, 120), parentPaneId: w.parentPaneId ?? undefined, relationship: w.parentPaneId ? "subagent" : undefined },
-    { taskId: w.id, sandbox: await sandboxLaunch(ctx, w.id, cwd, w.sandbox), rewriteArgv: w.rewriteArgv },
+    { taskId: w.id, sandbox: await sandboxLaunch(ctx, w.id, cwd, w.sandbox), rewriteArgv: w.rewriteArgv, launch, role: taskPaneRole(profile?.role) },
   );
 }
 

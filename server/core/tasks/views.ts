@@ -9,6 +9,7 @@ import { toStatus } from "../../stores/reviews";
 import type { TaskRow } from "../../stores/tasks";
 import { type Board, loadBoard } from "./board";
 import { cardLine } from "./card-line";
+import type { AutoStartWhen, Waiting } from "./dependencies";
 import { json, type TaskContext, taskRow } from "./context";
 import { ACTIVE_STATES, type Evidence, type ReportStatus, type TaskState } from "./state";
 
@@ -31,10 +32,11 @@ export async function list(ctx: TaskContext, filter: { contextId?: string; state
 /** Rows to views; each task's current round (result, review verdict) comes from one batched read, not one query per task. */
 async function views(ctx: TaskContext, rows: TaskRow[]): Promise<TaskView[]> {
   const current = await ctx.store.currentRounds(rows);
-  return Promise.all(rows.map((r) => view(ctx, r, current.get(r.id) ?? { result: null, verdict: null })));
+  const waiting = (await ctx.deps.dependencies?.waitingMany(rows.map((r) => ({ id: r.id, autoStartWhen: r.autoStartWhen as AutoStartWhen | null })))) ?? new Map<string, Waiting>();
+  return Promise.all(rows.map((r) => view(ctx, r, current.get(r.id) ?? { result: null, verdict: null }, waiting.get(r.id) ?? null)));
 }
 
-async function view(ctx: TaskContext, r: TaskRow, current: { result: string | null; verdict: string | null }): Promise<TaskView> {
+async function view(ctx: TaskContext, r: TaskRow, current: { result: string | null; verdict: string | null }, waiting: Waiting | null): Promise<TaskView> {
   const evidence = json<Evidence | null>(r.evidence, null);
   const pane = r.paneId && ctx.deps.panes.isLive(r.paneId) ? await ctx.deps.panes.get(r.paneId).catch(() => null) : null;
   return {
@@ -63,13 +65,15 @@ async function view(ctx: TaskContext, r: TaskRow, current: { result: string | nu
     reviewStatus: toStatus(current.verdict),
     sandboxed: r.sandboxed,
     agentSession: r.agentSessionId ? { id: r.agentSessionId, transcriptPath: r.agentTranscriptPath, tokens: await transcriptTokenUsage(r.agentTranscriptPath) } : null,
-    statusLine: cardLine({ state: r.state, evidence, pane }),
+    statusLine: r.state === "backlog" && waiting && !waiting.ready ? waiting.reason : cardLine({ state: r.state, evidence, pane }),
     disposition: (r.disposition as TaskView["disposition"]) ?? null,
     mergeCommit: r.mergeCommit,
     cleanupError: r.cleanupError,
     finishedAt: r.finishedAt?.toISOString() ?? null,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
+    waiting,
+    acknowledgedAt: r.resultAckedAt?.toISOString() ?? null,
   };
 }
 

@@ -1,0 +1,72 @@
+// The facts the role gates need about a caller and the task or pane it names (the calling pane's
+// task context, a task's parent pane and its root task's parent pane, a pane's lineage), and
+// `whoami`. Reads only; unknown ids answer null (the procedure itself then says NOT_FOUND).
+import { shortGuide } from "../agents/guide";
+import type { Caller, CallerRole, PaneForAccess, PaneRole, TaskForAccess } from "../agents/roles";
+import { YardError } from "../errors";
+import type { PaneInfo } from "../panes/manager";
+import type { TaskRow } from "../../stores/tasks";
+
+const MAX_LINEAGE = 32;
+
+export interface Identity {
+  role: CallerRole;
+  paneId: string | null;
+  task: { id: string; title: string; state: string; round: number; contextId: string | null; parentTaskId: string | null; rootTaskId: string | null; parentPaneId: string | null; lineage: string[] } | null;
+  guide: string;
+}
+
+const orNull = async <T>(p: Promise<T>): Promise<T | null> => {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof YardError && e.code === "NOT_FOUND") return null;
+    throw e;
+  }
+};
+
+export class AccessLookup {
+  constructor(private readonly deps: { task: (id: string) => Promise<TaskRow>; pane: (id: string) => Promise<PaneInfo> }) {}
+
+  async caller(pane: { id: string; taskId: string | null; role: PaneRole }): Promise<Caller> {
+    const own = pane.taskId ? await orNull(this.deps.task(pane.taskId)) : null;
+    return { role: pane.role, paneId: pane.id, taskId: pane.taskId, contextId: own?.contextId ?? null };
+  }
+
+  /**
+   * `yard whoami`: the caller's role and pane, and for a task's pane its task, context and
+   * lineage (root first); the guide for its role. The person has no pane and no task.
+   */
+  async whoami(pane: { id: string; taskId: string | null; role: PaneRole } | null): Promise<Identity> {
+    const role = pane?.role ?? "person";
+    const guide = shortGuide(role === "person" ? "orchestrator" : role);
+    if (!pane?.taskId) return { role, paneId: pane?.id ?? null, task: null, guide };
+    const t = await this.deps.task(pane.taskId);
+    const lineage = [t.id];
+    let parent = t.parentTaskId;
+    while (parent && lineage.length < MAX_LINEAGE) {
+      const p = await orNull(this.deps.task(parent));
+      if (!p) break;
+      lineage.unshift(p.id);
+      parent = p.parentTaskId;
+    }
+    return {
+      role,
+      paneId: pane.id,
+      task: { id: t.id, title: t.title, state: t.state, round: t.round, contextId: t.contextId, parentTaskId: t.parentTaskId, rootTaskId: t.rootTaskId, parentPaneId: t.parentPaneId, lineage },
+      guide,
+    };
+  }
+
+  async task(id: string): Promise<TaskForAccess | null> {
+    const t = await orNull(this.deps.task(id));
+    if (!t) return null;
+    const root = t.rootTaskId && t.rootTaskId !== t.id ? await orNull(this.deps.task(t.rootTaskId)) : t;
+    return { id: t.id, parentPaneId: t.parentPaneId, rootParentPaneId: root?.parentPaneId ?? null, contextId: t.contextId };
+  }
+
+  async pane(id: string): Promise<PaneForAccess | null> {
+    const p = await orNull(this.deps.pane(id));
+    return p ? { id: p.id, taskId: p.taskId, parentPaneId: p.parentPaneId, rootPaneId: p.rootPaneId } : null;
+  }
+}

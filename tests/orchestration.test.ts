@@ -1,0 +1,215 @@
+// Orchestration end to end through the real server, the `yard` CLI and the demo agent:
+// dependencies with auto-start (merged by default, so the dependent's base has the work), cycles
+// refused, a failed dependency leaving its dependent waiting with the reason, waiting across a
+// server restart; a worker's question answered through the thread; results acknowledged; the
+// role gates as a pane token meets them; whoami, guide and registered worktrees.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminClient } from "./helpers/client";
+import { git, makeRepo } from "./helpers/git";
+import { orchestratorPane } from "./helpers/orchestrator";
+import { type CliResult, startTestServer, type TestServer, yard } from "./helpers/server";
+import { waitFor } from "./helpers/wait";
+
+let server: TestServer;
+let scratch: string;
+const repos: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  scratch = mkdtempSync(path.join(os.tmpdir(), "yard-orchestration-"));
+});
+afterAll(async () => {
+  await server?.dispose();
+  for (const r of repos) rmSync(r, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Stops the server (the agents keep running in the pane host) and starts it again on the same data dir. */
+async function restart() {
+  await server.stop();
+  server = await startTestServer({ home: server.home });
+}
+
+const repo = () => {
+  const r = makeRepo();
+  repos.push(r);
+  return r;
+};
+
+/** `yard --json …` that must succeed. */
+async function ok(args: string[], env?: Record<string, string>): Promise<any> {
+  const r = await yard(server, ["--json", ...args], { env });
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  expect(r.json, r.stdout).toBeDefined();
+  return r.json;
+}
+/** `yard --json …` that must fail with `code`. */
+async function refused(args: string[], code: string, env?: Record<string, string>): Promise<CliResult & { json: any }> {
+  const r = await yard(server, ["--json", ...args], { env });
+  expect(r.code, r.stdout + r.stderr).not.toBe(0);
+  expect(r.json?.error?.code, r.stdout).toBe(code);
+  return r as CliResult & { json: any };
+}
+
+const settled = async (id: string, env?: Record<string, string>) => (await ok(["task", "wait", id, "--timeout-ms", "60000"], env)).tasks[0];
+
+describe("dependencies", () => {
+  it("a task waits in the backlog for its dependency, starts by itself once it is merged, on a base with its work", async () => {
+    const root = repo();
+    const a = await ok(["task", "start", "--repo", root, "--title", "A", "--objective", "write a.txt from-A\ncommit add a.txt\nreport completed wrote a.txt"]);
+    const b = await ok(["task", "start", "--repo", root, "--title", "B", "--depends-on", a.task.id, "--objective", "write b.txt from-B\ncommit add b.txt\nreport completed wrote b.txt"]);
+    expect(b.pane).toBeNull();
+    expect(b.task).toMatchObject({ state: "backlog", statusLine: `Waits for ${a.task.id} to be merged` });
+    expect(b.task.waiting).toMatchObject({ ready: false, dependencies: [{ id: a.task.id, met: false, stuck: null }] });
+
+    expect(await settled(a.task.id)).toMatchObject({ state: "completed" });
+    // Completed is not merged: B still waits.
+    expect((await ok(["task", "get", b.task.id])).task.state).toBe("backlog");
+    await ok(["task", "finish", a.task.id, "--merge"]);
+    const started = await waitFor(async () => {
+      const t = (await ok(["task", "get", b.task.id])).task;
+      return t.state !== "backlog" ? t : null;
+    }, { timeoutMs: 30_000, what: "B to start by itself" });
+    expect(started.baseSha).toBe(git(root, "rev-parse", "main"));
+    expect(readFileSync(path.join(started.worktreePath, "a.txt"), "utf8")).toBe("from-A\n");
+    expect(await settled(b.task.id)).toMatchObject({ state: "completed", waiting: { ready: true } });
+    const events = (await ok(["task", "events", b.task.id])).events.map((e: any) => e.type);
+    expect(events).toContain("task.auto_started");
+  });
+
+  it("with --start-when completed it starts once the dependency completed", async () => {
+    const root = repo();
+    const a = await ok(["task", "start", "--repo", root, "--objective", "report completed nothing to do"]);
+    const b = await ok(["task", "start", "--repo", root, "--depends-on", a.task.id, "--start-when", "completed", "--objective", "report completed after A"]);
+    expect(b.task.state).toBe("backlog");
+    expect(await settled(b.task.id)).toMatchObject({ state: "completed" });
+  });
+
+  it("refuses a cycle with CONFLICT naming it, and an unknown dependency with NOT_FOUND, creating nothing", async () => {
+    const root = repo();
+    const x = await ok(["task", "start", "--repo", root, "--backlog", "--title", "X", "--objective", "report completed x"]);
+    const y = await ok(["task", "start", "--repo", root, "--depends-on", x.task.id, "--title", "Y", "--objective", "report completed y"]);
+    const r = await refused(["task", "depend", x.task.id, "--on", y.task.id], "CONFLICT");
+    expect(r.json.error.message).toContain(`${x.task.id} → ${y.task.id} → ${x.task.id}`);
+    expect(r.json.error.details.cycle).toEqual([x.task.id, y.task.id, x.task.id]);
+    expect((await ok(["task", "get", x.task.id])).task.waiting).toBeNull();
+    const before = (await ok(["task", "list"])).tasks.length;
+    await refused(["task", "start", "--repo", root, "--depends-on", "tsknosuchtask", "--objective", "never"], "NOT_FOUND");
+    expect((await ok(["task", "list"])).tasks.length).toBe(before);
+    // Removing Y's dependency lets it start (its auto-start rule stays).
+    const removed = await ok(["task", "depend", y.task.id, "--on", x.task.id, "--remove"]);
+    expect(removed.started).toBe(true);
+    expect(await settled(y.task.id)).toMatchObject({ state: "completed" });
+  });
+
+  it("a failed dependency leaves its dependent waiting with the reason, never started", async () => {
+    const root = repo();
+    const f = await ok(["task", "start", "--repo", root, "--objective", "report failed could not"]);
+    const d = await ok(["task", "start", "--repo", root, "--depends-on", f.task.id, "--objective", "report completed d"]);
+    expect(await settled(f.task.id)).toMatchObject({ state: "failed" });
+    const t = await waitFor(async () => {
+      const v = (await ok(["task", "get", d.task.id])).task;
+      return v.waiting?.dependencies[0]?.stuck ? v : null;
+    });
+    expect(t.state).toBe("backlog");
+    expect(t.statusLine).toMatch(new RegExp(`^Blocked: ${f.task.id} was failed`));
+    expect(t.worktreePath).toBeNull();
+  });
+
+  it("keeps waiting across a server restart and starts after it", async () => {
+    const root = repo();
+    const a = await ok(["task", "start", "--repo", root, "--objective", "write a.txt A\ncommit a\nreport completed a"]);
+    const b = await ok(["task", "start", "--repo", root, "--depends-on", a.task.id, "--objective", "report completed b"]);
+    expect(await settled(a.task.id)).toMatchObject({ state: "completed" });
+    await restart();
+    expect((await ok(["task", "get", b.task.id])).task).toMatchObject({ state: "backlog", waiting: { ready: false } });
+    await ok(["task", "finish", a.task.id, "--merge"]);
+    expect(await settled(b.task.id)).toMatchObject({ state: "completed" });
+  });
+});
+
+describe("questions, answers and acknowledgements", () => {
+  it("a worker asks, its orchestrator answers through the submit gate, and acknowledges the result", async () => {
+    const root = repo();
+    const api = adminClient(server);
+    const { pane: orch, env } = await orchestratorPane(api, scratch);
+    const answer = "write port.txt 8080; commit set the port; report completed port set";
+    const t = await ok(["task", "start", "--repo", root, "--objective", 'run-yard task ask "Which port should I use?"'], env);
+    const asked = await settled(t.task.id, env);
+    expect(asked).toMatchObject({ state: "input_required", evidence: { reason: "question", question: "Which port should I use?" } });
+    const thread = await ok(["task", "thread", t.task.id], env);
+    expect(thread.messages).toMatchObject([{ kind: "question", body: "Which port should I use?", author: `pane:${t.pane.id}` }]);
+    expect(thread.openQuestion).toBe(thread.messages[0].id);
+
+    const a = await ok(["task", "answer", t.task.id, answer], env);
+    expect(a.message).toMatchObject({ kind: "answer", replyTo: thread.messages[0].id, author: `pane:${orch.id}` });
+    expect(await settled(t.task.id, env)).toMatchObject({ state: "completed" });
+    expect(readFileSync(path.join(t.task.worktreePath, "port.txt"), "utf8")).toBe("8080\n");
+    expect((await ok(["task", "thread", t.task.id], env)).openQuestion).toBeNull();
+
+    // The result waits in the orchestrator's attention until it acknowledges it.
+    const items = (await ok(["attention"], env)).items;
+    expect(items).toContainEqual(expect.objectContaining({ taskId: t.task.id, reason: "result_unacknowledged" }));
+    expect((await ok(["attention"])).items.some((i: any) => i.reason === "result_unacknowledged")).toBe(false);
+    const ack = await ok(["task", "ack", t.task.id], env);
+    expect(ack).toMatchObject({ id: t.task.id, alreadyAcknowledged: false });
+    expect((await ok(["attention"], env)).items.some((i: any) => i.taskId === t.task.id && i.reason === "result_unacknowledged")).toBe(false);
+    expect((await ok(["task", "get", t.task.id], env)).task.acknowledgedAt).toBe(ack.acknowledgedAt);
+
+    // Kept across a restart.
+    await restart();
+    expect((await ok(["task", "thread", t.task.id])).messages.map((m: any) => m.kind)).toEqual(["question", "answer"]);
+  });
+
+  it("refuses an answer the worker cannot take (not waiting) and records nothing", async () => {
+    const root = repo();
+    const t = await ok(["task", "start", "--repo", root, "--objective", "report completed done"]);
+    expect(await settled(t.task.id)).toMatchObject({ state: "completed" });
+    await refused(["task", "answer", t.task.id, "too late"], "CONFLICT");
+    expect((await ok(["task", "thread", t.task.id])).messages).toEqual([]);
+    // ask is for a task's own pane
+    await refused(["task", "ask", "anyone?"], "BAD_PARAMS");
+  });
+});
+
+describe("role gates, whoami, guide and extra worktrees", () => {
+  it("a worker may read only itself and report; it is refused the orchestrator's procedures; whoami says who it is", async () => {
+    const root = repo();
+    const api = adminClient(server);
+    const { env: orchEnv } = await orchestratorPane(api, scratch);
+    const other = await ok(["task", "start", "--repo", root, "--objective", "report completed other"]);
+    // The worker records its own environment and whoami, makes an extra worktree and registers it, then waits.
+    const wt = path.join(scratch, `extra-${Date.now()}`);
+    git(root, "worktree", "add", "-q", "-b", "extra-branch", wt);
+    const t = await ok([
+      "task", "start", "--repo", root, "--context", "gates",
+      "--objective", `run-yard --json whoami\nrun-yard task register-worktree ${wt} --branch extra-branch\nrun-yard task register-worktree ${root}\nrun-yard task get ${other.task.id}\nrun-yard task list\nreport completed checked`,
+    ], orchEnv);
+    expect(await settled(t.task.id, orchEnv)).toMatchObject({ state: "completed" });
+    const screen = (await ok(["pane", "read", t.pane.id, "--mode", "tail", "--lines", "200"])).text as string;
+    expect(screen).toContain(`{"role":"worker","paneId":"${t.pane.id}","task":{"id":"${t.task.id}"`);
+    expect(screen).toContain(`A worker pane may not touch task ${other.task.id} [FORBIDDEN]`);
+    expect(screen).toContain("A worker pane may not call tasks.list (open to: person, orchestrator) [FORBIDDEN]");
+    expect(screen).toContain("the repository's main checkout, not an extra worktree [BAD_PARAMS]");
+    const listed = await ok(["task", "worktrees", t.task.id], orchEnv);
+    expect(listed.worktrees).toEqual([{ path: wt, branch: "extra-branch", createdAt: expect.any(String) }]);
+
+    // An orchestrator pane may not touch a task it did not start.
+    const r = await refused(["task", "cancel", other.task.id], "FORBIDDEN", orchEnv);
+    expect(r.json.error.message).toContain(other.task.id);
+    // The person sees everything, and whoami says so.
+    expect(await ok(["whoami"])).toMatchObject({ role: "person", paneId: null, task: null });
+    expect(await ok(["whoami"], orchEnv)).toMatchObject({ role: "orchestrator", task: null });
+  });
+
+  it("prints the guide per role and refuses an unknown one", async () => {
+    const g = await ok(["guide", "worker"]);
+    expect(g.guide).toContain("yard task ask");
+    expect(g.guide).toContain("FORBIDDEN");
+    expect((await ok(["guide"])).role).toBe("orchestrator");
+    await refused(["guide", "boss"], "BAD_PARAMS");
+  });
+});
