@@ -196,7 +196,7 @@ describe("the review loop through the CLI, as an orchestrator runs it", () => {
 describe("comments: anchoring, validation and the edit/resolve/delete rules", () => {
   it("refuses bad anchors without creating anything, and keeps submitted comments as their round's record", async () => {
     const repo = repoWith();
-    const { task } = await api.tasks.start.mutate({ repoPath: repo, agent: "demo", objective: "write notes.txt alpha\nappend notes.txt beta\nappend notes.txt gamma\ncommit notes\nnoreport" });
+    const { task } = await api.tasks.start.mutate({ parentPaneId: orch.pane.id, repoPath: repo, agent: "demo", objective: "write notes.txt alpha\nappend notes.txt beta\nappend notes.txt gamma\ncommit notes\nnoreport" });
     expect((await waitState(task.id, "settled")).state).toBe("input_required");
     const pane = clientWithToken(server, orch.env.YARD_TOKEN!);
 
@@ -264,7 +264,7 @@ describe("comments: anchoring, validation and the edit/resolve/delete rules", ()
 
   it("approve needs a completed task (TASK_NOT_COMPLETED), request changes a completed or input_required one (CONFLICT)", async () => {
     const repo = repoWith();
-    const { task } = await api.tasks.start.mutate({ repoPath: repo, agent: "demo", objective: "write w.txt x\nask hold on\nreport completed ok" });
+    const { task } = await api.tasks.start.mutate({ parentPaneId: orch.pane.id, repoPath: repo, agent: "demo", objective: "write w.txt x\nask hold on\nreport completed ok" });
     await waitState(task.id, "working");
     expect(await errorOf(() => api.reviews.submit.mutate({ taskId: task.id, verdict: "approve" }))).toMatchObject({ code: "TASK_NOT_COMPLETED", details: { state: "working" } });
     expect(await errorOf(() => api.reviews.submit.mutate({ taskId: task.id, verdict: "request_changes", summary: "stop" }))).toMatchObject({ code: "CONFLICT", details: { state: "working" } });
@@ -278,7 +278,7 @@ describe("comments: anchoring, validation and the edit/resolve/delete rules", ()
 
   it("a request for changes with nothing to say is BAD_PARAMS and changes nothing", async () => {
     const repo = repoWith();
-    const { task } = await api.tasks.start.mutate({ repoPath: repo, agent: "demo", objective: "write q.txt q\nreport completed ok" });
+    const { task } = await api.tasks.start.mutate({ parentPaneId: orch.pane.id, repoPath: repo, agent: "demo", objective: "write q.txt q\nreport completed ok" });
     await waitState(task.id, "completed");
     const err = await fails(["task", "review", task.id, "--request-changes"], "BAD_PARAMS");
     expect(err.message).toMatch(/needs a summary or at least one unresolved comment/);
@@ -311,7 +311,7 @@ describe("follow-ups", () => {
   it("go to an input_required task's pane through the gate; other states are CONFLICT; a prompt the agent ignores is SUBMIT_STALLED", async () => {
     const repo = repoWith();
     const project = await api.projects.add.mutate({ path: repo });
-    const { task } = await api.tasks.start.mutate({ projectId: project.id, agent: "demo", objective: "write f.txt f\nnoreport" });
+    const { task } = await api.tasks.start.mutate({ parentPaneId: orch.pane.id, projectId: project.id, agent: "demo", objective: "write f.txt f\nnoreport" });
     expect((await waitState(task.id, "settled")).state).toBe("input_required");
     expect((await api.board.get.query({ projectId: project.id })).needs_you).toEqual([expect.objectContaining({ id: task.id, state: "input_required", needsUser: true, reviewStatus: "none" })]);
     expect((await fails(["task", "follow-up", task.id, "ignore", "--stall-ms", "800"], "SUBMIT_STALLED")).details).toMatchObject({ stage: "activity_gate" });
@@ -332,7 +332,7 @@ describe("follow-ups", () => {
 describe("tasks.diff while a merge cleans up the worktree", () => {
   it("answers every call with a diff or a typed CONFLICT, never an internal error", async () => {
     const repo = repoWith();
-    const { task } = await api.tasks.start.mutate({ repoPath: repo, agent: "demo", objective: "write m.txt merged\ncommit add m\nreport completed ok" });
+    const { task } = await api.tasks.start.mutate({ parentPaneId: orch.pane.id, repoPath: repo, agent: "demo", objective: "write m.txt merged\ncommit add m\nreport completed ok" });
     await waitState(task.id, "completed");
     let finished = false;
     const finishing = api.tasks.finish.mutate({ id: task.id, merge: {} }).finally(() => (finished = true));
@@ -432,7 +432,7 @@ describe("the base-ref picker", () => {
 describe("restart", () => {
   it("keeps comments, reviews and rounds", async () => {
     const repo = repoWith();
-    const { task } = await api.tasks.start.mutate({ repoPath: repo, agent: "demo", objective: "write r.txt one\nappend r.txt two\ncommit r\nreport completed ok" });
+    const { task } = await api.tasks.start.mutate({ parentPaneId: orch.pane.id, repoPath: repo, agent: "demo", objective: "write r.txt one\nappend r.txt two\ncommit r\nreport completed ok" });
     await waitState(task.id, "completed");
     const draft = (await api.reviews.addComment.mutate({ taskId: task.id, path: "r.txt", startLine: 2, body: "keep me" })).comment;
     const approved = await api.reviews.submit.mutate({ taskId: task.id, verdict: "approve", summary: "fine" });

@@ -117,6 +117,12 @@ describe("acceptance: three workers, review, restart, merge two, discard one", (
       expect(r1.json.text).toContain("Switchyard demo agent");
       expect(r2.json).toMatchObject({ text: "", cursor: r1.json.cursor });
     }
+    // Each finished result stays in the orchestrator's attention until it acknowledges it.
+    await waitFor(async () => {
+      const items = (await y(["attention"])).json.items;
+      return ["A", "B", "C"].every((n) => items.some((i: any) => i.taskId === id(n) && i.reason === "result_unacknowledged"));
+    }, { timeoutMs: 15_000, what: "three unacknowledged results" });
+    for (const n of ["A", "B", "C"]) expect((await y(["task", "ack", id(n)])).json).toMatchObject({ id: id(n), alreadyAcknowledged: false });
     await waitFor(async () => (await y(["attention"])).json.items.length === 0, { timeoutMs: 15_000, what: "attention to empty" });
 
     // 5. each diff shows only its own change, including C's untracked file

@@ -25,8 +25,8 @@ import {
   resolveCommentInput,
   submitReviewInput,
 } from "../../server/contracts/reviews";
-import { followUpInput, startBacklogInput, taskDiffInput } from "../../server/contracts/tasks";
-import { contractInput } from "../../server/core/tasks/contract";
+import { ackInput, answerInput, askInput, dependInput, registerWorktreeInput, threadInput } from "../../server/contracts/orchestration";
+import { eventsInput as taskEventsInput, finishInput, followUpInput, listInput, reportInput, resumeInput, startBacklogInput, startInput, taskDiffInput, waitInput } from "../../server/contracts/tasks";
 import type { YardClient } from "../connection";
 
 /** Every procedure of the API with its kind, as the tRPC client sees them: "tasks.get" → query. */
@@ -56,53 +56,6 @@ const byPaneId = z.object({ id: paneId });
 const idString = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
 const profile = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/);
 const argv = z.array(z.string().max(8192)).min(1).max(256);
-
-/** tasks.start (startInput in server/core/tasks/service.ts). */
-const startInput = contractInput.extend({
-  title: z.string().trim().min(1).max(200).optional(),
-  label: z.string().trim().min(1).max(80).optional(),
-  contextId: contextId.optional(),
-  projectId: idString.optional(),
-  repoPath: absolutePath.optional(),
-  agent: profile.optional(),
-  argv: argv.optional(),
-  baseRef: text(LIMITS.ref).pipe(z.string().min(1)).optional(),
-  fetch: z.boolean().optional(),
-  branch: text(LIMITS.ref).pipe(z.string().min(1)).optional(),
-  path: absolutePath.optional(),
-  parentPaneId: z.string().regex(/^pane[a-z0-9]+$/).optional(),
-  parentTaskId: idString.optional(),
-  readyTimeoutMs: z.number().int().min(100).max(600_000).optional(),
-  dialogTimeoutMs: z.number().int().min(100).max(24 * 3600_000).optional(),
-  stallMs: z.number().int().min(100).max(600_000).optional(),
-  backlog: z.boolean().optional(),
-  sandbox: z.boolean().optional(),
-});
-
-/** tasks.report (reportInput in server/core/tasks/service.ts). */
-const reportInput = z.object({
-  taskId: idString.optional(),
-  status: z.enum(["completed", "failed", "rejected"]),
-  summary: z.string().trim().min(1, "a report needs a summary").max(LIMITS.summary),
-  artifacts: z.array(z.string().min(1).max(LIMITS.path)).max(1000).default([]),
-  changedFiles: z.array(z.string().min(1).max(LIMITS.path)).max(10_000).default([]),
-  evidence: evidence.optional(),
-});
-
-const listInput = z.object({ contextId: z.string().max(100).optional(), states: z.array(z.string().max(32)).max(10).optional(), projectId: z.string().max(64).optional() });
-const waitInput = z.object({
-  id: taskId.optional(),
-  contextId: z.string().max(100).optional(),
-  until: z.union([z.string().max(200), z.array(z.string().max(32)).max(10)]).optional(),
-  timeoutMs: z.number().int().min(1).max(24 * 3600_000).optional(),
-});
-const resumeInput = z.object({ id: taskId, prompt: z.string().trim().min(1).max(64 * 1024).optional(), readyTimeoutMs: z.number().int().min(100).max(600_000).optional() });
-const finishInput = z.object({
-  id: taskId,
-  merge: z.object({ target: z.string().min(1).max(255).optional(), keepBranch: z.boolean().optional(), ignoreDirty: z.boolean().optional() }).optional(),
-  discard: z.object({ deleteBranch: z.boolean().optional() }).optional(),
-});
-const taskEventsInput = z.object({ id: taskId, since: z.number().int().min(0).optional() });
 
 /** panes.spawn (spawnInput in server/core/panes/manager.ts). */
 const spawnInput = z.object({
@@ -138,7 +91,7 @@ export const TOOLS: Tool[] = [
   { name: "task_start", path: "tasks.start", kind: "mutation", input: startInput, fill: resolved("repoPath", "path"), description: "Start a worker task: a new worktree and branch of the project (projectId) or repository (repoPath), and an agent (agent profile, or argv) working on the objective. Returns {task, pane}. With backlog: true it is only recorded; start it later with task_start_backlog." },
   { name: "task_start_backlog", path: "tasks.startBacklog", kind: "mutation", input: startBacklogInput, description: "Start a backlog task now: worktree, branch and agent (RATE_LIMITED at the cap of running tasks, nothing changed)." },
   { name: "task_get", path: "tasks.get", kind: "query", input: byTaskId, wrap: "task", description: "One task: state, branch, worktree, contract, result, evidence. A worker pane may read only its own task." },
-  { name: "task_list", path: "tasks.list", kind: "query", input: listInput, wrap: "tasks", description: "List tasks, optionally only one context, project or some states." },
+  { name: "task_list", path: "tasks.list", kind: "query", input: listInput.unwrap(), wrap: "tasks", description: "List tasks, optionally only one context, project or some states." },
   { name: "task_wait", path: "tasks.wait", kind: "query", input: waitInput, description: "Wait until a task (id) or every task of a context (contextId) reaches `until`: settled (default: terminal or input_required), terminal, working, or a list of states. TIMEOUT after timeoutMs (default 600000); keep it below your MCP client's tool-call timeout." },
   { name: "task_report", path: "tasks.report", kind: "mutation", input: reportInput, wrap: "task", fill: (a) => ({ ...a, taskId: a.taskId ?? (process.env.YARD_TASK || undefined) }), description: "Report this task's result from its worker (taskId defaults to $YARD_TASK): status completed, failed or rejected, a summary, changed files, artifacts, evidence." },
   { name: "task_follow_up", path: "tasks.followUp", kind: "mutation", input: followUpInput, description: "Send a follow-up prompt to a task waiting for input, through the submit gate (refused while the agent is busy or not ready)." },
@@ -147,6 +100,13 @@ export const TOOLS: Tool[] = [
   { name: "task_cancel", path: "tasks.cancel", kind: "mutation", input: byTaskId, wrap: "task", description: "Stop the worker and mark the task canceled (worktree and branch are kept)." },
   { name: "task_finish", path: "tasks.finish", kind: "mutation", input: finishInput, description: "Finish a task: merge ({target?, keepBranch?, ignoreDirty?}) its branch into the target, or discard ({deleteBranch?}) it and remove the worktree. Exactly one of merge or discard." },
   { name: "task_resume", path: "tasks.resume", kind: "mutation", input: resumeInput, description: "Continue a failed or canceled task's agent in its recorded session, in a fresh pane (a new round)." },
+  { name: "task_depend", path: "tasks.depend", kind: "mutation", input: dependInput, description: "Make a task that has not started wait for another (on); it starts by itself once every dependency is met (startWhen: merged, the default, or completed). remove: true drops a dependency. A cycle is CONFLICT naming it." },
+  { name: "task_ask", path: "tasks.ask", kind: "mutation", input: askInput, description: "Inside a task's pane: ask whoever started your task a question. The task waits (input_required) and the answer arrives as your next prompt: end your turn after asking." },
+  { name: "task_answer", path: "tasks.answer", kind: "mutation", input: answerInput, description: "Answer a worker's question (typed to it through the submit gate; refused while it is busy) and keep it in the task's thread." },
+  { name: "task_ack", path: "tasks.ack", kind: "mutation", input: ackInput, description: "Acknowledge a finished task's result; until then it stays in your attention as result_unacknowledged." },
+  { name: "task_thread", path: "tasks.thread", kind: "query", input: threadInput, description: "The task's questions and answers, the open question, and when its result was acknowledged." },
+  { name: "task_register_worktree", path: "tasks.registerWorktree", kind: "mutation", input: registerWorktreeInput, fill: resolved("path"), description: "Inside a task's pane: list an extra git worktree you made for your task (path; branch is checked against git)." },
+  { name: "whoami", path: "whoami", kind: "query", input: none, description: "Who you are to Switchyard: role, pane, and for a task's pane its task, context, lineage and your role's short guide." },
   { name: "task_events", path: "tasks.events", kind: "query", input: taskEventsInput, description: "The task's event history, optionally only after sequence number `since`." },
 
   { name: "review_submit", path: "reviews.submit", kind: "mutation", input: submitReviewInput, description: "Review the task's current round: approve (the task must be completed), or request_changes (sends the summary and the round's unresolved comments to the agent as the next round)." },

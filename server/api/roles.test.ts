@@ -1,12 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { appRouter } from "./router";
-import { type Caller, CALLER_ROLES, GATES, mayAccessPane, mayAccessTask, roleRefusal } from "./roles";
+import { socketInputs } from "../contracts/socket";
+import { type Caller, CALLER_ROLES, GATES, mayAccessPane, mayAccessTask, roleRefusal, SOCKET_GATES } from "./roles";
 
 const procedures = Object.keys((appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures).sort();
 
 describe("the role gate table", () => {
   it("has exactly one entry per procedure of the router", () => {
     expect(Object.keys(GATES).sort()).toEqual(procedures);
+  });
+
+  it("has one entry per socket event, each the person's only (the handshake refuses pane tokens)", () => {
+    expect(Object.keys(SOCKET_GATES).sort()).toEqual(Object.keys(socketInputs).sort());
+    for (const g of Object.values(SOCKET_GATES)) expect(g.roles).toEqual(["person"]);
   });
 
   it("lets the person call everything", () => {
@@ -18,15 +24,17 @@ describe("the role gate table", () => {
     expect(roleRefusal("no.such", "person")).toBeNull();
   });
 
+  // What every task-bound pane may call: read itself and its thread, ask, register worktrees, post hooks.
+  const SELF = [
+    "agents.list", "hooks.post", "panes.get", "panes.read", "reviews.list", "reviews.listComments", "status", "tasks.ask", "tasks.get", "tasks.registerWorktree", "tasks.rounds",
+    "tasks.thread", "tasks.worktrees", "whoami",
+  ];
   // role → procedures it may call (everything else is refused): the whole matrix, spelled out.
   const MAY: Record<Exclude<(typeof CALLER_ROLES)[number], "person">, string[]> = {
     orchestrator: procedures.filter((p) => !/^(server|projects|board|agents\.(add|update|try|tryStatus|remove))\b/.test(p) && p !== "tasks.report"),
-    worker: ["agents.list", "hooks.post", "panes.get", "panes.read", "reviews.list", "reviews.listComments", "status", "tasks.get", "tasks.report", "tasks.rounds"],
-    reviewer: [
-      "agents.list", "hooks.post", "panes.get", "panes.read", "reviews.addComment", "reviews.deleteComment", "reviews.editComment", "reviews.list", "reviews.listComments",
-      "reviews.resolveComment", "reviews.submit", "status", "tasks.diff", "tasks.get", "tasks.rounds",
-    ],
-    planner: ["agents.list", "hooks.post", "panes.get", "panes.read", "reviews.list", "reviews.listComments", "status", "tasks.get", "tasks.rounds"],
+    worker: [...SELF, "tasks.report"],
+    reviewer: [...SELF, "reviews.addComment", "reviews.deleteComment", "reviews.editComment", "reviews.resolveComment", "reviews.submit", "tasks.diff"],
+    planner: SELF,
   };
   it.each(Object.entries(MAY))("a %s pane may call exactly its procedures", (role, allowed) => {
     const got = procedures.filter((p) => roleRefusal(p, role as Caller["role"]) === null);

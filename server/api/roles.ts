@@ -86,9 +86,21 @@ export const GATES: Record<string, Gate> = {
   "agents.remove": { roles: P },
 };
 
+/**
+ * Socket events (client → server): the live terminals and the event feed are the person's (the
+ * browser); the socket handshake admits no pane token at all, so these are checked there.
+ */
+export const SOCKET_GATES: Record<string, Gate> = {
+  "pane:attach": { roles: P, pane: "paneId" },
+  "pane:input": { roles: P, pane: "paneId" },
+  "pane:resize": { roles: P, pane: "paneId" },
+  "pane:detach": { roles: P, pane: "paneId" },
+  "events:subscribe": { roles: P },
+};
+
 /** Why a role may not call a procedure, or null when it may. */
 export function roleRefusal(path: string, role: CallerRole): string | null {
   const gate = GATES[path];
   if (!gate) return role === "person" ? null : `${path} is not open to panes`;
-  return gate.roles.includes(role) ? null : `A ${role} pane may not call ${path} (open to: ${gate.roles.join(", ")})`;
+  return gate.roles.includes(role) ? null : `${/^[aeiou]/.test(role) ? "An" : "A"} ${role} pane may not call ${path} (open to: ${gate.roles.join(", ")})`;
 }

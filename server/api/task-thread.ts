@@ -3,9 +3,7 @@
 // worktrees (registerWorktree, worktrees). Thin: the contract in and out, one core call each;
 // who may call which is the role gate table's (roles.ts), the caller's own task is never taken
 // from the input where the caller is a task's pane.
-import { z } from "zod";
-import { taskId } from "../contracts/common";
-import { ackReply, answerInput, askInput, dependInput, dependReply, messageReply, registerWorktreeInput, threadReply, worktreesReply } from "../contracts/orchestration";
+import { ackInput, ackReply, answerInput, askInput, dependInput, dependReply, messageReply, registerWorktreeInput, threadInput, threadReply, worktreesInput, worktreesReply } from "../contracts/orchestration";
 import { YardError } from "../core/errors";
 import { callerProcedure, type Context } from "./trpc";
 
@@ -35,11 +33,11 @@ export const taskThreadProcedures = {
     .mutation(async ({ ctx, input }) => ({ message: iso(await ctx.services.messages.answer(input.id, input.text, { paneId: ctx.pane?.id ?? null }, { stallMs: input.stallMs })) })),
   /** The parent acknowledges the task's result (it leaves the parent's attention). */
   ack: callerProcedure
-    .input(z.object({ id: taskId }))
+    .input(ackInput)
     .output(ackReply)
     .mutation(async ({ ctx, input }) => ({ id: input.id, ...(await ctx.services.messages.acknowledge(input.id, { paneId: ctx.pane?.id ?? null, admin: ctx.principal.kind === "admin" })) })),
   thread: callerProcedure
-    .input(z.object({ id: taskId }))
+    .input(threadInput)
     .output(threadReply)
     .query(({ ctx, input }) => ctx.services.messages.thread(input.id)),
   /** An agent lists an extra git worktree it made for its own task. */
@@ -51,7 +49,7 @@ export const taskThreadProcedures = {
       return { taskId: id, worktrees: (await ctx.services.extraWorktrees.register(id, input.path, input.branch ?? null)).map(iso) };
     }),
   worktrees: callerProcedure
-    .input(z.object({ id: taskId }))
+    .input(worktreesInput)
     .output(worktreesReply)
     .query(async ({ ctx, input }) => ({ taskId: input.id, worktrees: (await ctx.services.extraWorktrees.list(input.id)).map(iso) })),
 };

@@ -117,6 +117,8 @@ const boundedInput = t.middleware(async ({ getRawInput, next }) => {
  * touch only the tasks and panes its role reaches (its own; an orchestrator's also those it
  * started, their subtasks and its context). Refusals are FORBIDDEN, before the procedure runs.
  */
+const article = (role: string) => (/^[aeiou]/.test(role) ? "An" : "A");
+
 const gate = t.middleware(async ({ ctx, path, getRawInput, next }) => {
   if (ctx.principal.kind === "admin") return next();
   const role = ctx.pane?.role ?? "worker";
@@ -130,13 +132,13 @@ const gate = t.middleware(async ({ ctx, path, getRawInput, next }) => {
   const taskId = named(g.task);
   if (taskId) {
     const t = await ctx.services.access.task(taskId);
-    if (t && !mayAccessTask(caller, t)) throw new YardError("FORBIDDEN", `A ${role} pane may not touch task ${taskId}`, { role, taskId });
+    if (t && !mayAccessTask(caller, t)) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch task ${taskId}`, { role, taskId });
   }
   const paneId = named(g.pane);
   if (paneId) {
     const p = await ctx.services.access.pane(paneId);
     const taskOk = p?.taskId ? await ctx.services.access.task(p.taskId).then((t) => (t ? mayAccessTask(caller, t) : false)) : null;
-    if (p && !mayAccessPane(caller, p, taskOk)) throw new YardError("FORBIDDEN", `A ${role} pane may not touch pane ${paneId}`, { role, paneId });
+    if (p && !mayAccessPane(caller, p, taskOk)) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch pane ${paneId}`, { role, paneId });
   }
   return next();
 });

@@ -33,6 +33,10 @@ export const dependReply = z.object({ id: z.string(), startWhen: startWhen.nulla
 export const askInput = z.object({ question: text(8000).pipe(z.string().trim().min(1, "the question is empty")) });
 export const answerInput = z.object({ id: taskId, text: text(64 * 1024).pipe(z.string().trim().min(1, "the answer is empty")), stallMs: z.number().int().min(100).max(600_000).optional() });
 
+export const ackInput = z.object({ id: taskId });
+export const threadInput = z.object({ id: taskId });
+export const worktreesInput = z.object({ id: taskId });
+
 export const message = z.object({
   id: z.string(),
   taskId: z.string(),

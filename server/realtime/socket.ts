@@ -24,7 +24,10 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
-/** Who the handshake's headers authenticate as: only the user (token or session) may connect. */
+/**
+ * Who the handshake's headers authenticate as: only the user (token or session) may connect;
+ * every socket event is the person's (the gate table's SOCKET_GATES), so no pane token gets in.
+ */
 function admit(req: http.IncomingMessage, guard: GuardConfig): { ok: true; session?: string } | { ok: false; reason: string } {
   const refusal = checkHost(req.headers.host, guard) ?? checkSocketOrigin(req.headers.origin, req.headers.host, req.headers["sec-fetch-site"] as string | undefined);
   if (refusal) return { ok: false, reason: refusal.message };
