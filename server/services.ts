@@ -16,6 +16,7 @@ import { MAX_SCROLLBACK, PaneManager } from "./core/panes/manager";
 import { MIN_SCROLLBACK } from "./core/panes/mirror";
 import { Projects } from "./core/projects/projects";
 import { type ApiSocketState, Sandbox } from "./core/sandbox/sandbox";
+import { AgentReviewStage } from "./core/reviews/agent-stage";
 import { ReviewService } from "./core/reviews/service";
 import { ReviewStore } from "./stores/reviews";
 import { cardLine } from "./core/tasks/card-line";
@@ -51,6 +52,8 @@ export interface Services {
   messages: TaskMessages;
   /** Extra git worktrees agents registered for their tasks. */
   extraWorktrees: ExtraWorktrees;
+  /** The agent reviewer stage (runs a reviewer profile on each completed round). */
+  agentReviews: AgentReviewStage;
   /** What the role gates read about callers, tasks and panes. */
   access: AccessLookup;
   sandbox: Sandbox;
@@ -159,10 +162,23 @@ export async function createServices(opts: { home: string; token: string; url: (
     followUp: (id, text, o) => engine.followUp(id, text, o),
   });
   const extraWorktrees = new ExtraWorktrees({ store: new TaskWorktreeStore(db), journal, task: (id) => engine.row(id) });
-  const reviews = new ReviewService({ store: new ReviewStore(db), tasks: engine, journal });
+  const reviewStore = new ReviewStore(db);
+  const reviews = new ReviewService({ store: reviewStore, tasks: engine, journal });
+  const agentReviews = new AgentReviewStage({
+    journal,
+    panes,
+    projects,
+    store: taskStore,
+    reviews: reviewStore,
+    task: (id) => engine.get(id),
+    confirmReady: (paneId) => screens.confirmReady(paneId),
+    readyTimeoutMs: envInt("YARD_READY_TIMEOUT_MS"),
+    maxRounds: envInt("YARD_AGENT_REVIEW_ROUNDS"),
+  });
   await engine.recover(await panes.recover());
   // Tasks waiting on dependencies that were met while no server ran start now.
   await dependencies.attach();
+  await agentReviews.attach();
   // What happened while no server was attached: hooks posted to the relay, panes that exited.
   await host.ready();
   return {
@@ -177,6 +193,7 @@ export async function createServices(opts: { home: string; token: string; url: (
     dependencies,
     messages,
     extraWorktrees,
+    agentReviews,
     access: new AccessLookup({ task: (id) => engine.row(id), pane: (id) => panes.get(id) }),
     sandbox,
     reviews,
@@ -212,6 +229,7 @@ export async function createServices(opts: { home: string; token: string; url: (
     url: opts.url,
     async close(o = {}) {
       dependencies.detach();
+      agentReviews.detach();
       screens.stop();
       await tasks?.shutdown();
       await panes.shutdown({ stopPanes: o.stopPanes ?? true });

@@ -47,6 +47,17 @@ export function registerOrchestration(program: Command, task: Command, ctx: CliC
     });
 
   task
+    .command("agent-review <id>")
+    .description("The agent reviewer stage: --skip it (the task goes to a person) or --rerun it on the current round")
+    .option("--skip", "stop the reviewer agent and skip the stage")
+    .option("--rerun", "run the reviewer agent again")
+    .action(async (id: string, o: { skip?: boolean; rerun?: boolean }) => {
+      if (!o.skip === !o.rerun) throw new YardError("BAD_PARAMS", "Give exactly one of --skip or --rerun");
+      const t = await ctx.client().tasks.agentReview.mutate({ id, action: o.skip ? "skip" : "rerun" });
+      ctx.out().result({ task: t }, () => `${t.id}: agent review ${t.agentReview.state ?? "not run"}`);
+    });
+
+  task
     .command("thread <id>")
     .description("The task's questions and answers")
     .action(async (id: string) => {

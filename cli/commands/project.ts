@@ -23,9 +23,12 @@ export function registerProject(program: Command, ctx: CliContext) {
     .option("--name <name>", "display name")
     .option("--trust-agents", "record Claude Code's / Codex's workspace trust for it before launching them")
     .option("--no-trust-agents", "do not (their trust dialog then shows in each task)")
-    .action(async (id: string, opts: { name?: string; trustAgents?: boolean }) => {
-      const res = await ctx.client().projects.update.mutate({ id, name: opts.name, trustAgents: opts.trustAgents });
-      ctx.out().result({ project: res }, () => `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}`);
+    .option("--reviewer <profile>", "an agent profile that reviews each task's work before a person does ('none' to turn it off)")
+    .option("--planner <profile>", "the agent profile that plans tasks started with --needs-plan ('none' to unset)")
+    .action(async (id: string, opts: { name?: string; trustAgents?: boolean; reviewer?: string; planner?: string }) => {
+      const unset = (v: string | undefined) => (v === undefined ? undefined : v === "none" ? null : v);
+      const res = await ctx.client().projects.update.mutate({ id, name: opts.name, trustAgents: opts.trustAgents, reviewerProfile: unset(opts.reviewer), plannerProfile: unset(opts.planner) });
+      ctx.out().result({ project: res }, () => `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}; reviewer ${res.reviewerProfile ?? "none"}; planner ${res.plannerProfile ?? "none"}`);
     });
 
   project

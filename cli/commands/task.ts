@@ -36,6 +36,7 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--backlog", "only record the task in the backlog (start it later with yard task start-backlog)")
     .option("--depends-on <id>", "a task this one waits for (repeatable): with any unmet it waits in the backlog and starts by itself", collect, [])
     .option("--start-when <rule>", "when a dependency counts as met: merged (default) or completed")
+    .option("--reviewer <profile>", "an agent profile that reviews each completed round before you do (default: the project's)")
     .argument("[argv...]", "a custom agent command, after --")
     .action(async (argv: string[], o: Record<string, string | string[] | boolean | undefined>) => {
       const res = await ctx.client().tasks.start.mutate({
@@ -59,6 +60,7 @@ export function registerTask(program: Command, ctx: CliContext) {
         backlog: o.backlog ? true : undefined,
         dependsOn: (o.dependsOn as string[]).length ? (o.dependsOn as string[]) : undefined,
         startWhen: o.startWhen as "merged" | "completed" | undefined,
+        reviewer: o.reviewer as string | undefined,
       });
       ctx.out().result(res, () =>
         res.pane

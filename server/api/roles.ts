@@ -65,6 +65,7 @@ export const GATES: Record<string, Gate> = {
   "tasks.ask": { roles: TASK_PANES },
   "tasks.answer": { roles: PO, task: "id" },
   "tasks.ack": { roles: PO, task: "id" },
+  "tasks.agentReview": { roles: PO, task: "id" },
   "tasks.thread": { roles: ALL, task: "id" },
   "tasks.registerWorktree": { roles: TASK_PANES },
   "tasks.worktrees": { roles: ALL, task: "id" },

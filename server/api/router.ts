@@ -62,7 +62,10 @@ export const appRouter = router({
       .output(projectRefsOutput)
       .query(async ({ ctx, input }) => listRefs((await ctx.services.projects.get(input.id)).path, { query: input.query, limit: input.limit })),
     /** Rename a project or change its trust setting. */
-    update: adminProcedure.input(projectUpdateInput).output(project).mutation(({ ctx, input }) => ctx.services.projects.update(input)),
+    update: adminProcedure
+      .input(projectUpdateInput)
+      .output(project)
+      .mutation(({ ctx, input }) => ctx.services.projects.update(input, (id) => ctx.services.agents.get(id).then(() => true, () => false))),
   }),
 
   board: router({

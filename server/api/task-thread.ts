@@ -3,7 +3,8 @@
 // worktrees (registerWorktree, worktrees). Thin: the contract in and out, one core call each;
 // who may call which is the role gate table's (roles.ts), the caller's own task is never taken
 // from the input where the caller is a task's pane.
-import { ackInput, ackReply, answerInput, askInput, dependInput, dependReply, messageReply, registerWorktreeInput, threadInput, threadReply, worktreesInput, worktreesReply } from "../contracts/orchestration";
+import { ackInput, ackReply, agentReviewInput, answerInput, askInput, dependInput, dependReply, messageReply, registerWorktreeInput, threadInput, threadReply, worktreesInput, worktreesReply } from "../contracts/orchestration";
+import { taskView } from "../contracts/tasks";
 import { YardError } from "../core/errors";
 import { callerProcedure, type Context } from "./trpc";
 
@@ -40,6 +41,15 @@ export const taskThreadProcedures = {
     .input(threadInput)
     .output(threadReply)
     .query(({ ctx, input }) => ctx.services.messages.thread(input.id)),
+  /** Skip the agent reviewer stage (the task goes to a person), or run it again on the current round. */
+  agentReview: callerProcedure
+    .input(agentReviewInput)
+    .output(taskView)
+    .mutation(async ({ ctx, input }) => {
+      if (input.action === "skip") await ctx.services.agentReviews.skip(input.id);
+      else await ctx.services.agentReviews.rerun(input.id);
+      return ctx.services.tasks.get(input.id);
+    }),
   /** An agent lists an extra git worktree it made for its own task. */
   registerWorktree: callerProcedure
     .input(registerWorktreeInput)

@@ -34,6 +34,7 @@ export const askInput = z.object({ question: text(8000).pipe(z.string().trim().m
 export const answerInput = z.object({ id: taskId, text: text(64 * 1024).pipe(z.string().trim().min(1, "the answer is empty")), stallMs: z.number().int().min(100).max(600_000).optional() });
 
 export const ackInput = z.object({ id: taskId });
+export const agentReviewInput = z.object({ id: taskId, action: z.enum(["skip", "rerun"]) });
 export const threadInput = z.object({ id: taskId });
 export const worktreesInput = z.object({ id: taskId });
 

@@ -11,6 +11,8 @@ export const project = z.object({
   createdAt: z.string(),
   /** "Let agents work in this repository without the agent's trust prompt". */
   trustAgents: z.boolean(),
+  reviewerProfile: z.string().nullable(),
+  plannerProfile: z.string().nullable(),
 });
 export const projectList = z.array(project);
 

@@ -48,6 +48,12 @@ export const startInput = contractInput.extend({
   dependsOn: z.array(taskId).max(32).optional(),
   /** When a dependency counts as met: merged (default: the base then has its work) or completed. */
   startWhen: startWhen.optional(),
+  /** An agent profile that reviews each completed round before a person does (else the project's). */
+  reviewer: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
+  /** Plan first: a planner agent writes a plan (reviewed like code) that becomes the subtasks. */
+  needsPlan: z.boolean().optional(),
+  /** The planner profile for needsPlan (else the project's). */
+  planner: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
 });
 export type StartInput = z.input<typeof startInput>;
 
@@ -154,6 +160,8 @@ export const taskView = z.object({
   waiting: waiting.nullable(),
   /** The parent acknowledged this round's result (yard task ack). */
   acknowledgedAt: z.string().nullable(),
+  /** The agent reviewer stage: its profile, state (running, approved, changes_requested, skipped, capped, failed), pane and runs. */
+  agentReview: z.object({ reviewer: z.string().nullable(), state: z.string().nullable(), paneId: z.string().nullable(), runs: z.number().int() }),
 });
 export type TaskView = z.infer<typeof taskView>;
 

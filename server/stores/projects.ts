@@ -2,13 +2,15 @@
 import type { Project } from "../core/projects/projects";
 import type { Db } from "../db";
 
-const toProject = (r: { id: string; path: string; name: string; defaultTarget: string | null; createdAt: Date; trustAgents: boolean }): Project => ({
+const toProject = (r: { id: string; path: string; name: string; defaultTarget: string | null; createdAt: Date; trustAgents: boolean; reviewerProfile: string | null; plannerProfile: string | null }): Project => ({
   id: r.id,
   path: r.path,
   name: r.name,
   defaultTarget: r.defaultTarget,
   createdAt: r.createdAt.toISOString(),
   trustAgents: r.trustAgents,
+  reviewerProfile: r.reviewerProfile,
+  plannerProfile: r.plannerProfile,
 });
 
 export class ProjectStore {
@@ -18,7 +20,7 @@ export class ProjectStore {
     return toProject(await this.db.project.create({ data: p }));
   }
 
-  async update(id: string, changes: { name?: string; trustAgents?: boolean }): Promise<Project> {
+  async update(id: string, changes: { name?: string; trustAgents?: boolean; reviewerProfile?: string | null; plannerProfile?: string | null }): Promise<Project> {
     return toProject(await this.db.project.update({ where: { id }, data: changes }));
   }
 

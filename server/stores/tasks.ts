@@ -30,6 +30,10 @@ export interface TaskFields {
   baseRef: string | null;
   /** The agent runs (or will run) in the OS sandbox. */
   sandboxed: boolean;
+  /** The agent reviewer named at start (else the project's), and the planner of a --needs-plan task. */
+  reviewerProfile?: string | null;
+  plannerProfile?: string | null;
+  requiresPlanning?: boolean;
 }
 
 /** Where a started task runs: recorded when its worktree and pane exist. */
@@ -138,6 +142,19 @@ export class TaskStore {
   /** Records the agent's session id (and its transcript, when known). */
   async recordAgentSession(taskId: string, sessionId: string, transcriptPath: string | null): Promise<void> {
     await this.db.task.update({ where: { id: taskId }, data: { agentSessionId: sessionId, ...(transcriptPath ? { agentTranscriptPath: transcriptPath } : {}) } });
+  }
+
+  /** The agent reviewer stage of a task: its state, its pane, and one more run when it starts. */
+  async setAgentReview(taskId: string, r: { state: string | null; paneId?: string | null; started?: boolean }): Promise<void> {
+    await this.db.task.update({
+      where: { id: taskId },
+      data: { agentReviewState: r.state, ...(r.paneId !== undefined ? { agentReviewPaneId: r.paneId } : {}), ...(r.started ? { agentReviewRuns: { increment: 1 } } : {}) },
+    });
+  }
+
+  /** Tasks whose agent reviewer was running (checked after a restart). */
+  agentReviewsRunning(): Promise<TaskRow[]> {
+    return this.db.task.findMany({ where: { agentReviewState: "running" } });
   }
 
   async setCleanupError(taskId: string, error: string | null): Promise<void> {

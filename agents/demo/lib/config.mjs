@@ -33,10 +33,12 @@ function envInt(name, fallback) {
 
 /**
  * @param {string[]} argv
- * @returns {{ name: string, prompt: string | null, help: boolean }}
+ * @returns {{ name: string, prompt: string | null, script: string | null, help: boolean }}
  */
 function parseArgs(argv) {
   let name = "demo";
+  /** @type {string | null} */
+  let script = null;
   /** @type {string | null} */
   let prompt = null;
   let help = false;
@@ -46,10 +48,12 @@ function parseArgs(argv) {
     else if (a.startsWith("--name=")) name = a.slice("--name=".length);
     else if (a === "--prompt" && i + 1 < argv.length) prompt = argv[++i];
     else if (a.startsWith("--prompt=")) prompt = a.slice("--prompt=".length);
+    else if (a === "--script" && i + 1 < argv.length) script = argv[++i];
+    else if (a.startsWith("--script=")) script = a.slice("--script=".length);
     else if (a === "-h" || a === "--help") help = true;
     // anything else is ignored on purpose (agent profiles may pass extra flags)
   }
-  return { name: name || "demo", prompt, help };
+  return { name: name || "demo", prompt, script, help };
 }
 
 export const ARGS = parseArgs(process.argv.slice(2));

@@ -9,6 +9,7 @@ import path from "node:path";
 import { ARGS, CWD, NOTIFICATION_TITLE, UNTRACKED_CONTENT } from "./config.mjs";
 import { appendLine, commitAll, writeFile } from "./actions.mjs";
 import { HELP_LINES, parsePrompt } from "./directives.mjs";
+import { scriptedPrompt } from "./script.mjs";
 import { crash, shutdown } from "./exit.mjs";
 import { exiting, print, setActivity, setMode, ui } from "./screen.mjs";
 import { bold, clean, dim, green, red, shq, yellow } from "./text.mjs";
@@ -27,6 +28,11 @@ const saved = new Map();
 function substitute(arg) {
   let error = "";
   const value = arg.replace(/\{([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\}/g, (whole, name, path) => {
+    if (name === "env") {
+      const v = process.env[path.slice(1)];
+      if (v === undefined) error ||= `${path.slice(1)} is not set in the environment`;
+      return v ?? whole;
+    }
     if (!saved.has(name)) {
       error ||= `no saved value ${name} (save one with => ${name})`;
       return whole;
@@ -101,7 +107,7 @@ export function answerAsk(allowed) {
  * @param {string} prompt
  */
 export async function runTurn(prompt) {
-  const steps = parsePrompt(prompt);
+  const steps = parsePrompt(scriptedPrompt(ARGS.script, prompt));
   if (steps.some((s) => s.kind === "ignore")) return; // nothing at all: a stalled agent
 
   const promptLines = prompt.split("\n");

@@ -4,7 +4,7 @@
 // trust prompt", on by default): when on, Switchyard records the agents' workspace trust for the
 // repository before it launches one (core/agents/launch-prep.ts).
 import { z } from "zod";
-import { absolutePath } from "../../contracts/common";
+import { absolutePath, profileId } from "../../contracts/common";
 import type { ProjectStore } from "../../stores/projects";
 import { YardError } from "../errors";
 import { newId } from "../ids";
@@ -17,6 +17,10 @@ export interface Project {
   createdAt: string;
   /** Record Claude Code's / Codex's workspace trust for this repository before launching them. */
   trustAgents: boolean;
+  /** The agent profile that reviews its tasks' work before a person does (null: none). */
+  reviewerProfile: string | null;
+  /** The agent profile that plans tasks started with --needs-plan (null: none). */
+  plannerProfile: string | null;
 }
 
 export interface RepoInfo {
@@ -35,6 +39,9 @@ export const projectUpdateInput = z.object({
   id: z.string().trim().min(1).max(64),
   name: z.string().trim().min(1).max(80).optional(),
   trustAgents: z.boolean().optional(),
+  /** A profile id, or null to turn the agent reviewer off. */
+  reviewerProfile: profileId.nullable().optional(),
+  plannerProfile: profileId.nullable().optional(),
 });
 
 export class Projects {
@@ -54,10 +61,13 @@ export class Projects {
     return this.store.create({ id: newId("prj"), path: repo.root, name: name ?? repo.root.split("/").filter(Boolean).pop() ?? repo.root, defaultTarget: repo.currentBranch, trustAgents });
   }
 
-  /** Changes a project's name or its trust setting. */
-  async update(input: z.input<typeof projectUpdateInput>): Promise<Project> {
+  /** Changes a project's name, its trust setting, or its reviewer and planner profiles (which must exist). */
+  async update(input: z.input<typeof projectUpdateInput>, profileExists: (id: string) => Promise<boolean> = async () => true): Promise<Project> {
     const { id, ...changes } = projectUpdateInput.parse(input);
     await this.get(id);
+    for (const p of [changes.reviewerProfile, changes.plannerProfile]) {
+      if (p && !(await profileExists(p))) throw new YardError("NOT_FOUND", `No agent profile ${p} (see yard agent list)`, { profile: p });
+    }
     return this.store.update(id, changes);
   }
 

@@ -80,6 +80,7 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: { paneId?
     });
   }
   const parentTask = input.parentTaskId ? await taskRow(ctx, input.parentTaskId) : null;
+  if (input.reviewer) await deps.agents.get(input.reviewer); // NOT_FOUND for an unknown reviewer profile
   // Dependencies are checked before anything is created; with any unmet the task waits in the backlog.
   const dependsOn = [...new Set(input.dependsOn ?? [])];
   const startWhen = input.startWhen ?? "merged";
@@ -111,6 +112,7 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: { paneId?
     parentPaneId,
     baseRef: input.baseRef ?? null,
     sandboxed: sandbox !== null,
+    reviewerProfile: input.reviewer ?? null,
   };
   const plan: LaunchPlan = {
     id,

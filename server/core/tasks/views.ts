@@ -65,7 +65,12 @@ async function view(ctx: TaskContext, r: TaskRow, current: { result: string | nu
     reviewStatus: toStatus(current.verdict),
     sandboxed: r.sandboxed,
     agentSession: r.agentSessionId ? { id: r.agentSessionId, transcriptPath: r.agentTranscriptPath, tokens: await transcriptTokenUsage(r.agentTranscriptPath) } : null,
-    statusLine: r.state === "backlog" && waiting && !waiting.ready ? waiting.reason : cardLine({ state: r.state, evidence, pane }),
+    statusLine:
+      r.state === "backlog" && waiting && !waiting.ready
+        ? waiting.reason
+        : r.state === "completed" && !r.disposition && r.agentReviewState === "running"
+          ? "Agent review running"
+          : cardLine({ state: r.state, evidence, pane }),
     disposition: (r.disposition as TaskView["disposition"]) ?? null,
     mergeCommit: r.mergeCommit,
     cleanupError: r.cleanupError,
@@ -74,7 +79,13 @@ async function view(ctx: TaskContext, r: TaskRow, current: { result: string | nu
     updatedAt: r.updatedAt.toISOString(),
     waiting,
     acknowledgedAt: r.resultAckedAt?.toISOString() ?? null,
+    agentReview: { reviewer: r.reviewerProfile ?? (await projectReviewer(ctx, r.projectId)), state: r.agentReviewState, paneId: r.agentReviewPaneId, runs: r.agentReviewRuns },
   };
+}
+
+async function projectReviewer(ctx: TaskContext, projectId: string | null): Promise<string | null> {
+  if (!projectId) return null;
+  return (await ctx.deps.projects.get(projectId).catch(() => null))?.reviewerProfile ?? null;
 }
 
 export async function events(ctx: TaskContext, taskId: string, since?: number): Promise<YardEvent[]> {
