@@ -22,8 +22,8 @@ export type Step =
   | { text: string }
   /** One tool call (Claude: tool name and input, e.g. Bash {command}; Codex: function name and arguments). */
   | { tool: string; input: Record<string, unknown>; text?: string }
-  /** An HTTP error for the next `times` requests (default: all of them). */
-  | { error: { status: number; type?: string; message: string }; times?: number };
+  /** An HTTP error for the next `times` requests (default: all of them), each sent `delayMs` after the request (a slow, failing API). */
+  | { error: { status: number; type?: string; message: string }; times?: number; delayMs?: number };
 
 export interface RecordedRequest {
   api: "anthropic" | "openai";
@@ -152,7 +152,9 @@ export async function startModelStub(): Promise<ModelStub> {
       s.errorsServed.set(index, (s.errorsServed.get(index) ?? 0) + 1);
       rec.answered = "error";
       record(rec);
-      return json(res, step.error.status, { type: "error", error: { type: step.error.type ?? "invalid_request_error", message: step.error.message } });
+      const send = () => json(res, step.error.status, { type: "error", error: { type: step.error.type ?? "invalid_request_error", message: step.error.message } });
+      if (step.delayMs) return void setTimeout(send, step.delayMs);
+      return send();
     }
     rec.answered = "tool" in step ? "tool" : "text";
     record(rec);

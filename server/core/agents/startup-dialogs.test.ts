@@ -71,6 +71,23 @@ describe("readScreen on captured screens", () => {
     expect(readScreen("codex", "› hi\n■ Conversation interrupted - tell the model what to do differently.\n").errors).toEqual([]);
   });
 
+  // Claude's retry status in its other forms (the captured screen's line, reworded as the pinned
+  // CLI renders them): a countdown over a minute, a rate limit's reset time, and the countdown
+  // over while the retried request is under way.
+  it.each([
+    ["API error · retrying in 1s · attempt 1/10"],
+    ["API error · retrying… · attempt 2/10"],
+    ["529 Overloaded · retrying in 1m 5s · attempt 7/10"],
+    ["Usage limit reached · retrying in 7m (resets 3pm) · attempt 8/10"],
+  ])("Claude retrying: %s", (line) => {
+    const s = screen("claude-retrying.txt").replace("401 invalid x-api-key · retrying in 18s · attempt 6/10", line);
+    expect(readScreen("claude", s).retrying).toBe(line);
+  });
+
+  it("a conversation line about retrying is not a retry", () => {
+    expect(readScreen("claude", "⏺ I will keep retrying in a loop until the tests pass.\n❯ \n").retrying).toBeNull();
+  });
+
   it("each agent's rules stay with that agent", () => {
     expect(readScreen("codex", screen("claude-trust.txt")).dialog).toBeNull();
     expect(readScreen("claude", screen("codex-trust.txt")).dialog).toBeNull();

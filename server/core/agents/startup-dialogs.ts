@@ -161,8 +161,16 @@ function failedTurnLines(agent: AgentKind, screen: string): string[] {
   return out;
 }
 
+/**
+ * Claude's retry status: `<error> · retrying in <wait> · attempt N/M`, where the wait counts down
+ * as `18s`, `1m 5s`, `2h 3m 4s` or, from five minutes, `7m` (a rate limit adds `(resets …)`), and
+ * once it is over, while the retried request is under way, `retrying…`. A reader that knew only
+ * `retrying in Ns` lost the note for the whole of every retried request.
+ */
+const CLAUDE_RETRYING = /^.*\bretrying(?:…|\.\.\.| in \d+\s*[dhms](?:\s*\d+\s*[dhms])*(?:\s*\([^)]*\))?)\s*·\s*attempt \d+\s*\/\s*\d+.*$/m;
+
 function retryingLine(agent: AgentKind, screen: string): string | null {
-  const re = agent === "claude" ? /^.*retrying in \d+\s*s\s*·\s*attempt \d+\s*\/\s*\d+.*$/m : /^.*Reconnecting\.\.\.\s*\d+\s*\/\s*\d+.*$/m;
+  const re = agent === "claude" ? CLAUDE_RETRYING : /^.*Reconnecting\.\.\.\s*\d+\s*\/\s*\d+.*$/m;
   const m = re.exec(screen);
   if (!m) return null;
   return m[0].trim().replace(/^[✻✽✶✳✢·•◦*]\s*/u, "");
