@@ -3,7 +3,7 @@
 // refused, a failed dependency leaving its dependent waiting with the reason, waiting across a
 // server restart; a worker's question answered through the thread; results acknowledged; the
 // role gates as a pane token meets them; whoami, guide and registered worktrees.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -211,5 +211,77 @@ describe("role gates, whoami, guide and extra worktrees", () => {
     expect(g.guide).toContain("FORBIDDEN");
     expect((await ok(["guide"])).role).toBe("orchestrator");
     await refused(["guide", "boss"], "BAD_PARAMS");
+  });
+});
+
+describe("the agent reviewer stage", () => {
+  it("a reviewer agent requests changes once (round 2 runs), then approves; the task waits for a person with the agent's reviews", async () => {
+    const root = repo();
+    // The reviewer is the demo agent with a script: its first run comments and requests changes
+    // (the feedback's lines are directives the demo worker carries out), its second run approves.
+    const script = path.join(scratch, `reviewer-${Date.now()}.txt`);
+    writeFileSync(
+      script,
+      [
+        'run-yard task comment {env.YARD_TASK} --path a.txt --line 1 "commit say hello"',
+        'run-yard task comment {env.YARD_TASK} --path a.txt --line 1 "report completed said hello"',
+        'run-yard task review {env.YARD_TASK} --request-changes --summary "write a.txt hello"',
+        "---",
+        'run-yard task review {env.YARD_TASK} --approve --summary "looks good"',
+      ].join("\n"),
+    );
+    const profile = `rev-${Date.now().toString(36)}`;
+    await ok(["agent", "add", profile, "--role", "reviewer", "--hooks", "--", "{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs", "--script", script]);
+    const project = (await ok(["project", "add", root])).project;
+    expect((await ok(["project", "set", project.id, "--reviewer", profile])).project.reviewerProfile).toBe(profile);
+
+    const t = await ok(["task", "start", "--project", project.id, "--objective", "write a.txt hi\ncommit a\nreport completed wrote a"]);
+    const approved = await waitFor(async () => {
+      const v = (await ok(["task", "get", t.task.id])).task;
+      return v.agentReview.state === "approved" ? v : null;
+    }, { timeoutMs: 90_000, what: "the agent reviewer to approve" }).catch(async (e: Error) => {
+      const events = (await ok(["task", "events", t.task.id])).events.map((x: any) => `${x.type} ${JSON.stringify(x.payload).slice(0, 200)}`);
+      const rp = (await ok(["task", "get", t.task.id])).task.agentReview.paneId;
+      const screen = rp ? (await ok(["pane", "read", rp, "--mode", "tail", "--lines", "60"])).text : "";
+      throw new Error(`${e.message}\n${events.join("\n")}\n${screen}`);
+    });
+    expect(approved).toMatchObject({ state: "completed", round: 2, agentReview: { reviewer: profile, runs: 2 } });
+    expect(readFileSync(path.join(approved.worktreePath, "a.txt"), "utf8")).toBe("hello\n");
+    const reviews = (await ok(["task", "reviews", t.task.id])).reviews;
+    expect(reviews.map((r: any) => [r.round, r.stage, r.verdict])).toEqual([
+      [1, "agent", "changes_requested"],
+      [2, "agent", "approved"],
+    ]);
+    expect(reviews[0].comments.map((c: any) => c.body)).toEqual(["commit say hello", "report completed said hello"]);
+    // The reviewer panes are stopped once they reviewed.
+    for (const r of reviews) expect((await ok(["pane", "get", r.reviewer])).pane.lifecycle).toBe("exited");
+    // A person approves and merges.
+    await ok(["task", "review", t.task.id, "--approve"]);
+    await ok(["task", "finish", t.task.id, "--merge"]);
+    expect(git(root, "show", "main:a.txt")).toBe("hello");
+  }, 150_000);
+
+  it("a reviewer pane may review but not report, start or finish; a person can skip the stage", async () => {
+    const root = repo();
+    const script = path.join(scratch, `idle-reviewer-${Date.now()}.txt`);
+    writeFileSync(script, 'run-yard task report --status completed --summary "not mine"\nrun-yard task finish {env.YARD_TASK} --merge\nrun-yard task start --repo /tmp --objective x\nprint waiting');
+    const profile = `idle-${Date.now().toString(36)}`;
+    await ok(["agent", "add", profile, "--role", "reviewer", "--hooks", "--", "{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs", "--script", script]);
+    const t = await ok(["task", "start", "--repo", root, "--reviewer", profile, "--objective", "report completed fine"]);
+    const running = await waitFor(async () => {
+      const v = (await ok(["task", "get", t.task.id])).task;
+      return v.agentReview.state === "running" && v.agentReview.paneId ? v : null;
+    }, { timeoutMs: 60_000, what: "the reviewer to run" });
+    expect(running.statusLine).toBe("Agent review running");
+    const screen = await waitFor(async () => {
+      const s = (await ok(["pane", "read", running.agentReview.paneId, "--mode", "tail", "--lines", "100"])).text as string;
+      return s.includes("waiting") ? s : null;
+    }, { timeoutMs: 30_000, what: "the reviewer's screen" });
+    expect(screen).toContain("A reviewer pane may not call tasks.report");
+    expect(screen).toContain("A reviewer pane may not call tasks.finish");
+    expect(screen).toContain("A reviewer pane may not call tasks.start");
+    const skipped = (await ok(["task", "agent-review", t.task.id, "--skip"])).task;
+    expect(skipped).toMatchObject({ state: "completed", disposition: null, agentReview: { state: "skipped" } });
+    await waitFor(async () => (await ok(["pane", "get", running.agentReview.paneId])).pane.lifecycle === "exited");
   });
 });

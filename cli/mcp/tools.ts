@@ -25,7 +25,7 @@ import {
   resolveCommentInput,
   submitReviewInput,
 } from "../../server/contracts/reviews";
-import { ackInput, answerInput, askInput, dependInput, registerWorktreeInput, threadInput } from "../../server/contracts/orchestration";
+import { ackInput, agentReviewInput, answerInput, askInput, dependInput, registerWorktreeInput, threadInput } from "../../server/contracts/orchestration";
 import { eventsInput as taskEventsInput, finishInput, followUpInput, listInput, reportInput, resumeInput, startBacklogInput, startInput, taskDiffInput, waitInput } from "../../server/contracts/tasks";
 import type { YardClient } from "../connection";
 
@@ -104,6 +104,7 @@ export const TOOLS: Tool[] = [
   { name: "task_ask", path: "tasks.ask", kind: "mutation", input: askInput, description: "Inside a task's pane: ask whoever started your task a question. The task waits (input_required) and the answer arrives as your next prompt: end your turn after asking." },
   { name: "task_answer", path: "tasks.answer", kind: "mutation", input: answerInput, description: "Answer a worker's question (typed to it through the submit gate; refused while it is busy) and keep it in the task's thread." },
   { name: "task_ack", path: "tasks.ack", kind: "mutation", input: ackInput, description: "Acknowledge a finished task's result; until then it stays in your attention as result_unacknowledged." },
+  { name: "task_agent_review", path: "tasks.agentReview", kind: "mutation", input: agentReviewInput, wrap: "task", description: "The agent reviewer stage of a task: action skip (stop the reviewer; the task goes to a person) or rerun (review the current round again)." },
   { name: "task_thread", path: "tasks.thread", kind: "query", input: threadInput, description: "The task's questions and answers, the open question, and when its result was acknowledged." },
   { name: "task_register_worktree", path: "tasks.registerWorktree", kind: "mutation", input: registerWorktreeInput, fill: resolved("path"), description: "Inside a task's pane: list an extra git worktree you made for your task (path; branch is checked against git)." },
   { name: "whoami", path: "whoami", kind: "query", input: none, description: "Who you are to Switchyard: role, pane, and for a task's pane its task, context, lineage and your role's short guide." },

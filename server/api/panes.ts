@@ -20,17 +20,12 @@ import {
 } from "../contracts/panes";
 import { YardError } from "../core/errors";
 import { spawnInput } from "../core/panes/manager";
-import { callerProcedure, type Context, orchestratorProcedure, router } from "./trpc";
+import { callerProcedure, router } from "./trpc";
 
 export { paneId };
 
-/** A worker pane may act on its own pane only; everyone else on any pane. */
-function ownPaneOnly(ctx: Context, id: string) {
-  if (ctx.pane?.taskId && ctx.pane.id !== id) throw new YardError("FORBIDDEN", "A worker pane may only act on its own pane", { paneId: id });
-}
-
 export const panesRouter = router({
-  spawn: orchestratorProcedure
+  spawn: callerProcedure
     .input(spawnInput)
     .output(paneInfo)
     .mutation(async ({ ctx, input }) => {
@@ -38,48 +33,42 @@ export const panesRouter = router({
       const parentPaneId = input.parentPaneId ?? ctx.pane?.id;
       return ctx.services.panes.spawn({ ...input, parentPaneId, relationship: input.relationship ?? (parentPaneId && !input.parentPaneId ? "subagent" : input.relationship) });
     }),
-  list: orchestratorProcedure
+  list: callerProcedure
     .input(z.object({ taskId: z.string().max(64).optional(), live: z.boolean().optional() }).optional())
     .output(paneList)
     .query(({ ctx, input }) => ctx.services.panes.list({ taskId: input?.taskId, liveOnly: input?.live })),
   get: callerProcedure
     .input(z.object({ id: paneId }))
     .output(paneInfo)
-    .query(({ ctx, input }) => {
-      ownPaneOnly(ctx, input.id);
-      return ctx.services.panes.get(input.id);
-    }),
+    .query(({ ctx, input }) => ctx.services.panes.get(input.id)),
   read: callerProcedure
     .input(readInput)
     .output(readReply)
-    .query(({ ctx, input }) => {
-      ownPaneOnly(ctx, input.id);
-      return ctx.services.panes.read(input.id, input);
-    }),
-  submit: orchestratorProcedure
+    .query(({ ctx, input }) => ctx.services.panes.read(input.id, input)),
+  submit: callerProcedure
     .input(submitInput)
     .output(submitReply)
     .mutation(({ ctx, input }) => ctx.services.panes.submit(input.id, input.text, input)),
-  sendKeys: orchestratorProcedure
+  sendKeys: callerProcedure
     .input(sendKeysInput)
     .output(sendKeysReply)
     .mutation(({ ctx, input }) => {
       if (!input.text && !input.enter) throw new YardError("BAD_PARAMS", "Nothing to send: give text and/or --enter");
       return ctx.services.panes.sendKeys(input.id, input.text, { enter: input.enter });
     }),
-  resize: orchestratorProcedure
+  resize: callerProcedure
     .input(resizeInput)
     .output(paneInfo)
     .mutation(({ ctx, input }) => ctx.services.panes.resize(input.id, input.cols, input.rows)),
-  kill: orchestratorProcedure
+  kill: callerProcedure
     .input(z.object({ id: paneId }))
     .output(paneInfo)
     .mutation(({ ctx, input }) => ctx.services.panes.kill(input.id)),
-  markSeen: orchestratorProcedure
+  markSeen: callerProcedure
     .input(z.object({ id: paneId }))
     .output(paneInfo)
     .mutation(({ ctx, input }) => ctx.services.panes.markSeen(input.id)),
-  attention: orchestratorProcedure
+  attention: callerProcedure
     .input(z.object({ limit: z.number().int().min(1).max(1000).optional() }).optional())
     .output(attentionReply)
     .query(async ({ ctx, input }) => ({ items: await ctx.services.attention(input?.limit, ctx.pane?.id ?? null) })),
@@ -97,7 +86,7 @@ export const hooksRouter = router({
 });
 
 export const eventsRouter = router({
-  list: orchestratorProcedure
+  list: callerProcedure
     .input(eventsListInput)
     .output(eventsReply)
     .query(async ({ ctx, input }) => ({ events: await ctx.services.journal.list(input ?? {}), head: await ctx.services.journal.head() })),

@@ -16,37 +16,37 @@ import {
   submitReviewOutput,
 } from "../contracts/reviews";
 import type { Actor } from "../core/reviews/service";
-import { type Context, orchestratorProcedure, router } from "./trpc";
+import { type Context, callerProcedure, router } from "./trpc";
 
 /** Who the review service records as author or reviewer. */
 export const actorOf = (ctx: Context): Actor => (ctx.pane ? { kind: "pane", paneId: ctx.pane.id } : { kind: "user" });
 
 export const reviewsRouter = router({
-  addComment: orchestratorProcedure
+  addComment: callerProcedure
     .input(addCommentInput)
     .output(commentOutput)
     .mutation(async ({ ctx, input }) => ({ comment: await ctx.services.reviews.addComment(input, actorOf(ctx)) })),
-  editComment: orchestratorProcedure
+  editComment: callerProcedure
     .input(editCommentInput)
     .output(commentOutput)
     .mutation(async ({ ctx, input }) => ({ comment: await ctx.services.reviews.editComment(input, actorOf(ctx)) })),
-  resolveComment: orchestratorProcedure
+  resolveComment: callerProcedure
     .input(resolveCommentInput)
     .output(commentOutput)
     .mutation(async ({ ctx, input }) => ({ comment: await ctx.services.reviews.resolveComment(input, actorOf(ctx)) })),
-  deleteComment: orchestratorProcedure
+  deleteComment: callerProcedure
     .input(deleteCommentInput)
     .output(commentOutput)
     .mutation(async ({ ctx, input }) => ({ comment: await ctx.services.reviews.deleteComment(input, actorOf(ctx)) })),
-  listComments: orchestratorProcedure
+  listComments: callerProcedure
     .input(listCommentsInput)
     .output(commentsOutput)
     .query(async ({ ctx, input }) => ({ comments: await ctx.services.reviews.listComments(input) })),
-  submit: orchestratorProcedure
+  submit: callerProcedure
     .input(submitReviewInput)
     .output(submitReviewOutput)
     .mutation(({ ctx, input }) => ctx.services.reviews.submitReview(input, actorOf(ctx))),
-  list: orchestratorProcedure
+  list: callerProcedure
     .input(listReviewsInput)
     .output(reviewsOutput)
     .query(({ ctx, input }) => ctx.services.reviews.listReviews(input)),

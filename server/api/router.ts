@@ -13,7 +13,7 @@ import { absolutePath, id, paneId, profileId } from "../contracts/common";
 import { profileList, profileRemoved, profileView, project, projectList, statusReply, stopInput, stopReply, trialStarted, trialStatus } from "../contracts/projects";
 import { boardOutput, projectRefsInput, projectRefsOutput } from "../contracts/tasks";
 import { YardError } from "../core/errors";
-import { adminProcedure, callerProcedure, router } from "./trpc";
+import { callerProcedure, router } from "./trpc";
 
 async function sandboxStatus(services: Services): Promise<{ available: boolean; reason: string | null; message: string | null }> {
   const a = await services.sandbox.availability();
@@ -39,7 +39,7 @@ export const appRouter = router({
 
   server: router({
     /** `yard stop [--all]`: answers, then stops the server (with `all`, every agent and the pane host too). */
-    stop: adminProcedure
+    stop: callerProcedure
       .input(stopInput)
       .output(stopReply)
       .mutation(({ ctx, input }) => {
@@ -52,24 +52,24 @@ export const appRouter = router({
   }),
 
   projects: router({
-    add: adminProcedure.input(projectAddInput).output(project).mutation(({ ctx, input }) => ctx.services.projects.add(input)),
-    list: adminProcedure.output(projectList).query(({ ctx }) => ctx.services.projects.list()),
-    get: adminProcedure.input(z.object({ id })).output(project).query(({ ctx, input }) => ctx.services.projects.get(input.id)),
-    remove: adminProcedure.input(z.object({ id })).output(project).mutation(({ ctx, input }) => ctx.services.projects.remove(input.id)),
+    add: callerProcedure.input(projectAddInput).output(project).mutation(({ ctx, input }) => ctx.services.projects.add(input)),
+    list: callerProcedure.output(projectList).query(({ ctx }) => ctx.services.projects.list()),
+    get: callerProcedure.input(z.object({ id })).output(project).query(({ ctx, input }) => ctx.services.projects.get(input.id)),
+    remove: callerProcedure.input(z.object({ id })).output(project).mutation(({ ctx, input }) => ctx.services.projects.remove(input.id)),
     /** Branches and recent commits to pick a task's base from. */
-    refs: adminProcedure
+    refs: callerProcedure
       .input(projectRefsInput)
       .output(projectRefsOutput)
       .query(async ({ ctx, input }) => listRefs((await ctx.services.projects.get(input.id)).path, { query: input.query, limit: input.limit })),
     /** Rename a project or change its trust setting. */
-    update: adminProcedure
+    update: callerProcedure
       .input(projectUpdateInput)
       .output(project)
       .mutation(({ ctx, input }) => ctx.services.projects.update(input, (id) => ctx.services.agents.get(id).then(() => true, () => false))),
   }),
 
   board: router({
-    get: adminProcedure
+    get: callerProcedure
       .input(z.object({ projectId: id }))
       .output(boardOutput)
       .query(async ({ ctx, input }) => {
@@ -86,14 +86,14 @@ export const appRouter = router({
 
   agents: router({
     list: callerProcedure.output(profileList).query(({ ctx }) => ctx.services.agents.list()),
-    add: adminProcedure.input(agentProfileInput).output(profileView).mutation(({ ctx, input }) => ctx.services.agents.add(input)),
+    add: callerProcedure.input(agentProfileInput).output(profileView).mutation(({ ctx, input }) => ctx.services.agents.add(input)),
     /** Change a profile. env: {set: {NAME: value}, remove: [NAME]}; variables not named keep their (write-only) values. */
-    update: adminProcedure.input(agentProfileUpdate).output(profileView).mutation(({ ctx, input }) => ctx.services.agents.update(input)),
+    update: callerProcedure.input(agentProfileUpdate).output(profileView).mutation(({ ctx, input }) => ctx.services.agents.update(input)),
     /** Start the profile in a scratch pane ("Try it"); read the outcome with agents.tryStatus. */
-    try: adminProcedure.input(z.object({ id: profileId, cwd: absolutePath.optional() })).output(trialStarted).mutation(({ ctx, input }) => ctx.services.trials.try(input)),
+    try: callerProcedure.input(z.object({ id: profileId, cwd: absolutePath.optional() })).output(trialStarted).mutation(({ ctx, input }) => ctx.services.trials.try(input)),
     /** Whether the trial agent became ready, or which start-up dialog it waits at, and its screen. */
-    tryStatus: adminProcedure.input(z.object({ paneId })).output(trialStatus).query(({ ctx, input }) => ctx.services.trials.status(input.paneId)),
-    remove: adminProcedure.input(z.object({ id: profileId })).output(profileRemoved).mutation(async ({ ctx, input }) => {
+    tryStatus: callerProcedure.input(z.object({ paneId })).output(trialStatus).query(({ ctx, input }) => ctx.services.trials.status(input.paneId)),
+    remove: callerProcedure.input(z.object({ id: profileId })).output(profileRemoved).mutation(async ({ ctx, input }) => {
       return ctx.services.agents.remove(input.id, await ctx.services.tasks.activeCount({ agent: input.id }));
     }),
   }),

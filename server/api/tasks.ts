@@ -26,31 +26,27 @@ import {
   waitInput,
   waitOutput,
 } from "../contracts/tasks";
-import { YardError } from "../core/errors";
-import { callerProcedure, orchestratorProcedure, router } from "./trpc";
+import { callerProcedure, router } from "./trpc";
 
 export const tasksRouter = router({
   ...taskThreadProcedures,
-  start: orchestratorProcedure
+  start: callerProcedure
     .input(startInput)
     .output(startOutput)
     .mutation(({ ctx, input }) => ctx.services.tasks.start(input, { paneId: ctx.pane?.id ?? null })),
-  startBacklog: orchestratorProcedure
+  startBacklog: callerProcedure
     .input(startBacklogInput)
     .output(taskWithPane)
     .mutation(({ ctx, input }) => ctx.services.tasks.startBacklog(input.id)),
   get: callerProcedure
     .input(taskIdInput)
     .output(taskView)
-    .query(({ ctx, input }) => {
-      if (ctx.pane?.taskId && ctx.pane.taskId !== input.id) throw new YardError("FORBIDDEN", "A worker pane may only read its own task");
-      return ctx.services.tasks.get(input.id);
-    }),
-  list: orchestratorProcedure
+    .query(({ ctx, input }) => ctx.services.tasks.get(input.id)),
+  list: callerProcedure
     .input(listInput)
     .output(taskList)
     .query(({ ctx, input }) => ctx.services.tasks.list(input ?? {})),
-  wait: orchestratorProcedure
+  wait: callerProcedure
     .input(waitInput)
     .output(waitOutput)
     .query(async ({ ctx, input }) => ({ tasks: await ctx.services.tasks.wait({ taskId: input.id, contextId: input.contextId, until: input.until, timeoutMs: input.timeoutMs }) })),
@@ -58,35 +54,32 @@ export const tasksRouter = router({
     .input(reportInput)
     .output(taskView)
     .mutation(({ ctx, input }) => ctx.services.tasks.report(input, { paneId: ctx.pane?.id ?? null, paneTaskId: ctx.pane?.taskId ?? null, admin: ctx.principal.kind === "admin" })),
-  followUp: orchestratorProcedure
+  followUp: callerProcedure
     .input(followUpInput)
     .output(followUpOutput)
     .mutation(({ ctx, input }) => ctx.services.tasks.followUp(input.id, input.text, { stallMs: input.stallMs })),
-  diff: orchestratorProcedure
+  diff: callerProcedure
     .input(taskDiffInput)
     .output(taskDiffOutput)
     .query(async ({ ctx, input }) => (input.since === "last_review" ? ctx.services.reviews.changesSinceLastReview(input.id) : { ...(await ctx.services.tasks.diff(input.id)), since: null })),
   rounds: callerProcedure
     .input(taskIdInput)
     .output(roundsOutput)
-    .query(async ({ ctx, input }) => {
-      if (ctx.pane?.taskId && ctx.pane.taskId !== input.id) throw new YardError("FORBIDDEN", "A worker pane may only read its own task");
-      return { rounds: await ctx.services.reviews.rounds(input.id) };
-    }),
-  cancel: orchestratorProcedure
+    .query(async ({ ctx, input }) => ({ rounds: await ctx.services.reviews.rounds(input.id) })),
+  cancel: callerProcedure
     .input(taskIdInput)
     .output(taskView)
     .mutation(({ ctx, input }) => ctx.services.tasks.cancel(input.id)),
   /** A failed or canceled task's agent, continued in its recorded session in a fresh pane (a new round). */
-  resume: orchestratorProcedure
+  resume: callerProcedure
     .input(resumeInput)
     .output(taskWithPane)
     .mutation(({ ctx, input }) => ctx.services.tasks.resume(input.id, { prompt: input.prompt, readyTimeoutMs: input.readyTimeoutMs })),
-  finish: orchestratorProcedure
+  finish: callerProcedure
     .input(finishInput)
     .output(finishOutput)
     .mutation(({ ctx, input }) => ctx.services.tasks.finish(input.id, { merge: input.merge, discard: input.discard })),
-  events: orchestratorProcedure
+  events: callerProcedure
     .input(eventsInput)
     .output(taskEventsOutput)
     .query(async ({ ctx, input }) => ({ events: await ctx.services.tasks.events(input.id, input.since) })),

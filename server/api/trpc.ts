@@ -145,23 +145,8 @@ const gate = t.middleware(async ({ ctx, path, getRawInput, next }) => {
 
 export const router = t.router;
 /**
- * Any authenticated caller: the install token, a browser session, or a pane token whose secret
- * and live pane the HTTP edge has verified (forged or dead pane tokens never get this far).
+ * Every procedure: any authenticated caller (the install token, a browser session, or a pane
+ * token whose secret and live pane the HTTP edge has verified; forged or dead pane tokens never
+ * get this far), bounded input, then the role gate table decides who may call it.
  */
 export const callerProcedure = t.procedure.use(mapErrors).use(boundedInput).use(gate);
-
-/**
- * The user (install token), or a pane that is not a task's worker: an orchestrator shell or
- * agent the user started may drive other panes and tasks. Worker panes are limited to their
- * own pane and task (hooks, report, reads of their own screen).
- */
-export const orchestratorProcedure = callerProcedure.use(({ ctx, next }) => {
-  if (ctx.pane?.taskId) throw new YardError("FORBIDDEN", "A task's worker pane may only report for its own task and post its own hooks");
-  return next();
-});
-
-/** The install token only (the browser session or the CLI run by the user). */
-export const adminProcedure = callerProcedure.use(({ ctx, next }) => {
-  if (ctx.principal.kind !== "admin") throw new YardError("FORBIDDEN", "A pane token cannot do this; it is limited to its own pane and task");
-  return next();
-});

@@ -98,8 +98,9 @@ export class ReviewStore {
   }
 
   /** Where a round's review stands: the verdict of its latest review, or none. */
-  async status(taskId: string, round: number): Promise<ReviewStatus> {
-    const row = await this.db.review.findFirst({ where: { taskId, round }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { verdict: true } });
+  /** The round's latest verdict (of one stage only, when given). */
+  async status(taskId: string, round: number, stage?: "human" | "agent"): Promise<ReviewStatus> {
+    const row = await this.db.review.findFirst({ where: { taskId, round, stage }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { verdict: true } });
     return toStatus(row?.verdict ?? null);
   }
 }

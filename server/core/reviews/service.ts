@@ -158,7 +158,9 @@ export class ReviewService {
           disposition: task.disposition,
         });
       }
-      if ((await this.deps.store.status(task.id, task.round)) === "approved") throw new YardError("CONFLICT", `Round ${task.round} is already approved`, { round: task.round });
+      // An agent reviewer's approval leaves the round to a person; each stage approves once.
+      const stage = by.kind === "user" ? "human" : "agent";
+      if ((await this.deps.store.status(task.id, task.round, stage)) === "approved") throw new YardError("CONFLICT", `Round ${task.round} is already approved`, { round: task.round, stage });
     } else {
       if (task.disposition) throw new YardError("CONFLICT", `The task is already ${task.disposition}; it takes no more rounds`, { disposition: task.disposition });
       if (task.state !== "completed" && task.state !== "input_required") {
