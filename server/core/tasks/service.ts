@@ -8,7 +8,7 @@
 import type { YardEvent } from "../events/journal";
 import type { PaneInfo } from "../panes/manager";
 import type { Board } from "./board";
-import { apply, createContext, maxActive, type TaskContext, type TaskEngineDeps, taskRow } from "./context";
+import { apply, type ApplyExtra, createContext, maxActive, type TaskContext, type TaskEngineDeps, taskRow } from "./context";
 import type { TaskEvent } from "./state";
 import type { TaskRow } from "../../stores/tasks";
 import * as diffs from "./diff";
@@ -45,8 +45,8 @@ export class TaskEngine {
   }
 
   /** Applies one reducer event to a task, in order with its other changes (a worker's question). */
-  applyEvent(taskId: string, event: TaskEvent): Promise<{ changed: boolean; state: string }> {
-    return apply(this.ctx, taskId, event);
+  applyEvent(taskId: string, event: TaskEvent, extra?: ApplyExtra): Promise<{ changed: boolean; state: string }> {
+    return apply(this.ctx, taskId, event, extra);
   }
 
   /** The task's row (NOT_FOUND when there is none), for services that read fields the view has no need of. */

@@ -27,6 +27,8 @@ const rows: Row[] = [
   ["working", { type: "asked", messageId: "msg1", question: "Which port?" }, "input_required", { reason: "question", messageId: "msg1", question: "Which port?" }],
   ["input_required", { type: "asked", messageId: "msg2", question: "And the host?" }, "input_required", { reason: "question", messageId: "msg2" }],
   ["pending", { type: "asked", messageId: "msg3", question: "Now?" }, "input_required", { reason: "question" }],
+  ["working", { type: "plan_submitted", planId: "pln1", version: 1 }, "input_required", { reason: "plan_review", planId: "pln1", version: 1 }],
+  ["input_required", { type: "plan_submitted", planId: "pln2", version: 2 }, "input_required", { reason: "plan_review", version: 2 }],
   ["working", { type: "report", status: "completed" }, "completed", null],
   ["working", { type: "report", status: "failed" }, "failed", null],
   ["working", { type: "report", status: "rejected" }, "rejected", null],
@@ -92,8 +94,9 @@ describe("task transitions", () => {
     expect(() => transition(state, { type: "next_round" })).toThrow(expect.objectContaining({ code: "CONFLICT", details: { state } }));
   });
 
-  it.each(["backlog", "completed", "failed", "canceled", "rejected"] as TaskState[])("a question from a %s task is a CONFLICT", (state) => {
+  it.each(["backlog", "completed", "failed", "canceled", "rejected"] as TaskState[])("a question or a plan from a %s task is a CONFLICT", (state) => {
     expect(() => transition(state, { type: "asked", messageId: "m", question: "q" })).toThrow(expect.objectContaining({ code: "CONFLICT", details: { state } }));
+    expect(() => transition(state, { type: "plan_submitted", planId: "p", version: 1 })).toThrow(expect.objectContaining({ code: "CONFLICT", details: { state } }));
   });
 
   it.each(["pending", "working", "input_required", "completed", "failed", "canceled", "rejected"] as TaskState[])("start on a %s task is a CONFLICT", (state) => {

@@ -49,6 +49,8 @@ export type TaskEvent =
   | { type: "report"; status: ReportStatus }
   /** The worker asked its orchestrator a question (`yard task ask`); the answer comes as a prompt. */
   | { type: "asked"; messageId: string; question: string }
+  /** The planner submitted a plan version: the task waits for its review. */
+  | { type: "plan_submitted"; planId: string; version: number }
   | { type: "cancel" }
   | { type: "restart"; lastLifecycle: string | null };
 
@@ -103,6 +105,7 @@ export function transition(state: TaskState, event: TaskEvent, disposition: Disp
     if (event.type === "report") throw new YardError("CONFLICT", `The task is already ${state}; its round's result cannot change`, { state });
     if (event.type === "cancel") throw new YardError("CONFLICT", `The task is already ${state}`, { state });
     if (event.type === "asked") throw new YardError("CONFLICT", `The task is already ${state}; ask in a new round`, { state });
+    if (event.type === "plan_submitted") throw new YardError("CONFLICT", `The task is already ${state}; it takes no more plans`, { state });
     return stay(state);
   }
   switch (event.type) {
@@ -132,6 +135,9 @@ export function transition(state: TaskState, event: TaskEvent, disposition: Disp
     case "report":
       if (state === "backlog") throw new YardError("CONFLICT", "The task has not started", { state });
       return go(event.status, null);
+    case "plan_submitted":
+      if (state === "backlog") throw new YardError("CONFLICT", "The task has not started", { state });
+      return go("input_required", { reason: "plan_review", planId: event.planId, version: event.version });
     case "asked":
       if (state === "backlog") throw new YardError("CONFLICT", "The task has not started", { state });
       return go("input_required", { reason: "question", messageId: event.messageId, question: event.question });
