@@ -73,6 +73,7 @@ export function DependencyGraph({ cards, scope }: { cards: Card[] | null; scope:
                 return (
                   <g key={`${from.card.id}-${to.card.id}`} role="img" aria-label={name} data-testid="graph-edge">
                     <title>{name}</title>
+                    <circle cx={x1} cy={y1} r={3} fill="currentColor" />
                     <path d={`M ${x1} ${y1} C ${mid} ${y1}, ${mid} ${y2}, ${x2} ${y2}`} fill="none" stroke="currentColor" strokeWidth={1.5} strokeDasharray={met ? undefined : "5 4"} markerEnd="url(#dep-arrow)" />
                   </g>
                 );

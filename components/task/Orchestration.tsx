@@ -175,14 +175,19 @@ export function ThreadSection({ task: t }: { task: Task }) {
     void qc.invalidateQueries({ queryKey: trpc.tasks.get.queryKey({ id: t.id }) });
     void qc.invalidateQueries(trpc.board.pathFilter());
   };
-  const answer = useMutation(
-    trpc.tasks.answer.mutationOptions({
+  // The task is input_required as soon as the worker asks, which can be before its turn ended:
+  // the submit gate then answers PANE_BUSY / AGENT_NOT_READY (nothing typed, nothing recorded),
+  // so the answer is tried again until the worker is ready (about 15 s).
+  const answer = useMutation({
+    ...trpc.tasks.answer.mutationOptions({
       onSuccess: () => {
         setText("");
         refresh();
       },
     }),
-  );
+    retry: (n, e) => n < 30 && ["PANE_BUSY", "AGENT_NOT_READY"].includes(errorOf(e).code),
+    retryDelay: 500,
+  });
   const ack = useMutation(
     trpc.tasks.ack.mutationOptions({
       onSuccess: () => {
@@ -256,7 +261,7 @@ export function ThreadSection({ task: t }: { task: Task }) {
           />
           {answer.error && <Alert title="Not sent">{errorOf(answer.error).message}</Alert>}
           <Button type="submit" variant="primary" disabled={!text.trim() || answer.isPending} className="self-end">
-            {answer.isPending ? "Sending…" : "Send answer"}
+            {answer.isPending ? (answer.failureCount > 0 ? "Waiting for the worker’s turn to end…" : "Sending…") : "Send answer"}
           </Button>
         </form>
       )}
