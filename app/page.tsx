@@ -9,6 +9,7 @@ import { Suspense, useEffect, useMemo, useState } from "react";
 import { AddProjectDialog } from "../components/AddProjectDialog";
 import { BoardColumns, type Card, type Columns } from "../components/Board";
 import { DependencyGraph } from "../components/DependencyGraph";
+import { withTitles } from "../components/task/Orchestration";
 import { useUi } from "../components/Providers";
 import { useToast } from "../components/Toasts";
 import { TopBar } from "../components/TopBar";
@@ -120,7 +121,8 @@ function BoardPage() {
         const title = (id: string) => columns && COLUMNS.flatMap((c) => columns[c]).find((x) => x.id === id)?.title;
         toast({ tone: "success", title: r.started ? "Dependency met: the task started" : "Dependency added", body: `${title(vars.id) ?? vars.id} waits for ${title(vars.on) ?? vars.on}` });
       },
-      onError: (e) => toast({ tone: "danger", title: "Dependency refused", body: errorOf(e).message }),
+      // The server names tasks by id (a cycle: "X → Y → X"); the toast says their titles.
+      onError: (e) => toast({ tone: "danger", title: "Dependency refused", body: withTitles(errorOf(e).message, columns ? COLUMNS.flatMap((c) => columns[c]) : []) }),
       onSettled: () => {
         void qc.invalidateQueries(trpc.board.pathFilter());
         void qc.invalidateQueries(trpc.tasks.pathFilter());

@@ -148,6 +148,7 @@ export function BoardColumns({ columns, onStart, startingId, onDepend }: { colum
             <p className="text-fg-muted">It waits in the backlog until every dependency is met, then starts by itself. Tip: you can also drop a card onto it.</p>
             <AddDependency
               taskId={dependOf.id}
+              taskTitle={dependOf.title}
               candidates={all.filter((c) => c.id !== dependOf.id && c.projectId === dependOf.projectId && !dependOf.dependsOn.includes(c.id) && c.disposition !== "discarded" && c.state !== "canceled")}
               onAdded={() => setDependOf(null)}
             />

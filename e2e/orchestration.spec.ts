@@ -4,8 +4,17 @@
 // merging the dependency starts the waiting task by itself. A worker's question shows in the
 // task page's Thread; the answer typed there reaches the worker, which completes; the result is
 // acknowledged.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+
+const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
+const shot = async (page: Page, name: string) => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+};
 
 const column = (page: Page, c: string) => page.locator(`section[data-column="${c}"]`);
 const card = (page: Page, id: string) => page.locator(`li[data-task-id="${id}"]`);
@@ -71,16 +80,37 @@ test("dependencies: waits in the backlog, graph, drag, cycle refused, starts by 
   // The other way round closes a cycle: refused with the server's message, in a toast.
   await card(page, zId).dragTo(card(page, xId));
   const refusal = page.getByTestId("toast").filter({ hasText: "Dependency refused" });
-  await expect(refusal).toContainText(`That dependency would make a cycle: ${xId} → ${zId} → ${xId}`);
+  await expect(refusal).toContainText("That dependency would make a cycle: “Xray” → “Zulu” → “Xray”");
   await expect(card(page, xId).getByTestId("card-waiting")).toHaveCount(0);
+  await shot(page, "deps-board-light");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.getByRole("button", { name: "Graph" }).click();
+  await expect(page.getByRole("img", { name: "Xray → Zulu" })).toBeVisible();
+  await shot(page, "deps-graph-dark");
+  await page.getByRole("button", { name: "Graph" }).click();
+  await page.emulateMedia({ colorScheme: "light" });
 
   // The keyboard path (the card's Depends on… dialog) is refused the same way.
   await card(page, xId).getByRole("button", { name: /^Depends on…/ }).click();
   const depDialog = page.getByRole("dialog", { name: "Xray depends on…" });
   await depDialog.getByLabel("Depends on").selectOption({ label: "Zulu (backlog)" });
   await depDialog.getByRole("button", { name: "Add dependency" }).click();
-  await expect(depDialog.getByRole("alert")).toContainText("would make a cycle");
+  await expect(depDialog.getByRole("alert")).toContainText("That dependency would make a cycle: “Xray” → “Zulu” → “Xray”");
   await depDialog.getByRole("button", { name: "Close" }).click();
+
+  // The task page: Zulu's dependency listed with its state; another added, the first removed
+  // (removing the last unmet one would start it by itself).
+  await page.goto(`/tasks/${zId}`);
+  const zDeps = page.getByRole("region", { name: "Dependencies" });
+  await expect(zDeps.getByRole("listitem").filter({ hasText: "Xray" })).toContainText("waiting");
+  await expect(zDeps.getByTestId("waiting-reason")).toHaveText("Waits for “Xray” to be merged");
+  await zDeps.getByLabel("Depends on").selectOption({ label: "Beta (backlog)" });
+  await zDeps.getByRole("button", { name: "Add dependency" }).click();
+  await expect(zDeps.getByRole("listitem").filter({ hasText: "Beta" })).toContainText("waiting");
+  await zDeps.getByRole("button", { name: "Remove dependency Xray" }).click();
+  await expect(zDeps.getByRole("listitem").filter({ hasText: "Xray" })).toHaveCount(0);
+  await expect(zDeps.getByTestId("waiting-reason")).toHaveText("Waits for “Beta” to be merged");
+  await expect(page.getByTestId("task-state-words")).toHaveText("backlog");
 
   // Merge A in the browser: B starts by itself and leaves the Backlog.
   await page.goto(`/tasks/${aId}`);
@@ -114,6 +144,7 @@ test("a worker's question in the Thread, answered there; the result acknowledged
   await expect(messages.first()).toContainText("open question");
   await expect(messages.first()).toContainText("Worker");
 
+  await shot(page, "thread-question-light");
   await thread.getByRole("textbox", { name: "Answer" }).fill("write port.txt 8080; commit port; report completed port");
   await thread.getByRole("button", { name: "Send answer" }).click();
   await expect(page.getByTestId("task-state-words")).toHaveText("completed", { timeout: 60_000 });
@@ -124,6 +155,8 @@ test("a worker's question in the Thread, answered there; the result acknowledged
   await expect(thread.getByText("open question")).toHaveCount(0);
   await expect(thread.getByRole("textbox", { name: "Answer" })).toHaveCount(0);
 
+  await page.emulateMedia({ colorScheme: "dark" });
+  await shot(page, "thread-answered-dark");
   await thread.getByRole("button", { name: "Acknowledge result" }).click();
   await expect(thread.getByRole("status").filter({ hasText: "Acknowledged" })).toBeVisible();
   await expect(thread.getByRole("button", { name: "Acknowledge result" })).toHaveCount(0);

@@ -49,13 +49,15 @@ export function useDepend(opts: { onError?: (message: string) => void; onSuccess
 }
 
 /** A select of the tasks `taskId` could depend on and an "Add dependency" button. */
-export function AddDependency({ taskId, candidates, onAdded }: { taskId: string; candidates: DependencyCandidate[]; onAdded?: () => void }) {
+export function AddDependency({ taskId, taskTitle, candidates, onAdded }: { taskId: string; taskTitle: string; candidates: DependencyCandidate[]; onAdded?: () => void }) {
   const toast = useToast();
   const [pick, setPick] = useState("");
   const [error, setError] = useState<string | null>(null);
   const id = useId().replace(/:/g, "");
   const depend = useDepend({
-    onError: (m) => {
+    onError: (raw) => {
+      // The server names tasks by id (a cycle: "X → Y → X"); say their titles.
+      const m = withTitles(raw, [{ id: taskId, title: taskTitle }, ...candidates]);
       setError(m);
       toast({ tone: "danger", title: "Dependency refused", body: m });
     },
@@ -142,7 +144,8 @@ export function DependenciesSection({ task: t }: { task: Task }) {
           ))}
         </ul>
       )}
-      {backlog && <AddDependency taskId={t.id} candidates={candidates} />}
+      {backlog && deps.length > 0 && <p className="mb-2 text-xs text-fg-muted">It starts by itself once every dependency is met; removing the last unmet one starts it now.</p>}
+      {backlog && <AddDependency taskId={t.id} taskTitle={t.title} candidates={candidates} />}
     </Section>
   );
 }
