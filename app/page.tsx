@@ -1,12 +1,15 @@
 "use client";
 // The board route: one project's board (or all projects'), filters by project, label, context
-// and agent, search by title (all kept in the URL), "Add project" and the welcome state. Data
+// and agent, search by title (all kept in the URL), "Add project" and the welcome state, and a
+// "Graph" view of the shown tasks' dependencies (also in the URL: view=graph). Data
 // comes from board.get through React Query; socket events keep it live (components/Providers).
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { Suspense, useEffect, useMemo, useState } from "react";
 import { AddProjectDialog } from "../components/AddProjectDialog";
 import { BoardColumns, type Card, type Columns } from "../components/Board";
+import { DependencyGraph } from "../components/DependencyGraph";
+import { withTitles } from "../components/task/Orchestration";
 import { useUi } from "../components/Providers";
 import { useToast } from "../components/Toasts";
 import { TopBar } from "../components/TopBar";
@@ -86,7 +89,7 @@ function BoardPage() {
           if (filters.context && card.contextId !== filters.context) continue;
           if (filters.agent && card.agent !== filters.agent) continue;
           if (q && !card.title.toLowerCase().includes(q)) continue;
-          all[c].push(selectedId === ALL ? { ...card, projectName: names.get(ids[i]!) } : card);
+          all[c].push(selectedId === ALL ? { ...card, projectId: ids[i], projectName: names.get(ids[i]!) } : { ...card, projectId: ids[i] });
         }
       }
     });
@@ -110,6 +113,29 @@ function BoardPage() {
       },
     }),
   );
+
+  // Dropping a card onto a Backlog card (or its "Depends on…" dialog): the latter waits for it.
+  const depend = useMutation(
+    trpc.tasks.depend.mutationOptions({
+      onSuccess: (r, vars) => {
+        const title = (id: string) => columns && COLUMNS.flatMap((c) => columns[c]).find((x) => x.id === id)?.title;
+        toast({ tone: "success", title: r.started ? "Dependency met: the task started" : "Dependency added", body: `${title(vars.id) ?? vars.id} waits for ${title(vars.on) ?? vars.on}` });
+      },
+      // The server names tasks by id (a cycle: "X → Y → X"); the toast says their titles.
+      onError: (e) => toast({ tone: "danger", title: "Dependency refused", body: withTitles(errorOf(e).message, columns ? COLUMNS.flatMap((c) => columns[c]) : []) }),
+      onSettled: () => {
+        void qc.invalidateQueries(trpc.board.pathFilter());
+        void qc.invalidateQueries(trpc.tasks.pathFilter());
+      },
+    }),
+  );
+  const graph = params.get("view") === "graph";
+  const toggleGraph = () => {
+    const next = new URLSearchParams(params.toString());
+    if (graph) next.delete("view");
+    else next.set("view", "graph");
+    router.replace(`/?${next.toString()}`);
+  };
 
   const select = (id: string) => {
     const next = new URLSearchParams();
@@ -165,6 +191,9 @@ function BoardPage() {
                 ))}
               </select>
               <Button onClick={() => setAdding(true)}>+ Add project</Button>
+              <Button aria-pressed={graph} onClick={toggleGraph} title="Show the dependencies between the shown tasks" className={graph ? "bg-neutral-muted font-semibold" : ""}>
+                Graph
+              </Button>
               <div className="ml-auto flex flex-wrap items-center justify-end gap-2">
                 <input
                   type="search"
@@ -201,7 +230,11 @@ function BoardPage() {
             {loaded && total > 0 && filtered && columns && COLUMNS.every((c) => columns[c].length === 0) && (
               <p className="text-sm text-fg-muted">No task matches these filters.</p>
             )}
-            <BoardColumns columns={columns} onStart={(id) => startBacklog.mutate({ id })} startingId={startBacklog.isPending ? (startBacklog.variables?.id ?? null) : null} />
+            {graph ? (
+              <DependencyGraph cards={columns ? COLUMNS.flatMap((c) => columns[c]) : null} scope={filters.context ? `context ${filters.context}` : selected ? selected.name : "all projects"} />
+            ) : (
+              <BoardColumns columns={columns} onStart={(id) => startBacklog.mutate({ id })} startingId={startBacklog.isPending ? (startBacklog.variables?.id ?? null) : null} onDepend={(id, on) => depend.mutate({ id, on })} />
+            )}
           </>
         )}
       </main>

@@ -2,15 +2,20 @@
 // The board's five derived columns and their cards. Each card is a link to its task page with
 // title, label, agent, state, round, age, changed-file count and a "needs you" marker. Arrow keys
 // move between cards (Enter opens), a Backlog card can be dragged to In progress (or started
-// with its "Start" button) to start it.
+// with its "Start" button) to start it. A Backlog card says what it waits for; dropping any card
+// onto a Backlog card makes the latter depend on it (or use its "Depends on…" button).
 import Link from "next/link";
-import { memo, type KeyboardEvent, useCallback, useRef, useState } from "react";
+import { memo, type KeyboardEvent, useCallback, useMemo, useRef, useState } from "react";
 import { COLUMN_TITLES, COLUMNS, type Column } from "../server/core/tasks/columns";
 import type { BoardCardData } from "../lib/types";
-import { Button, Label, StateBadge, timeAgo } from "./ui";
+import { AddDependency, withTitles } from "./task/Orchestration";
+import { Button, Label, Modal, StateBadge, timeAgo } from "./ui";
 
-/** A board card; on the all-projects board it also names its project. */
-export type Card = BoardCardData & { projectName?: string };
+/** A board card with its project; on the all-projects board it also names the project. */
+export type Card = BoardCardData & { projectId?: string; projectName?: string };
+
+const TASK_TYPE = "application/x-yard-task";
+const DEP_TYPE = "application/x-yard-dependency";
 
 export type Columns = Record<Column, Card[]>;
 
@@ -30,10 +35,14 @@ const ACCENT: Record<Column, string> = {
   done: "bg-done",
 };
 
-export function BoardColumns({ columns, onStart, startingId }: { columns: Columns | null; onStart: (id: string) => void; startingId: string | null }) {
+export function BoardColumns({ columns, onStart, startingId, onDepend }: { columns: Columns | null; onStart: (id: string) => void; startingId: string | null; onDepend: (id: string, on: string) => void }) {
   const root = useRef<HTMLDivElement>(null);
   const [dragging, setDragging] = useState<string | null>(null);
   const [over, setOver] = useState(false);
+  const [dependOf, setDependOf] = useState<Card | null>(null);
+  const all = useMemo(() => (columns ? COLUMNS.flatMap((c) => columns[c]) : []), [columns]);
+  const titles = useMemo(() => new Map(all.map((c) => [c.id, c.title])), [all]);
+  const draggingBacklog = dragging !== null && columns?.backlog.some((c) => c.id === dragging) === true;
 
   const onKeyDown = useCallback((e: KeyboardEvent<HTMLDivElement>) => {
     if (!["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
@@ -69,7 +78,7 @@ export function BoardColumns({ columns, onStart, startingId }: { columns: Column
     <div ref={root} onKeyDown={onKeyDown} className="grid min-h-0 flex-1 grid-cols-1 gap-3 md:grid-cols-5" data-testid="board-columns">
       {COLUMNS.map((c, ci) => {
         const cards = columns?.[c] ?? [];
-        const droppable = c === "in_progress" && dragging !== null;
+        const droppable = c === "in_progress" && draggingBacklog;
         return (
           <section
             key={c}
@@ -78,7 +87,7 @@ export function BoardColumns({ columns, onStart, startingId }: { columns: Column
             onDragOver={
               c === "in_progress"
                 ? (e) => {
-                    if (!e.dataTransfer.types.includes("application/x-yard-task")) return;
+                    if (!e.dataTransfer.types.includes(TASK_TYPE)) return;
                     e.preventDefault();
                     e.dataTransfer.dropEffect = "move";
                     setOver(true);
@@ -89,7 +98,7 @@ export function BoardColumns({ columns, onStart, startingId }: { columns: Column
             onDrop={
               c === "in_progress"
                 ? (e) => {
-                    const id = e.dataTransfer.getData("application/x-yard-task");
+                    const id = e.dataTransfer.getData(TASK_TYPE);
                     setOver(false);
                     setDragging(null);
                     if (id) {
@@ -122,6 +131,10 @@ export function BoardColumns({ columns, onStart, startingId }: { columns: Column
                   starting={startingId === t.id}
                   onStart={onStart}
                   onDrag={setDragging}
+                  dragging={dragging}
+                  titles={titles}
+                  onDepend={onDepend}
+                  onDependOn={setDependOf}
                 />
               ))}
               {columns && cards.length === 0 && <li className="px-1 py-2 text-xs text-fg-muted">{HINTS[c]}</li>}
@@ -129,30 +142,98 @@ export function BoardColumns({ columns, onStart, startingId }: { columns: Column
           </section>
         );
       })}
+      <Modal open={dependOf !== null} onClose={() => setDependOf(null)} title={dependOf ? `${dependOf.title} depends on…` : ""}>
+        {dependOf && (
+          <div className="flex flex-col gap-3 p-4 text-sm">
+            <p className="text-fg-muted">It waits in the backlog until every dependency is met, then starts by itself. Tip: you can also drop a card onto it.</p>
+            <AddDependency
+              taskId={dependOf.id}
+              taskTitle={dependOf.title}
+              candidates={all.filter((c) => c.id !== dependOf.id && c.projectId === dependOf.projectId && !dependOf.dependsOn.includes(c.id) && c.disposition !== "discarded" && c.state !== "canceled")}
+              onAdded={() => setDependOf(null)}
+            />
+          </div>
+        )}
+      </Modal>
     </div>
   );
 }
 
-const BoardCard = memo(function BoardCard({ card: t, col, row, starting, onStart, onDrag }: { card: Card; col: number; row: number; starting: boolean; onStart: (id: string) => void; onDrag: (id: string | null) => void }) {
+/** A Backlog card's line: the server's reason with task ids replaced by titles the board knows. */
+function waitingLine(t: Card, titles: Map<string, string>): { text: string; blocked: boolean } | null {
+  if (!t.waiting) return null;
+  return { text: withTitles(t.waiting, t.dependsOn.map((id) => ({ id, title: titles.get(id) ?? id })).filter((d) => d.title !== d.id)), blocked: t.waiting.startsWith("Blocked") };
+}
+
+const BoardCard = memo(function BoardCard({
+  card: t,
+  col,
+  row,
+  starting,
+  onStart,
+  onDrag,
+  dragging,
+  titles,
+  onDepend,
+  onDependOn,
+}: {
+  card: Card;
+  col: number;
+  row: number;
+  starting: boolean;
+  onStart: (id: string) => void;
+  onDrag: (id: string | null) => void;
+  dragging: string | null;
+  titles: Map<string, string>;
+  onDepend: (id: string, on: string) => void;
+  onDependOn: (card: Card) => void;
+}) {
   const backlog = t.state === "backlog";
   const needs = t.needsUser;
   const titleId = `card-${t.id}-title`;
   const metaId = `card-${t.id}-meta`;
+  const waitId = `card-${t.id}-waits`;
+  const [over, setOver] = useState(false);
+  // Another card dragged over a Backlog card: dropping it makes this one depend on it.
+  const target = backlog && dragging !== null && dragging !== t.id;
+  const waiting = backlog ? waitingLine(t, titles) : null;
   return (
     <li
-      className="card-cv group relative rounded-md border border-line bg-canvas shadow-[0_1px_0_rgba(31,35,40,0.04)] hover:border-fg-subtle/60"
+      className={`card-cv group relative rounded-md border bg-canvas shadow-[0_1px_0_rgba(31,35,40,0.04)] hover:border-fg-subtle/60 ${target && over ? "border-accent ring-2 ring-accent/30" : target ? "border-dashed border-accent/60" : "border-line"}`}
       data-task-id={t.id}
-      draggable={backlog}
-      onDragStart={
+      draggable
+      onDragStart={(e) => {
+        if (backlog) e.dataTransfer.setData(TASK_TYPE, t.id);
+        e.dataTransfer.setData(DEP_TYPE, t.id);
+        e.dataTransfer.effectAllowed = backlog ? "copyMove" : "copy";
+        onDrag(t.id);
+      }}
+      onDragEnd={() => onDrag(null)}
+      onDragOver={
         backlog
           ? (e) => {
-              e.dataTransfer.setData("application/x-yard-task", t.id);
-              e.dataTransfer.effectAllowed = "move";
-              onDrag(t.id);
+              if (!e.dataTransfer.types.includes(DEP_TYPE) || dragging === t.id) return;
+              e.preventDefault();
+              e.stopPropagation();
+              e.dataTransfer.dropEffect = "copy";
+              setOver(true);
             }
           : undefined
       }
-      onDragEnd={backlog ? () => onDrag(null) : undefined}
+      onDragLeave={backlog ? () => setOver(false) : undefined}
+      onDrop={
+        backlog
+          ? (e) => {
+              const on = e.dataTransfer.getData(DEP_TYPE);
+              setOver(false);
+              onDrag(null);
+              if (!on || on === t.id) return;
+              e.preventDefault();
+              e.stopPropagation();
+              onDepend(t.id, on);
+            }
+          : undefined
+      }
     >
       <Link
         href={`/tasks/${t.id}`}
@@ -161,7 +242,7 @@ const BoardCard = memo(function BoardCard({ card: t, col, row, starting, onStart
         data-col={col}
         data-row={row}
         aria-labelledby={titleId}
-        aria-describedby={metaId}
+        aria-describedby={waiting ? `${metaId} ${waitId}` : metaId}
         className="block rounded-md px-3 py-2 focus-visible:outline-offset-0"
         draggable={false}
       >
@@ -191,12 +272,20 @@ const BoardCard = memo(function BoardCard({ card: t, col, row, starting, onStart
           {t.reviewStatus === "approved" && <span className="text-success">approved</span>}
           {t.reviewStatus === "changes_requested" && <span className="text-severe">changes requested</span>}
         </div>
+        {waiting && (
+          <div id={waitId} data-testid="card-waiting" className={`mt-1.5 text-xs leading-4 ${waiting.blocked ? "text-danger" : "text-attention"}`}>
+            {waiting.text}
+          </div>
+        )}
         {t.projectName && <div className="mt-1 truncate text-[11px] text-fg-subtle">{t.projectName}</div>}
       </Link>
       {backlog && (
-        <div className="px-3 pb-2">
+        <div className="flex gap-1.5 px-3 pb-2">
           <Button size="sm" onClick={() => onStart(t.id)} disabled={starting} aria-label={`Start ${t.title}`}>
             {starting ? "Starting…" : "Start"}
+          </Button>
+          <Button size="sm" variant="invisible" onClick={() => onDependOn(t)} aria-label={`Depends on… (${t.title})`} aria-haspopup="dialog">
+            Depends on…
           </Button>
         </div>
       )}

@@ -1,7 +1,9 @@
 "use client";
 // "New task": project, agent profile, title, the contract (objective required; constraints and
 // acceptance criteria edited as rows; expected output format), label, context and a base ref with
-// a branch/commit picker. "Start task" starts it, "Save to backlog" keeps it as a Backlog card.
+// a branch/commit picker, and the tasks it depends on with when a dependency counts as met. "Start
+// task" starts it (with an unmet dependency it waits in the backlog and starts by itself), "Save
+// to backlog" keeps it as a Backlog card.
 // The server validates: each error is shown next to its field (zod issue paths in
 // details.issues, or the detail it names); a refused start leaves nothing behind.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -12,13 +14,13 @@ import { errorOf, issuesOf, type YardErrorData } from "../lib/trpc";
 import { useToast } from "./Toasts";
 import { Alert, Button, inputClass, Modal } from "./ui";
 
-type Field = "projectId" | "agent" | "title" | "objective" | "constraints" | "acceptanceCriteria" | "outputFormat" | "label" | "contextId" | "baseRef" | "form";
+type Field = "projectId" | "agent" | "title" | "objective" | "constraints" | "acceptanceCriteria" | "outputFormat" | "label" | "contextId" | "baseRef" | "dependsOn" | "form";
 
 /** Which field each server error is about. */
 export function fieldErrors(e: YardErrorData): Partial<Record<Field, string>> & { rows?: Record<string, string> } {
   const out: Partial<Record<Field, string>> & { rows?: Record<string, string> } = {};
   const issues = issuesOf(e);
-  const known: Field[] = ["projectId", "agent", "title", "objective", "constraints", "acceptanceCriteria", "outputFormat", "label", "contextId", "baseRef"];
+  const known: Field[] = ["projectId", "agent", "title", "objective", "constraints", "acceptanceCriteria", "outputFormat", "label", "contextId", "baseRef", "dependsOn"];
   for (const [p, msg] of Object.entries(issues)) {
     const head = p.split(".")[0] as Field;
     if (known.includes(head)) {
@@ -32,11 +34,12 @@ export function fieldErrors(e: YardErrorData): Partial<Record<Field, string>> & 
   else if (e.code === "NOT_FOUND" && /agent profile/i.test(e.message)) out.agent = e.message;
   else if (e.code === "NOT_FOUND" && /project/i.test(e.message)) out.projectId = e.message;
   else if ("contextId" in d) out.contextId = e.message;
+  else if ("taskId" in d || "cycle" in d) out.dependsOn = e.message;
   else out.form = e.message;
   return out;
 }
 
-const blank = { projectId: "", agent: "", title: "", objective: "", constraints: [""], acceptanceCriteria: [""], outputFormat: "", label: "", contextId: "", baseRef: "" };
+const blank = { projectId: "", agent: "", title: "", objective: "", constraints: [""], acceptanceCriteria: [""], outputFormat: "", label: "", contextId: "", baseRef: "", dependsOn: [] as string[], startWhen: "merged" as "merged" | "completed" };
 
 export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; projectId: string | null; onClose: () => void }) {
   const api = useApi();
@@ -69,8 +72,11 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
     trpc.tasks.start.mutationOptions({
       onSuccess: (r, vars) => {
         void qc.invalidateQueries(trpc.board.pathFilter());
-        const backlog = (vars as { backlog?: boolean }).backlog;
-        toast({ tone: "success", title: backlog ? "Saved to backlog" : "Task started", body: r.task.title, href: `/tasks/${r.task.id}` });
+        void qc.invalidateQueries(trpc.tasks.list.pathFilter());
+        // With an unmet dependency the task waits in the backlog (and starts by itself later).
+        const backlog = (vars as { backlog?: boolean }).backlog || r.task.state === "backlog";
+        const waits = !(vars as { backlog?: boolean }).backlog && r.task.state === "backlog";
+        toast({ tone: "success", title: waits ? "Waiting in the backlog" : backlog ? "Saved to backlog" : "Task started", body: waits ? `${r.task.title}: starts once its dependencies are ${f.startWhen}` : r.task.title, href: `/tasks/${r.task.id}` });
         setF({ ...blank, projectId: f.projectId, agent: f.agent });
         onClose();
         if (!backlog) router.push(`/tasks/${r.task.id}`);
@@ -95,6 +101,7 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
       label: opt(f.label),
       contextId: opt(f.contextId),
       baseRef: opt(f.baseRef),
+      ...(f.dependsOn.length ? { dependsOn: f.dependsOn, startWhen: f.startWhen } : {}),
       ...(which === "backlog" ? { backlog: true } : {}),
     };
     if (!f.objective.trim()) {
@@ -175,6 +182,7 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
               <RefPicker id="nt-base" projectId={f.projectId} value={f.baseRef} onChange={(v) => set("baseRef", v)} invalid={!!errors.baseRef} />
             </FieldBox>
           </div>
+          <DependsOnPicker open={open} projectId={f.projectId} value={f.dependsOn} onChange={(v) => set("dependsOn", v)} startWhen={f.startWhen} onStartWhen={(v) => set("startWhen", v)} error={errors.dependsOn} />
         </div>
         <div className="flex items-center justify-end gap-2 border-t border-line bg-canvas-subtle px-4 py-3">
           <Button onClick={onClose}>Cancel</Button>
@@ -187,6 +195,65 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
         </div>
       </form>
     </Modal>
+  );
+}
+
+/** "Depends on": the project's tasks as checkboxes (by title), and when a dependency counts as met. */
+function DependsOnPicker({ open, projectId, value, onChange, startWhen, onStartWhen, error }: { open: boolean; projectId: string; value: string[]; onChange: (v: string[]) => void; startWhen: "merged" | "completed"; onStartWhen: (v: "merged" | "completed") => void; error?: string }) {
+  const { trpc } = useApi();
+  const list = useQuery({ ...trpc.tasks.list.queryOptions({ projectId }), enabled: open && !!projectId });
+  const tasks = (list.data ?? []).filter((t) => t.disposition !== "discarded" && t.state !== "canceled");
+  // A project change drops picks from the other project.
+  useEffect(() => {
+    if (list.data && value.some((id) => !list.data.some((t) => t.id === id))) onChange(value.filter((id) => list.data.some((t) => t.id === id)));
+  }, [list.data, value, onChange]);
+  return (
+    <div className="grid grid-cols-[minmax(0,1fr)_auto] gap-3">
+      <fieldset aria-describedby={error ? "nt-deps-err" : "nt-deps-hint"} className="flex min-w-0 flex-col gap-1">
+        <legend className="mb-1 text-sm font-semibold">Depends on</legend>
+        {list.isPending && projectId ? (
+          <span className="text-xs text-fg-muted">Loading…</span>
+        ) : tasks.length === 0 ? (
+          <span className="text-xs text-fg-muted">No other task in this project yet.</span>
+        ) : (
+          <div className="flex max-h-32 flex-col overflow-y-auto rounded-md border border-line bg-canvas px-2 py-1">
+            {tasks.map((t) => (
+              <div key={t.id} className="flex items-center gap-2 py-0.5 text-sm">
+                <input
+                  type="checkbox"
+                  id={`nt-dep-${t.id}`}
+                  checked={value.includes(t.id)}
+                  onChange={(e) => onChange(e.target.checked ? [...value, t.id] : value.filter((x) => x !== t.id))}
+                />
+                <label htmlFor={`nt-dep-${t.id}`} className="min-w-0 flex-1 truncate">
+                  {t.title}
+                </label>
+                <span className="shrink-0 text-[11px] text-fg-subtle">{t.disposition ?? t.state.replace(/_/g, " ")}</span>
+              </div>
+            ))}
+          </div>
+        )}
+        {error ? (
+          <span id="nt-deps-err" role="alert" className="text-xs text-danger">
+            {error}
+          </span>
+        ) : (
+          <span id="nt-deps-hint" className="text-xs text-fg-muted">
+            With any not yet met, the task waits in the backlog and starts by itself.
+          </span>
+        )}
+      </fieldset>
+      <fieldset className="flex flex-col gap-1" disabled={value.length === 0}>
+        <legend className="mb-1 text-sm font-semibold">Start when</legend>
+        {(["merged", "completed"] as const).map((w) => (
+          <label key={w} className="flex items-center gap-2 text-sm has-[:disabled]:opacity-60">
+            <input type="radio" name="nt-start-when" value={w} checked={startWhen === w} onChange={() => onStartWhen(w)} />
+            {w === "merged" ? "merged" : "completed"}
+          </label>
+        ))}
+        <span className="max-w-44 text-xs text-fg-muted">{startWhen === "merged" ? "Its base then has their work." : "Before review or merge."}</span>
+      </fieldset>
+    </div>
   );
 }
 

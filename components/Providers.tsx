@@ -145,6 +145,12 @@ function LiveCache() {
           void qc.invalidateQueries({ queryKey: trpc.tasks.events.queryKey({ id }) });
           void qc.invalidateQueries({ predicate: (q) => JSON.stringify(q.queryKey).includes(id) && !JSON.stringify(q.queryKey).includes('"diff"') });
         }
+        // A dependency moved: the tasks waiting on it show its new state (and may start).
+        const changed = new Set(tasks);
+        void qc.invalidateQueries({
+          ...trpc.tasks.get.pathFilter(),
+          predicate: (q) => !!(q.state.data as { waiting?: { dependencies: Array<{ id: string }> } | null } | undefined)?.waiting?.dependencies.some((d) => changed.has(d.id)),
+        });
         void qc.invalidateQueries({ queryKey: [["reviews"]] });
       }
       if (dirty.has("pane") || dirty.has("task")) {

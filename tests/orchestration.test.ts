@@ -105,6 +105,20 @@ describe("dependencies", () => {
     expect(await settled(y.task.id)).toMatchObject({ state: "completed" });
   });
 
+  it("the board's cards say what a backlog task waits for and list its dependencies", async () => {
+    const root = repo();
+    const project = (await ok(["project", "add", root, "--name", "deps-board"])).project;
+    const x = await ok(["task", "start", "--project", project.id, "--backlog", "--title", "X", "--objective", "report completed x"]);
+    const y = await ok(["task", "start", "--project", project.id, "--depends-on", x.task.id, "--title", "Y", "--objective", "report completed y"]);
+    const board = await adminClient(server).board.get.query({ projectId: project.id });
+    expect(board.backlog).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: y.task.id, waiting: `Waits for ${x.task.id} to be merged`, dependsOn: [x.task.id] }),
+        expect.objectContaining({ id: x.task.id, waiting: null, dependsOn: [] }),
+      ]),
+    );
+  });
+
   it("a failed dependency leaves its dependent waiting with the reason, never started", async () => {
     const root = repo();
     const f = await ok(["task", "start", "--repo", root, "--objective", "report failed could not"]);

@@ -279,6 +279,10 @@ export const boardCard = z.object({
   reviewStatus,
   /** What needs attention or what is going on, in one line (null: nothing beyond the state). */
   line: z.string().nullable(),
+  /** Backlog only: what the task waits for, or why it is stuck ("Waits for …" / "Blocked: …"); null when nothing. */
+  waiting: z.string().nullable(),
+  /** The tasks this one depends on (ids), met or not. */
+  dependsOn: z.array(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

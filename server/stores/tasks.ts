@@ -68,6 +68,8 @@ export interface BoardRow {
   changedFiles: number | null;
   /** The current round's latest review verdict (null: none). */
   verdict: string | null;
+  /** When the task starts by itself once its dependencies are met (null: by hand). */
+  autoStartWhen: string | null;
 }
 
 export class TaskStore {
@@ -219,7 +221,7 @@ export class TaskStore {
   /** Every task of a project with its card's derived columns, newest first: one query. */
   async boardRows(projectId: string): Promise<BoardRow[]> {
     const rows = await this.db.$queryRaw<Array<Omit<BoardRow, "createdAt" | "updatedAt" | "changedFiles"> & { createdAt: unknown; updatedAt: unknown; changedFiles: number | bigint | null }>>`
-      SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.contextId, t.paneId, t.evidence, t.createdAt, t.updatedAt,
+      SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.contextId, t.paneId, t.evidence, t.autoStartWhen, t.createdAt, t.updatedAt,
         (SELECT json_array_length(r.result, '$.changedFiles') FROM TaskRound r
           WHERE r.taskId = t.id AND r.result IS NOT NULL ORDER BY r.number DESC LIMIT 1) AS changedFiles,
         (SELECT v.verdict FROM Review v

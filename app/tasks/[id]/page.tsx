@@ -1,7 +1,8 @@
 "use client";
 // /tasks/<id>: the task's header (state in words, round, agent, base with copy, branch → target,
 // context, parent links), its contract, latest result, timeline, the finish actions and a
-// follow-up box, and three tabs — Terminal (the live pane, typeable), Changes (the diff against
+// follow-up box, its dependencies, the worker's question thread and extra worktrees
+// (components/task/Orchestration), and three tabs — Terminal (the live pane, typeable), Changes (the diff against
 // the base; "since last review" between rounds) and Review (comments, verdicts, rounds).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
@@ -10,6 +11,7 @@ import { type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import { DiffView } from "../../../components/DiffView";
 import { PaneTerminal, type TerminalHandle } from "../../../components/Terminal";
 import { FinishPanel } from "../../../components/task/FinishPanel";
+import { DependenciesSection, ThreadSection, WorktreesSection } from "../../../components/task/Orchestration";
 import { ReviewPanel, useCommentActions } from "../../../components/task/ReviewPanel";
 import { TopBar } from "../../../components/TopBar";
 import { Alert, Button, CopyButton, Label, Spinner, StateBadge, STATE_WORDS, timeAgo } from "../../../components/ui";
@@ -122,9 +124,12 @@ function TaskPage() {
           </div>
           <aside aria-label="Task details" className="flex min-w-0 flex-col gap-5">
             <FinishPanel task={t} />
-            {t.state === "input_required" && <FollowUp task={t} />}
+            {t.state === "input_required" && (t.evidence as { reason?: string } | null)?.reason !== "question" && <FollowUp task={t} />}
             {t.state === "backlog" && <StartBacklog task={t} />}
+            <DependenciesSection task={t} />
+            <ThreadSection task={t} />
             <Details task={t} />
+            <WorktreesSection task={t} />
             <Contract task={t} />
             <Result task={t} />
             <Timeline task={t} />
@@ -380,6 +385,13 @@ const EVENT_WORDS: Record<string, (p: Record<string, unknown>) => string> = {
   "task.finished": (p) => (p.disposition === "merged" ? `Merged into ${p.target ?? "target"}` : "Discarded"),
   "task.merge_failed": (p) => `Merge refused: ${p.code}`,
   "task.cleanup": () => "Cleanup retried",
+  "task.dependencies": (p) => (Array.isArray(p.removed) ? `Dependency removed: ${(p.removed as string[]).join(", ")}` : `Depends on ${((p.added as string[] | undefined) ?? []).join(", ")}`),
+  "task.auto_started": () => "Started by itself: its dependencies were met",
+  "task.auto_start_failed": (p) => `Could not start by itself: ${String(p.message ?? p.code ?? "")}`,
+  "task.question": (p) => `The worker asked: ${String(p.text ?? "").slice(0, 80)}`,
+  "task.answer": (p) => `Answered: ${String(p.text ?? "").slice(0, 80)}`,
+  "task.acknowledged": () => "Result acknowledged",
+  "task.worktree_registered": () => "Extra worktree registered",
 };
 
 function Timeline({ task: t }: { task: Task }) {

@@ -1,13 +1,14 @@
 // The board view of a project: its tasks grouped into the derived columns, each card with what a
 // reviewer scans for (changed files, whether it needs a person, where its review stands) and the
 // one line that says what needs attention (card-line.ts; live panes give the dialog or note).
-// Two queries whatever the number of tasks: the tasks with their derived columns, and the blocked
-// panes; live panes are asked in memory.
+// Three queries whatever the number of tasks: the tasks with their derived columns, the blocked
+// panes, and every card's dependencies (one batched read); live panes are asked in memory.
 import type { BoardCard } from "../../contracts/tasks";
 import { toStatus } from "../../stores/reviews";
 import type { TaskStore } from "../../stores/tasks";
 import type { PaneInfo } from "../panes/manager";
 import { cardLine } from "./card-line";
+import type { AutoStartWhen, Waiting } from "./dependencies";
 import { COLUMNS, type Column, columnFor } from "./columns";
 
 export type { BoardCard } from "../../contracts/tasks";
@@ -28,8 +29,12 @@ function parseEvidence(s: string | null): Record<string, unknown> | null {
   }
 }
 
-export async function loadBoard(store: TaskStore, projectId: string, panes?: LivePanes): Promise<Board> {
+/** The waiting status of many tasks at once (TaskDependencies.waitingMany); tasks without dependencies are absent. */
+export type WaitingMany = (tasks: Array<{ id: string; autoStartWhen: AutoStartWhen | null }>) => Promise<Map<string, Waiting>>;
+
+export async function loadBoard(store: TaskStore, projectId: string, panes?: LivePanes, waitingMany?: WaitingMany): Promise<Board> {
   const [tasks, blocked] = await Promise.all([store.boardRows(projectId), store.blockedPaneIds()]);
+  const waiting = waitingMany ? await waitingMany(tasks.map((t) => ({ id: t.id, autoStartWhen: t.autoStartWhen as AutoStartWhen | null }))) : new Map<string, Waiting>();
   const board = Object.fromEntries(COLUMNS.map((c) => [c, [] as BoardCard[]])) as Board;
   for (const t of tasks) {
     const paneBlocked = t.paneId !== null && blocked.has(t.paneId);
@@ -48,6 +53,8 @@ export async function loadBoard(store: TaskStore, projectId: string, panes?: Liv
       needsUser: !t.disposition && (paneBlocked || t.state === "input_required"),
       reviewStatus: toStatus(t.verdict),
       line: cardLine({ state: t.state, evidence: parseEvidence(t.evidence), pane }),
+      waiting: t.state === "backlog" ? (waiting.get(t.id)?.reason ?? null) : null,
+      dependsOn: waiting.get(t.id)?.dependencies.map((d) => d.id) ?? [],
       createdAt: t.createdAt.toISOString(),
       updatedAt: t.updatedAt.toISOString(),
     });

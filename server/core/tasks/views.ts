@@ -94,7 +94,8 @@ export async function events(ctx: TaskContext, taskId: string, since?: number): 
 }
 
 export function board(ctx: TaskContext, projectId: string): Promise<Board> {
-  return loadBoard(ctx.store, projectId, ctx.deps.panes);
+  const deps = ctx.deps.dependencies;
+  return loadBoard(ctx.store, projectId, ctx.deps.panes, deps ? (tasks) => deps.waitingMany(tasks) : undefined);
 }
 
 /** Tasks not yet settled for good (pending, working, input_required), optionally of one profile. */
