@@ -85,11 +85,14 @@ type Fetch = (input: RequestInfo | URL | string, init?: Init) => Promise<NodeRes
 
 /** Nothing listens there: the request never reached a server, so sending it again is safe. */
 const NOTHING_LISTENS = new Set(["ECONNREFUSED", "ENOENT"]);
+/** The server went away mid-request: safe to send again only for a query (GET reads nothing changes). */
+const CUT_OFF = new Set(["ECONNRESET", "EPIPE"]);
 
 /**
  * A fetch that, while nothing listens at the server's address, tries again every 250 ms for up
  * to `windowMs`: inside a pane, a `yard` call made while the server restarts waits for it
- * instead of failing (the pane host keeps the agent running meanwhile).
+ * instead of failing (the pane host keeps the agent running meanwhile). A query the restart cut
+ * off (a long `yard task wait`) is sent again too; a mutation that was cut off is not.
  */
 export function retryWhileDown(fetch: Fetch, windowMs: number): Fetch {
   return async (input, init) => {
@@ -98,7 +101,10 @@ export function retryWhileDown(fetch: Fetch, windowMs: number): Fetch {
       try {
         return await fetch(input, init);
       } catch (e) {
-        if (!NOTHING_LISTENS.has((e as NodeJS.ErrnoException).code ?? "") || Date.now() >= deadline || init?.signal?.aborted) throw e;
+        const code = (e as NodeJS.ErrnoException).code ?? "";
+        const isQuery = !init?.method || init.method.toUpperCase() === "GET";
+        const again = NOTHING_LISTENS.has(code) || (isQuery && CUT_OFF.has(code));
+        if (!again || Date.now() >= deadline || init?.signal?.aborted) throw e;
         await new Promise((r) => setTimeout(r, Math.min(250, Math.max(0, deadline - Date.now()))));
       }
     }

@@ -6,6 +6,7 @@ import { registerAgent } from "./commands/agent";
 import { registerHook } from "./commands/hook";
 import { registerMcp } from "./commands/mcp";
 import { registerPane } from "./commands/pane";
+import { registerPlan } from "./commands/plan";
 import { registerTask } from "./commands/task";
 import { registerProject } from "./commands/project";
 import { registerServer } from "./commands/server";
@@ -33,6 +34,7 @@ registerProject(program, ctx);
 registerAgent(program, ctx);
 registerPane(program, ctx);
 registerTask(program, ctx);
+registerPlan(program, ctx);
 registerHook(program);
 registerMcp(program);
 

@@ -43,13 +43,24 @@ describe("retryWhileDown", () => {
     await expect(fetch("http://localhost/api/health")).rejects.toMatchObject({ code: "ENOENT" });
   });
 
-  it("does not retry errors that may have reached a server", async () => {
+  it("does not retry a mutation the server may have received before it went away", async () => {
     let calls = 0;
     const fetch = retryWhileDown(async () => {
       calls++;
       throw Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
     }, 10_000);
-    await expect(fetch("http://localhost/")).rejects.toMatchObject({ code: "ECONNRESET" });
+    await expect(fetch("http://localhost/", { method: "POST" })).rejects.toMatchObject({ code: "ECONNRESET" });
     expect(calls).toBe(1);
+  });
+
+  it("sends a query again when a restart cut it off (a long task wait)", async () => {
+    let calls = 0;
+    const fetch = retryWhileDown(async () => {
+      calls++;
+      if (calls < 3) throw Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
+      return { ok: true, status: 200, statusText: "OK", headers: {}, json: async () => ({}), text: async () => "{}" };
+    }, 10_000);
+    expect((await fetch("http://localhost/api/trpc/tasks.wait", { method: "GET" })).status).toBe(200);
+    expect(calls).toBe(3);
   });
 });

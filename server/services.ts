@@ -22,8 +22,11 @@ import { ReviewStore } from "./stores/reviews";
 import { cardLine } from "./core/tasks/card-line";
 import { AccessLookup } from "./core/tasks/access";
 import { TaskDependencies } from "./core/tasks/dependencies";
+import { PlanService } from "./core/tasks/plans";
+import { PlanStore } from "./stores/plans";
 import { ExtraWorktrees } from "./core/tasks/extra-worktrees";
 import { ACKABLE_STATES, TaskMessages } from "./core/tasks/messages";
+import { waitForReady } from "./core/tasks/ready-wait";
 import { TaskEngine } from "./core/tasks/service";
 import { DependencyStore } from "./stores/dependencies";
 import { MessageStore } from "./stores/messages";
@@ -52,6 +55,8 @@ export interface Services {
   messages: TaskMessages;
   /** Extra git worktrees agents registered for their tasks. */
   extraWorktrees: ExtraWorktrees;
+  /** Plans of --needs-plan tasks: versions, reviews, the decomposition into subtasks. */
+  plans: PlanService;
   /** The agent reviewer stage (runs a reviewer profile on each completed round). */
   agentReviews: AgentReviewStage;
   /** What the role gates read about callers, tasks and panes. */
@@ -160,6 +165,25 @@ export async function createServices(opts: { home: string; token: string; url: (
     task: (id) => engine.row(id),
     apply: (id, event) => engine.applyEvent(id, event),
     followUp: (id, text, o) => engine.followUp(id, text, o),
+    whenReady: async (id, timeoutMs) => {
+      const paneId = (await engine.row(id)).paneId;
+      if (!paneId) return;
+      const ac = new AbortController();
+      const timer = setTimeout(() => ac.abort(), timeoutMs);
+      await waitForReady({ panes, journal, confirmReady: (p) => screens.confirmReady(p) }, paneId, { timeoutMs, signal: ac.signal }).finally(() => clearTimeout(timer));
+    },
+  });
+  const plans = new PlanService({
+    store: new PlanStore(db),
+    journal,
+    task: (id) => engine.row(id),
+    apply: (id, event, extra) => engine.applyEvent(id, event, extra),
+    followUp: (id, text) => engine.followUp(id, text),
+    profileExists: (id) => agents.get(id).then(() => true, () => false),
+    schedule: (id) => dependencies.schedule(id),
+    stopPane: async (paneId) => {
+      if (panes.isLive(paneId)) await panes.kill(paneId).catch(() => {});
+    },
   });
   const extraWorktrees = new ExtraWorktrees({ store: new TaskWorktreeStore(db), journal, task: (id) => engine.row(id) });
   const reviewStore = new ReviewStore(db);
@@ -194,6 +218,7 @@ export async function createServices(opts: { home: string; token: string; url: (
     messages,
     extraWorktrees,
     agentReviews,
+    plans,
     access: new AccessLookup({ task: (id) => engine.row(id), pane: (id) => panes.get(id) }),
     sandbox,
     reviews,

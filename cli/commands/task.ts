@@ -37,6 +37,8 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--depends-on <id>", "a task this one waits for (repeatable): with any unmet it waits in the backlog and starts by itself", collect, [])
     .option("--start-when <rule>", "when a dependency counts as met: merged (default) or completed")
     .option("--reviewer <profile>", "an agent profile that reviews each completed round before you do (default: the project's)")
+    .option("--needs-plan", "plan first: a planner agent writes a plan, reviewed like code, that becomes the subtasks")
+    .option("--planner <profile>", "with --needs-plan: the planner profile (default: the project's)")
     .argument("[argv...]", "a custom agent command, after --")
     .action(async (argv: string[], o: Record<string, string | string[] | boolean | undefined>) => {
       const res = await ctx.client().tasks.start.mutate({
@@ -61,6 +63,8 @@ export function registerTask(program: Command, ctx: CliContext) {
         dependsOn: (o.dependsOn as string[]).length ? (o.dependsOn as string[]) : undefined,
         startWhen: o.startWhen as "merged" | "completed" | undefined,
         reviewer: o.reviewer as string | undefined,
+        needsPlan: o.needsPlan ? true : undefined,
+        planner: o.planner as string | undefined,
       });
       ctx.out().result(res, () =>
         res.pane

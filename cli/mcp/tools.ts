@@ -26,7 +26,8 @@ import {
   submitReviewInput,
 } from "../../server/contracts/reviews";
 import { ackInput, agentReviewInput, answerInput, askInput, dependInput, registerWorktreeInput, threadInput } from "../../server/contracts/orchestration";
-import { eventsInput as taskEventsInput, finishInput, followUpInput, listInput, reportInput, resumeInput, startBacklogInput, startInput, taskDiffInput, waitInput } from "../../server/contracts/tasks";
+import { planReviewInput, planSubmitInput } from "../../server/contracts/plans";
+import { eventsInput as taskEventsInput, taskIdInput, finishInput, followUpInput, listInput, reportInput, resumeInput, startBacklogInput, startInput, taskDiffInput, waitInput } from "../../server/contracts/tasks";
 import type { YardClient } from "../connection";
 
 /** Every procedure of the API with its kind, as the tRPC client sees them: "tasks.get" → query. */
@@ -105,6 +106,9 @@ export const TOOLS: Tool[] = [
   { name: "task_answer", path: "tasks.answer", kind: "mutation", input: answerInput, description: "Answer a worker's question (typed to it through the submit gate; refused while it is busy) and keep it in the task's thread." },
   { name: "task_ack", path: "tasks.ack", kind: "mutation", input: ackInput, description: "Acknowledge a finished task's result; until then it stays in your attention as result_unacknowledged." },
   { name: "task_agent_review", path: "tasks.agentReview", kind: "mutation", input: agentReviewInput, wrap: "task", description: "The agent reviewer stage of a task: action skip (stop the reviewer; the task goes to a person) or rerun (review the current round again)." },
+  { name: "plan_submit", path: "plans.submit", kind: "mutation", input: planSubmitInput, wrap: "plan", description: "Submit the next version of your task's plan (a planner pane; the person names taskId): {goal, steps, subtasks: [{key, title, objective, acceptanceCriteria, dependsOn: [keys]}]}. The task then waits for the plan's review." },
+  { name: "plan_list", path: "plans.list", kind: "query", input: taskIdInput, description: "Every version of a task's plan with its reviews, and once approved the subtasks it became." },
+  { name: "plan_review", path: "plans.review", kind: "mutation", input: planReviewInput, description: "Review the plan version in review: approve (its subtasks are created, all or none) or request_changes (the summary and notes go to the planner)." },
   { name: "task_thread", path: "tasks.thread", kind: "query", input: threadInput, description: "The task's questions and answers, the open question, and when its result was acknowledged." },
   { name: "task_register_worktree", path: "tasks.registerWorktree", kind: "mutation", input: registerWorktreeInput, fill: resolved("path"), description: "Inside a task's pane: list an extra git worktree you made for your task (path; branch is checked against git)." },
   { name: "whoami", path: "whoami", kind: "query", input: none, description: "Who you are to Switchyard: role, pane, and for a task's pane its task, context, lineage and your role's short guide." },

@@ -26,15 +26,15 @@ describe("the role gate table", () => {
 
   // What every task-bound pane may call: read itself and its thread, ask, register worktrees, post hooks.
   const SELF = [
-    "agents.list", "hooks.post", "panes.get", "panes.read", "reviews.list", "reviews.listComments", "status", "tasks.ask", "tasks.get", "tasks.registerWorktree", "tasks.rounds",
+    "agents.list", "hooks.post", "panes.get", "panes.read", "plans.list", "reviews.list", "reviews.listComments", "status", "tasks.ask", "tasks.get", "tasks.registerWorktree", "tasks.rounds",
     "tasks.thread", "tasks.worktrees", "whoami",
   ];
   // role → procedures it may call (everything else is refused): the whole matrix, spelled out.
   const MAY: Record<Exclude<(typeof CALLER_ROLES)[number], "person">, string[]> = {
-    orchestrator: procedures.filter((p) => !/^(server|projects|board|agents\.(add|update|try|tryStatus|remove))\b/.test(p) && p !== "tasks.report"),
+    orchestrator: procedures.filter((p) => !/^(server|projects|board|agents\.(add|update|try|tryStatus|remove))\b/.test(p) && p !== "tasks.report" && p !== "plans.submit"),
     worker: [...SELF, "tasks.report"],
-    reviewer: [...SELF, "reviews.addComment", "reviews.deleteComment", "reviews.editComment", "reviews.resolveComment", "reviews.submit", "tasks.diff"],
-    planner: SELF,
+    reviewer: [...SELF, "plans.review", "reviews.addComment", "reviews.deleteComment", "reviews.editComment", "reviews.resolveComment", "reviews.submit", "tasks.diff"],
+    planner: [...SELF, "plans.submit"],
   };
   it.each(Object.entries(MAY))("a %s pane may call exactly its procedures", (role, allowed) => {
     const got = procedures.filter((p) => roleRefusal(p, role as Caller["role"]) === null);

@@ -6,6 +6,7 @@ import type { Services } from "../services";
 import { listRefs } from "../core/git";
 import { VERSION } from "../version";
 import { eventsRouter, hooksRouter, panesRouter } from "./panes";
+import { plansRouter } from "./plans";
 import { reviewsRouter } from "./reviews";
 import { tasksRouter } from "./tasks";
 import { whoamiReply } from "../contracts/orchestration";
@@ -81,6 +82,7 @@ export const appRouter = router({
   panes: panesRouter,
   tasks: tasksRouter,
   reviews: reviewsRouter,
+  plans: plansRouter,
   hooks: hooksRouter,
   events: eventsRouter,
 

@@ -130,7 +130,8 @@ export class AgentReviewStage {
   /** The worker completed a round: run the reviewer, unless there is none, it was skipped, or the cap is reached. */
   private async maybeStart(taskId: string): Promise<void> {
     const row = await this.row(taskId);
-    if (row.disposition || row.state !== "completed" || row.agentReviewState === "running" || row.agentReviewState === "skipped") return;
+    // A planned task's round is its plan (reviewed as a plan); its subtasks get their own reviews.
+    if (row.requiresPlanning || row.disposition || row.state !== "completed" || row.agentReviewState === "running" || row.agentReviewState === "skipped") return;
     const reviewer = await this.reviewerOf(row);
     if (!reviewer) return;
     const reviews = await this.deps.reviews.reviews(taskId);

@@ -3,8 +3,8 @@
 //
 // - ask: the worker's question is recorded and moves its task to input_required (reducer event
 //   `asked`), which wakes the orchestrator's `yard task wait` (settled includes input_required).
-// - answer: typed to the worker through the submit gate (a follow-up) and recorded as the
-//   answer to the open question. A refused submit (busy, exited) records nothing.
+// - answer: typed to the worker through the submit gate (a follow-up) once the turn it asked in
+//   has ended, and recorded as the answer to the open question. A refused submit records nothing.
 // - ack: the parent acknowledges a finished round's result; until then the task stays in the
 //   parent pane's attention as result_unacknowledged. A new round needs a new acknowledgement.
 import { YardError } from "../errors";
@@ -32,7 +32,12 @@ export interface TaskMessagesDeps {
   apply: (taskId: string, event: TaskEvent) => Promise<unknown>;
   /** Types text to the task's worker through the submit gate (the engine's follow-up). */
   followUp: (taskId: string, text: string, opts: { stallMs?: number }) => Promise<unknown>;
+  /** Resolves when the task's agent is ready for a prompt again (its turn ended), or after `timeoutMs`. */
+  whenReady: (taskId: string, timeoutMs: number) => Promise<void>;
 }
+
+/** How long an answer waits for the worker to end the turn it asked in. */
+export const ANSWER_WAIT_MS = 60_000;
 
 export interface Thread {
   messages: Array<Omit<MessageRecord, "createdAt"> & { createdAt: string }>;
@@ -65,7 +70,19 @@ export class TaskMessages {
   async answer(taskId: string, answer: string, caller: { paneId: string | null }, opts: { stallMs?: number } = {}): Promise<MessageRecord> {
     const t = await this.deps.task(taskId);
     const open = await this.deps.store.openQuestion(taskId);
-    await this.deps.followUp(taskId, answerPrompt(open?.body ?? null, answer), opts); // refused: nothing recorded
+    // The worker asked mid-turn: the answer waits for that turn to end (busy is not a refusal then).
+    const prompt = answerPrompt(open?.body ?? null, answer);
+    const deadline = Date.now() + ANSWER_WAIT_MS;
+    for (;;) {
+      try {
+        await this.deps.followUp(taskId, prompt, opts); // refused: nothing recorded
+        break;
+      } catch (e) {
+        const busy = e instanceof YardError && (e.code === "PANE_BUSY" || e.code === "AGENT_NOT_READY");
+        if (!busy || Date.now() >= deadline) throw e;
+        await this.deps.whenReady(taskId, deadline - Date.now());
+      }
+    }
     const m = await this.deps.store.add({ id: newId("msg"), taskId, author: authorOf(caller), kind: open ? "answer" : "information", body: answer, replyTo: open?.id ?? null, round: t.round });
     await this.deps.journal.append("task.answer", { taskId, payload: { messageId: m.id, replyTo: m.replyTo, round: t.round, text: answer.slice(0, 4000) } });
     return m;

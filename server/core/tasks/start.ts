@@ -18,7 +18,8 @@ import { tidyWorktreeDir } from "./finish";
 import { runInBackground } from "./runner";
 import { ACTIVE_STATES, type TaskState, transition } from "./state";
 import type { Waiting } from "./dependencies";
-import { taskPaneRole } from "../agents/roles";
+import { type PaneRole, taskPaneRole } from "../agents/roles";
+import { plannerPrompt } from "./plans";
 import { get, type TaskView } from "./views";
 
 export { startInput, type StartInput };
@@ -39,6 +40,10 @@ interface LaunchPlan {
   sandbox: { network: boolean } | null;
   /** The repository whose workspace trust the agent's config records (its project trusts agents); null: none. */
   trustDir: string | null;
+  /** The pane's role when it is not the profile's (a --needs-plan task's planner). */
+  role?: PaneRole;
+  /** The first prompt when it is not the contract (the planner's). */
+  prompt?: string;
 }
 
 /** How a task's worktree and agent start; kept with a backlog task until it starts. */
@@ -81,6 +86,15 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: { paneId?
   }
   const parentTask = input.parentTaskId ? await taskRow(ctx, input.parentTaskId) : null;
   if (input.reviewer) await deps.agents.get(input.reviewer); // NOT_FOUND for an unknown reviewer profile
+  // A planned task runs its planner first (in the task's worktree); its subtasks run the task's agent.
+  let planner: { id: string; launch: Launch } | null = null;
+  if (input.needsPlan) {
+    if (input.backlog || input.dependsOn?.length) throw new YardError("BAD_PARAMS", "A --needs-plan task starts its planner now: it cannot wait in the backlog or on dependencies");
+    const plannerId = input.planner ?? project?.plannerProfile ?? null;
+    if (!plannerId) throw new YardError("BAD_PARAMS", "--needs-plan needs a planner: --planner PROFILE, or set the project's (yard project set ID --planner PROFILE)");
+    await deps.agents.get(plannerId);
+    planner = { id: plannerId, launch: await deps.panes.resolveLaunch({ agent: plannerId }) };
+  } else if (input.planner) throw new YardError("BAD_PARAMS", "--planner goes with --needs-plan");
   // Dependencies are checked before anything is created; with any unmet the task waits in the backlog.
   const dependsOn = [...new Set(input.dependsOn ?? [])];
   const startWhen = input.startWhen ?? "merged";
@@ -113,6 +127,8 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: { paneId?
     baseRef: input.baseRef ?? null,
     sandboxed: sandbox !== null,
     reviewerProfile: input.reviewer ?? null,
+    requiresPlanning: planner !== null,
+    plannerProfile: planner?.id ?? null,
   };
   const plan: LaunchPlan = {
     id,
@@ -125,6 +141,15 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: { paneId?
     parentPaneId,
     sandbox,
     trustDir: project?.trustAgents ? repo.root : null,
+    ...(planner
+      ? {
+          agentId: planner.id,
+          argv: null,
+          launch: planner.launch,
+          role: "planner" as const,
+          prompt: plannerPrompt({ id, title, objective: input.objective, acceptanceCriteria: input.acceptanceCriteria, constraints: input.constraints }),
+        }
+      : {}),
     options: { branch, baseRef: input.baseRef ?? null, fetch: input.fetch ?? false, path: input.path ?? null, readyTimeoutMs: input.readyTimeoutMs ?? null, stallMs: input.stallMs ?? null, dialogTimeoutMs: input.dialogTimeoutMs ?? null },
   };
   if (!input.backlog && (!waitingNow || waitingNow.ready)) {
@@ -193,7 +218,7 @@ async function launch(ctx: TaskContext, plan: LaunchPlan, mode: { create: TaskFi
   ctx.startLock = p.catch(() => {});
   await p;
 
-  const prompt = renderPrompt(plan.contract, { id, title: plan.title });
+  const prompt = plan.prompt ?? renderPrompt(plan.contract, { id, title: plan.title });
   const previous = ctx.stateCache.get(id);
   let pane: PaneInfo | null = null;
   try {
@@ -231,7 +256,7 @@ async function launch(ctx: TaskContext, plan: LaunchPlan, mode: { create: TaskFi
  */
 export async function spawnWorker(
   ctx: TaskContext,
-  w: Pick<LaunchPlan, "id" | "title" | "agentId" | "argv" | "launch" | "parentPaneId" | "sandbox" | "trustDir"> & { rewriteArgv?: (argv: string[]) => string[] },
+  w: Pick<LaunchPlan, "id" | "title" | "agentId" | "argv" | "launch" | "parentPaneId" | "sandbox" | "trustDir" | "role"> & { rewriteArgv?: (argv: string[]) => string[] },
   cwd: string,
 ): Promise<PaneInfo> {
   const { deps } = ctx;
@@ -248,7 +273,7 @@ export async function spawnWorker(
   const profile = w.agentId ? await deps.agents.get(w.agentId).catch(() => null) : null;
   return deps.panes.spawn(
     { agent: w.agentId ?? undefined, argv: w.argv ?? undefined, cwd, label: w.title.slice(0, 120), parentPaneId: w.parentPaneId ?? undefined, relationship: w.parentPaneId ? "subagent" : undefined },
-    { taskId: w.id, sandbox: await sandboxLaunch(ctx, w.id, cwd, w.sandbox), rewriteArgv: w.rewriteArgv, launch, role: taskPaneRole(profile?.role) },
+    { taskId: w.id, sandbox: await sandboxLaunch(ctx, w.id, cwd, w.sandbox), rewriteArgv: w.rewriteArgv, launch, role: w.role ?? taskPaneRole(profile?.role) },
   );
 }
 
