@@ -6,11 +6,11 @@ import type { Command } from "commander";
 import { YardError } from "../../server/core/errors";
 import { collect, type CliContext } from "../context";
 
-function readPlan(o: { file?: string; json?: string }): unknown {
-  if (!o.file === !o.json) throw new YardError("BAD_PARAMS", "Give the plan with exactly one of --file PATH or --json TEXT");
+function readPlan(o: { file?: string; planJson?: string }): unknown {
+  if (!o.file === !o.planJson) throw new YardError("BAD_PARAMS", "Give the plan with exactly one of --file PATH or --plan-json TEXT");
   let text: string;
   try {
-    text = o.file ? readFileSync(o.file, "utf8") : o.json!;
+    text = o.file ? readFileSync(o.file, "utf8") : o.planJson!;
   } catch (e) {
     throw new YardError("BAD_PARAMS", `Cannot read ${o.file}: ${(e as Error).message}`);
   }
@@ -28,9 +28,9 @@ export function registerPlan(program: Command, ctx: CliContext) {
     .command("submit")
     .description('Submit the next version of your task\'s plan: JSON {"goal", "steps": [...], "subtasks": [{"key", "title", "objective", "acceptanceCriteria", "dependsOn": [keys]}]}')
     .option("--file <path>", "the plan as a JSON file")
-    .option("--json <text>", "the plan as JSON text")
+    .option("--plan-json <text>", "the plan as JSON text")
     .option("--task <id>", "the task (default: your pane's own)")
-    .action(async (o: { file?: string; json?: string; task?: string }) => {
+    .action(async (o: { file?: string; planJson?: string; task?: string }) => {
       const r = await ctx.client().plans.submit.mutate({ taskId: o.task, plan: readPlan(o) as never });
       ctx.out().result({ plan: r }, () => `Plan version ${r.version} of ${r.taskId} submitted (${r.plan.subtasks.length} subtasks); it waits for review.`);
     });

@@ -58,6 +58,7 @@ const SHORT: Record<GuideRole, string[]> = {
   ],
   planner: [
     "You plan a Switchyard task: write a plan with steps and proposed subtasks (contracts, dependencies).",
+    "- Submit it with `yard plan submit --file plan.json`, then end your turn: a review comes back as your next prompt.",
     "- `yard guide planner` has the details.",
   ],
 };
@@ -89,6 +90,10 @@ const FULL: Record<GuideRole, string[]> = {
     '  yard task answer ID "TEXT"                answer the worker\'s question (typed to it through the submit gate)',
     '  yard task follow-up ID "TEXT"             any other prompt to an input_required task',
     "  yard task ack ID                          acknowledge a result; until then it stays in your `yard attention`",
+    "  yard task start … --needs-plan [--planner P]   a planner writes the plan first; review it with",
+    "  yard plan show ID · yard plan review ID --approve | --request-changes --summary \"…\" [--note \"…\"]...",
+    "      (approved: the subtasks are created, linked to the task, and start in dependency order)",
+    "  yard task agent-review ID --skip | --rerun   the agent reviewer stage (a project's or task's --reviewer)",
     "  yard task review ID --approve | --request-changes --summary \"FEEDBACK\"   (changes start the next round)",
     "  yard task finish ID --merge [--target B] | --discard     land or drop the work",
     "  yard task cancel ID · yard task resume ID · yard attention",
@@ -106,6 +111,12 @@ const FULL: Record<GuideRole, string[]> = {
   planner: [
     "Write a plan for your task: the goal, the steps, and the subtasks to run (each with an objective,",
     "acceptance criteria and the subtasks it depends on). `yard --json task get $YARD_TASK` has the goal.",
+    "  yard plan submit --file plan.json | --plan-json TEXT     a new version; the task waits for its review",
+    '      {"goal": "…", "steps": ["…"], "subtasks": [{"key": "a", "title": "…", "objective": "…",',
+    '       "acceptanceCriteria": ["…"], "constraints": [], "dependsOn": ["other key"], "agent": "profile (optional)"}]}',
+    "  yard plan show $YARD_TASK                  every version and its reviews",
+    "Changes requested come back as your next prompt: submit the next version. Once approved, the subtasks",
+    "are created (all or none) and start as their dependencies are merged; your work is done.",
     "You may read your task; starting, finishing or reporting other tasks is refused.",
   ],
 };
