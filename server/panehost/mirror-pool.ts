@@ -1,8 +1,14 @@
-// The pane host's mirror workers: a fixed pool of worker threads (mirror-worker.ts), all started
-// when the host starts (so a host keeps running the code it was started with, even if the
-// checkout changes under it). Each pane's mirror lives in one worker, the least loaded at spawn.
-// Owns the pane -> worker assignment, chunk transfer, request ids, and replacing a worker that
-// died (its panes get fresh mirrors and a fault).
+// The pane host's mirror workers: a pool of up to `size` worker threads (mirror-worker.ts),
+// started on demand — the first when the first pane is created, another for each new pane while
+// every worker already holds one, up to `size` — so an idle host carries no worker (each costs
+// ~28 MB RSS). A host keeps running the worker code it was started with even if the checkout
+// changes under it: the bundle's text is read at start, and a worker started later from a bundle
+// that changed since runs a copy of the text the host started with. Each pane's mirror lives in
+// one worker, the least loaded at spawn. Owns the pane -> worker assignment, chunk transfer,
+// request ids, and replacing a worker that died (its panes get fresh mirrors and a fault).
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { YardError } from "../core/errors";
 import { fromWireError } from "./protocol";
@@ -35,18 +41,39 @@ export class MirrorPool {
   private readonly pending = new Map<number, { slot: Slot; resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private nextRid = 1;
   private closing = false;
+  /** Bundled: the worker bundle's text when the host started (null from source). */
+  private code: string | null = null;
 
   constructor(
     private readonly opts: { size: number; screens: string; log: (line: string) => void },
     private readonly events: PoolEvents,
   ) {}
 
+  /** Takes the worker code the host will run; workers themselves start with the first panes. */
   async start(): Promise<void> {
-    await Promise.all(Array.from({ length: Math.max(1, this.opts.size) }, () => this.addSlot()));
+    if (BOOT.pathname.endsWith("/mirror-worker.mjs")) this.code = readFileSync(BOOT, "utf8");
+  }
+
+  /** The worker's entry: the bundle on disk while it is the one the host started with, else a copy of that one beside it. */
+  private entry(): URL {
+    if (this.code === null) return BOOT;
+    try {
+      if (readFileSync(BOOT, "utf8") === this.code) return BOOT;
+    } catch {
+      /* removed: use the copy */
+    }
+    const copy = new URL(`./.mirror-worker-${createHash("sha256").update(this.code).digest("hex").slice(0, 16)}.mjs`, BOOT);
+    if (!existsSync(copy)) {
+      const tmp = `${fileURLToPath(copy)}.${process.pid}.tmp`;
+      writeFileSync(tmp, this.code);
+      renameSync(tmp, copy);
+    }
+    this.opts.log(`the mirror worker bundle changed since this host started; new workers run the copy ${fileURLToPath(copy)}`);
+    return copy;
   }
 
   private addSlot(): Promise<Slot> {
-    const worker = new Worker(BOOT, { workerData: { screens: this.opts.screens } });
+    const worker = new Worker(this.entry(), { workerData: { screens: this.opts.screens } });
     const slot: Slot = { worker, panes: new Set() };
     this.slots.push(slot);
     worker.on("message", (m: WorkerOut) => this.onMessage(slot, m));
@@ -110,8 +137,14 @@ export class MirrorPool {
   }
 
   create(id: string, spec: MirrorSpec): void {
-    let best = this.slots[0]!;
-    for (const s of this.slots) if (s.panes.size < best.panes.size) best = s;
+    let best: Slot | undefined = this.slots[0];
+    for (const s of this.slots) if (s.panes.size < best!.panes.size) best = s;
+    if (!best || (best.panes.size > 0 && this.slots.length < Math.max(1, this.opts.size))) {
+      // Messages posted before the new worker is online wait in its port.
+      const starting = this.addSlot();
+      starting.catch((e: Error) => this.opts.log(`mirror worker failed to start: ${e.stack ?? e.message}`));
+      best = this.slots[this.slots.length - 1]!;
+    }
     best.panes.add(id);
     this.where.set(id, best);
     this.specs.set(id, spec);
