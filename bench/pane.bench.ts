@@ -100,9 +100,10 @@ function gcFn(): () => void {
 
 // --- 1. pipeline throughput ---
 
-/** MB/s, and the CPU time this process spent (all its threads, ms). */
-async function xtermAlone(data: Buffer): Promise<{ rate: number; cpuMs: number }> {
+/** MB/s, the CPU time this process spent (all its threads, ms), and how long its thread waited for a CPU (ms). */
+async function xtermAlone(data: Buffer): Promise<{ rate: number; cpuMs: number; waitMs: number }> {
   const term = new Terminal({ cols: COLS, rows: ROWS, scrollback: 5000, allowProposedApi: true });
+  const w0 = threadSched(process.pid).get(process.pid)?.waitMs ?? 0;
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   await new Promise<void>((resolve) => {
@@ -111,8 +112,23 @@ async function xtermAlone(data: Buffer): Promise<{ rate: number; cpuMs: number }
   });
   const ms = performance.now() - t0;
   const c = process.cpuUsage(c0);
+  const waitMs = (threadSched(process.pid).get(process.pid)?.waitMs ?? 0) - w0;
   term.dispose();
-  return { rate: data.length / MB / (ms / 1000), cpuMs: (c.user + c.system) / 1000 };
+  return { rate: data.length / MB / (ms / 1000), cpuMs: (c.user + c.system) / 1000, waitMs };
+}
+
+/** Per thread of a process: time on a CPU and time runnable but waiting for one (ms; Linux schedstat). */
+function threadSched(pid: number): Map<number, { cpuMs: number; waitMs: number }> {
+  const out = new Map<number, { cpuMs: number; waitMs: number }>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ");
+      out.set(Number(tid), { cpuMs: Number(run) / 1e6, waitMs: Number(wait) / 1e6 });
+    }
+  } catch {
+    /* not Linux, or the thread ended */
+  }
+  return out;
 }
 
 /** CPU time (ms, user + system) of each thread of a process, by thread id. */
@@ -134,9 +150,10 @@ function threadCpu(pid: number): Map<number, number> {
  * PTY -> pane host -> mirror worker: `cat` of the file in a pane of a real host process; MB/s from
  * the host's first read of the pane to the last byte parsed (the host's clock, both ends).
  */
-export async function hostPipeline(host: PaneHostClient, home: string, file: string, bytes: number): Promise<{ rate: number; readerMs: number; parserMs: number; otherMs: number }> {
+export async function hostPipeline(host: PaneHostClient, home: string, file: string, bytes: number): Promise<{ rate: number; readerMs: number; parserMs: number; otherMs: number; parserWaitMs: number }> {
   const paneId = newId("pane");
   const cpu0 = threadCpu(host.hostPid);
+  const sched0 = threadSched(host.hostPid);
   const exited = new Promise<void>((resolve) => exits.set(paneId, resolve));
   // Raw tty (no \n -> \r\n translation) so the mirror parses exactly the file's bytes.
   await host.request("spawn", {
@@ -155,12 +172,16 @@ export async function hostPipeline(host: PaneHostClient, home: string, file: str
   // Host threads' CPU up to the last byte parsed: the main thread reads the PTY, the busiest other
   // thread is the mirror worker, the rest are V8's helpers (GC) and libuv's.
   const cpu1 = threadCpu(host.hostPid);
+  const sched1 = threadSched(host.hostPid);
   const delta = [...cpu1].map(([tid, ms]) => [tid, ms - (cpu0.get(tid) ?? 0)] as const);
   const readerMs = delta.find(([tid]) => tid === host.hostPid)?.[1] ?? 0;
-  const others = delta.filter(([tid]) => tid !== host.hostPid).map(([, ms]) => ms).sort((a, b) => b - a);
+  const byCpu = delta.filter(([tid]) => tid !== host.hostPid).sort((a, b) => b[1] - a[1]);
+  const others = byCpu.map(([, ms]) => ms);
+  const parserTid = byCpu[0]?.[0];
+  const parserWaitMs = parserTid === undefined ? 0 : (sched1.get(parserTid)?.waitMs ?? 0) - (sched0.get(parserTid)?.waitMs ?? 0);
   await host.request("kill", { paneId, graceMs: 500 });
   await exited;
-  return { rate: bytes / MB / ((s.lastParsedAt! - s.firstReadAt!) / 1000), readerMs, parserMs: others[0] ?? 0, otherMs: others.slice(1).reduce((a, b) => a + b, 0) };
+  return { rate: bytes / MB / ((s.lastParsedAt! - s.firstReadAt!) / 1000), readerMs, parserMs: others[0] ?? 0, otherMs: others.slice(1).reduce((a, b) => a + b, 0), parserWaitMs };
 }
 
 export const exits = new Map<string, () => void>();
@@ -183,6 +204,8 @@ export async function benchThroughput(dir: string): Promise<BenchResult> {
     const reader: number[] = [];
     const parser: number[] = [];
     const other: number[] = [];
+    const baseWait: number[] = [];
+    const parserWait: number[] = [];
     const load0 = os.loadavg()[0];
     for (let i = 0; i < PAIRS; i++) {
       // Each pair back to back, so load from elsewhere on the machine hits both alike; which
@@ -196,6 +219,8 @@ export async function benchThroughput(dir: string): Promise<BenchResult> {
       reader.push(p.readerMs);
       parser.push(p.parserMs);
       other.push(p.otherMs);
+      baseWait.push(bb.waitMs);
+      parserWait.push(p.parserWaitMs);
       ratios.push(p.rate / bb.rate);
     }
     const baseline = median(base);
@@ -210,7 +235,7 @@ export async function benchThroughput(dir: string): Promise<BenchResult> {
       unit: "MB/s",
       target: "ratio >= 0.95",
       pass: ratio >= 0.95,
-      note: `${round(data.length / MB, 1)} MB of mixed TUI output via node-pty (cat, raw tty) -> pane host reader -> mirror worker (host process ${host.hostPid}) vs xterm-headless alone in this process; medians of ${PAIRS} back-to-back pairs (ratio: median of per-pair ratios); pairs: ${ratios.map((r) => round(r)).join(", ")}; CPU ms per run (medians): baseline ${cpu(baseCpu)}, host: mirror worker ${cpu(parser)} + PTY reader ${cpu(reader)} + other threads ${cpu(other)}; load average ${round(load0, 1)} -> ${round(os.loadavg()[0], 1)} on ${os.availableParallelism()} cores`,
+      note: `${round(data.length / MB, 1)} MB of mixed TUI output via node-pty (cat, raw tty) -> pane host reader -> mirror worker (host process ${host.hostPid}) vs xterm-headless alone in this process; medians of ${PAIRS} back-to-back pairs (ratio: median of per-pair ratios); pairs: ${ratios.map((r) => round(r)).join(", ")}; CPU ms per run (medians): baseline ${cpu(baseCpu)}, host: mirror worker ${cpu(parser)} + PTY reader ${cpu(reader)} + other threads ${cpu(other)}; runnable but waiting for a CPU (ms per run): baseline thread ${cpu(baseWait)}, mirror worker ${cpu(parserWait)}; load average ${round(load0, 1)} -> ${round(os.loadavg()[0], 1)} on ${os.availableParallelism()} cores`,
     };
   } finally {
     await host.shutdown();
