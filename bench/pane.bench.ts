@@ -14,7 +14,7 @@
 //                            with no panes. Target < 20 ms.
 // Run standalone: npx tsx bench/pane.bench.ts
 
-import { promises as fsp } from "node:fs";
+import { promises as fsp, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
@@ -35,6 +35,8 @@ const { Terminal } = xtermHeadless;
 const COLS = 120;
 const ROWS = 40;
 const THROUGHPUT_BYTES = 20 * 1024 * 1024;
+/** Baseline/pipeline pairs of the throughput result. */
+const PAIRS = 9;
 const LAG_PANES = 16;
 const LAG_SECONDS = 5;
 const LAG_RATE = 1024 * 1024; // bytes/s per pane
@@ -79,7 +81,7 @@ function tuiBlock(rand: () => number): string {
   return s + "\r\n";
 }
 
-function tuiStream(bytes: number, seed: number): Buffer {
+export function tuiStream(bytes: number, seed: number): Buffer {
   const rand = mulberry32(seed);
   const parts: string[] = [];
   let size = 0;
@@ -98,24 +100,60 @@ function gcFn(): () => void {
 
 // --- 1. pipeline throughput ---
 
-async function xtermAlone(data: Buffer): Promise<number> {
+/** MB/s, the CPU time this process spent (all its threads, ms), and how long its thread waited for a CPU (ms). */
+async function xtermAlone(data: Buffer): Promise<{ rate: number; cpuMs: number; waitMs: number }> {
   const term = new Terminal({ cols: COLS, rows: ROWS, scrollback: 5000, allowProposedApi: true });
+  const w0 = threadSched(process.pid).get(process.pid)?.waitMs ?? 0;
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   await new Promise<void>((resolve) => {
     for (let i = 0; i < data.length; i += 65536) term.write(data.subarray(i, i + 65536));
     term.write("", resolve);
   });
   const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  const waitMs = (threadSched(process.pid).get(process.pid)?.waitMs ?? 0) - w0;
   term.dispose();
-  return data.length / MB / (ms / 1000);
+  return { rate: data.length / MB / (ms / 1000), cpuMs: (c.user + c.system) / 1000, waitMs };
+}
+
+/** Per thread of a process: time on a CPU and time runnable but waiting for one (ms; Linux schedstat). */
+function threadSched(pid: number): Map<number, { cpuMs: number; waitMs: number }> {
+  const out = new Map<number, { cpuMs: number; waitMs: number }>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ");
+      out.set(Number(tid), { cpuMs: Number(run) / 1e6, waitMs: Number(wait) / 1e6 });
+    }
+  } catch {
+    /* not Linux, or the thread ended */
+  }
+  return out;
+}
+
+/** CPU time (ms, user + system) of each thread of a process, by thread id. */
+function threadCpu(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.set(Number(tid), ((Number(f[11]) + Number(f[12])) * 1000) / 100); // USER_HZ = 100 on Linux
+    }
+  } catch {
+    /* not Linux, or the thread ended */
+  }
+  return out;
 }
 
 /**
  * PTY -> pane host -> mirror worker: `cat` of the file in a pane of a real host process; MB/s from
  * the host's first read of the pane to the last byte parsed (the host's clock, both ends).
  */
-async function hostPipeline(host: PaneHostClient, home: string, file: string, bytes: number): Promise<number> {
+export async function hostPipeline(host: PaneHostClient, home: string, file: string, bytes: number): Promise<{ rate: number; readerMs: number; parserMs: number; otherMs: number; parserWaitMs: number }> {
   const paneId = newId("pane");
+  const cpu0 = threadCpu(host.hostPid);
+  const sched0 = threadSched(host.hostPid);
   const exited = new Promise<void>((resolve) => exits.set(paneId, resolve));
   // Raw tty (no \n -> \r\n translation) so the mirror parses exactly the file's bytes.
   await host.request("spawn", {
@@ -131,14 +169,24 @@ async function hostPipeline(host: PaneHostClient, home: string, file: string, by
     meta: {},
   });
   const s = await host.request<FlowStats>("stats", { paneId, untilParsed: bytes, timeoutMs: 120_000 });
+  // Host threads' CPU up to the last byte parsed: the main thread reads the PTY, the busiest other
+  // thread is the mirror worker, the rest are V8's helpers (GC) and libuv's.
+  const cpu1 = threadCpu(host.hostPid);
+  const sched1 = threadSched(host.hostPid);
+  const delta = [...cpu1].map(([tid, ms]) => [tid, ms - (cpu0.get(tid) ?? 0)] as const);
+  const readerMs = delta.find(([tid]) => tid === host.hostPid)?.[1] ?? 0;
+  const byCpu = delta.filter(([tid]) => tid !== host.hostPid).sort((a, b) => b[1] - a[1]);
+  const others = byCpu.map(([, ms]) => ms);
+  const parserTid = byCpu[0]?.[0];
+  const parserWaitMs = parserTid === undefined ? 0 : (sched1.get(parserTid)?.waitMs ?? 0) - (sched0.get(parserTid)?.waitMs ?? 0);
   await host.request("kill", { paneId, graceMs: 500 });
   await exited;
-  return bytes / MB / ((s.lastParsedAt! - s.firstReadAt!) / 1000);
+  return { rate: bytes / MB / ((s.lastParsedAt! - s.firstReadAt!) / 1000), readerMs, parserMs: others[0] ?? 0, otherMs: others.slice(1).reduce((a, b) => a + b, 0), parserWaitMs };
 }
 
-const exits = new Map<string, () => void>();
+export const exits = new Map<string, () => void>();
 
-async function benchThroughput(dir: string): Promise<BenchResult> {
+export async function benchThroughput(dir: string): Promise<BenchResult> {
   const data = tuiStream(THROUGHPUT_BYTES, 1);
   const file = path.join(dir, "tui.bin");
   await fsp.writeFile(file, data);
@@ -152,16 +200,33 @@ async function benchThroughput(dir: string): Promise<BenchResult> {
     const base: number[] = [];
     const pipe: number[] = [];
     const ratios: number[] = [];
+    const baseCpu: number[] = [];
+    const reader: number[] = [];
+    const parser: number[] = [];
+    const other: number[] = [];
+    const baseWait: number[] = [];
+    const parserWait: number[] = [];
     const load0 = os.loadavg()[0];
-    for (let i = 0; i < 7; i++) {
-      // Each pair back to back, so load from elsewhere on the machine hits both alike.
-      base.push(await xtermAlone(data));
-      pipe.push(await hostPipeline(host, home, file, data.length));
-      ratios.push(pipe[i]! / base[i]!);
+    for (let i = 0; i < PAIRS; i++) {
+      // Each pair back to back, so load from elsewhere on the machine hits both alike; which
+      // side goes first alternates, so a load that rises or falls during a pair favours neither.
+      const b = i % 2 === 0 ? await xtermAlone(data) : null;
+      const p = await hostPipeline(host, home, file, data.length);
+      const bb = b ?? (await xtermAlone(data));
+      base.push(bb.rate);
+      baseCpu.push(bb.cpuMs);
+      pipe.push(p.rate);
+      reader.push(p.readerMs);
+      parser.push(p.parserMs);
+      other.push(p.otherMs);
+      baseWait.push(bb.waitMs);
+      parserWait.push(p.parserWaitMs);
+      ratios.push(p.rate / bb.rate);
     }
     const baseline = median(base);
     const value = median(pipe);
     const ratio = median(ratios);
+    const cpu = (xs: number[]) => Math.round(median(xs));
     return {
       name: "pane.pipelineThroughput",
       value: round(value, 1),
@@ -170,7 +235,7 @@ async function benchThroughput(dir: string): Promise<BenchResult> {
       unit: "MB/s",
       target: "ratio >= 0.95",
       pass: ratio >= 0.95,
-      note: `${round(data.length / MB, 1)} MB of mixed TUI output via node-pty (cat, raw tty) -> pane host reader -> mirror worker (host process ${host.hostPid}) vs xterm-headless alone in this process; medians of 7 back-to-back pairs (ratio: median of per-pair ratios); pairs: ${ratios.map((r) => round(r)).join(", ")}; load average ${round(load0, 1)} -> ${round(os.loadavg()[0], 1)} on ${os.availableParallelism()} cores`,
+      note: `${round(data.length / MB, 1)} MB of mixed TUI output via node-pty (cat, raw tty) -> pane host reader -> mirror worker (host process ${host.hostPid}) vs xterm-headless alone in this process; medians of ${PAIRS} back-to-back pairs (ratio: median of per-pair ratios); pairs: ${ratios.map((r) => round(r)).join(", ")}; CPU ms per run (medians): baseline ${cpu(baseCpu)}, host: mirror worker ${cpu(parser)} + PTY reader ${cpu(reader)} + other threads ${cpu(other)}; runnable but waiting for a CPU (ms per run): baseline thread ${cpu(baseWait)}, mirror worker ${cpu(parserWait)}; load average ${round(load0, 1)} -> ${round(os.loadavg()[0], 1)} on ${os.availableParallelism()} cores`,
     };
   } finally {
     await host.shutdown();

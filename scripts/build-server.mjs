@@ -8,6 +8,7 @@
 // Prisma's runtime, node-pty and better-sqlite3 must not be bundled). Freshness works as for the
 // CLI: a stamp of the inputs' mtimes beside the bundle (scripts/bundle.mjs).
 // Run: node scripts/build-server.mjs [--if-stale]
+import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { bundle, buildMain, ROOT } from "./bundle.mjs";
@@ -18,8 +19,8 @@ export const HOST_BUNDLE = path.join(ROOT, "server/dist/panehost.mjs");
 export const MIRROR_WORKER_BUNDLE = path.join(ROOT, "server/dist/mirror-worker.mjs");
 export const SERVER_STAMP = path.join(ROOT, "server/dist/main.stamp.json");
 
-export function buildServer() {
-  return bundle({
+export async function buildServer() {
+  const built = await bundle({
     entries: [
       { entry: "server/main.ts", outfile: SERVER_BUNDLE },
       { entry: "server/panehost/main.ts", outfile: HOST_BUNDLE },
@@ -33,6 +34,10 @@ export function buildServer() {
       banner: { js: 'import { createRequire as __yardCreateRequire } from "node:module";\nconst require = __yardCreateRequire(import.meta.url);' },
     },
   });
+  // Copies of older worker bundles that running pane hosts made (server/panehost/mirror-pool.ts);
+  // a host that needs its copy again writes it again.
+  for (const f of readdirSync(path.dirname(MIRROR_WORKER_BUNDLE))) if (/^\.mirror-worker-[0-9a-f]+\.mjs$/.test(f)) rmSync(path.join(path.dirname(MIRROR_WORKER_BUNDLE), f), { force: true });
+  return built;
 }
 
 /** Whether server/dist/main.mjs was built from the files as they are now. */

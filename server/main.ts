@@ -2,6 +2,7 @@
 // `npm run dev`. Starts the server process, prints the board URL and the login link, and shuts
 // down cleanly on SIGINT/SIGTERM — leaving the agents running in the pane host, so a restart or
 // an upgrade loses nothing. `yard stop --all` stops the agents and the pane host too.
+import "./v8-flags"; // first: before any module that compiles WebAssembly
 import path from "node:path";
 import { REPO_ROOT } from "./root";
 import { parseServeArgs, yardHome } from "./config";

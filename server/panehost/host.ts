@@ -127,12 +127,12 @@ export class PaneHost {
 
   // ---- start and stop ------------------------------------------------------------------
 
-  /** Takes the data dir's host lock, starts the workers, then listens. False: another host holds the lock. */
+  /** Takes the data dir's host lock, takes the mirror workers' code (workers start with the first panes), then listens. False: another host holds the lock. */
   async start(): Promise<boolean> {
     ensurePrivateDir(this.paths.dir);
     if (!this.lock()) return false;
     try {
-      // Listen at once; requests that need the mirror workers wait until they are up.
+      // Requests wait for this (it only reads the workers' code); the workers start with panes.
       this.poolReady = this.pool.start();
       this.poolReady.catch((e: Error) => this.log(`mirror workers failed to start: ${e.stack ?? e.message}`));
       this.loadPending();

@@ -1,8 +1,14 @@
-// The pane host's mirror workers: a fixed pool of worker threads (mirror-worker.ts), all started
-// when the host starts (so a host keeps running the code it was started with, even if the
-// checkout changes under it). Each pane's mirror lives in one worker, the least loaded at spawn.
-// Owns the pane -> worker assignment, chunk transfer, request ids, and replacing a worker that
-// died (its panes get fresh mirrors and a fault).
+// The pane host's mirror workers: a pool of up to `size` worker threads (mirror-worker.ts),
+// started on demand — the first when the first pane is created, another for each new pane while
+// every worker already holds one, up to `size` — and stopped once they have held no pane for
+// RETIRE_MS, so an idle host carries no worker (each costs ~28 MB RSS). A host keeps running the
+// worker code it was started with even if the checkout changes under it: the bundle's text is read
+// at start, and a worker started later from a bundle that changed since runs a copy of that text. Each pane's mirror lives in
+// one worker, the least loaded at spawn. Owns the pane -> worker assignment, chunk transfer,
+// request ids, and replacing a worker that died (its panes get fresh mirrors and a fault).
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { YardError } from "../core/errors";
 import { fromWireError } from "./protocol";
@@ -20,7 +26,13 @@ export interface PoolEvents {
 interface Slot {
   worker: Worker;
   panes: Set<string>;
+  /** Set while the worker holds no pane: it is stopped when this fires (see RETIRE_MS). */
+  retireTimer: NodeJS.Timeout | null;
+  retired: boolean;
 }
+
+/** A worker that has held no pane for this long is stopped (the next pane starts one again). */
+const RETIRE_MS = 30_000;
 
 interface MirrorSpec {
   cols: number;
@@ -35,24 +47,45 @@ export class MirrorPool {
   private readonly pending = new Map<number, { slot: Slot; resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private nextRid = 1;
   private closing = false;
+  /** Bundled: the worker bundle's text when the host started (null from source). */
+  private code: string | null = null;
 
   constructor(
     private readonly opts: { size: number; screens: string; log: (line: string) => void },
     private readonly events: PoolEvents,
   ) {}
 
+  /** Takes the worker code the host will run; workers themselves start with the first panes. */
   async start(): Promise<void> {
-    await Promise.all(Array.from({ length: Math.max(1, this.opts.size) }, () => this.addSlot()));
+    if (BOOT.pathname.endsWith("/mirror-worker.mjs")) this.code = readFileSync(BOOT, "utf8");
+  }
+
+  /** The worker's entry: the bundle on disk while it is the one the host started with, else a copy of that one beside it. */
+  private entry(): URL {
+    if (this.code === null) return BOOT;
+    try {
+      if (readFileSync(BOOT, "utf8") === this.code) return BOOT;
+    } catch {
+      /* removed: use the copy */
+    }
+    const copy = new URL(`./.mirror-worker-${createHash("sha256").update(this.code).digest("hex").slice(0, 16)}.mjs`, BOOT);
+    if (!existsSync(copy)) {
+      const tmp = `${fileURLToPath(copy)}.${process.pid}.tmp`;
+      writeFileSync(tmp, this.code);
+      renameSync(tmp, copy);
+    }
+    this.opts.log(`the mirror worker bundle changed since this host started; new workers run the copy ${fileURLToPath(copy)}`);
+    return copy;
   }
 
   private addSlot(): Promise<Slot> {
-    const worker = new Worker(BOOT, { workerData: { screens: this.opts.screens } });
-    const slot: Slot = { worker, panes: new Set() };
+    const worker = new Worker(this.entry(), { workerData: { screens: this.opts.screens } });
+    const slot: Slot = { worker, panes: new Set(), retireTimer: null, retired: false };
     this.slots.push(slot);
     worker.on("message", (m: WorkerOut) => this.onMessage(slot, m));
     worker.on("error", (e) => this.opts.log(`mirror worker error: ${e.stack ?? e.message}`));
     worker.on("exit", (code) => {
-      if (!this.closing) this.replace(slot, code);
+      if (!this.closing && !slot.retired) this.replace(slot, code);
     });
     return new Promise((resolve, reject) => {
       worker.once("online", () => resolve(slot));
@@ -110,8 +143,16 @@ export class MirrorPool {
   }
 
   create(id: string, spec: MirrorSpec): void {
-    let best = this.slots[0]!;
-    for (const s of this.slots) if (s.panes.size < best.panes.size) best = s;
+    let best: Slot | undefined = this.slots[0];
+    for (const s of this.slots) if (s.panes.size < best!.panes.size) best = s;
+    if (!best || (best.panes.size > 0 && this.slots.length < Math.max(1, this.opts.size))) {
+      // Messages posted before the new worker is online wait in its port.
+      const starting = this.addSlot();
+      starting.catch((e: Error) => this.opts.log(`mirror worker failed to start: ${e.stack ?? e.message}`));
+      best = this.slots[this.slots.length - 1]!;
+    }
+    if (best.retireTimer) clearTimeout(best.retireTimer);
+    best.retireTimer = null;
     best.panes.add(id);
     this.where.set(id, best);
     this.specs.set(id, spec);
@@ -165,6 +206,21 @@ export class MirrorPool {
     slot?.panes.delete(id);
     this.where.delete(id);
     this.specs.delete(id);
+    if (slot && slot.panes.size === 0 && !this.closing) this.retireSoon(slot);
+  }
+
+  /** Stops a worker that still holds no pane RETIRE_MS from now (an idle host carries none). */
+  private retireSoon(slot: Slot): void {
+    if (slot.retireTimer) clearTimeout(slot.retireTimer);
+    slot.retireTimer = setTimeout(() => {
+      slot.retireTimer = null;
+      if (slot.panes.size > 0 || [...this.pending.values()].some((p) => p.slot === slot)) return;
+      slot.retired = true;
+      const i = this.slots.indexOf(slot);
+      if (i >= 0) this.slots.splice(i, 1);
+      void slot.worker.terminate();
+    }, RETIRE_MS);
+    slot.retireTimer.unref();
   }
 
   dispose(id: string): void {
@@ -175,6 +231,7 @@ export class MirrorPool {
 
   async close(): Promise<void> {
     this.closing = true;
+    for (const s of this.slots) if (s.retireTimer) clearTimeout(s.retireTimer);
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }
