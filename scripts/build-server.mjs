@@ -8,7 +8,8 @@
 // Prisma's runtime, node-pty and better-sqlite3 must not be bundled). Freshness works as for the
 // CLI: a stamp of the inputs' mtimes beside the bundle (scripts/bundle.mjs).
 // Run: node scripts/build-server.mjs [--if-stale]
-import { readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import esbuild from "esbuild";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { bundle, buildMain, ROOT } from "./bundle.mjs";
@@ -18,6 +19,24 @@ export const SERVER_BUNDLE = path.join(ROOT, "server/dist/main.mjs");
 export const HOST_BUNDLE = path.join(ROOT, "server/dist/panehost.mjs");
 export const MIRROR_WORKER_BUNDLE = path.join(ROOT, "server/dist/mirror-worker.mjs");
 export const SERVER_STAMP = path.join(ROOT, "server/dist/main.stamp.json");
+/** next.config.ts compiled to plain JavaScript (git-ignored), which Next prefers over the .ts. */
+export const NEXT_CONFIG = path.join(ROOT, "next.config.mjs");
+
+/**
+ * Next compiles a TypeScript config with its native SWC binding at every start (~27 MB of RSS
+ * that stays, ~100 ms); given next.config.mjs beside it, it loads that plain module instead.
+ */
+async function buildNextConfig() {
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, "next.config.ts")],
+    outfile: NEXT_CONFIG,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    logLevel: "silent",
+    banner: { js: "// Generated from next.config.ts by scripts/build-server.mjs; edit that file, not this one." },
+  });
+}
 
 export async function buildServer() {
   const built = await bundle({
@@ -27,13 +46,14 @@ export async function buildServer() {
       { entry: "server/panehost/mirror-worker.ts", outfile: MIRROR_WORKER_BUNDLE },
     ],
     stamp: SERVER_STAMP,
-    extraInputs: [fileURLToPath(import.meta.url)],
+    extraInputs: [fileURLToPath(import.meta.url), path.join(ROOT, "next.config.ts")],
     options: {
       packages: "external",
       // The generated Prisma client and some dependencies call require(): give ESM one.
       banner: { js: 'import { createRequire as __yardCreateRequire } from "node:module";\nconst require = __yardCreateRequire(import.meta.url);' },
     },
   });
+  await buildNextConfig();
   // Copies of older worker bundles that running pane hosts made (server/panehost/mirror-pool.ts);
   // a host that needs its copy again writes it again.
   for (const f of readdirSync(path.dirname(MIRROR_WORKER_BUNDLE))) if (/^\.mirror-worker-[0-9a-f]+\.mjs$/.test(f)) rmSync(path.join(path.dirname(MIRROR_WORKER_BUNDLE), f), { force: true });
@@ -43,7 +63,7 @@ export async function buildServer() {
 /** Whether server/dist/main.mjs was built from the files as they are now. */
 export async function serverBundleIsFresh() {
   const { bundleIsFresh } = await import("../cli/bin/bundle.mjs");
-  return bundleIsFresh(SERVER_STAMP, SERVER_BUNDLE, ROOT);
+  return existsSync(NEXT_CONFIG) && bundleIsFresh(SERVER_STAMP, SERVER_BUNDLE, ROOT);
 }
 
 if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
-const UI_SOURCES = ["app", "components", "lib", "next.config.mjs", "postcss.config.mjs", "package.json", "tsconfig.json"];
+const UI_SOURCES = ["app", "components", "lib", "next.config.ts", "postcss.config.mjs", "package.json", "tsconfig.json"];
 
 function newestMtime(p: string): number {
   if (!existsSync(p)) return 0;
