@@ -53,7 +53,7 @@ describe("attentionReason", () => {
     const order = (Object.keys(ATTENTION_SEVERITY) as AttentionReason[]).sort(
       (a, b) => ATTENTION_SEVERITY[a] - ATTENTION_SEVERITY[b],
     );
-    expect(order).toEqual(["startup_dialog", "blocked", "input_required", "crashed", "turn_failed", "done"]);
+    expect(order).toEqual(["startup_dialog", "blocked", "input_required", "result_unacknowledged", "crashed", "turn_failed", "done"]);
   });
 });
 
