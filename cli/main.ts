@@ -7,6 +7,7 @@ import { registerHook } from "./commands/hook";
 import { registerMcp } from "./commands/mcp";
 import { registerPane } from "./commands/pane";
 import { registerPlan } from "./commands/plan";
+import { registerSkill } from "./commands/skill";
 import { registerTask } from "./commands/task";
 import { registerProject } from "./commands/project";
 import { registerServer } from "./commands/server";
@@ -35,6 +36,7 @@ registerAgent(program, ctx);
 registerPane(program, ctx);
 registerTask(program, ctx);
 registerPlan(program, ctx);
+registerSkill(program, ctx);
 registerHook(program);
 registerMcp(program);
 

@@ -219,6 +219,20 @@ describe("role gates, whoami, guide and extra worktrees", () => {
     expect(await ok(["whoami"], orchEnv)).toMatchObject({ role: "orchestrator", task: null });
   });
 
+  it("installs the orchestrator skill for Claude Code in one command", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "yard-skill-"));
+    try {
+      const r = await ok(["skill", "install"], { CLAUDE_CONFIG_DIR: dir });
+      expect(r.installed).toBe(path.join(dir, "skills", "switchyard-orchestrator", "SKILL.md"));
+      const text = readFileSync(r.installed, "utf8");
+      expect(text).toMatch(/^---\nname: switchyard-orchestrator\ndescription: .+\n---\n/);
+      expect(text).toContain("yard task start");
+      expect(text).toContain("yard plan review");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("prints the guide per role and refuses an unknown one", async () => {
     const g = await ok(["guide", "worker"]);
     expect(g.guide).toContain("yard task ask");

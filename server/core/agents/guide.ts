@@ -129,3 +129,21 @@ export function fullGuide(role: GuideRole): string {
   const errors = (Object.keys(ON_ERROR) as ErrorCode[]).map((c) => `  ${c.padEnd(22)} ${ERROR_CODES[c].retryable ? "(retryable) " : ""}${ON_ERROR[c]}`);
   return [`Switchyard for the ${role}`, "", ...SHORT[role].slice(0, 1), "", ...FULL[role], "", ...COMMON, "", "Error codes and what to do:", ...errors].join("\n");
 }
+
+/** The Claude Code skill for orchestrators (`yard skill install`): SKILL.md with its frontmatter. */
+export function orchestratorSkill(): string {
+  return [
+    "---",
+    "name: switchyard-orchestrator",
+    "description: Orchestrate coding agents with Switchyard's yard CLI - start worker tasks in their own git worktrees, wait for them, answer their questions, review their diffs, and merge or discard. Use when asked to split work across agents, run parallel tasks, or drive a Switchyard board.",
+    "---",
+    "",
+    "# Orchestrating with Switchyard",
+    "",
+    "Run `yard whoami` first: it says your role and, inside a task, its context. Use `yard --json` for every call",
+    "and read the JSON; on an error, act on its code as listed below.",
+    "",
+    fullGuide("orchestrator"),
+    "",
+  ].join("\n");
+}
