@@ -313,3 +313,57 @@ describe("the agent reviewer stage", () => {
     await waitFor(async () => (await ok(["pane", "get", running.agentReview.paneId])).pane.lifecycle === "exited");
   });
 });
+
+describe("plans", () => {
+  const plan = (n: number) => ({
+    goal: `goal v${n}`,
+    steps: ["one", "two"],
+    subtasks: [
+      { key: "x", title: `X v${n}`, objective: "report completed x" },
+      { key: "y", title: `Y v${n}`, objective: "report completed y", dependsOn: ["x"] },
+    ],
+  });
+
+  it("an agent reviewer requests changes to v1; the planner's v2 is approved and becomes its subtasks, all at once", async () => {
+    const root = repo();
+    const planner = path.join(scratch, `planner-${Date.now()}.txt`);
+    writeFileSync(planner, [`run-yard plan submit --plan-json '${JSON.stringify(plan(1))}'`, "---", `run-yard plan submit --plan-json '${JSON.stringify(plan(2))}'`].join("\n"));
+    const reviewer = path.join(scratch, `plan-reviewer-${Date.now()}.txt`);
+    writeFileSync(reviewer, ['run-yard plan review {env.YARD_TASK} --request-changes --summary "name them v2" --note "titles"', "---", 'run-yard plan review {env.YARD_TASK} --approve --summary "ok"'].join("\n"));
+    const suffix = Date.now().toString(36);
+    await ok(["agent", "add", `planner-${suffix}`, "--role", "planner", "--hooks", "--", "{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs", "--script", planner]);
+    await ok(["agent", "add", `preview-${suffix}`, "--role", "reviewer", "--hooks", "--", "{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs", "--script", reviewer]);
+    const t = await ok(["task", "start", "--repo", root, "--needs-plan", "--planner", `planner-${suffix}`, "--reviewer", `preview-${suffix}`, "--title", "Planned", "--objective", "two steps"]);
+    const done = await waitFor(async () => {
+      const v = (await ok(["task", "get", t.task.id])).task;
+      return v.state === "completed" ? v : null;
+    }, { timeoutMs: 90_000, what: "the plan to be approved" });
+    const plans = (await ok(["plan", "show", t.task.id])).plans;
+    expect(plans.map((p: any) => [p.version, p.state, p.reviews.map((r: any) => r.verdict)])).toEqual([
+      [1, "changes_requested", ["changes_requested"]],
+      [2, "decomposed", ["approved"]],
+    ]);
+    expect(plans[0].reviews[0]).toMatchObject({ summary: "name them v2", notes: [{ body: "titles" }] });
+    const ids = plans[1].subtasks;
+    expect(done.result.artifacts).toEqual([ids.x, ids.y]);
+    const y = (await ok(["task", "get", ids.y])).task;
+    expect(y).toMatchObject({ title: "Y v2", parentTaskId: t.task.id, waiting: { dependencies: [{ id: ids.x }] } });
+    // The reviewer's stage ends with its verdict once the decomposition is journaled.
+    await waitFor(async () => (await ok(["task", "get", t.task.id])).task.agentReview.state === "approved", { what: "the plan reviewer's stage to end" });
+    expect((await ok(["task", "get", t.task.id])).task.agentReview).toMatchObject({ state: "approved", runs: 2 });
+    // The subtasks run in order by themselves (x has nothing to wait for).
+    expect(await settled(ids.x)).toMatchObject({ state: "completed" });
+  });
+
+  it("refuses a plan with a cycle or an unknown dependency, and a plan for a task that was not started with --needs-plan", async () => {
+    const root = repo();
+    const t = await ok(["task", "start", "--repo", root, "--objective", "report completed plain"]);
+    const r = await refused(["plan", "submit", "--task", t.task.id, "--plan-json", JSON.stringify(plan(1))], "CONFLICT");
+    expect(r.json.error.message).toContain("--needs-plan");
+    const cyclic = { goal: "g", subtasks: [{ key: "a", title: "A", objective: "o", dependsOn: ["b"] }, { key: "b", title: "B", objective: "o", dependsOn: ["a"] }] };
+    expect((await refused(["plan", "submit", "--task", t.task.id, "--plan-json", JSON.stringify(cyclic)], "BAD_PARAMS")).json.error.message).toMatch(/cycle/);
+    const unknown = { goal: "g", subtasks: [{ key: "a", title: "A", objective: "o", dependsOn: ["zz"] }] };
+    expect((await refused(["plan", "submit", "--task", t.task.id, "--plan-json", JSON.stringify(unknown)], "BAD_PARAMS")).json.error.message).toMatch(/zz/);
+    await refused(["task", "start", "--repo", root, "--needs-plan", "--objective", "no planner"], "BAD_PARAMS");
+  });
+});

@@ -24,5 +24,5 @@ export const plansRouter = router({
   review: callerProcedure
     .input(planReviewInput)
     .output(planReviewReply)
-    .mutation(({ ctx, input }) => ctx.services.plans.review(input, { paneId: ctx.pane?.id ?? null })),
+    .mutation(({ ctx, input }) => ctx.services.plans.review(input, { paneId: ctx.pane?.id ?? null, reviewerAgent: ctx.pane?.role === "reviewer" })),
 });

@@ -6,6 +6,9 @@
 // task goes to human review with the agent's reviews visible. A person may skip the stage or run
 // it again. The stage's state lives on the task row (running | approved | changes_requested |
 // skipped | capped | failed), so a restart picks it up: a reviewer whose pane is gone is failed.
+// A --needs-plan task started with its own --reviewer has that agent review its plan instead:
+// each version in review, with the same cap on requested changes; its approval decomposes the
+// plan (the plan service does that). A project's reviewer reviews code only.
 import { shortGuide } from "../agents/guide";
 import { YardError } from "../errors";
 import type { EventJournal, YardEvent } from "../events/journal";
@@ -33,6 +36,22 @@ export interface AgentReviewDeps {
 }
 
 /** The prompt the reviewer agent gets: the contract, the worker's result and how to review with yard. */
+/** The prompt the reviewer agent gets for a plan version. */
+export function planReviewerPrompt(t: { id: string; title: string; objective: string }, version: number): string {
+  return [
+    `Review version ${version} of the plan for task ${t.id}: ${t.title}.`,
+    "",
+    "Goal:",
+    t.objective,
+    "",
+    shortGuide("reviewer"),
+    "",
+    `Read it (yard --json plan show ${t.id}), then end with exactly one of:`,
+    `  yard plan review ${t.id} --approve --summary "…"        (its subtasks are created)`,
+    `  yard plan review ${t.id} --request-changes --summary "what to change" [--note "…"]...`,
+  ].join("\n");
+}
+
 export function reviewerPrompt(t: Pick<TaskView, "id" | "title" | "round" | "contract" | "result">): string {
   const lines = [`Review task ${t.id}: ${t.title} (round ${t.round}).`, "", "Objective:", t.contract.objective];
   if (t.contract.acceptanceCriteria.length) lines.push("", "Acceptance criteria:", ...t.contract.acceptanceCriteria.map((c) => `- ${c}`));
@@ -117,6 +136,10 @@ export class AgentReviewStage {
     if (e.type === "task.state" && e.taskId && e.payload.to === "completed") {
       const taskId = e.taskId;
       this.queue(() => this.maybeStart(taskId));
+    } else if (e.type === "task.plan" && e.taskId) {
+      const taskId = e.taskId;
+      const payload = e.payload;
+      this.queue(() => (payload.state === "in_review" ? this.maybeReviewPlan(taskId, Number(payload.version)) : this.onPlanReview(taskId, payload)));
     } else if (e.type === "task.review" && e.taskId) {
       const taskId = e.taskId;
       this.queue(() => this.onReview(taskId, e.payload));
@@ -144,7 +167,30 @@ export class AgentReviewStage {
     await this.launch(row, reviewer);
   }
 
-  private async launch(row: TaskRow, reviewer: string): Promise<void> {
+  /** A plan version waits for review: the reviewer agent reviews it, up to the cap. */
+  private async maybeReviewPlan(taskId: string, version: number): Promise<void> {
+    const row = await this.row(taskId);
+    if (!row.requiresPlanning || row.agentReviewState === "running" || row.agentReviewState === "skipped") return;
+    // Plans are reviewed by the reviewer the task itself names (a project's reviewer reviews code).
+    const reviewer = row.reviewerProfile;
+    if (!reviewer) return;
+    const requested = (await this.deps.journal.list({ taskId, type: "task.plan" })).filter((e) => e.payload.state === "changes_requested" && e.payload.byAgent === true).length;
+    if (requested >= this.maxRounds) {
+      await this.finishStage(taskId, "capped", { requested, cap: this.maxRounds, plan: true });
+      return;
+    }
+    await this.launch(row, reviewer, planReviewerPrompt(row, version));
+  }
+
+  /** The reviewer's verdict on a plan landed: the stage ends with it. */
+  private async onPlanReview(taskId: string, payload: Record<string, unknown>): Promise<void> {
+    const row = await this.row(taskId);
+    if (row.agentReviewState !== "running" || !row.agentReviewPaneId || payload.by !== row.agentReviewPaneId) return;
+    await this.stopReviewer(row.agentReviewPaneId);
+    await this.finishStage(taskId, payload.state === "changes_requested" ? "changes_requested" : "approved", { plan: true, version: payload.version });
+  }
+
+  private async launch(row: TaskRow, reviewer: string, planPrompt?: string): Promise<void> {
     if (!row.worktreePath) throw new YardError("CONFLICT", "The task has no worktree to review", { taskId: row.id });
     const pane = await this.deps.panes.spawn({ agent: reviewer, cwd: row.worktreePath, label: `review: ${row.title}`.slice(0, 120) }, { taskId: row.id, role: "reviewer" });
     await this.deps.store.setAgentReview(row.id, { state: "running", paneId: pane.id, started: true });
@@ -161,7 +207,7 @@ export class AgentReviewStage {
         return;
       }
       try {
-        await this.deps.panes.submit(pane.id, reviewerPrompt(view));
+        await this.deps.panes.submit(pane.id, planPrompt ?? reviewerPrompt(view));
       } catch (e) {
         await this.stopReviewer(pane.id);
         await this.finishStage(row.id, "failed", { reason: "prompt_refused", code: e instanceof YardError ? e.code : "INTERNAL", message: (e as Error).message });

@@ -108,7 +108,7 @@ export class PlanService {
    * Reviews the version in review. Request changes sends the notes to the planner (refused, and
    * nothing recorded, when its pane cannot take them); approve creates every subtask or none.
    */
-  async review(input: { taskId: string; verdict: "approve" | "request_changes"; summary?: string; notes: PlanNote[] }, by: { paneId: string | null }): Promise<{ plan: PlanViewRecord; subtasks: Array<{ key: string; id: string; title: string }> }> {
+  async review(input: { taskId: string; verdict: "approve" | "request_changes"; summary?: string; notes: PlanNote[] }, by: { paneId: string | null; reviewerAgent?: boolean }): Promise<{ plan: PlanViewRecord; subtasks: Array<{ key: string; id: string; title: string }> }> {
     const t = await this.deps.task(input.taskId);
     const current = (await this.deps.store.list(input.taskId)).find((p) => p.state === "in_review");
     if (!current) throw new YardError("CONFLICT", "No plan of this task waits for review", { taskId: input.taskId });
@@ -119,7 +119,7 @@ export class PlanService {
       if (!summary && input.notes.length === 0) throw new YardError("BAD_PARAMS", "Requesting changes to a plan needs a summary or a note: that is what the planner is sent");
       await this.deps.followUp(input.taskId, planFeedbackPrompt(current.version, summary, input.notes));
       await this.deps.store.review(current.id, { version: current.version, verdict: "changes_requested", summary, annotations, state: "changes_requested" });
-      await this.deps.journal.append("task.plan", { taskId: t.id, payload: { planId: current.id, version: current.version, state: "changes_requested", by: reviewer } });
+      await this.deps.journal.append("task.plan", { taskId: t.id, payload: { planId: current.id, version: current.version, state: "changes_requested", by: reviewer, byAgent: by.reviewerAgent === true } });
       return { plan: (await this.list(t.id)).find((p) => p.id === current.id)!, subtasks: [] };
     }
     const plan = planBody.parse(JSON.parse(current.body));
