@@ -46,7 +46,7 @@ export interface Thread {
 }
 
 /** Who wrote a message: a pane (`pane:<id>`) or the person at the board (`user`). */
-export const authorOf = (caller: { paneId: string | null }): string => (caller.paneId ? `pane:${caller.paneId}` : "user");
+export const messageAuthor = (caller: { paneId: string | null }): string => (caller.paneId ? `pane:${caller.paneId}` : "user");
 
 /** The prompt an answer reaches the worker as. */
 export function answerPrompt(question: string | null, answer: string): string {
@@ -61,7 +61,7 @@ export class TaskMessages {
     const id = newId("msg");
     const event: TaskEvent = { type: "asked", messageId: id, question };
     transition(t.state as TaskState, event); // CONFLICT before anything is written
-    const m = await this.deps.store.add({ id, taskId, author: authorOf(caller), kind: "question", body: question, replyTo: null, round: t.round });
+    const m = await this.deps.store.add({ id, taskId, author: messageAuthor(caller), kind: "question", body: question, replyTo: null, round: t.round });
     await this.deps.apply(taskId, event);
     await this.deps.journal.append("task.question", { taskId, payload: { messageId: id, round: t.round, text: question.slice(0, 4000) } });
     return m;
@@ -83,7 +83,7 @@ export class TaskMessages {
         await this.deps.whenReady(taskId, deadline - Date.now());
       }
     }
-    const m = await this.deps.store.add({ id: newId("msg"), taskId, author: authorOf(caller), kind: open ? "answer" : "information", body: answer, replyTo: open?.id ?? null, round: t.round });
+    const m = await this.deps.store.add({ id: newId("msg"), taskId, author: messageAuthor(caller), kind: open ? "answer" : "information", body: answer, replyTo: open?.id ?? null, round: t.round });
     await this.deps.journal.append("task.answer", { taskId, payload: { messageId: m.id, replyTo: m.replyTo, round: t.round, text: answer.slice(0, 4000) } });
     return m;
   }
@@ -97,7 +97,7 @@ export class TaskMessages {
     if (t.resultAckedAt) return { acknowledgedAt: t.resultAckedAt.toISOString(), alreadyAcknowledged: true };
     const at = new Date();
     await this.deps.store.acknowledge(taskId, at);
-    await this.deps.journal.append("task.acknowledged", { taskId, payload: { round: t.round, by: authorOf(caller) } });
+    await this.deps.journal.append("task.acknowledged", { taskId, payload: { round: t.round, by: messageAuthor(caller) } });
     return { acknowledgedAt: at.toISOString(), alreadyAcknowledged: false };
   }
 
