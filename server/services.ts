@@ -153,7 +153,7 @@ export async function createServices(opts: { home: string; token: string; url: (
     sandbox,
     confirmReady: (paneId) => screens.confirmReady(paneId),
     beforeLaunch: async (b) => {
-      const r = await prepareAgentLaunch({ profileId: b.launch.agent, argv: b.launch.argv, profileEnv: b.launch.env, cwd: b.cwd, trustDir: b.trustDir, sandboxHome: b.sandboxHome, pathEnv: panes.panePathForAgents() });
+      const r = await prepareAgentLaunch({ profileId: b.launch.agent, argv: b.launch.argv, kind: b.launch.kind, profileEnv: b.launch.env, cwd: b.cwd, trustDir: b.trustDir, sandboxHome: b.sandboxHome, pathEnv: panes.panePathForAgents() });
       const changed = (r.claude?.written ? [`claude trust in ${r.claude.file}`] : []).concat(r.codex && !r.codex.skipped ? [`codex config in ${r.codex.codexHome}`] : []);
       if (changed.length) await journal.append("task.agent_config", { taskId: b.taskId, payload: { kind: r.kind, claude: r.claude ?? null, codex: r.codex ?? null } });
     },

@@ -18,6 +18,8 @@ export interface LaunchPrepInput {
   profileId: string | null;
   /** the argv the agent is launched with (placeholders expanded) */
   argv: string[];
+  /** the agent CLI the launch runs, as its profile's template says (else worked out from argv) */
+  kind?: AgentKind | null;
   /** the profile's environment (on top of the server's) */
   profileEnv: Record<string, string>;
   /** the task's worktree */
@@ -46,7 +48,7 @@ function agentEnv(input: LaunchPrepInput): Record<string, string> {
 }
 
 export async function prepareAgentLaunch(input: LaunchPrepInput): Promise<LaunchPrepResult> {
-  const kind = agentKindOf({ profileId: input.profileId, argv: input.argv });
+  const kind = input.kind !== undefined ? input.kind : agentKindOf({ profileId: input.profileId, argv: input.argv });
   const env = agentEnv(input);
   if (kind === "claude") {
     if (!input.trustDir) return { kind };

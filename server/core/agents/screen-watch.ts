@@ -53,9 +53,10 @@ export class ScreenWatcher {
   start(): void {
     this.unsubscribe = this.deps.journal.subscribe(
       (e) => {
-        const p = e.payload as { argv?: unknown; agent?: unknown };
+        const p = e.payload as { argv?: unknown; agent?: unknown; kind?: unknown };
         const argv = Array.isArray(p.argv) ? p.argv.filter((a): a is string => typeof a === "string") : [];
-        const kind = agentKindOf({ profileId: typeof p.agent === "string" ? p.agent : null, argv });
+        // The spawn says which agent its profile's template runs; older events only have the argv.
+        const kind = p.kind === "claude" || p.kind === "codex" ? p.kind : agentKindOf({ profileId: typeof p.agent === "string" ? p.agent : null, argv });
         if (kind && e.paneId) void this.watch(e.paneId, kind);
       },
       { type: "pane.spawned" },

@@ -2,6 +2,7 @@
 // argv) with its placeholders expanded, its environment and hook support, and the program found
 // on PATH and executable. A launch that cannot work is refused here, so a refused task or pane
 // leaves no row, branch or worktree behind.
+import { type AgentKind, agentKindOf } from "../agents/kinds";
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
 import { type AgentProfiles, expandArgv } from "../agents/profiles";
@@ -15,15 +16,17 @@ export interface Launch {
   agent: string | null;
   /** The profile asks for the OS sandbox. */
   sandbox: boolean;
+  /** The known agent CLI it runs, from the profile's template (before its placeholders are expanded). */
+  kind: AgentKind | null;
 }
 
 export async function resolveLaunch(agents: AgentProfiles, opts: { agent?: string; argv?: string[]; pathEnv?: string }): Promise<Launch> {
   let launch: Launch;
   if (opts.agent) {
     const profile = await agents.get(opts.agent);
-    launch = { argv: expandArgv(profile.argv), env: profile.env, hooks: profile.supportsHooks, agent: profile.id, sandbox: profile.sandbox };
+    launch = { argv: expandArgv(profile.argv), env: profile.env, hooks: profile.supportsHooks, agent: profile.id, sandbox: profile.sandbox, kind: agentKindOf({ profileId: profile.id, argv: profile.argv }) };
   } else if (opts.argv) {
-    launch = { argv: expandArgv(opts.argv), env: {}, hooks: false, agent: null, sandbox: false };
+    launch = { argv: expandArgv(opts.argv), env: {}, hooks: false, agent: null, sandbox: false, kind: agentKindOf({ argv: opts.argv }) };
   } else {
     throw new YardError("BAD_PARAMS", "Give an agent profile or a command (argv)");
   }

@@ -192,7 +192,7 @@ export class PaneSpawner {
 
     const pane = this.deps.registry.track({ ...toInfo(row), pid, live: true }, initialPaneState(), hooks);
     this.deps.registry.spawnHandled(id);
-    void this.deps.journal.append("pane.spawned", { paneId: id, taskId: extras.taskId, payload: { argv, cwd, label: pane.info.label, parentPaneId: pane.info.parentPaneId, agent: pane.info.agent, sandboxed: pane.info.sandboxed, ...(extras.sandbox ? { network: extras.sandbox.network } : {}) } });
+    void this.deps.journal.append("pane.spawned", { paneId: id, taskId: extras.taskId, payload: { argv, cwd, label: pane.info.label, parentPaneId: pane.info.parentPaneId, agent: pane.info.agent, kind: launch.kind, sandboxed: pane.info.sandboxed, ...(extras.sandbox ? { network: extras.sandbox.network } : {}) } });
     this.deps.lifecycle.apply(pane, { type: "spawned", at: Date.now() });
     this.deps.lifecycle.persist(pane, { pid });
     await pane.persist;
