@@ -214,6 +214,10 @@ describe("role gates, whoami, guide and extra worktrees", () => {
     // An orchestrator pane may not touch a task it did not start.
     const r = await refused(["task", "cancel", other.task.id], "FORBIDDEN", orchEnv);
     expect(r.json.error.message).toContain(other.task.id);
+    // Nor see it in its list: it lists what it started.
+    const visible = (await ok(["task", "list"], orchEnv)).tasks.map((x: any) => x.id);
+    expect(visible).toContain(t.task.id);
+    expect(visible).not.toContain(other.task.id);
     // The person sees everything, and whoami says so.
     expect(await ok(["whoami"])).toMatchObject({ role: "person", paneId: null, task: null });
     expect(await ok(["whoami"], orchEnv)).toMatchObject({ role: "orchestrator", task: null });

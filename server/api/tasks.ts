@@ -45,7 +45,11 @@ export const tasksRouter = router({
   list: callerProcedure
     .input(listInput)
     .output(taskList)
-    .query(({ ctx, input }) => ctx.services.tasks.list(input ?? {})),
+    .query(async ({ ctx, input }) => {
+      const tasks = await ctx.services.tasks.list(input ?? {});
+      // A pane sees the tasks its role reaches (an orchestrator: those it started, their subtasks, its context).
+      return ctx.pane ? ctx.services.access.visible(ctx.pane, tasks) : tasks;
+    }),
   wait: callerProcedure
     .input(waitInput)
     .output(waitOutput)

@@ -2,7 +2,7 @@
 // task context, a task's parent pane and its root task's parent pane, a pane's lineage), and
 // `whoami`. Reads only; unknown ids answer null (the procedure itself then says NOT_FOUND).
 import { shortGuide } from "../agents/guide";
-import type { Caller, CallerRole, PaneForAccess, PaneRole, TaskForAccess } from "../agents/roles";
+import { type Caller, type CallerRole, mayAccessTask, type PaneForAccess, type PaneRole, type TaskForAccess } from "../agents/roles";
 import { YardError } from "../errors";
 import type { PaneInfo } from "../panes/manager";
 import type { TaskRow } from "../../stores/tasks";
@@ -56,6 +56,21 @@ export class AccessLookup {
       task: { id: t.id, title: t.title, state: t.state, round: t.round, contextId: t.contextId, parentTaskId: t.parentTaskId, rootTaskId: t.rootTaskId, parentPaneId: t.parentPaneId, lineage },
       guide,
     };
+  }
+
+  /** The tasks of a list the calling pane may touch (one caller lookup; roots read once each). */
+  async visible<T extends { id: string; parentPaneId: string | null; rootTaskId: string | null; contextId: string | null }>(pane: { id: string; taskId: string | null; role: PaneRole }, tasks: T[]): Promise<T[]> {
+    const caller = await this.caller(pane);
+    const byId = new Map(tasks.map((t) => [t.id, t]));
+    const roots = new Map<string, string | null>();
+    const rootParent = async (t: T): Promise<string | null> => {
+      const rootId = t.rootTaskId ?? t.id;
+      if (!roots.has(rootId)) roots.set(rootId, byId.get(rootId)?.parentPaneId ?? (await orNull(this.deps.task(rootId)))?.parentPaneId ?? null);
+      return roots.get(rootId) ?? null;
+    };
+    const out: T[] = [];
+    for (const t of tasks) if (mayAccessTask(caller, { id: t.id, parentPaneId: t.parentPaneId, rootParentPaneId: await rootParent(t), contextId: t.contextId })) out.push(t);
+    return out;
   }
 
   async task(id: string): Promise<TaskForAccess | null> {
