@@ -155,16 +155,36 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
                           {r.result.summary}
                         </div>
                       )}
-                      {r.reviews.map((rv) => (
-                        <div key={rv.id} className="flex items-center gap-2">
-                          <StateBadge state={rv.verdict} disposition={rv.verdict === "approved" ? "approved" : "changes requested"} size="sm" />
-                          <span className="text-xs text-fg-muted">
-                            {rv.reviewer} · {timeAgo(rv.createdAt)}
-                          </span>
-                          {rv.summary && <span>{rv.summary}</span>}
-                        </div>
-                      ))}
-                      {rc.map((c) => (
+                      {r.reviews.map((rv) => {
+                        const agent = rv.stage === "agent";
+                        const own = agent ? rv.comments : [];
+                        return (
+                          <div
+                            key={rv.id}
+                            role={agent ? "article" : undefined}
+                            aria-label={agent ? `Agent review, round ${r.number}` : undefined}
+                            className={agent ? "flex flex-col gap-1.5 rounded-md border border-accent/40 bg-accent-muted/40 p-2" : "flex items-center gap-2"}
+                          >
+                            <div className="flex flex-wrap items-center gap-2">
+                              {agent && (
+                                <span className="text-xs font-semibold">
+                                  Agent review
+                                  {task.agentReview.reviewer && <span className="font-normal text-fg-muted"> by {task.agentReview.reviewer}</span>}
+                                </span>
+                              )}
+                              <StateBadge state={rv.verdict} disposition={rv.verdict === "approved" ? "approved" : "changes requested"} size="sm" />
+                              <span className="text-xs text-fg-muted">
+                                {agent ? <span className="font-mono">{rv.reviewer}</span> : rv.reviewer === "user" ? "You" : rv.reviewer} · {timeAgo(rv.createdAt)}
+                              </span>
+                              {rv.summary && <span className="whitespace-pre-wrap">{rv.summary}</span>}
+                            </div>
+                            {own.map((c) => (
+                              <CommentCard key={c.id} comment={c} actions={null} showWhere />
+                            ))}
+                          </div>
+                        );
+                      })}
+                      {rc.filter((c) => !r.reviews.some((rv) => rv.stage === "agent" && rv.id === c.reviewId)).map((c) => (
                         <CommentCard key={c.id} comment={c} actions={r.number === task.round ? actions : null} showWhere />
                       ))}
                     </div>
