@@ -174,8 +174,10 @@ function PlanReview({ task: t, plan: p }: { task: Task; plan: PlanVersion }) {
   const [asking, setAsking] = useState(false);
   const [summary, setSummary] = useState("");
   const [notes, setNotes] = useState<string[]>([]);
-  const review = useMutation(
-    trpc.plans.review.mutationOptions({
+  // Feedback goes to the planner through the submit gate, which answers PANE_BUSY /
+  // AGENT_NOT_READY (nothing recorded) until the planner's turn ended: tried again for ~15 s.
+  const review = useMutation({
+    ...trpc.plans.review.mutationOptions({
       onSuccess: (r, v) => {
         setAsking(false);
         setSummary("");
@@ -189,7 +191,9 @@ function PlanReview({ task: t, plan: p }: { task: Task; plan: PlanVersion }) {
         void qc.invalidateQueries(trpc.tasks.list.pathFilter());
       },
     }),
-  );
+    retry: (n, e) => n < 30 && ["PANE_BUSY", "AGENT_NOT_READY"].includes(errorOf(e).code),
+    retryDelay: 500,
+  });
   const cleanNotes = notes.map((n) => n.trim()).filter(Boolean);
   return (
     <div className="flex flex-col gap-2 rounded-md border border-attention/50 bg-attention-muted p-2.5">
@@ -246,7 +250,7 @@ function PlanReview({ task: t, plan: p }: { task: Task; plan: PlanVersion }) {
               Cancel
             </Button>
             <Button type="submit" variant="primary" disabled={review.isPending || (!summary.trim() && cleanNotes.length === 0)}>
-              {review.isPending ? "Sending…" : "Send feedback"}
+              {review.isPending ? (review.failureCount > 0 ? "Waiting for the planner’s turn to end…" : "Sending…") : "Send feedback"}
             </Button>
           </div>
         </form>

@@ -73,7 +73,9 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
   const unavailable = comments.unavailable || (reviews.isError && errorOf(reviews.error).code === "NOT_FOUND");
   const current = comments.list.filter((c) => c.round === task.round);
   const thisRoundReviews = (reviews.data?.reviews ?? []).filter((r) => r.round === task.round);
-  const approved = thisRoundReviews.some((r) => r.verdict === "approved");
+  // An agent reviewer's approval leaves the round to a person: only a human approval counts here.
+  const approved = thisRoundReviews.some((r) => r.verdict === "approved" && r.stage !== "agent");
+  const agentApproved = !approved && thisRoundReviews.some((r) => r.verdict === "approved" && r.stage === "agent");
   const canReview = task.state === "completed" && !task.disposition;
 
   return (
@@ -86,6 +88,11 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
       {approved && (
         <Alert tone="success" role="status" title="Approved">
           This round is approved and ready to merge.
+        </Alert>
+      )}
+      {agentApproved && (
+        <Alert tone="accent" role="status" title="The agent reviewer approved this round">
+          {task.agentReview.reviewer ? `${task.agentReview.reviewer} approved it; ` : ""}your review decides: approve it to merge, or request changes.
         </Alert>
       )}
       {!unavailable && (
