@@ -227,7 +227,7 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
         </div>
         <div className="flex items-center justify-end gap-2 border-t border-line bg-canvas-subtle px-4 py-3">
           <Button onClick={onClose}>Cancel</Button>
-          <Button onClick={() => submit("backlog")} disabled={busy}>
+          <Button onClick={() => submit("backlog")} disabled={busy || f.needsPlan} title={f.needsPlan ? "A planned task starts its planner now: it cannot wait in the backlog" : undefined}>
             {busy && mode === "backlog" ? "Saving…" : "Save to backlog"}
           </Button>
           <Button type="submit" variant="primary" disabled={busy}>

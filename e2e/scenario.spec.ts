@@ -78,6 +78,7 @@ test("goal → plan (changes requested, v2 approved) → subtasks in order with 
   await dialog.getByLabel("Objective").fill("Write three greeting files");
   await expect(dialog.getByLabel("Planner")).toBeDisabled();
   await dialog.getByRole("checkbox", { name: "Plan first" }).check();
+  await expect(dialog.getByRole("button", { name: "Save to backlog" })).toBeDisabled();
   await dialog.getByLabel("Planner").selectOption("scripted-planner");
   await dialog.getByLabel("Reviewer").selectOption("scripted-reviewer");
   await dialog.getByRole("button", { name: "Start task" }).click();
@@ -99,7 +100,13 @@ test("goal → plan (changes requested, v2 approved) → subtasks in order with 
   await expect(page.getByRole("textbox", { name: "Follow-up prompt" })).toHaveCount(0);
   await shot(page, "plan-v1-light");
 
+  // Escape closes the feedback box; the keyboard opens it again.
   await plan.getByRole("button", { name: "Request changes" }).click();
+  await expect(plan.getByRole("textbox", { name: "Plan feedback" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(plan.getByRole("textbox", { name: "Plan feedback" })).toHaveCount(0);
+  await plan.getByRole("button", { name: "Request changes" }).focus();
+  await page.keyboard.press("Enter");
   await plan.getByRole("textbox", { name: "Plan feedback" }).fill("Add a third file, C, after B.");
   await plan.getByRole("button", { name: "+ Add note" }).click();
   await plan.getByRole("textbox", { name: "Note 1" }).fill("C says C");

@@ -211,6 +211,12 @@ function PlanReview({ task: t, plan: p }: { task: Task; plan: PlanVersion }) {
       ) : (
         <form
           className="flex flex-col gap-2"
+          onKeyDown={(e) => {
+            if (e.key === "Escape" && !review.isPending) {
+              e.preventDefault();
+              setAsking(false);
+            }
+          }}
           onSubmit={(e) => {
             e.preventDefault();
             review.mutate({ taskId: t.id, verdict: "request_changes", summary: summary.trim() || undefined, notes: cleanNotes.map((body) => ({ body })) });
