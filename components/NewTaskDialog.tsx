@@ -14,13 +14,13 @@ import { errorOf, issuesOf, type YardErrorData } from "../lib/trpc";
 import { useToast } from "./Toasts";
 import { Alert, Button, inputClass, Modal } from "./ui";
 
-type Field = "projectId" | "agent" | "title" | "objective" | "constraints" | "acceptanceCriteria" | "outputFormat" | "label" | "contextId" | "baseRef" | "dependsOn" | "form";
+type Field = "projectId" | "agent" | "title" | "objective" | "constraints" | "acceptanceCriteria" | "outputFormat" | "label" | "contextId" | "baseRef" | "dependsOn" | "planner" | "reviewer" | "form";
 
 /** Which field each server error is about. */
 export function fieldErrors(e: YardErrorData): Partial<Record<Field, string>> & { rows?: Record<string, string> } {
   const out: Partial<Record<Field, string>> & { rows?: Record<string, string> } = {};
   const issues = issuesOf(e);
-  const known: Field[] = ["projectId", "agent", "title", "objective", "constraints", "acceptanceCriteria", "outputFormat", "label", "contextId", "baseRef", "dependsOn"];
+  const known: Field[] = ["projectId", "agent", "title", "objective", "constraints", "acceptanceCriteria", "outputFormat", "label", "contextId", "baseRef", "dependsOn", "planner", "reviewer"];
   for (const [p, msg] of Object.entries(issues)) {
     const head = p.split(".")[0] as Field;
     if (known.includes(head)) {
@@ -31,6 +31,8 @@ export function fieldErrors(e: YardErrorData): Partial<Record<Field, string>> & 
   if (Object.keys(issues).length) return out;
   const d = e.details ?? {};
   if ("ref" in d || "baseRef" in d) out.baseRef = e.message;
+  else if ("planner" in d) out.planner = e.message;
+  else if ("reviewer" in d) out.reviewer = e.message;
   else if (e.code === "NOT_FOUND" && /agent profile/i.test(e.message)) out.agent = e.message;
   else if (e.code === "NOT_FOUND" && /project/i.test(e.message)) out.projectId = e.message;
   else if ("contextId" in d) out.contextId = e.message;
@@ -39,7 +41,7 @@ export function fieldErrors(e: YardErrorData): Partial<Record<Field, string>> & 
   return out;
 }
 
-const blank = { projectId: "", agent: "", title: "", objective: "", constraints: [""], acceptanceCriteria: [""], outputFormat: "", label: "", contextId: "", baseRef: "", dependsOn: [] as string[], startWhen: "merged" as "merged" | "completed" };
+const blank = { projectId: "", agent: "", title: "", objective: "", constraints: [""], acceptanceCriteria: [""], outputFormat: "", label: "", contextId: "", baseRef: "", dependsOn: [] as string[], startWhen: "merged" as "merged" | "completed", needsPlan: false, planner: "", reviewer: "" };
 
 export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; projectId: string | null; onClose: () => void }) {
   const api = useApi();
@@ -103,6 +105,8 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
       baseRef: opt(f.baseRef),
       ...(f.dependsOn.length ? { dependsOn: f.dependsOn, startWhen: f.startWhen } : {}),
       ...(which === "backlog" ? { backlog: true } : {}),
+      ...(f.needsPlan ? { needsPlan: true, planner: f.planner || undefined } : {}),
+      reviewer: f.reviewer || undefined,
     };
     if (!f.objective.trim()) {
       setErrors({ objective: "The contract needs an objective." });
@@ -182,11 +186,48 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
               <RefPicker id="nt-base" projectId={f.projectId} value={f.baseRef} onChange={(v) => set("baseRef", v)} invalid={!!errors.baseRef} />
             </FieldBox>
           </div>
+          <div className="grid grid-cols-3 items-start gap-3">
+            <div className="flex flex-col gap-1">
+              <span className="text-sm font-semibold">Planning</span>
+              <label className="flex items-center gap-2 text-sm">
+                <input type="checkbox" checked={f.needsPlan} onChange={(e) => set("needsPlan", e.target.checked)} aria-describedby="nt-plan-hint" />
+                Plan first
+              </label>
+              <span id="nt-plan-hint" className="text-xs text-fg-muted">
+                A planner writes a plan you review; approved, it becomes subtasks.
+              </span>
+            </div>
+            <FieldBox id="nt-planner" label="Planner" error={errors.planner} hint="Default: the project's planner.">
+              <select id="nt-planner" value={f.planner} disabled={!f.needsPlan} onChange={(e) => set("planner", e.target.value)} aria-invalid={!!errors.planner} aria-describedby={errors.planner ? "nt-planner-err" : "nt-planner-hint"} className={`${inputClass} disabled:opacity-60`}>
+                <option value="">The project’s planner</option>
+                {agents.data
+                  ?.filter((a) => a.role === "planner")
+                  .map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.name}
+                    </option>
+                  ))}
+              </select>
+            </FieldBox>
+            <FieldBox id="nt-reviewer" label="Reviewer" error={errors.reviewer} hint="An agent reviews each round first. Default: the project's.">
+              <select id="nt-reviewer" value={f.reviewer} onChange={(e) => set("reviewer", e.target.value)} aria-invalid={!!errors.reviewer} aria-describedby={errors.reviewer ? "nt-reviewer-err" : "nt-reviewer-hint"} className={inputClass}>
+                <option value="">The project’s reviewer</option>
+                {agents.data
+                  ?.filter((a) => a.role === "reviewer")
+                  .concat(agents.data.filter((a) => a.role !== "reviewer"))
+                  .map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.name} ({a.role})
+                    </option>
+                  ))}
+              </select>
+            </FieldBox>
+          </div>
           <DependsOnPicker open={open} projectId={f.projectId} value={f.dependsOn} onChange={(v) => set("dependsOn", v)} startWhen={f.startWhen} onStartWhen={(v) => set("startWhen", v)} error={errors.dependsOn} />
         </div>
         <div className="flex items-center justify-end gap-2 border-t border-line bg-canvas-subtle px-4 py-3">
           <Button onClick={onClose}>Cancel</Button>
-          <Button onClick={() => submit("backlog")} disabled={busy}>
+          <Button onClick={() => submit("backlog")} disabled={busy || f.needsPlan} title={f.needsPlan ? "A planned task starts its planner now: it cannot wait in the backlog" : undefined}>
             {busy && mode === "backlog" ? "Saving…" : "Save to backlog"}
           </Button>
           <Button type="submit" variant="primary" disabled={busy}>

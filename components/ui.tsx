@@ -53,6 +53,13 @@ const STATE_TONE: Record<string, string> = {
   discarded: "neutral",
   approved: "success",
   changes_requested: "severe",
+  // Words used as badges (reviews, plans, the agent review stage).
+  "changes requested": "severe",
+  "in review": "severe",
+  running: "accent",
+  skipped: "neutral",
+  capped: "attention",
+  superseded: "neutral",
 };
 
 const TONES: Record<string, { pill: string; dot: string }> = {

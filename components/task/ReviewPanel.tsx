@@ -73,7 +73,9 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
   const unavailable = comments.unavailable || (reviews.isError && errorOf(reviews.error).code === "NOT_FOUND");
   const current = comments.list.filter((c) => c.round === task.round);
   const thisRoundReviews = (reviews.data?.reviews ?? []).filter((r) => r.round === task.round);
-  const approved = thisRoundReviews.some((r) => r.verdict === "approved");
+  // An agent reviewer's approval leaves the round to a person: only a human approval counts here.
+  const approved = thisRoundReviews.some((r) => r.verdict === "approved" && r.stage !== "agent");
+  const agentApproved = !approved && thisRoundReviews.some((r) => r.verdict === "approved" && r.stage === "agent");
   const canReview = task.state === "completed" && !task.disposition;
 
   return (
@@ -86,6 +88,11 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
       {approved && (
         <Alert tone="success" role="status" title="Approved">
           This round is approved and ready to merge.
+        </Alert>
+      )}
+      {agentApproved && (
+        <Alert tone="accent" role="status" title="The agent reviewer approved this round">
+          {task.agentReview.reviewer ? `${task.agentReview.reviewer} approved it; ` : ""}your review decides: approve it to merge, or request changes.
         </Alert>
       )}
       {!unavailable && (
@@ -155,16 +162,36 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
                           {r.result.summary}
                         </div>
                       )}
-                      {r.reviews.map((rv) => (
-                        <div key={rv.id} className="flex items-center gap-2">
-                          <StateBadge state={rv.verdict} disposition={rv.verdict === "approved" ? "approved" : "changes requested"} size="sm" />
-                          <span className="text-xs text-fg-muted">
-                            {rv.reviewer} · {timeAgo(rv.createdAt)}
-                          </span>
-                          {rv.summary && <span>{rv.summary}</span>}
-                        </div>
-                      ))}
-                      {rc.map((c) => (
+                      {r.reviews.map((rv) => {
+                        const agent = rv.stage === "agent";
+                        const own = agent ? rv.comments : [];
+                        return (
+                          <div
+                            key={rv.id}
+                            role={agent ? "article" : undefined}
+                            aria-label={agent ? `Agent review, round ${r.number}` : undefined}
+                            className={agent ? "flex flex-col gap-1.5 rounded-md border border-accent/40 bg-accent-muted/40 p-2" : "flex items-center gap-2"}
+                          >
+                            <div className="flex flex-wrap items-center gap-2">
+                              {agent && (
+                                <span className="text-xs font-semibold">
+                                  Agent review
+                                  {task.agentReview.reviewer && <span className="font-normal text-fg-muted"> by {task.agentReview.reviewer}</span>}
+                                </span>
+                              )}
+                              <StateBadge state={rv.verdict} disposition={rv.verdict === "approved" ? "approved" : "changes requested"} size="sm" />
+                              <span className="text-xs text-fg-muted">
+                                {agent ? <span className="font-mono">{rv.reviewer}</span> : rv.reviewer === "user" ? "You" : rv.reviewer} · {timeAgo(rv.createdAt)}
+                              </span>
+                              {rv.summary && <span className="whitespace-pre-wrap">{rv.summary}</span>}
+                            </div>
+                            {own.map((c) => (
+                              <CommentCard key={c.id} comment={c} actions={null} showWhere />
+                            ))}
+                          </div>
+                        );
+                      })}
+                      {rc.filter((c) => !r.reviews.some((rv) => rv.stage === "agent" && rv.id === c.reviewId)).map((c) => (
                         <CommentCard key={c.id} comment={c} actions={r.number === task.round ? actions : null} showWhere />
                       ))}
                     </div>

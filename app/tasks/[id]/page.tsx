@@ -10,8 +10,10 @@ import { useParams, useRouter, useSearchParams } from "next/navigation";
 import { type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import { DiffView } from "../../../components/DiffView";
 import { PaneTerminal, type TerminalHandle } from "../../../components/Terminal";
+import { AgentReviewSection } from "../../../components/task/AgentReview";
 import { FinishPanel } from "../../../components/task/FinishPanel";
 import { DependenciesSection, ThreadSection, WorktreesSection } from "../../../components/task/Orchestration";
+import { PlanSection } from "../../../components/task/PlanSection";
 import { ReviewPanel, useCommentActions } from "../../../components/task/ReviewPanel";
 import { TopBar } from "../../../components/TopBar";
 import { Alert, Button, CopyButton, Label, Spinner, StateBadge, STATE_WORDS, timeAgo } from "../../../components/ui";
@@ -86,6 +88,7 @@ function TaskPage() {
         <TaskHeader task={t} />
         <div className="mt-4 grid min-h-0 grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_20rem]">
           <div className="min-w-0">
+            <PlanSection task={t} />
             <div role="tablist" aria-label="Task views" className="flex gap-1 border-b border-line">
               {TABS.map((v) => (
                 <button
@@ -124,7 +127,8 @@ function TaskPage() {
           </div>
           <aside aria-label="Task details" className="flex min-w-0 flex-col gap-5">
             <FinishPanel task={t} />
-            {t.state === "input_required" && (t.evidence as { reason?: string } | null)?.reason !== "question" && <FollowUp task={t} />}
+            <AgentReviewSection task={t} />
+            {t.state === "input_required" && !["question", "plan_review"].includes(String((t.evidence as { reason?: string } | null)?.reason)) && <FollowUp task={t} />}
             {t.state === "backlog" && <StartBacklog task={t} />}
             <DependenciesSection task={t} />
             <ThreadSection task={t} />
@@ -349,6 +353,9 @@ function List({ title, items }: { title: string; items: string[] }) {
 
 function Result({ task: t }: { task: Task }) {
   const r = t.result;
+  // A decomposed plan's result: the subtasks it became ({key, id, title}).
+  const raw = (r?.evidence as { subtasks?: unknown } | null | undefined)?.subtasks;
+  const subtasks = Array.isArray(raw) ? (raw as Array<{ id?: unknown; title?: unknown }>).filter((s): s is { id: string; title: string } => typeof s.id === "string" && typeof s.title === "string") : [];
   return (
     <Section title="Latest result" id="sec-result">
       {!r ? (
@@ -360,7 +367,21 @@ function Result({ task: t }: { task: Task }) {
           </div>
           <p className="whitespace-pre-wrap">{r.summary}</p>
           {r.changedFiles.length > 0 && <List title="Changed files" items={r.changedFiles} />}
-          {r.artifacts.length > 0 && <List title="Artifacts" items={r.artifacts} />}
+          {subtasks.length > 0 && (
+            <div>
+              <div className="text-xs font-semibold">Subtasks</div>
+              <ul aria-label="Subtasks" className="mt-0.5 list-inside list-disc text-xs">
+                {subtasks.map((s) => (
+                  <li key={s.id}>
+                    <Link href={`/tasks/${s.id}`} className="text-accent hover:underline">
+                      {s.title}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {r.artifacts.filter((a) => !subtasks.some((s) => s.id === a)).length > 0 && <List title="Artifacts" items={r.artifacts.filter((a) => !subtasks.some((s) => s.id === a))} />}
           {r.evidence && <Evidence value={r.evidence} />}
         </div>
       )}
@@ -392,6 +413,8 @@ const EVENT_WORDS: Record<string, (p: Record<string, unknown>) => string> = {
   "task.answer": (p) => `Answered: ${String(p.text ?? "").slice(0, 80)}`,
   "task.acknowledged": () => "Result acknowledged",
   "task.worktree_registered": () => "Extra worktree registered",
+  "task.plan": (p) => (p.state === "in_review" ? `Plan version ${p.version} submitted for review` : p.state === "changes_requested" ? `Changes requested to plan version ${p.version}` : p.state === "decomposed" ? `Plan version ${p.version} approved: subtasks created` : `Plan version ${p.version}: ${p.state}`),
+  "task.agent_review": (p) => `Agent review ${String(p.state ?? "").replace(/_/g, " ")}${p.reviewer ? ` (${p.reviewer})` : ""}`,
 };
 
 function Timeline({ task: t }: { task: Task }) {
