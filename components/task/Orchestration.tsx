@@ -11,6 +11,7 @@ import type { Task } from "../../lib/types";
 import { errorOf, useTRPC } from "../../lib/trpc";
 import { useToast } from "../Toasts";
 import { Alert, Button, fieldClass, Spinner, StateBadge, timeAgo } from "../ui";
+import { Section } from "./Section";
 
 /** A task another one may depend on. */
 export interface DependencyCandidate {
@@ -20,16 +21,6 @@ export interface DependencyCandidate {
   disposition?: string | null;
 }
 
-function Section({ title, children, id }: { title: string; children: ReactNode; id: string }) {
-  return (
-    <section aria-labelledby={id} className="border-b border-line pb-4 last:border-b-0">
-      <h2 id={id} className="mb-2 text-xs font-semibold uppercase tracking-wide text-fg-muted">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
 
 /** tasks.depend with the cache refreshed after it (board, the task, its dependents). */
 export function useDepend(opts: { onError?: (message: string) => void; onSuccess?: (r: { started: boolean }) => void } = {}) {

@@ -21,6 +21,7 @@ import { useApi } from "../../../lib/api";
 import type { PaneInfo } from "../../../lib/socket";
 import type { Task } from "../../../lib/types";
 import { errorOf } from "../../../lib/trpc";
+import { Section } from "../../../components/task/Section";
 
 const TABS = ["terminal", "changes", "review"] as const;
 type Tab = (typeof TABS)[number];
@@ -280,16 +281,6 @@ function ChangesTab({ task: t, diff }: { task: Task; diff: { data?: import("../.
   );
 }
 
-function Section({ title, children, id }: { title: string; children: ReactNode; id: string }) {
-  return (
-    <section aria-labelledby={id} className="border-b border-line pb-4 last:border-b-0">
-      <h2 id={id} className="mb-2 text-xs font-semibold uppercase tracking-wide text-fg-muted">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
 
 function Details({ task: t }: { task: Task }) {
   const rows: Array<[string, ReactNode]> = [
