@@ -6,7 +6,7 @@
 // with the board's "Depends on…" dialog.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { type ReactNode, useId, useState } from "react";
+import { useId, useState } from "react";
 import type { Task } from "../../lib/types";
 import { errorOf, useTRPC } from "../../lib/trpc";
 import { useToast } from "../Toasts";
