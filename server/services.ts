@@ -198,6 +198,13 @@ export async function createServices(opts: { home: string; token: string; url: (
     confirmReady: (paneId) => screens.confirmReady(paneId),
     readyTimeoutMs: envInt("YARD_READY_TIMEOUT_MS"),
     maxRounds: envInt("YARD_AGENT_REVIEW_ROUNDS"),
+    // A sandboxed task's reviewer (or one whose profile asks for it) runs sandboxed with the worktree
+    // read-only (no network, the API socket only).
+    sandbox: async (row, reviewer) => {
+      const wants = row.sandboxed || (await agents.get(reviewer).then((p) => p.sandbox, () => false));
+      if (!wants || !row.worktreePath) return null;
+      return sandbox.prepare({ taskId: row.id, worktreePath: row.worktreePath, network: false, worktreeReadOnly: true });
+    },
   });
   await engine.recover(await panes.recover());
   // Tasks waiting on dependencies that were met while no server ran start now.

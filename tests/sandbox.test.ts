@@ -334,3 +334,24 @@ describe("the API socket", () => {
     expect(existsSync(sock)).toBe(false);
   });
 });
+
+describe("the agent reviewer of a sandboxed task", () => {
+  it("runs sandboxed with the worktree read-only: it can review, not write", async () => {
+    const repo = tmpRepo();
+    const script = path.join(base, `reviewer-${Date.now()}.txt`);
+    writeFileSync(script, 'write evil.txt written by the reviewer\nrun-yard task review {env.YARD_TASK} --approve --summary "read-only review"');
+    const profile = `ro-rev-${Date.now().toString(36)}`;
+    expect((await yard(server, ["--json", "agent", "add", profile, "--role", "reviewer", "--hooks", "--", "{{node}}", DEMO, "--script", script])).code).toBe(0);
+    const { task } = await api.tasks.start.mutate({ repoPath: repo, agent: "demo", sandbox: true, reviewer: profile, objective: "write notes.txt ok\ncommit notes\nreport completed wrote notes" });
+    const reviewed = await waitFor(async () => {
+      const t = await api.tasks.get.query({ id: task.id });
+      return t.agentReview.state === "approved" ? t : null;
+    }, { timeoutMs: 90_000, what: "the reviewer's approval" });
+    const reviewerPane = await api.panes.get.query({ id: reviewed.agentReview.paneId! });
+    expect(reviewerPane.sandboxed).toBe(true);
+    expect(existsSync(path.join(reviewed.worktreePath!, "evil.txt"))).toBe(false);
+    const reviews = (await api.reviews.list.query({ taskId: task.id })).reviews;
+    expect(reviews.map((r) => [r.stage, r.verdict, r.summary])).toEqual([["agent", "approved", "read-only review"]]);
+    expect((await api.tasks.diff.query({ id: task.id })).files.map((f) => f.path)).toEqual(["notes.txt"]);
+  });
+});

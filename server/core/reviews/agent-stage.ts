@@ -1,6 +1,7 @@
 // The agent reviewer stage: when a task's worker completes a round and the task (or its project)
 // names a reviewer profile, that agent runs in the task's worktree with the reviewer role (it may
-// read the task and its diff and write reviews, nothing else), sees the contract, the result and
+// read the task and its diff and write reviews, nothing else; for a sandboxed task, or a reviewer
+// profile that asks for the sandbox, it runs in the OS sandbox with the worktree read-only), sees the contract, the result and
 // the diff, and records a review through the same review API (stage "agent"). Changes it
 // requests start the next round (the review service does that); after `maxRounds` requests the
 // task goes to human review with the agent's reviews visible. A person may skip the stage or run
@@ -17,6 +18,7 @@ import type { Projects } from "../projects/projects";
 import { waitForReady } from "../tasks/ready-wait";
 import type { TaskView } from "../tasks/views";
 import type { ReviewStore } from "../../stores/reviews";
+import type { SandboxLaunch } from "../sandbox/sandbox";
 import type { TaskRow, TaskStore } from "../../stores/tasks";
 
 export const DEFAULT_AGENT_REVIEW_ROUNDS = 3;
@@ -33,6 +35,8 @@ export interface AgentReviewDeps {
   readyTimeoutMs?: number;
   /** How many times the agent may request changes before the task goes to a person (default 3). */
   maxRounds?: number;
+  /** The OS sandbox the reviewer runs in (its worktree read-only), or null to run it unsandboxed. */
+  sandbox?: (row: TaskRow, reviewer: string) => Promise<SandboxLaunch | null>;
 }
 
 /** The prompt the reviewer agent gets: the contract, the worker's result and how to review with yard. */
@@ -192,9 +196,10 @@ export class AgentReviewStage {
 
   private async launch(row: TaskRow, reviewer: string, planPrompt?: string): Promise<void> {
     if (!row.worktreePath) throw new YardError("CONFLICT", "The task has no worktree to review", { taskId: row.id });
-    const pane = await this.deps.panes.spawn({ agent: reviewer, cwd: row.worktreePath, label: `review: ${row.title}`.slice(0, 120) }, { taskId: row.id, role: "reviewer" });
+    const sandbox = (await this.deps.sandbox?.(row, reviewer)) ?? null;
+    const pane = await this.deps.panes.spawn({ agent: reviewer, cwd: row.worktreePath, label: `review: ${row.title}`.slice(0, 120) }, { taskId: row.id, role: "reviewer", sandbox });
     await this.deps.store.setAgentReview(row.id, { state: "running", paneId: pane.id, started: true });
-    await this.deps.journal.append("task.agent_review", { taskId: row.id, paneId: pane.id, payload: { state: "running", reviewer, round: row.round } });
+    await this.deps.journal.append("task.agent_review", { taskId: row.id, paneId: pane.id, payload: { state: "running", reviewer, round: row.round, sandboxed: sandbox !== null } });
     const view = await this.deps.task(row.id);
     const ac = new AbortController();
     this.aborts.set(row.id, ac);

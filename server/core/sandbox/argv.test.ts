@@ -35,6 +35,14 @@ const spaced: SandboxPlan = {
 const ops = (mounts: Mount[]) => mounts.map((m) => (m.op === "--tmpfs" ? `tmpfs${m.perms ? `(${m.perms})` : ""} ${m.dest}` : `${m.op === "--bind" ? "rw" : "ro"} ${m.src === m.dest ? m.dest : `${m.src} -> ${m.dest}`}`));
 const within = (p: string, dir: string) => p === dir || p.startsWith(dir + "/");
 
+describe("a read-only worktree (the agent reviewer)", () => {
+  it("binds the worktree and its git metadata read-only; only home and tmp are writable", () => {
+    const mounts = sandboxMounts({ ...base, worktreeReadOnly: true });
+    expect(mounts.filter((m) => m.op === "--bind").map((m) => m.dest).sort()).toEqual([base.home, base.tmp].sort());
+    for (const p of [base.worktree, `${base.commonDir}/objects`, `${base.commonDir}/refs`, base.gitDir]) expect(mounts).toContainEqual({ op: "--ro-bind", src: p, dest: p });
+  });
+});
+
 /** Invariants every plan must satisfy, whatever its layout. */
 function checkInvariants(plan: SandboxPlan, mounts: Mount[]) {
   const idx = (pred: (m: Mount) => boolean) => mounts.findIndex(pred);

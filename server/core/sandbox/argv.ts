@@ -64,6 +64,8 @@ export interface SandboxPlan {
   socket: string | null;
   /** Share the host's network (false: a new, empty network namespace). */
   network: boolean;
+  /** The worktree and its git metadata are read-only (an agent reviewer reads, never writes); home and tmp stay writable. */
+  worktreeReadOnly?: boolean;
   /** Paths that must stay readable (re-exposed when a hidden directory covers them). */
   readOnly: string[];
   /** The file /etc/resolv.conf resolves to, when it lies under a hidden directory (DNS with network on). */
@@ -125,9 +127,10 @@ export function sandboxMounts(plan: SandboxPlan): Mount[] {
     if (isHidden(r)) add({ op: "--ro-bind", src: r, dest: r }, 1);
   }
 
-  for (const p of [worktree, path.join(commonDir, "objects"), path.join(commonDir, "refs"), path.join(commonDir, "logs"), gitDir, home, tmp]) {
-    add({ op: "--bind", src: p, dest: p }, 2);
+  for (const p of [worktree, path.join(commonDir, "objects"), path.join(commonDir, "refs"), path.join(commonDir, "logs"), gitDir]) {
+    add({ op: plan.worktreeReadOnly ? "--ro-bind" : "--bind", src: p, dest: p }, 2);
   }
+  for (const p of [home, tmp]) add({ op: "--bind", src: p, dest: p }, 2);
   for (const p of [path.join(worktree, ".git"), path.join(gitDir, "commondir"), path.join(gitDir, "gitdir"), path.join(gitDir, "config.worktree")]) {
     add({ op: "--ro-bind", src: p, dest: p }, 3);
   }

@@ -75,7 +75,7 @@ export class Sandbox {
   }
 
   /** Everything one sandboxed spawn for a task's worktree needs; the worktree must exist. */
-  async prepare(opts: { taskId: string; worktreePath: string; network: boolean }): Promise<SandboxLaunch> {
+  async prepare(opts: { taskId: string; worktreePath: string; network: boolean; worktreeReadOnly?: boolean }): Promise<SandboxLaunch> {
     const tools = await this.require();
     const repo = await inspectRepo(opts.worktreePath);
     if (repo.gitDir === repo.commonDir) {
@@ -113,6 +113,7 @@ export class Sandbox {
       tmp: realpathSync(d.tmp),
       socket: tools.socket,
       network: opts.network,
+      worktreeReadOnly: opts.worktreeReadOnly ?? false,
       readOnly: readOnly.filter((p) => existsSync(p)),
       resolvConf,
       dropCapabilities: runningAsRoot(),
