@@ -218,7 +218,9 @@ async function launch(ctx: TaskContext, plan: LaunchPlan, mode: { create: TaskFi
   ctx.startLock = p.catch(() => {});
   await p;
 
-  const prompt = plan.prompt ?? renderPrompt(plan.contract, { id, title: plan.title });
+  // An orchestrating profile's agent gets the orchestrator's short guide, any other the worker's.
+  const profileRole = plan.agentId ? (await deps.agents.get(plan.agentId).catch(() => null))?.role : null;
+  const prompt = plan.prompt ?? renderPrompt(plan.contract, { id, title: plan.title, role: taskPaneRole(profileRole) });
   const previous = ctx.stateCache.get(id);
   let pane: PaneInfo | null = null;
   try {
