@@ -86,8 +86,13 @@ export async function startModelStub(): Promise<ModelStub> {
     }
   };
 
+  // A marker counts only as a whole word: "…-marker-1-2" must not match inside "…-marker-1-2g60sf"
+  // (a task's branch slug, which the agent's cwd in its system prompt carries) or "…-marker-1-20".
   const findScript = (raw: string): ScriptState | null => {
-    for (const s of scripts.values()) if (raw.includes(s.marker)) return s;
+    for (const s of scripts.values()) {
+      const escaped = s.marker.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      if (new RegExp(`${escaped}(?![A-Za-z0-9])`).test(raw)) return s;
+    }
     return null;
   };
 
