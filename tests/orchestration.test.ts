@@ -337,7 +337,7 @@ describe("plans", () => {
     const suffix = Date.now().toString(36);
     await ok(["agent", "add", `planner-${suffix}`, "--role", "planner", "--hooks", "--", "{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs", "--script", planner]);
     await ok(["agent", "add", `preview-${suffix}`, "--role", "reviewer", "--hooks", "--", "{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs", "--script", reviewer]);
-    const t = await ok(["task", "start", "--repo", root, "--needs-plan", "--planner", `planner-${suffix}`, "--reviewer", `preview-${suffix}`, "--title", "Planned", "--objective", "two steps"]);
+    const t = await ok(["task", "start", "--repo", root, "--needs-plan", "--planner", `planner-${suffix}`, "--plan-reviewer", `preview-${suffix}`, "--title", "Planned", "--objective", "two steps"]);
     const done = await waitFor(async () => {
       const v = (await ok(["task", "get", t.task.id])).task;
       return v.state === "completed" ? v : null;

@@ -39,6 +39,7 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--reviewer <profile>", "an agent profile that reviews each completed round before you do (default: the project's)")
     .option("--needs-plan", "plan first: a planner agent writes a plan, reviewed like code, that becomes the subtasks")
     .option("--planner <profile>", "with --needs-plan: the planner profile (default: the project's)")
+    .option("--plan-reviewer <profile>", "with --needs-plan: an agent profile that reviews each plan version")
     .argument("[argv...]", "a custom agent command, after --")
     .action(async (argv: string[], o: Record<string, string | string[] | boolean | undefined>) => {
       const res = await ctx.client().tasks.start.mutate({
@@ -65,6 +66,7 @@ export function registerTask(program: Command, ctx: CliContext) {
         reviewer: o.reviewer as string | undefined,
         needsPlan: o.needsPlan ? true : undefined,
         planner: o.planner as string | undefined,
+        planReviewer: o.planReviewer as string | undefined,
       });
       ctx.out().result(res, () =>
         res.pane

@@ -54,6 +54,8 @@ export const startInput = contractInput.extend({
   needsPlan: z.boolean().optional(),
   /** The planner profile for needsPlan (else the project's). */
   planner: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
+  /** An agent profile that reviews each plan version of a needsPlan task (else people and orchestrators do). */
+  planReviewer: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
 });
 export type StartInput = z.input<typeof startInput>;
 

@@ -33,6 +33,7 @@ export interface TaskFields {
   /** The agent reviewer named at start (else the project's), and the planner of a --needs-plan task. */
   reviewerProfile?: string | null;
   plannerProfile?: string | null;
+  planReviewerProfile?: string | null;
   requiresPlanning?: boolean;
 }
 

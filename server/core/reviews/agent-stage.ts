@@ -7,9 +7,9 @@
 // task goes to human review with the agent's reviews visible. A person may skip the stage or run
 // it again. The stage's state lives on the task row (running | approved | changes_requested |
 // skipped | capped | failed), so a restart picks it up: a reviewer whose pane is gone is failed.
-// A --needs-plan task started with its own --reviewer has that agent review its plan instead:
-// each version in review, with the same cap on requested changes; its approval decomposes the
-// plan (the plan service does that). A project's reviewer reviews code only.
+// A --needs-plan task started with --plan-reviewer PROFILE has that agent review its plan: each
+// version in review, with the same cap on requested changes; its approval decomposes the plan
+// (the plan service does that).
 import { shortGuide } from "../agents/guide";
 import { YardError } from "../errors";
 import type { EventJournal, YardEvent } from "../events/journal";
@@ -175,8 +175,8 @@ export class AgentReviewStage {
   private async maybeReviewPlan(taskId: string, version: number): Promise<void> {
     const row = await this.row(taskId);
     if (!row.requiresPlanning || row.agentReviewState === "running" || row.agentReviewState === "skipped") return;
-    // Plans are reviewed by the reviewer the task itself names (a project's reviewer reviews code).
-    const reviewer = row.reviewerProfile;
+    // Plans are reviewed by the plan reviewer the task names (its code reviewer reviews code).
+    const reviewer = row.planReviewerProfile;
     if (!reviewer) return;
     const requested = (await this.deps.journal.list({ taskId, type: "task.plan" })).filter((e) => e.payload.state === "changes_requested" && e.payload.byAgent === true).length;
     if (requested >= this.maxRounds) {

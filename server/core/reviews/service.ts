@@ -150,6 +150,7 @@ export class ReviewService {
 
   private async submitNow(input: z.output<typeof submitReviewInput>, by: Actor): Promise<{ review: StoredReview; task: TaskView }> {
     const task = await this.deps.tasks.get(input.taskId);
+    if (task.evidence?.reason === "plan_review") throw new YardError("CONFLICT", "The task waits for its plan's review, not a code review: yard plan review", { taskId: task.id });
     const summary = input.summary ? input.summary : null;
     if (input.verdict === "approve") {
       if (task.state !== "completed" || task.disposition) {

@@ -94,7 +94,8 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: { paneId?
     if (!plannerId) throw new YardError("BAD_PARAMS", "--needs-plan needs a planner: --planner PROFILE, or set the project's (yard project set ID --planner PROFILE)");
     await deps.agents.get(plannerId);
     planner = { id: plannerId, launch: await deps.panes.resolveLaunch({ agent: plannerId }) };
-  } else if (input.planner) throw new YardError("BAD_PARAMS", "--planner goes with --needs-plan");
+    if (input.planReviewer) await deps.agents.get(input.planReviewer);
+  } else if (input.planner || input.planReviewer) throw new YardError("BAD_PARAMS", "--planner and --plan-reviewer go with --needs-plan");
   // Dependencies are checked before anything is created; with any unmet the task waits in the backlog.
   const dependsOn = [...new Set(input.dependsOn ?? [])];
   const startWhen = input.startWhen ?? "merged";
@@ -129,6 +130,7 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: { paneId?
     reviewerProfile: input.reviewer ?? null,
     requiresPlanning: planner !== null,
     plannerProfile: planner?.id ?? null,
+    planReviewerProfile: input.planReviewer ?? null,
   };
   const plan: LaunchPlan = {
     id,
