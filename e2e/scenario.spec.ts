@@ -6,11 +6,12 @@
 // A is merged, asks its question in the Thread and is answered there; each subtask is approved
 // and merged in order; the goal's result lists its three subtasks. The CLI only adds the scripted
 // planner and reviewer profiles and the project (no UI for scripted profiles).
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
 import { git } from "../tests/helpers/git";
+import { PLAN, PLAN_V1, scenarioScripts } from "../tests/helpers/scenario";
 import { expect, test } from "./fixtures";
 
 const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
@@ -18,21 +19,6 @@ const shot = async (page: Page, name: string) => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 };
-
-const DEMO = ["{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs"];
-
-/** The plan the planner submits (as v2): a chain a → b → c; b asks its orchestrator a question. */
-const PLAN = {
-  goal: "Three greeting files",
-  steps: ["write a.txt", "write b.txt after a", "write c.txt after b"],
-  subtasks: [
-    { key: "a", title: "File A", objective: "write a.txt A\ncommit a\nreport completed wrote a", acceptanceCriteria: ["a.txt exists"] },
-    { key: "b", title: "File B", objective: 'write b.txt B\ncommit b\nrun-yard task ask "Which greeting goes in b?"', dependsOn: ["a"] },
-    { key: "c", title: "File C", objective: "write c.txt C\ncommit c\nreport completed wrote c", dependsOn: ["b"] },
-  ],
-};
-/** The first version: C is missing; the person asks for it. */
-const PLAN_V1 = { goal: "Two greeting files", steps: ["write a.txt", "write b.txt after a"], subtasks: PLAN.subtasks.slice(0, 2) };
 
 const column = (page: Page, c: string) => page.locator(`section[data-column="${c}"]`);
 const taskIdOf = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
@@ -45,28 +31,11 @@ test("goal → plan (changes requested, v2 approved) → subtasks in order with 
     expect(r.code, `yard ${args.join(" ")}\n${r.stdout}${r.stderr}`).toBe(0);
     return r.json;
   };
-  // The planner's first reply submits v1, its second (the feedback) v2. The reviewer's first
-  // review requests changes of A (its lines are directives the demo worker carries out), every
-  // later one approves.
-  const plannerScript = path.join(scratch, "planner.txt");
-  writeFileSync(plannerScript, [`run-yard plan submit --plan-json '${JSON.stringify(PLAN_V1)}'`, "---", `run-yard plan submit --plan-json '${JSON.stringify(PLAN)}'`].join("\n"));
-  const reviewerScript = path.join(scratch, "reviewer.txt");
-  writeFileSync(
-    reviewerScript,
-    [
-      'run-yard task comment {env.YARD_TASK} --path a.txt --line 1 "commit shout"',
-      'run-yard task comment {env.YARD_TASK} --path a.txt --line 1 "report completed wrote AA"',
-      'run-yard task review {env.YARD_TASK} --request-changes --summary "write a.txt AA"',
-      "---",
-      'run-yard task review {env.YARD_TASK} --approve --summary "good"',
-      "---",
-      'run-yard task review {env.YARD_TASK} --approve --summary "good"',
-      "---",
-      'run-yard task review {env.YARD_TASK} --approve --summary "good"',
-    ].join("\n"),
-  );
-  await ok(["agent", "add", "scripted-planner", "--role", "planner", "--hooks", "--", ...DEMO, "--script", plannerScript]);
-  await ok(["agent", "add", "scripted-reviewer", "--role", "reviewer", "--hooks", "--", ...DEMO, "--script", reviewerScript]);
+  // The planner's first reply submits v1, its second (the feedback) v2; the reviewer requests
+  // changes of A once, then approves.
+  const scripts = scenarioScripts(scratch, [PLAN_V1, PLAN]);
+  await ok(["agent", "add", "scripted-planner", "--role", "planner", "--hooks", "--", ...scripts.planner]);
+  await ok(["agent", "add", "scripted-reviewer", "--role", "reviewer", "--hooks", "--", ...scripts.reviewer]);
   const repo = makeRepo("yard-e2e-scenario-repo-");
   const projectId = (await ok(["project", "add", repo, "--name", "greetings"])).project.id as string;
 

@@ -4,13 +4,14 @@
 // run, one asks a question the orchestrator answers → the agent reviewer requests changes once →
 // round 2 → a person approves and merges in order → the parent's result lists its children; the
 // server is restarted in the middle and nothing is lost.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient } from "./helpers/client";
 import { git, makeRepo } from "./helpers/git";
 import { ROOT, startTestServer, type TestServer, yard } from "./helpers/server";
+import { PLAN, scenarioScripts } from "./helpers/scenario";
 import { waitFor } from "./helpers/wait";
 
 let server: TestServer;
@@ -34,42 +35,12 @@ async function ok(args: string[]): Promise<any> {
   return r.json;
 }
 
-const DEMO = ["{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs"];
-
-/** The plan the planner submits: a chain a → b → c; b asks its orchestrator a question. */
-const PLAN = {
-  goal: "Three greeting files",
-  steps: ["write a.txt", "write b.txt after a", "write c.txt after b"],
-  subtasks: [
-    { key: "a", title: "File A", objective: "write a.txt A\ncommit a\nreport completed wrote a", acceptanceCriteria: ["a.txt exists"] },
-    { key: "b", title: "File B", objective: 'write b.txt B\ncommit b\nrun-yard task ask "Which greeting goes in b?"', dependsOn: ["a"] },
-    { key: "c", title: "File C", objective: "write c.txt C\ncommit c\nreport completed wrote c", dependsOn: ["b"] },
-  ],
-};
-
 describe("the orchestration scenario", () => {
   it("goal → plan → subtasks in order with a question, an agent review round and human merges, across a restart", async () => {
-    // The planner's one reply submits the plan; the reviewer's first review requests changes of A
-    // (its lines are directives the demo worker carries out), every later one approves.
-    const plannerScript = path.join(scratch, "planner.txt");
-    writeFileSync(plannerScript, `run-yard plan submit --plan-json '${JSON.stringify(PLAN)}'`);
-    const reviewerScript = path.join(scratch, "reviewer.txt");
-    writeFileSync(
-      reviewerScript,
-      [
-        'run-yard task comment {env.YARD_TASK} --path a.txt --line 1 "commit shout"',
-        'run-yard task comment {env.YARD_TASK} --path a.txt --line 1 "report completed wrote AA"',
-        'run-yard task review {env.YARD_TASK} --request-changes --summary "write a.txt AA"',
-        "---",
-        'run-yard task review {env.YARD_TASK} --approve --summary "good"',
-        "---",
-        'run-yard task review {env.YARD_TASK} --approve --summary "good"',
-        "---",
-        'run-yard task review {env.YARD_TASK} --approve --summary "good"',
-      ].join("\n"),
-    );
-    await ok(["agent", "add", "scripted-planner", "--role", "planner", "--hooks", "--", ...DEMO, "--script", plannerScript]);
-    await ok(["agent", "add", "scripted-reviewer", "--role", "reviewer", "--hooks", "--", ...DEMO, "--script", reviewerScript]);
+    // The planner's one reply submits the plan; the reviewer requests changes of A once, then approves.
+    const scripts = scenarioScripts(scratch, [PLAN]);
+    await ok(["agent", "add", "scripted-planner", "--role", "planner", "--hooks", "--", ...scripts.planner]);
+    await ok(["agent", "add", "scripted-reviewer", "--role", "reviewer", "--hooks", "--", ...scripts.reviewer]);
     const project = (await ok(["project", "add", root])).project;
     await ok(["project", "set", project.id, "--reviewer", "scripted-reviewer", "--planner", "scripted-planner"]);
 
