@@ -3,7 +3,6 @@
 // down cleanly on SIGINT/SIGTERM — leaving the agents running in the pane host, so a restart or
 // an upgrade loses nothing. `yard stop --all` stops the agents and the pane host too.
 import "./v8-flags"; // first: before any module that compiles WebAssembly
-import path from "node:path";
 import { REPO_ROOT } from "./root";
 import { parseServeArgs, yardHome } from "./config";
 import { buildIsStale, runNextBuild } from "./build";

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { acceptPermission, type Api, attentionFor, describeTask, screenOf, sendKeys, waitState } from "./helpers/agent-tasks";
 import { claudeUser, pathWithAgents } from "./helpers/agents";
 import { adminClient } from "./helpers/client";
-import { git, makeRepo } from "./helpers/git";
+import { makeRepo } from "./helpers/git";
 import { startTestServer, type TestServer, yard, stopPaneHost } from "./helpers/server";
 import { waitFor } from "./helpers/wait";
 import { type ModelStub, startModelStub } from "./stubs/model-api";

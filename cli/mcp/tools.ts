@@ -14,7 +14,7 @@
 // `fill` supplies what the CLI takes from where it runs (relative paths, $YARD_TASK).
 import path from "node:path";
 import { z } from "zod";
-import { absolutePath, contextId, evidence, LIMITS, paneId, taskId, text } from "../../server/contracts/common";
+import { absolutePath, paneId, taskId } from "../../server/contracts/common";
 import { eventsListInput, readInput, sendKeysInput, submitInput } from "../../server/contracts/panes";
 import {
   addCommentInput,
@@ -54,7 +54,6 @@ export type Tool = Procedure & {
 const none = z.object({});
 const byTaskId = z.object({ id: taskId });
 const byPaneId = z.object({ id: paneId });
-const idString = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
 const profile = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/);
 const argv = z.array(z.string().max(8192)).min(1).max(256);
 

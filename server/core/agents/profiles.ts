@@ -8,7 +8,6 @@
 // argv placeholders (`{{node}}`, `{{yardRoot}}`, `{{shell}}`, `{{claudeHookSettings}}`,
 // `{{codexHooks}}`, `{{codexNotify}}`; what each means is in placeholders.ts) are expanded at
 // spawn time; an unknown one is BAD_PARAMS.
-import path from "node:path";
 import { REPO_ROOT } from "../../root";
 import { z } from "zod";
 import { argvSchema } from "../../contracts/common";
