@@ -132,18 +132,25 @@ export class AgentReviewStage {
     return r;
   }
 
-  private queue(fn: () => Promise<void>): void {
-    this.chain = this.chain.then(fn, fn).catch(() => {});
+  /** Runs reactions one at a time; a reaction that throws (the reviewer could not be spawned) fails the stage with its error. */
+  private queue(fn: () => Promise<void>, taskId?: string): void {
+    const run = () =>
+      fn().catch(async (e: unknown) => {
+        if (!taskId) return;
+        const err = e instanceof YardError ? { code: e.code, message: e.message } : { code: "INTERNAL", message: String(e) };
+        await this.finishStage(taskId, "failed", { reason: "reviewer_not_started", ...err }).catch(() => {});
+      });
+    this.chain = this.chain.then(run, run).catch(() => {});
   }
 
   private onEvent(e: YardEvent): void {
     if (e.type === "task.state" && e.taskId && e.payload.to === "completed") {
       const taskId = e.taskId;
-      this.queue(() => this.maybeStart(taskId));
+      this.queue(() => this.maybeStart(taskId), taskId);
     } else if (e.type === "task.plan" && e.taskId) {
       const taskId = e.taskId;
       const payload = e.payload;
-      this.queue(() => (payload.state === "in_review" ? this.maybeReviewPlan(taskId, Number(payload.version)) : this.onPlanReview(taskId, payload)));
+      this.queue(() => (payload.state === "in_review" ? this.maybeReviewPlan(taskId, Number(payload.version)) : this.onPlanReview(taskId, payload)), taskId);
     } else if (e.type === "task.review" && e.taskId) {
       const taskId = e.taskId;
       this.queue(() => this.onReview(taskId, e.payload));
