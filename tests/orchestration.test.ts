@@ -218,6 +218,13 @@ describe("role gates, whoami, guide and extra worktrees", () => {
     const visible = (await ok(["task", "list"], orchEnv)).tasks.map((x: any) => x.id);
     expect(visible).toContain(t.task.id);
     expect(visible).not.toContain(other.task.id);
+    // The same for panes and the event journal.
+    const panes = (await ok(["pane", "list"], orchEnv)).panes.map((p: any) => p.id);
+    expect(panes).toContain(t.pane.id);
+    expect(panes).not.toContain(other.pane.id);
+    const events = (await ok(["events", "--type", "task.*"], orchEnv)).events;
+    expect(events.some((e: any) => e.taskId === t.task.id)).toBe(true);
+    expect(events.some((e: any) => e.taskId === other.task.id)).toBe(false);
     // The person sees everything, and whoami says so.
     expect(await ok(["whoami"])).toMatchObject({ role: "person", paneId: null, task: null });
     expect(await ok(["whoami"], orchEnv)).toMatchObject({ role: "orchestrator", task: null });

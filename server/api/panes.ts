@@ -36,7 +36,11 @@ export const panesRouter = router({
   list: callerProcedure
     .input(z.object({ taskId: z.string().max(64).optional(), live: z.boolean().optional() }).optional())
     .output(paneList)
-    .query(({ ctx, input }) => ctx.services.panes.list({ taskId: input?.taskId, liveOnly: input?.live })),
+    .query(async ({ ctx, input }) => {
+      const panes = await ctx.services.panes.list({ taskId: input?.taskId, liveOnly: input?.live });
+      // A pane sees the panes its role reaches.
+      return ctx.pane ? ctx.services.access.visiblePanes(ctx.pane, panes) : panes;
+    }),
   get: callerProcedure
     .input(z.object({ id: paneId }))
     .output(paneInfo)
@@ -89,5 +93,9 @@ export const eventsRouter = router({
   list: callerProcedure
     .input(eventsListInput)
     .output(eventsReply)
-    .query(async ({ ctx, input }) => ({ events: await ctx.services.journal.list(input ?? {}), head: await ctx.services.journal.head() })),
+    .query(async ({ ctx, input }) => {
+      const events = await ctx.services.journal.list(input ?? {});
+      // A pane reads only the events about tasks and panes its role reaches.
+      return { events: ctx.pane ? await ctx.services.access.visibleEvents(ctx.pane, events) : events, head: await ctx.services.journal.head() };
+    }),
 });

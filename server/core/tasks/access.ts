@@ -2,7 +2,7 @@
 // task context, a task's parent pane and its root task's parent pane, a pane's lineage), and
 // `whoami`. Reads only; unknown ids answer null (the procedure itself then says NOT_FOUND).
 import { shortGuide } from "../agents/guide";
-import { type Caller, type CallerRole, mayAccessTask, type PaneForAccess, type PaneRole, type TaskForAccess } from "../agents/roles";
+import { type Caller, type CallerRole, mayAccessPane, mayAccessTask, type PaneForAccess, type PaneRole, type TaskForAccess } from "../agents/roles";
 import { YardError } from "../errors";
 import type { PaneInfo } from "../panes/manager";
 import type { TaskRow } from "../../stores/tasks";
@@ -71,6 +71,45 @@ export class AccessLookup {
     const out: T[] = [];
     for (const t of tasks) if (mayAccessTask(caller, { id: t.id, parentPaneId: t.parentPaneId, rootParentPaneId: await rootParent(t), contextId: t.contextId })) out.push(t);
     return out;
+  }
+
+  /** The panes of a list the calling pane may touch (its own, those it spawned, those of tasks it reaches). */
+  async visiblePanes<P extends PaneForAccess>(pane: { id: string; taskId: string | null; role: PaneRole }, panes: P[]): Promise<P[]> {
+    const caller = await this.caller(pane);
+    const tasks = new Map<string, boolean>();
+    const out: P[] = [];
+    for (const p of panes) if (mayAccessPane(caller, p, p.taskId ? await this.taskAllowed(caller, p.taskId, tasks) : null)) out.push(p);
+    return out;
+  }
+
+  /** The events the calling pane may read: about tasks and panes it may touch (none about anything else). */
+  async visibleEvents<E extends { taskId: string | null; paneId: string | null }>(pane: { id: string; taskId: string | null; role: PaneRole }, events: E[]): Promise<E[]> {
+    const caller = await this.caller(pane);
+    const tasks = new Map<string, boolean>();
+    const panes = new Map<string, boolean>();
+    const paneAllowed = async (id: string) => {
+      if (!panes.has(id)) {
+        const p = await this.pane(id);
+        panes.set(id, p ? mayAccessPane(caller, p, p.taskId ? await this.taskAllowed(caller, p.taskId, tasks) : null) : false);
+      }
+      return panes.get(id)!;
+    };
+    const out: E[] = [];
+    for (const e of events) {
+      if (!e.taskId && !e.paneId) continue;
+      if (e.taskId && !(await this.taskAllowed(caller, e.taskId, tasks))) continue;
+      if (!e.taskId && e.paneId && !(await paneAllowed(e.paneId))) continue;
+      out.push(e);
+    }
+    return out;
+  }
+
+  private async taskAllowed(caller: Caller, id: string, cache: Map<string, boolean>): Promise<boolean> {
+    if (!cache.has(id)) {
+      const t = await this.task(id);
+      cache.set(id, t ? mayAccessTask(caller, t) : false);
+    }
+    return cache.get(id)!;
   }
 
   async task(id: string): Promise<TaskForAccess | null> {
