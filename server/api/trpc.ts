@@ -8,7 +8,7 @@ import { ERROR_CODES, type ErrorCode, YardError } from "../core/errors";
 import type { Principal } from "../security/guard";
 import type { Services } from "../services";
 import type { PaneRole } from "../core/agents/roles";
-import { GATES, mayAccessPane, mayAccessTask, roleRefusal } from "./roles";
+import { GATES, roleRefusal } from "./roles";
 
 export interface Context {
   services: Services;
@@ -128,18 +128,11 @@ const gate = t.middleware(async ({ ctx, path, getRawInput, next }) => {
   if (!ctx.pane || (!g.task && !g.pane)) return next();
   const raw = (await getRawInput()) as Record<string, unknown> | null | undefined;
   const named = (field: string | undefined) => (field && raw && typeof raw === "object" && typeof raw[field] === "string" ? (raw[field] as string) : null);
-  const caller = await ctx.services.access.caller(ctx.pane);
+  const scope = await ctx.services.access.scope(ctx.pane);
   const taskId = named(g.task);
-  if (taskId) {
-    const t = await ctx.services.access.task(taskId);
-    if (t && !mayAccessTask(caller, t)) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch task ${taskId}`, { role, taskId });
-  }
+  if (taskId && (await scope.task(taskId)) === false) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch task ${taskId}`, { role, taskId });
   const paneId = named(g.pane);
-  if (paneId) {
-    const p = await ctx.services.access.pane(paneId);
-    const taskOk = p?.taskId ? await ctx.services.access.task(p.taskId).then((t) => (t ? mayAccessTask(caller, t) : false)) : null;
-    if (p && !mayAccessPane(caller, p, taskOk)) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch pane ${paneId}`, { role, paneId });
-  }
+  if (paneId && (await scope.pane(paneId)) === false) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch pane ${paneId}`, { role, paneId });
   return next();
 });
 

@@ -18,15 +18,17 @@ export interface Launch {
   sandbox: boolean;
   /** The known agent CLI it runs, from the profile's template (before its placeholders are expanded). */
   kind: AgentKind | null;
+  /** The profile's role (worker, reviewer, planner, orchestrator); null for a custom argv. */
+  profileRole: string | null;
 }
 
 export async function resolveLaunch(agents: AgentProfiles, opts: { agent?: string; argv?: string[]; pathEnv?: string }): Promise<Launch> {
   let launch: Launch;
   if (opts.agent) {
     const profile = await agents.get(opts.agent);
-    launch = { argv: expandArgv(profile.argv), env: profile.env, hooks: profile.supportsHooks, agent: profile.id, sandbox: profile.sandbox, kind: agentKindOf({ profileId: profile.id, argv: profile.argv }) };
+    launch = { argv: expandArgv(profile.argv), env: profile.env, hooks: profile.supportsHooks, agent: profile.id, sandbox: profile.sandbox, kind: agentKindOf({ profileId: profile.id, argv: profile.argv }), profileRole: profile.role };
   } else if (opts.argv) {
-    launch = { argv: expandArgv(opts.argv), env: {}, hooks: false, agent: null, sandbox: false, kind: agentKindOf({ argv: opts.argv }) };
+    launch = { argv: expandArgv(opts.argv), env: {}, hooks: false, agent: null, sandbox: false, kind: agentKindOf({ argv: opts.argv }), profileRole: null };
   } else {
     throw new YardError("BAD_PARAMS", "Give an agent profile or a command (argv)");
   }

@@ -15,6 +15,7 @@ import { YardError } from "../errors";
 import type { EventJournal, YardEvent } from "../events/journal";
 import type { PaneManager } from "../panes/manager";
 import type { Projects } from "../projects/projects";
+import { listSection } from "../tasks/contract";
 import { waitForReady } from "../tasks/ready-wait";
 import type { TaskView } from "../tasks/views";
 import type { ReviewStore } from "../../stores/reviews";
@@ -58,8 +59,7 @@ export function planReviewerPrompt(t: { id: string; title: string; objective: st
 
 export function reviewerPrompt(t: Pick<TaskView, "id" | "title" | "round" | "contract" | "result">): string {
   const lines = [`Review task ${t.id}: ${t.title} (round ${t.round}).`, "", "Objective:", t.contract.objective];
-  if (t.contract.acceptanceCriteria.length) lines.push("", "Acceptance criteria:", ...t.contract.acceptanceCriteria.map((c) => `- ${c}`));
-  if (t.contract.constraints.length) lines.push("", "Constraints:", ...t.contract.constraints.map((c) => `- ${c}`));
+  lines.push(...listSection("Acceptance criteria", t.contract.acceptanceCriteria), ...listSection("Constraints", t.contract.constraints));
   lines.push("", `The worker reported: ${t.result ? `${t.result.status}: ${t.result.summary}` : "no result"}`, "", shortGuide("reviewer"));
   lines.push(
     "",

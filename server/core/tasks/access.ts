@@ -73,43 +73,48 @@ export class AccessLookup {
     return out;
   }
 
-  /** The panes of a list the calling pane may touch (its own, those it spawned, those of tasks it reaches). */
-  async visiblePanes<P extends PaneForAccess>(pane: { id: string; taskId: string | null; role: PaneRole }, panes: P[]): Promise<P[]> {
+  /**
+   * What one calling pane may touch, answered per task or pane id (each row read once): true,
+   * false, or null for an id that does not exist (the procedure then says NOT_FOUND).
+   */
+  async scope(pane: { id: string; taskId: string | null; role: PaneRole }): Promise<{ task(id: string): Promise<boolean | null>; pane(id: string): Promise<boolean | null> }> {
     const caller = await this.caller(pane);
-    const tasks = new Map<string, boolean>();
+    const tasks = new Map<string, boolean | null>();
+    const panes = new Map<string, boolean | null>();
+    const task = async (id: string) => {
+      if (!tasks.has(id)) {
+        const t = await this.task(id);
+        tasks.set(id, t ? mayAccessTask(caller, t) : null);
+      }
+      return tasks.get(id)!;
+    };
+    const paneOk = async (id: string) => {
+      if (!panes.has(id)) {
+        const p = await this.pane(id);
+        panes.set(id, p ? mayAccessPane(caller, p, p.taskId ? (await task(p.taskId)) === true : null) : null);
+      }
+      return panes.get(id)!;
+    };
+    return { task, pane: paneOk };
+  }
+
+  /** The panes of a list the calling pane may touch (its own, those it spawned, those of tasks it reaches). */
+  async visiblePanes<P extends { id: string }>(pane: { id: string; taskId: string | null; role: PaneRole }, panes: P[]): Promise<P[]> {
+    const scope = await this.scope(pane);
     const out: P[] = [];
-    for (const p of panes) if (mayAccessPane(caller, p, p.taskId ? await this.taskAllowed(caller, p.taskId, tasks) : null)) out.push(p);
+    for (const p of panes) if ((await scope.pane(p.id)) === true) out.push(p);
     return out;
   }
 
   /** The events the calling pane may read: about tasks and panes it may touch (none about anything else). */
   async visibleEvents<E extends { taskId: string | null; paneId: string | null }>(pane: { id: string; taskId: string | null; role: PaneRole }, events: E[]): Promise<E[]> {
-    const caller = await this.caller(pane);
-    const tasks = new Map<string, boolean>();
-    const panes = new Map<string, boolean>();
-    const paneAllowed = async (id: string) => {
-      if (!panes.has(id)) {
-        const p = await this.pane(id);
-        panes.set(id, p ? mayAccessPane(caller, p, p.taskId ? await this.taskAllowed(caller, p.taskId, tasks) : null) : false);
-      }
-      return panes.get(id)!;
-    };
+    const scope = await this.scope(pane);
     const out: E[] = [];
     for (const e of events) {
-      if (!e.taskId && !e.paneId) continue;
-      if (e.taskId && !(await this.taskAllowed(caller, e.taskId, tasks))) continue;
-      if (!e.taskId && e.paneId && !(await paneAllowed(e.paneId))) continue;
-      out.push(e);
+      const ok = e.taskId ? await scope.task(e.taskId) : e.paneId ? await scope.pane(e.paneId) : false;
+      if (ok === true) out.push(e);
     }
     return out;
-  }
-
-  private async taskAllowed(caller: Caller, id: string, cache: Map<string, boolean>): Promise<boolean> {
-    if (!cache.has(id)) {
-      const t = await this.task(id);
-      cache.set(id, t ? mayAccessTask(caller, t) : false);
-    }
-    return cache.get(id)!;
   }
 
   async task(id: string): Promise<TaskForAccess | null> {

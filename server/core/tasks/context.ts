@@ -91,6 +91,23 @@ export async function taskRow(ctx: TaskContext, id: string): Promise<TaskRow> {
   return row;
 }
 
+/** How a task's worktree and agent start; kept with a backlog task until it starts. */
+export interface LaunchOptions {
+  branch: string;
+  baseRef: string | null;
+  fetch: boolean;
+  path: string | null;
+  readyTimeoutMs: number | null;
+  stallMs: number | null;
+  dialogTimeoutMs?: number | null;
+}
+
+/** A task's branch when none is given: yard/<title as a slug>-<part of its id>. */
+export function defaultBranch(title: string, id: string): string {
+  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "task";
+  return `yard/${slug}-${id.slice(3, 9)}`;
+}
+
 export const json = <T>(s: string | null | undefined, fallback: T): T => {
   if (!s) return fallback;
   try {

@@ -9,10 +9,14 @@ import { type GuideRole, shortGuide } from "../agents/guide";
 export { contractInput };
 export type Contract = z.output<typeof contractInput>;
 
+/** A titled bullet list of a prompt (nothing when the list is empty), after a blank line. */
+export function listSection(title: string, items: readonly string[]): string[] {
+  return items.length ? ["", `${title}:`, ...items.map((x) => `- ${x}`)] : [];
+}
+
 export function renderPrompt(c: Contract, task: { id: string; title: string; role?: GuideRole }): string {
   const parts: string[] = [`Task ${task.id}: ${task.title}`, "", "Objective:", c.objective];
-  if (c.constraints.length) parts.push("", "Constraints:", ...c.constraints.map((x) => `- ${x}`));
-  if (c.acceptanceCriteria.length) parts.push("", "Acceptance criteria:", ...c.acceptanceCriteria.map((x) => `- ${x}`));
+  parts.push(...listSection("Constraints", c.constraints), ...listSection("Acceptance criteria", c.acceptanceCriteria));
   if (c.outputFormat) parts.push("", "Expected output format:", c.outputFormat);
   // How this role uses yard (report, ask, register extra worktrees): its short guide.
   parts.push("", shortGuide(task.role ?? "worker"));

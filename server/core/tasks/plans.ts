@@ -13,9 +13,10 @@ import { newId } from "../ids";
 import type { NewSubtask, PlanRecord, PlanState, PlanStore } from "../../stores/plans";
 import type { TaskRow } from "../../stores/tasks";
 import { shortGuide } from "../agents/guide";
+import { listSection } from "./contract";
 import { findCycle } from "./dependencies";
 import { type TaskEvent, type TaskState, transition } from "./state";
-import type { ApplyExtra } from "./context";
+import { type ApplyExtra, defaultBranch, json, type LaunchOptions } from "./context";
 
 export interface PlanServiceDeps {
   store: PlanStore;
@@ -48,8 +49,7 @@ export interface PlanViewRecord {
 /** The prompt a planner agent gets: the goal (the task's contract), the plan's shape and how to submit it. */
 export function plannerPrompt(t: { id: string; title: string; objective: string; acceptanceCriteria: string[]; constraints: string[] }): string {
   const lines = [`Plan task ${t.id}: ${t.title}`, "", "Goal:", t.objective];
-  if (t.acceptanceCriteria.length) lines.push("", "Acceptance criteria:", ...t.acceptanceCriteria.map((c) => `- ${c}`));
-  if (t.constraints.length) lines.push("", "Constraints:", ...t.constraints.map((c) => `- ${c}`));
+  lines.push(...listSection("Acceptance criteria", t.acceptanceCriteria), ...listSection("Constraints", t.constraints));
   lines.push(
     "",
     shortGuide("planner"),
@@ -69,15 +69,6 @@ export function planFeedbackPrompt(version: number, summary: string | null, note
   parts.push("", "Submit the next version with yard plan submit.");
   return parts.join("\n");
 }
-
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "task";
-const json = <T>(s: string, fallback: T): T => {
-  try {
-    return JSON.parse(s) as T;
-  } catch {
-    return fallback;
-  }
-};
 
 export class PlanService {
   constructor(private readonly deps: PlanServiceDeps) {}
@@ -145,7 +136,7 @@ export class PlanService {
       const agent = s.agent ?? parent.agent;
       if (agent !== "custom" && !(await this.deps.profileExists(agent))) throw new YardError("NOT_FOUND", `Subtask ${s.key} names the agent profile ${agent}, which does not exist`, { key: s.key, agent });
       const id = keys[s.key]!;
-      const branch = await validateBranchName(`yard/${slug(s.title)}-${id.slice(3, 9)}`);
+      const branch = await validateBranchName(defaultBranch(s.title, id));
       subtasks.push({
         fields: {
           id,
@@ -167,7 +158,7 @@ export class PlanService {
           sandboxed: parent.sandboxed,
           reviewerProfile: parent.reviewerProfile,
         },
-        startOptions: { branch, baseRef: null, fetch: false, path: null, readyTimeoutMs: null, stallMs: null, dialogTimeoutMs: null },
+        startOptions: { branch, baseRef: null, fetch: false, path: null, readyTimeoutMs: null, stallMs: null, dialogTimeoutMs: null } satisfies LaunchOptions,
         dependsOn: s.dependsOn.map((k) => keys[k]!),
       });
     }

@@ -2,6 +2,7 @@
 // (feedback to the live pane, or the contract plus feedback to a fresh one), a follow-up prompt
 // for a task waiting on input, resuming a failed or canceled task's agent session in a fresh pane,
 // and the rounds' records. A round starts through the reducer (next_round, resume).
+import { taskPaneRole } from "../agents/roles";
 import { existsSync } from "node:fs";
 import type { TaskRound } from "../../contracts/reviews";
 import { codexResumeArgv } from "../agents/codex";
@@ -46,7 +47,7 @@ export async function startNextRound(ctx: TaskContext, taskId: string, feedback:
     const launch = await deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: argv ?? undefined });
     const pane = await spawnWorker(ctx, { id: row.id, title: row.title, agentId, argv, launch, parentPaneId: row.parentPaneId, sandbox, trustDir }, row.worktreePath);
     paneId = pane.id;
-    prompt = `${renderPrompt(contractOf(row), { id: row.id, title: row.title })}\n\n${feedback}`;
+    prompt = `${renderPrompt(contractOf(row), { id: row.id, title: row.title, role: taskPaneRole(launch.profileRole) })}\n\n${feedback}`;
   }
   try {
     await apply(ctx, taskId, { type: "next_round" }, { round: { prompt, paneId } });

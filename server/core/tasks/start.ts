@@ -12,7 +12,7 @@ import type { Launch } from "../panes/launch";
 import type { PaneInfo } from "../panes/manager";
 import type { SandboxLaunch } from "../sandbox/sandbox";
 import type { LaunchFields, TaskFields, TaskRow } from "../../stores/tasks";
-import { apply, type BeforeLaunch, contractOf, json, maxActive, type TaskContext, taskRow } from "./context";
+import { apply, type BeforeLaunch, contractOf, defaultBranch, json, type LaunchOptions, maxActive, type TaskContext, taskRow } from "./context";
 import { type Contract, renderPrompt } from "./contract";
 import { tidyWorktreeDir } from "./finish";
 import { runInBackground } from "./runner";
@@ -44,21 +44,6 @@ interface LaunchPlan {
   role?: PaneRole;
   /** The first prompt when it is not the contract (the planner's). */
   prompt?: string;
-}
-
-/** How a task's worktree and agent start; kept with a backlog task until it starts. */
-interface LaunchOptions {
-  branch: string;
-  baseRef: string | null;
-  fetch: boolean;
-  path: string | null;
-  readyTimeoutMs: number | null;
-  stallMs: number | null;
-  dialogTimeoutMs?: number | null;
-}
-
-function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "task";
 }
 
 /**
@@ -108,7 +93,7 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: { paneId?
 
   const id = newId("tsk");
   const title = input.title ?? input.objective.split("\n")[0]!.slice(0, 80);
-  const branch = await validateBranchName(input.branch ?? `yard/${slug(title)}-${id.slice(3, 9)}`);
+  const branch = await validateBranchName(input.branch ?? defaultBranch(title, id));
   const fields: TaskFields = {
     id,
     title,
@@ -221,8 +206,7 @@ async function launch(ctx: TaskContext, plan: LaunchPlan, mode: { create: TaskFi
   await p;
 
   // An orchestrating profile's agent gets the orchestrator's short guide, any other the worker's.
-  const profileRole = plan.agentId ? (await deps.agents.get(plan.agentId).catch(() => null))?.role : null;
-  const prompt = plan.prompt ?? renderPrompt(plan.contract, { id, title: plan.title, role: taskPaneRole(profileRole) });
+  const prompt = plan.prompt ?? renderPrompt(plan.contract, { id, title: plan.title, role: taskPaneRole(plan.launch.profileRole) });
   const previous = ctx.stateCache.get(id);
   let pane: PaneInfo | null = null;
   try {
@@ -274,10 +258,9 @@ export async function spawnWorker(
     sandboxHome: w.sandbox ? (deps.sandbox?.dirs(w.id).home ?? null) : null,
   });
   // The spawn takes the launch resolved at validation (the profile is not read again).
-  const profile = w.agentId ? await deps.agents.get(w.agentId).catch(() => null) : null;
   return deps.panes.spawn(
     { agent: w.agentId ?? undefined, argv: w.argv ?? undefined, cwd, label: w.title.slice(0, 120), parentPaneId: w.parentPaneId ?? undefined, relationship: w.parentPaneId ? "subagent" : undefined },
-    { taskId: w.id, sandbox: await sandboxLaunch(ctx, w.id, cwd, w.sandbox), rewriteArgv: w.rewriteArgv, launch, role: w.role ?? taskPaneRole(profile?.role) },
+    { taskId: w.id, sandbox: await sandboxLaunch(ctx, w.id, cwd, w.sandbox), rewriteArgv: w.rewriteArgv, launch, role: w.role ?? taskPaneRole(launch.profileRole) },
   );
 }
 

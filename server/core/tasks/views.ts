@@ -33,10 +33,17 @@ export async function list(ctx: TaskContext, filter: { contextId?: string; state
 async function views(ctx: TaskContext, rows: TaskRow[]): Promise<TaskView[]> {
   const current = await ctx.store.currentRounds(rows);
   const waiting = (await ctx.deps.dependencies?.waitingMany(rows.map((r) => ({ id: r.id, autoStartWhen: r.autoStartWhen as AutoStartWhen | null })))) ?? new Map<string, Waiting>();
-  return Promise.all(rows.map((r) => view(ctx, r, current.get(r.id) ?? { result: null, verdict: null }, waiting.get(r.id) ?? null)));
+  // Each project's reviewer, read once for the whole list (a task without its own inherits it).
+  const projectReviewers = new Map<string, string | null>();
+  for (const id of new Set(rows.map((r) => r.projectId).filter((p): p is string => p !== null))) {
+    projectReviewers.set(id, (await ctx.deps.projects.get(id).catch(() => null))?.reviewerProfile ?? null);
+  }
+  return Promise.all(
+    rows.map((r) => view(ctx, r, current.get(r.id) ?? { result: null, verdict: null }, waiting.get(r.id) ?? null, r.reviewerProfile ?? (r.projectId ? (projectReviewers.get(r.projectId) ?? null) : null))),
+  );
 }
 
-async function view(ctx: TaskContext, r: TaskRow, current: { result: string | null; verdict: string | null }, waiting: Waiting | null): Promise<TaskView> {
+async function view(ctx: TaskContext, r: TaskRow, current: { result: string | null; verdict: string | null }, waiting: Waiting | null, reviewer: string | null): Promise<TaskView> {
   const evidence = json<Evidence | null>(r.evidence, null);
   const pane = r.paneId && ctx.deps.panes.isLive(r.paneId) ? await ctx.deps.panes.get(r.paneId).catch(() => null) : null;
   return {
@@ -79,13 +86,8 @@ async function view(ctx: TaskContext, r: TaskRow, current: { result: string | nu
     updatedAt: r.updatedAt.toISOString(),
     waiting,
     acknowledgedAt: r.resultAckedAt?.toISOString() ?? null,
-    agentReview: { reviewer: r.reviewerProfile ?? (await projectReviewer(ctx, r.projectId)), state: r.agentReviewState, paneId: r.agentReviewPaneId, runs: r.agentReviewRuns },
+    agentReview: { reviewer, state: r.agentReviewState, paneId: r.agentReviewPaneId, runs: r.agentReviewRuns },
   };
-}
-
-async function projectReviewer(ctx: TaskContext, projectId: string | null): Promise<string | null> {
-  if (!projectId) return null;
-  return (await ctx.deps.projects.get(projectId).catch(() => null))?.reviewerProfile ?? null;
 }
 
 export async function events(ctx: TaskContext, taskId: string, since?: number): Promise<YardEvent[]> {
