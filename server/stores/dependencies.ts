@@ -31,16 +31,23 @@ export class DependencyStore {
     return rows.map((r) => ({ taskId: r.taskId, dependsOnId: r.dependsOnId, ...r.dependsOn }));
   }
 
-  /** Dependencies of many tasks at once (the board). */
-  async dependenciesOfMany(taskIds: string[]): Promise<Map<string, DependencyRow[]>> {
+  /**
+   * Dependencies of many tasks at once (any number of tasks). With `projectId` (the board: every
+   * task of one project) the edges are selected by the project, one parameter, not by id.
+   */
+  async dependenciesOfMany(taskIds: string[], projectId?: string): Promise<Map<string, DependencyRow[]>> {
     const out = new Map<string, DependencyRow[]>();
     if (taskIds.length === 0) return out;
+    const wanted = new Set(taskIds);
+    // No orderBy: Prisma splits a long `in` list over several statements (SQLite caps the
+    // parameters of one) only for unordered reads; sorted here instead.
     const rows = await this.db.taskDependency.findMany({
-      where: { taskId: { in: taskIds } },
+      where: projectId === undefined ? { taskId: { in: taskIds } } : { task: { projectId } },
       select: { taskId: true, dependsOnId: true, dependsOn: { select: { state: true, disposition: true, title: true } } },
-      orderBy: { dependsOnId: "asc" },
     });
+    rows.sort((a, b) => (a.dependsOnId < b.dependsOnId ? -1 : a.dependsOnId > b.dependsOnId ? 1 : 0));
     for (const r of rows) {
+      if (!wanted.has(r.taskId)) continue;
       const list = out.get(r.taskId) ?? [];
       list.push({ taskId: r.taskId, dependsOnId: r.dependsOnId, ...r.dependsOn });
       out.set(r.taskId, list);

@@ -164,8 +164,8 @@ export class TaskDependencies {
   }
 
   /** The waiting status of many tasks at once (the board); tasks without dependencies are absent. */
-  async waitingMany(tasks: Array<{ id: string; autoStartWhen: AutoStartWhen | null }>): Promise<Map<string, Waiting>> {
-    const rows = await this.deps.store.dependenciesOfMany(tasks.map((t) => t.id));
+  async waitingMany(tasks: Array<{ id: string; autoStartWhen: AutoStartWhen | null }>, projectId?: string): Promise<Map<string, Waiting>> {
+    const rows = await this.deps.store.dependenciesOfMany(tasks.map((t) => t.id), projectId);
     const out = new Map<string, Waiting>();
     for (const t of tasks) {
       const deps = rows.get(t.id);

@@ -97,7 +97,7 @@ export async function events(ctx: TaskContext, taskId: string, since?: number): 
 
 export function board(ctx: TaskContext, projectId: string): Promise<Board> {
   const deps = ctx.deps.dependencies;
-  return loadBoard(ctx.store, projectId, ctx.deps.panes, deps ? (tasks) => deps.waitingMany(tasks) : undefined);
+  return loadBoard(ctx.store, projectId, ctx.deps.panes, deps ? (tasks) => deps.waitingMany(tasks, projectId) : undefined);
 }
 
 /** Tasks not yet settled for good (pending, working, input_required), optionally of one profile. */
