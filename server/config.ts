@@ -40,9 +40,11 @@ export interface ServeOptions {
   port: number;
   dev: boolean;
   allowRemote: boolean;
+  /** `npm start`: run the server detached, return once it serves (server/background.ts). */
+  background?: boolean;
 }
 
-/** Parses `--port N`, `--host H`, `--dev`, `--allow-remote` over PORT/HOST env defaults. */
+/** Parses `--port N`, `--host H`, `--dev`, `--allow-remote`, `--background` over PORT/HOST env defaults. */
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
   const opts: ServeOptions = {
     host: env.HOST || DEFAULT_HOST,
@@ -58,10 +60,11 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       return v;
     };
     if (a === "--dev") opts.dev = true;
+    else if (a === "--background") opts.background = true;
     else if (a === "--allow-remote") opts.allowRemote = true;
     else if (a === "--port" || a.startsWith("--port=")) opts.port = Number(value());
     else if (a === "--host" || a.startsWith("--host=")) opts.host = value();
-    else throw new Error(`unknown option ${a} (options: --port N, --host H, --allow-remote, --dev)`);
+    else throw new Error(`unknown option ${a} (options: --port N, --host H, --allow-remote, --dev, --background)`);
   }
   if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) {
     throw new Error(`invalid port ${JSON.stringify(String(opts.port))}: use a number from 0 to 65535`);

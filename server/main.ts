@@ -1,11 +1,12 @@
-// Entry point: `npm start` / `yard serve` (production; builds the UI first when needed) and
-// `npm run dev`. Starts the server process, prints the board URL and the login link, and shuts
+// Entry point: `yard serve` / `npm run serve` (production; builds the UI first when needed),
+// `npm start` (the same, detached: --background, see background.ts) and `npm run dev`. Starts the server process, prints the board URL and the login link, and shuts
 // down cleanly on SIGINT/SIGTERM — leaving the agents running in the pane host, so a restart or
 // an upgrade loses nothing. `yard stop --all` stops the agents and the pane host too.
 import "./v8-flags"; // first: before any module that compiles WebAssembly
 import { REPO_ROOT } from "./root";
 import { parseServeArgs, yardHome } from "./config";
 import { buildIsStale, runNextBuild } from "./build";
+import { runInBackground } from "./background";
 import { startServer } from "./http";
 
 const root = REPO_ROOT;
@@ -17,6 +18,10 @@ async function main() {
   } catch (e) {
     console.error(`switchyard: ${(e as Error).message}`);
     process.exit(2);
+  }
+  if (opts.background) {
+    const args = process.argv.slice(2).filter((a) => a !== "--background");
+    process.exit(await runInBackground({ home: yardHome(), bundle: process.argv[1]!, args }));
   }
   const ui = process.env.YARD_NO_UI !== "1";
   process.chdir(root);

@@ -12,7 +12,7 @@ import { toCliError } from "../output";
 export function registerServer(program: Command, ctx: CliContext) {
   program
     .command("serve")
-    .description("Start the board (the same as npm start); --port N, --host H, --dev")
+    .description("Start the board in the foreground (npm start runs it in the background); --port N, --host H, --dev")
     .allowUnknownOption(true)
     .helpOption(false)
     .argument("[options...]")
