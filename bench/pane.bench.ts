@@ -36,7 +36,7 @@ const COLS = 120;
 const ROWS = 40;
 const THROUGHPUT_BYTES = 20 * 1024 * 1024;
 /** Baseline/pipeline pairs of the throughput result. */
-const PAIRS = 9;
+const PAIRS = 15;
 const LAG_PANES = 16;
 const LAG_SECONDS = 5;
 const LAG_RATE = 1024 * 1024; // bytes/s per pane
