@@ -20,6 +20,11 @@ export default defineConfig({
   reporter: [["list"]],
   use: {
     colorScheme: "light",
+    // The board's pulses and the terminal's blinking cursor stop under reduced motion (a user's
+    // system setting the UI honours; board.spec.ts checks both ways). Headless Chromium composits
+    // every animation frame in software, so leaving them on cost about a fifth of the suite's
+    // browser CPU, with nothing asserted on them.
+    reducedMotion: "reduce",
     viewport: { width: 1280, height: 800 },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",

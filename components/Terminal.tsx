@@ -99,7 +99,8 @@ export const PaneTerminal = forwardRef<TerminalHandle, PaneTerminalProps>(functi
         fontSize: 13,
         lineHeight: 1.15,
         scrollback: 5000,
-        cursorBlink: true,
+        // No blinking for people who ask their system for less motion.
+        cursorBlink: !window.matchMedia("(prefers-reduced-motion: reduce)").matches,
         // The rendered rows are aria-hidden; screen-reader mode keeps a readable mirror of the
         // screen (and announces new output) for assistive technology.
         screenReaderMode: true,

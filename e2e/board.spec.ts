@@ -188,3 +188,23 @@ test("a browser without the login cookie gets the 401 login-token page", async (
     await context.close();
   }
 });
+
+test("a working task's pulse stops for a browser that asks for reduced motion", async ({ page, makeRepo, yard }) => {
+  const repo = makeRepo();
+  const projectId = (await yard(["--json", "project", "add", repo, "--name", "motion"])).json.project.id as string;
+  const started = await yard(["--json", "task", "start", "--project", projectId, "--agent", "demo", "--title", "pulse", "--objective", "sleep 60000"]);
+  expect(started.code, started.stderr).toBe(0);
+  const dot = page.locator('[data-testid=state-badge][data-state=working] > span[aria-hidden]').first();
+  const iterations = () => dot.evaluate((e) => getComputedStyle(e).animationIterationCount);
+  try {
+    await page.emulateMedia({ reducedMotion: "no-preference" });
+    await page.goto(`/?project=${projectId}`);
+    await expect(dot).toBeVisible({ timeout: 30_000 });
+    expect(await iterations()).toBe("infinite");
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await expect.poll(iterations).toBe("1");
+  } finally {
+    const canceled = await yard(["--json", "task", "cancel", started.json.task.id]);
+    expect(canceled.code, canceled.stderr).toBe(0);
+  }
+});
