@@ -11,7 +11,8 @@ import path from "node:path";
 
 export const BANNER = "Switchyard demo agent — type a prompt, or 'help'";
 export const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-export const SPINNER_INTERVAL_MS = 100;
+/** A frame every 200 ms: alive to a watcher, and half the redraws (each one travels PTY -> mirror -> every open terminal) of a 100 ms spinner. */
+export const SPINNER_INTERVAL_MS = 200;
 export const CTRL_C_WINDOW_MS = 2000;
 export const ESC_FLUSH_MS = 50;
 export const PASTE_START = "\x1b[200~";
