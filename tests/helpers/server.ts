@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { processAlive } from "../../server/panehost/protocol";
+import { seedHome } from "./db-template";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const YARD_BIN = path.join(ROOT, "cli/bin/yard.js");
@@ -33,7 +34,11 @@ export interface TestServer {
 }
 
 export async function startTestServer(opts: { home?: string; ui?: boolean; env?: Record<string, string>; args?: string[] } = {}): Promise<TestServer> {
-  const home = opts.home ?? mkdtempSync(path.join(os.tmpdir(), "yard-home-"));
+  let home = opts.home;
+  if (home === undefined) {
+    home = mkdtempSync(path.join(os.tmpdir(), "yard-home-"));
+    seedHome(home);
+  }
   let out = "";
   const proc = spawn(process.execPath, [...SERVER_ARGV, "--port", "0", ...(opts.args ?? [])], {
     cwd: ROOT,
