@@ -2,8 +2,10 @@
 # The test command (`npm test`): Prisma client, the yard CLI bundle, typecheck, the pinned agent
 # CLIs (Claude Code, Codex: installed once into a cache outside the repo, a no-op afterwards),
 # unit + integration tests (vitest, the real-agent tests included), UI build when stale,
-# end-to-end tests (Playwright against the real server and Debian's Chromium). Every stage runs even when an earlier one failed (except when the Prisma client
-# or the UI cannot be built); the exit status is non-zero if anything failed.
+# end-to-end tests (Playwright against the real server and Debian's Chromium). The typecheck and
+# the UI build + end-to-end tests run beside vitest (their output is printed when they end).
+# Every stage runs even when an earlier one failed (except when the Prisma client or the UI
+# cannot be built); the exit status is non-zero if anything failed.
 # The last line is always `N passed, M failed`: N and M are the vitest + Playwright test counts;
 # a failed stage that reported no failing test (typecheck, a crash) counts as one failure, so
 # "0 failed" means everything passed.
@@ -97,12 +99,31 @@ status=0
 stage_done "bundles" "$status"
 [ "$status" -eq 0 ] || FAILED=$((FAILED + 1))
 
-# 3. Typecheck.
-header "Typecheck (tsc --noEmit)"
-status=0
-npx tsc --noEmit -p . || status=$?
-stage_done "typecheck" "$status"
-[ "$status" -eq 0 ] || FAILED=$((FAILED + 1))
+# 3-6 run side by side: the typecheck, and the UI build followed by the end-to-end tests, in the
+# background (their output is kept and printed when they end), while the unit and integration
+# tests run in the foreground. Most tests wait on processes (agents, servers, browsers) rather
+# than compute, so one stage's waits are another's CPU time.
+LOGS="$REPORTS/logs"
+mkdir -p "$LOGS"
+
+# 3. Typecheck (background).
+( status=0; npx tsc --noEmit -p . >"$LOGS/typecheck.log" 2>&1 || status=$?; echo "$status" >"$LOGS/typecheck.status" ) &
+TYPECHECK_PID=$!
+
+# 5-6. The production UI build the e2e servers serve (only when .next is missing or stale), then the
+# end-to-end tests (background).
+(
+  start=$SECONDS
+  status=0
+  npx tsx e2e/build-ui.ts >"$LOGS/ui-build.log" 2>&1 || status=$?
+  echo "$status $((SECONDS - start))" >"$LOGS/ui-build.status"
+  [ "$status" -eq 0 ] || exit 0
+  start=$SECONDS
+  status=0
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$PLAYWRIGHT_JSON" npx playwright test --reporter=list,json >"$LOGS/playwright.log" 2>&1 || status=$?
+  echo "$status $((SECONDS - start))" >"$LOGS/playwright.status"
+) &
+E2E_PID=$!
 
 # 3b. The real agent CLIs the real-agent integration tests run (tests/real-*.test.ts): pinned
 # versions from the npm registry into ${YARD_AGENT_CACHE:-$HOME/.cache/switchyard/agents}; a
@@ -113,29 +134,40 @@ node scripts/install-agents.mjs || status=$?
 stage_done "install-agents" "$status"
 [ "$status" -eq 0 ] || FAILED=$((FAILED + 1))
 
-# 4. Unit and integration tests.
-header "Unit and integration tests (vitest)"
+# 4. Unit and integration tests (foreground, streamed).
+header "Unit and integration tests (vitest; the typecheck and the end-to-end tests run beside it)"
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json="$VITEST_JSON" || status=$?
 stage_done "vitest" "$status"
 tally "vitest" vitest "$VITEST_JSON" "$status"
 
-# 5. The production UI build the e2e servers serve (only when .next is missing or stale).
-header "UI build (next build, when stale)"
-status=0
-npx tsx e2e/build-ui.ts || status=$?
-stage_done "ui-build" "$status"
-
-# 6. End-to-end tests.
+# The background stages' output, in order, once each has ended.
+wait "$TYPECHECK_PID" || true
+header "Typecheck (tsc --noEmit, ran beside vitest)"
+cat "$LOGS/typecheck.log"
+status="$(cat "$LOGS/typecheck.status" 2>/dev/null || echo 1)"
+printf '\n--> typecheck: %s\n' "$([ "$status" -eq 0 ] && echo ok || echo "FAILED with exit code $status")"
 if [ "$status" -ne 0 ]; then
+  FAILED_STAGES+=("typecheck")
+  FAILED=$((FAILED + 1))
+fi
+
+wait "$E2E_PID" || true
+header "UI build (next build, when stale; ran beside vitest)"
+cat "$LOGS/ui-build.log"
+read -r status took <"$LOGS/ui-build.status" || { status=1; took=0; }
+printf '\n--> ui-build: %s (%ss)\n' "$([ "$status" -eq 0 ] && echo ok || echo "FAILED with exit code $status")" "$took"
+if [ "$status" -ne 0 ]; then
+  FAILED_STAGES+=("ui-build")
   FAILED=$((FAILED + 1))
   printf '\n==> End-to-end tests (Playwright): skipped, the UI did not build\n'
   FAILED_STAGES+=("playwright (skipped)")
 else
-  header "End-to-end tests (Playwright, $ROOT/e2e)"
-  status=0
-  PLAYWRIGHT_JSON_OUTPUT_NAME="$PLAYWRIGHT_JSON" npx playwright test --reporter=list,json || status=$?
-  stage_done "playwright" "$status"
+  header "End-to-end tests (Playwright, $ROOT/e2e; ran beside vitest)"
+  cat "$LOGS/playwright.log"
+  read -r status took <"$LOGS/playwright.status" || { status=1; took=0; }
+  printf '\n--> playwright: %s (%ss)\n' "$([ "$status" -eq 0 ] && echo ok || echo "FAILED with exit code $status")" "$took"
+  [ "$status" -eq 0 ] || FAILED_STAGES+=("playwright")
   tally "playwright" playwright "$PLAYWRIGHT_JSON" "$status"
 fi
 
