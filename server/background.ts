@@ -17,15 +17,17 @@ const READY_LINE = /^Open this login link once in your browser: /;
 
 export const serverLog = (home: string) => path.join(home, "logs", "server.log");
 
-/** The server recorded as running for the data dir (server.json with a live pid), or null. */
-function runningServer(home: string): { url: string; pid: number } | null {
+/** The server recorded as running for the data dir (server.json with a live pid that answers its health check), or null. */
+async function runningServer(home: string): Promise<{ url: string; pid: number } | null> {
   try {
     const info = JSON.parse(readFileSync(paths(home).server, "utf8")) as { url?: unknown; pid?: unknown };
-    if (typeof info.url === "string" && typeof info.pid === "number" && processAlive(info.pid)) return { url: info.url, pid: info.pid };
+    if (typeof info.url !== "string" || typeof info.pid !== "number" || !processAlive(info.pid)) return null;
+    // A pid can be reused after a crash: only a server that answers counts.
+    const res = await fetch(`${info.url}/api/health`, { signal: AbortSignal.timeout(2000) });
+    return res.ok ? { url: info.url, pid: info.pid } : null;
   } catch {
-    /* none recorded, or unreadable: not running */
+    return null; // none recorded, unreadable, or not answering: not running
   }
-  return null;
 }
 
 function loginLink(home: string, url: string): string | null {
@@ -55,7 +57,7 @@ function serverEnv(): NodeJS.ProcessEnv {
  */
 export async function runInBackground(opts: { home: string; bundle: string; args: string[]; out?: (line: string) => void }): Promise<number> {
   const out = opts.out ?? ((l: string) => console.log(l));
-  const running = runningServer(opts.home);
+  const running = await runningServer(opts.home);
   if (running) {
     out(`Switchyard is already running at ${running.url}  (pid ${running.pid}, data: ${opts.home})`);
     const link = loginLink(opts.home, running.url);
