@@ -102,12 +102,32 @@ describe("ScreenWatcher", () => {
     p.show(screen("codex-ready.txt"));
     await until(() => p.state.lifecycle === "idle");
     p.show(oldError); // an earlier turn's error still on screen when this turn starts
+    await new Promise((r) => setTimeout(r, 300)); // on screen while idle: the watcher has read it
     p.hook("UserPromptSubmit");
     await new Promise((r) => setTimeout(r, 300));
     expect(p.state.lifecycle).toBe("working");
     p.show(oldError.replace("› Ask Codex", '■ {"error":{"message":"a new failure"}}\n› Ask Codex'));
     await until(() => p.state.lifecycle === "done");
     expect(p.state.lastStop).toMatchObject({ failed: true, error: '■ {"error":{"message":"a new failure"}}' });
+    w.stop();
+  });
+
+  it.each([
+    ["typed by the task engine (confirmReady read the screen first)", true],
+    ["typed by a person (the last reading while idle)", false],
+  ])("Codex: an error answered before the prompt's hook arrives still ends the turn as failed, %s", async (_how, engine) => {
+    const p = fakePanes();
+    const w = watcher(p, "codex");
+    const ready = screen("codex-ready.txt");
+    p.show(ready);
+    await until(() => p.state.lifecycle === "idle");
+    await new Promise((r) => setTimeout(r, 300));
+    if (engine) expect(await w.confirmReady("p1")).toBe(true);
+    // The API error is on the screen by the time the watcher first sees the turn working.
+    p.show(ready.replace("› Ask Codex", '■ {"error":{"message":"answered at once"}}\n› Ask Codex'));
+    p.hook("UserPromptSubmit");
+    await until(() => p.state.lifecycle === "done");
+    expect(p.state.lastStop).toMatchObject({ failed: true, error: '■ {"error":{"message":"answered at once"}}' });
     w.stop();
   });
 

@@ -39,6 +39,14 @@ interface Watch {
   lastChangeAt: number;
   /** failed-turn lines on screen when the current turn began, by text */
   baseline: Map<string, number> | null;
+  /**
+   * Failed-turn lines on screen before the next turn: from the last reading taken while the pane
+   * was not working, or (pinned) from the reading just before the task engine typed its prompt.
+   * The turn's baseline comes from here, not from the first reading after the lifecycle turned
+   * working: an API error answered at once is on the screen before the prompt's hook arrives.
+   */
+  preTurn: Map<string, number> | null;
+  preTurnPinned: boolean;
   lastLifecycle: string | null;
   stopped: boolean;
 }
@@ -75,7 +83,7 @@ export class ScreenWatcher {
 
   async watch(paneId: string, kind: AgentKind): Promise<void> {
     if (this.watches.has(paneId)) return;
-    const w: Watch = { paneId, kind, detach: () => {}, timer: null, checking: false, again: false, lastText: null, lastChangeAt: Date.now(), baseline: null, lastLifecycle: null, stopped: false };
+    const w: Watch = { paneId, kind, detach: () => {}, timer: null, checking: false, again: false, lastText: null, lastChangeAt: Date.now(), baseline: null, preTurn: null, preTurnPinned: false, lastLifecycle: null, stopped: false };
     this.watches.set(paneId, w);
     const listener: PaneListener = {
       output: () => this.schedule(w, CHECK_DEBOUNCE_MS),
@@ -112,7 +120,12 @@ export class ScreenWatcher {
         this.deps.panes.observe(paneId, { type: "dialog", dialog: { kind: reading.dialog.kind, title: reading.dialog.title, text: reading.dialog.text }, at: Date.now() });
         return false;
       }
-      if (reading.ready || Date.now() >= deadline) return true;
+      if (reading.ready || Date.now() >= deadline) {
+        // The screen as the prompt is about to be typed: what the coming turn adds is new.
+        w.preTurn = counts(reading.errors);
+        w.preTurnPinned = true;
+        return true;
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -185,8 +198,14 @@ export class ScreenWatcher {
     const now = Date.now();
     const observe = this.deps.panes.observe.bind(this.deps.panes, w.paneId);
 
-    // A new turn: remember which failed-turn lines were already there.
-    if (s.lifecycle === "working" && w.lastLifecycle !== "working") w.baseline = counts(reading.errors);
+    // A new turn: remember which failed-turn lines were already there before it.
+    if (s.lifecycle === "working" && w.lastLifecycle !== "working") {
+      w.baseline = w.preTurn ?? counts(reading.errors);
+      w.preTurn = null;
+      w.preTurnPinned = false;
+    } else if (s.lifecycle !== "working" && !w.preTurnPinned) {
+      w.preTurn = counts(reading.errors);
+    }
     w.lastLifecycle = s.lifecycle;
 
     if (this.beforeFirstPrompt(s)) {
