@@ -254,7 +254,12 @@ class Demo {
   async turn(prompt: string) {
     const stops = this.events().filter((e) => e === "Stop").length;
     await this.submit(prompt);
-    return this.waitHook("Stop", stops + 1);
+    const stop = await this.waitHook("Stop", stops + 1);
+    // The hook log is written by the agent; this terminal parses its PTY output on its own
+    // schedule. Wait until the screen shows the turn over (empty composer, ready) before a test
+    // reads it.
+    await this.wait("the screen after the turn", () => this.exit || (this.input() === "> " && this.status().includes("ready")));
+    return stop;
   }
 }
 
