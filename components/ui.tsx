@@ -1,7 +1,7 @@
 "use client";
 // Shared UI primitives with one look: buttons, badges (task state, column colours), a modal
 // dialog on the native <dialog>, alerts, loading / empty states, relative times, copy button.
-import { type ButtonHTMLAttributes, forwardRef, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type ButtonHTMLAttributes, forwardRef, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 
 type Variant = "default" | "primary" | "danger" | "invisible" | "outline-danger";
 
@@ -227,3 +227,11 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
 export const fieldClass =
   "rounded-md border border-line bg-canvas px-3 py-1.5 text-sm text-fg placeholder:text-fg-subtle focus:border-accent focus:outline-none focus:ring-2 focus:ring-accent/30 aria-[invalid=true]:border-danger";
 export const inputClass = `w-full ${fieldClass}`;
+
+/** onKeyDown for a form's textarea: Ctrl+Enter (Cmd+Enter on a Mac) submits the form. */
+export function submitOnModEnter(e: KeyboardEvent<HTMLTextAreaElement>): void {
+  if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+    e.preventDefault();
+    e.currentTarget.form?.requestSubmit();
+  }
+}

@@ -10,7 +10,7 @@ import { useId, useState } from "react";
 import type { Task } from "../../lib/types";
 import { errorOf, useTRPC } from "../../lib/trpc";
 import { useToast } from "../Toasts";
-import { Alert, Button, fieldClass, Spinner, StateBadge, timeAgo } from "../ui";
+import { Alert, Button, fieldClass, Spinner, StateBadge, submitOnModEnter, timeAgo } from "../ui";
 import { Section } from "./Section";
 
 /** A task another one may depend on. */
@@ -245,12 +245,7 @@ export function ThreadSection({ task: t }: { task: Task }) {
             rows={3}
             value={text}
             onChange={(e) => setText(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-                e.preventDefault();
-                e.currentTarget.form?.requestSubmit();
-              }
-            }}
+            onKeyDown={submitOnModEnter}
             className="w-full rounded-md border border-line bg-canvas px-2 py-1.5 text-sm focus:border-accent focus:outline-none"
           />
           {answer.error && <Alert title="Not sent">{errorOf(answer.error).message}</Alert>}

@@ -10,7 +10,7 @@ import { useState } from "react";
 import type { Outputs, Task } from "../../lib/types";
 import { errorOf, useTRPC } from "../../lib/trpc";
 import { useToast } from "../Toasts";
-import { Alert, Button, inputClass, StateBadge, timeAgo } from "../ui";
+import { Alert, Button, inputClass, StateBadge, submitOnModEnter, timeAgo } from "../ui";
 
 type PlanVersion = Outputs["plans"]["list"]["plans"][number];
 
@@ -231,12 +231,7 @@ function PlanReview({ task: t, plan: p }: { task: Task; plan: PlanVersion }) {
             rows={3}
             value={summary}
             onChange={(e) => setSummary(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-                e.preventDefault();
-                e.currentTarget.form?.requestSubmit();
-              }
-            }}
+            onKeyDown={submitOnModEnter}
             className={`${inputClass} bg-canvas`}
           />
           {notes.map((n, i) => (
