@@ -147,11 +147,7 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
             <FieldBox id="nt-agent" label="Agent profile" error={errors.agent}>
               <select id="nt-agent" value={f.agent} onChange={(e) => set("agent", e.target.value)} aria-invalid={!!errors.agent} aria-describedby={errors.agent ? "nt-agent-err" : undefined} className={inputClass}>
                 {agents.isPending && <option value="">Loading…</option>}
-                {agents.data?.map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.name} ({a.role})
-                  </option>
-                ))}
+                <ProfileOptions profiles={agents.data} />
               </select>
             </FieldBox>
           </div>
@@ -212,14 +208,7 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
             <FieldBox id="nt-reviewer" label="Reviewer" error={errors.reviewer} hint="An agent reviews each round first. Default: the project's.">
               <select id="nt-reviewer" value={f.reviewer} onChange={(e) => set("reviewer", e.target.value)} aria-invalid={!!errors.reviewer} aria-describedby={errors.reviewer ? "nt-reviewer-err" : "nt-reviewer-hint"} className={inputClass}>
                 <option value="">The project’s reviewer</option>
-                {agents.data
-                  ?.filter((a) => a.role === "reviewer")
-                  .concat(agents.data.filter((a) => a.role !== "reviewer"))
-                  .map((a) => (
-                    <option key={a.id} value={a.id}>
-                      {a.name} ({a.role})
-                    </option>
-                  ))}
+                <ProfileOptions profiles={agents.data} first="reviewer" />
               </select>
             </FieldBox>
           </div>
@@ -296,6 +285,16 @@ function DependsOnPicker({ open, projectId, value, onChange, startWhen, onStartW
       </fieldset>
     </div>
   );
+}
+
+/** An <option> per agent profile, "name (role)"; with `first`, the profiles of that role lead. */
+function ProfileOptions({ profiles, first }: { profiles: Array<{ id: string; name: string; role: string }> | undefined; first?: string }) {
+  const ordered = first ? [...(profiles ?? []).filter((a) => a.role === first), ...(profiles ?? []).filter((a) => a.role !== first)] : (profiles ?? []);
+  return ordered.map((a) => (
+    <option key={a.id} value={a.id}>
+      {a.name} ({a.role})
+    </option>
+  ));
 }
 
 function FieldBox({ id, label, hint, error, required, children }: { id: string; label: string; hint?: string; error?: string; required?: boolean; children: ReactNode }) {
