@@ -101,28 +101,36 @@ stage_done "bundles" "$status"
 
 # 3-6 run side by side: the typecheck, and the UI build followed by the end-to-end tests, in the
 # background (their output is kept and printed when they end), while the unit and integration
-# tests run in the foreground. Most tests wait on processes (agents, servers, browsers) rather
-# than compute, so one stage's waits are another's CPU time.
+# tests run in the foreground. Overlapped, the stages keep both cores busy (one after another,
+# each left a core idle much of the time).
 LOGS="$REPORTS/logs"
 mkdir -p "$LOGS"
 
+# Runs a background stage: its output to $LOGS/<name>.log, "status seconds" to $LOGS/<name>.status.
+bg_run() { # name command...
+  local name="$1" start=$SECONDS status=0
+  shift
+  "$@" >"$LOGS/$name.log" 2>&1 || status=$?
+  echo "$status $((SECONDS - start))" >"$LOGS/$name.status"
+  return "$status"
+}
+
+# Prints a background stage's output and its result line (stage_done); BG_STATUS is its status.
+bg_report() { # name
+  local took
+  cat "$LOGS/$1.log"
+  read -r BG_STATUS took <"$LOGS/$1.status" || { BG_STATUS=1; took=0; }
+  STAGE_START=$((SECONDS - took))
+  stage_done "$1" "$BG_STATUS"
+}
+
 # 3. Typecheck (background).
-( status=0; npx tsc --noEmit -p . >"$LOGS/typecheck.log" 2>&1 || status=$?; echo "$status" >"$LOGS/typecheck.status" ) &
+bg_run typecheck npx tsc --noEmit -p . &
 TYPECHECK_PID=$!
 
 # 5-6. The production UI build the e2e servers serve (only when .next is missing or stale), then the
 # end-to-end tests (background).
-(
-  start=$SECONDS
-  status=0
-  npx tsx e2e/build-ui.ts >"$LOGS/ui-build.log" 2>&1 || status=$?
-  echo "$status $((SECONDS - start))" >"$LOGS/ui-build.status"
-  [ "$status" -eq 0 ] || exit 0
-  start=$SECONDS
-  status=0
-  PLAYWRIGHT_JSON_OUTPUT_NAME="$PLAYWRIGHT_JSON" npx playwright test --reporter=list,json >"$LOGS/playwright.log" 2>&1 || status=$?
-  echo "$status $((SECONDS - start))" >"$LOGS/playwright.status"
-) &
+( bg_run ui-build npx tsx e2e/build-ui.ts && PLAYWRIGHT_JSON_OUTPUT_NAME="$PLAYWRIGHT_JSON" bg_run playwright npx playwright test --reporter=list,json ) &
 E2E_PID=$!
 
 # 3b. The real agent CLIs the real-agent integration tests run (tests/real-*.test.ts): pinned
@@ -144,31 +152,20 @@ tally "vitest" vitest "$VITEST_JSON" "$status"
 # The background stages' output, in order, once each has ended.
 wait "$TYPECHECK_PID" || true
 header "Typecheck (tsc --noEmit, ran beside vitest)"
-cat "$LOGS/typecheck.log"
-status="$(cat "$LOGS/typecheck.status" 2>/dev/null || echo 1)"
-printf '\n--> typecheck: %s\n' "$([ "$status" -eq 0 ] && echo ok || echo "FAILED with exit code $status")"
-if [ "$status" -ne 0 ]; then
-  FAILED_STAGES+=("typecheck")
-  FAILED=$((FAILED + 1))
-fi
+bg_report typecheck
+[ "$BG_STATUS" -eq 0 ] || FAILED=$((FAILED + 1))
 
 wait "$E2E_PID" || true
 header "UI build (next build, when stale; ran beside vitest)"
-cat "$LOGS/ui-build.log"
-read -r status took <"$LOGS/ui-build.status" || { status=1; took=0; }
-printf '\n--> ui-build: %s (%ss)\n' "$([ "$status" -eq 0 ] && echo ok || echo "FAILED with exit code $status")" "$took"
-if [ "$status" -ne 0 ]; then
-  FAILED_STAGES+=("ui-build")
+bg_report ui-build
+if [ "$BG_STATUS" -ne 0 ]; then
   FAILED=$((FAILED + 1))
   printf '\n==> End-to-end tests (Playwright): skipped, the UI did not build\n'
   FAILED_STAGES+=("playwright (skipped)")
 else
   header "End-to-end tests (Playwright, $ROOT/e2e; ran beside vitest)"
-  cat "$LOGS/playwright.log"
-  read -r status took <"$LOGS/playwright.status" || { status=1; took=0; }
-  printf '\n--> playwright: %s (%ss)\n' "$([ "$status" -eq 0 ] && echo ok || echo "FAILED with exit code $status")" "$took"
-  [ "$status" -eq 0 ] || FAILED_STAGES+=("playwright")
-  tally "playwright" playwright "$PLAYWRIGHT_JSON" "$status"
+  bg_report playwright
+  tally "playwright" playwright "$PLAYWRIGHT_JSON" "$BG_STATUS"
 fi
 
 finish
