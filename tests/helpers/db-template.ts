@@ -29,8 +29,7 @@ export async function makeDbTemplate(): Promise<string> {
   await db.$queryRawUnsafe("PRAGMA wal_checkpoint(TRUNCATE)");
   await db.$disconnect();
   mkdirSync(path.dirname(file), { recursive: true });
-  renameSync(path.join(tmp, "yard.db"), `${file}.${process.pid}`);
-  renameSync(`${file}.${process.pid}`, file);
+  renameSync(path.join(tmp, "yard.db"), file); // atomic: a concurrent run sees the whole file or none
   rmSync(tmp, { recursive: true, force: true });
   return file;
 }
