@@ -113,7 +113,9 @@ describe("Claude Code through the claude-code profile", () => {
     const project = await addProject(root, false);
     const m = marker();
     stub.script(m, [{ tool: "Bash", input: { command: reportCommand("after the trust dialog"), description: "Report" } }, { text: "Reported." }]);
-    const readyTimeoutMs = 3000;
+    // Long enough that Claude Code reaches its dialog inside it on a loaded machine (the clock
+    // runs until the dialog shows); the wait below then outlasts it at the dialog.
+    const readyTimeoutMs = 8000;
     const started = Date.now();
     const { task, pane: startedPane } = await api.tasks.start.mutate({ projectId: project.id, agent: "claude-code", objective: `Report. ${m}`, readyTimeoutMs, dialogTimeoutMs: 60_000 });
     const pane = startedPane!; // not a backlog start: it has a pane
@@ -146,7 +148,9 @@ describe("Claude Code through the claude-code profile", () => {
   it("fails a task whose start-up dialog nobody answers only after the ready timeout, with the dialog's screen as evidence, and stops the claude process", async () => {
     const root = repo();
     const started = Date.now();
-    const { task, pane: startedPane } = await api.tasks.start.mutate({ repoPath: root, agent: "claude-code", objective: `Never answered. ${marker()}`, readyTimeoutMs: 2500 });
+    // The agent's own budget is generous (Claude Code must reach its dialog within it on a
+    // loaded machine); the dialog's clock is the one that runs out.
+    const { task, pane: startedPane } = await api.tasks.start.mutate({ repoPath: root, agent: "claude-code", objective: `Never answered. ${marker()}`, readyTimeoutMs: 20_000, dialogTimeoutMs: 2500 });
     const pane = startedPane!; // not a backlog start: it has a pane
     await attentionFor(api, pane.id, "startup_dialog");
     const failed = await waitState(api, task.id, "terminal");

@@ -120,7 +120,7 @@ describe("Codex through the codex profile", () => {
     const project = await addProject(root, false);
     const m = marker();
     stub.script(m, [reportStep("after the trust dialog"), { text: "Reported." }]);
-    const { task, pane: startedPane } = await api.tasks.start.mutate({ projectId: project.id, agent: "codex", objective: `Report. ${m}`, readyTimeoutMs: 3000, dialogTimeoutMs: 60_000 });
+    const { task, pane: startedPane } = await api.tasks.start.mutate({ projectId: project.id, agent: "codex", objective: `Report. ${m}`, readyTimeoutMs: 20_000, dialogTimeoutMs: 60_000 });
     const pane = startedPane!; // not a backlog start: it has a pane
     const { item, items } = await attentionFor(api, pane.id, "startup_dialog");
     expect(items[0]).toEqual(item);
@@ -134,7 +134,9 @@ describe("Codex through the codex profile", () => {
 
   it("fails a task whose start-up dialog nobody answers after the ready timeout, with the dialog's screen as evidence, and stops codex", async () => {
     const root = repo();
-    const { task, pane: startedPane } = await api.tasks.start.mutate({ repoPath: root, agent: "codex", objective: `Never answered. ${marker()}`, readyTimeoutMs: 2500 });
+    // A generous agent budget (Codex must reach its dialog within it on a loaded machine); the
+    // dialog's own clock is the one that runs out.
+    const { task, pane: startedPane } = await api.tasks.start.mutate({ repoPath: root, agent: "codex", objective: `Never answered. ${marker()}`, readyTimeoutMs: 20_000, dialogTimeoutMs: 2500 });
     const pane = startedPane!; // not a backlog start: it has a pane
     await attentionFor(api, pane.id, "startup_dialog");
     const failed = await waitState(api, task.id, "terminal");
