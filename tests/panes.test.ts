@@ -1,6 +1,6 @@
 // Panes end to end: the real server, real PTYs, the real `yard hook` / CLI. Every refusal of the
 // submit gate is checked against the bytes that actually reached the program (a recorder).
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -73,6 +73,22 @@ describe("spawn", () => {
     expect(grandchild.rootPaneId).toBe(parent.id);
     await api.panes.kill.mutate({ id: parent.id });
     await api.panes.kill.mutate({ id: child.id });
+  });
+
+  it("runs `yard` in a pane without NODE_EXTRA_CA_CERTS (it talks only to its server), while the program keeps it", async () => {
+    const dir = mkdtempSync(path.join(tmp, "ca-"));
+    const out = (name: string) => path.join(dir, name);
+    // A file that does not exist: Node warns about it at start-up, so the warning shows who read it.
+    const pane = await api.panes.spawn.mutate({
+      argv: ["sh", "-c", `printf '%s' "$NODE_EXTRA_CA_CERTS" > ${out("agent")}; yard --json whoami > ${out("whoami.tmp")} 2> ${out("stderr")}; mv ${out("whoami.tmp")} ${out("whoami")}; sleep 30`],
+      cwd: tmp,
+      env: { NODE_EXTRA_CA_CERTS: out("missing-ca.pem") },
+    });
+    await waitFor(() => existsSync(out("whoami")), { what: "yard whoami in the pane" });
+    expect(readFileSync(out("agent"), "utf8")).toBe(out("missing-ca.pem"));
+    expect(JSON.parse(readFileSync(out("whoami"), "utf8"))).toMatchObject({ paneId: pane.id });
+    expect(readFileSync(out("stderr"), "utf8")).toBe("");
+    await api.panes.kill.mutate({ id: pane.id });
   });
 
   it("validates input and creates nothing on bad input", async () => {

@@ -81,12 +81,17 @@ export class PaneSpawner {
     this.installYardShim();
   }
 
-  /** `yard` on every pane's PATH: a tiny launcher for this checkout's CLI with this Node. */
+  /**
+   * `yard` on every pane's PATH: a tiny launcher for this checkout's CLI with this Node. It drops
+   * NODE_EXTRA_CA_CERTS, which the agent itself may need for its API: `yard` only talks to this
+   * server over loopback, and Node parses that file at every start (~45 ms for a system bundle,
+   * on every hook and every call an agent makes).
+   */
   private installYardShim() {
     mkdirSync(this.binDir, { recursive: true, mode: 0o700 });
     const shim = path.join(this.binDir, "yard");
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const body = `#!/bin/sh\nexec ${q(process.execPath)} ${q(path.join(REPO_ROOT, "cli/bin/yard.js"))} "$@"\n`;
+    const body = `#!/bin/sh\nunset NODE_EXTRA_CA_CERTS\nexec ${q(process.execPath)} ${q(path.join(REPO_ROOT, "cli/bin/yard.js"))} "$@"\n`;
     writeFileSync(shim, body, { mode: 0o700 });
     chmodSync(shim, 0o700);
   }
