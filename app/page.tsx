@@ -4,7 +4,7 @@
 // "Graph" view of the shown tasks' dependencies (also in the URL: view=graph). Data
 // comes from board.get through React Query; socket events keep it live (components/Providers).
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useRouter, useSearchParams } from "next/navigation";
+import { useSearchParams } from "next/navigation";
 import { Suspense, useEffect, useMemo, useState } from "react";
 import { AddProjectDialog } from "../components/AddProjectDialog";
 import { BoardColumns, type Card, type Columns } from "../components/Board";
@@ -15,6 +15,7 @@ import { useToast } from "../components/Toasts";
 import { TopBar } from "../components/TopBar";
 import { Alert, Button, fieldClass } from "../components/ui";
 import { useApi } from "../lib/api";
+import { replaceUrl } from "../lib/query-url";
 import { errorOf } from "../lib/trpc";
 import { COLUMNS } from "../server/core/tasks/columns";
 
@@ -22,7 +23,6 @@ const LAST_PROJECT = "switchyard.project";
 const ALL = "all";
 
 function BoardPage() {
-  const router = useRouter();
   const params = useSearchParams();
   const api = useApi();
   const { trpc } = api;
@@ -46,9 +46,9 @@ function BoardPage() {
     if (requested !== selectedId) {
       const next = new URLSearchParams(params.toString());
       next.set("project", selectedId);
-      router.replace(`/?${next.toString()}`);
+      replaceUrl(`/?${next.toString()}`);
     }
-  }, [selectedId, requested, params, router, ui]);
+  }, [selectedId, requested, params, ui]);
 
   useEffect(() => {
     document.title = `${selected ? selected.name : selectedId === ALL ? "All projects" : "Board"} · Switchyard`;
@@ -64,7 +64,7 @@ function BoardPage() {
     const next = new URLSearchParams(params.toString());
     if (v) next.set(k, v);
     else next.delete(k);
-    router.replace(`/?${next.toString()}`);
+    replaceUrl(`/?${next.toString()}`);
   };
 
   const dataKey = boards.map((b) => b.dataUpdatedAt).join(",");
@@ -134,13 +134,13 @@ function BoardPage() {
     const next = new URLSearchParams(params.toString());
     if (graph) next.delete("view");
     else next.set("view", "graph");
-    router.replace(`/?${next.toString()}`);
+    replaceUrl(`/?${next.toString()}`);
   };
 
   const select = (id: string) => {
     const next = new URLSearchParams();
     next.set("project", id);
-    router.replace(`/?${next.toString()}`);
+    replaceUrl(`/?${next.toString()}`);
   };
   const filtered = filters.label || filters.context || filters.agent || filters.q;
 
@@ -207,7 +207,7 @@ function BoardPage() {
                 <FilterSelect label="Context" value={filters.context} options={options.context} onChange={(v) => setFilter("context", v)} />
                 <FilterSelect label="Agent" value={filters.agent} options={options.agent} onChange={(v) => setFilter("agent", v)} />
                 {filtered && (
-                  <Button variant="invisible" size="sm" onClick={() => router.replace(`/?project=${selectedId}`)}>
+                  <Button variant="invisible" size="sm" onClick={() => replaceUrl(`/?project=${selectedId}`)}>
                     Clear filters
                   </Button>
                 )}

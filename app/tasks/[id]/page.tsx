@@ -6,7 +6,7 @@
 // the base; "since last review" between rounds) and Review (comments, verdicts, rounds).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useParams, useRouter, useSearchParams } from "next/navigation";
+import { useParams, useSearchParams } from "next/navigation";
 import { type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import { DiffView } from "../../../components/DiffView";
 import { PaneTerminal, type TerminalHandle } from "../../../components/Terminal";
@@ -18,6 +18,7 @@ import { ReviewPanel, useCommentActions } from "../../../components/task/ReviewP
 import { TopBar } from "../../../components/TopBar";
 import { Alert, Button, CopyButton, Label, Spinner, StateBadge, STATE_WORDS, timeAgo } from "../../../components/ui";
 import { useApi } from "../../../lib/api";
+import { replaceUrl } from "../../../lib/query-url";
 import type { PaneInfo } from "../../../lib/socket";
 import type { Task } from "../../../lib/types";
 import { errorOf } from "../../../lib/trpc";
@@ -31,13 +32,12 @@ function TaskPage() {
   const params = useParams<{ id: string }>();
   const id = decodeURIComponent(String(params?.id ?? ""));
   const search = useSearchParams();
-  const router = useRouter();
   const api = useApi();
   const { trpc } = api;
   const task = useQuery({ ...trpc.tasks.get.queryOptions({ id }), retry: false });
   const t = task.data;
   const tab: Tab = (TABS as readonly string[]).includes(search.get("tab") ?? "") ? (search.get("tab") as Tab) : "terminal";
-  const setTab = (v: Tab) => router.replace(`/tasks/${id}?tab=${v}`, { scroll: false });
+  const setTab = (v: Tab) => replaceUrl(`/tasks/${id}?tab=${v}`);
   // A diff can be megabytes: no structural sharing (a deep compare on every refetch).
   const diff = useQuery({ ...trpc.tasks.diff.queryOptions({ id }), enabled: !!t && !!t.worktreePath && tab !== "terminal", retry: false, structuralSharing: false });
 
@@ -273,7 +273,7 @@ function ChangesTab({ task: t, diff }: { task: Task; diff: { data?: import("../.
       {shown.isPending ? (
         <Spinner label="Loading the diff…" />
       ) : shown.error ? (
-        <Alert title="Could not load the diff">{errorOf(shown.error).code === "NOT_FOUND" && since ? "This server cannot show changes since the last review yet." : shown.error.message}</Alert>
+        <Alert title="Could not load the diff">{shown.error.message}</Alert>
       ) : shown.data ? (
         <DiffView diff={shown.data.diff} files={shown.data.files} comments={since ? [] : comments.list.filter((c) => c.round === t.round)} actions={since ? null : actions} emptyText={since ? "No changes since the last review." : "No changes against the base yet."} />
       ) : null}
