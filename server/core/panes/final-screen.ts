@@ -10,7 +10,7 @@ import { promises as fsp } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { YardError } from "../errors";
-import { type ReaderView, TerminalMirror } from "./mirror";
+import type { ReaderView, TerminalMirror } from "./mirror";
 
 const VERSION = 1;
 const ID = /^pane[a-z0-9]{4,40}$/;
@@ -174,6 +174,7 @@ export class FinalScreenStore {
   private async rebuild(paneId: string): Promise<TerminalMirror | null> {
     const screen = await this.load(paneId);
     if (!screen) return null;
+    const { TerminalMirror } = await import("./mirror");
     const mirror = new TerminalMirror({ cols: screen.cols, rows: screen.rows, scrollback: screen.scrollback, startLine: screen.firstLine, views: screen.views });
     mirror.write(screen.data);
     await mirror.flush();

@@ -22,7 +22,7 @@ import type { FlowStats, PaneHostPort } from "./host-port";
 import type { Launch } from "./launch";
 import type { Lifecycle, PaneState, ScreenObservation } from "./lifecycle";
 import { LifecycleDriver, type TransitionListener } from "./lifecycle-driver";
-import { MIN_SCROLLBACK } from "./mirror";
+import { MAX_SCROLLBACK, MIN_SCROLLBACK } from "./scrollback-limits";
 import { paneGone, PaneReads, type ReadMode, type ReadReply } from "./reads";
 import { recoverPanes } from "./recovery";
 import { type LivePane, type PaneInfo, type PaneListener, PaneRegistry } from "./registry";
@@ -34,8 +34,6 @@ export type { ReadMode, ReadReply } from "./reads";
 export { spawnInput, type SpawnExtras, type SpawnInput } from "./spawner";
 
 const KILL_GRACE_MS = 2000;
-/** Most scrollback a manager may be configured with (memory per live pane grows with it). */
-export const MAX_SCROLLBACK = 100_000;
 
 export interface PaneManagerDeps {
   /** The Pane rows. */

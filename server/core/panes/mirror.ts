@@ -67,12 +67,16 @@
 // - Cost: delta is O(viewport + lines returned), independent of the scrollback size;
 //   tail(N) is O(N); screen is O(rows).
 
-import xtermHeadless from "@xterm/headless";
+import { createRequire } from "node:module";
 import type { IBuffer, IBufferLine, IDisposable, IMarker, ITerminalAddon, Terminal as HeadlessTerminal } from "@xterm/headless";
-import serializeAddon from "@xterm/addon-serialize";
+import { MIN_SCROLLBACK } from "./scrollback-limits";
 
-const { Terminal } = xtermHeadless;
-const { SerializeAddon } = serializeAddon;
+// Both are CommonJS: required, not imported, so that where this module is loaded lazily (the
+// server loads it only to rebuild an exited pane's screen) the emulator loads only then too;
+// an ESM import of them would be hoisted to the bundle's start.
+const require = createRequire(import.meta.url);
+const { Terminal } = require("@xterm/headless") as typeof import("@xterm/headless");
+const { SerializeAddon } = require("@xterm/addon-serialize") as typeof import("@xterm/addon-serialize");
 
 export interface DeltaResult {
   text: string;
@@ -111,7 +115,6 @@ export interface ReaderView {
   current: boolean;
 }
 
-export const MIN_SCROLLBACK = 5000;
 /** Max units (UTF-16 code units or bytes) per xterm write; must stay below MIN_SCROLLBACK. */
 const PIECE = 4096;
 /** Parsing time per event-loop turn, shared by all mirrors, before yielding to I/O. */
