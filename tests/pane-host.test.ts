@@ -5,6 +5,7 @@
 // meanwhile is recorded with its exit code and final screen, a task still pending gets its
 // contract, and the browser's terminal attach works. Then kill -9 of the pane host itself: its
 // panes fail with evidence, and the next spawn gets a new host.
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -222,6 +223,29 @@ describe("a pane host that went idle while no server was up", () => {
     expect(await everything(api, pane.id)).toEqual(["finished"]);
     expect((await api.events.list.query({ paneId: pane.id, type: "pane.lost" })).events).toEqual([]);
     expect(existsSync(path.join(s1.home, "host/pending.json"))).toBe(false);
+  });
+});
+
+describe("a new pane host", () => {
+  it("waits for the server that started it, however short its idle time: a server slow to connect still finds it", async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), "yard-ph-first-"));
+    dirs.push(home);
+    const env = { YARD_HOST_IDLE_MS: "200" };
+    // Started as a server starts it, and then no server for five times its idle time.
+    const host = spawn(process.execPath, [path.join(ROOT, "server/dist/panehost.mjs"), "--home", home], { env: { ...process.env, ...env }, stdio: "ignore", detached: true });
+    host.unref();
+    const hostPid = await waitFor(() => paneHostPid(home), { what: "the host's pid file" });
+    expect(hostPid).toBe(host.pid);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(isAlive(hostPid)).toBe(true);
+
+    const s = await startTestServer({ home, env });
+    servers.push(s);
+    expect(paneHostPid(home)).toBe(hostPid);
+    expect(await hostStatus(home)).toMatchObject({ hostPid, serverPid: s.proc.pid });
+    // Once a server has attached, the idle time applies: with no server and no pane it exits.
+    await s.stop();
+    await waitFor(() => !isAlive(hostPid), { timeoutMs: 10_000, what: "the host to go idle once its server left" });
   });
 });
 

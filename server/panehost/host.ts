@@ -35,6 +35,13 @@ const SERVER_BUFFER_MAX = 16 * 1024 * 1024;
 const WORKER_BATCH = 128 * 1024;
 const MAX_QUEUED_HOOKS = 10_000;
 const HELLO_MS = 5000;
+/**
+ * A host is started by a server that then connects to it: until a server first has, the host
+ * waits this long (the server's own start deadline) before it may go idle, however short
+ * YARD_HOST_IDLE_MS is. On a loaded machine the server can take longer than that to connect,
+ * and it would find its new host gone.
+ */
+const FIRST_SERVER_MS = 30_000;
 
 type Deliverable =
   | { seq: number; kind: "hook"; paneId: string; token: string; event: string; payload: Record<string, unknown>; at: number }
@@ -110,6 +117,8 @@ export class PaneHost {
   private flushQueued = false;
   private readonly toFlush = new Set<HostPane>();
   private idleSince: number | null = Date.now();
+  /** A server has attached since this host started. */
+  private served = false;
   private idleTimer: NodeJS.Timeout | null = null;
   private stopping: Promise<void> | null = null;
   private poolReady: Promise<void> = Promise.resolve();
@@ -191,7 +200,8 @@ export class PaneHost {
       return;
     }
     this.idleSince ??= Date.now();
-    if (Date.now() - this.idleSince >= (this.opts.idleMs ?? 5000)) void this.stop("idle");
+    const idleMs = this.opts.idleMs ?? 5000;
+    if (Date.now() - this.idleSince >= (this.served ? idleMs : Math.max(idleMs, FIRST_SERVER_MS))) void this.stop("idle");
   }
 
   /**
@@ -298,6 +308,7 @@ export class PaneHost {
             old.destroy();
           }
           this.server = conn;
+          this.served = true;
           this.serverPid = typeof m.pid === "number" ? m.pid : 0;
           this.log(`server ${this.serverPid} attached`);
           socket.on("drain", () => this.onServerDrain());
