@@ -121,7 +121,13 @@ export function contractOf(r: TaskRow): Contract {
   return { objective: r.objective, constraints: json<string[]>(r.constraints, []), acceptanceCriteria: json<string[]>(r.acceptanceCriteria, []), outputFormat: r.outputFormat ?? undefined };
 }
 
-export type ApplyExtra = { result?: TaskResult; round?: { prompt: string; paneId: string }; finished?: { mergeCommit?: string | null; cleanupError?: string | null } };
+export type ApplyExtra = {
+  result?: TaskResult;
+  round?: { prompt: string; paneId: string };
+  finished?: { mergeCommit?: string | null; cleanupError?: string | null };
+  /** Only while this is the task's pane (an event from an old round's pane changes nothing). */
+  forPane?: string;
+};
 
 /**
  * Applies one event through the reducer, persists it and journals it. Serialized per task.
@@ -133,6 +139,7 @@ export type ApplyExtra = { result?: TaskResult; round?: { prompt: string; paneId
 export function apply(ctx: TaskContext, taskId: string, event: TaskEvent, extra: ApplyExtra = {}): Promise<{ changed: boolean; state: TaskState }> {
   const run = async () => {
     const row = await taskRow(ctx, taskId);
+    if (extra.forPane !== undefined && row.paneId !== extra.forPane) return { changed: false, state: row.state as TaskState };
     const t = transition(row.state as TaskState, event, (row.disposition as Disposition | null) ?? null);
     if (!t.changed) return { changed: false, state: t.state };
     const now = new Date();

@@ -6,6 +6,7 @@ import { YardError } from "../errors";
 import type { PaneInfo } from "../panes/manager";
 import { apply, type TaskContext } from "./context";
 import { waitForReady } from "./ready-wait";
+import type { TaskEvent } from "./state";
 
 export const DEFAULT_READY_TIMEOUT_MS = 30_000;
 
@@ -72,16 +73,27 @@ export function onPaneTransition(
 ): void {
   if (!info.taskId || ctx.closing) return;
   const taskId = info.taskId;
-  void (async () => {
-    const row = await ctx.store.row(taskId);
-    if (row?.paneId !== info.id) return; // an old round's pane
-    if (to === "done") await apply(ctx, taskId, { type: "pane_done", lastMessage: lastMessage ?? null, failure: lastStop?.failed ? { error: lastStop.error ?? null } : null });
-    else if (to === "working" || to === "blocked") await apply(ctx, taskId, { type: "pane_working" });
-    else if (to === "exited") {
-      ctx.runners.get(taskId)?.abort();
-      await apply(ctx, taskId, lost ? { type: "pane_lost", reason: lost, lastLifecycle: from } : { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: from });
-    }
-  })().catch(() => {});
+  const event: TaskEvent | null =
+    to === "done"
+      ? { type: "pane_done", lastMessage: lastMessage ?? null, failure: lastStop?.failed ? { error: lastStop.error ?? null } : null }
+      : to === "working" || to === "blocked"
+        ? { type: "pane_working" }
+        : to === "exited"
+          ? lost
+            ? { type: "pane_lost", reason: lost, lastLifecycle: from }
+            : { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: from }
+          : null;
+  if (!event) return;
+  // Queued on the task's chain now, where the pane changed: a request that came after this
+  // transition (the worker's `yard task ask` right after its prompt) must be applied after it,
+  // or it would undo the request (input_required back to working with the question open).
+  void apply(ctx, taskId, event, { forPane: info.id }).catch(() => {});
+  if (to === "exited") {
+    void ctx.store
+      .row(taskId)
+      .then((row) => row?.paneId === info.id && ctx.runners.get(taskId)?.abort())
+      .catch(() => {});
+  }
 }
 
 /** A pane stopped by the previous shutdown (or gone before its task saw it): what it was doing before it exited. */
