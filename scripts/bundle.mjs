@@ -54,7 +54,8 @@ export async function bundle(b) {
   });
   const outs = b.entries.map((e) => result.outputFiles.find((f) => f.path === e.outfile));
   if (outs.some((o) => !o)) throw new Error("esbuild did not produce every bundle");
-  const files = [...Object.keys(result.metafile.inputs).map((p) => path.resolve(ROOT, p)), path.join(ROOT, "package.json"), fileURLToPath(import.meta.url), ...b.extraInputs];
+  // (inputs in a plugin's namespace, "name:path", are not files)
+  const files = [...Object.keys(result.metafile.inputs).filter((p) => !/^[a-z-]+:/.test(p)).map((p) => path.resolve(ROOT, p)), path.join(ROOT, "package.json"), fileURLToPath(import.meta.url), ...b.extraInputs];
   /** @type {Record<string, number>} */
   const inputs = {};
   for (const file of files) {
