@@ -76,40 +76,48 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
   return (
     <div className="flex flex-col gap-4">
       {loadError && <Alert title="Could not load this task's reviews">{loadError}</Alert>}
-      {approved && (
-        <Alert tone="success" role="status" title="Approved">
-          This round is approved and ready to merge.
-        </Alert>
+      {/* The verdict alerts and the review box appear together once the reviews are in: a box
+          drawn first would move down under a late alert, under the reviewer's pointer. */}
+      {reviews.isPending ? (
+        <Spinner label="Loading the reviews…" />
+      ) : (
+        <>
+          {approved && (
+            <Alert tone="success" role="status" title="Approved">
+              This round is approved and ready to merge.
+            </Alert>
+          )}
+          {agentApproved && (
+            <Alert tone="accent" role="status" title="The agent reviewer approved this round">
+              {task.agentReview.reviewer ? `${task.agentReview.reviewer} approved it; ` : ""}your review decides: approve it to merge, or request changes.
+            </Alert>
+          )}
+          <section aria-labelledby="review-box" className="rounded-md border border-line">
+            <h2 id="review-box" className="border-b border-line bg-canvas-subtle px-3 py-2 text-sm font-semibold">
+              Review round {task.round}
+              <span className="ml-2 font-normal text-fg-muted">
+                {current.length} {current.length === 1 ? "comment" : "comments"} on this round
+              </span>
+            </h2>
+            <div className="flex flex-col gap-2 p-3">
+              <label htmlFor="review-summary" className="text-sm font-semibold">
+                Summary
+              </label>
+              <textarea id="review-summary" rows={3} value={summary} onChange={(e) => setSummary(e.target.value)} placeholder="Overall feedback (optional). Line comments go along with it." className="w-full rounded-md border border-line bg-canvas px-3 py-2 text-sm focus:border-accent focus:outline-none" />
+              {submit.error && <Alert>{errorOf(submit.error).message}</Alert>}
+              {!canReview && <p className="text-xs text-fg-muted">A review is submitted once the round is completed (the task is {task.state.replace("_", " ")}).</p>}
+              <div className="flex justify-end gap-2">
+                <Button disabled={!canReview || submit.isPending} onClick={() => submit.mutate({ taskId: task.id, verdict: "request_changes", summary: summary.trim() || undefined })}>
+                  Request changes
+                </Button>
+                <Button variant="primary" disabled={!canReview || submit.isPending || approved} onClick={() => submit.mutate({ taskId: task.id, verdict: "approve", summary: summary.trim() || undefined })}>
+                  Approve
+                </Button>
+              </div>
+            </div>
+          </section>
+        </>
       )}
-      {agentApproved && (
-        <Alert tone="accent" role="status" title="The agent reviewer approved this round">
-          {task.agentReview.reviewer ? `${task.agentReview.reviewer} approved it; ` : ""}your review decides: approve it to merge, or request changes.
-        </Alert>
-      )}
-      <section aria-labelledby="review-box" className="rounded-md border border-line">
-        <h2 id="review-box" className="border-b border-line bg-canvas-subtle px-3 py-2 text-sm font-semibold">
-          Review round {task.round}
-          <span className="ml-2 font-normal text-fg-muted">
-            {current.length} {current.length === 1 ? "comment" : "comments"} on this round
-          </span>
-        </h2>
-        <div className="flex flex-col gap-2 p-3">
-          <label htmlFor="review-summary" className="text-sm font-semibold">
-            Summary
-          </label>
-          <textarea id="review-summary" rows={3} value={summary} onChange={(e) => setSummary(e.target.value)} placeholder="Overall feedback (optional). Line comments go along with it." className="w-full rounded-md border border-line bg-canvas px-3 py-2 text-sm focus:border-accent focus:outline-none" />
-          {submit.error && <Alert>{errorOf(submit.error).message}</Alert>}
-          {!canReview && <p className="text-xs text-fg-muted">A review is submitted once the round is completed (the task is {task.state.replace("_", " ")}).</p>}
-          <div className="flex justify-end gap-2">
-            <Button disabled={!canReview || submit.isPending} onClick={() => submit.mutate({ taskId: task.id, verdict: "request_changes", summary: summary.trim() || undefined })}>
-              Request changes
-            </Button>
-            <Button variant="primary" disabled={!canReview || submit.isPending || approved} onClick={() => submit.mutate({ taskId: task.id, verdict: "approve", summary: summary.trim() || undefined })}>
-              Approve
-            </Button>
-          </div>
-        </div>
-      </section>
 
       <section aria-label="Diff for review">
         {diff.isPending ? <Spinner label="Loading the diff…" /> : diff.error ? <Alert title="Could not load the diff">{diff.error.message}</Alert> : diff.data ? <DiffView diff={diff.data.diff} files={diff.data.files} comments={current} actions={actions} /> : null}
