@@ -54,8 +54,8 @@ export interface TaskEngineDeps {
 export interface TaskContext {
   readonly deps: TaskEngineDeps;
   readonly store: TaskStore;
-  /** Each task's background runner (wait for ready, submit the round's prompt). */
-  readonly runners: Map<string, AbortController>;
+  /** Each task's background runner (wait for ready, submit the round's prompt) and the pane it waits on. */
+  readonly runners: Map<string, { ac: AbortController; paneId: string }>;
   /** Starts past the cap check whose task is not recorded as pending yet (they count against the cap). */
   readonly launching: Set<string>;
   /** Tasks a merge or discard is finishing right now. */

@@ -70,7 +70,7 @@ async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions) 
 
   // Discard: the task is recorded discarded (canceled when it still ran) before its worker is
   // stopped, so the pane's exit is not mistaken for a crash; then only its worktree is removed.
-  ctx.runners.get(taskId)?.abort();
+  ctx.runners.get(taskId)?.ac.abort();
   await apply(ctx, taskId, { type: "discarded" });
   if (t.paneId && deps.panes.isLive(t.paneId)) await deps.panes.kill(t.paneId);
   const cleanup = await discardWorktree({ repoRoot: t.repoPath, worktreePath: t.worktreePath, branch: t.branch, branchPreexisting: t.branchPreexisting, deleteBranch: opts.discard!.deleteBranch });

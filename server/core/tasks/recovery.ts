@@ -61,5 +61,5 @@ async function resumePending(ctx: TaskContext, r: TaskRow, paneId: string): Prom
 /** During shutdown panes are killed on purpose: their tasks are judged at the next start. */
 export function shutdown(ctx: TaskContext): void {
   ctx.closing = true;
-  for (const ac of ctx.runners.values()) ac.abort();
+  for (const r of ctx.runners.values()) r.ac.abort();
 }

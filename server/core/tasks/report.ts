@@ -22,7 +22,7 @@ export async function report(ctx: TaskContext, raw: ReportInput, caller: { paneI
 export async function cancel(ctx: TaskContext, taskId: string): Promise<TaskView> {
   const row = await taskRow(ctx, taskId);
   if (isTerminal(row.state)) throw new YardError("CONFLICT", `The task is already ${row.state}`, { state: row.state });
-  ctx.runners.get(taskId)?.abort();
+  ctx.runners.get(taskId)?.ac.abort();
   await apply(ctx, taskId, { type: "cancel" });
   if (row.paneId && ctx.deps.panes.isLive(row.paneId)) await ctx.deps.panes.kill(row.paneId);
   return get(ctx, taskId);

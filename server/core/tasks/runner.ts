@@ -23,9 +23,10 @@ export function runInBackground(
   opts: { readyTimeoutMs?: number; stallMs?: number; dialogTimeoutMs?: number; round: number },
 ): void {
   const { deps } = ctx;
-  ctx.runners.get(taskId)?.abort();
+  ctx.runners.get(taskId)?.ac.abort();
   const ac = new AbortController();
-  ctx.runners.set(taskId, ac);
+  const runner = { ac, paneId };
+  ctx.runners.set(taskId, runner);
   const readyTimeoutMs = opts.readyTimeoutMs ?? deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   const { stallMs, round } = opts;
   void (async () => {
@@ -57,7 +58,7 @@ export function runInBackground(
   })()
     .catch(() => {})
     .finally(() => {
-      if (ctx.runners.get(taskId) === ac) ctx.runners.delete(taskId);
+      if (ctx.runners.get(taskId) === runner) ctx.runners.delete(taskId);
     });
 }
 
@@ -88,12 +89,8 @@ export function onPaneTransition(
   // transition (the worker's `yard task ask` right after its prompt) must be applied after it,
   // or it would undo the request (input_required back to working with the question open).
   void apply(ctx, taskId, event, { forPane: info.id }).catch(() => {});
-  if (to === "exited") {
-    void ctx.store
-      .row(taskId)
-      .then((row) => row?.paneId === info.id && ctx.runners.get(taskId)?.abort())
-      .catch(() => {});
-  }
+  const runner = ctx.runners.get(taskId);
+  if (to === "exited" && runner?.paneId === info.id) runner.ac.abort();
 }
 
 /** A pane stopped by the previous shutdown (or gone before its task saw it): what it was doing before it exited. */
