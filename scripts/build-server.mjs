@@ -41,15 +41,14 @@ async function buildNextConfig() {
 /**
  * Prisma's runtime is one large CommonJS file. Imported from ESM, Node first scans all of it for
  * its export names (cjs-module-lexer) and wraps it; required, it only runs: ~70-90 ms less of
- * every server start. Each name here is bundled as a one-line CommonJS module that requires the
- * package (the `require` of the banner below).
+ * every server start. It is bundled as a one-line CommonJS module that requires the package (the
+ * `require` of the banner below).
  * @type {import("esbuild").Plugin}
  */
 const requireCommonJs = {
   name: "require-commonjs",
   setup(build) {
-    const names = ["@prisma/client/runtime/client"];
-    const filter = new RegExp(`^(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})$`);
+    const filter = /^@prisma\/client\/runtime\/client$/;
     build.onResolve({ filter }, (a) => (a.namespace === "require-commonjs" ? { path: a.path, external: true } : { path: a.path, namespace: "require-commonjs" }));
     build.onLoad({ filter: /.*/, namespace: "require-commonjs" }, (a) => ({ contents: `module.exports = require(${JSON.stringify(a.path)});`, loader: "js", resolveDir: ROOT }));
   },
