@@ -1,7 +1,7 @@
 // Next.js configuration for the UI build (server/main.ts serves it). `next build` and `--dev` read
-// this file; the production server passes the same object to next() (server/http.ts), so a start
-// never loads Next's native SWC binding just to compile a TypeScript config (~27 MB of RSS and
-// ~100 ms at each start).
+// this file; the server's Next reads next.config.mjs, its plain-JavaScript build
+// (scripts/build-server.mjs), so a start never loads Next's native SWC binding just to compile a
+// TypeScript config (~27 MB of RSS and ~100 ms at each start).
 import { realpathSync } from "node:fs";
 import type { NextConfig } from "next";
 import path from "node:path";
@@ -33,6 +33,10 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: true },
   serverExternalPackages: ["node-pty", "better-sqlite3", "@prisma/client", "@xterm/headless"],
   poweredByHeader: false,
+  // The board is served to a browser on the same machine (loopback by default): gzip there only
+  // costs CPU on both ends (profiled over the browser specs: ~3% of a UI server's CPU was zlib,
+  // mostly the 1.5 MB of scripts each fresh browser context loads).
+  compress: false,
   reactStrictMode: true,
   devIndicators: false,
   turbopack: { root },
