@@ -21,9 +21,9 @@ trap 'rm -rf "$REPORTS"' EXIT
 VITEST_JSON="$REPORTS/vitest.json"
 LATE_JSON="$REPORTS/vitest-late.json"
 # Vitest files that mostly wait on clocks (the real agents' start-up, retries and dialogs; ready
-# timeouts and stall detection) rather than use a core: they run after the end-to-end tests, in
-# that lane (see below).
-LATE_TESTS=(tests/real-claude.test.ts tests/real-codex.test.ts tests/tasks-failures.test.ts)
+# timeouts, stall and quiet detection) rather than use a core: they run after the end-to-end
+# tests, in that lane (see below), sized so that both lanes end together.
+LATE_TESTS=(tests/real-claude.test.ts tests/real-codex.test.ts tests/tasks-failures.test.ts tests/panes.test.ts)
 PLAYWRIGHT_JSON="$REPORTS/playwright.json"
 
 PASSED=0
