@@ -2,7 +2,9 @@
 // `next build` only when .next/BUILD_ID is missing or older than the UI sources (server/build.ts
 // decides). When another `next build` holds the .next lock (someone else building in the same
 // tree), waits for it and re-checks instead of failing.
-// Used by the Playwright global setup and runnable on its own: `npx tsx e2e/build-ui.ts`.
+// Used by the Playwright global setup and runnable on its own: `npx tsx e2e/build-ui.ts`;
+// `npx tsx e2e/build-ui.ts --check` only says whether a build is needed (exit 0: up to date, 10:
+// stale), which scripts/test.sh uses to plan its lanes.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,7 +59,11 @@ export async function ensureUiBuilt(log: (line: string) => void = (l) => console
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === "--check") {
+  const { stale, reason } = buildIsStale(ROOT);
+  console.log(stale ? `ui: ${reason}` : "ui: the UI build in .next is up to date.");
+  process.exit(stale ? 10 : 0);
+} else if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   ensureUiBuilt().catch((e: Error) => {
     console.error(`ui: ${e.message}`);
     process.exit(1);

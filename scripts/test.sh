@@ -22,7 +22,9 @@ VITEST_JSON="$REPORTS/vitest.json"
 LATE_JSON="$REPORTS/vitest-late.json"
 # Vitest files that mostly wait on clocks (the real agents' start-up, retries and dialogs; ready
 # timeouts, stall and quiet detection) rather than use a core: they run after the end-to-end
-# tests, in that lane (see below), sized so that both lanes end together.
+# tests, in that lane (see below), sized so that both lanes end together. When the UI must be
+# built first (a fresh clone, a changed UI source: ~40 s more in that lane), the last two stay in
+# the foreground run.
 LATE_TESTS=(tests/real-claude.test.ts tests/real-codex.test.ts tests/tasks-failures.test.ts tests/panes.test.ts)
 PLAYWRIGHT_JSON="$REPORTS/playwright.json"
 
@@ -142,6 +144,10 @@ bg_report() { # name
   STAGE_START=$((SECONDS - took))
   stage_done "$1" "$BG_STATUS"
 }
+
+if ! npx tsx e2e/build-ui.ts --check >/dev/null; then
+  LATE_TESTS=("${LATE_TESTS[@]:0:2}")
+fi
 
 # 3. Typecheck (background).
 bg_run typecheck npx tsc --noEmit -p . &
