@@ -59,11 +59,12 @@ export async function ensureUiBuilt(log: (line: string) => void = (l) => console
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === "--check") {
+const runAsScript = !!process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (runAsScript && process.argv[2] === "--check") {
   const { stale, reason } = buildIsStale(ROOT);
   console.log(stale ? `ui: ${reason}` : "ui: the UI build in .next is up to date.");
   process.exit(stale ? 10 : 0);
-} else if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+} else if (runAsScript) {
   ensureUiBuilt().catch((e: Error) => {
     console.error(`ui: ${e.message}`);
     process.exit(1);

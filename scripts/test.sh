@@ -23,8 +23,8 @@ LATE_JSON="$REPORTS/vitest-late.json"
 # Vitest files that mostly wait on clocks (the real agents' start-up, retries and dialogs; ready
 # timeouts, stall and quiet detection) rather than use a core: they run after the end-to-end
 # tests, in that lane (see below), sized so that both lanes end together. When the UI must be
-# built first (a fresh clone, a changed UI source: ~40 s more in that lane), the last two stay in
-# the foreground run.
+# built first (a fresh clone, a changed UI source: ~40 s more in that lane), tasks-failures stays
+# in the foreground run.
 LATE_TESTS=(tests/real-claude.test.ts tests/real-codex.test.ts tests/tasks-failures.test.ts tests/panes.test.ts)
 PLAYWRIGHT_JSON="$REPORTS/playwright.json"
 
@@ -123,7 +123,7 @@ fi
 # while the other unit and integration tests run in the foreground. Overlapped, the stages keep
 # both cores busy (one after another, each left a core idle much of the time). Run after the
 # end-to-end tests, the clock-bound files fill the time the foreground vitest used to finish alone
-# with a core partly idle (measured: npm test 285 -> 247 s with the real-agent files moved there).
+# with a core partly idle (measured warm on a 2-core machine: npm test 285 -> 225-235 s).
 LOGS="$REPORTS/logs"
 mkdir -p "$LOGS"
 
@@ -146,7 +146,7 @@ bg_report() { # name
 }
 
 if ! npx tsx e2e/build-ui.ts --check >/dev/null; then
-  LATE_TESTS=("${LATE_TESTS[@]:0:2}")
+  LATE_TESTS=(tests/real-claude.test.ts tests/real-codex.test.ts tests/panes.test.ts)
 fi
 
 # 3. Typecheck (background).
