@@ -159,7 +159,10 @@ TYPECHECK_PID=$!
   if bg_run ui-build npx tsx e2e/build-ui.ts; then
     PLAYWRIGHT_JSON_OUTPUT_NAME="$PLAYWRIGHT_JSON" bg_run playwright npx playwright test --reporter=list,json || true
   fi
-  until [ -e "$LOGS/install-agents.done" ]; do sleep 1; done
+  until [ -e "$LOGS/install-agents.done" ]; do
+    kill -0 "$$" 2>/dev/null || exit 0 # the script was stopped before the install ended
+    sleep 1
+  done
   bg_run vitest-late npx vitest run --reporter=default --reporter=json --outputFile.json="$LATE_JSON" "${LATE_TESTS[@]}" || true
 ) &
 E2E_PID=$!
