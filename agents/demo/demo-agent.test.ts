@@ -255,11 +255,17 @@ class Demo {
     const stops = this.events().filter((e) => e === "Stop").length;
     await this.submit(prompt);
     const stop = await this.waitHook("Stop", stops + 1);
-    // The hook log is written by the agent; this terminal parses its PTY output on its own
-    // schedule. Wait until the screen shows the turn over (empty composer, ready) before a test
-    // reads it.
-    await this.wait("the screen after the turn", () => this.exit || (this.input() === "> " && this.status().includes("ready")));
+    await this.turnShown();
     return stop;
+  }
+
+  /**
+   * After a Stop hook: the hook log is written by the agent, and this terminal parses the PTY
+   * output on its own schedule, so the last of the turn's output may not be parsed yet. Waits
+   * until the screen shows the turn over (empty composer, ready) before a test reads it.
+   */
+  turnShown() {
+    return this.wait("the screen after the turn", () => this.exit || (this.input() === "> " && this.status().includes("ready")));
   }
 }
 
@@ -329,7 +335,7 @@ describe.concurrent("demo agent", () => {
     expect(stop.payload).toMatchObject({ stop_hook_active: false });
     expect(stop.payload.last_assistant_message).toContain("Wrote notes.txt");
 
-    await d.waitReady();
+    await d.turnShown();
     expect(d.text()).toContain("> write notes.txt hello world");
     expect(d.text()).toContain("● Write(notes.txt)");
     expect(d.text()).toContain("Wrote 1 line to notes.txt");
@@ -391,7 +397,7 @@ describe.concurrent("demo agent", () => {
     expect(d.hooks()[5].payload).toMatchObject({ tool_name: "Bash", tool_response: { approved: true } });
     expect(fs.readFileSync(path.join(d.cwd, "after.txt"), "utf8")).toBe("done\n");
     expect(stop.payload.last_assistant_message).toContain("allowed");
-    await d.waitReady();
+    await d.turnShown();
     expect(d.text()).toContain("Allowed");
   });
 
@@ -404,6 +410,7 @@ describe.concurrent("demo agent", () => {
     d.proc.write("x"); // not an answer: ignored
     d.proc.write("n");
     const stop = await d.waitHook("Stop");
+    await d.turnShown();
     expect(d.events().slice(-3)).toEqual(["Notification", "PostToolUseFailure", "Stop"]);
     expect(d.text()).toContain("Denied by user");
     expect(d.lines()).toContain("carried on");
@@ -704,6 +711,7 @@ describe.concurrent("demo agent", () => {
     await waitFor("queued", () => d.status().includes("1 queued"));
     expect(d.events()).toEqual([]);
     await d.waitHook("Stop");
+    await d.turnShown();
     expect(d.events()).toEqual(["SessionStart", "UserPromptSubmit", "Stop"]);
     expect(d.lines()).toContain("early bird");
   });
