@@ -74,16 +74,7 @@ export function onPaneTransition(
 ): void {
   if (!info.taskId || ctx.closing) return;
   const taskId = info.taskId;
-  const event: TaskEvent | null =
-    to === "done"
-      ? { type: "pane_done", lastMessage: lastMessage ?? null, failure: lastStop?.failed ? { error: lastStop.error ?? null } : null }
-      : to === "working" || to === "blocked"
-        ? { type: "pane_working" }
-        : to === "exited"
-          ? lost
-            ? { type: "pane_lost", reason: lost, lastLifecycle: from }
-            : { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: from }
-          : null;
+  const event = taskEventOf(info, to, from, lastMessage, lost, lastStop);
   if (!event) return;
   // Queued on the task's chain now, where the pane changed: a request that came after this
   // transition (the worker's `yard task ask` right after its prompt) must be applied after it,
@@ -91,6 +82,21 @@ export function onPaneTransition(
   void apply(ctx, taskId, event, { forPane: info.id }).catch(() => {});
   const runner = ctx.runners.get(taskId);
   if (to === "exited" && runner?.paneId === info.id) runner.ac.abort();
+}
+
+/** The task event a pane's transition to `to` is, if any. */
+function taskEventOf(info: PaneInfo, to: string, from: string, lastMessage: string | undefined, lost: string | undefined, lastStop: { failed: boolean; error?: string } | null | undefined): TaskEvent | null {
+  switch (to) {
+    case "done":
+      return { type: "pane_done", lastMessage: lastMessage ?? null, failure: lastStop?.failed ? { error: lastStop.error ?? null } : null };
+    case "working":
+    case "blocked":
+      return { type: "pane_working" };
+    case "exited":
+      return lost ? { type: "pane_lost", reason: lost, lastLifecycle: from } : { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: from };
+    default:
+      return null;
+  }
 }
 
 /** A pane stopped by the previous shutdown (or gone before its task saw it): what it was doing before it exited. */
