@@ -22,10 +22,11 @@ VITEST_JSON="$REPORTS/vitest.json"
 LATE_JSON="$REPORTS/vitest-late.json"
 # Vitest files that mostly wait on clocks (the real agents' start-up, retries and dialogs; ready
 # timeouts, stall and quiet detection) rather than use a core: they run after the end-to-end
-# tests, in that lane (see below), sized so that both lanes end together. When the UI must be
-# built first (a fresh clone, a changed UI source: ~40 s more in that lane), tasks-failures stays
-# in the foreground run.
-LATE_TESTS=(tests/real-claude.test.ts tests/real-codex.test.ts tests/tasks-failures.test.ts tests/panes.test.ts)
+# tests, in that lane (see below), sized so that both lanes end together: LATE_IF_UI_BUILT joins
+# them only when the UI build is current (a build first, in a fresh clone or after a UI source
+# changed, adds ~40 s to that lane).
+LATE_TESTS=(tests/real-claude.test.ts tests/real-codex.test.ts tests/panes.test.ts)
+LATE_IF_UI_BUILT=(tests/tasks-failures.test.ts)
 PLAYWRIGHT_JSON="$REPORTS/playwright.json"
 
 PASSED=0
@@ -145,8 +146,8 @@ bg_report() { # name
   stage_done "$1" "$BG_STATUS"
 }
 
-if ! npx tsx e2e/build-ui.ts --check >/dev/null; then
-  LATE_TESTS=(tests/real-claude.test.ts tests/real-codex.test.ts tests/panes.test.ts)
+if npx tsx e2e/build-ui.ts --check >/dev/null; then
+  LATE_TESTS+=("${LATE_IF_UI_BUILT[@]}")
 fi
 
 # 3. Typecheck (background).
