@@ -6,7 +6,7 @@ import path from "node:path";
 import { YardError } from "../errors";
 import type { z } from "zod";
 import type { taskDiffOutput } from "../../contracts/tasks";
-import { branchExists, diffCommits, diffTreeToCommit, diffWorktree, diffWorktreeSince, worktreeTree } from "../git";
+import { branchTip, diffCommits, diffTreeToCommit, diffWorktree, diffWorktreeSince, worktreeTree } from "../git";
 import type { TaskRow } from "../../stores/tasks";
 import { type TaskContext, taskRow } from "./context";
 
@@ -30,32 +30,41 @@ export async function diffSince(ctx: TaskContext, taskId: string, tree: string):
 async function changes(ctx: TaskContext, t: TaskRow, from: { baseSha: string } | { tree: string }): Promise<TaskDiff> {
   const baseSha = t.baseSha!;
   const wt = t.worktreePath!;
+  // Whether a merge or discard ran at any moment of this call: git errors then come from the race.
+  let raced = ctx.finishing.has(t.id);
   // A linked worktree has a `.git` file; checking for it costs no git process on this hot path.
   // While a merge or discard removes it, its files are half gone: the branch is the truth then.
-  if (!ctx.finishing.has(t.id) && existsSync(path.join(wt, ".git"))) {
+  if (!raced && existsSync(path.join(wt, ".git"))) {
     try {
       const d = "tree" in from ? await diffWorktreeSince({ worktreePath: wt, tree: from.tree }) : await diffWorktree({ worktreePath: wt, baseSha });
       return { ...d, baseSha, source: "worktree" };
     } catch (e) {
       // A merge or discard removed (part of) the worktree while git was reading it: use the branch.
       if (existsSync(path.join(wt, ".git")) && !ctx.finishing.has(t.id)) throw e;
+      raced = true;
     }
   }
   // The worktree is gone (merged or discarded): the branch, or the merge, still holds the committed work.
-  try {
+  // The branch is read as a commit id, so a merge deleting it while git diffs still leaves the commit.
+  // A finish that ended during this call recorded its merge: read the task again, once.
+  for (let attempt = 0; ; attempt++) {
     const now = await taskRow(ctx, t.id); // a merge that finished meanwhile has recorded its commit
-    const tip = now.branch && (await branchExists(now.repoPath, now.branch)) ? now.branch : now.mergeCommit ? `${now.mergeCommit}^2` : null;
-    if (!tip) {
-      if (ctx.finishing.has(t.id)) throw new YardError("GIT_FAILED", "the branch is gone and the merge is not recorded yet");
-      throw new YardError("CONFLICT", "The task's worktree and branch are both gone; there is nothing left to diff", { taskId: t.id });
+    try {
+      const tip = (now.branch && (await branchTip(now.repoPath, now.branch))) ?? (now.mergeCommit ? `${now.mergeCommit}^2` : null);
+      if (!tip) {
+        // Between a merge deleting the branch and recording its commit, there is no tip for a moment.
+        if (ctx.finishing.has(t.id) || (raced && attempt === 0)) throw new YardError("GIT_FAILED", "the branch is gone and the merge is not recorded yet");
+        throw new YardError("CONFLICT", "The task's worktree and branch are both gone; there is nothing left to diff", { taskId: t.id });
+      }
+      const d = "tree" in from ? await diffTreeToCommit({ repoRoot: now.repoPath, tree: from.tree, tip }) : await diffCommits({ repoRoot: now.repoPath, baseSha, tip });
+      return { ...d, baseSha, source: "branch" };
+    } catch (e) {
+      if (!(e instanceof YardError && (e.code === "GIT_FAILED" || e.code === "NOT_FOUND"))) throw e;
+      if (ctx.finishing.has(t.id)) {
+        throw new YardError("CONFLICT", "The task is being merged or discarded right now; ask for its diff again once that has finished", { taskId: t.id, finishing: true });
+      }
+      if (attempt > 0 || !(raced || (await taskRow(ctx, t.id)).disposition !== now.disposition)) throw e;
     }
-    const d = "tree" in from ? await diffTreeToCommit({ repoRoot: now.repoPath, tree: from.tree, tip }) : await diffCommits({ repoRoot: now.repoPath, baseSha, tip });
-    return { ...d, baseSha, source: "branch" };
-  } catch (e) {
-    if (e instanceof YardError && (e.code === "GIT_FAILED" || e.code === "NOT_FOUND") && ctx.finishing.has(t.id)) {
-      throw new YardError("CONFLICT", "The task is being merged or discarded right now; ask for its diff again once that has finished", { taskId: t.id, finishing: true });
-    }
-    throw e;
   }
 }
 
