@@ -54,6 +54,12 @@ async function refused(args: string[], code: string, env?: Record<string, string
   return r as CliResult & { json: any };
 }
 
+/**
+ * A task as `yard task get` shows it, read through the same tRPC client without starting a CLI
+ * process: for polls, which would otherwise start one every 50 ms while they wait.
+ */
+const taskNow = async (id: string): Promise<any> => adminClient(server).tasks.get.query({ id });
+
 const settled = async (id: string, env?: Record<string, string>) => (await ok(["task", "wait", id, "--timeout-ms", "60000"], env)).tasks[0];
 
 describe("dependencies", () => {
@@ -70,7 +76,7 @@ describe("dependencies", () => {
     expect((await ok(["task", "get", b.task.id])).task.state).toBe("backlog");
     await ok(["task", "finish", a.task.id, "--merge"]);
     const started = await waitFor(async () => {
-      const t = (await ok(["task", "get", b.task.id])).task;
+      const t = await taskNow(b.task.id);
       return t.state !== "backlog" ? t : null;
     }, { timeoutMs: 30_000, what: "B to start by itself" });
     expect(started.baseSha).toBe(git(root, "rev-parse", "main"));
@@ -125,7 +131,7 @@ describe("dependencies", () => {
     const d = await ok(["task", "start", "--repo", root, "--depends-on", f.task.id, "--objective", "report completed d"]);
     expect(await settled(f.task.id)).toMatchObject({ state: "failed" });
     const t = await waitFor(async () => {
-      const v = (await ok(["task", "get", d.task.id])).task;
+      const v = await taskNow(d.task.id);
       return v.waiting?.dependencies[0]?.stuck ? v : null;
     });
     expect(t.state).toBe("backlog");
@@ -276,7 +282,7 @@ describe("the agent reviewer stage", () => {
 
     const t = await ok(["task", "start", "--project", project.id, "--objective", "write a.txt hi\ncommit a\nreport completed wrote a"]);
     const approved = await waitFor(async () => {
-      const v = (await ok(["task", "get", t.task.id])).task;
+      const v = await taskNow(t.task.id);
       return v.agentReview.state === "approved" ? v : null;
     }, { timeoutMs: 90_000, what: "the agent reviewer to approve" }).catch(async (e: Error) => {
       const events = (await ok(["task", "events", t.task.id])).events.map((x: any) => `${x.type} ${JSON.stringify(x.payload).slice(0, 200)}`);
@@ -308,12 +314,12 @@ describe("the agent reviewer stage", () => {
     await ok(["agent", "add", profile, "--role", "reviewer", "--hooks", "--", "{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs", "--script", script]);
     const t = await ok(["task", "start", "--repo", root, "--reviewer", profile, "--objective", "report completed fine"]);
     const running = await waitFor(async () => {
-      const v = (await ok(["task", "get", t.task.id])).task;
+      const v = await taskNow(t.task.id);
       return v.agentReview.state === "running" && v.agentReview.paneId ? v : null;
     }, { timeoutMs: 60_000, what: "the reviewer to run" });
     expect(running.statusLine).toBe("Agent review running");
     const screen = await waitFor(async () => {
-      const s = (await ok(["pane", "read", running.agentReview.paneId, "--mode", "tail", "--lines", "100"])).text as string;
+      const s = (await adminClient(server).panes.read.query({ id: running.agentReview.paneId, mode: "tail", lines: 100 })).text;
       return s.includes("waiting") ? s : null;
     }, { timeoutMs: 30_000, what: "the reviewer's screen" });
     expect(screen).toContain("A reviewer pane may not call tasks.report");
@@ -321,7 +327,8 @@ describe("the agent reviewer stage", () => {
     expect(screen).toContain("A reviewer pane may not call tasks.start");
     const skipped = (await ok(["task", "agent-review", t.task.id, "--skip"])).task;
     expect(skipped).toMatchObject({ state: "completed", disposition: null, agentReview: { state: "skipped" } });
-    await waitFor(async () => (await ok(["pane", "get", running.agentReview.paneId])).pane.lifecycle === "exited");
+    await waitFor(async () => (await adminClient(server).panes.get.query({ id: running.agentReview.paneId })).lifecycle === "exited");
+    expect((await ok(["pane", "get", running.agentReview.paneId])).pane.lifecycle).toBe("exited");
   });
 });
 
@@ -346,7 +353,7 @@ describe("plans", () => {
     await ok(["agent", "add", `preview-${suffix}`, "--role", "reviewer", "--hooks", "--", "{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs", "--script", reviewer]);
     const t = await ok(["task", "start", "--repo", root, "--needs-plan", "--planner", `planner-${suffix}`, "--plan-reviewer", `preview-${suffix}`, "--title", "Planned", "--objective", "two steps"]);
     const done = await waitFor(async () => {
-      const v = (await ok(["task", "get", t.task.id])).task;
+      const v = await taskNow(t.task.id);
       return v.state === "completed" ? v : null;
     }, { timeoutMs: 90_000, what: "the plan to be approved" });
     const plans = (await ok(["plan", "show", t.task.id])).plans;
@@ -360,7 +367,7 @@ describe("plans", () => {
     const y = (await ok(["task", "get", ids.y])).task;
     expect(y).toMatchObject({ title: "Y v2", parentTaskId: t.task.id, waiting: { dependencies: [{ id: ids.x }] } });
     // The reviewer's stage ends with its verdict once the decomposition is journaled.
-    await waitFor(async () => (await ok(["task", "get", t.task.id])).task.agentReview.state === "approved", { what: "the plan reviewer's stage to end" });
+    await waitFor(async () => (await taskNow(t.task.id)).agentReview.state === "approved", { what: "the plan reviewer's stage to end" });
     expect((await ok(["task", "get", t.task.id])).task.agentReview).toMatchObject({ state: "approved", runs: 2 });
     // The subtasks run in order by themselves (x has nothing to wait for).
     expect(await settled(ids.x)).toMatchObject({ state: "completed" });

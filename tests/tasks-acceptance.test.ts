@@ -70,7 +70,7 @@ describe("acceptance: three workers, review, restart, merge two, discard one", (
       const att = await y(["attention"]);
       const blocked = att.json.items.filter((i: any) => i.reason === "blocked").map((i: any) => i.paneId);
       return ["A", "B", "C"].every((n) => blocked.includes(paneOf(n)));
-    }, { timeoutMs: 30_000, what: "three blocked workers" });
+    }, { timeoutMs: 30_000, intervalMs: 250, what: "three blocked workers" }); // polled as the orchestrator would: each poll is a CLI process
 
     // 4 (first half). a delta read of A's output while it waits
     const firstRead = await y(["pane", "read", paneOf("A"), "--mode", "delta", "--cursor", "0", "--reader", "orch"]);
@@ -121,9 +121,9 @@ describe("acceptance: three workers, review, restart, merge two, discard one", (
     await waitFor(async () => {
       const items = (await y(["attention"])).json.items;
       return ["A", "B", "C"].every((n) => items.some((i: any) => i.taskId === id(n) && i.reason === "result_unacknowledged"));
-    }, { timeoutMs: 15_000, what: "three unacknowledged results" });
+    }, { timeoutMs: 15_000, intervalMs: 250, what: "three unacknowledged results" });
     for (const n of ["A", "B", "C"]) expect((await y(["task", "ack", id(n)])).json).toMatchObject({ id: id(n), alreadyAcknowledged: false });
-    await waitFor(async () => (await y(["attention"])).json.items.length === 0, { timeoutMs: 15_000, what: "attention to empty" });
+    await waitFor(async () => (await y(["attention"])).json.items.length === 0, { timeoutMs: 15_000, intervalMs: 250, what: "attention to empty" });
 
     // 5. each diff shows only its own change, including C's untracked file
     const diffs: Record<string, any> = {};
