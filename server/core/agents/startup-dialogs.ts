@@ -167,13 +167,21 @@ function failedTurnLines(agent: AgentKind, screen: string): string[] {
  * once it is over, while the retried request is under way, `retrying…`. A reader that knew only
  * `retrying in Ns` lost the note for the whole of every retried request.
  */
-const CLAUDE_RETRYING = /^.*\bretrying(?:…|\.\.\.| in \d+\s*[dhms](?:\s*\d+\s*[dhms])*(?:\s*\([^)]*\))?)\s*·\s*attempt \d+\s*\/\s*\d+.*$/m;
+const CLAUDE_RETRYING = /\bretrying(?:…|\.\.\.| in \d+\s*[dhms](?:\s*\d+\s*[dhms])*(?:\s*\([^)]*\))?)\s*·\s*attempt \d+\s*\/\s*\d+/;
+/** Codex's: `Reconnecting... N/M`. */
+const CODEX_RETRYING = /Reconnecting\.\.\.\s*\d+\s*\/\s*\d+/;
 
+/**
+ * The status, as the whole line(s) it is on. Searched for unanchored and then widened to its
+ * lines: a `^.*…` pattern backtracks over every line of the screen (it was the costliest
+ * regular expression of a whole test run).
+ */
 function retryingLine(agent: AgentKind, screen: string): string | null {
-  const re = agent === "claude" ? CLAUDE_RETRYING : /^.*Reconnecting\.\.\.\s*\d+\s*\/\s*\d+.*$/m;
-  const m = re.exec(screen);
+  const m = (agent === "claude" ? CLAUDE_RETRYING : CODEX_RETRYING).exec(screen);
   if (!m) return null;
-  return m[0].trim().replace(/^[✻✽✶✳✢·•◦*]\s*/u, "");
+  const end = screen.indexOf("\n", m.index + m[0].length);
+  const line = screen.slice(screen.lastIndexOf("\n", m.index) + 1, end < 0 ? undefined : end);
+  return line.trim().replace(/^[✻✽✶✳✢·•◦*]\s*/u, "");
 }
 
 export function readScreen(agent: AgentKind, screen: string): ScreenReading {
