@@ -1,14 +1,16 @@
 // Test program: rewrites a Claude config file the way Claude Code does, every few milliseconds
-// (far more often than Claude does) for DURATION_MS: read it, bump `numStartups`, set `lastSessionAt`, write a temporary copy and rename
-// it into place (only when the file still holds what was read: a well-behaved concurrent writer).
+// (far more often than Claude does) for DURATION_MS, or until the file STOP_FILE names exists:
+// read it, bump `numStartups`, set `lastSessionAt`, write a temporary copy and rename it into
+// place (only when the file still holds what was read: a well-behaved concurrent writer).
 // Prints how many rewrites landed.
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const file = process.argv[2];
 const until = Date.now() + Number(process.env.DURATION_MS ?? 1500);
 let landed = 0;
-while (Date.now() < until) {
+const stop = process.env.STOP_FILE;
+while (Date.now() < until && !(stop && existsSync(stop))) {
   let text;
   try {
     text = readFileSync(file, "utf8");

@@ -131,13 +131,15 @@ describe("recordClaudeTrust with concurrent writers", () => {
         } catch {
           unreadable++;
         }
-        await new Promise((r) => setImmediate(r));
+        await new Promise((r) => setTimeout(r, 1));
       }
     })();
-    const [claudeLike, ...ours] = await Promise.all([
-      run([path.join(ROOT, "tests/programs/claude-like-writer.mjs"), file], { DURATION_MS: "5000" }),
-      ...paths.map((p) => run(["--import", "tsx", path.join(ROOT, "tests/programs/claude-trust-writer.ts"), file, p], { START_AT: startAt })),
-    ]);
+    // The Claude-like writer runs from before our writers start until they have all ended.
+    const stopFile = path.join(tmp(), "stop");
+    const claudeLikeRun = run([path.join(ROOT, "tests/programs/claude-like-writer.mjs"), file], { DURATION_MS: "30000", STOP_FILE: stopFile });
+    const ours = await Promise.all(paths.map((p) => run(["--import", "tsx", path.join(ROOT, "tests/programs/claude-trust-writer.ts"), file, p], { START_AT: startAt })));
+    writeFileSync(stopFile, "");
+    const claudeLike = await claudeLikeRun;
     polling = false;
     await poll;
 
