@@ -13,7 +13,7 @@ import { inspectRepo } from "./core/git/repo";
 import type { AttentionItem } from "./core/panes/attention";
 import type { PaneHostPort } from "./core/panes/host-port";
 import { PaneManager } from "./core/panes/manager";
-import { MAX_SCROLLBACK, MIN_SCROLLBACK } from "./core/panes/scrollback-limits";
+import { scrollbackProblem } from "./core/panes/scrollback-limits";
 import { Projects } from "./core/projects/projects";
 import { type ApiSocketState, Sandbox } from "./core/sandbox/sandbox";
 import { AgentReviewStage } from "./core/reviews/agent-stage";
@@ -278,12 +278,11 @@ function parseJson(s: string | null): Record<string, unknown> | null {
   }
 }
 
-/** YARD_SCROLLBACK_LINES: scrollback per pane, MIN_SCROLLBACK..MAX_SCROLLBACK (default MIN_SCROLLBACK). */
+/** YARD_SCROLLBACK_LINES: scrollback per pane (the bounds are scrollbackProblem's; default the minimum). */
 function scrollbackLines(): number | undefined {
   const n = envInt("YARD_SCROLLBACK_LINES");
-  if (n !== undefined && (n < MIN_SCROLLBACK || n > MAX_SCROLLBACK)) {
-    throw new Error(`YARD_SCROLLBACK_LINES must be from ${MIN_SCROLLBACK} to ${MAX_SCROLLBACK} (got ${n})`);
-  }
+  const problem = n === undefined ? null : scrollbackProblem(n);
+  if (problem) throw new Error(`YARD_SCROLLBACK_LINES ${problem} (got ${n})`);
   return n;
 }
 

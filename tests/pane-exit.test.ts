@@ -238,7 +238,7 @@ describe("output written right before exit", () => {
     const previous = process.env.YARD_SCROLLBACK_LINES;
     process.env.YARD_SCROLLBACK_LINES = "100";
     try {
-      await expect(createServices({ home: tempHome(), token: TOKEN, url: () => "" })).rejects.toThrow(/YARD_SCROLLBACK_LINES must be from 5000/);
+      await expect(createServices({ home: tempHome(), token: TOKEN, url: () => "" })).rejects.toThrow("YARD_SCROLLBACK_LINES must be a whole number of lines from 5000 to 100000 (got 100)");
     } finally {
       if (previous === undefined) delete process.env.YARD_SCROLLBACK_LINES;
       else process.env.YARD_SCROLLBACK_LINES = previous;

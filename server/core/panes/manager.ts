@@ -22,7 +22,7 @@ import type { FlowStats, PaneHostPort } from "./host-port";
 import type { Launch } from "./launch";
 import type { Lifecycle, PaneState, ScreenObservation } from "./lifecycle";
 import { LifecycleDriver, type TransitionListener } from "./lifecycle-driver";
-import { MAX_SCROLLBACK, MIN_SCROLLBACK } from "./scrollback-limits";
+import { MIN_SCROLLBACK, scrollbackProblem } from "./scrollback-limits";
 import { paneGone, PaneReads, type ReadMode, type ReadReply } from "./reads";
 import { recoverPanes } from "./recovery";
 import { type LivePane, type PaneInfo, type PaneListener, PaneRegistry } from "./registry";
@@ -69,8 +69,9 @@ export class PaneManager {
 
   constructor(private readonly deps: PaneManagerDeps) {
     const lines = deps.scrollbackLines ?? MIN_SCROLLBACK;
-    if (!Number.isInteger(lines) || lines < MIN_SCROLLBACK || lines > MAX_SCROLLBACK) {
-      throw new YardError("BAD_PARAMS", `scrollback must be a whole number of lines from ${MIN_SCROLLBACK} to ${MAX_SCROLLBACK}`, { scrollbackLines: lines });
+    const problem = scrollbackProblem(lines);
+    if (problem) {
+      throw new YardError("BAD_PARAMS", `scrollback ${problem}`, { scrollbackLines: lines });
     }
     const bp = deps.backpressure;
     if (bp && !(bp.lowBytes >= 0 && bp.highBytes > bp.lowBytes)) throw new YardError("BAD_PARAMS", "backpressure needs 0 <= lowBytes < highBytes", { ...bp });
