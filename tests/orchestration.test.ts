@@ -224,6 +224,12 @@ describe("role gates, whoami, guide and extra worktrees", () => {
     const visible = (await ok(["task", "list"], orchEnv)).tasks.map((x: any) => x.id);
     expect(visible).toContain(t.task.id);
     expect(visible).not.toContain(other.task.id);
+    // Nor wait on it: a wait on a context waits on, and returns, only the tasks the pane may see.
+    const byPerson = await ok(["task", "start", "--repo", root, "--context", "gates", "--objective", "report completed by the person"]);
+    expect((await ok(["task", "wait", "--context", "gates", "--timeout-ms", "30000"], orchEnv)).tasks.map((x: any) => x.id)).toEqual([t.task.id]);
+    const { env: otherOrchEnv } = await orchestratorPane(api, scratch);
+    expect((await ok(["task", "wait", "--context", "gates", "--timeout-ms", "30000"], otherOrchEnv)).tasks).toEqual([]);
+    expect((await ok(["task", "wait", "--context", "gates", "--timeout-ms", "30000"])).tasks.map((x: any) => x.id).sort()).toEqual([t.task.id, byPerson.task.id].sort());
     // The same for panes and the event journal.
     const panes = (await ok(["pane", "list"], orchEnv)).panes.map((p: any) => p.id);
     expect(panes).toContain(t.pane.id);

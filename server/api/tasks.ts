@@ -53,7 +53,11 @@ export const tasksRouter = router({
   wait: callerProcedure
     .input(waitInput)
     .output(waitOutput)
-    .query(async ({ ctx, input }) => ({ tasks: await ctx.services.tasks.wait({ taskId: input.id, contextId: input.contextId, until: input.until, timeoutMs: input.timeoutMs }) })),
+    .query(async ({ ctx, input }) => {
+      // A pane waits on (and is shown) only the context's tasks its role reaches, as in list.
+      const pane = ctx.pane;
+      return { tasks: await ctx.services.tasks.wait({ taskId: input.id, contextId: input.contextId, until: input.until, timeoutMs: input.timeoutMs, visible: pane ? (tasks) => ctx.services.access.visible(pane, tasks) : undefined }) };
+    }),
   report: callerProcedure
     .input(reportInput)
     .output(taskView)

@@ -20,7 +20,7 @@ import { onPaneTransition } from "./runner";
 import { start, startBacklog, type StartInput } from "./start";
 import * as views from "./views";
 import type { TaskView } from "./views";
-import { wait } from "./wait";
+import { wait, type WaitOptions } from "./wait";
 import type { ReportInput } from "../../contracts/tasks";
 
 export { type BeforeLaunch, DEFAULT_MAX_ACTIVE, type TaskEngineDeps } from "./context";
@@ -124,7 +124,7 @@ export class TaskEngine {
     return finish(this.ctx, taskId, opts);
   }
 
-  wait(opts: { taskId?: string; contextId?: string; until?: string | string[]; timeoutMs?: number }): Promise<TaskView[]> {
+  wait(opts: WaitOptions): Promise<TaskView[]> {
     return wait(this.ctx, opts);
   }
 

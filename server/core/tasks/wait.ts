@@ -1,6 +1,6 @@
-// Waiting on tasks: block until one task (or every task of a context) is in one of the wanted
-// states, woken by task.* journal events, with a timeout; and the named state sets (`settled`,
-// `terminal`, `working`) a wait may ask for.
+// Waiting on tasks: block until one task (or every task of a context the caller may see) is in
+// one of the wanted states, woken by task.* journal events, with a timeout; and the named state
+// sets (`settled`, `terminal`, `working`) a wait may ask for.
 import { YardError } from "../errors";
 import { type TaskContext, taskRow } from "./context";
 import { TERMINAL_STATES } from "./state";
@@ -23,12 +23,22 @@ export function resolveUntil(until: string | string[] | undefined): string[] {
   return [...out];
 }
 
-export async function wait(ctx: TaskContext, opts: { taskId?: string; contextId?: string; until?: string | string[]; timeoutMs?: number }): Promise<TaskView[]> {
+export interface WaitOptions {
+  taskId?: string;
+  contextId?: string;
+  until?: string | string[];
+  timeoutMs?: number;
+  /** Of a context's tasks, the ones the caller may see (a pane's role scope); the others are neither waited on nor returned. */
+  visible?: (tasks: TaskView[]) => Promise<TaskView[]>;
+}
+
+export async function wait(ctx: TaskContext, opts: WaitOptions): Promise<TaskView[]> {
   if (!opts.taskId === !opts.contextId) throw new YardError("BAD_PARAMS", "Wait for one task (ID) or a context (--context), not both or neither");
   const until = resolveUntil(opts.until);
   const timeoutMs = opts.timeoutMs ?? 10 * 60_000;
   if (opts.taskId) await taskRow(ctx, opts.taskId);
-  const load = async () => (opts.taskId ? [await get(ctx, opts.taskId)] : await list(ctx, { contextId: opts.contextId }));
+  const visible = opts.visible ?? (async (tasks: TaskView[]) => tasks);
+  const load = async () => (opts.taskId ? [await get(ctx, opts.taskId)] : await visible(await list(ctx, { contextId: opts.contextId })));
   const done = (tasks: TaskView[]) => tasks.every((t) => until.includes(t.state));
   return new Promise<TaskView[]>((resolve, reject) => {
     let finished = false;
