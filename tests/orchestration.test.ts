@@ -161,11 +161,11 @@ describe("questions, answers and acknowledgements", () => {
     const asked = await settled(t.task.id, env);
     expect(asked).toMatchObject({ state: "input_required", evidence: { reason: "question", question: "Which port should I use?" } });
     const thread = await ok(["task", "thread", t.task.id], env);
-    expect(thread.messages).toMatchObject([{ kind: "question", body: "Which port should I use?", author: `pane:${t.pane.id}` }]);
+    expect(thread.messages).toMatchObject([{ kind: "question", body: "Which port should I use?", author: t.pane.id }]);
     expect(thread.openQuestion).toBe(thread.messages[0].id);
 
     const a = await ok(["task", "answer", t.task.id, answer], env);
-    expect(a.message).toMatchObject({ kind: "answer", replyTo: thread.messages[0].id, author: `pane:${orch.id}` });
+    expect(a.message).toMatchObject({ kind: "answer", replyTo: thread.messages[0].id, author: orch.id });
     expect(await settled(t.task.id, env)).toMatchObject({ state: "completed" });
     expect(readFileSync(path.join(t.task.worktreePath, "port.txt"), "utf8")).toBe("8080\n");
     expect((await ok(["task", "thread", t.task.id], env)).openQuestion).toBeNull();

@@ -110,7 +110,7 @@ describe("the orchestration scenario", () => {
       ["question", "Which greeting goes in b?"],
       ["answer", "report completed greeting is B"],
     ]);
-    expect(thread[1].author).toBe(`pane:${orch.id}`);
+    expect(thread[1].author).toBe(orch.id);
     await ok(["task", "review", ids.b!, "--approve"]);
     await ok(["task", "finish", ids.b!, "--merge"]);
     await agentApproved("c");

@@ -56,4 +56,24 @@ describe("schema and migrations", () => {
     raw2.close();
     expect(migrationsAreCurrent(file, MIGRATIONS_DIR)).toBe(false);
   });
+
+  it("rewrite thread messages written by a pane as `pane:<id>` to the bare pane id, as reviews name authors", async () => {
+    const file = path.join(await tmp(), "yard.db");
+    await applyMigrations(file);
+    const raw = new Database(file);
+    raw.pragma("foreign_keys = OFF");
+    const add = raw.prepare("INSERT INTO Message (id, taskId, author, kind, body) VALUES (?, 'tsk1', ?, 'question', 'q')");
+    add.run("m1", "pane:paneabc123");
+    add.run("m2", "user");
+    // As on a data dir from before that migration: it has not run yet.
+    raw.prepare("DELETE FROM _prisma_migrations WHERE migration_name = '20261201190000_bare_message_authors'").run();
+    raw.close();
+    expect(await applyMigrations(file)).toEqual(["20261201190000_bare_message_authors"]);
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare("SELECT id, author FROM Message ORDER BY id").all()).toEqual([
+      { id: "m1", author: "paneabc123" },
+      { id: "m2", author: "user" },
+    ]);
+    db.close();
+  });
 });

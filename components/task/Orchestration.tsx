@@ -150,12 +150,12 @@ export function withTitles(reason: string, tasks: Array<{ id: string; title: str
 
 const ACKABLE = ["completed", "failed", "rejected"];
 
+/** An author (`user` or a pane id) in words: You, Worker, Orchestrator, or the pane's id. */
 function authorWords(author: string, t: Task): string {
   if (author === "user") return "You";
-  const pane = author.startsWith("pane:") ? author.slice(5) : author;
-  if (pane === t.paneId) return "Worker";
-  if (pane === t.parentPaneId) return "Orchestrator";
-  return pane;
+  if (author === t.paneId) return "Worker";
+  if (author === t.parentPaneId) return "Orchestrator";
+  return author;
 }
 
 export function ThreadSection({ task: t }: { task: Task }) {

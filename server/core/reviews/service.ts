@@ -24,6 +24,7 @@ import { newId } from "../ids";
 import type { RoundRecord, TaskDiff, TaskView } from "../tasks/service";
 import { diffLines, feedbackPrompt, quoteFor } from "./anchor";
 import type { ReviewStore, StoredReview } from "../../stores/reviews";
+import { authorOf } from "../authors";
 
 /** What the review service needs from the task engine. */
 export interface ReviewTasks {
@@ -38,7 +39,7 @@ export interface ReviewTasks {
 /** Who is acting: the user (install token, browser) or an orchestrator pane. */
 export type Actor = { kind: "user" } | { kind: "pane"; paneId: string };
 
-const authorOf = (a: Actor) => (a.kind === "user" ? "user" : a.paneId);
+const actorAuthor = (a: Actor) => authorOf(a.kind === "user" ? null : a.paneId);
 
 export interface ReviewServiceDeps {
   store: ReviewStore;
@@ -79,7 +80,7 @@ export class ReviewService {
       side: input.side,
       body: input.body,
       quote,
-      author: authorOf(by),
+      author: actorAuthor(by),
     });
     await this.journal(comment, "added");
     return comment;
@@ -123,7 +124,7 @@ export class ReviewService {
 
   private async draft(id: string, by: Actor, what: "edit" | "delete"): Promise<ReviewComment> {
     const c = await this.existing(id);
-    if (by.kind !== "user" && c.author !== authorOf(by)) throw new YardError("FORBIDDEN", `Only its author or the user may ${what} comment ${id}`, { commentId: id, author: c.author });
+    if (by.kind !== "user" && c.author !== actorAuthor(by)) throw new YardError("FORBIDDEN", `Only its author or the user may ${what} comment ${id}`, { commentId: id, author: c.author });
     if (c.reviewId) throw new YardError("CONFLICT", `Comment ${id} was submitted with review ${c.reviewId}; it is part of round ${c.round}'s record and cannot be ${what === "edit" ? "edited" : "deleted"} (resolve it instead)`, { commentId: id, reviewId: c.reviewId });
     return c;
   }
@@ -178,7 +179,7 @@ export class ReviewService {
         taskId: task.id,
         round: task.round,
         stage: by.kind === "user" ? "human" : "agent",
-        reviewer: authorOf(by),
+        reviewer: actorAuthor(by),
         verdict: input.verdict === "approve" ? "approved" : "changes_requested",
         summary,
         reviewedTree: await this.deps.tasks.snapshot(task.id),

@@ -12,6 +12,7 @@ import type { EventJournal } from "../events/journal";
 import { newId } from "../ids";
 import type { MessageRecord, MessageStore } from "../../stores/messages";
 import { type TaskEvent, type TaskState, transition } from "./state";
+import { authorOf } from "../authors";
 
 /** States whose round has a result to acknowledge. */
 export const ACKABLE_STATES = ["completed", "failed", "rejected"] as const;
@@ -45,9 +46,6 @@ export interface Thread {
   acknowledgedAt: string | null;
 }
 
-/** Who wrote a message: a pane (`pane:<id>`) or the person at the board (`user`). */
-export const messageAuthor = (caller: { paneId: string | null }): string => (caller.paneId ? `pane:${caller.paneId}` : "user");
-
 /** The prompt an answer reaches the worker as. */
 export function answerPrompt(question: string | null, answer: string): string {
   return question ? `Answer to your question ("${question.length > 300 ? `${question.slice(0, 300)}…` : question}"):\n\n${answer}` : answer;
@@ -61,7 +59,7 @@ export class TaskMessages {
     const id = newId("msg");
     const event: TaskEvent = { type: "asked", messageId: id, question };
     transition(t.state as TaskState, event); // CONFLICT before anything is written
-    const m = await this.deps.store.add({ id, taskId, author: messageAuthor(caller), kind: "question", body: question, replyTo: null, round: t.round });
+    const m = await this.deps.store.add({ id, taskId, author: authorOf(caller.paneId), kind: "question", body: question, replyTo: null, round: t.round });
     await this.deps.apply(taskId, event);
     await this.deps.journal.append("task.question", { taskId, payload: { messageId: id, round: t.round, text: question.slice(0, 4000) } });
     return m;
@@ -83,7 +81,7 @@ export class TaskMessages {
         await this.deps.whenReady(taskId, deadline - Date.now());
       }
     }
-    const m = await this.deps.store.add({ id: newId("msg"), taskId, author: messageAuthor(caller), kind: open ? "answer" : "information", body: answer, replyTo: open?.id ?? null, round: t.round });
+    const m = await this.deps.store.add({ id: newId("msg"), taskId, author: authorOf(caller.paneId), kind: open ? "answer" : "information", body: answer, replyTo: open?.id ?? null, round: t.round });
     await this.deps.journal.append("task.answer", { taskId, payload: { messageId: m.id, replyTo: m.replyTo, round: t.round, text: answer.slice(0, 4000) } });
     return m;
   }
@@ -97,7 +95,7 @@ export class TaskMessages {
     if (t.resultAckedAt) return { acknowledgedAt: t.resultAckedAt.toISOString(), alreadyAcknowledged: true };
     const at = new Date();
     await this.deps.store.acknowledge(taskId, at);
-    await this.deps.journal.append("task.acknowledged", { taskId, payload: { round: t.round, by: messageAuthor(caller) } });
+    await this.deps.journal.append("task.acknowledged", { taskId, payload: { round: t.round, by: authorOf(caller.paneId) } });
     return { acknowledgedAt: at.toISOString(), alreadyAcknowledged: false };
   }
 

@@ -17,6 +17,7 @@ import { listSection } from "./contract";
 import { findCycle } from "./dependencies";
 import { type TaskEvent, type TaskState, transition } from "./state";
 import { type ApplyExtra, defaultBranch, json, type LaunchOptions } from "./context";
+import { authorOf, USER_AUTHOR } from "../authors";
 
 export interface PlanServiceDeps {
   store: PlanStore;
@@ -91,7 +92,7 @@ export class PlanService {
     transition(t.state as TaskState, { type: "plan_submitted", planId: id, version }); // CONFLICT before anything is written
     await this.deps.store.add({ id, taskId, version, body: JSON.stringify(plan) });
     await this.deps.apply(taskId, { type: "plan_submitted", planId: id, version });
-    await this.deps.journal.append("task.plan", { taskId, payload: { planId: id, version, state: "in_review", subtasks: plan.subtasks.length, by: by.paneId ?? "user" } });
+    await this.deps.journal.append("task.plan", { taskId, payload: { planId: id, version, state: "in_review", subtasks: plan.subtasks.length, by: authorOf(by.paneId) } });
     return (await this.list(taskId)).find((p) => p.id === id)!;
   }
 
@@ -103,7 +104,7 @@ export class PlanService {
     const t = await this.deps.task(input.taskId);
     const current = (await this.deps.store.list(input.taskId)).find((p) => p.state === "in_review");
     if (!current) throw new YardError("CONFLICT", "No plan of this task waits for review", { taskId: input.taskId });
-    const reviewer = by.paneId ?? "user";
+    const reviewer = authorOf(by.paneId);
     const summary = input.summary?.trim() || null;
     const annotations = JSON.stringify({ reviewer, notes: input.notes });
     if (input.verdict === "request_changes") {
@@ -198,7 +199,7 @@ function toView(p: PlanRecord): PlanViewRecord {
     createdAt: p.createdAt.toISOString(),
     reviews: p.reviews.map((r) => {
       const a = json<{ reviewer?: string; notes?: PlanNote[] }>(r.annotations, {});
-      return { id: r.id, verdict: r.verdict as "approved" | "changes_requested", summary: r.summary, notes: a.notes ?? [], reviewer: a.reviewer ?? "user", createdAt: r.createdAt.toISOString() };
+      return { id: r.id, verdict: r.verdict as "approved" | "changes_requested", summary: r.summary, notes: a.notes ?? [], reviewer: a.reviewer ?? USER_AUTHOR, createdAt: r.createdAt.toISOString() };
     }),
     subtasks: ann.subtasks ?? null,
   };
