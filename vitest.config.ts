@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./vitest.sequencer";
 
 export default defineConfig({
   test: {
@@ -13,5 +14,6 @@ export default defineConfig({
     // files cost about 15 s of a 183 s run.
     isolate: false,
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
   },
 });
