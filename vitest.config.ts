@@ -1,5 +1,4 @@
 import { defineConfig } from "vitest/config";
-import LongestFirst from "./vitest.sequencer";
 
 export default defineConfig({
   test: {
@@ -14,6 +13,5 @@ export default defineConfig({
     // files cost about 15 s of a 183 s run.
     isolate: false,
     maxWorkers: 2,
-    sequence: { sequencer: LongestFirst },
   },
 });
