@@ -47,8 +47,8 @@ async function changes(ctx: TaskContext, t: TaskRow, from: { baseSha: string } |
   // The worktree is gone (merged or discarded): the branch, or the merge, still holds the committed work.
   // The branch is read as a commit id, so a merge deleting it while git diffs still leaves the commit.
   // A finish that ended during this call recorded its merge: read the task again, once.
+  let now = await taskRow(ctx, t.id); // a merge that finished meanwhile has recorded its commit
   for (let attempt = 0; ; attempt++) {
-    const now = await taskRow(ctx, t.id); // a merge that finished meanwhile has recorded its commit
     try {
       const tip = (now.branch && (await branchTip(now.repoPath, now.branch))) ?? (now.mergeCommit ? `${now.mergeCommit}^2` : null);
       if (!tip) {
@@ -63,7 +63,10 @@ async function changes(ctx: TaskContext, t: TaskRow, from: { baseSha: string } |
       if (ctx.finishing.has(t.id)) {
         throw new YardError("CONFLICT", "The task is being merged or discarded right now; ask for its diff again once that has finished", { taskId: t.id, finishing: true });
       }
-      if (attempt > 0 || !(raced || (await taskRow(ctx, t.id)).disposition !== now.disposition)) throw e;
+      if (attempt > 0) throw e;
+      const again = await taskRow(ctx, t.id);
+      if (!raced && again.disposition === now.disposition) throw e;
+      now = again;
     }
   }
 }
