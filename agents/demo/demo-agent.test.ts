@@ -3,6 +3,8 @@
 // is another module's job: the process boundary is the contract here).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -692,6 +694,46 @@ describe.concurrent("demo agent", () => {
     expect(a.calls()).toEqual([]);
     expect(b.calls()).toEqual([]);
     expect(fs.readFileSync(path.join(a.cwd, "a.txt"), "utf8")).toBe("1\n");
+  });
+
+  it("posts hooks in-process, in order, when the pane gives the server's address (no yard process)", async (t) => {
+    const posts: { auth?: string; path?: string; body: { paneId: string; event: string; payload: Record<string, unknown> } }[] = [];
+    const server = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (d) => (body += d));
+      req.on("end", () => {
+        posts.push({ auth: req.headers.authorization, path: req.url, body: JSON.parse(body) });
+        res.setHeader("content-type", "application/json");
+        res.end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    t.onTestFinished(() => void server.close());
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const d = new Demo(t, { env: { YARD_URL: url, YARD_TOKEN: "pane-secret" } });
+    await d.waitReady();
+    await d.submit("write a.txt 1");
+    await d.wait("Stop posted", () => posts.some((p) => p.body.event === "Stop"));
+    expect(posts.map((p) => p.body.event)).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]);
+    expect(posts.every((p) => p.auth === "Bearer pane-secret" && p.path === "/api/trpc/hooks.post" && p.body.paneId === "pane-test-1")).toBe(true);
+    expect(posts[2]!.body.payload).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Write", cwd: d.cwd });
+    expect(d.calls()).toEqual([]); // no `yard hook` ran
+    expect(fs.readFileSync(path.join(d.cwd, "a.txt"), "utf8")).toBe("1\n");
+  });
+
+  it("DEMO_HOOKS=command runs `yard hook` even when the pane gives the server's address", async (t) => {
+    const d = new Demo(t, { env: { YARD_URL: "http://127.0.0.1:9", YARD_TOKEN: "pane-secret", DEMO_HOOKS: "command" } });
+    await d.waitReady();
+    expect(d.events()).toEqual(["SessionStart"]);
+  });
+
+  it("an http hook that cannot be posted is one dim line, and the turn goes on", async (t) => {
+    const d = new Demo(t, { env: { YARD_URL: "http://127.0.0.1:9", YARD_TOKEN: "pane-secret" } });
+    await d.waitReady();
+    await d.submit("write b.txt 2");
+    await d.waitText("Wrote b.txt.");
+    await d.waitText(/hook SessionStart: server not reachable at http:\/\/127\.0\.0\.1:9/);
+    expect(d.calls()).toEqual([]);
   });
 
   it("uses YARD_BIN when set", async (t) => {

@@ -41,47 +41,65 @@ export async function runHook(event, argPayload) {
     process.exit(0);
   };
   setTimeout(() => fail("gave up after 2 s"), HARD_DEADLINE_MS).unref();
-  if (!/^[A-Za-z]{1,64}$/.test(event ?? "")) return fail("usage: yard hook <EventName> (hook JSON on stdin)");
+  if (!EVENT_NAME.test(event ?? "")) return fail("usage: yard hook <EventName> (hook JSON on stdin)");
   const raw = argPayload !== undefined ? argPayload : await readStdin(800);
-  const { YARD_PANE: paneId, YARD_URL: url, YARD_TOKEN: token, YARD_SOCKET: socket } = process.env;
-  if (!paneId || !(url || socket) || !token) return fail("not inside a Switchyard pane (YARD_PANE, YARD_URL and YARD_TOKEN are not all set); nothing posted");
   let payload;
   try {
     payload = raw.trim() ? JSON.parse(raw) : { hook_event_name: event };
   } catch {
     return fail("stdin is not valid JSON; nothing posted");
   }
+  const problem = await postHook(event, payload, process.env, HARD_DEADLINE_MS - 100 - (Date.now() - started));
+  if (problem) return fail(problem);
+  process.exit(0);
+}
+
+const EVENT_NAME = /^[A-Za-z]{1,64}$/;
+
+/**
+ * Posts one hook for the pane `env` describes (YARD_PANE, YARD_TOKEN, YARD_URL or YARD_SOCKET;
+ * YARD_HOOK_SOCKET for the relay) within about `timeoutMs`. What `yard hook` does after reading
+ * its payload, callable in-process by an agent written in JavaScript (the demo agent), as Claude
+ * Code's http hooks post without a process. Resolves with null once posted (or relayed), or with
+ * why not; never rejects.
+ * @param {string} event @param {unknown} payload @param {Record<string, string | undefined>} env @param {number} timeoutMs
+ * @returns {Promise<string | null>}
+ */
+export async function postHook(event, payload, env, timeoutMs) {
+  const started = Date.now();
+  if (!EVENT_NAME.test(event ?? "")) return "the event name must be 1-64 letters";
+  const { YARD_PANE: paneId, YARD_URL: url, YARD_TOKEN: token, YARD_SOCKET: socket } = env;
+  if (!paneId || !(url || socket) || !token) return "not inside a Switchyard pane (YARD_PANE, YARD_URL and YARD_TOKEN are not all set); nothing posted";
   const body = JSON.stringify({ paneId, event, payload });
   const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
-  const timeoutMs = Math.max(200, HARD_DEADLINE_MS - 100 - (Date.now() - started));
+  const left = () => Math.max(200, timeoutMs - (Date.now() - started));
   try {
     // node:http, not fetch: fetch's first request in a process costs tens of milliseconds, and
     // this runs twice on every tool call of the agent.
     const res = socket
-      ? await post({ socketPath: socket, path: "/api/trpc/hooks.post", host: "localhost" }, headers, body, timeoutMs)
-      : await post(tcpTarget(/** @type {string} */ (url)), headers, body, timeoutMs);
+      ? await post({ socketPath: socket, path: "/api/trpc/hooks.post", host: "localhost" }, headers, body, left())
+      : await post(tcpTarget(/** @type {string} */ (url)), headers, body, left());
     if (!res.ok) {
       /** @type {any} */
       const body = await res.json().catch(() => null);
-      return fail(`refused (${body?.error?.data?.yard?.code ?? res.status}): ${body?.error?.message ?? res.statusText}`);
+      return `refused (${body?.error?.data?.yard?.code ?? res.status}): ${body?.error?.message ?? res.statusText}`;
     }
+    return null;
   } catch (e) {
     const err = /** @type {Error & { code?: string, cause?: { code?: string } }} */ (e);
-    const relay = process.env.YARD_HOOK_SOCKET;
+    const relay = env.YARD_HOOK_SOCKET;
     if (relay && DOWN.has(err.code ?? err.cause?.code ?? "")) {
-      const left = Math.max(200, HARD_DEADLINE_MS - 100 - (Date.now() - started));
       try {
         /** @type {any} */
-        const reply = await postToRelay(relay, JSON.stringify({ paneId, token, event, payload }), left);
-        if (reply?.ok) process.exit(0);
-        return fail(`server not reachable, and the pane host refused the hook (${reply?.error?.code ?? "?"}): ${reply?.error?.message ?? ""}`);
+        const reply = await postToRelay(relay, JSON.stringify({ paneId, token, event, payload }), left());
+        if (reply?.ok) return null;
+        return `server not reachable, and the pane host refused the hook (${reply?.error?.code ?? "?"}): ${reply?.error?.message ?? ""}`;
       } catch (re) {
-        return fail(`server not reachable at ${socket ?? url}, nor the pane host's relay (${/** @type {Error} */ (re).message})`);
+        return `server not reachable at ${socket ?? url}, nor the pane host's relay (${/** @type {Error} */ (re).message})`;
       }
     }
-    return fail(`server not reachable at ${socket ?? url} (${err.name === "TimeoutError" ? "timed out" : err.message})`);
+    return `server not reachable at ${socket ?? url} (${err.name === "TimeoutError" ? "timed out" : err.message})`;
   }
-  process.exit(0);
 }
 
 /** Errors that mean nothing is listening (the server is down or restarting): the relay takes the hook. */

@@ -1,12 +1,18 @@
 // @ts-check
 /**
- * Demo agent: talking to Switchyard through the `yard` executable ($YARD_BIN, default `yard`
- * on PATH). Hooks: Claude Code-shaped payloads posted with `yard hook <Event>`, serialized on
- * one promise chain so they arrive in the order they were fired, fire-and-forget for the UI
- * (callers await the chain only where a later step must not overtake them). And
- * `yard task report`. Hooks are off, with one dim note, outside a pane or without `yard`.
+ * Demo agent: talking to Switchyard. Hooks: Claude Code-shaped payloads, serialized on one
+ * promise chain so they arrive in the order they were fired, fire-and-forget for the UI
+ * (callers await the chain only where a later step must not overtake them). Like Claude Code's
+ * two hook types, they go one of two ways (DEMO_HOOKS):
+ * - `http`, the default inside a pane that gives the server's address and token: posted
+ *   in-process by the code `yard hook` runs (cli/bin/hook.mjs), with no process per hook;
+ * - `command`: `yard hook <Event>` run with the payload on stdin ($YARD_BIN, default `yard`
+ *   on PATH), the default when the pane gives no address.
+ * And `yard task report`. Hooks are off, with one dim note, outside a pane or, for command
+ * hooks, without `yard`.
  */
 import { spawn } from "node:child_process";
+import { postHook as postHookInProcess } from "../../../cli/bin/hook.mjs";
 import { CWD, HOOK_TIMEOUT_MS, REPORT_TIMEOUT_MS, SESSION_ID, TRANSCRIPT_PATH } from "./config.mjs";
 import { runChild, which } from "./processes.mjs";
 import { print, ui } from "./screen.mjs";
@@ -14,11 +20,19 @@ import { clean, dim, truncate } from "./text.mjs";
 
 const YARD_NAME = process.env.YARD_BIN || "yard";
 const YARD_PATH = which(YARD_NAME);
+const env = process.env;
+/** Hooks posted in-process (http) or through `yard hook` (command); see the top comment. */
+export const HOOK_MODE =
+  env.DEMO_HOOKS === "command" || env.DEMO_HOOKS === "http"
+    ? env.DEMO_HOOKS
+    : (env.YARD_URL || env.YARD_SOCKET) && env.YARD_TOKEN
+      ? "http"
+      : "command";
 
 /** @type {string | null} why hooks are off, or null when they are on */
-let hooksOff = !process.env.YARD_PANE
+let hooksOff = !env.YARD_PANE
   ? "hooks off: YARD_PANE is not set (not running inside Switchyard)"
-  : !YARD_PATH
+  : HOOK_MODE === "command" && !YARD_PATH
     ? `hooks off: '${YARD_NAME}' not found`
     : null;
 let hooksOffNoted = false;
@@ -55,18 +69,24 @@ function hookPayload(event, fields) {
 }
 
 /**
- * Queue `yard hook <event>` with the payload on stdin. Returns the chain's promise: await it
+ * Queue the hook (posted, or `yard hook <event>` with the payload on stdin). Returns the chain's promise: await it
  * where a later step must not overtake the hooks posted so far (Stop, report, exit).
  * @param {string} event @param {Record<string, unknown>} fields
  */
 export function postHook(event, fields = {}) {
   if (hooksOff || hooksClosed) return hookChain;
   const payload = hookPayload(event, fields);
-  hookChain = hookChain.then(() => runHook(event, payload));
+  hookChain = hookChain.then(() => (HOOK_MODE === "http" ? sendHook(event, payload) : runHook(event, payload)));
   return hookChain;
 }
 
-/** @param {string} event @param {Record<string, unknown>} payload @returns {Promise<void>} */
+/** An http hook: posted in-process; a failure is one dim line, as a command hook's is. @param {string} event @param {Record<string, unknown>} payload */
+async function sendHook(event, payload) {
+  const problem = await postHookInProcess(event, payload, env, HOOK_TIMEOUT_MS);
+  if (problem && ui.mode !== "exiting") print(dim(clean(`  hook ${event}: ${problem}`)));
+}
+
+/** A command hook: `yard hook <event>`. @param {string} event @param {Record<string, unknown>} payload @returns {Promise<void>} */
 function runHook(event, payload) {
   if (hooksOff || !YARD_PATH) return Promise.resolve();
   const bin = YARD_PATH;
