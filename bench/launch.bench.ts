@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { ensureUiBuilt } from "../e2e/build-ui";
+import { ensureUiBuilt } from "../scripts/build-ui";
 import { ROOT, SERVER_ARGV } from "../tests/helpers/server";
 import { median } from "./stats";
 import type { BenchResult } from "./types";

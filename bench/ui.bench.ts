@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
-import { ensureUiBuilt } from "../e2e/build-ui";
+import { ensureUiBuilt } from "../scripts/build-ui";
 import { createServices } from "../server/services";
 import { startTestServer } from "../tests/helpers/server";
 import { median } from "./stats";

@@ -1,7 +1,7 @@
 // Playwright global setup: build the UI once, before the per-spec servers start, and make the
 // migrated database their fresh data dirs start from (tests/helpers/db-template.ts).
 import { makeDbTemplate, TEMPLATE_ENV } from "../tests/helpers/db-template";
-import { ensureUiBuilt } from "./build-ui";
+import { ensureUiBuilt } from "../scripts/build-ui";
 
 export default async function globalSetup(): Promise<void> {
   await ensureUiBuilt();

@@ -146,7 +146,7 @@ bg_report() { # name
   stage_done "$1" "$BG_STATUS"
 }
 
-if npx tsx e2e/build-ui.ts --check >/dev/null; then
+if npx tsx scripts/build-ui.ts --check >/dev/null; then
   LATE_TESTS+=("${LATE_IF_UI_BUILT[@]}")
 fi
 
@@ -157,7 +157,7 @@ TYPECHECK_PID=$!
 # 5-7. The production UI build the e2e servers serve (only when .next is missing or stale), then the
 # end-to-end tests, then the clock-bound vitest files once the agent CLIs are installed (background).
 (
-  if bg_run ui-build npx tsx e2e/build-ui.ts; then
+  if bg_run ui-build npx tsx scripts/build-ui.ts; then
     PLAYWRIGHT_JSON_OUTPUT_NAME="$PLAYWRIGHT_JSON" bg_run playwright npx playwright test --reporter=list,json || true
   fi
   until [ -e "$LOGS/install-agents.done" ]; do
