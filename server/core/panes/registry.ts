@@ -203,7 +203,7 @@ export class PaneRegistry {
         signal: live ? live.state.signal : r.signal,
         stopFailed: live?.state.lastStop?.failed ?? false,
         blockedReason: live ? blockedReason(live.state) : null,
-        message: live?.state.dialog?.title ?? (live?.state.lastStop?.failed ? (live.state.lastMessage ?? live.state.lastStop.error ?? null) : null) ?? live?.state.note?.text ?? null,
+        message: live?.state.dialog?.title ?? (live?.state.lastStop?.failed ? (live.state.lastMessage ?? live.state.lastStop.error) : undefined) ?? live?.state.note?.text ?? null,
         taskState: task?.state ?? null,
         taskStateAt: task?.at ?? null,
         lastTransitionAt: live?.state.lastTransitionAt ?? (r.exitedAt ?? r.updatedAt).getTime(),
