@@ -150,8 +150,11 @@ if npx tsx scripts/build-ui.ts --check >/dev/null; then
   LATE_TESTS+=("${LATE_IF_UI_BUILT[@]}")
 fi
 
-# 3. Typecheck (background).
-bg_run typecheck npx tsc --noEmit -p . &
+# 3. Typecheck (background), with TypeScript 7's native compiler (the devDependency alias
+# typescript-native): from a fresh clone it checks the repo in ~7 CPU-s against ~24 for
+# TypeScript 5.9's tsc. 5.9 stays the `typescript` package: Next.js and editors load its JS API,
+# which TypeScript 7 does not ship.
+bg_run typecheck node node_modules/typescript-native/bin/tsc --noEmit -p . &
 TYPECHECK_PID=$!
 
 # 5-7. The production UI build the e2e servers serve (only when .next is missing or stale), then the
@@ -189,7 +192,7 @@ tally "vitest" vitest "$VITEST_JSON" "$status"
 
 # The background stages' output, in order, once each has ended.
 wait "$TYPECHECK_PID" || true
-header "Typecheck (tsc --noEmit, ran beside vitest)"
+header "Typecheck (TypeScript 7 tsc --noEmit, ran beside vitest)"
 bg_report typecheck
 [ "$BG_STATUS" -eq 0 ] || FAILED=$((FAILED + 1))
 
