@@ -7,7 +7,7 @@ import { QueryClient, QueryClientProvider, useQueryClient } from "@tanstack/reac
 import { usePathname, useRouter } from "next/navigation";
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from "react";
 import { kindOfState, notify } from "../lib/notify";
-import { onConnectionChange, subscribeEvents, type YardEvent } from "../lib/socket";
+import { onEventsLive, subscribeEvents, type YardEvent } from "../lib/socket";
 import { makeTrpcClient, TRPCProvider, useTRPC } from "../lib/trpc";
 import { CommandPalette } from "./CommandPalette";
 import { NewTaskDialog } from "./NewTaskDialog";
@@ -121,7 +121,8 @@ function AppShell({ children }: { children: ReactNode }) {
 /**
  * Socket events → cache: task events invalidate the board, the task's own queries and the
  * attention list; pane events invalidate panes and attention (a blocked pane moves its card).
- * Debounced so a burst of events costs one refetch per query. A reconnect refetches everything.
+ * Debounced so a burst of events costs one refetch per query. Once the subscriptions stream (the
+ * first connection, a reconnect), what was read before them is refetched.
  */
 function LiveCache() {
   const qc = useQueryClient();
@@ -197,13 +198,11 @@ function LiveCache() {
       dirty.add("task");
       soon();
     });
-    let wasDown = false;
-    const offC = onConnectionChange((up) => {
-      if (!up) wasDown = true;
-      else if (wasDown) {
-        wasDown = false;
-        void qc.invalidateQueries();
-      }
+    // Streaming events (the first connection, or a reconnect): what was read or in flight before
+    // may predate an event this page never got. Read after, it is current.
+    const offC = onEventsLive(() => {
+      const live = Date.now();
+      void qc.invalidateQueries({ predicate: (q) => q.state.fetchStatus === "fetching" || q.state.dataUpdatedAt < live });
     });
     return () => {
       if (timer) clearTimeout(timer);

@@ -208,3 +208,38 @@ test("a working task's pulse stops for a browser that asks for reduced motion", 
     expect(canceled.code, canceled.stderr).toBe(0);
   }
 });
+
+// A page reads its data, then its socket subscribes to events: a change in between is never sent
+// to it. Here the page's subscriptions are held back until the task has changed; once they are
+// acknowledged, the page must refetch what it read before and show the change.
+test("a change between a page's first read and its event subscription still reaches the page", async ({ page, makeRepo, yard }) => {
+  const repo = makeRepo();
+  const projectId = (await yard(["--json", "project", "add", repo, "--name", "race"])).json.project.id as string;
+  const started = await yard(["--json", "task", "start", "--project", projectId, "--backlog", "--title", "held", "--objective", "wait"]);
+  expect(started.code, started.stderr).toBe(0);
+  const taskId = started.json.task.id as string;
+
+  const held: string[] = [];
+  let release: (() => void) | null = null;
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    const server = ws.connectToServer();
+    let holding = true;
+    release = () => {
+      holding = false;
+      for (const m of held.splice(0)) server.send(m);
+    };
+    ws.onMessage((m) => {
+      if (holding && typeof m === "string" && m.includes('"events:subscribe"')) held.push(m);
+      else server.send(m);
+    });
+  });
+  await page.goto(`/tasks/${taskId}`);
+  await expect(page.getByTestId("task-state-words")).toHaveText("backlog");
+  await expect.poll(() => held.length, { message: "the page's event subscriptions, held back" }).toBeGreaterThan(0);
+
+  const canceled = await yard(["--json", "task", "cancel", taskId]);
+  expect(canceled.code, canceled.stderr).toBe(0);
+  await expect(page.getByTestId("task-state-words")).toHaveText("backlog"); // no event reached the page
+  release!();
+  await expect(page.getByTestId("task-state-words")).toHaveText("canceled");
+});

@@ -5,7 +5,10 @@
 //                 the screen);
 //   subscribeEvents(): journal events by type glob, one server subscription per glob per socket
 //                 however many components listen, re-subscribed after a reconnect from the last
-//                 seen sequence number so nothing is missed.
+//                 seen sequence number so nothing is missed;
+//   onEventsLive(): told each time subscriptions start streaming (the first connection, every
+//                 reconnect): data read before then may predate an event that was never sent
+//                 to this page, so the cache refetches it.
 // Protocol: the typed event maps in server/contracts/socket.ts.
 import { io, type Socket as RawSocket } from "socket.io-client";
 import type { ClientToServerEvents, PaneSnapshot, ServerToClientEvents } from "../server/contracts/socket";
@@ -179,6 +182,22 @@ let lastSeq: number | undefined;
 const recentSeqs = new Set<number>();
 let eventsWired = false;
 
+const liveListeners = new Set<() => void>();
+let liveTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** A subscription was acknowledged: streaming now. One call for a burst of acks (a connect subscribes every glob). */
+function acked(reply: { ok: boolean }) {
+  if (!reply.ok || liveTimer) return;
+  liveTimer = setTimeout(() => {
+    liveTimer = null;
+    for (const l of liveListeners) l();
+  }, 20);
+}
+
+function subscribe(s: Socket, glob: string) {
+  s.emit("events:subscribe", { type: glob, since: lastSeq }, acked);
+}
+
 function wireEvents(s: Socket) {
   if (eventsWired) return;
   eventsWired = true;
@@ -195,11 +214,22 @@ function wireEvents(s: Socket) {
   });
   s.on("connect", () => {
     // A fresh connection has no subscriptions: ask again, replaying what was missed.
-    for (const glob of subscribedGlobs) s.emit("events:subscribe", { type: glob, since: lastSeq });
+    for (const glob of subscribedGlobs) subscribe(s, glob);
   });
   s.on("disconnect", () => {
     // The server dropped the subscriptions with the socket; "connect" re-creates them.
   });
+}
+
+/**
+ * Calls `listener` whenever event subscriptions are acknowledged (streaming from then on): after
+ * the first connection and after every reconnect. What was read before may be stale.
+ */
+export function onEventsLive(listener: () => void): () => void {
+  liveListeners.add(listener);
+  return () => {
+    liveListeners.delete(listener);
+  };
 }
 
 /**
@@ -215,7 +245,7 @@ export function subscribeEvents(glob: string, listener: EventListener): () => vo
   if (!subscribedGlobs.has(glob)) {
     subscribedGlobs.add(glob);
     // Not connected yet: the "connect" handler subscribes every glob.
-    if (s.connected) s.emit("events:subscribe", { type: glob });
+    if (s.connected) subscribe(s, glob);
   }
   return () => {
     set!.delete(listener);

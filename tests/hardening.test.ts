@@ -344,6 +344,34 @@ describe("10: headers, timeouts, sockets and sessions", () => {
     expect(refused).toBe(true);
   });
 
+  it("acknowledges an event subscription with the seq it streams after: nothing after it is missed", async () => {
+    const cookie = String((await request(server.loginUrl)).headers["set-cookie"]).split(";")[0]!;
+    const sock = io(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie }, reconnection: false });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        sock.on("connect", () => resolve());
+        sock.on("connect_error", reject);
+      });
+      const seen: { seq: number; type: string; paneId?: string | null }[] = [];
+      sock.on("event", (e) => seen.push(e));
+      const subscribe = (msg: unknown) => new Promise<any>((resolve) => sock.emit("events:subscribe", msg, resolve));
+      // A pane spawned before the subscription: its events are at or before the head.
+      const before = (await api.panes.spawn.mutate({ argv: ["sleep", "600"], cwd: tmp() })).id;
+      const ack = await subscribe({ type: "pane.spawned" });
+      expect(ack).toEqual({ ok: true, head: expect.any(Number) });
+      const after = (await api.panes.spawn.mutate({ argv: ["sleep", "600"], cwd: tmp() })).id;
+      await waitFor(() => seen.some((e) => e.paneId === after) || null, { what: "the pane.spawned event of the pane spawned after the ack" });
+      expect(seen.every((e) => e.seq > ack.head && e.type === "pane.spawned")).toBe(true);
+      expect(seen.some((e) => e.paneId === before)).toBe(false);
+      // A malformed subscription is refused in the ack and subscribes to nothing.
+      expect(await subscribe({ type: 42 })).toMatchObject({ ok: false, error: { code: "BAD_PARAMS" } });
+      await api.panes.kill.mutate({ id: before });
+      await api.panes.kill.mutate({ id: after });
+    } finally {
+      sock.close();
+    }
+  });
+
   it("keeps sessions across a restart", async () => {
     const home = tmp("yard-sess-home-");
     const s1 = await startTestServer({ home });

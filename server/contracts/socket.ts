@@ -32,6 +32,12 @@ export interface SocketErrorShape {
 
 export type Ack<T> = ({ ok: true } & T) | { ok: false; error: SocketErrorShape };
 
+/** The failed ack for an error: a YardError's code, message and details; anything else INTERNAL. */
+export const errorReply = (e: unknown): { ok: false; error: SocketErrorShape } => ({
+  ok: false,
+  error: e instanceof YardError ? e.toJSON() : { code: "INTERNAL", message: (e as Error)?.message ?? String(e), details: null },
+});
+
 export interface PaneSnapshot {
   data: string;
   cols: number;
@@ -44,7 +50,8 @@ export interface ClientToServerEvents {
   "pane:input": (msg: SocketInput<"pane:input">, ack?: (reply: Ack<object>) => void) => void;
   "pane:resize": (msg: SocketInput<"pane:resize">, ack?: (reply: Ack<{ pane: PaneInfo }>) => void) => void;
   "pane:detach": (msg: SocketInput<"pane:detach">) => void;
-  "events:subscribe": (msg: z.input<(typeof socketInputs)["events:subscribe"]>) => void;
+  /** The ack's `head`: every matching event after that seq reaches the socket (see realtime/socket.ts). */
+  "events:subscribe": (msg: z.input<(typeof socketInputs)["events:subscribe"]>, ack?: (reply: Ack<{ head: number }>) => void) => void;
 }
 
 /** Events the server pushes. */

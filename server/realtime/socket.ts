@@ -4,7 +4,8 @@
 // the shared socket contract, and pushes journal events to subscribed clients.
 import type http from "node:http";
 import { Server, type Socket } from "socket.io";
-import { type ClientToServerEvents, parseSocketInput, type ServerToClientEvents } from "../contracts/socket";
+import { type Ack, type ClientToServerEvents, errorReply, parseSocketInput, type ServerToClientEvents } from "../contracts/socket";
+import { YardError } from "../core/errors";
 import type { YardEvent } from "../core/events/journal";
 import { authenticate, checkHost, checkSocketOrigin, type GuardConfig } from "../security/guard";
 import { SessionStore } from "../security/sessions";
@@ -71,17 +72,23 @@ export function attachRealtime(server: http.Server, opts: { services: Services; 
     wireTerminals(socket, opts.services);
     const unsubscribers: Array<() => void> = [];
     // `events:subscribe` {since?, type?, taskId?, paneId?}: replays from `since`, then streams live.
-    socket.on("events:subscribe", async (raw) => {
+    // The ack says from which seq on every matching event reaches this socket (`head`): a client
+    // that read state before that moment refetches it, or it could miss an event that came between
+    // its read and the subscription (a task page stuck on the state it loaded with).
+    socket.on("events:subscribe", async (raw, ack?: (reply: Ack<{ head: number }>) => void) => {
+      const reply = typeof ack === "function" ? ack : () => {};
       let query;
       try {
         query = parseSocketInput("events:subscribe", raw);
-      } catch {
-        return; // no ack in this protocol: a malformed subscription subscribes to nothing
+      } catch (e) {
+        return reply(errorReply(e)); // a malformed subscription subscribes to nothing
       }
-      if (unsubscribers.length >= 64) return; // a socket subscribes to a handful of globs, not thousands
-      let last = query.since ?? (await opts.services.journal.head());
+      if (unsubscribers.length >= 64) return reply(errorReply(new YardError("RATE_LIMITED", "A socket takes at most 64 event subscriptions")));
+      // Subscribed first, the head read after: an event appended in between is held in `pending`
+      // and sent below, never lost.
       const pending: YardEvent[] = [];
       let replaying = true;
+      let last = -1;
       unsubscribers.push(
         opts.services.journal.subscribe((e) => {
           if (replaying) pending.push(e);
@@ -91,6 +98,8 @@ export function attachRealtime(server: http.Server, opts: { services: Services; 
           }
         }, { ...query, since: undefined }),
       );
+      last = query.since ?? (await opts.services.journal.head());
+      const head = last;
       if (query.since !== undefined) {
         for (const e of await opts.services.journal.list(query)) {
           last = Math.max(last, e.seq);
@@ -99,6 +108,7 @@ export function attachRealtime(server: http.Server, opts: { services: Services; 
       }
       replaying = false;
       for (const e of pending) if (e.seq > last) (last = e.seq), socket.emit("event", e);
+      reply({ ok: true, head });
     });
     socket.on("disconnect", () => unsubscribers.forEach((u) => u()));
   });

@@ -9,8 +9,7 @@
 // A slow viewer never stalls the PTY: its pending output is capped; past the cap it is dropped
 // and the viewer is resynced from a fresh snapshot once its socket drains. A viewer whose output
 // was dropped before it reached this server (the pane host's link fell behind) is resynced too.
-import { type Ack as AckOf, type PaneSnapshot, parseSocketInput, type SocketErrorShape } from "../contracts/socket";
-import { YardError } from "../core/errors";
+import { type Ack as AckOf, errorReply, type PaneSnapshot, parseSocketInput } from "../contracts/socket";
 import type { PaneInfo } from "../core/panes/manager";
 import type { Services } from "../services";
 import type { YardSocket } from "./socket";
@@ -31,11 +30,6 @@ interface Viewer {
   timer: NodeJS.Timeout | null;
   detach: () => void;
 }
-
-const errorReply = (e: unknown): { ok: false; error: SocketErrorShape } => ({
-  ok: false,
-  error: e instanceof YardError ? e.toJSON() : { code: "INTERNAL", message: (e as Error)?.message ?? String(e), details: null },
-});
 
 export function wireTerminals(socket: YardSocket, services: Services) {
   const viewers = new Map<string, Viewer>();
