@@ -698,6 +698,7 @@ describe.concurrent("demo agent", () => {
 
   it("posts hooks in-process, in order, when the pane gives the server's address (no yard process)", async (t) => {
     const posts: { auth?: string; path?: string; body: { paneId: string; event: string; payload: Record<string, unknown> } }[] = [];
+    let connections = 0;
     const server = http.createServer((req, res) => {
       let body = "";
       req.on("data", (d) => (body += d));
@@ -707,6 +708,7 @@ describe.concurrent("demo agent", () => {
         res.end("{}");
       });
     });
+    server.on("connection", () => connections++);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     t.onTestFinished(() => void server.close());
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -718,6 +720,8 @@ describe.concurrent("demo agent", () => {
     expect(posts.every((p) => p.auth === "Bearer pane-secret" && p.path === "/api/trpc/hooks.post" && p.body.paneId === "pane-test-1")).toBe(true);
     expect(posts[2]!.body.payload).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Write", cwd: d.cwd });
     expect(d.calls()).toEqual([]); // no `yard hook` ran
+    // A connection per hook: an idle keep-alive socket reused as the server closes it would fail.
+    expect(connections).toBe(posts.length);
     expect(fs.readFileSync(path.join(d.cwd, "a.txt"), "utf8")).toBe("1\n");
   });
 

@@ -152,8 +152,12 @@ async function post(target, headers, body, timeoutMs) {
   const { default: http } = await import("node:http");
   const { host, ...where } = target;
   return new Promise((resolve, reject) => {
+    // agent: false, a connection per hook. A long-lived caller (the demo agent posts in-process)
+    // would otherwise reuse an idle keep-alive socket just as the server closes it (its 5 s
+    // keep-alive timeout): the post fails with ECONNRESET and goes to the relay, which hands it
+    // to the server after the agent's next request, out of order.
     const req = http.request(
-      { ...where, method: "POST", headers: { ...headers, host, "content-length": Buffer.byteLength(body) }, timeout: timeoutMs },
+      { ...where, agent: false, method: "POST", headers: { ...headers, host, "content-length": Buffer.byteLength(body) }, timeout: timeoutMs },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
