@@ -88,12 +88,12 @@ export interface Services {
   close(opts?: { stopPanes?: boolean }): Promise<void>;
 }
 
-export async function createServices(opts: { home: string; token: string; url: () => string; apiSocket?: () => ApiSocketState; log?: (line: string) => void }): Promise<Services> {
+export async function createServices(opts: { home: string; token: string; url: () => string; apiSocket?: () => ApiSocketState; log?: (line: string) => void; hostEntry?: string }): Promise<Services> {
   const scrollback = scrollbackLines(); // a bad setting fails before anything is opened
   const p = paths(opts.home);
   tightenDataDir(p.home);
   // The pane host (started when none runs) comes up while the database opens.
-  const hostStart = PaneHostClient.open({ home: p.home, log: opts.log });
+  const hostStart = PaneHostClient.open({ home: p.home, log: opts.log, entry: opts.hostEntry });
   hostStart.catch(() => {});
   let db: Db;
   try {

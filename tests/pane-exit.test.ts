@@ -20,7 +20,7 @@ import { openDatabase } from "../server/db";
 import { PaneHostClient } from "../server/panehost/client";
 import { createServices, type Services } from "../server/services";
 import { hostStatus } from "./helpers/panehost";
-import { ROOT } from "./helpers/server";
+import { HOST_BUNDLE, ROOT } from "./helpers/server";
 
 const FLOOD = path.join(ROOT, "tests/programs/flood.mjs");
 const FAULT_STAGES = path.join(ROOT, "tests/programs/fault-stages.mjs");
@@ -38,7 +38,7 @@ function tempHome(): string {
 }
 
 async function services(home: string): Promise<Services> {
-  const s = await createServices({ home, token: TOKEN, url: () => "http://127.0.0.1:9" });
+  const s = await createServices({ home, token: TOKEN, url: () => "http://127.0.0.1:9", hostEntry: HOST_BUNDLE });
   let closed = false;
   const close = s.close.bind(s);
   s.close = async () => {
@@ -253,7 +253,7 @@ describe("backpressure", () => {
     cleanups.push(() => db.$disconnect());
     const journal = new EventJournal(new EventStore(db));
     const high = 16 * 1024;
-    const host = await PaneHostClient.open({ home, log: () => {} });
+    const host = await PaneHostClient.open({ home, log: () => {}, entry: HOST_BUNDLE });
     const panes = new PaneManager({ store: new PaneStore(db), journal, agents: new AgentProfiles(new ProfileStore(db)), home, url: () => "", host, scrollbackLines: 12_000, backpressure: { highBytes: high, lowBytes: 4 * 1024 } });
     await host.ready();
     cleanups.push(() => panes.shutdown());

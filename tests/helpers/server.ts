@@ -18,6 +18,8 @@ export const YARD_BIN = path.join(ROOT, "cli/bin/yard.js");
 export const SERVER_BUNDLE = path.join(ROOT, "server/dist/main.mjs");
 execFileSync(process.execPath, [path.join(ROOT, "scripts/build-server.mjs"), "--if-stale"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
 export const SERVER_ARGV = [SERVER_BUNDLE];
+/** The pane host's bundle, built with the server's: tests that run services from source start it. */
+export const HOST_BUNDLE = path.join(ROOT, "server/dist/panehost.mjs");
 
 export interface TestServer {
   url: string;
