@@ -43,14 +43,20 @@ export async function removeTmpDirs(): Promise<void> {
   await Promise.all(made.splice(0).map((d) => fsp.rm(d, { recursive: true, force: true })));
 }
 
+/**
+ * What the person's own git may do that the server's may not: clone and fetch local paths
+ * (runGit forbids the file transport, for submodules an agent could plant).
+ */
+const AS_USER = ["-c", "protocol.file.allow=user"];
+
 /** Run git with the test identity; returns trimmed stdout. Throws on failure. */
 export async function git(cwd: string, ...args: string[]): Promise<string> {
-  return (await runGit(args, { cwd, env: TEST_ID_ENV })).stdout.trim();
+  return (await runGit([...AS_USER, ...args], { cwd, env: TEST_ID_ENV })).stdout.trim();
 }
 
 /** Like git() but returns the exit code instead of throwing. */
 export async function gitCode(cwd: string, ...args: string[]): Promise<number> {
-  return (await runGit(args, { cwd, env: TEST_ID_ENV, allowFail: true })).code;
+  return (await runGit([...AS_USER, ...args], { cwd, env: TEST_ID_ENV, allowFail: true })).code;
 }
 
 export async function write(root: string, rel: string, content: string | Buffer): Promise<void> {

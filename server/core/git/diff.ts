@@ -33,7 +33,9 @@ import { constants as fsConstants, promises as fsp } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { YardError } from "../errors";
+import { openRegularFile, readRegularFile } from "../safe-fs";
 import { gitStderr, isHexObjectId, runGit } from "./git";
+import { checkObjectStore, checkReadableGitDir, commonDirOf } from "./metadata";
 import { requireAbsolutePath } from "./paths";
 
 export type DiffFileStatus = "added" | "modified" | "deleted" | "renamed";
@@ -117,36 +119,68 @@ export function totalsOf(files: DiffFile[]): DiffTotals {
   return { files: files.length, additions, deletions };
 }
 
+/** The largest worktree index copied for a diff; a larger one (or one that is not a regular file) is not used. */
+const MAX_INDEX_BYTES = 512 * 1024 * 1024;
+
 /** Runs `fn` with GIT_INDEX_FILE set to a copy of the worktree's index that records the whole work tree. */
 async function withWorktreeIndex<T>(wt: string, fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
-  const realIndex = await indexPathOf(wt);
+  const { index: realIndex, gitDir } = await indexPathOf(wt);
+  if (gitDir) {
+    // The diff writes blobs (and a snapshot trees) into the object store: nowhere else.
+    await checkReadableGitDir(gitDir);
+    await checkObjectStore(await commonDirOf(gitDir));
+  }
   const tmpIndex = path.join(os.tmpdir(), `yard-index-${process.pid}-${randomBytes(6).toString("hex")}`);
   const env = { GIT_INDEX_FILE: tmpIndex };
   let failed = true;
   try {
-    let copied = false;
-    try {
-      await fsp.copyFile(realIndex, tmpIndex, fsConstants.COPYFILE_EXCL);
-      // Give the copy the original's mtime, rounded down (1 µs margin for float rounding):
-      // git treats entries not older than the index file as "racily clean" and re-hashes them,
-      // so an earlier-or-equal mtime keeps the copy at least as strict as the original. A
-      // fresh "now" mtime would not be; a whole-second floor would re-hash every entry
-      // written in that second (slow right after a checkout).
-      const st = await fsp.stat(realIndex, { bigint: true });
-      const t = Number(st.mtimeNs / 1000n - 1n) / 1e6;
-      await fsp.utimes(tmpIndex, t, t);
-      copied = true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-    }
+    // The index lies in the worktree's git dir, which its agent can write: only a regular file
+    // is copied (never through a link, never a FIFO that would hold the copy forever). Anything
+    // else is treated as no index: the copy starts from HEAD and every file is hashed afresh.
+    const copied = await copyRegularFile(realIndex, tmpIndex);
     if (!copied) await runGit(["read-tree", "HEAD"], { cwd: wt, env, allowFail: true });
-    await runGit(["-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "-c", "advice.addEmbeddedRepo=false", "add", "-A"], { cwd: wt, env });
+    await runGit(["-c", "core.splitIndex=false", "-c", "advice.addEmbeddedRepo=false", "add", "-A"], { cwd: wt, env });
     const result = await fn(env);
     failed = false;
     return result;
   } finally {
     // git removes its own .lock on exit; one can only be left behind if git was killed.
     await Promise.all([fsp.rm(tmpIndex, { force: true }), failed ? fsp.rm(`${tmpIndex}.lock`, { force: true }) : undefined]);
+  }
+}
+
+/**
+ * Copies `from` to a new file `to` (0600) when it is a regular file within the cap; false when
+ * it is missing or anything else. The copy gets the original's mtime, rounded down (1 µs margin
+ * for float rounding): git treats entries not older than the index file as "racily clean" and
+ * re-hashes them, so an earlier-or-equal mtime keeps the copy at least as strict as the
+ * original. A fresh "now" mtime would not be; a whole-second floor would re-hash every entry
+ * written in that second (slow right after a checkout).
+ */
+async function copyRegularFile(from: string, to: string): Promise<boolean> {
+  const src = await openRegularFile(from, { maxBytes: MAX_INDEX_BYTES });
+  if (!src.ok) return false;
+  const fh = src.value;
+  try {
+    const st = await fh.stat({ bigint: true });
+    const out = await fsp.open(to, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL, 0o600);
+    try {
+      const buf = Buffer.alloc(Math.min(1 << 20, Math.max(1, src.size)));
+      let at = 0;
+      for (;;) {
+        const { bytesRead } = await fh.read(buf, 0, buf.length, at);
+        if (bytesRead === 0 || at >= MAX_INDEX_BYTES) break;
+        await out.write(buf, 0, bytesRead, at);
+        at += bytesRead;
+      }
+    } finally {
+      await out.close();
+    }
+    const t = Number(st.mtimeNs / 1000n - 1n) / 1e6;
+    await fsp.utimes(to, t, t);
+    return true;
+  } finally {
+    await fh.close();
   }
 }
 
@@ -198,15 +232,22 @@ export async function diffWorktreeSince(input: { worktreePath: string; tree: str
   return { diff: patch, files };
 }
 
-/** Where the worktree's index lives, found without spawning git in the common layouts. NOT_FOUND when wt is missing. */
-async function indexPathOf(wt: string): Promise<string> {
+/**
+ * Where the worktree's index lives (and its git dir, when read from its `.git` file), found
+ * without spawning git in the common layouts. NOT_FOUND when wt is missing.
+ */
+async function indexPathOf(wt: string): Promise<{ index: string; gitDir: string | null }> {
   const dotgit = path.join(wt, ".git");
   try {
     const st = await fsp.lstat(dotgit);
-    if (st.isDirectory()) return path.join(dotgit, "index");
+    if (st.isDirectory()) return { index: path.join(dotgit, "index"), gitDir: dotgit };
     if (st.isFile()) {
-      const m = /^gitdir: (.+)$/m.exec(await fsp.readFile(dotgit, "utf8"));
-      if (m) return path.join(path.resolve(wt, m[1]!.trim()), "index");
+      const read = await readRegularFile(dotgit, { maxBytes: 4096 });
+      const m = read.ok ? /^gitdir: (.+)$/m.exec(read.value.toString("utf8")) : null;
+      if (m) {
+        const gitDir = path.resolve(wt, m[1]!.trim());
+        return { index: path.join(gitDir, "index"), gitDir };
+      }
     }
   } catch {
     /* fall through */
@@ -220,7 +261,7 @@ async function indexPathOf(wt: string): Promise<string> {
   if (!isDir) throw new YardError("NOT_FOUND", `worktree ${wt} does not exist`, { worktreePath: wt });
   try {
     const r = await runGit(["rev-parse", "--git-path", "index"], { cwd: wt });
-    return path.resolve(wt, r.stdout.trim());
+    return { index: path.resolve(wt, r.stdout.trim()), gitDir: null };
   } catch (e) {
     if (/not a git repository/i.test(gitStderr(e))) throw new YardError("BAD_PARAMS", `${wt} is not a git working tree`, { worktreePath: wt });
     throw e;

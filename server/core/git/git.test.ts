@@ -95,7 +95,8 @@ describe("runGit", () => {
     await write(root, ".git/hooks/pre-commit", "#!/bin/sh\nsleep 3\n");
     await chmod(path.join(root, ".git/hooks/pre-commit"), 0o755);
     const e = await caught(
-      runGit(["-c", "user.name=x", "-c", "user.email=x@x", "commit", "--allow-empty", "-m", "x"], { cwd: root, timeoutMs: 300 }),
+      // (the call's own -c comes after runGit's safe config, so this hook does run)
+      runGit(["-c", "core.hooksPath=.git/hooks", "-c", "user.name=x", "-c", "user.email=x@x", "commit", "--allow-empty", "-m", "x"], { cwd: root, timeoutMs: 300 }),
     );
     // Had git not been killed, the commit would have succeeded after the 3 s hook.
     expect(e.code).toBe("TIMEOUT");

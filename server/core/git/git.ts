@@ -8,18 +8,39 @@
 //   allowFail; TIMEOUT when timeoutMs elapses (the process is killed).
 //
 // Environment: inherits process.env minus the variables that would point git at another
-// repository or index (git's own "local env vars": GIT_DIR, GIT_INDEX_FILE, ...), plus
+// repository or index (git's own "local env vars": GIT_DIR, GIT_INDEX_FILE, ...) or run a
+// program of the environment's choosing (GIT_EXTERNAL_DIFF, GIT_DIFF_OPTS), plus
 // GIT_TERMINAL_PROMPT=0 (never ask for credentials), LC_ALL=C/LANGUAGE=C (stable messages
 // we match on), GIT_OPTIONAL_LOCKS=0 (read-only commands such as status never rewrite an
-// index), GIT_EDITOR=true (never open an editor). Per-call env (e.g. GIT_INDEX_FILE for a
-// temporary index) is applied last. git runs in its own process group/session (no
-// controlling terminal, so ssh/gpg cannot prompt); a timeout kills the whole group, hooks
-// included.
+// index), GIT_EDITOR=true (never open an editor), GIT_CONFIG_NOSYSTEM=1 and GIT_ATTR_NOSYSTEM=1
+// (no system-wide config or attributes). Per-call env (e.g. GIT_INDEX_FILE for a temporary
+// index) is applied last. git runs in its own process group/session (no controlling terminal,
+// so ssh/gpg cannot prompt); a timeout kills the whole group.
+//
+// Agent-written data: the server runs git in task worktrees and in repositories whose objects,
+// refs and worktree metadata an agent can write, so every call carries SAFE_CONFIG (below):
+// no fsmonitor (a nested repository's config could name a program), no hooks at all (a
+// relative core.hooksPath such as `.husky` would name files in the agent's worktree, and a
+// merge checks the agent's files out before its hooks run), no untracked cache, no global
+// attributes file, no file:// transport and no submodule recursion; GIT_EXTERNAL_DIFF is
+// removed from the environment. Commands add their own flags on top (--no-ext-diff
+// --no-textconv for every diff: an empty `-c diff.external=` would make git try to run ""),
+// --ignore-submodules=all for status, protocol.file.allow=user back for a fetch the user asked
+// for). See docs/security.md, "What the host runs on agent-written data".
+//
+// `detached: true` runs git with its output in temporary files instead of pipes, so that git
+// finishes what it started even if this process dies meanwhile (a merge must never be left
+// half done because its reader is gone: git would die of SIGPIPE between the commit and the
+// removal of MERGE_HEAD).
 //
 // Also here: committerIdentityArgs (a fallback identity only when none is configured) and
 // small helpers for classifying failures.
 
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
+import { promises as fsp } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { YardError, isYardError } from "../errors";
 
 export interface RunGitOptions {
@@ -34,6 +55,8 @@ export interface RunGitOptions {
   timeoutMs?: number;
   /** Max bytes of stdout kept; default 256 MiB. Exceeding it is a GIT_FAILED. */
   maxBuffer?: number;
+  /** Output goes to temporary files, not pipes: git outlives this process (no input allowed). */
+  detached?: boolean;
 }
 
 export interface GitResult {
@@ -42,8 +65,22 @@ export interface GitResult {
   code: number;
 }
 
+/**
+ * The fixed safe configuration every call runs with, whatever the repository's, a nested
+ * repository's or the user's config says (command-line -c wins over every config file, and git
+ * passes it on to the git processes it starts).
+ */
+export const SAFE_CONFIG: readonly string[] = [
+  "-c", "core.fsmonitor=false",
+  "-c", "core.hooksPath=/dev/null",
+  "-c", "core.untrackedCache=false",
+  "-c", "core.attributesFile=/dev/null",
+  "-c", "submodule.recurse=false",
+  "-c", "protocol.file.allow=never",
+];
+
 /** Settings applied to every call, ahead of the subcommand. */
-export const BASE_CONFIG: readonly string[] = ["-c", "core.quotepath=off", "-c", "color.ui=false"];
+export const BASE_CONFIG: readonly string[] = ["-c", "core.quotepath=off", "-c", "color.ui=false", ...SAFE_CONFIG];
 
 /** Variables that redirect git to another repository/index/config (`git rev-parse --local-env-vars`). */
 const STRIPPED_ENV = [
@@ -65,6 +102,8 @@ const STRIPPED_ENV = [
   "GIT_COMMON_DIR",
   "GIT_NAMESPACE",
   "GIT_QUARANTINE_PATH",
+  "GIT_EXTERNAL_DIFF",
+  "GIT_DIFF_OPTS",
 ];
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -81,6 +120,8 @@ export function gitEnv(extra?: Record<string, string | undefined>): NodeJS.Proce
   env.GIT_OPTIONAL_LOCKS = "0";
   env.GIT_EDITOR = "true";
   env.GIT_PAGER = "cat";
+  env.GIT_CONFIG_NOSYSTEM = "1";
+  env.GIT_ATTR_NOSYSTEM = "1";
   if (extra) {
     for (const [k, v] of Object.entries(extra)) {
       if (v === undefined) delete env[k];
@@ -96,43 +137,88 @@ export function runGit(args: readonly string[], opts: RunGitOptions): Promise<Gi
       return Promise.reject(new YardError("BAD_PARAMS", "git argument contains a NUL byte or is not a string", { args: [...args] }));
     }
   }
-  const argv = [...BASE_CONFIG, ...args];
+  if (opts.detached && opts.input !== undefined) return Promise.reject(new YardError("BAD_PARAMS", "a detached git call takes no input"));
+  return opts.detached ? runToFiles(args, opts) : runPiped(args, opts);
+}
+
+function spawnGit(args: readonly string[], opts: RunGitOptions, stdio: import("node:child_process").StdioOptions) {
+  return spawn("git", [...BASE_CONFIG, ...args], {
+    cwd: opts.cwd,
+    env: gitEnv(opts.env),
+    stdio,
+    windowsHide: true,
+    // Own process group (and session, so no controlling terminal for ssh/gpg to prompt on):
+    // a timeout kills git together with its helpers, and a signal to ours does not reach it.
+    detached: process.platform !== "win32",
+  });
+}
+
+function killTree(child: ChildProcess) {
+  try {
+    if (child.pid && process.platform !== "win32") process.kill(-child.pid, "SIGKILL");
+    else child.kill("SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
+}
+
+function timeoutError(args: readonly string[], opts: RunGitOptions, timeoutMs: number, stderr: string): YardError {
+  return new YardError("TIMEOUT", `git ${args[0] ?? ""} timed out after ${timeoutMs} ms`, { args: [...args], cwd: opts.cwd, stderr: tail(stderr) });
+}
+
+function spawnError(args: readonly string[], opts: RunGitOptions, e: NodeJS.ErrnoException): YardError {
+  return new YardError(
+    "GIT_FAILED",
+    e.code === "ENOENT" ? `cannot run git in ${opts.cwd} (git missing from PATH, or the directory does not exist)` : `cannot run git: ${e.message}`,
+    { args: [...args], cwd: opts.cwd, code: null, stderr: "" },
+  );
+}
+
+/** The exit's meaning: the result, or the GIT_FAILED a non-zero exit is (unless allowFail). */
+function exitResult(args: readonly string[], opts: RunGitOptions, code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string): GitResult {
+  const exit = code ?? (signal ? 128 : 1);
+  if (exit !== 0 && !opts.allowFail) {
+    const firstLine = firstErrorLine(stderr) || firstErrorLine(stdout);
+    throw new YardError("GIT_FAILED", `git ${describeArgs(args)} failed (exit ${exit})${firstLine ? `: ${firstLine}` : ""}`, {
+      args: [...args],
+      cwd: opts.cwd,
+      code: exit,
+      stderr: tail(stderr),
+      ...(stdout && exit !== 0 ? { stdout: tail(stdout) } : {}),
+    });
+  }
+  return { stdout, stderr, code: exit };
+}
+
+function overflowError(args: readonly string[], opts: RunGitOptions, maxBuffer: number, stderr: string): YardError {
+  return new YardError("GIT_FAILED", `git ${args[0] ?? ""} produced more than ${maxBuffer} bytes of output`, { args: [...args], cwd: opts.cwd, code: null, stderr: tail(stderr) });
+}
+
+function runPiped(args: readonly string[], opts: RunGitOptions): Promise<GitResult> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBuffer = opts.maxBuffer ?? DEFAULT_MAX_BUFFER;
   return new Promise<GitResult>((resolve, reject) => {
-    const child = spawn("git", argv, {
-      cwd: opts.cwd,
-      env: gitEnv(opts.env),
-      stdio: [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-      windowsHide: true,
-      // Own process group (and session, so no controlling terminal for ssh/gpg to prompt on):
-      // a timeout kills git together with its hooks and helpers.
-      detached: process.platform !== "win32",
-    });
-    const killTree = () => {
-      try {
-        if (child.pid && process.platform !== "win32") process.kill(-child.pid, "SIGKILL");
-        else child.kill("SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    };
+    const child = spawnGit(args, opts, [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"]);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let outLen = 0;
     let errLen = 0;
     let overflow = false;
-    let timedOut = false;
     let settled = false;
+    const fail = (e: YardError) => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      reject(e);
+    };
     const timer =
       timeoutMs > 0
         ? setTimeout(() => {
-            timedOut = true;
-            killTree();
+            killTree(child);
             // Do not wait for 'close': a surviving grandchild could hold the pipes open.
             child.stdout?.destroy();
             child.stderr?.destroy();
-            fail(new YardError("TIMEOUT", `git ${args[0] ?? ""} timed out after ${timeoutMs} ms`, { args: [...args], cwd: opts.cwd, stderr: tail(Buffer.concat(err).toString("utf8")) }));
+            fail(timeoutError(args, opts, timeoutMs, Buffer.concat(err).toString("utf8")));
           }, timeoutMs)
         : undefined;
 
@@ -141,7 +227,7 @@ export function runGit(args: readonly string[], opts: RunGitOptions): Promise<Gi
       if (outLen > maxBuffer) {
         if (!overflow) {
           overflow = true;
-          killTree();
+          killTree(child);
         }
         return;
       }
@@ -157,49 +243,61 @@ export function runGit(args: readonly string[], opts: RunGitOptions): Promise<Gi
       });
       child.stdin.end(opts.input);
     }
-    const fail = (e: YardError) => {
-      if (settled) return;
-      settled = true;
-      if (timer) clearTimeout(timer);
-      reject(e);
-    };
-    child.on("error", (e: NodeJS.ErrnoException) => {
-      fail(
-        new YardError(
-          "GIT_FAILED",
-          e.code === "ENOENT"
-            ? `cannot run git in ${opts.cwd} (git missing from PATH, or the directory does not exist)`
-            : `cannot run git: ${e.message}`,
-          { args: [...args], cwd: opts.cwd, code: null, stderr: "" },
-        ),
-      );
-    });
+    child.on("error", (e: NodeJS.ErrnoException) => fail(spawnError(args, opts, e)));
     child.on("close", (code, signal) => {
       if (settled) return;
-      const stdout = Buffer.concat(out).toString("utf8");
       const stderr = Buffer.concat(err).toString("utf8");
-      if (timedOut) return;
-      if (overflow) {
-        return fail(new YardError("GIT_FAILED", `git ${args[0] ?? ""} produced more than ${maxBuffer} bytes of output`, { args: [...args], cwd: opts.cwd, code: null, stderr: tail(stderr) }));
+      if (overflow) return fail(overflowError(args, opts, maxBuffer, stderr));
+      try {
+        const r = exitResult(args, opts, code, signal, Buffer.concat(out).toString("utf8"), stderr);
+        settled = true;
+        if (timer) clearTimeout(timer);
+        resolve(r);
+      } catch (e) {
+        fail(e as YardError);
       }
-      const exit = code ?? (signal ? 128 : 1);
-      if (exit !== 0 && !opts.allowFail) {
-        const firstLine = firstErrorLine(stderr) || firstErrorLine(stdout);
-        return fail(
-          new YardError("GIT_FAILED", `git ${describeArgs(args)} failed (exit ${exit})${firstLine ? `: ${firstLine}` : ""}`, {
-            args: [...args],
-            cwd: opts.cwd,
-            code: exit,
-            stderr: tail(stderr),
-            ...(stdout && exit !== 0 ? { stdout: tail(stdout) } : {}),
-          }),
-        );
-      }
-      settled = true;
-      if (timer) clearTimeout(timer);
-      resolve({ stdout, stderr, code: exit });
     });
   });
+}
+
+/**
+ * git with stdout and stderr in unlinked temporary files (0600) instead of pipes: nothing it
+ * writes can fail because this process is gone, so it runs to its end on its own.
+ */
+async function runToFiles(args: readonly string[], opts: RunGitOptions): Promise<GitResult> {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBuffer = opts.maxBuffer ?? DEFAULT_MAX_BUFFER;
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "yard-git-"));
+  let outFile: FileHandle | null = null;
+  let errFile: FileHandle | null = null;
+  try {
+    outFile = await fsp.open(path.join(dir, "out"), "w+", 0o600);
+    errFile = await fsp.open(path.join(dir, "err"), "w+", 0o600);
+    const child = spawnGit(args, opts, ["ignore", outFile.fd, errFile.fd]);
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: YardError }>((resolve) => {
+      const timer = timeoutMs > 0 ? setTimeout(() => (killTree(child), resolve({ error: timeoutError(args, opts, timeoutMs, "") })), timeoutMs) : undefined;
+      child.on("error", (e: NodeJS.ErrnoException) => (clearTimeout(timer), resolve({ error: spawnError(args, opts, e) })));
+      child.on("exit", (code, signal) => (clearTimeout(timer), resolve({ code, signal })));
+    });
+    // The files stay open for git and for the read below; their names are not needed any more.
+    await fsp.rm(dir, { recursive: true, force: true });
+    const ended = await exited;
+    const read = async (fh: FileHandle, cap: number) => {
+      const { size } = await fh.stat();
+      const buf = Buffer.alloc(Math.min(size, cap));
+      await fh.read(buf, 0, buf.length, 0);
+      return { text: buf.toString("utf8"), size };
+    };
+    const stderr = (await read(errFile, STDERR_KEEP * 4)).text;
+    if ("error" in ended) throw ended.error;
+    const stdout = await read(outFile, maxBuffer);
+    if (stdout.size > maxBuffer) throw overflowError(args, opts, maxBuffer, stderr);
+    return exitResult(args, opts, ended.code, ended.signal, stdout.text, stderr);
+  } finally {
+    await outFile?.close().catch(() => {});
+    await errFile?.close().catch(() => {});
+    await fsp.rm(dir, { recursive: true, force: true }).catch(() => {});
+  }
 }
 
 /** "subcommand first-option" for messages, skipping leading `-c key=value` pairs. */

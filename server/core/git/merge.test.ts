@@ -306,10 +306,24 @@ describe("mergeTask cleanup failures", () => {
 });
 
 describe("mergeTask other git failures", () => {
-  it("a failing pre-merge-commit hook -> GIT_FAILED, merge aborted, target restored", async () => {
-    const { root, wt, input } = await setup();
-    await write(root, ".git/hooks/pre-merge-commit", "#!/bin/sh\necho 'policy says no' >&2\nexit 1\n");
+  it("never runs the repository's hooks: a pre-merge-commit hook that refuses does not run, the merge lands", async () => {
+    const { root, input } = await setup();
+    await write(root, ".git/hooks/pre-merge-commit", `#!/bin/sh\ntouch "${root}/../hook-ran"\nexit 1\n`);
     await chmod(path.join(root, ".git/hooks/pre-merge-commit"), 0o755);
+    const r = await mergeTask(input);
+    expect(r.alreadyUpToDate).toBe(false);
+    expect(await exists(path.join(root, "feature.txt"))).toBe(true);
+    expect(await exists(path.join(root, "../hook-ran"))).toBe(false);
+  });
+
+  it("a failing required checkout filter -> GIT_FAILED, merge aborted, target restored", async () => {
+    const { root, wt, input } = await setup();
+    await write(wt, ".gitattributes", "feature.txt filter=broken\n");
+    await git(wt, "add", ".gitattributes");
+    await git(wt, "commit", "-q", "-m", "attributes");
+    await git(root, "config", "filter.broken.clean", "cat");
+    await git(root, "config", "filter.broken.smudge", "echo 'policy says no' >&2; exit 1");
+    await git(root, "config", "filter.broken.required", "true");
     const before = await snapshot(root, wt);
     const e = await rejectsWith(mergeTask(input), "GIT_FAILED");
     expect(String(e.details!.stderr)).toContain("policy says no");

@@ -12,7 +12,12 @@
 //   2. expectedTarget (optional SHA/ref): if given, target HEAD must still be that commit, else
 //      CONFLICT { expected, actual }. Without it, a target that moved since the task started is fine.
 //   3. The branch must exist (NOT_FOUND). If the worktree still exists it must have `branch`
-//      checked out (CONFLICT { expected, actual } otherwise).
+//      checked out (CONFLICT { expected, actual } otherwise). approved (optional { commit, tree }:
+//      what a review approved): the branch must still point at that commit and its tree be that
+//      tree, else CONFLICT { approvedCommit, actualCommit, approvedTree, actualTree } ("review it
+//      again"). What merges is the commit read here, by id: a commit made meanwhile is not in it.
+//      The metadata git will write (reflogs, ref directories, objects/) must hold no planted
+//      symbolic link or special file (CONFLICT { path, found }, see metadata.ts).
 //   4. Target checkout: staged or unstaged changes to tracked files, or a merge/rebase/
 //      cherry-pick/revert in progress -> DIRTY_TARGET { files | operation }. Untracked files
 //      are allowed (git refuses if the merge would overwrite one -> DIRTY_TARGET { files, untracked: true }).
@@ -20,11 +25,13 @@
 //      DIRTY_SOURCE { files } unless ignoreDirty. Never auto-commits: with ignoreDirty the
 //      uncommitted work is simply not part of the merge, and it is LOST when the worktree is
 //      removed in cleanup (the agent commits what it wants kept).
-//   6. `git merge --no-ff --no-edit -m <message> refs/heads/<branch>` in repoRoot (identity from
-//      config, else "Switchyard <switchyard@localhost>"). Conflict: conflicted paths are read,
-//      `git merge --abort`, the target is verified back at its old HEAD with no tracked changes,
-//      then MERGE_CONFLICT { files, branch, target }. Other failures (e.g. a failing hook) are
-//      aborted the same way and surface as GIT_FAILED.
+//   6. `git merge --no-ff --no-edit -m <message> <tip>` in repoRoot (identity from config, else
+//      "Switchyard <switchyard@localhost>"), detached from this process (output to files, see
+//      git.ts: a server killed meanwhile does not kill the merge half way), no hooks (git.ts's
+//      safe config). Conflict: conflicted paths are read, `git merge --abort`, files the failed
+//      merge left behind that were not there before are removed, the target is verified back at
+//      its old HEAD with no tracked changes, then MERGE_CONFLICT { files, branch, target }. Other
+//      failures (e.g. a failing required filter) are undone the same way and surface as GIT_FAILED.
 //   7. Branch already contained in target ("Already up to date"): success, mergeCommit = the
 //      unchanged target HEAD, alreadyUpToDate = true.
 //   8. Cleanup (never fails the merge; reported in `cleanup`): remove the worktree
@@ -40,6 +47,8 @@ import { inspectRepo } from "./repo";
 import { operationInProgress, statusEntries } from "./status";
 import { listWorktrees, removeWorktree } from "./worktree";
 import { promises as fsp } from "node:fs";
+import path from "node:path";
+import { checkWritableMetadata } from "./metadata";
 
 export interface MergeTaskInput {
   repoRoot: string;
@@ -49,6 +58,8 @@ export interface MergeTaskInput {
   branchPreexisting: boolean;
   /** Optional: the target HEAD (SHA or ref) the reviewer approved against; merge refuses if it moved. */
   expectedTarget?: string;
+  /** Optional: the branch commit and tree a review approved; merge refuses a branch that moved since. */
+  approved?: { commit: string; tree: string | null };
   ignoreDirty?: boolean;
   keepBranch?: boolean;
   /** Merge commit message; default "Merge branch '<branch>' into <target>". */
@@ -106,6 +117,8 @@ export async function mergeTask(input: MergeTaskInput): Promise<MergeTaskResult>
     }
     const tip = await branchTip(root, branch);
     if (!tip) throw new YardError("NOT_FOUND", `branch '${branch}' does not exist`, { branch });
+    if (input.approved) await checkApproved(root, branch, tip, input.approved);
+    await checkWritableMetadata(repo.commonDir, [`refs/heads/${target}`, `refs/heads/${branch}`]);
 
     // Target checkout must be clean (tracked files) and not mid-operation.
     const op = await operationInProgress(repo.gitDir);
@@ -140,11 +153,13 @@ export async function mergeTask(input: MergeTaskInput): Promise<MergeTaskResult>
 
     const identity = await committerIdentityArgs(root);
     const message = input.message ?? `Merge branch '${branch}' into ${target}`;
-    const res = await runGit([...identity, "merge", "--no-ff", "--no-edit", "--no-autostash", "--no-rerere-autoupdate", "-m", message, `refs/heads/${branch}`], {
+    const untrackedBefore = new Set((await statusEntries(root, { untracked: "all" })).filter((e) => e.x === "?").map((e) => e.path));
+    const res = await runGit([...identity, "merge", "--no-ff", "--no-edit", "--no-stat", "--no-autostash", "--no-rerere-autoupdate", "-m", message, tip], {
       cwd: root,
       allowFail: true,
+      detached: true,
     });
-    if (res.code !== 0) await failMerge(root, repo.gitDir, targetBefore, branch, target, res);
+    if (res.code !== 0) await failMerge({ root, gitDir: repo.gitDir, targetBefore, branch, target, tip, untrackedBefore }, res);
 
     const mergeCommit = firstLine((await runGit(["rev-parse", "HEAD"], { cwd: root })).stdout).trim();
     const cleanup = await cleanupAfterMerge(root, worktreePath, branch, !input.branchPreexisting && !input.keepBranch);
@@ -160,15 +175,34 @@ async function isDirectory(p: string): Promise<boolean> {
   }
 }
 
+/** The approval still holds: the branch is at the approved commit, whose tree is the approved tree. */
+async function checkApproved(root: string, branch: string, tip: string, approved: { commit: string; tree: string | null }): Promise<void> {
+  const actualTree = firstLine((await runGit(["rev-parse", `${tip}^{tree}`], { cwd: root })).stdout).trim();
+  if (tip === approved.commit && (approved.tree === null || approved.tree === actualTree)) return;
+  const moved = tip !== approved.commit;
+  throw new YardError(
+    "CONFLICT",
+    moved
+      ? `branch '${branch}' moved since it was approved (approved ${approved.commit.slice(0, 12)}, now ${tip.slice(0, 12)}): review it again`
+      : `the approved review saw changes that are not in branch '${branch}' at ${tip.slice(0, 12)} (uncommitted work): commit it and review again`,
+    { approvedCommit: approved.commit, actualCommit: tip, approvedTree: approved.tree, actualTree, branch },
+  );
+}
+
+interface MergeAttempt {
+  root: string;
+  gitDir: string;
+  targetBefore: string;
+  branch: string;
+  target: string;
+  tip: string;
+  /** Untracked files before the merge: any other untracked file of the merged tree afterwards is the failed merge's. */
+  untrackedBefore: Set<string>;
+}
+
 /** Put the target back exactly as it was and throw the right error. */
-async function failMerge(
-  root: string,
-  gitDir: string,
-  targetBefore: string,
-  branch: string,
-  target: string,
-  res: { stdout: string; stderr: string; code: number },
-): Promise<never> {
+async function failMerge(m: MergeAttempt, res: { stdout: string; stderr: string; code: number }): Promise<never> {
+  const { root, gitDir, targetBefore, branch, target } = m;
   let conflicted: string[] = [];
   const midMerge = (await operationInProgress(gitDir)) === "merge";
   if (midMerge) {
@@ -176,20 +210,22 @@ async function failMerge(
     conflicted = u.stdout.split("\0").filter(Boolean);
     await runGit(["merge", "--abort"], { cwd: root, allowFail: true });
   }
-  // Verify: same HEAD, no tracked changes, no merge state.
+  const leftovers = await removeLeftovers(m);
+  // Verify: same HEAD, no tracked changes, no merge state, nothing the merge wrote left behind.
   const [head, dirt, op] = await Promise.all([
     runGit(["rev-parse", "HEAD"], { cwd: root, allowFail: true }),
     statusEntries(root, { untracked: "no" }).catch(() => null),
     operationInProgress(gitDir),
   ]);
   const headNow = firstLine(head.stdout).trim();
-  if (headNow !== targetBefore || dirt === null || dirt.length > 0 || op) {
+  if (headNow !== targetBefore || dirt === null || dirt.length > 0 || op || leftovers.length > 0) {
     throw new YardError("GIT_FAILED", `the merge failed and the target checkout ${root} could not be restored cleanly; inspect it by hand`, {
       target,
       branch,
       expectedHead: targetBefore,
       actualHead: headNow || null,
       files: dirt?.map((e) => e.path) ?? null,
+      leftovers,
       operation: op,
       stderr: res.stderr,
       stdout: res.stdout,
@@ -219,6 +255,34 @@ async function failMerge(
     stderr: res.stderr,
     stdout: res.stdout,
   });
+}
+
+/**
+ * A merge that died part way through its checkout (a failing filter) leaves the files it had
+ * written as untracked files: those that were not there before and are files of the merged
+ * commit are removed (never a directory's content wholesale, never a path outside the
+ * checkout). Returns the ones that could not be removed.
+ */
+async function removeLeftovers(m: MergeAttempt): Promise<string[]> {
+  const now = (await statusEntries(m.root, { untracked: "all" }).catch(() => [])).filter((e) => e.x === "?" && !m.untrackedBefore.has(e.path)).map((e) => e.path);
+  if (!now.length) return [];
+  const inTip = new Set((await runGit(["ls-tree", "-r", "-z", "--name-only", m.tip], { cwd: m.root })).stdout.split("\0").filter(Boolean));
+  const left: string[] = [];
+  for (const rel of now) {
+    const p = path.resolve(m.root, rel);
+    if (!inTip.has(rel) || !p.startsWith(m.root + path.sep)) {
+      left.push(rel);
+      continue;
+    }
+    try {
+      await fsp.unlink(p);
+      for (let d = path.dirname(p); d !== m.root && d.startsWith(m.root + path.sep); d = path.dirname(d)) await fsp.rmdir(d);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "ENOTEMPTY" && code !== "EEXIST") left.push(rel);
+    }
+  }
+  return left;
 }
 
 /** The tab-indented file list git prints under "...would be overwritten by merge:". */

@@ -147,7 +147,9 @@ async function fetchFor(root: string, ref: string, fetch: true | string, timeout
       args = ["fetch", "--quiet", "--no-write-fetch-head", r];
     }
   }
-  await runGit(args, { cwd: root, timeoutMs: timeoutMs ?? 120_000 });
+  // The person asked for this fetch from their own remote: the file transport (a local path
+  // remote) is allowed back for it, never for a submodule, and no submodule is fetched.
+  await runGit(["-c", "protocol.file.allow=user", args[0]!, "--no-recurse-submodules", ...args.slice(1)], { cwd: root, timeoutMs: timeoutMs ?? 120_000 });
 }
 
 /**

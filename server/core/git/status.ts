@@ -1,6 +1,8 @@
 // Working-tree state: what is uncommitted, and whether a merge/rebase/cherry-pick/revert is
 // half done. Read-only: runs with GIT_OPTIONAL_LOCKS=0 (set by runGit), so the index file is
-// never refreshed or rewritten.
+// never refreshed or rewritten. Nested repositories and submodules are never entered
+// (--ignore-submodules=all): their config is whatever an agent wrote, and git would run its
+// fsmonitor or other programs on the host.
 //
 //   statusEntries(path, {untracked?: 'no'|'normal'|'all'}) -> [{ path, x, y }]   (porcelain v1 codes; '??' untracked)
 //   operationInProgress(gitDir) -> 'merge'|'rebase'|'cherry-pick'|'revert'|null
@@ -30,7 +32,7 @@ export async function statusEntries(p: string, opts: StatusOptions = {}): Promis
   let out: string;
   try {
     out = (
-      await runGit(["status", "--porcelain=v1", "-z", "--no-renames", `--untracked-files=${opts.untracked ?? "normal"}`, "--ignored=no"], { cwd })
+      await runGit(["status", "--porcelain=v1", "-z", "--no-renames", "--ignore-submodules=all", `--untracked-files=${opts.untracked ?? "normal"}`, "--ignored=no"], { cwd })
     ).stdout;
   } catch (e) {
     const err = gitStderr(e);

@@ -132,10 +132,22 @@ describe("createWorktree", () => {
     expect(await readdir(home)).toEqual([]);
   });
 
-  it("cleans up everything when git worktree add fails part-way (failing post-checkout hook)", async () => {
+  it("never runs the repository's hooks (a post-checkout hook that would fail does not run)", async () => {
     const { root, head } = await makeRepo();
-    await write(root, ".git/hooks/post-checkout", "#!/bin/sh\nexit 1\n");
+    await write(root, ".git/hooks/post-checkout", `#!/bin/sh\ntouch "${root}/hook-ran"\nexit 1\n`);
     await chmod(path.join(root, ".git/hooks/post-checkout"), 0o755);
+    const r = await createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: path.join(await tmpDir(), "wt") });
+    expect(await worktreePaths(root)).toEqual([root, r.worktreePath]);
+    expect(await exists(path.join(root, "hook-ran"))).toBe(false);
+  });
+
+  it("cleans up everything when git worktree add fails part-way (a required checkout filter fails)", async () => {
+    const { root } = await makeRepo();
+    await write(root, ".gitattributes", "*.txt filter=broken\n");
+    await write(root, "a.txt", "a\n");
+    const head = await commitAll(root, "files behind a filter");
+    await git(root, "config", "filter.broken.smudge", "false");
+    await git(root, "config", "filter.broken.required", "true");
     const home = await tmpDir("yard-home-");
     await rejectsWith(createWorktree({ repoRoot: root, branch: "t", baseSha: head, yardHome: home }), "GIT_FAILED");
     expect(await branches(root)).toEqual(["main"]);

@@ -216,7 +216,10 @@ export async function removeWorktree(repoRoot: string, worktreePath: string): Pr
     if (isYardError(e) && /locked/i.test(gitStderr(e))) {
       throw new YardError("GIT_FAILED", `worktree ${wt.path} is locked; unlock it (git worktree unlock) to remove it`, e.details);
     }
-    throw e;
+    // A worktree holding a nested repository or submodule (an agent can commit one) needs a
+    // second --force; it is not locked (that refusal came first), so this removes nothing else.
+    if (!(isYardError(e) && /containing submodules/i.test(gitStderr(e)))) throw e;
+    await runGit(["worktree", "remove", "--force", "--force", "--", wt.path], { cwd: root });
   } finally {
     await runGit(["worktree", "prune"], { cwd: root, allowFail: true });
   }
