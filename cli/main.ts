@@ -12,7 +12,7 @@ import { registerTask } from "./commands/task";
 import { registerProject } from "./commands/project";
 import { registerServer } from "./commands/server";
 import { makeContext } from "./context";
-import { toCliError } from "./output";
+import { terminalSafe, toCliError } from "./output";
 
 const argv = process.argv.slice(2);
 const program = new Command("yard");
@@ -26,7 +26,7 @@ program
   .exitOverride()
   .configureOutput({
     writeErr: (s) => {
-      if (!ctx.out().json) process.stderr.write(s);
+      if (!ctx.out().json) process.stderr.write(terminalSafe(s));
     },
   });
 
@@ -42,7 +42,7 @@ registerMcp(program);
 
 for (const cmd of program.commands) applyUsageHandling(cmd);
 function applyUsageHandling(cmd: Command) {
-  cmd.exitOverride().configureOutput({ writeErr: (s) => !ctx.out().json && process.stderr.write(s) });
+  cmd.exitOverride().configureOutput({ writeErr: (s) => !ctx.out().json && process.stderr.write(terminalSafe(s)) });
   cmd.commands.forEach(applyUsageHandling);
 }
 

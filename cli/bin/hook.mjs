@@ -37,7 +37,8 @@ export async function runHook(event, argPayload) {
   const started = Date.now();
   /** @param {string} msg */
   const fail = (msg) => {
-    process.stderr.write(`yard hook ${event}: ${msg}\n`);
+    // The message may quote the server or the argument: no terminal controls reach the agent's terminal.
+    process.stderr.write(`yard hook ${event}: ${msg}`.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`) + "\n");
     process.exit(0);
   };
   setTimeout(() => fail("gave up after 2 s"), HARD_DEADLINE_MS).unref();

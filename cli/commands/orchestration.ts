@@ -7,6 +7,7 @@ import { fullGuide, GUIDE_ROLES, type GuideRole } from "../../server/core/agents
 import { YardError } from "../../server/core/errors";
 import type { CliContext } from "../context";
 import { intOption } from "../context";
+import { indented, oneLine } from "../output";
 
 export function registerOrchestration(program: Command, task: Command, ctx: CliContext) {
   task
@@ -62,7 +63,7 @@ export function registerOrchestration(program: Command, task: Command, ctx: CliC
     .description("The task's questions and answers")
     .action(async (id: string) => {
       const r = await ctx.client().tasks.thread.query({ id });
-      ctx.out().result(r, () => r.messages.map((m) => `${m.createdAt}  ${m.kind.padEnd(11)} ${m.author}: ${m.body}`).join("\n") || "No messages.");
+      ctx.out().result(r, () => r.messages.map((m) => `${m.createdAt}  ${m.kind.padEnd(11)} ${oneLine(m.author)}: ${indented(m.body, "    ")}`).join("\n") || "No messages.");
     });
 
   task
@@ -79,7 +80,7 @@ export function registerOrchestration(program: Command, task: Command, ctx: CliC
     .description("Extra worktrees the task's agent registered")
     .action(async (id: string) => {
       const r = await ctx.client().tasks.worktrees.query({ id });
-      ctx.out().result(r, () => r.worktrees.map((w) => `${w.path}  ${w.branch ?? "-"}`).join("\n") || "None.");
+      ctx.out().result(r, () => r.worktrees.map((w) => `${oneLine(w.path)}  ${oneLine(w.branch ?? "-")}`).join("\n") || "None.");
     });
 
   program
@@ -88,7 +89,7 @@ export function registerOrchestration(program: Command, task: Command, ctx: CliC
     .action(async () => {
       const r = await ctx.client().whoami.query();
       ctx.out().result(r, () =>
-        [`role: ${r.role}`, r.paneId ? `pane: ${r.paneId}` : "", r.task ? `task: ${r.task.id} (${r.task.state}, round ${r.task.round}) ${r.task.title}` : "", r.task?.contextId ? `context: ${r.task.contextId}` : "", r.task && r.task.lineage.length > 1 ? `lineage: ${r.task.lineage.join(" → ")}` : ""]
+        [`role: ${r.role}`, r.paneId ? `pane: ${r.paneId}` : "", r.task ? `task: ${r.task.id} (${r.task.state}, round ${r.task.round}) ${oneLine(r.task.title)}` : "", r.task?.contextId ? `context: ${r.task.contextId}` : "", r.task && r.task.lineage.length > 1 ? `lineage: ${r.task.lineage.join(" → ")}` : ""]
           .filter(Boolean)
           .join("\n"),
       );

@@ -2,11 +2,11 @@
 import type { Command } from "commander";
 import { YardError } from "../../server/core/errors";
 import { type CliContext, intOption } from "../context";
-import { table } from "../output";
+import { oneLine, table } from "../output";
 
 import type { Pane } from "../types";
 
-const paneLine = (p: Pane) => `${p.id}  ${p.lifecycle}${p.exitCode !== null ? ` (exit ${p.exitCode})` : ""}  ${p.label ?? p.argv.join(" ")}`;
+const paneLine = (p: Pane) => `${p.id}  ${p.lifecycle}${p.exitCode !== null ? ` (exit ${p.exitCode})` : ""}  ${oneLine(p.label ?? p.argv.join(" "))}`;
 
 export function registerPane(program: Command, ctx: CliContext) {
   const pane = program.command("pane").description("Terminals: spawn, read, submit prompts, send keys, kill");

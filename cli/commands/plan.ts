@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { YardError } from "../../server/core/errors";
 import { collect, type CliContext } from "../context";
+import { indented, oneLine } from "../output";
 
 function readPlan(o: { file?: string; planJson?: string }): unknown {
   if (!o.file === !o.planJson) throw new YardError("BAD_PARAMS", "Give the plan with exactly one of --file PATH or --plan-json TEXT");
@@ -42,7 +43,7 @@ export function registerPlan(program: Command, ctx: CliContext) {
       const r = await ctx.client().plans.list.query({ id: task });
       ctx.out().result(r, () =>
         r.plans
-          .map((p) => [`v${p.version} ${p.state}: ${p.plan.goal}`, ...p.plan.subtasks.map((s) => `  ${s.key}: ${s.title}${s.dependsOn.length ? ` (after ${s.dependsOn.join(", ")})` : ""}${p.subtasks?.[s.key] ? ` → ${p.subtasks[s.key]}` : ""}`), ...p.reviews.map((v) => `  review: ${v.verdict}${v.summary ? `: ${v.summary}` : ""}`)].join("\n"))
+          .map((p) => [`v${p.version} ${p.state}: ${indented(p.plan.goal)}`, ...p.plan.subtasks.map((s) => `  ${oneLine(s.key)}: ${oneLine(s.title)}${s.dependsOn.length ? ` (after ${oneLine(s.dependsOn.join(", "))})` : ""}${p.subtasks?.[s.key] ? ` → ${p.subtasks[s.key]}` : ""}`), ...p.reviews.map((v) => `  review: ${v.verdict}${v.summary ? `: ${indented(v.summary, "    ")}` : ""}`)].join("\n"))
           .join("\n") || "No plan yet.",
       );
     });
@@ -57,6 +58,6 @@ export function registerPlan(program: Command, ctx: CliContext) {
     .action(async (task: string, o: { approve?: boolean; requestChanges?: boolean; summary?: string; note: string[] }) => {
       if (!o.approve === !o.requestChanges) throw new YardError("BAD_PARAMS", "Give exactly one of --approve or --request-changes");
       const r = await ctx.client().plans.review.mutate({ taskId: task, verdict: o.approve ? "approve" : "request_changes", summary: o.summary, notes: o.note.map((body) => ({ body })) });
-      ctx.out().result(r, () => (r.subtasks.length ? `Approved plan v${r.plan.version}: ${r.subtasks.map((s) => `${s.key} → ${s.id}`).join(", ")}` : `Requested changes to plan v${r.plan.version}`));
+      ctx.out().result(r, () => (r.subtasks.length ? `Approved plan v${r.plan.version}: ${r.subtasks.map((s) => `${oneLine(s.key)} → ${s.id}`).join(", ")}` : `Requested changes to plan v${r.plan.version}`));
     });
 }

@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import type { AppRouter } from "../../server/api/router";
 import { YardError } from "../../server/core/errors";
 import { type CliContext, intOption } from "../context";
-import { table } from "../output";
+import { oneLine, table } from "../output";
 
 type Out = inferRouterOutputs<AppRouter>;
 type Comment = Out["reviews"]["listComments"]["comments"][number];
@@ -13,8 +13,8 @@ type Review = Out["reviews"]["list"]["reviews"][number];
 
 const lines = (c: Pick<Comment, "startLine" | "endLine">) => (c.startLine === c.endLine ? `${c.startLine}` : `${c.startLine}-${c.endLine}`);
 const commentLine = (c: Comment) =>
-  `${c.id}  round ${c.round}  ${c.path}:${lines(c)}${c.side === "old" ? " (old)" : ""}  ${c.reviewId ? "submitted" : "draft"}${c.resolved ? ", resolved" : ""}  ${c.author}\n  ${c.body.split("\n").join("\n  ")}`;
-const reviewLine = (r: Review) => `${r.id}  round ${r.round}  ${r.verdict}  by ${r.reviewer}  ${r.comments.length} comment(s)${r.summary ? `\n  ${r.summary.split("\n").join("\n  ")}` : ""}`;
+  `${c.id}  round ${c.round}  ${oneLine(c.path)}:${lines(c)}${c.side === "old" ? " (old)" : ""}  ${c.reviewId ? "submitted" : "draft"}${c.resolved ? ", resolved" : ""}  ${oneLine(c.author)}\n  ${c.body.split("\n").join("\n  ")}`;
+const reviewLine = (r: Review) => `${r.id}  round ${r.round}  ${r.verdict}  by ${oneLine(r.reviewer)}  ${r.comments.length} comment(s)${r.summary ? `\n  ${r.summary.split("\n").join("\n  ")}` : ""}`;
 
 export function registerReview(task: Command, ctx: CliContext) {
   task
@@ -43,7 +43,7 @@ export function registerReview(task: Command, ctx: CliContext) {
     .action(async (id: string, body: string[], o: { path: string; line: number; endLine?: number; side: string }) => {
       if (o.side !== "new" && o.side !== "old") throw new YardError("BAD_PARAMS", `--side must be new or old (got ${o.side})`);
       const res = await ctx.client().reviews.addComment.mutate({ taskId: id, path: o.path, startLine: o.line, endLine: o.endLine, side: o.side, body: body.join(" ") });
-      ctx.out().result(res, () => `Added comment ${res.comment.id} on ${res.comment.path}:${lines(res.comment)}`);
+      ctx.out().result(res, () => `Added comment ${res.comment.id} on ${oneLine(res.comment.path)}:${lines(res.comment)}`);
     });
 
   task

@@ -3,12 +3,12 @@ import path from "node:path";
 import type { Command } from "commander";
 import { YardError } from "../../server/core/errors";
 import { collect, type CliContext, intOption } from "../context";
-import { table } from "../output";
+import { indented, oneLine, table } from "../output";
 import { registerOrchestration } from "./orchestration";
 import { registerReview } from "./review";
 
 import type { Task } from "../types";
-const taskLine = (t: Task) => `${t.id}  ${t.disposition ?? t.state}  ${t.branch ?? "-"}  ${t.title}`;
+const taskLine = (t: Task) => `${t.id}  ${t.disposition ?? t.state}  ${oneLine(t.branch ?? "-")}  ${oneLine(t.title)}`;
 
 export function registerTask(program: Command, ctx: CliContext) {
   const task = program.command("task").description("Worker tasks: each agent in its own worktree and branch; review, then merge or discard");
@@ -86,10 +86,10 @@ export function registerTask(program: Command, ctx: CliContext) {
       ctx.out().result({ task: t }, () =>
         [
           taskLine(t),
-          t.statusLine ?? "",
+          oneLine(t.statusLine ?? ""),
           `sandboxed: ${t.sandboxed ? "yes" : "no"}`,
-          t.agentSession ? `agent session: ${t.agentSession.id}${tokens ? ` (tokens: ${tokens.inputTokens} in, ${tokens.outputTokens} out, ${tokens.cacheReadTokens} cache read, ${tokens.totalTokens} total)` : ""}` : "",
-          t.result ? `result: ${t.result.status}: ${t.result.summary}` : "",
+          t.agentSession ? `agent session: ${oneLine(t.agentSession.id)}${tokens ? ` (tokens: ${tokens.inputTokens} in, ${tokens.outputTokens} out, ${tokens.cacheReadTokens} cache read, ${tokens.totalTokens} total)` : ""}` : "",
+          t.result ? `result: ${t.result.status}: ${indented(t.result.summary)}` : "",
           t.evidence ? `evidence: ${JSON.stringify(t.evidence)}` : "",
         ]
           .filter(Boolean)
