@@ -179,7 +179,7 @@ export async function createServices(opts: { home: string; token: string; url: (
     task: (id) => engine.row(id),
     apply: (id, event, extra) => engine.applyEvent(id, event, extra),
     followUp: (id, text) => engine.followUp(id, text),
-    profileExists: (id) => agents.get(id).then(() => true, () => false),
+    profile: (id) => agents.get(id).then((p) => p, () => null),
     schedule: (id) => dependencies.schedule(id),
     stopPane: async (paneId) => {
       if (panes.isLive(paneId)) await panes.kill(paneId).catch(() => {});

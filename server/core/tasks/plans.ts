@@ -13,6 +13,7 @@ import { newId } from "../ids";
 import type { NewSubtask, PlanRecord, PlanState, PlanStore } from "../../stores/plans";
 import type { TaskRow } from "../../stores/tasks";
 import { shortGuide } from "../agents/guide";
+import type { AgentProfile } from "../agents/profiles";
 import { listSection } from "./contract";
 import { findCycle } from "./dependencies";
 import { type TaskEvent, type TaskState, transition } from "./state";
@@ -25,7 +26,8 @@ export interface PlanServiceDeps {
   task: (id: string) => Promise<TaskRow>;
   apply: (taskId: string, event: TaskEvent, extra?: ApplyExtra) => Promise<unknown>;
   followUp: (taskId: string, text: string) => Promise<unknown>;
-  profileExists: (id: string) => Promise<boolean>;
+  /** An agent profile by id, or null when there is none (a subtask's must exist and run as a worker). */
+  profile: (id: string) => Promise<Pick<AgentProfile, "role" | "sandboxNetwork"> | null>;
   /** Evaluates a waiting task now (the dependency scheduler): subtasks with nothing to wait for start. */
   schedule: (taskId: string) => void;
   stopPane: (paneId: string) => Promise<void>;
@@ -85,6 +87,7 @@ export class PlanService {
     checkPlan(plan);
     const t = await this.deps.task(taskId);
     if (!t.requiresPlanning) throw new YardError("CONFLICT", `${taskId} was not started with --needs-plan`, { taskId });
+    await checkSubtaskAgents(this.deps.profile, t, plan); // a plan that could never be approved is refused now, not at its review
     const existing = await this.deps.store.list(taskId);
     if (existing.some((p) => p.state === "approved" || p.state === "decomposed")) throw new YardError("CONFLICT", "The task's plan is approved already", { taskId });
     const version = (existing.at(-1)?.version ?? 0) + 1;
@@ -130,12 +133,12 @@ export class PlanService {
 
   /** Every subtask's row, checked before anything is written (profiles exist, branch names are valid). */
   private async prepareSubtasks(parent: TaskRow, plan: PlanBody): Promise<{ subtasks: NewSubtask[]; keys: Record<string, string>; created: Array<{ key: string; id: string; title: string }> }> {
+    await checkSubtaskAgents(this.deps.profile, parent, plan); // again: a profile may have changed since the plan was submitted
     const keys: Record<string, string> = {};
     for (const s of plan.subtasks) keys[s.key] = newId("tsk");
     const subtasks: NewSubtask[] = [];
     for (const s of plan.subtasks) {
       const agent = s.agent ?? parent.agent;
-      if (agent !== "custom" && !(await this.deps.profileExists(agent))) throw new YardError("NOT_FOUND", `Subtask ${s.key} names the agent profile ${agent}, which does not exist`, { key: s.key, agent });
       const id = keys[s.key]!;
       const branch = await validateBranchName(defaultBranch(s.title, id));
       subtasks.push({
@@ -164,6 +167,27 @@ export class PlanService {
       });
     }
     return { subtasks, keys, created: plan.subtasks.map((s) => ({ key: s.key, id: keys[s.key]!, title: s.title })) };
+  }
+}
+
+/**
+ * What a planner may ask its subtasks to run, checked before anything is created: a profile that
+ * exists and runs as a worker (a planner may not make orchestrators, which would act on the
+ * parent's context), and, under a sandboxed parent, one whose sandbox has no network the
+ * parent's agent lacks. A subtask that names no profile runs the parent's agent, as its starter chose.
+ */
+async function checkSubtaskAgents(profile: PlanServiceDeps["profile"], parent: TaskRow, plan: PlanBody): Promise<void> {
+  const parentNetwork = parent.sandboxed && parent.agent !== "custom" && !parent.argv ? ((await profile(parent.agent))?.sandboxNetwork ?? false) : false;
+  for (const s of plan.subtasks) {
+    const agent = s.agent ?? parent.agent;
+    if (agent === "custom") continue;
+    const p = await profile(agent);
+    if (!p) throw new YardError("NOT_FOUND", `Subtask ${s.key} names the agent profile ${agent}, which does not exist`, { key: s.key, agent });
+    if (!s.agent) continue;
+    if (p.role !== "worker") throw new YardError("BAD_PARAMS", `Subtask ${s.key} names the agent profile ${agent}, whose role is ${p.role}: a plan's subtasks run worker profiles`, { key: s.key, agent, role: p.role });
+    if (parent.sandboxed && p.sandboxNetwork && !parentNetwork) {
+      throw new YardError("BAD_PARAMS", `Subtask ${s.key} names the agent profile ${agent}, whose sandbox has the network: task ${parent.id} runs sandboxed without it`, { key: s.key, agent });
+    }
   }
 }
 
