@@ -26,7 +26,39 @@ export const LIMITS = {
   path: 4096,
   /** A git ref or branch name. */
   ref: 255,
+  /**
+   * An agent's own message in a hook (Claude Code's `last_assistant_message`, Codex's
+   * `last-assistant-message`): longer ones are cut, with a marker, before anything stores them
+   * (a task's evidence quotes it). Cut, not refused: the hook still moves the pane's lifecycle.
+   */
+  hookMessage: 16 * 1024,
+  /**
+   * An identifier or a name in a hook payload (agent_id, agent_type, tool_name,
+   * notification_type, source, hook_event_name): longer ones are refused (BAD_PARAMS), as no
+   * agent sends them and a cut one would be a different name.
+   */
+  hookName: 256,
+  /** The longest string stored in a journal event's payload; longer ones are cut, with a marker. */
+  eventString: 4 * 1024,
+  /** The most entries of one array or object stored in a journal event's payload (the rest are counted, not kept). */
+  eventEntries: 100,
+  /** The deepest nesting stored in a journal event's payload. */
+  eventDepth: 8,
+  /** A journal event's payload, serialized (bytes of JSON): its largest fields are dropped (and named) until it fits. */
+  eventPayloadBytes: 16 * 1024,
 } as const;
+
+/**
+ * `s` cut to at most `max` characters (UTF-16 units) when it is longer, ending in a marker that
+ * says how much was cut: `…[cut 195000 characters]`. Never splits a surrogate pair.
+ */
+export function cutText(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const marker = (n: number) => `…[cut ${n} characters]`;
+  let keep = Math.max(0, max - marker(s.length).length);
+  if (keep > 0 && /[\ud800-\udbff]/.test(s[keep - 1]!)) keep--;
+  return s.slice(0, keep) + marker(s.length - keep);
+}
 
 /**
  * Why `value` is too big or too deep to be an input, or null when it is within LIMITS. Iterative

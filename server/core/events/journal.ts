@@ -1,8 +1,11 @@
 // The append-only event journal: every `task.*` / `pane.*` / `project.*` fact gets a row with a
 // monotonic sequence number, then goes to live subscribers (socket.io, `yard events --follow`,
-// waiters). Readers replay by sequence number, type glob, task or pane.
+// waiters). Readers replay by sequence number, type glob, task or pane. Every payload is bounded
+// before it is stored (bound.ts); old events are removed by retention (retention.ts), which
+// leaves a `journal.pruned` marker saying through which seq.
 import { EventEmitter } from "node:events";
 import type { EventStore } from "../../stores/events";
+import { boundPayload } from "./bound";
 import { globMatch } from "./glob";
 
 export interface YardEvent {
@@ -43,7 +46,7 @@ export class EventJournal {
   /** Appends in call order (serialized), then notifies subscribers. */
   append(type: string, opts: { taskId?: string | null; paneId?: string | null; payload?: Record<string, unknown> } = {}): Promise<YardEvent> {
     const run = async (): Promise<YardEvent> => {
-      const event = await this.store.append({ type, taskId: opts.taskId ?? null, paneId: opts.paneId ?? null, payload: opts.payload ?? {} });
+      const event = await this.store.append({ type, taskId: opts.taskId ?? null, paneId: opts.paneId ?? null, payload: boundPayload(opts.payload ?? {}) });
       this.bus.emit("event", event);
       return event;
     };
@@ -70,6 +73,15 @@ export class EventJournal {
 
   head(): Promise<number> {
     return this.store.head();
+  }
+
+  /**
+   * Through which seq retention removed events (0: never): a reader whose cursor is below it
+   * missed events it will not get (all of them but the few retention keeps for the server).
+   */
+  async prunedThrough(): Promise<number> {
+    const through = (await this.store.latestPayload("journal.pruned"))?.through;
+    return typeof through === "number" ? through : 0;
   }
 
   subscribe(listener: (e: YardEvent) => void, q: EventQuery = {}): () => void {

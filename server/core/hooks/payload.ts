@@ -5,8 +5,13 @@
 // fields over time); the reducer journals what it does not understand.
 // Strict where it matters: the payload must be a JSON object, the known fields must have
 // the right types, and the whole post must fit in MAX_HOOK_POST_BYTES.
+// Bounded before anything stores it: names and ids longer than LIMITS.hookName are refused
+// (no agent sends them, and a cut id would name something else), paths longer than LIMITS.path
+// likewise; the agent's own message (last_assistant_message) is cut to LIMITS.hookMessage with
+// a marker, since it is prose and the hook must still move the pane's lifecycle.
 
 import { z } from "zod";
+import { cutText, LIMITS } from "../../contracts/common";
 import { YardError } from "../errors";
 
 /** Serialized (UTF-8 JSON) size limit for one hook post, envelope included. */
@@ -45,16 +50,21 @@ export const HOOK_EVENT_NAME_RE = /^[A-Za-z]{1,64}$/;
  * `session_id` is optional so agents other than Claude Code (e.g. a Codex notify adapter)
  * can post too.
  */
+const name = z.string().max(LIMITS.hookName);
 export const HookPayloadSchema = z.looseObject({
   session_id: z.string().max(512).optional(),
-  transcript_path: z.string().optional(),
-  cwd: z.string().optional(),
-  hook_event_name: z.string().optional(),
-  agent_id: z.string().optional(),
-  agent_type: z.string().optional(),
-  notification_type: z.string().optional(),
-  last_assistant_message: z.string().optional(),
-  source: z.string().optional(),
+  transcript_path: z.string().max(LIMITS.path).optional(),
+  cwd: z.string().max(LIMITS.path).optional(),
+  hook_event_name: name.optional(),
+  agent_id: name.optional(),
+  agent_type: name.optional(),
+  tool_name: name.optional(),
+  notification_type: name.optional(),
+  last_assistant_message: z
+    .string()
+    .transform((s) => cutText(s, LIMITS.hookMessage))
+    .optional(),
+  source: name.optional(),
 });
 
 export type HookPayload = z.infer<typeof HookPayloadSchema>;

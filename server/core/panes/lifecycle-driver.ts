@@ -4,6 +4,7 @@
 // reducer (lifecycle.ts); the effects are persisted in order (one queue per pane), journaled, and
 // fanned out to viewers and to the task engine (onTransition). Also journals the mirror faults
 // the host reports, at most one event per pane in a window.
+import { cutText, LIMITS } from "../../contracts/common";
 import type { PaneStore } from "../../stores/panes";
 import { YardError } from "../errors";
 import type { EventJournal } from "../events/journal";
@@ -59,7 +60,7 @@ export class LifecycleDriver {
         void this.deps.journal.append("pane.lifecycle", {
           paneId: pane.info.id,
           taskId: pane.info.taskId,
-          payload: { from: effect.from, to: effect.to, seq: effect.seq, cause: effect.cause, exitCode: state.exitCode, lastMessage: effect.to === "done" ? state.lastMessage ?? null : undefined, ...(opts.lost ? { lost: opts.lost } : {}) },
+          payload: { from: effect.from, to: effect.to, seq: effect.seq, cause: effect.cause, exitCode: state.exitCode, lastMessage: effect.to === "done" ? lastMessageOf(state) : undefined, ...(opts.lost ? { lost: opts.lost } : {}) },
         });
         for (const s of pane.subscribers) s.listener.lifecycle?.({ ...pane.info });
         this.deps.onTransition?.({ ...pane.info }, state, effect, opts.lost);
@@ -242,6 +243,11 @@ export class LifecycleDriver {
       payload: { message: truncate(error?.message ?? "", FAULT_MESSAGE_MAX), error: error?.name ?? null, count: pane.faultCount, covers },
     });
   }
+}
+
+/** A done transition's copy of the agent's last message for the journal: at most LIMITS.eventString characters (the task keeps up to LIMITS.hookMessage). */
+function lastMessageOf(s: PaneState): string | null {
+  return s.lastMessage === undefined ? null : cutText(s.lastMessage, LIMITS.eventString);
 }
 
 /** The PaneInfo fields that mirror the screen-derived parts of a live pane's state. */
