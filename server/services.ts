@@ -10,7 +10,7 @@ import { AgentSessions } from "./core/agents/sessions";
 import { AgentTrials } from "./core/agents/try";
 import { EventJournal } from "./core/events/journal";
 import { inspectRepo } from "./core/git/repo";
-import type { AttentionItem } from "./core/panes/attention";
+import { type AttentionItem, type AttentionReach, MAX_ATTENTION_LIMIT, visibleAttention } from "./core/panes/attention";
 import type { PaneHostPort } from "./core/panes/host-port";
 import { PaneManager } from "./core/panes/manager";
 import { scrollbackProblem } from "./core/panes/scrollback-limits";
@@ -71,8 +71,12 @@ export interface Services {
   screens: ScreenWatcher;
   /** "Try it" for agent profiles */
   trials: AgentTrials;
-  /** What needs attention; a pane caller also sees the results it has not acknowledged. */
-  attention(limit?: number, callerPaneId?: string | null): Promise<AttentionItem[]>;
+  /**
+   * What needs attention. A calling pane (`caller`: its id and what it reaches, the access
+   * lookup's scope) sees only the items about tasks and panes its role reaches, the limit applied
+   * after that, and also the results it has not acknowledged.
+   */
+  attention(limit?: number, caller?: { paneId: string; reach: AttentionReach } | null): Promise<AttentionItem[]>;
   /** How many projects, panes and tasks the board holds. */
   counts(): Promise<{ projects: number; panes: number; tasks: number }>;
   url(): string;
@@ -234,12 +238,15 @@ export async function createServices(opts: { home: string; token: string; url: (
     hooks,
     screens,
     trials,
-    attention: async (limit, callerPaneId) => {
+    attention: async (limit, caller) => {
       const rows = await taskStore.withPanes();
-      const items = await panes.attention({ limit, taskStates: new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }])) });
+      const taskStates = new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }]));
+      // A pane sees only what its role reaches: every item is ranked, those it may not touch dropped, then the limit.
+      const items = caller ? await visibleAttention(await panes.attention({ limit: MAX_ATTENTION_LIMIT, taskStates }), caller.reach, limit) : await panes.attention({ limit, taskStates });
       // An orchestrator pane's finished children stay in its attention until it acknowledges them.
-      if (callerPaneId) {
-        for (const t of await messageStore.unacknowledged(callerPaneId, ACKABLE_STATES)) {
+      if (caller) {
+        for (const t of await messageStore.unacknowledged(caller.paneId, ACKABLE_STATES)) {
+          if ((await caller.reach.task(t.id)) !== true) continue;
           const at = items.findIndex((i) => i.taskId === t.id);
           if (at >= 0 && items[at]!.severity <= 2) continue;
           if (at >= 0) items.splice(at, 1);

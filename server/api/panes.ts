@@ -75,7 +75,8 @@ export const panesRouter = router({
   attention: callerProcedure
     .input(z.object({ limit: z.number().int().min(1).max(1000).optional() }).optional())
     .output(attentionReply)
-    .query(async ({ ctx, input }) => ({ items: await ctx.services.attention(input?.limit, ctx.pane?.id ?? null) })),
+    // A pane sees the items about what its role reaches (and the results it has not acknowledged).
+    .query(async ({ ctx, input }) => ({ items: await ctx.services.attention(input?.limit, ctx.pane ? { paneId: ctx.pane.id, reach: await ctx.services.access.scope(ctx.pane) } : null) })),
 });
 
 export const hooksRouter = router({

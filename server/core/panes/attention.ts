@@ -138,3 +138,26 @@ export function rankAttention(
   out.sort(compareAttention);
   return out.slice(0, limit);
 }
+
+/** What a calling pane reaches, per task and per pane id (true: it may touch it). */
+export interface AttentionReach {
+  task(id: string): Promise<boolean | null>;
+  pane(id: string): Promise<boolean | null>;
+}
+
+/**
+ * The items a calling pane may see, at most `limit` (default 50), in rank order: an item about a
+ * task counts when the caller reaches the task, one about a bare pane when it reaches the pane.
+ */
+export async function visibleAttention(
+  items: readonly AttentionItem[],
+  reach: AttentionReach,
+  limit = DEFAULT_ATTENTION_LIMIT,
+): Promise<AttentionItem[]> {
+  const out: AttentionItem[] = [];
+  for (const item of items) {
+    if (out.length >= limit) break;
+    if ((await (item.taskId ? reach.task(item.taskId) : reach.pane(item.paneId))) === true) out.push(item);
+  }
+  return out;
+}
