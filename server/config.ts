@@ -74,3 +74,33 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   }
   return opts;
 }
+
+/** Journal retention (YARD_JOURNAL_MAX_DAYS, YARD_JOURNAL_MAX_EVENTS): null is no limit of that kind. */
+export interface JournalRetention {
+  maxDays: number | null;
+  maxEvents: number | null;
+}
+
+export const DEFAULT_JOURNAL_MAX_DAYS = 30;
+export const DEFAULT_JOURNAL_MAX_EVENTS = 100_000;
+/** Fewer would let a burst of events outrun a reader that polls the journal. */
+export const MIN_JOURNAL_MAX_EVENTS = 1000;
+
+/**
+ * The journal's retention settings: events older than YARD_JOURNAL_MAX_DAYS days (default 30)
+ * go, and the oldest go while there are more than YARD_JOURNAL_MAX_EVENTS (default 100000, at
+ * least 1000). `0` turns that limit off. Throws on a value that is not a whole number in range.
+ */
+export function journalRetention(env: NodeJS.ProcessEnv = process.env): JournalRetention {
+  const read = (name: string, fallback: number, min: number, max: number): number | null => {
+    const v = env[name]?.trim();
+    if (!v) return fallback;
+    const n = Number(v);
+    if (!/^\d+$/.test(v) || (n !== 0 && (n < min || n > max))) throw new Error(`${name} must be 0 (no limit) or a whole number from ${min} to ${max} (got ${JSON.stringify(v)})`);
+    return n === 0 ? null : n;
+  };
+  return {
+    maxDays: read("YARD_JOURNAL_MAX_DAYS", DEFAULT_JOURNAL_MAX_DAYS, 1, 36_500),
+    maxEvents: read("YARD_JOURNAL_MAX_EVENTS", DEFAULT_JOURNAL_MAX_EVENTS, MIN_JOURNAL_MAX_EVENTS, 100_000_000),
+  };
+}

@@ -2,13 +2,14 @@
 // when none runs) and builds every core service once, so the tRPC router, socket.io and start-up
 // recovery share the same in-memory singletons. Start-up recovery reattaches to the panes the
 // host still runs, then takes the exits and hooks it kept while no server was attached.
-import { paths } from "./config";
+import { journalRetention, paths } from "./config";
 import { prepareAgentLaunch } from "./core/agents/launch-prep";
 import { AgentProfiles } from "./core/agents/profiles";
 import { ScreenWatcher } from "./core/agents/screen-watch";
 import { AgentSessions } from "./core/agents/sessions";
 import { AgentTrials } from "./core/agents/try";
 import { EventJournal } from "./core/events/journal";
+import { JournalPruner } from "./core/events/retention";
 import { inspectRepo } from "./core/git/repo";
 import { type AttentionItem, type AttentionReach, MAX_ATTENTION_LIMIT, visibleAttention } from "./core/panes/attention";
 import type { PaneHostPort } from "./core/panes/host-port";
@@ -94,6 +95,7 @@ export interface Services {
 
 export async function createServices(opts: { home: string; token: string; url: () => string; apiSocket?: () => ApiSocketState; log?: (line: string) => void; hostEntry?: string }): Promise<Services> {
   const scrollback = scrollbackLines(); // a bad setting fails before anything is opened
+  const retention = journalRetention();
   const p = paths(opts.home);
   tightenDataDir(p.home);
   // The pane host (started when none runs) comes up while the database opens.
@@ -113,7 +115,8 @@ export async function createServices(opts: { home: string; token: string; url: (
     await db.$disconnect();
     throw e;
   }
-  const journal = new EventJournal(new EventStore(db));
+  const eventStore = new EventStore(db);
+  const journal = new EventJournal(eventStore);
   const agents = new AgentProfiles(new ProfileStore(db));
   await agents.seed();
   const projectStore = new ProjectStore(db);
@@ -216,6 +219,9 @@ export async function createServices(opts: { home: string; token: string; url: (
   await agentReviews.attach();
   // What happened while no server was attached: hooks posted to the relay, panes that exited.
   await host.ready();
+  // Journal retention: a first run now (not awaited), then every 10 minutes, in batches.
+  const pruner = new JournalPruner({ store: eventStore, journal, maxAgeMs: retention.maxDays === null ? null : retention.maxDays * 86_400_000, maxEvents: retention.maxEvents, log: opts.log });
+  pruner.start();
   return {
     home: p.home,
     token: opts.token,
@@ -270,6 +276,7 @@ export async function createServices(opts: { home: string; token: string; url: (
       dependencies.detach();
       agentReviews.detach();
       screens.stop();
+      await pruner.stop();
       await tasks?.shutdown();
       await panes.shutdown({ stopPanes: o.stopPanes ?? true });
       await db.$disconnect();

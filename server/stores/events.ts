@@ -1,4 +1,5 @@
-// The event store: the only code that reads or writes the append-only Event journal rows.
+// The event store: the only code that reads or writes the append-only Event journal rows: appends,
+// pages by sequence number, and the reads and deletes of retention (core/events/retention.ts).
 import type { YardEvent } from "../core/events/journal";
 import type { Db } from "../db";
 
@@ -42,5 +43,47 @@ export class EventStore {
   async head(): Promise<number> {
     const last = await this.db.event.findFirst({ orderBy: { seq: "desc" }, select: { seq: true } });
     return last?.seq ?? 0;
+  }
+
+  count(): Promise<number> {
+    return this.db.event.count();
+  }
+
+  /** Sequence numbers and times of up to `take` events after `after`, none above `upTo`, oldest first. */
+  async scan(after: number, upTo: number, take: number): Promise<Array<{ seq: number; time: Date }>> {
+    return this.db.event.findMany({ where: { seq: { gt: after, lte: upTo } }, orderBy: { seq: "asc" }, take, select: { seq: true, time: true } });
+  }
+
+  /** Deletes these events (a batch: at most a few hundred); returns how many went. */
+  async deleteSeqs(seqs: number[]): Promise<number> {
+    if (!seqs.length) return 0;
+    return (await this.db.event.deleteMany({ where: { seq: { in: seqs } } })).count;
+  }
+
+  /**
+   * Events the server itself still reads back, whatever their age: the newest `pane.lifecycle`
+   * of each pane that is not exited or belongs to a task in one of `activeStates` (what a
+   * restart's recovery reads to know what the pane was doing), and the `task.plan` events of
+   * tasks in `activeStates` (the agent plan reviewer counts its rounds from them). One statement
+   * each, joined against the pane and task rows (not many at any time).
+   */
+  async retainedSeqs(activeStates: readonly string[]): Promise<number[]> {
+    const states = JSON.stringify(activeStates);
+    const rows = await this.db.$queryRaw<Array<{ seq: number | bigint | null }>>`
+      SELECT MAX(e.seq) AS seq FROM Event e
+      WHERE e.type = 'pane.lifecycle' AND e.paneId IN (
+        SELECT p.id FROM Pane p WHERE p.lifecycle <> 'exited'
+        UNION SELECT t.paneId FROM Task t WHERE t.paneId IS NOT NULL AND t.state IN (SELECT value FROM json_each(${states})))
+      GROUP BY e.paneId
+      UNION ALL
+      SELECT e.seq FROM Event e
+      WHERE e.type = 'task.plan' AND e.taskId IN (SELECT t.id FROM Task t WHERE t.state IN (SELECT value FROM json_each(${states})))`;
+    return rows.flatMap((r) => (r.seq === null ? [] : [Number(r.seq)]));
+  }
+
+  /** The payload of the newest event of `type`, or null (retention's `journal.pruned` marker). */
+  async latestPayload(type: string): Promise<Record<string, unknown> | null> {
+    const row = await this.db.event.findFirst({ where: { type }, orderBy: { seq: "desc" } });
+    return row ? toEvent(row).payload : null;
   }
 }
