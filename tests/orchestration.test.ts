@@ -6,8 +6,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminClient } from "./helpers/client";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { adminClient, clientWithToken, errorOf } from "./helpers/client";
 import { git, makeRepo } from "./helpers/git";
 import { orchestratorPane } from "./helpers/orchestrator";
 import { type CliResult, startTestServer, type TestServer, yard } from "./helpers/server";
@@ -389,5 +389,170 @@ describe("plans", () => {
     const unknown = { goal: "g", subtasks: [{ key: "a", title: "A", objective: "o", dependsOn: ["zz"] }] };
     expect((await refused(["plan", "submit", "--task", t.task.id, "--plan-json", JSON.stringify(unknown)], "BAD_PARAMS")).json.error.message).toMatch(/zz/);
     await refused(["task", "start", "--repo", root, "--needs-plan", "--objective", "no planner"], "BAD_PARAMS");
+  });
+});
+
+describe("what a pane may name and create: contexts, lineage, the sandbox, attention", () => {
+  const suffix = () => Math.random().toString(36).slice(2, 8);
+  /** A task's program that records its YARD_* environment in $TMPDIR/env (the sandbox's own /tmp when sandboxed) and waits. */
+  const RECORD_ENV = ["sh", "-c", 'd="${1:-$TMPDIR}"; env > "$d/env.tmp" && mv "$d/env.tmp" "$d/env"; exec sleep 600', "record-env"];
+  const envOf = (text: string) => Object.fromEntries(text.split("\n").filter((l) => l.startsWith("YARD_")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])) as Record<string, string>;
+  const readEnv = (file: string) => waitFor(() => {
+    try {
+      return envOf(readFileSync(file, "utf8"));
+    } catch {
+      return null;
+    }
+  }, { what: `the environment in ${file}` });
+  // Each test's waiting agents are stopped after it (the server caps running tasks at 4).
+  afterEach(async () => {
+    const api = adminClient(server);
+    for (const t of await api.tasks.list.query({ states: ["pending", "working", "input_required"] })) await api.tasks.cancel.mutate({ id: t.id }).catch(() => {});
+  });
+  const countRows = async () => {
+    const api = adminClient(server);
+    return { tasks: (await api.tasks.list.query({})).length, panes: (await api.panes.list.query({})).length };
+  };
+
+  /** An orchestrating task in `contextId` (an orchestrator profile), sandboxed or not; its pane's token. */
+  async function orchestratingTask(contextId: string, opts: { sandbox?: boolean } = {}) {
+    const api = adminClient(server);
+    const id = `orch-${suffix()}`;
+    const dir = mkdtempSync(path.join(scratch, "orch-env-"));
+    await api.agents.add.mutate({ id, role: "orchestrator", argv: opts.sandbox ? RECORD_ENV : [...RECORD_ENV, dir], sandbox: opts.sandbox ?? false });
+    const { task, pane } = await api.tasks.start.mutate({ repoPath: repo(), agent: id, contextId, objective: "orchestrate" });
+    const file = opts.sandbox ? path.join(server.home, "sandbox", task.id, "tmp", "env") : path.join(dir, "env");
+    const env = await readEnv(file);
+    return { task, pane: pane!, env, api: clientWithToken(server, env.YARD_TOKEN!) };
+  }
+
+  it("a sandboxed orchestrator's starts run sandboxed: no --no-sandbox, no bare pane, no profile with more network than it has, nothing created when refused", async () => {
+    const ctx = `sbx-${suffix()}`;
+    const o = await orchestratingTask(ctx, { sandbox: true });
+    expect(o.pane.sandboxed).toBe(true);
+    const root = repo();
+    const before = await countRows();
+
+    // --no-sandbox is refused, creating nothing.
+    const noSandbox = await errorOf(() => o.api.tasks.start.mutate({ repoPath: root, argv: ["sh", "-c", "exec sleep 600"], sandbox: false, objective: "escape" }));
+    expect(noSandbox).toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/sandbox/) });
+    // A bare pane has no worktree to sandbox into: refused.
+    const bare = await errorOf(() => o.api.panes.spawn.mutate({ argv: ["sh", "-c", "exec sleep 600"], cwd: scratch }));
+    expect(bare).toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/sandbox/) });
+    // A profile whose sandbox has the network: more than this caller has.
+    const net = `net-${suffix()}`;
+    await adminClient(server).agents.add.mutate({ id: net, argv: ["sh", "-c", "exec sleep 600"], sandbox: true, sandboxNetwork: true });
+    const withNet = await errorOf(() => o.api.tasks.start.mutate({ repoPath: root, agent: net, objective: "phone home" }));
+    expect(withNet).toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/network/) });
+    expect(await countRows()).toEqual(before);
+    expect(git(root, "branch", "--list")).toBe("* main");
+
+    // A start without a sandbox flag runs sandboxed (its profile does not ask for it), as does its pane.
+    const started = await o.api.tasks.start.mutate({ repoPath: root, argv: ["sh", "-c", "exec sleep 600"], objective: "inside" });
+    expect(started.task.sandboxed).toBe(true);
+    expect(started.pane!.sandboxed).toBe(true);
+    expect((await adminClient(server).panes.get.query({ id: started.pane!.id })).sandboxed).toBe(true);
+  });
+
+  it("a sandboxed orchestrator may not start, or start a round of, unsandboxed work in its context", async () => {
+    const ctx = `sbx-${suffix()}`;
+    const o = await orchestratingTask(ctx, { sandbox: true });
+    const api = adminClient(server);
+    // The person's own work in the same context, outside the sandbox.
+    const backlog = await api.tasks.start.mutate({ repoPath: repo(), contextId: ctx, argv: ["sh", "-c", "exec sleep 600"], backlog: true, objective: "later" });
+    const done = await api.tasks.start.mutate({ repoPath: repo(), contextId: ctx, agent: "demo", objective: "report completed done" });
+    expect(await settled(done.task.id)).toMatchObject({ state: "completed", sandboxed: false });
+    const before = await countRows();
+
+    const fromBacklog = await errorOf(() => o.api.tasks.startBacklog.mutate({ id: backlog.task.id }));
+    expect(fromBacklog).toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/sandbox/) });
+    const round = await errorOf(() => o.api.reviews.submit.mutate({ taskId: done.task.id, verdict: "request_changes", summary: "write b.txt b" }));
+    expect(round).toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/sandbox/) });
+    const rerun = await errorOf(() => o.api.tasks.agentReview.mutate({ id: done.task.id, action: "rerun" }));
+    expect(rerun.code).toBe("FORBIDDEN");
+
+    expect(await countRows()).toEqual(before);
+    expect((await taskNow(backlog.task.id)).state).toBe("backlog");
+    expect(await taskNow(done.task.id)).toMatchObject({ state: "completed", round: 1 });
+  });
+
+  it("an orchestrator may not start work in a context, under a pane or a task it does not reach; its own and new contexts are fine", async () => {
+    const api = adminClient(server);
+    const victimCtx = `victim-${suffix()}`;
+    const victim = await orchestratingTask(victimCtx);
+    const victimWork = await api.tasks.start.mutate({ repoPath: repo(), contextId: victimCtx, argv: ["sh", "-c", "exec sleep 600"], objective: "uncommitted work" });
+    const { pane: attackerPane, env } = await orchestratorPane(api, scratch);
+    const attacker = clientWithToken(server, env.YARD_TOKEN!);
+    // Refused on the foreign task itself…
+    expect((await errorOf(() => attacker.tasks.get.query({ id: victimWork.task.id }))).code).toBe("FORBIDDEN");
+    const before = await countRows();
+    const root = repo();
+    // …and on the ways around it: a task in that context (an orchestrator there reaches everything in it),
+    const hijack = await errorOf(() => attacker.tasks.start.mutate({ repoPath: root, agent: victim.task.agent, contextId: victimCtx, objective: "discard the rest" }));
+    expect(hijack).toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining(victimCtx) });
+    // under the other orchestrator's pane (planting into its lineage), or under a task it started.
+    const underPane = await errorOf(() => attacker.tasks.start.mutate({ repoPath: root, argv: ["true"], parentPaneId: victim.pane.id, objective: "planted" }));
+    expect(underPane).toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining(victim.pane.id) });
+    const underTask = await errorOf(() => attacker.tasks.start.mutate({ repoPath: root, argv: ["true"], parentTaskId: victimWork.task.id, objective: "planted" }));
+    expect(underTask).toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining(victimWork.task.id) });
+    const dependent = await errorOf(() => attacker.tasks.start.mutate({ repoPath: root, argv: ["true"], dependsOn: [victimWork.task.id], objective: "spy" }));
+    expect(dependent.code).toBe("FORBIDDEN");
+    const paneUnder = await errorOf(() => attacker.panes.spawn.mutate({ argv: ["sh", "-c", "exec sleep 600"], cwd: scratch, parentPaneId: victim.pane.id }));
+    expect(paneUnder).toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining(victim.pane.id) });
+    expect(await countRows()).toEqual(before);
+    expect(git(root, "branch", "--list")).toBe("* main");
+
+    // A fresh context of its own, again and again, and its own pane as the parent: fine.
+    const mine = `mine-${suffix()}`;
+    // (Recorded in the backlog: the checks are the same, and the cap of running tasks is not reached.)
+    const a = await attacker.tasks.start.mutate({ repoPath: root, argv: ["sh", "-c", "exec sleep 600"], contextId: mine, objective: "a", backlog: true });
+    const b = await attacker.tasks.start.mutate({ repoPath: root, argv: ["sh", "-c", "exec sleep 600"], contextId: mine, parentPaneId: attackerPane.id, parentTaskId: a.task.id, objective: "b", backlog: true });
+    expect(b.task).toMatchObject({ contextId: mine, parentPaneId: attackerPane.id, parentTaskId: a.task.id });
+    // The orchestrating task may start in its own context, where the person's tasks are too.
+    const own = await victim.api.tasks.start.mutate({ repoPath: repo(), argv: ["true"], contextId: victimCtx, objective: "own context", backlog: true });
+    expect(own.task.contextId).toBe(victimCtx);
+    // Once someone else's task is in "mine", the attacker's other orchestrators cannot join it either.
+    await api.tasks.start.mutate({ repoPath: repo(), argv: ["true"], contextId: mine, objective: "the person's", backlog: true });
+    expect((await errorOf(() => victim.api.tasks.start.mutate({ repoPath: repo(), argv: ["true"], contextId: mine, objective: "join", backlog: true }))).code).toBe("FORBIDDEN");
+  });
+
+  it("attention shows an orchestrator only what it reaches", async () => {
+    const api = adminClient(server);
+    const { env } = await orchestratorPane(api, scratch);
+    // Someone else's task that needs input (its turn ended without a report), and one of the orchestrator's own.
+    const mine = await ok(["task", "start", "--repo", repo(), "--objective", "print waiting for me"], env);
+    expect(await settled(mine.task.id)).toMatchObject({ state: "input_required" });
+    // The foreign one is the newer: it would rank first.
+    const foreign = await api.tasks.start.mutate({ repoPath: repo(), agent: "demo", objective: "print waiting for you" });
+    expect(await settled(foreign.task.id)).toMatchObject({ state: "input_required" });
+    expect((await ok(["attention"])).items).toContainEqual(expect.objectContaining({ taskId: foreign.task.id, reason: "input_required" }));
+    const items = (await ok(["attention"], env)).items;
+    expect(items).toContainEqual(expect.objectContaining({ taskId: mine.task.id, reason: "input_required" }));
+    expect(items.filter((i: any) => i.taskId === foreign.task.id || i.paneId === foreign.pane!.id)).toEqual([]);
+    // With a limit the orchestrator's own items are not crowded out by items it may not see.
+    expect((await ok(["attention", "--limit", "1"], env)).items.map((i: any) => i.taskId)).toEqual([mine.task.id]);
+  });
+
+  it("a planner's subtasks run worker profiles: an orchestrator profile is refused at submit and again at approval, creating nothing", async () => {
+    const api = adminClient(server);
+    const s = suffix();
+    await api.agents.add.mutate({ id: `sleeper-${s}`, role: "planner", argv: ["sh", "-c", "exec sleep 600"] });
+    await api.agents.add.mutate({ id: `boss-${s}`, role: "orchestrator", argv: ["sh", "-c", "exec sleep 600"] });
+    await api.agents.add.mutate({ id: `hand-${s}`, role: "worker", argv: ["sh", "-c", "exec sleep 600"] });
+    const t = await api.tasks.start.mutate({ repoPath: repo(), needsPlan: true, planner: `sleeper-${s}`, objective: "plan it" });
+    await waitFor(async () => (await taskNow(t.task.id)).state !== "pending", { what: "the planner to get its prompt" });
+    const plan = (agent: string) => ({ goal: "g", subtasks: [{ key: "lead", title: "Lead", objective: "o", agent }] });
+    const refusedPlan = await errorOf(() => api.plans.submit.mutate({ taskId: t.task.id, plan: plan(`boss-${s}`) }));
+    expect(refusedPlan).toMatchObject({ code: "BAD_PARAMS", message: expect.stringMatching(new RegExp(`lead.*boss-${s}|boss-${s}.*lead`)) });
+    expect((await api.plans.list.query({ id: t.task.id })).plans).toEqual([]);
+
+    // A worker profile passes; one that became an orchestrator before the approval is refused then.
+    await api.plans.submit.mutate({ taskId: t.task.id, plan: plan(`hand-${s}`) });
+    await api.agents.update.mutate({ id: `hand-${s}`, role: "orchestrator" });
+    const before = await countRows();
+    const approve = await errorOf(() => api.plans.review.mutate({ taskId: t.task.id, verdict: "approve" }));
+    expect(approve).toMatchObject({ code: "BAD_PARAMS", message: expect.stringContaining(`hand-${s}`) });
+    expect(await countRows()).toEqual(before);
+    expect((await api.plans.list.query({ id: t.task.id })).plans.map((p: any) => p.state)).toEqual(["in_review"]);
   });
 });

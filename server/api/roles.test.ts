@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { appRouter } from "./router";
 import { socketInputs } from "../contracts/socket";
-import { type Caller, CALLER_ROLES, GATES, mayAccessPane, mayAccessTask, roleRefusal, SOCKET_GATES } from "./roles";
+import { type Caller, CALLER_ROLES, GATES, mayAccessPane, mayAccessTask, mayNameContext, namedIds, roleRefusal, sandboxRefusal, SOCKET_GATES, spawnOf, startSandboxFlag } from "./roles";
 
 const procedures = Object.keys((appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures).sort();
 
@@ -40,13 +40,97 @@ describe("the role gate table", () => {
     const got = procedures.filter((p) => roleRefusal(p, role as Caller["role"]) === null);
     expect(got).toEqual([...allowed].sort());
   });
+
+  // Every input field that names a parent, a dependency or a context is checked against what the
+  // caller reaches, except where it only filters what a pane is shown (filtered by reach anyway).
+  const NAMING = ["parentPaneId", "parentTaskId", "contextId", "dependsOn", "on"];
+  const FILTERS: Record<string, string[]> = { "tasks.list": ["contextId"], "tasks.wait": ["contextId"] };
+  const keysOf = (schema: any): string[] => {
+    if (!schema || typeof schema !== "object") return [];
+    if (schema.shape && typeof schema.shape === "object") return Object.keys(schema.shape);
+    const d = schema._def ?? {};
+    return [...keysOf(d.innerType), ...keysOf(d.schema), ...keysOf(d.in)];
+  };
+  const procDefs = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { inputs: unknown[] } }> } })._def.procedures;
+  it.each(procedures)("%s: every id it names in its input is gated", (p) => {
+    const fields = procDefs[p]!._def.inputs.flatMap(keysOf).filter((k) => NAMING.includes(k));
+    const g = GATES[p]!;
+    const gated = [g.task, g.pane, ...(g.names?.tasks ?? []), ...(g.names?.panes ?? []), ...(g.names?.contexts ?? []), ...(FILTERS[p] ?? [])];
+    for (const f of fields) expect(gated, `${p}.${f}`).toContain(f);
+  });
+
+  it("says which calls may start a process, for what", () => {
+    expect(spawnOf("panes.spawn", { argv: ["sh"] })).toBe("pane");
+    expect(spawnOf("tasks.start", {})).toBe("start");
+    for (const p of ["tasks.startBacklog", "tasks.resume", "tasks.depend"]) expect(spawnOf(p, { id: "tskA" })).toBe("task");
+    expect(spawnOf("reviews.submit", { taskId: "tskA", verdict: "request_changes" })).toBe("task");
+    expect(spawnOf("reviews.submit", { taskId: "tskA", verdict: "approve" })).toBeNull();
+    expect(spawnOf("plans.review", { taskId: "tskA", verdict: "approve" })).toBe("task");
+    expect(spawnOf("plans.review", { taskId: "tskA", verdict: "request_changes" })).toBeNull();
+    expect(spawnOf("tasks.agentReview", { id: "tskA", action: "rerun" })).toBe("task");
+    expect(spawnOf("tasks.agentReview", { id: "tskA", action: "skip" })).toBeNull();
+    for (const p of ["tasks.followUp", "tasks.answer", "tasks.cancel", "panes.submit", "tasks.get"]) expect(spawnOf(p, { id: "tskA" })).toBeNull();
+    // A process on a caller's behalf starts only through the calls that say so.
+    expect(procedures.filter((p) => GATES[p]!.spawns).sort()).toEqual(["panes.spawn", "plans.review", "reviews.submit", "tasks.agentReview", "tasks.depend", "tasks.resume", "tasks.start", "tasks.startBacklog"]);
+  });
+
+  it("reads the ids an input names, one or a list", () => {
+    expect(namedIds({ parentPaneId: "paneA" }, "parentPaneId")).toEqual(["paneA"]);
+    expect(namedIds({ dependsOn: ["tskA", 3, "tskB"] }, "dependsOn")).toEqual(["tskA", "tskB"]);
+    expect(namedIds({}, "dependsOn")).toEqual([]);
+    expect(namedIds(null, "x")).toEqual([]);
+  });
+});
+
+describe("the sandbox follows the caller", () => {
+  const caller = (sandbox: Caller["sandbox"], taskId: string | null = "tskO"): Caller => ({ role: "orchestrator", paneId: "paneO", taskId, contextId: null, sandbox });
+  const off = caller(null);
+  const noNet = caller({ network: false });
+  const net = caller({ network: true });
+  it.each([
+    ["an unsandboxed caller, unsandboxed work", off, null, null, true],
+    ["an unsandboxed caller, sandboxed work with network", off, { network: true }, null, true],
+    ["a sandboxed caller, unsandboxed work", noNet, null, null, false],
+    ["a sandboxed caller, sandboxed work", noNet, { network: false }, null, true],
+    ["a sandboxed caller without network, work with network", noNet, { network: true }, null, false],
+    ["a sandboxed caller without network, its own task's work with network", noNet, { network: true }, "tskO", true],
+    ["a sandboxed caller with network, work with network", net, { network: true }, null, true],
+    ["a sandboxed caller with network, unsandboxed work", net, null, null, false],
+  ] as const)("%s", (_name, c, sandbox, taskId, ok) => {
+    const why = sandboxRefusal(c, { sandbox, taskId }, "the work");
+    expect(why === null).toBe(ok);
+    if (!ok) expect(why).toMatch(/^An orchestrator pane in the OS sandbox (may only create sandboxed work|has no network)/);
+  });
+
+  it("a sandboxed caller's start without a flag runs sandboxed; a flag it gives stays (and is then refused or not)", () => {
+    expect(startSandboxFlag(noNet, undefined)).toBe(true);
+    expect(startSandboxFlag(noNet, false)).toBe(false);
+    expect(startSandboxFlag(off, undefined)).toBeUndefined();
+    expect(startSandboxFlag(off, false)).toBe(false);
+  });
+});
+
+describe("which context a caller may name for new work", () => {
+  const c = (extra: Partial<Caller> = {}): Caller => ({ role: "orchestrator", paneId: "paneO", taskId: null, contextId: null, sandbox: null, ...extra });
+  const mine = { id: "tskM", parentPaneId: "paneO", rootParentPaneId: "paneO", contextId: "ctxM" };
+  const foreign = { id: "tskF", parentPaneId: "paneX", rootParentPaneId: "paneX", contextId: "ctxM" };
+  it.each([
+    ["the person, any context", { role: "person" as const, paneId: null }, "ctxM", [mine, foreign], true],
+    ["a context nobody uses yet", {}, "ctxNew", [], true],
+    ["a context holding only its own tasks", {}, "ctxM", [mine], true],
+    ["a context holding someone else's task", {}, "ctxM", [mine, foreign], false],
+    ["its own task's context, whoever else is in it", { taskId: "tskZ", contextId: "ctxM" }, "ctxM", [mine, foreign], true],
+    ["another context than its own task's", { taskId: "tskZ", contextId: "ctxZ" }, "ctxM", [foreign], false],
+  ] as const)("%s", (_name, extra, ctx, tasks, ok) => {
+    expect(mayNameContext(c(extra), ctx, tasks)).toBe(ok);
+  });
 });
 
 describe("which task a caller may touch", () => {
   const task = { id: "tskA", parentPaneId: "paneO", rootParentPaneId: "paneO", contextId: "ctx1" };
   const sub = { id: "tskS", parentPaneId: null, rootParentPaneId: "paneO", contextId: null };
   const other = { id: "tskB", parentPaneId: "paneX", rootParentPaneId: "paneX", contextId: "ctx2" };
-  const c = (role: Caller["role"], extra: Partial<Caller> = {}): Caller => ({ role, paneId: "paneO", taskId: null, contextId: null, ...extra });
+  const c = (role: Caller["role"], extra: Partial<Caller> = {}): Caller => ({ role, paneId: "paneO", taskId: null, contextId: null, sandbox: null, ...extra });
   it.each([
     ["the person, any task", c("person", { paneId: null }), other, true],
     ["an orchestrator, a task it started", c("orchestrator"), task, true],
@@ -65,7 +149,7 @@ describe("which task a caller may touch", () => {
 });
 
 describe("which pane a caller may touch", () => {
-  const c = (role: Caller["role"]): Caller => ({ role, paneId: "paneO", taskId: null, contextId: null });
+  const c = (role: Caller["role"]): Caller => ({ role, paneId: "paneO", taskId: null, contextId: null, sandbox: null });
   const mine = { id: "paneO", taskId: null, parentPaneId: null, rootPaneId: "paneO" };
   const child = { id: "paneC", taskId: null, parentPaneId: "paneO", rootPaneId: "paneO" };
   const stranger = { id: "paneS", taskId: "tskB", parentPaneId: null, rootPaneId: "paneS" };

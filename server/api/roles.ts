@@ -11,7 +11,17 @@
 
 import { CALLER_ROLES, type CallerRole } from "../core/agents/roles";
 
-export { CALLER_ROLES, type CallerRole, mayAccessPane, mayAccessTask, type Caller } from "../core/agents/roles";
+export { CALLER_ROLES, type CallerRole, mayAccessPane, mayAccessTask, mayNameContext, sandboxRefusal, startSandboxFlag, type Caller } from "../core/agents/roles";
+
+/**
+ * What a call may start a process for, as the sandbox rule reads it (a sandboxed caller creates
+ * only sandboxed work, with no more network than it has):
+ *   "pane"  a bare pane (no worktree to sandbox into): refused to a sandboxed caller;
+ *   "start" a new task: the start itself runs it sandboxed for a sandboxed caller, or refuses;
+ *   "task"  the agent (or its reviewer) of the task the `task` field names: a sandboxed caller
+ *           needs that task to run sandboxed.
+ */
+export type SpawnKind = "pane" | "start" | "task";
 
 export interface Gate {
   roles: readonly CallerRole[];
@@ -19,6 +29,10 @@ export interface Gate {
   task?: string;
   /** The input field naming the pane the call acts on (checked with mayAccessPane). */
   pane?: string;
+  /** Other input fields naming tasks (an id or a list of ids: a parent, dependencies): each must be one the caller reaches. */
+  names?: { tasks?: readonly string[]; panes?: readonly string[]; contexts?: readonly string[] };
+  /** The call may start a process (see SpawnKind); `when` narrows it to the inputs that do. */
+  spawns?: { kind: SpawnKind; when?: (input: Record<string, unknown>) => boolean };
 }
 
 const P = ["person"] as const;
@@ -38,7 +52,7 @@ export const GATES: Record<string, Gate> = {
   "projects.refs": { roles: P },
   "projects.update": { roles: P },
   "board.get": { roles: P },
-  "panes.spawn": { roles: PO },
+  "panes.spawn": { roles: PO, names: { panes: ["parentPaneId"] }, spawns: { kind: "pane" } },
   "panes.list": { roles: PO },
   "panes.get": { roles: ALL, pane: "id" },
   "panes.read": { roles: ALL, pane: "id" },
@@ -48,8 +62,8 @@ export const GATES: Record<string, Gate> = {
   "panes.kill": { roles: PO, pane: "id" },
   "panes.markSeen": { roles: PO, pane: "id" },
   "panes.attention": { roles: PO },
-  "tasks.start": { roles: PO },
-  "tasks.startBacklog": { roles: PO, task: "id" },
+  "tasks.start": { roles: PO, names: { tasks: ["parentTaskId", "dependsOn"], panes: ["parentPaneId"], contexts: ["contextId"] }, spawns: { kind: "start" } },
+  "tasks.startBacklog": { roles: PO, task: "id", spawns: { kind: "task" } },
   "tasks.get": { roles: ALL, task: "id" },
   "tasks.list": { roles: PO },
   "tasks.wait": { roles: PO, task: "id" },
@@ -58,27 +72,30 @@ export const GATES: Record<string, Gate> = {
   "tasks.diff": { roles: REVIEW_WRITERS, task: "id" },
   "tasks.rounds": { roles: ALL, task: "id" },
   "tasks.cancel": { roles: PO, task: "id" },
-  "tasks.resume": { roles: PO, task: "id" },
+  "tasks.resume": { roles: PO, task: "id", spawns: { kind: "task" } },
   "tasks.finish": { roles: PO, task: "id" },
   "tasks.events": { roles: PO, task: "id" },
-  "tasks.depend": { roles: PO, task: "id" },
+  // A task whose last unmet dependency goes (or that depends only on met ones) starts by itself.
+  "tasks.depend": { roles: PO, task: "id", names: { tasks: ["on"] }, spawns: { kind: "task" } },
   "tasks.ask": { roles: TASK_PANES },
   "tasks.answer": { roles: PO, task: "id" },
   "tasks.ack": { roles: PO, task: "id" },
-  "tasks.agentReview": { roles: PO, task: "id" },
+  "tasks.agentReview": { roles: PO, task: "id", spawns: { kind: "task", when: (i) => i.action === "rerun" } },
   "tasks.thread": { roles: ALL, task: "id" },
   "tasks.registerWorktree": { roles: TASK_PANES },
   "tasks.worktrees": { roles: ALL, task: "id" },
   whoami: { roles: ALL },
   "plans.submit": { roles: ["person", "planner"], task: "taskId" },
   "plans.list": { roles: ALL, task: "id" },
-  "plans.review": { roles: REVIEW_WRITERS, task: "taskId" },
+  // An approved plan's subtasks start by themselves (sandboxed as their parent).
+  "plans.review": { roles: REVIEW_WRITERS, task: "taskId", spawns: { kind: "task", when: (i) => i.verdict === "approve" } },
   "reviews.addComment": { roles: REVIEW_WRITERS, task: "taskId" },
   "reviews.editComment": { roles: REVIEW_WRITERS },
   "reviews.resolveComment": { roles: REVIEW_WRITERS },
   "reviews.deleteComment": { roles: REVIEW_WRITERS },
   "reviews.listComments": { roles: ALL, task: "taskId" },
-  "reviews.submit": { roles: REVIEW_WRITERS, task: "taskId" },
+  // Changes requested start the next round, in a fresh pane when the agent's has exited.
+  "reviews.submit": { roles: REVIEW_WRITERS, task: "taskId", spawns: { kind: "task", when: (i) => i.verdict === "request_changes" } },
   "reviews.list": { roles: ALL, task: "taskId" },
   "hooks.post": { roles: ALL, pane: "paneId" },
   "events.list": { roles: PO },
@@ -107,4 +124,19 @@ export function roleRefusal(path: string, role: CallerRole): string | null {
   const gate = GATES[path];
   if (!gate) return role === "person" ? null : `${path} is not open to panes`;
   return gate.roles.includes(role) ? null : `${/^[aeiou]/.test(role) ? "An" : "A"} ${role} pane may not call ${path} (open to: ${gate.roles.join(", ")})`;
+}
+
+/** What the call with this input may start a process for (see SpawnKind), or null when it starts none. */
+export function spawnOf(path: string, input: unknown): SpawnKind | null {
+  const spawns = GATES[path]?.spawns;
+  if (!spawns) return null;
+  const fields = input && typeof input === "object" ? (input as Record<string, unknown>) : {};
+  return !spawns.when || spawns.when(fields) ? spawns.kind : null;
+}
+
+/** The ids an input names in `field`: one string, or the strings of a list. */
+export function namedIds(input: unknown, field: string): string[] {
+  const v = input && typeof input === "object" ? (input as Record<string, unknown>)[field] : undefined;
+  if (typeof v === "string") return [v];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 }

@@ -26,6 +26,7 @@ import {
   waitInput,
   waitOutput,
 } from "../contracts/tasks";
+import type { StartCaller } from "../core/tasks/start";
 import { callerProcedure, router } from "./trpc";
 
 export const tasksRouter = router({
@@ -33,7 +34,11 @@ export const tasksRouter = router({
   start: callerProcedure
     .input(startInput)
     .output(startOutput)
-    .mutation(({ ctx, input }) => ctx.services.tasks.start(input, { paneId: ctx.pane?.id ?? null })),
+    .mutation(async ({ ctx, input }) => {
+      // A sandboxed pane's task runs sandboxed, with no more network than the pane (core/tasks/start.ts).
+      const caller: StartCaller = ctx.pane ? { paneId: ctx.pane.id, role: ctx.pane.role, sandbox: (await ctx.services.access.caller(ctx.pane)).sandbox } : { paneId: null, role: "person", sandbox: null };
+      return ctx.services.tasks.start(input, caller);
+    }),
   startBacklog: callerProcedure
     .input(startBacklogInput)
     .output(taskWithPane)

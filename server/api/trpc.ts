@@ -7,14 +7,19 @@ import { inputShapeError } from "../contracts/common";
 import { ERROR_CODES, type ErrorCode, YardError } from "../core/errors";
 import type { Principal } from "../security/guard";
 import type { Services } from "../services";
-import type { PaneRole } from "../core/agents/roles";
-import { GATES, roleRefusal } from "./roles";
+import type { SandboxOf } from "../core/agents/roles";
+import type { CallingPane } from "../core/tasks/access";
+import { GATES, namedIds, roleRefusal, sandboxRefusal, spawnOf } from "./roles";
 
 export interface Context {
   services: Services;
   principal: Principal;
-  /** Set exactly when the caller is a pane (its token verified against its live pane). */
-  pane: { id: string; taskId: string | null; role: PaneRole } | null;
+  /**
+   * Set exactly when the caller is a pane (its token verified against its live pane): its id,
+   * task, role, and whether it runs in the OS sandbox (`sandbox`, with network or not; the pane
+   * registry's authentication says; left out, the access lookup reads the pane's record).
+   */
+  pane: CallingPane | null;
 }
 
 const TRPC_CODE: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
@@ -115,7 +120,10 @@ const boundedInput = t.middleware(async ({ getRawInput, next }) => {
 /**
  * The role gates (roles.ts): the caller's role must be listed for the procedure, and a pane may
  * touch only the tasks and panes its role reaches (its own; an orchestrator's also those it
- * started, their subtasks and its context). Refusals are FORBIDDEN, before the procedure runs.
+ * started, their subtasks and its context), and name as a parent, a dependency or a context only
+ * what it reaches already. A sandboxed pane may start no process outside the sandbox (no bare
+ * pane; a task's agent only when that task runs sandboxed, with no more network than the caller).
+ * Refusals are FORBIDDEN, before the procedure runs.
  */
 const article = (role: string) => (/^[aeiou]/.test(role) ? "An" : "A");
 
@@ -125,16 +133,53 @@ const gate = t.middleware(async ({ ctx, path, getRawInput, next }) => {
   const refusal = roleRefusal(path, role);
   if (refusal) throw new YardError("FORBIDDEN", refusal, { role, procedure: path });
   const g = GATES[path]!;
-  if (!ctx.pane || (!g.task && !g.pane)) return next();
+  if (!ctx.pane) return next();
   const raw = (await getRawInput()) as Record<string, unknown> | null | undefined;
+  const spawn = spawnOf(path, raw);
+  if (!g.task && !g.pane && !g.names && !spawn) return next();
   const named = (field: string | undefined) => (field && raw && typeof raw === "object" && typeof raw[field] === "string" ? (raw[field] as string) : null);
-  const scope = await ctx.services.access.scope(ctx.pane);
+  const { services } = ctx;
+  const scope = await services.access.scope(ctx.pane, { tasksInContext: (id) => services.tasks.list({ contextId: id }) });
   const taskId = named(g.task);
   if (taskId && (await scope.task(taskId)) === false) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch task ${taskId}`, { role, taskId });
   const paneId = named(g.pane);
   if (paneId && (await scope.pane(paneId)) === false) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch pane ${paneId}`, { role, paneId });
+  for (const field of g.names?.tasks ?? []) {
+    for (const id of namedIds(raw, field)) {
+      if ((await scope.task(id)) === false) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not name task ${id} (${field}): it is not a task it reaches`, { role, field, taskId: id });
+    }
+  }
+  for (const field of g.names?.panes ?? []) {
+    for (const id of namedIds(raw, field)) {
+      if ((await scope.pane(id)) === false) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not name pane ${id} (${field}): it is not a pane it reaches`, { role, field, paneId: id });
+    }
+  }
+  for (const field of g.names?.contexts ?? []) {
+    for (const id of namedIds(raw, field)) {
+      if (!(await scope.context(id))) {
+        throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not start work in context ${id}: it holds tasks the pane does not reach (name your own context, or one of your own)`, { role, field, contextId: id });
+      }
+    }
+  }
+  if (spawn && scope.caller.sandbox) {
+    const why =
+      spawn === "pane"
+        ? sandboxRefusal(scope.caller, { sandbox: null }, "a bare pane (it has no worktree to sandbox into; start a task instead)")
+        : spawn === "task" && taskId
+          ? sandboxRefusal(scope.caller, { sandbox: await taskSandbox(services, taskId), taskId }, `task ${taskId}'s agent`)
+          : null; // "start": tasks.start runs the new task sandboxed, or refuses (core/tasks/start.ts)
+    if (why) throw new YardError("FORBIDDEN", why, { role, procedure: path, ...(taskId ? { taskId } : {}) });
+  }
   return next();
 });
+
+/** How a task's agent runs: in the OS sandbox (with the network its profile gives it) or not. */
+async function taskSandbox(services: Services, taskId: string): Promise<SandboxOf | null> {
+  const row = await services.tasks.row(taskId);
+  if (!row.sandboxed) return null;
+  const profile = row.argv ? null : await services.agents.get(row.agent).catch(() => null);
+  return { network: profile?.sandboxNetwork ?? false };
+}
 
 export const router = t.router;
 /**

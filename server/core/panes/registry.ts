@@ -2,7 +2,7 @@
 // of it, its lifecycle state, its viewers, quiescence timer, fault counters and exit promise), the
 // spawns whose host reply is still being handled, and the lookups that answer from a live pane
 // when there is one and from its row otherwise (get, list, attention, the pane-token check).
-import { PANE_ROLES, type PaneRole } from "../agents/roles";
+import { PANE_ROLES, type PaneRole, type SandboxOf } from "../agents/roles";
 import type { StringDecoder } from "node:string_decoder";
 import { hashSecret, safeEqual } from "../../security/token";
 import type { PaneRow, PaneStore } from "../../stores/panes";
@@ -43,6 +43,18 @@ export interface PaneInfo {
   note: { kind: string; text: string } | null;
 }
 
+/**
+ * The pane a pane token stands for, as the role gates see it: its task, its role, and whether it
+ * runs in the OS sandbox (with the host's network or not; a sandboxed pane whose network is not
+ * known here, such as one reattached after a server restart, counts as having none).
+ */
+export interface PaneCaller {
+  id: string;
+  taskId: string | null;
+  role: PaneRole;
+  sandbox: SandboxOf | null;
+}
+
 export interface PaneListener {
   output?(data: string): void;
   lifecycle?(info: PaneInfo): void;
@@ -66,6 +78,8 @@ export interface LivePane {
   /** The process exited (or its host died): refuses input from now on. */
   exiting: boolean;
   hooks: boolean;
+  /** Its sandbox has the host's network (null: unsandboxed, or not known). */
+  sandboxNetwork: boolean | null;
   subscribers: Set<Subscriber>;
   waiter: ActivityWaiter;
   quietTimer: NodeJS.Timeout | null;
@@ -89,13 +103,14 @@ export class PaneRegistry {
   constructor(private readonly store: PaneStore) {}
 
   /** Starts the server-side record of a pane the host runs. */
-  track(info: PaneInfo, state: PaneState, hooks: boolean): LivePane {
+  track(info: PaneInfo, state: PaneState, hooks: boolean, opts: { sandboxNetwork?: boolean } = {}): LivePane {
     let resolveExit!: () => void;
     const pane: LivePane = {
       info,
       state,
       exiting: false,
       hooks,
+      sandboxNetwork: info.sandboxed ? (opts.sandboxNetwork ?? null) : null,
       subscribers: new Set(),
       waiter: new ActivityWaiter(() => pane.state.activitySeq),
       quietTimer: null,
@@ -179,12 +194,17 @@ export class PaneRegistry {
    * The pane a pane token stands for, or null: the secret must match the stored hash and the pane
    * must be running (a token dies with its pane).
    */
-  async authenticate(paneId: string, secret: string): Promise<{ id: string; taskId: string | null; role: PaneRole } | null> {
+  async authenticate(paneId: string, secret: string): Promise<PaneCaller | null> {
     const live = this.live.get(paneId);
     if (!live || live.state.lifecycle === "exited") return null;
     const row = await this.store.credentials(paneId);
     if (!row?.tokenHash || !safeEqual(row.tokenHash, hashSecret(secret))) return null;
-    return { id: row.id, taskId: row.taskId, role: (PANE_ROLES as readonly string[]).includes(row.role) ? (row.role as PaneRole) : "worker" };
+    return {
+      id: row.id,
+      taskId: row.taskId,
+      role: (PANE_ROLES as readonly string[]).includes(row.role) ? (row.role as PaneRole) : "worker",
+      sandbox: live.info.sandboxed ? { network: live.sandboxNetwork === true } : null,
+    };
   }
 
   async attention(opts: { limit?: number; taskStates?: Map<string, { state: string; at: number }> } = {}): Promise<AttentionItem[]> {

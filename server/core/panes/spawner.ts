@@ -180,7 +180,7 @@ export class PaneSpawner {
         scrollback: this.deps.scrollback,
         activity: !hooks,
         tokenHash: hash,
-        meta: { hooks },
+        meta: { hooks, ...(extras.sandbox ? { sandboxNetwork: extras.sandbox.network } : {}) },
         ...(this.deps.backpressure ? { backpressure: this.deps.backpressure } : {}),
       });
     })();
@@ -195,7 +195,8 @@ export class PaneSpawner {
       throw new YardError("BAD_PARAMS", `Could not start ${argv[0]}: ${(e as Error).message}`, { argv });
     }
 
-    const pane = this.deps.registry.track({ ...toInfo(row), pid, live: true }, initialPaneState(), hooks);
+    // The sandbox's network is kept with the live pane: what its token's caller may start (roles.ts sandboxRefusal).
+    const pane = this.deps.registry.track({ ...toInfo(row), pid, live: true }, initialPaneState(), hooks, { sandboxNetwork: extras.sandbox?.network });
     this.deps.registry.spawnHandled(id);
     void this.deps.journal.append("pane.spawned", { paneId: id, taskId: extras.taskId, payload: { argv, cwd, label: pane.info.label, parentPaneId: pane.info.parentPaneId, agent: pane.info.agent, kind: launch.kind, sandboxed: pane.info.sandboxed, ...(extras.sandbox ? { network: extras.sandbox.network } : {}) } });
     this.deps.lifecycle.apply(pane, { type: "spawned", at: Date.now() });

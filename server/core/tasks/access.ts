@@ -2,12 +2,26 @@
 // task context, a task's parent pane and its root task's parent pane, a pane's lineage), and
 // `whoami`. Reads only; unknown ids answer null (the procedure itself then says NOT_FOUND).
 import { shortGuide } from "../agents/guide";
-import { type Caller, type CallerRole, mayAccessPane, mayAccessTask, type PaneForAccess, type PaneRole, type TaskForAccess } from "../agents/roles";
+import { type Caller, type CallerRole, mayAccessPane, mayAccessTask, mayNameContext, type PaneForAccess, type PaneRole, type SandboxOf, type TaskForAccess } from "../agents/roles";
 import { YardError } from "../errors";
 import type { PaneInfo } from "../panes/manager";
 import type { TaskRow } from "../../stores/tasks";
 
 const MAX_LINEAGE = 32;
+
+/**
+ * A calling pane as the HTTP edge authenticated it. `sandbox` says whether it runs in the OS
+ * sandbox; left out, it is read from the pane's record (sandboxed, network unknown: none).
+ */
+export interface CallingPane {
+  id: string;
+  taskId: string | null;
+  role: PaneRole;
+  sandbox?: SandboxOf | null;
+}
+
+/** A task as a list shows it: enough to decide who reaches it. */
+type ListedTask = { id: string; parentPaneId: string | null; rootTaskId: string | null; contextId: string | null };
 
 export interface Identity {
   role: CallerRole;
@@ -28,16 +42,17 @@ const orNull = async <T>(p: Promise<T>): Promise<T | null> => {
 export class AccessLookup {
   constructor(private readonly deps: { task: (id: string) => Promise<TaskRow>; pane: (id: string) => Promise<PaneInfo> }) {}
 
-  async caller(pane: { id: string; taskId: string | null; role: PaneRole }): Promise<Caller> {
+  async caller(pane: CallingPane): Promise<Caller> {
     const own = pane.taskId ? await orNull(this.deps.task(pane.taskId)) : null;
-    return { role: pane.role, paneId: pane.id, taskId: pane.taskId, contextId: own?.contextId ?? null };
+    const sandbox = pane.sandbox !== undefined ? pane.sandbox : (await orNull(this.deps.pane(pane.id)))?.sandboxed === false ? null : { network: false };
+    return { role: pane.role, paneId: pane.id, taskId: pane.taskId, contextId: own?.contextId ?? null, sandbox };
   }
 
   /**
    * `yard whoami`: the caller's role and pane, and for a task's pane its task, context and
    * lineage (root first); the guide for its role. The person has no pane and no task.
    */
-  async whoami(pane: { id: string; taskId: string | null; role: PaneRole } | null): Promise<Identity> {
+  async whoami(pane: CallingPane | null): Promise<Identity> {
     const role = pane?.role ?? "person";
     const guide = shortGuide(role === "person" ? "orchestrator" : role);
     if (!pane?.taskId) return { role, paneId: pane?.id ?? null, task: null, guide };
@@ -59,25 +74,37 @@ export class AccessLookup {
   }
 
   /** The tasks of a list the calling pane may touch (one caller lookup; roots read once each). */
-  async visible<T extends { id: string; parentPaneId: string | null; rootTaskId: string | null; contextId: string | null }>(pane: { id: string; taskId: string | null; role: PaneRole }, tasks: T[]): Promise<T[]> {
-    const caller = await this.caller(pane);
+  async visible<T extends ListedTask>(pane: CallingPane, tasks: T[]): Promise<T[]> {
+    return this.reachable(await this.caller(pane), tasks);
+  }
+
+  private async reachable<T extends ListedTask>(caller: Caller, tasks: T[]): Promise<T[]> {
+    const forAccess = await this.forAccess(tasks);
+    return tasks.filter((_, i) => mayAccessTask(caller, forAccess[i]!));
+  }
+
+  /** A list's tasks as the access rules read them (each root task read once, from the list when it is in it). */
+  private async forAccess(tasks: ListedTask[]): Promise<TaskForAccess[]> {
     const byId = new Map(tasks.map((t) => [t.id, t]));
     const roots = new Map<string, string | null>();
-    const rootParent = async (t: T): Promise<string | null> => {
+    const out: TaskForAccess[] = [];
+    for (const t of tasks) {
       const rootId = t.rootTaskId ?? t.id;
       if (!roots.has(rootId)) roots.set(rootId, byId.get(rootId)?.parentPaneId ?? (await orNull(this.deps.task(rootId)))?.parentPaneId ?? null);
-      return roots.get(rootId) ?? null;
-    };
-    const out: T[] = [];
-    for (const t of tasks) if (mayAccessTask(caller, { id: t.id, parentPaneId: t.parentPaneId, rootParentPaneId: await rootParent(t), contextId: t.contextId })) out.push(t);
+      out.push({ id: t.id, parentPaneId: t.parentPaneId, rootParentPaneId: roots.get(rootId) ?? null, contextId: t.contextId });
+    }
     return out;
   }
 
   /**
    * What one calling pane may touch, answered per task or pane id (each row read once): true,
-   * false, or null for an id that does not exist (the procedure then says NOT_FOUND).
+   * false, or null for an id that does not exist (the procedure then says NOT_FOUND); and per
+   * context, whether it may name it for new work (mayNameContext), which needs `tasksInContext`.
    */
-  async scope(pane: { id: string; taskId: string | null; role: PaneRole }): Promise<{ task(id: string): Promise<boolean | null>; pane(id: string): Promise<boolean | null> }> {
+  async scope(
+    pane: CallingPane,
+    opts: { tasksInContext?: (contextId: string) => Promise<ListedTask[]> } = {},
+  ): Promise<{ caller: Caller; task(id: string): Promise<boolean | null>; pane(id: string): Promise<boolean | null>; context(id: string): Promise<boolean> }> {
     const caller = await this.caller(pane);
     const tasks = new Map<string, boolean | null>();
     const panes = new Map<string, boolean | null>();
@@ -95,11 +122,16 @@ export class AccessLookup {
       }
       return panes.get(id)!;
     };
-    return { task, pane: paneOk };
+    const context = async (id: string) => {
+      if (caller.role === "person" || (caller.contextId !== null && id === caller.contextId)) return true;
+      if (!opts.tasksInContext) throw new YardError("INTERNAL", "The access lookup was asked about a context without a way to list it");
+      return mayNameContext(caller, id, await this.forAccess(await opts.tasksInContext(id)));
+    };
+    return { caller, task, pane: paneOk, context };
   }
 
   /** The panes of a list the calling pane may touch (its own, those it spawned, those of tasks it reaches). */
-  async visiblePanes<P extends { id: string }>(pane: { id: string; taskId: string | null; role: PaneRole }, panes: P[]): Promise<P[]> {
+  async visiblePanes<P extends { id: string }>(pane: CallingPane, panes: P[]): Promise<P[]> {
     const scope = await this.scope(pane);
     const out: P[] = [];
     for (const p of panes) if ((await scope.pane(p.id)) === true) out.push(p);
@@ -107,7 +139,7 @@ export class AccessLookup {
   }
 
   /** The events the calling pane may read: about tasks and panes it may touch (none about anything else). */
-  async visibleEvents<E extends { taskId: string | null; paneId: string | null }>(pane: { id: string; taskId: string | null; role: PaneRole }, events: E[]): Promise<E[]> {
+  async visibleEvents<E extends { taskId: string | null; paneId: string | null }>(pane: CallingPane, events: E[]): Promise<E[]> {
     const scope = await this.scope(pane);
     const out: E[] = [];
     for (const e of events) {

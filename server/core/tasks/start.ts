@@ -18,7 +18,7 @@ import { tidyWorktreeDir } from "./finish";
 import { runInBackground } from "./runner";
 import { ACTIVE_STATES, type TaskState, transition } from "./state";
 import type { Waiting } from "./dependencies";
-import { type PaneRole, taskPaneRole } from "../agents/roles";
+import { type PaneRole, type SandboxOf, sandboxRefusal, startSandboxFlag, taskPaneRole } from "../agents/roles";
 import { plannerPrompt } from "./plans";
 import { get, type TaskView } from "./views";
 
@@ -47,10 +47,21 @@ interface LaunchPlan {
 }
 
 /**
+ * Who starts a task: the calling pane (the new task's parent pane unless the input names one) and
+ * whether it runs in the OS sandbox. A sandboxed caller's task runs sandboxed (without a flag, as
+ * if --sandbox; --no-sandbox is FORBIDDEN) with no more network than the caller has.
+ */
+export interface StartCaller {
+  paneId?: string | null;
+  role?: PaneRole | "person";
+  sandbox?: SandboxOf | null;
+}
+
+/**
  * Starts a task now, or with `backlog: true` records it in the backlog (validated exactly like
  * a start; no worktree, branch or pane until startBacklog).
  */
-export async function start(ctx: TaskContext, raw: StartInput, caller: { paneId?: string | null } = {}): Promise<{ task: TaskView; pane: PaneInfo | null }> {
+export async function start(ctx: TaskContext, raw: StartInput, caller: StartCaller = {}): Promise<{ task: TaskView; pane: PaneInfo | null }> {
   const { deps, store } = ctx;
   const input = startInput.parse(raw);
   if (input.agent && input.argv) throw new YardError("BAD_PARAMS", "Give either an agent profile or a command (argv), not both");
@@ -62,7 +73,13 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: { paneId?
   const agentId = input.argv ? null : (input.agent ?? "demo");
   // Profile, placeholders and program are checked now: a launch that cannot work creates nothing.
   const resolved = await deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: input.argv });
-  const sandbox = await sandboxFor(ctx, input.sandbox, agentId ? await deps.agents.get(agentId) : null);
+  const by = { role: caller.role ?? "orchestrator", sandbox: caller.sandbox ?? null, taskId: null };
+  if (by.sandbox && input.sandbox === false) {
+    throw new YardError("FORBIDDEN", sandboxRefusal(by, { sandbox: null }, "a task started with --no-sandbox (sandbox: false)")!, { sandbox: false });
+  }
+  const sandbox = await sandboxFor(ctx, startSandboxFlag(by, input.sandbox), agentId ? await deps.agents.get(agentId) : null);
+  const refusal = sandboxRefusal(by, { sandbox }, `a task of profile ${agentId ?? "(a command)"}`);
+  if (refusal) throw new YardError("FORBIDDEN", refusal, { agent: agentId, sandbox, callerSandbox: by.sandbox });
   const parentPaneId = input.parentPaneId ?? caller.paneId ?? null;
   if (parentPaneId) {
     await deps.panes.get(parentPaneId).catch((e: unknown) => {
