@@ -115,6 +115,15 @@ describe("pane-ish environments never fall back to the install token", () => {
     expect(explicit.json.principal).toBe("admin");
   });
 
+  it("yard serve is refused too: it would run the board as the person and print the login link", async () => {
+    for (const [env, cwd] of [[{ YARD_PANE: "" }, neutral], [{}, inHome.worktree]] as const) {
+      const r = await run(["serve", "--port", "0"], env, cwd);
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      expect(r.json.error.code).toBe("UNAUTHORIZED");
+      expect(r.stdout).not.toContain(server.token);
+    }
+  });
+
   it("yard mcp follows the same rule: a tool call with YARD_PANE empty is UNAUTHORIZED", async () => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, YARD_HOME: server.home, YARD_URL: "", YARD_TOKEN: "", YARD_PANE: "" })) if (v !== undefined) env[k] = v;

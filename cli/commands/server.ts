@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { yardHome } from "../../server/config";
 import { YardError } from "../../server/core/errors";
 import { connectControl, hostPaths, processAlive } from "../../server/panehost/protocol";
+import { paneMarkers } from "../connection";
 import type { CliContext } from "../context";
 import { toCliError } from "../output";
 
@@ -17,6 +18,9 @@ export function registerServer(program: Command, ctx: CliContext) {
     .helpOption(false)
     .argument("[options...]")
     .action(async (args: string[]) => {
+      // The server reads the install token and prints the login link: never from inside a pane.
+      const markers = paneMarkers(process.env, process.cwd(), yardHome());
+      if (markers.length) throw new YardError("UNAUTHORIZED", `This looks like a Switchyard pane (${markers.join("; ")}): yard serve runs the board as you, with the install token, and is never started from inside a pane`, { markers });
       // Two levels below the repository root both here (cli/commands/) and in the bundle (cli/dist/).
       const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
       // The server runs in this process from its bundle (server/dist/main.mjs), rebuilt first
