@@ -12,7 +12,7 @@ import { commitAll, exists, git, makeRepo, rejectsWith, removeTmpDirs, tmpDir, w
 import { diffWorktree, worktreeTree } from "./diff";
 import { mergeTask } from "./merge";
 import { statusEntries } from "./status";
-import { createWorktree, removeWorktree } from "./worktree";
+import { createWorktree, listWorktrees, removeWorktree } from "./worktree";
 
 afterAll(removeTmpDirs);
 
@@ -113,6 +113,24 @@ describe("the host's git on agent-written data", () => {
     const d = await diffWorktree({ worktreePath: s.wt, baseSha: s.base });
     expect(d.files.map((f) => f.path).sort()).toEqual(["a.txt", "b.txt"]);
     expect(await worktreeTree({ worktreePath: s.wt })).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it("a FIFO for the worktree's index or HEAD does not hold a merge, the worktree list or the worktree's removal", async () => {
+    const s = await setup();
+    await write(s.wt, "a.txt", "a\n");
+    await commitAll(s.wt, "a");
+    await fsp.rm(path.join(s.gitDir, "index"));
+    mkfifo(path.join(s.gitDir, "index"));
+    mkfifo(path.join(s.gitDir, "locked"));
+    const m = await s.merge();
+    expect(m.cleanup).toMatchObject({ ok: true, worktreeRemoved: true, branchDeleted: true });
+    // Another task whose agent made its HEAD a FIFO: listing and removing worktrees go on.
+    const other = await createWorktree({ repoRoot: s.root, branch: "other", baseSha: s.base, path: path.join(s.dir, "wt2") });
+    const otherGitDir = await git(other.worktreePath, "rev-parse", "--absolute-git-dir");
+    await fsp.rm(path.join(otherGitDir, "HEAD"));
+    mkfifo(path.join(otherGitDir, "HEAD"));
+    expect((await listWorktrees(s.root)).map((w) => w.path)).toContain(s.root);
+    expect(await exists(path.join(otherGitDir, "HEAD"))).toBe(false);
   });
 
   it("an index linked to a host file is not followed, and /dev/zero there costs nothing", async () => {

@@ -12,6 +12,7 @@
 //   worktreeTree({ worktreePath }) -> tree id
 //     the worktree's whole state (as the diff sees it) written as a tree object: a snapshot a
 //     later diff can start from ("changes since the last review")
+//   uncommittedFiles({ worktreePath }) -> paths not committed (what a merge leaves out, a discard loses)
 //   diffWorktreeSince({ worktreePath, tree }) -> { diff, files }
 //   diffTreeToCommit({ repoRoot, tree, tip }) -> { diff, files }
 //     the same shapes from such a snapshot to the worktree now, or to a commit
@@ -224,6 +225,19 @@ async function runDiff(input: { worktreePath: string } & DiffFrom, withPatch: bo
 export async function worktreeTree(input: { worktreePath: string }): Promise<string> {
   const wt = requireAbsolutePath(input?.worktreePath, "worktreePath");
   return withWorktreeIndex(wt, async (env) => (await runGit(["write-tree"], { cwd: wt, env })).stdout.trim());
+}
+
+/**
+ * What is not committed in the worktree (staged, unstaged and untracked non-ignored files, as
+ * the diff sees them), read through a copy of its index like every diff: the worktree's own
+ * index is never opened by git (its agent may have made it a FIFO).
+ */
+export async function uncommittedFiles(input: { worktreePath: string }): Promise<string[]> {
+  const wt = requireAbsolutePath(input?.worktreePath, "worktreePath");
+  return withWorktreeIndex(wt, async (env) => {
+    const out = (await runGit(["diff", "--cached", "--name-only", "--no-renames", "--no-ext-diff", "--no-textconv", "-z", "HEAD", "--"], { cwd: wt, env })).stdout;
+    return out.split("\0").filter(Boolean);
+  });
 }
 
 /** The changes from a snapshot (worktreeTree) to the worktree now. */

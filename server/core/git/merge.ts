@@ -48,6 +48,7 @@ import { operationInProgress, statusEntries } from "./status";
 import { listWorktrees, removeWorktree } from "./worktree";
 import { promises as fsp } from "node:fs";
 import path from "node:path";
+import { uncommittedFiles } from "./diff";
 import { checkWritableMetadata } from "./metadata";
 
 export interface MergeTaskInput {
@@ -145,8 +146,8 @@ export async function mergeTask(input: MergeTaskInput): Promise<MergeTaskResult>
           });
         }
         if (!input.ignoreDirty) {
-          const dirt = await statusEntries(src.root, { untracked: "normal" });
-          if (dirt.length) throw new YardError("DIRTY_SOURCE", `the task worktree has uncommitted changes`, { files: dirt.map((e) => e.path), worktreePath: src.root });
+          const dirt = await uncommittedFiles({ worktreePath: src.root });
+          if (dirt.length) throw new YardError("DIRTY_SOURCE", `the task worktree has uncommitted changes`, { files: dirt, worktreePath: src.root });
         }
       }
     }

@@ -13,6 +13,12 @@
 //     before anything that writes objects (a diff's `git add` into a temporary index, a
 //     snapshot's write-tree): objects/ and its fan-out, pack and info directories are real
 //     directories.
+//   neutralizeWorktreeRecords(commonDir) -> removed paths
+//     before the host's git reads the worktree records (`git worktree list` reads every
+//     worktree's HEAD and lock file, a removal reads its index): a FIFO, socket, device or
+//     link where git keeps a linked worktree's HEAD, index or `locked` file is removed. It holds
+//     no data (a link's target is left alone) and git would block on it or read through it; a
+//     worktree left without HEAD is one git then sees as broken, which is what its agent made.
 //   checkReadableGitDir(gitDir) -> void
 //     before a diff or a snapshot: the worktree's HEAD is a regular file (a FIFO there would
 //     hold git until its timeout); BAD_PARAMS { path, found } otherwise.
@@ -80,6 +86,40 @@ export async function checkObjectStore(commonDir: string): Promise<void> {
     const k = await kindOf(path.join(objects, n));
     if (k !== "dir") throw unsafe(path.join(objects, n), k);
   }
+}
+
+const WORKTREE_FILES = ["HEAD", "index", "locked"] as const;
+
+export async function neutralizeWorktreeRecords(commonDir: string): Promise<string[]> {
+  const dir = path.join(commonDir, "worktrees");
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const n of names) {
+    for (const f of WORKTREE_FILES) {
+      const p = path.join(dir, n, f);
+      const k = await kindOf(p);
+      if (k === "missing" || k === "file") continue;
+      if (k === "dir") continue; // git refuses a directory there by itself, without blocking
+      await fsp.unlink(p).then(() => removed.push(p), () => {});
+    }
+  }
+  return removed;
+}
+
+/** The common git dir of a checkout (main or linked): its `.git` directory, or where its `.git` file leads. */
+export async function commonDirOfCheckout(root: string): Promise<string | null> {
+  const dotgit = path.join(root, ".git");
+  const k = await kindOf(dotgit);
+  if (k === "dir") return commonDirOf(dotgit);
+  if (k !== "file") return null;
+  const read = await readRegularFile(dotgit, { maxBytes: 4096 });
+  const m = read.ok ? /^gitdir: (.+)$/m.exec(read.value.toString("utf8")) : null;
+  return m ? commonDirOf(path.resolve(root, m[1]!.trim())) : null;
 }
 
 /**

@@ -20,6 +20,7 @@
 
 import { promises as fsp } from "node:fs";
 import path from "node:path";
+import { commonDirOfCheckout, neutralizeWorktreeRecords } from "./metadata";
 import { YardError, isYardError } from "../errors";
 import { gitStderr, isHexObjectId, runGit } from "./git";
 import { withRepoLock } from "./lock";
@@ -143,6 +144,9 @@ export interface WorktreeEntry {
 
 export async function listWorktrees(repoRoot: string): Promise<WorktreeEntry[]> {
   const cwd = requireAbsolutePath(repoRoot, "repoRoot");
+  // git reads every worktree's HEAD and lock file here; an agent can replace its own with a FIFO.
+  const commonDir = await commonDirOfCheckout(cwd);
+  if (commonDir) await neutralizeWorktreeRecords(commonDir);
   const out = (await runGit(["worktree", "list", "--porcelain", "-z"], { cwd })).stdout;
   return parseWorktreeList(out);
 }

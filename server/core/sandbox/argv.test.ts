@@ -14,6 +14,7 @@ const base: SandboxPlan = {
   dataDir: "/home/u/.local/share/switchyard",
   home: "/home/u/.local/share/switchyard/sandbox/tsk1/home",
   tmp: "/home/u/.local/share/switchyard/sandbox/tsk1/tmp",
+  logs: "/home/u/.local/share/switchyard/sandbox/tsk1/git-logs",
   socket: "/home/u/.local/share/switchyard/run/api.sock",
   network: false,
   readOnly: ["/opt/switchyard", "/home/u/.local/share/switchyard/bin", "/usr/bin"],
@@ -28,6 +29,7 @@ const spaced: SandboxPlan = {
   dataDir: "/home/u/my data/switchyard",
   home: "/home/u/my data/switchyard/sandbox/tsk1/home",
   tmp: "/home/u/my data/switchyard/sandbox/tsk1/tmp",
+  logs: "/home/u/my data/switchyard/sandbox/tsk1/git-logs",
   socket: "/home/u/my data/switchyard/run/api.sock",
   readOnly: ["/home/u/my data/switchyard/bin"],
 };
@@ -60,6 +62,8 @@ function checkInvariants(plan: SandboxPlan, mounts: Mount[]) {
   // Exactly these are writable.
   const rw = mounts.filter((m) => m.op === "--bind").map((m) => m.dest).sort();
   expect(rw).toEqual([plan.worktree, `${plan.commonDir}/objects`, `${plan.commonDir}/refs`, `${plan.commonDir}/logs`, plan.gitDir, plan.home, plan.tmp].sort());
+  // The reflogs the sandbox writes are its own: the repository's real logs/ is not what is bound there.
+  expect(mounts).toContainEqual({ op: "--bind", src: plan.logs, dest: `${plan.commonDir}/logs` });
   // The files the host's git follows are read-only, and bound after what contains them.
   for (const f of [`${plan.worktree}/.git`, `${plan.gitDir}/commondir`, `${plan.gitDir}/gitdir`, `${plan.gitDir}/config.worktree`]) {
     const at = idx((m) => m.op === "--ro-bind" && m.dest === f);
@@ -83,7 +87,7 @@ describe("sandbox argv", () => {
         `ro /home/u/.local/share/switchyard/run -> ${SANDBOX_RUN_DIR}`,
         "rw /home/u/code/proj/.git/objects",
         "rw /home/u/code/proj/.git/refs",
-        "rw /home/u/code/proj/.git/logs",
+        "rw /home/u/.local/share/switchyard/sandbox/tsk1/git-logs -> /home/u/code/proj/.git/logs",
         "rw /home/u/code/proj/.git/worktrees/yard-task",
         "ro /home/u/code/proj/.git/worktrees/yard-task/commondir",
         "ro /home/u/code/proj/.git/worktrees/yard-task/gitdir",
@@ -107,7 +111,7 @@ describe("sandbox argv", () => {
         `ro /home/u/.local/share/switchyard/run -> ${SANDBOX_RUN_DIR}`,
         "rw /home/u/code/proj/.git/objects",
         "rw /home/u/code/proj/.git/refs",
-        "rw /home/u/code/proj/.git/logs",
+        "rw /home/u/.local/share/switchyard/sandbox/tsk1/git-logs -> /home/u/code/proj/.git/logs",
         "rw /home/u/code/proj/.git/worktrees/yard-task",
         "ro /home/u/code/proj/.git/worktrees/yard-task/commondir",
         "ro /home/u/code/proj/.git/worktrees/yard-task/gitdir",
@@ -129,7 +133,7 @@ describe("sandbox argv", () => {
         "ro /home/u/my data/switchyard/bin",
         "rw /home/u/my code/my proj/.git/objects",
         "rw /home/u/my code/my proj/.git/refs",
-        "rw /home/u/my code/my proj/.git/logs",
+        "rw /home/u/my data/switchyard/sandbox/tsk1/git-logs -> /home/u/my code/my proj/.git/logs",
         `ro /home/u/my data/switchyard/run -> ${SANDBOX_RUN_DIR}`,
         "rw /home/u/my code/my proj/.git/worktrees/yard-task one",
         "ro /home/u/my code/my proj/.git/worktrees/yard-task one/commondir",
@@ -155,7 +159,7 @@ describe("sandbox argv", () => {
         `ro /home/u/.local/share/switchyard/run -> ${SANDBOX_RUN_DIR}`,
         "rw /home/u/code/proj/.git/objects",
         "rw /home/u/code/proj/.git/refs",
-        "rw /home/u/code/proj/.git/logs",
+        "rw /home/u/.local/share/switchyard/sandbox/tsk1/git-logs -> /home/u/code/proj/.git/logs",
         "rw /home/u/code/proj/.git/worktrees/yard-task",
         "ro /home/u/code/proj/.git/worktrees/yard-task/commondir",
         "ro /home/u/code/proj/.git/worktrees/yard-task/gitdir",
@@ -174,6 +178,7 @@ describe("sandbox argv", () => {
         dataDir: "/tmp/yard-home-x",
         home: "/tmp/yard-home-x/sandbox/tsk1/home",
         tmp: "/tmp/yard-home-x/sandbox/tsk1/tmp",
+        logs: "/tmp/yard-home-x/sandbox/tsk1/git-logs",
         socket: "/tmp/yard-home-x/run/api.sock",
         readOnly: ["/tmp/checkout", "/tmp/yard-home-x/bin", "/usr/bin"],
       },
@@ -188,7 +193,7 @@ describe("sandbox argv", () => {
         `ro /tmp/yard-home-x/run -> ${SANDBOX_RUN_DIR}`,
         "rw /tmp/yard-repo-x/.git/objects",
         "rw /tmp/yard-repo-x/.git/refs",
-        "rw /tmp/yard-repo-x/.git/logs",
+        "rw /tmp/yard-home-x/sandbox/tsk1/git-logs -> /tmp/yard-repo-x/.git/logs",
         "rw /tmp/yard-repo-x/.git/worktrees/yard-t",
         "ro /tmp/yard-repo-x/.git/worktrees/yard-t/commondir",
         "ro /tmp/yard-repo-x/.git/worktrees/yard-t/gitdir",
@@ -207,6 +212,7 @@ describe("sandbox argv", () => {
         dataDir: "/tmp/co/.home",
         home: "/tmp/co/.home/sandbox/tsk1/home",
         tmp: "/tmp/co/.home/sandbox/tsk1/tmp",
+        logs: "/tmp/co/.home/sandbox/tsk1/git-logs",
         socket: "/tmp/co/.home/run/api.sock",
         readOnly: ["/tmp/co"],
       },
@@ -218,7 +224,7 @@ describe("sandbox argv", () => {
         "tmpfs(0555) /tmp/co/.home",
         "rw /home/u/code/proj/.git/objects",
         "rw /home/u/code/proj/.git/refs",
-        "rw /home/u/code/proj/.git/logs",
+        "rw /tmp/co/.home/sandbox/tsk1/git-logs -> /home/u/code/proj/.git/logs",
         `ro /tmp/co/.home/run -> ${SANDBOX_RUN_DIR}`,
         "rw /home/u/code/proj/.git/worktrees/yard-task",
         "ro /home/u/code/proj/.git/worktrees/yard-task/commondir",

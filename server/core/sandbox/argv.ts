@@ -10,7 +10,10 @@
 //   <data dir>             empty and read-only (tmpfs, mode 0555): the token, the database,
 //                          other tasks' worktrees and sandboxes are not visible
 //   <worktree>             the task's worktree, read-write; its `.git` file read-only
-//   <common git dir>/{objects,refs,logs}   read-write (commits, the branch, reflogs)
+//   <common git dir>/{objects,refs}        read-write (commits, the branch)
+//   <common git dir>/logs  the task's own reflogs, read-write: a private directory of the
+//                          sandbox mounted over the repository's (the host's git appends to the
+//                          real reflogs, so a link planted there would make it write a host file)
 //   <common git dir>/worktrees/<name>      read-write (HEAD, index), except its `commondir`,
 //                          `gitdir` and `config.worktree` files, read-only
 //   <sandbox home>, <sandbox tmp>          read-write, per task ($HOME, $TMPDIR)
@@ -60,6 +63,8 @@ export interface SandboxPlan {
   /** Per-task home and temp dirs (read-write). */
   home: string;
   tmp: string;
+  /** The task's own reflogs, mounted over <commonDir>/logs. */
+  logs: string;
   /** Host path of the server's API socket; its directory is bound at SANDBOX_RUN_DIR. null binds none. */
   socket: string | null;
   /** Share the host's network (false: a new, empty network namespace). */
@@ -100,6 +105,7 @@ export function sandboxMounts(plan: SandboxPlan): Mount[] {
   const commonDir = checkPath(plan.commonDir, "commonDir");
   const home = checkPath(plan.home, "home");
   const tmp = checkPath(plan.tmp, "tmp");
+  const logs = checkPath(plan.logs, "logs");
   const hidden = [...PRIVATE_DIRS, dataDir];
   const isHidden = (p: string) => hidden.some((h) => within(p, h));
   for (const [what, p] of [["worktree", worktree], ["home", home], ["tmp", tmp]] as const) {
@@ -127,9 +133,10 @@ export function sandboxMounts(plan: SandboxPlan): Mount[] {
     if (isHidden(r)) add({ op: "--ro-bind", src: r, dest: r }, 1);
   }
 
-  for (const p of [worktree, path.join(commonDir, "objects"), path.join(commonDir, "refs"), path.join(commonDir, "logs"), gitDir]) {
+  for (const p of [worktree, path.join(commonDir, "objects"), path.join(commonDir, "refs"), gitDir]) {
     add({ op: plan.worktreeReadOnly ? "--ro-bind" : "--bind", src: p, dest: p }, 2);
   }
+  add({ op: plan.worktreeReadOnly ? "--ro-bind" : "--bind", src: logs, dest: path.join(commonDir, "logs") }, 2);
   for (const p of [home, tmp]) add({ op: "--bind", src: p, dest: p }, 2);
   for (const p of [path.join(worktree, ".git"), path.join(gitDir, "commondir"), path.join(gitDir, "gitdir"), path.join(gitDir, "config.worktree")]) {
     add({ op: "--ro-bind", src: p, dest: p }, 3);

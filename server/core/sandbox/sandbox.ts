@@ -68,10 +68,10 @@ export class Sandbox {
   }
 
   /** The task's private dirs on the host (bound at the same paths inside). */
-  dirs(taskId: string): { root: string; home: string; tmp: string } {
+  dirs(taskId: string): { root: string; home: string; tmp: string; logs: string } {
     if (!TASK_ID.test(taskId)) throw new YardError("BAD_PARAMS", "sandbox: bad task id", { taskId });
     const root = path.join(this.opts.home, "sandbox", taskId);
-    return { root, home: path.join(root, "home"), tmp: path.join(root, "tmp") };
+    return { root, home: path.join(root, "home"), tmp: path.join(root, "tmp"), logs: path.join(root, "git-logs") };
   }
 
   /** Everything one sandboxed spawn for a task's worktree needs; the worktree must exist. */
@@ -83,12 +83,13 @@ export class Sandbox {
     }
     const dataDir = realpathSync(this.opts.home);
     const d = this.dirs(opts.taskId);
-    for (const dir of [path.join(dataDir, "sandbox"), d.root, d.home, d.tmp]) {
+    for (const dir of [path.join(dataDir, "sandbox"), d.root, d.home, d.tmp, d.logs]) {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       chmodSync(dir, 0o700);
     }
     // The paths bwrap binds must exist; git creates logs/ lazily, config.worktree rarely.
     mkdirSync(path.join(repo.commonDir, "logs"), { recursive: true });
+    mkdirSync(path.join(d.logs, "refs", "heads"), { recursive: true });
     const configWorktree = path.join(repo.gitDir, "config.worktree");
     if (!existsSync(configWorktree)) closeSync(openSync(configWorktree, "a"));
 
@@ -111,6 +112,7 @@ export class Sandbox {
       dataDir,
       home: realpathSync(d.home),
       tmp: realpathSync(d.tmp),
+      logs: realpathSync(d.logs),
       socket: tools.socket,
       network: opts.network,
       worktreeReadOnly: opts.worktreeReadOnly ?? false,
@@ -127,10 +129,25 @@ export class Sandbox {
         delete out.SSH_AUTH_SOCK;
         delete out.DBUS_SESSION_BUS_ADDRESS;
         if (gitGlobal && !env.GIT_CONFIG_GLOBAL) out.GIT_CONFIG_GLOBAL = gitGlobal;
+        // No automatic gc inside: it would prune objects that only the repository's real
+        // reflogs (which the sandbox does not see) keep alive.
+        Object.assign(out, gitConfigEnv(env, [["gc.auto", "0"]]));
         return { argv: buildSandboxArgv(plan, argv), env: out };
       },
     };
   }
+}
+
+/** GIT_CONFIG_COUNT/KEY_n/VALUE_n variables that add `pairs` after any the environment already has. */
+function gitConfigEnv(env: Record<string, string>, pairs: Array<[string, string]>): Record<string, string> {
+  const n = Number(env.GIT_CONFIG_COUNT ?? 0);
+  const start = Number.isInteger(n) && n >= 0 ? n : 0;
+  const out: Record<string, string> = { GIT_CONFIG_COUNT: String(start + pairs.length) };
+  pairs.forEach(([k, v], i) => {
+    out[`GIT_CONFIG_KEY_${start + i}`] = k;
+    out[`GIT_CONFIG_VALUE_${start + i}`] = v;
+  });
+  return out;
 }
 
 /** The user's global git config file, if any (git looks for it under $HOME, which the sandbox replaces). */
