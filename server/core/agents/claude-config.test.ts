@@ -1,8 +1,8 @@
 // The Claude trust writer: what it writes and keeps, where, and that concurrent writers (other
 // Switchyard processes and a Claude-like writer rewriting the file all the while) never corrupt
 // the file or lose an entry.
-import { execFile } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -81,16 +81,44 @@ describe("recordClaudeTrust", () => {
     expect(statSync(file).mode & 0o777).toBe(0o640);
   });
 
-  it("writes through a symlinked config to the file it points at", async () => {
+  // What a sandboxed agent can plant in its own home (the sandbox's), where the host rewrites the file.
+  it("never writes through a symlinked config: the link and the file it points at stay as they were", async () => {
     const d = tmp();
-    mkdirSync(path.join(d, "dotfiles"));
-    const real = path.join(d, "dotfiles", "claude.json");
-    writeFileSync(real, JSON.stringify({ keep: 1 }));
+    const host = path.join(d, "host-file.json");
+    const hostText = JSON.stringify({ keep: 1 });
+    writeFileSync(host, hostText);
     const link = path.join(d, ".claude.json");
-    symlinkSync(real, link);
-    await recordClaudeTrust(["/repo/s"], { file: link });
-    expect(JSON.parse(readFileSync(real, "utf8"))).toEqual({ keep: 1, projects: { "/repo/s": { hasTrustDialogAccepted: true } } });
-    expect(statSync(link, { throwIfNoEntry: true }).isFile()).toBe(true);
+    symlinkSync(host, link);
+    await expect(recordClaudeTrust(["/repo/s"], { file: link })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("symbolic link") });
+    expect(readFileSync(host, "utf8")).toBe(hostText);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readdirOf(d)).toEqual([".claude.json", "host-file.json"]); // no temporary or lock file left
+  });
+
+  it("refuses a FIFO at once (never blocks reading it) and a device", async () => {
+    const d = tmp();
+    const fifo = path.join(d, ".claude.json");
+    execFileSync("mkfifo", [fifo]);
+    await expect(recordClaudeTrust(["/repo/f"], { file: fifo })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("not a regular file") });
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(await isClaudeTrusted(["/repo/f"], { file: fifo })).toBe(false);
+    await expect(recordClaudeTrust(["/repo/f"], { file: "/dev/null" })).rejects.toMatchObject({ code: "CONFLICT" });
+  });
+
+  it("refuses a config directory that is a link, and a file that leaves `within` through a linked parent", async () => {
+    const d = tmp();
+    const hostDir = path.join(d, "host-dir");
+    mkdirSync(hostDir);
+    symlinkSync(hostDir, path.join(d, "cfg"));
+    await expect(recordClaudeTrust(["/repo/d"], { file: path.join(d, "cfg", ".claude.json") })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("directory") });
+    const home = path.join(d, "sandbox-home");
+    mkdirSync(home);
+    symlinkSync(hostDir, path.join(home, "conf"));
+    await expect(recordClaudeTrust(["/repo/d"], { file: path.join(home, "conf", "x", ".claude.json"), within: home })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("leads out of") });
+    expect(readdirSync(hostDir)).toEqual([]);
+    // Inside, as a regular file: written as always.
+    await recordClaudeTrust(["/repo/d"], { file: path.join(home, ".claude.json"), within: home });
+    expect(JSON.parse(readFileSync(path.join(home, ".claude.json"), "utf8"))).toEqual({ projects: { "/repo/d": { hasTrustDialogAccepted: true } } });
   });
 
   it("leaves a file that is not JSON untouched and says so", async () => {

@@ -15,13 +15,26 @@
 // - takes a lock file next to it (`.claude.json.yard-lock`, O_EXCL, stale after 10 s) so that
 //   Switchyard's own writers, in any process, take turns,
 // - refuses to touch a file that is not a JSON object (it may be mid-write by a writer that does
-//   not rename; it is retried a few times, then left alone with an error).
+//   not rename; it is retried a few times, then left alone with an error),
+// - never reads or writes through a link, and never touches anything but a regular file of this
+//   user's (safe-fs): a sandboxed agent can write its own `~/.claude.json` (the sandbox's home),
+//   so when the file is a symbolic link, a FIFO, a device or someone else's, or its directory is
+//   a link, it is left exactly as it is and the preparation fails with the reason
+//   (`task.prepare_failed`); reading a FIFO there never blocks. With `within` (the sandbox's
+//   home) the file must also really lie inside that directory.
 // It never changes the user's permission mode or any other setting.
-import { randomBytes } from "node:crypto";
-import { promises as fs, readFileSync, renameSync } from "node:fs";
+import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { YardError } from "../errors";
+import { currentUid, isInside, readRegularFile, realDirectory, replaceRegularFile } from "../safe-fs";
+
+/** Claude Code's config directory (settings, `projects/` transcripts) for this environment: $CLAUDE_CONFIG_DIR, else ~/.claude. */
+export function claudeConfigDir(env: Record<string, string | undefined> = process.env): string {
+  const dir = env.CLAUDE_CONFIG_DIR?.trim();
+  if (dir) return path.resolve(dir);
+  return path.join(env.HOME?.trim() || os.homedir(), ".claude");
+}
 
 /** The Claude config file a process with this environment uses. */
 export function claudeConfigFile(env: Record<string, string | undefined> = process.env): string {
@@ -74,23 +87,23 @@ async function holds(file: string, dirs: string[]): Promise<boolean> {
   }
 }
 
-function readNow(file: string): string | null {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw e;
-  }
+/** The config file may be this large (Claude keeps per-project state in it). */
+const MAX_CONFIG_BYTES = 64 * 1024 * 1024;
+
+/** The file as text with its mode, or null when there is none; a link, FIFO, device or foreign file is refused (CONFLICT). */
+async function readConfig(file: string): Promise<{ raw: Buffer; text: string; mode: number } | null> {
+  const r = await readRegularFile(file, { maxBytes: MAX_CONFIG_BYTES, ownedBy: currentUid() });
+  if (r.ok) return { raw: r.value, text: r.value.toString("utf8"), mode: r.mode & 0o777 };
+  if (r.reason === "missing") return null;
+  throw untouched(file, r.message, r.reason);
 }
 
 async function readIfExists(file: string): Promise<string | null> {
-  try {
-    return await fs.readFile(file, "utf8");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw e;
-  }
+  return (await readConfig(file))?.text ?? null;
 }
+
+const untouched = (file: string, why: string, reason: string) =>
+  new YardError("CONFLICT", `Claude Code's config ${why}: Switchyard never writes through a link or into anything but a regular file of yours, so it left it untouched`, { file, reason });
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -98,15 +111,19 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Marks each of `dirs` (absolute paths, e.g. a project's repository root) trusted in the Claude
  * config file `file` (see claudeConfigFile). Safe against concurrent writers; see the top.
  */
-export async function recordClaudeTrust(dirs: string[], opts: { file: string }): Promise<TrustResult> {
+export async function recordClaudeTrust(dirs: string[], opts: { file: string; within?: string }): Promise<TrustResult> {
   for (const d of dirs) if (!path.isAbsolute(d)) throw new YardError("BAD_PARAMS", `Claude trust needs absolute paths (got ${JSON.stringify(d)})`, { path: d });
-  // Write through a symlinked config to the file it points at (a dotfiles checkout, say).
-  let file = opts.file;
-  try {
-    file = await fs.realpath(opts.file);
-  } catch {
-    /* not there yet: created below */
+  const file = path.resolve(opts.file);
+  const there = await fs.lstat(file).catch(() => null);
+  if (there && !there.isFile()) throw untouched(file, `${file} ${there.isSymbolicLink() ? "is a symbolic link" : "is not a regular file"}`, there.isSymbolicLink() ? "symlink" : "not_regular");
+  if (opts.within) {
+    await fs.mkdir(opts.within, { recursive: true, mode: 0o700 }); // Switchyard's own dir (the sandbox's), made before its first launch
+    if (!(await isInside(file, opts.within))) throw untouched(file, `leads out of ${opts.within} through a link`, "outside");
   }
+  const dir = path.dirname(file);
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => {}); // what is there is checked next
+  const real = await realDirectory(dir, { ownedBy: currentUid() });
+  if (!real.ok) throw untouched(file, `directory ${real.message}`, real.reason);
   const release = await lock(file);
   try {
     return await update(file, dirs);
@@ -120,7 +137,6 @@ const LOCK_STALE_MS = 10_000;
 /** Takes `<dir>/.<name>.yard-lock` (created exclusively); a lock older than LOCK_STALE_MS is broken. */
 async function lock(file: string): Promise<() => Promise<void>> {
   const lockFile = path.join(path.dirname(file), `.${path.basename(file)}.yard-lock`);
-  await fs.mkdir(path.dirname(file), { recursive: true });
   const deadline = Date.now() + MAX_WAIT_MS;
   for (;;) {
     try {
@@ -130,7 +146,7 @@ async function lock(file: string): Promise<() => Promise<void>> {
       return () => fs.rm(lockFile, { force: true });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      const age = await fs.stat(lockFile).then((s) => Date.now() - s.mtimeMs, () => 0);
+      const age = await fs.lstat(lockFile).then((s) => Date.now() - s.mtimeMs, () => 0);
       if (age > LOCK_STALE_MS) await fs.rm(lockFile, { force: true });
       else if (Date.now() > deadline) throw new YardError("CONFLICT", `Another Switchyard process keeps ${lockFile} locked`, { file: lockFile });
       else await pause(5 + Math.random() * 20);
@@ -144,7 +160,8 @@ async function update(file: string, dirs: string[]): Promise<TrustResult> {
   const deadline = Date.now() + MAX_WAIT_MS;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS && Date.now() < deadline; attempt++) {
     if (attempt > 1) await pause(Math.random() * Math.min(50, 2 * attempt)); // jitter: let the other writer finish
-    const text = await readIfExists(file);
+    const read = await readConfig(file);
+    const text = read?.text ?? null;
     let cfg: Json;
     if (text === null || text.trim() === "") {
       cfg = {};
@@ -172,28 +189,14 @@ async function update(file: string, dirs: string[]): Promise<TrustResult> {
     const next = { ...cfg, projects };
     const out = JSON.stringify(next, null, text ? indentOf(text) : 2) + "\n";
 
-    const dir = path.dirname(file);
-    await fs.mkdir(dir, { recursive: true });
-    const mode = await fs.stat(file).then((s) => s.mode & 0o777, () => 0o600);
-    const tmp = path.join(dir, `.${path.basename(file)}.yard-${process.pid}-${randomBytes(4).toString("hex")}.tmp`);
-    const handle = await fs.open(tmp, "wx", mode);
-    try {
-      await handle.writeFile(out, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await fs.chmod(tmp, mode);
-      // Only replace what was read: a writer that got in meanwhile wins, and we start over. The
-      // check and the rename run back to back, so the window for a writer in between is tiny.
-      if (readNow(file) !== text) {
-        lastProblem = "changed while being updated";
-        continue;
-      }
-      renameSync(tmp, file);
-    } finally {
-      await fs.rm(tmp, { force: true });
+    // A temporary file created exclusively, renamed over the file only if it still holds what was
+    // read (the check and the rename back to back, synchronously): a writer that got in meanwhile
+    // wins, and we start over. Never through a link (safe-fs replaceRegularFile).
+    const replaced = await replaceRegularFile(file, out, { expect: read?.raw ?? null, mode: read?.mode ?? 0o600, maxBytes: MAX_CONFIG_BYTES, ownedBy: currentUid() });
+    if (!replaced.ok) {
+      if (replaced.reason !== "changed") throw untouched(file, replaced.message, replaced.reason);
+      lastProblem = "changed while being updated";
+      continue;
     }
     // Read it back, now and a moment later: a writer that had checked the file just before our
     // rename (and was then descheduled) renames its own copy over ours, dropping our entry.

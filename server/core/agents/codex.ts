@@ -17,11 +17,23 @@
 // - with the project's trust setting on, `projects."<repository>".trust_level = "trusted"`, the
 //   answer Codex records itself at its "Trust this folder?" dialog.
 // A check of the file's text skips the app-server when everything is already there.
+//
+// A sandboxed agent can write its own CODEX_HOME (in the sandbox's home), and the app-server runs
+// on the host, outside the sandbox: it reads `.env` and config.toml there, writes config.toml
+// through a symbolic link, and creates its state databases, `skills/`, `tmp/` and more in that
+// directory — through any link the agent planted. So for a CODEX_HOME the agent can write
+// (`isolate`), the app-server never sees it: the directory must be a real directory of this user
+// (not a link), config.toml a regular file of this user or absent (never a link, FIFO or device),
+// read through safe-fs; a copy of it goes into a private scratch CODEX_HOME (out of the agent's
+// reach) where the app-server makes its edits, and the result replaces config.toml through
+// safe-fs's writer (a temporary file renamed over it, only if it still holds what was read). Any
+// refusal leaves everything as it was and fails the preparation with the reason.
 import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { promises as fsp } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { YardError } from "../errors";
+import { currentUid, isInside, readRegularFile, realDirectory, replaceRegularFile } from "../safe-fs";
 
 /** Hook events Switchyard registers with Codex (the ones Codex fires; Claude-shaped payloads). */
 export const CODEX_HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "Stop"] as const;
@@ -125,20 +137,80 @@ interface PrepareOptions {
   /** the repository to trust, or null */
   trustDir: string | null;
   timeoutMs?: number;
+  /**
+   * The Codex home is one the agent can write (a sandboxed task's): check it, and run the
+   * app-server on a private copy in a scratch dir under `scratchParent` (see the top). `within`:
+   * the Codex home must really lie inside this directory (the sandbox's home).
+   */
+  isolate?: { scratchParent: string; within: string | null } | null;
 }
 
-async function prepare(home: string, opts: PrepareOptions): Promise<CodexPrepareResult> {
-  const configFile = path.join(home, "config.toml");
-  const text = await readFile(configFile, "utf8").catch(() => "");
-  if ((!opts.trustHooks || hooksTrusted(text)) && (!opts.trustDir || codexProjectTrusted(text, opts.trustDir))) {
-    return { codexHome: home, trustedHooks: [], trustedProject: null, skipped: true };
-  }
+/** config.toml may be this large. */
+const MAX_CODEX_CONFIG_BYTES = 16 * 1024 * 1024;
 
-  const rpc = await AppServer.start(opts.program, ["app-server", ...(opts.trustHooks ? ["-c", codexHooksOverride()] : [])], { env: { ...opts.env, CODEX_HOME: home }, cwd: opts.cwd, timeoutMs: opts.timeoutMs ?? 20_000 });
+const refusedConfig = (what: string, why: string, reason: string) =>
+  new YardError("CONFLICT", `Codex's ${what} ${why}: Switchyard reads and writes only regular files of yours there, never through a link an agent could have planted, so it left it untouched`, { file: what, reason });
+
+async function prepare(home: string, opts: PrepareOptions): Promise<CodexPrepareResult> {
+  if (opts.isolate) return prepareIsolated(home, opts, opts.isolate);
+  const configFile = path.join(home, "config.toml");
+  // The user's own Codex home: Codex edits its own file (through a link of the user's, as Codex
+  // does). Our text check reads only a regular file, and never blocks on a FIFO.
+  const real = await fsp.realpath(configFile).catch(() => null);
+  const read = real ? await readRegularFile(real, { maxBytes: MAX_CODEX_CONFIG_BYTES }) : null;
+  if (read && !read.ok && read.reason !== "missing") throw refusedConfig(configFile, read.message, read.reason);
+  const text = read?.ok ? read.value.toString("utf8") : "";
+  if (everythingTrusted(text, opts)) return { codexHome: home, trustedHooks: [], trustedProject: null, skipped: true };
+  const done = await editThroughAppServer({ ...opts.env, CODEX_HOME: home }, opts.cwd, text, opts);
+  return { codexHome: home, ...done, skipped: false };
+}
+
+const everythingTrusted = (text: string, opts: PrepareOptions) => (!opts.trustHooks || hooksTrusted(text)) && (!opts.trustDir || codexProjectTrusted(text, opts.trustDir));
+
+/** A Codex home the agent can write: checked, copied, edited in private, written back safely. */
+async function prepareIsolated(home: string, opts: PrepareOptions, iso: { scratchParent: string; within: string | null }): Promise<CodexPrepareResult> {
+  const uid = currentUid();
+  if (iso.within) {
+    await fsp.mkdir(iso.within, { recursive: true, mode: 0o700 }); // Switchyard's own dir (the sandbox's home)
+    if (!(await isInside(home, iso.within))) throw refusedConfig(`home ${home}`, `leads out of ${iso.within} through a link`, "outside");
+  }
+  await fsp.mkdir(home, { recursive: true, mode: 0o700 }).catch(() => {}); // what is there is checked next
+  const dir = await realDirectory(home, { ownedBy: uid });
+  if (!dir.ok) throw refusedConfig(`home ${home}`, dir.message, dir.reason);
+  const configFile = path.join(home, "config.toml");
+  const read = await readRegularFile(configFile, { maxBytes: MAX_CODEX_CONFIG_BYTES, ownedBy: uid });
+  if (!read.ok && read.reason !== "missing") throw refusedConfig(configFile, read.message, read.reason);
+  const text = read.ok ? read.value.toString("utf8") : "";
+  if (everythingTrusted(text, opts)) return { codexHome: home, trustedHooks: [], trustedProject: null, skipped: true };
+
+  await fsp.mkdir(iso.scratchParent, { recursive: true, mode: 0o700 });
+  const scratch = await fsp.mkdtemp(path.join(iso.scratchParent, "codex-prep-"));
+  try {
+    const scratchConfig = path.join(scratch, "config.toml");
+    if (read.ok) await fsp.writeFile(scratchConfig, read.value, { mode: 0o600 });
+    // HOME too: nothing of the agent's is read on the way.
+    const done = await editThroughAppServer({ ...opts.env, CODEX_HOME: scratch, HOME: scratch }, scratch, text, opts);
+    if (done.trustedHooks.length || done.trustedProject) {
+      const out = await fsp.readFile(scratchConfig);
+      const replaced = await replaceRegularFile(configFile, out, { expect: read.ok ? read.value : null, mode: read.ok ? read.mode & 0o777 : 0o600, maxBytes: MAX_CODEX_CONFIG_BYTES, ownedBy: uid });
+      if (!replaced.ok) {
+        if (replaced.reason === "changed") throw new YardError("CONFLICT", `${configFile} changed while Switchyard prepared it; it was left as it is`, { file: configFile });
+        throw refusedConfig(configFile, replaced.message, replaced.reason);
+      }
+    }
+    return { codexHome: home, ...done, skipped: false };
+  } finally {
+    await fsp.rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Runs `codex app-server` (its CODEX_HOME in `env`) and makes the edits: trust for our hooks and the repository. */
+async function editThroughAppServer(env: Record<string, string>, cwd: string, text: string, opts: PrepareOptions): Promise<{ trustedHooks: string[]; trustedProject: string | null }> {
+  const rpc = await AppServer.start(opts.program, ["app-server", ...(opts.trustHooks ? ["-c", codexHooksOverride()] : [])], { env, cwd, timeoutMs: opts.timeoutMs ?? 20_000 });
   try {
     await rpc.call("initialize", { clientInfo: { name: "switchyard", version: "1" } });
     rpc.notify("initialized");
-    const listed = (await rpc.call("hooks/list", { cwds: [opts.cwd] })) as { data?: Array<{ hooks?: Array<Record<string, unknown>> }> };
+    const listed = (await rpc.call("hooks/list", { cwds: [cwd] })) as { data?: Array<{ hooks?: Array<Record<string, unknown>> }> };
     const ours = new Set(CODEX_HOOK_EVENTS.map(hookCommand));
     const toTrust: Record<string, { trusted_hash: string }> = {};
     for (const h of listed.data?.flatMap((d) => d.hooks ?? []) ?? []) {
@@ -151,7 +223,7 @@ async function prepare(home: string, opts: PrepareOptions): Promise<CodexPrepare
     const trustProject = opts.trustDir && !codexProjectTrusted(text, opts.trustDir) ? opts.trustDir : null;
     if (trustProject) edits.push({ keyPath: "projects", value: { [trustProject]: { trust_level: "trusted" } }, mergeStrategy: "upsert" });
     if (edits.length) await rpc.call("config/batchWrite", { edits });
-    return { codexHome: home, trustedHooks: Object.keys(toTrust), trustedProject: trustProject, skipped: false };
+    return { trustedHooks: Object.keys(toTrust), trustedProject: trustProject };
   } finally {
     rpc.close();
   }
@@ -170,6 +242,8 @@ class AppServer {
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (d: string) => this.onData(d));
     child.stderr.on("data", (d) => (this.stderr = (this.stderr + String(d)).slice(-2000)));
+    // A program that exits early makes our writes fail with EPIPE; its exit fails the calls.
+    child.stdin.on("error", () => {});
     child.on("exit", (code, signal) => this.failAll(`codex app-server exited (${signal ?? code})`));
     child.on("error", (e) => this.failAll(`codex app-server could not start: ${e.message}`));
     this.timer = setTimeout(() => {
@@ -253,7 +327,11 @@ export function codexTokenUsage(jsonl: string): TokenUsage | null {
       /* a line being written */
     }
   }
-  if (!last) return null;
-  const n = (k: string) => (typeof last![k] === "number" ? last![k]! : 0);
+  return last ? codexUsageOf(last) : null;
+}
+
+/** A Codex `total_token_usage` object as Switchyard's token usage. */
+export function codexUsageOf(last: Record<string, number>): TokenUsage {
+  const n = (k: string) => (typeof last[k] === "number" ? last[k]! : 0);
   return { inputTokens: n("input_tokens"), outputTokens: n("output_tokens"), cacheReadTokens: n("cached_input_tokens"), cacheWriteTokens: n("cache_write_input_tokens"), totalTokens: n("total_tokens") || n("input_tokens") + n("output_tokens") };
 }

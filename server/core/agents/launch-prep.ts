@@ -9,10 +9,18 @@
 //   repository's folder trust, both in the Codex config the agent will read (codex.ts).
 // Nothing else (never the permission mode, never the user's own hooks). A preparation that fails
 // does not stop the launch: the agent then shows its dialog, which the screen watcher reports.
+//
+// A sandboxed agent can write its own config (the sandbox's home, and its temp dir), and this
+// preparation runs on the host: there the Claude file is read and written only as a regular file
+// of the user's that really lies inside the sandbox (never through a link, never a FIFO), and the
+// Codex home is never handed to Codex's app-server (codex.ts `isolate`). A refusal fails the
+// preparation with the reason (`task.prepare_failed`) and leaves everything as it was.
 import { type AgentKind, agentKindOf } from "./kinds";
 import { claudeConfigFile, recordClaudeTrust, type TrustResult } from "./claude-config";
-import { codexHooksOverride, type CodexPrepareResult, prepareCodexLaunch } from "./codex";
+import { codexHome, codexHooksOverride, type CodexPrepareResult, prepareCodexLaunch } from "./codex";
+import path from "node:path";
 import { findProgram } from "../panes/launch";
+import { isUnder } from "../safe-fs";
 
 export interface LaunchPrepInput {
   profileId: string | null;
@@ -38,27 +46,35 @@ export interface LaunchPrepResult {
   codex?: CodexPrepareResult;
 }
 
-/** The environment the agent will see, as far as finding its config goes. */
-function agentEnv(input: LaunchPrepInput): Record<string, string> {
+/** The environment the agent will see, as far as finding its config (and its transcripts) goes. */
+export function agentEnvironment(input: { profileEnv: Record<string, string>; sandboxHome: string | null; pathEnv?: string }): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("YARD_")) env[k] = v;
-  Object.assign(env, input.profileEnv, { PATH: input.pathEnv });
+  Object.assign(env, input.profileEnv, input.pathEnv !== undefined ? { PATH: input.pathEnv } : {});
   if (input.sandboxHome) env.HOME = input.sandboxHome;
   return env;
 }
 
 export async function prepareAgentLaunch(input: LaunchPrepInput): Promise<LaunchPrepResult> {
   const kind = input.kind !== undefined ? input.kind : agentKindOf({ profileId: input.profileId, argv: input.argv });
-  const env = agentEnv(input);
+  const env = agentEnvironment(input);
+  // What the agent can write: for a sandboxed one, its home and temp dir (the sandbox's dir) and its worktree.
+  const sandboxDir = input.sandboxHome ? path.dirname(input.sandboxHome) : null;
+  // The directory a path must really stay inside when it lies where the sandboxed agent can write, else null.
+  const confinedTo = (p: string): string | null => (sandboxDir === null ? null : isUnder(p, sandboxDir) ? sandboxDir : isUnder(p, input.cwd) ? input.cwd : null);
   if (kind === "claude") {
     if (!input.trustDir) return { kind };
-    return { kind, claude: await recordClaudeTrust([input.trustDir], { file: claudeConfigFile(env) }) };
+    const file = claudeConfigFile(env);
+    return { kind, claude: await recordClaudeTrust([input.trustDir], { file, within: confinedTo(file) ?? undefined }) };
   }
   if (kind === "codex") {
     const withOurHooks = input.argv.includes(codexHooksOverride());
     if (!withOurHooks && !input.trustDir) return { kind };
     const program = findProgram(input.argv[0]!, input.pathEnv);
-    return { kind, codex: await prepareCodexLaunch({ program, env, cwd: input.cwd, trustHooks: withOurHooks, trustDir: input.trustDir }) };
+    const home = codexHome(env);
+    const within = confinedTo(home);
+    const isolate = within ? { scratchParent: sandboxDir!, within } : null;
+    return { kind, codex: await prepareCodexLaunch({ program, env, cwd: input.cwd, trustHooks: withOurHooks, trustDir: input.trustDir, isolate }) };
   }
   return { kind };
 }
