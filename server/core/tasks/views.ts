@@ -3,7 +3,7 @@
 // and the active count.
 import type { z } from "zod";
 import { type TaskResult, type taskState, type TaskView, type tokenUsage } from "../../contracts/tasks";
-import { transcriptTokenUsage, type TokenUsage } from "../agents/sessions";
+import { type TokenUsage, type TranscriptDeps, transcriptRootsOf, transcriptUsage } from "../agents/sessions";
 import type { YardEvent } from "../events/journal";
 import { toStatus } from "../../stores/reviews";
 import type { TaskRow } from "../../stores/tasks";
@@ -71,7 +71,8 @@ async function view(ctx: TaskContext, r: TaskRow, current: { result: string | nu
     evidence,
     reviewStatus: toStatus(current.verdict),
     sandboxed: r.sandboxed,
-    agentSession: r.agentSessionId ? { id: r.agentSessionId, transcriptPath: r.agentTranscriptPath, tokens: await transcriptTokenUsage(r.agentTranscriptPath) } : null,
+    // The last known usage; the transcript (a file the agent controls) is read in the background, never here.
+    agentSession: r.agentSessionId ? { id: r.agentSessionId, transcriptPath: r.agentTranscriptPath, tokens: transcriptUsage.peek(r.id, r.agentTranscriptPath, () => transcriptRootsOf(r, transcriptDeps(ctx))) } : null,
     statusLine:
       r.state === "backlog" && waiting && !waiting.ready
         ? waiting.reason
@@ -87,6 +88,20 @@ async function view(ctx: TaskContext, r: TaskRow, current: { result: string | nu
     waiting,
     acknowledgedAt: r.resultAckedAt?.toISOString() ?? null,
     agentReview: { reviewer, state: r.agentReviewState, paneId: r.agentReviewPaneId, runs: r.agentReviewRuns },
+  };
+}
+
+/** What finding a task's transcript directory needs (its agent's launch, its sandbox home). */
+function transcriptDeps(ctx: TaskContext): TranscriptDeps {
+  return {
+    resolveLaunch: (o) => ctx.deps.panes.resolveLaunch(o),
+    sandboxHome: (taskId) => {
+      try {
+        return ctx.deps.sandbox?.dirs(taskId).home ?? null;
+      } catch {
+        return null;
+      }
+    },
   };
 }
 
