@@ -201,13 +201,15 @@ export function claudeTokenUsage(jsonl: string): TokenUsage | null {
 export const MAX_TRANSCRIPT_BYTES = 512 * 1024 * 1024;
 /** A line longer than this is skipped (usage lines are a few hundred bytes; tool results can be large). */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
-/** Messages counted per transcript at most (each costs a map entry). */
-const MAX_MESSAGES = 200_000;
+/** Messages counted per transcript at most (each costs a map entry; a long session has a few thousand). */
+const MAX_MESSAGES = 50_000;
 const CHUNK_BYTES = 1024 * 1024;
 /** A view asks for a refresh at most this often per transcript. */
 const REFRESH_MS = 1000;
 /** Transcripts remembered at most (the oldest is dropped). */
 const MAX_ENTRIES = 2000;
+/** How long a task's transcript directories (from its profile) are reused before they are worked out again. */
+const ROOTS_TTL_MS = 30_000;
 
 /** Token usage counted line by line, so a transcript is read once and then only what was appended. */
 export class UsageCounter {
@@ -259,6 +261,7 @@ export class UsageCounter {
 interface UsageEntry {
   file: string;
   roots: () => Promise<TranscriptRoot[]>;
+  knownRoots: { at: number; roots: TranscriptRoot[] } | null;
   usage: TokenUsage | null;
   /** why there is no usage, when the file was refused or is too large */
   unavailable: string | null;
@@ -296,7 +299,7 @@ export class TranscriptUsage {
     let e = this.entries.get(key);
     if (!e) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      e = { file, roots, usage: null, unavailable: null, checkedAt: 0, queued: false, dev: -1, ino: -1, offset: 0, mtimeMs: -1, counter: new UsageCounter(), carry: Buffer.alloc(0), skippingLine: false };
+      e = { file, roots, knownRoots: null, usage: null, unavailable: null, checkedAt: 0, queued: false, dev: -1, ino: -1, offset: 0, mtimeMs: -1, counter: new UsageCounter(), carry: Buffer.alloc(0), skippingLine: false };
       this.entries.set(key, e);
     }
     e.roots = roots;
@@ -329,7 +332,9 @@ export class TranscriptUsage {
   }
 
   private async refresh(e: UsageEntry): Promise<void> {
-    const check = await checkTranscriptPath(e.file, await e.roots());
+    if (!e.knownRoots || Date.now() - e.knownRoots.at > ROOTS_TTL_MS) e.knownRoots = { at: Date.now(), roots: await e.roots() };
+    // The check itself runs every time: the agent may swap a link in at any moment.
+    const check = await checkTranscriptPath(e.file, e.knownRoots.roots);
     if (!check.ok) {
       this.reset(e);
       e.usage = null;
