@@ -28,6 +28,10 @@ import {
 } from "../contracts/tasks";
 import type { StartCaller } from "../core/tasks/start";
 import { callerProcedure, router } from "./trpc";
+import { maxWaitsFrom, waitCaller, WaitLimit } from "../core/tasks/wait-limit";
+
+/** Long polls held open per caller (YARD_MAX_WAITS): over it `wait` is RATE_LIMITED at once. */
+const waitLimit = new WaitLimit(maxWaitsFrom());
 
 export const tasksRouter = router({
   ...taskThreadProcedures,
@@ -61,7 +65,12 @@ export const tasksRouter = router({
     .query(async ({ ctx, input }) => {
       // A pane waits on (and is shown) only the context's tasks its role reaches, as in list.
       const pane = ctx.pane;
-      return { tasks: await ctx.services.tasks.wait({ taskId: input.id, contextId: input.contextId, until: input.until, timeoutMs: input.timeoutMs, visible: pane ? (tasks) => ctx.services.access.visible(pane, tasks) : undefined }) };
+      const release = waitLimit.acquire(waitCaller(pane));
+      try {
+        return { tasks: await ctx.services.tasks.wait({ taskId: input.id, contextId: input.contextId, until: input.until, timeoutMs: input.timeoutMs, visible: pane ? (tasks) => ctx.services.access.visible(pane, tasks) : undefined }) };
+      } finally {
+        release();
+      }
     }),
   report: callerProcedure
     .input(reportInput)
