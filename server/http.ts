@@ -1,5 +1,7 @@
 // The one HTTP server: guards every request (Host, Origin, token), serves /api/health and
 // /login itself, tRPC at /api/trpc, socket.io at /socket.io, and hands the rest to Next.js.
+// Connections are capped (security/connections.ts) and stalled ones closed, so slow clients
+// cannot hold its file descriptors.
 // The same request handler also answers on a Unix socket under the data dir (run/api.sock,
 // dir 0700, socket 0600): sandboxed agents without network reach the API through it.
 import { lstatSync, rmSync, writeFileSync } from "node:fs";
@@ -13,6 +15,7 @@ import type { Context } from "./api/trpc";
 import { attachRealtime, type Realtime } from "./realtime/socket";
 import { LIMITS, jsonDepthExceeds } from "./contracts/common";
 import { type GuardConfig, type Principal, authenticate, checkHost, checkOrigin, sessionCookie, sessionCookieHeader } from "./security/guard";
+import { ConnectionLimiter, connectionCapsFrom } from "./security/connections";
 import { SessionStore } from "./security/sessions";
 import { loadOrCreateToken, safeEqual } from "./security/token";
 import type { ApiSocketState } from "./core/sandbox/sandbox";
@@ -217,10 +220,27 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         ? [431, "Request Header Fields Too Large", "PAYLOAD_TOO_LARGE", "The request's URL or headers are too large (send large input in a POST body)"]
         : [400, "Bad Request", "BAD_PARAMS", "Malformed HTTP request"];
     const body = JSON.stringify({ error: { message, code: timeout ? -32008 : tooLarge ? -32013 : -32600, data: { code, httpStatus: status, yard: { code, message, details: null, retryable: timeout } } } });
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    // Closed as soon as the answer is handed to the kernel: `end()` alone would keep the socket
+    // half-open until the peer reads and closes, which a stalled client never does.
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, () => socket.destroy());
+    setTimeout(() => socket.destroy(), 1_000).unref();
   };
   server.on("clientError", onClientError);
   socketServer.on("clientError", onClientError);
+  // Connections are capped per listening socket and in total (YARD_MAX_CONNECTIONS,
+  // YARD_MAX_CONNECTIONS_TOTAL): stalled clients hold at most the caps, a fresh request gets in.
+  const connections = new ConnectionLimiter(connectionCapsFrom(process.env));
+  connections.watch(server);
+  connections.watch(socketServer);
+  // The only WebSocket is socket.io's on the TCP port (and Next's own in development): any other
+  // upgrade is closed at once instead of being left open with nobody answering.
+  const closeOtherUpgrades = (realtimeHere: boolean) => (req: http.IncomingMessage, socket: import("node:stream").Duplex) => {
+    const p = (req.url ?? "").split("?")[0]!;
+    if (realtimeHere && (p.startsWith("/socket.io/") || p === "/socket.io" || (opts.dev && p.startsWith("/_next/")))) return;
+    socket.destroy();
+  };
+  server.on("upgrade", closeOtherUpgrades(true));
+  socketServer.on("upgrade", closeOtherUpgrades(false));
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
@@ -284,8 +304,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   }
 
   // Slow or stalled clients cannot hold connections: the whole request (headers and body, not
-  // the response: `tasks.wait` long-polls) must arrive within 20 s (YARD_REQUEST_TIMEOUT_MS),
-  // and an idle keep-alive connection is closed after 5 s.
+  // the response: `tasks.wait` long-polls) must arrive within 20 s (YARD_REQUEST_TIMEOUT_MS; the
+  // 408 is followed by closing the socket, not by waiting for the peer), an idle keep-alive
+  // connection is closed after 5 s, and the connection caps bound how many they hold meanwhile.
   const requestTimeout = Number(process.env.YARD_REQUEST_TIMEOUT_MS) >= 1000 ? Number(process.env.YARD_REQUEST_TIMEOUT_MS) : 20_000;
   for (const srv of [server, socketServer]) {
     srv.requestTimeout = requestTimeout;
@@ -323,6 +344,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   url = `http://${hostForUrl}:${port}`;
   await services.host.serving({ url, host: listenHost, port });
   realtime = attachRealtime(server, { services, guard: guardCfg, sessions });
+  connections.trackRequests(server); // socket.io replaced the request listeners: count its requests too
   writeFileSync(p.server, JSON.stringify({ url, port, pid: process.pid, version: VERSION }) + "\n", { mode: 0o600 });
 
   if (opts.ui) {
