@@ -4,20 +4,29 @@
 //   throwaway YARD_HOME. One server per spec file, shared by that file's tests (they run in
 //   order); a test or describe block that needs a pristine board asks for its own with
 //   `test.use({ freshServer: true })`.
-// - `page`: already logged in (the login link was visited, so the session cookie is set).
-//   `baseURL` is the server's URL, so `page.goto("/")` works. For a logged-out browser use
-//   `browser.newContext()`.
+// - `page`: already logged in (the login link was visited: the session cookie is set and the
+//   login page left the session key in the board origin's localStorage). `baseURL` is the
+//   server's URL, so `page.goto("/")` works. `page.request` calls the API as the board's own
+//   client does, with the cookie and that key (read from the page's storage). For a logged-out
+//   browser use `browser.newContext()`.
 // - `yard(args)`: runs the real `yard` CLI against the server (found from YARD_HOME).
 // - `makeRepo()`: a temp git repository on branch main with one commit; `makeDir()`: a plain
 //   temp directory. Both are removed after the test.
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { test as base, expect } from "@playwright/test";
+import { type APIRequestContext, test as base, expect } from "@playwright/test";
+import { SESSION_KEY_HEADER, SESSION_KEY_STORAGE } from "../server/security/session-key";
 import { makeRepo as makeGitRepo } from "../tests/helpers/git";
 import { type CliResult, startTestServer, type TestServer, yard as runYard } from "../tests/helpers/server";
 
 export { expect };
+
+/** Makes `api` (a context's request API, which sends the context's cookies) send the session key too. */
+function withSessionKey(api: APIRequestContext, key: string): void {
+  const fetch = api.fetch.bind(api);
+  api.fetch = (url, options = {}) => fetch(url, { ...options, headers: { [SESSION_KEY_HEADER]: key, ...options.headers } });
+}
 export type { CliResult };
 
 export interface YardServer {
@@ -107,6 +116,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     expect(res?.ok(), `login link answered ${res?.status()}`).toBe(true);
     // Landed on the board (which may already have put the selected project into the query).
     await expect(page).toHaveURL(new RegExp(`^${server.url.replace(/[.]/g, "\\.")}/(\\?project=[a-z0-9]+)?$`));
+    const key = await page.evaluate((k) => localStorage.getItem(k), SESSION_KEY_STORAGE);
+    expect(key, "the login page left no session key in localStorage").toBeTruthy();
+    withSessionKey(page.request, key!);
     await use(page);
   },
 

@@ -1,5 +1,5 @@
-// The browser's one socket.io connection (same origin, path /socket.io; the session cookie
-// authenticates it) and two helpers on top of it:
+// The browser's one socket.io connection (same origin, path /socket.io; the session cookie and the
+// session key in the handshake's query authenticate it) and helpers on top of it:
 //   attachPane(): a live terminal stream for one pane — snapshot, output, resyncs, lifecycle and
 //                 exit — that re-attaches by itself after a reconnect (the fresh snapshot restores
 //                 the screen);
@@ -15,6 +15,7 @@ import type { ClientToServerEvents, PaneSnapshot, ServerToClientEvents } from ".
 import { globMatch } from "../server/core/events/glob";
 import type { YardEvent } from "../server/core/events/journal";
 import type { PaneInfo } from "../server/core/panes/manager";
+import { sessionQuery } from "./session";
 
 export type { PaneInfo, PaneSnapshot, YardEvent };
 
@@ -31,7 +32,7 @@ let socket: Socket | null = null;
 
 export function getSocket(): Socket {
   if (!socket) {
-    socket = io({ path: "/socket.io", transports: ["websocket", "polling"] });
+    socket = io({ path: "/socket.io", transports: ["websocket", "polling"], query: sessionQuery() });
     // For the end-to-end tests (they drop the connection to check the reconnect path).
     (window as unknown as { __yardSocket?: Socket }).__yardSocket = socket;
   }

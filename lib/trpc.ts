@@ -1,17 +1,19 @@
 // The browser's tRPC wiring: the typed React Query integration (useTRPC / TRPCProvider), the
-// client factory (same-origin; the session cookie authenticates it), and the one way the UI reads
-// an error: the server's {code, message, details} from the shared registry.
+// client factory (same-origin; the session cookie and the session key header authenticate it),
+// and the one way the UI reads an error: the server's {code, message, details} from the shared
+// registry.
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import type { AppRouter } from "../server/api/router";
 import type { YardErrorData } from "../server/api/trpc";
+import { sessionHeaders } from "./session";
 
 export type { YardErrorData };
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
 export function makeTrpcClient() {
-  return createTRPCClient<AppRouter>({ links: [httpLink({ url: "/api/trpc" })] });
+  return createTRPCClient<AppRouter>({ links: [httpLink({ url: "/api/trpc", headers: sessionHeaders })] });
 }
 
 export function errorOf(e: unknown): YardErrorData {

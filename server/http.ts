@@ -1,23 +1,25 @@
-// The one HTTP server: guards every request (Host, Origin, token), serves /api/health and
-// /login itself, tRPC at /api/trpc, socket.io at /socket.io, and hands the rest to Next.js.
-// Connections are capped (security/connections.ts) and stalled ones closed, so slow clients
-// cannot hold its file descriptors.
+// The one HTTP server: guards every request (Host, Origin, token or browser session), serves
+// /api/health and /login (the session exchange) itself, tRPC at /api/trpc, socket.io at
+// /socket.io, and hands the rest to Next.js. Connections are capped (security/connections.ts) and
+// stalled ones closed, so slow clients cannot hold its file descriptors.
 // The same request handler also answers on a Unix socket under the data dir (run/api.sock,
 // dir 0700, socket 0600): sandboxed agents without network reach the API through it.
 import { lstatSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import path from "node:path";
+import { createHash } from "node:crypto";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { MAX_SOCKET_PATH, paths, socketPathFits } from "./config";
 import { appRouter } from "./api/router";
 import type { Context } from "./api/trpc";
 import { attachRealtime, type Realtime } from "./realtime/socket";
 import { LIMITS, jsonDepthExceeds } from "./contracts/common";
-import { type GuardConfig, type Principal, authenticate, checkHost, checkOrigin, sessionCookie, sessionCookieHeader } from "./security/guard";
+import { type Credentials, type GuardConfig, type Principal, authenticate, checkHost, checkOrigin, keylessSession, sessionCookie, sessionCookieHeader } from "./security/guard";
+import { SESSION_KEY_HEADER, SESSION_KEY_STORAGE } from "./security/session-key";
 import { ConnectionLimiter, connectionCapsFrom } from "./security/connections";
 import { SessionStore } from "./security/sessions";
-import { loadOrCreateToken, safeEqual } from "./security/token";
+import { loadOrCreateToken, safeEqual, sessionCookieName } from "./security/token";
 import type { ApiSocketState } from "./core/sandbox/sandbox";
 import { createServices, type Services } from "./services";
 import { ensurePrivateDir, listenPrivateSocket } from "./panehost/protocol";
@@ -122,6 +124,31 @@ function readBody(req: http.IncomingMessage): Promise<string | Refused> {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/**
+ * The login exchange's answer: a page that puts the session key into this origin's localStorage
+ * (bound to scheme, host and port: no other local server can read it, and every tab of the board
+ * shares it, also after a browser restart, as the 30-day cookie lasts) and then replaces itself
+ * with the target page. Its one script is fixed (allowed by hash); the key and the target travel
+ * in meta tags.
+ */
+const LOGIN_SCRIPT =
+  `(function(){var m=function(n){return document.querySelector('meta[name="'+n+'"]').getAttribute("content")};` +
+  `try{localStorage.setItem(${JSON.stringify(SESSION_KEY_STORAGE)},m("yard-session-key"))}` +
+  `catch(e){document.getElementById("msg").textContent="This browser does not let the board keep its session key (site storage is blocked): allow storage for this address and open the login link again.";return}` +
+  `location.replace(m("yard-next"))})()`;
+const LOGIN_CSP = `default-src 'none'; script-src 'sha256-${createHash("sha256").update(LOGIN_SCRIPT).digest("base64")}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
+function loginPage(key: string, target: string): string {
+  return (
+    `<!doctype html><html><head><meta charset="utf-8"><title>Switchyard</title>` +
+    `<meta name="yard-session-key" content="${escapeHtml(key)}"><meta name="yard-next" content="${escapeHtml(target)}"></head>` +
+    `<body style="font-family:system-ui;max-width:40rem;margin:4rem auto;line-height:1.5"><p id="msg">Logging in…</p>` +
+    `<noscript><p>The board needs JavaScript.</p></noscript><script>${LOGIN_SCRIPT}</script></body></html>`
+  );
+}
+
 export function portInUseMessage(port: number): string {
   return `Port ${port} is already in use (is another Switchyard running?). Pick another with PORT=${port + 1} npm start, or yard serve --port ${port + 1}.`;
 }
@@ -179,7 +206,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const p = paths(opts.home);
   const token = loadOrCreateToken(p.token);
   const sessions = new SessionStore(p.sessions);
-  const guardCfg: GuardConfig = { token, sessions };
+  const guardCfg: GuardConfig = { token, sessions, cookieName: sessionCookieName(token) };
   let url = "";
   let apiSocket: ApiSocketState = { error: "the server is still starting" };
   const services = await createServices({ home: opts.home, token, url: () => url, apiSocket: () => apiSocket, log });
@@ -261,14 +288,25 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       if (!safeEqual(presented, token)) return sendError(req, res, 401, "UNAUTHORIZED", "That login link is not valid for this board.");
       const next = u.searchParams.get("next") ?? "/";
       const target = /^\/(?!\/)[^\s\\]*$/.test(next) ? next : "/";
-      // A fresh session value at every login; the one this browser held before is revoked.
-      const value = sessions.create(sessionCookie(req.headers.cookie));
-      res.writeHead(302, { location: target, "set-cookie": sessionCookieHeader(value), "cache-control": "no-store", "referrer-policy": "no-referrer" });
-      return res.end();
+      // A fresh session at every login; the one this browser held before is revoked.
+      const session = sessions.create(sessionCookie(req.headers.cookie, guardCfg.cookieName));
+      res.writeHead(200, {
+        "content-type": "text/html; charset=utf-8",
+        "set-cookie": sessionCookieHeader(guardCfg.cookieName, session.cookie),
+        "cache-control": "no-store",
+        "referrer-policy": "no-referrer",
+        "content-security-policy": LOGIN_CSP,
+      });
+      return res.end(loginPage(session.key, target));
     }
 
-    const principal = authenticate({ authorization: req.headers.authorization, cookie: req.headers.cookie }, guardCfg);
-    if (!principal) return sendError(req, res, 401, "UNAUTHORIZED", "This board needs its login token.");
+    const credentials: Credentials = { authorization: req.headers.authorization, cookie: req.headers.cookie, sessionKey: headerValue(req.headers[SESSION_KEY_HEADER]) };
+    // Pages (the HTML/JS shell, no data) take the session cookie alone; the API needs its key too.
+    const principal = authenticate(credentials, guardCfg, { pages: !u.pathname.startsWith("/api/") });
+    if (!principal) {
+      if (keylessSession(credentials, guardCfg)) return sendError(req, res, 401, "UNAUTHORIZED", "This browser's session key is missing or stale: open the login link again (yard status prints it).");
+      return sendError(req, res, 401, "UNAUTHORIZED", "This board needs its login token.");
+    }
     let pane: Context["pane"] = null;
     if (principal.kind === "pane") {
       pane = await services.panes.authenticate(principal.paneId, principal.secret);

@@ -1,13 +1,15 @@
 // The HTTP edge against the real server on a random port, measured with real sockets: slow and
-// idle clients are disconnected and capped (on the TCP port and on run/api.sock), and long polls
-// are capped per caller.
+// idle clients are disconnected and capped (on the TCP port and on run/api.sock), long polls are
+// capped per caller, and a browser session needs its key as well as its cookie.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { io } from "socket.io-client";
 import { adminClient, clientWithToken, errorOf } from "./helpers/client";
+import { browserLogin, request, trpcPost } from "./helpers/http";
 import { scratch } from "./helpers/scratch";
 import { startTestServer, type TestServer } from "./helpers/server";
 import { waitFor } from "./helpers/wait";
@@ -71,14 +73,15 @@ function health(to: Target): Promise<number> {
 
 const CAP = 40;
 const TOTAL = 60;
-/** A server with a short request timeout and small caps. */
+/** Item 7's server: short request timeout, small caps. Item 9's: the defaults. */
 let s: TestServer;
+let board: TestServer;
 
 beforeAll(async () => {
-  s = await startTestServer({ env: { YARD_REQUEST_TIMEOUT_MS: "1000", YARD_MAX_CONNECTIONS: String(CAP), YARD_MAX_CONNECTIONS_TOTAL: String(TOTAL), YARD_MAX_WAITS: "3" } });
+  [s, board] = await Promise.all([startTestServer({ env: { YARD_REQUEST_TIMEOUT_MS: "1000", YARD_MAX_CONNECTIONS: String(CAP), YARD_MAX_CONNECTIONS_TOTAL: String(TOTAL), YARD_MAX_WAITS: "3" } }), startTestServer()]);
 });
 afterAll(async () => {
-  await s?.dispose();
+  await Promise.all([s?.dispose(), board?.dispose()]);
   dirs.cleanup();
 });
 
@@ -160,3 +163,89 @@ describe("item 7: slow clients are disconnected, connections and long polls are 
   });
 });
 
+/** A socket.io handshake with these headers: "connected", or the refusal's HTTP status and body. */
+function socketHandshake(server: TestServer, extraHeaders: Record<string, string>, transport: "polling" | "websocket"): Promise<string> {
+  return new Promise((resolve) => {
+    const sock = io(server.url, { path: "/socket.io", transports: [transport], extraHeaders, reconnection: false, timeout: 5_000 });
+    sock.on("connect", () => {
+      sock.close();
+      resolve("connected");
+    });
+    sock.on("connect_error", (e: Error & { context?: { status?: number; responseText?: string } }) => {
+      sock.close();
+      resolve(`refused: ${e.message}`);
+    });
+  });
+}
+
+const yardCode = (body: string) => (JSON.parse(body) as { error?: { data?: { yard?: { code?: string } } } }).error?.data?.yard?.code;
+
+describe("item 9: a browser session is a cookie plus a key that no other local server receives", () => {
+  it("logs in with a per-install __Host- cookie (Secure, HttpOnly, SameSite=Strict) and a page that keeps the key in the origin's storage", async () => {
+    const res = await request(board.loginUrl);
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/^text\/html/);
+    expect(res.headers["cache-control"]).toBe("no-store");
+    const setCookie = ([] as string[]).concat(res.headers["set-cookie"] ?? [])[0] ?? "";
+    const [pair, ...attrs] = setCookie.split(";").map((a) => a.trim());
+    expect(pair).toMatch(/^__Host-yard-[0-9a-f]{12}=[A-Za-z0-9_-]{43}$/);
+    expect(attrs.sort()).toEqual(["HttpOnly", "Max-Age=2592000", "Path=/", "SameSite=Strict", "Secure"]);
+    // The key is in the page (for its one script, allowed by hash), never in the cookie.
+    const key = /<meta name="yard-session-key" content="([A-Za-z0-9_-]{43})">/.exec(res.body)?.[1];
+    expect(key).toBeTruthy();
+    expect(setCookie).not.toContain(key!);
+    expect(res.body).toContain(`localStorage.setItem("switchyard.sessionKey"`);
+    expect(res.body).toContain(`location.replace(`);
+    expect(res.headers["content-security-policy"]).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=*';.*frame-ancestors 'none'/);
+    expect(res.body).not.toContain(board.token);
+    // sessions.json keeps hashes of both halves only.
+    const stored = readFileSync(path.join(board.home, "sessions.json"), "utf8");
+    expect(stored).not.toContain(pair!.split("=")[1]!);
+    expect(stored).not.toContain(key!);
+    expect(JSON.parse(stored).sessions.at(-1)).toEqual({ hash: expect.stringMatching(/^[0-9a-f]{64}$/), keyHash: expect.stringMatching(/^[0-9a-f]{64}$/), createdAt: expect.any(Number) });
+    // The name is this install's: the same at every login, another install's differs.
+    const name = pair!.split("=")[0];
+    expect((await browserLogin(board.loginUrl)).cookie.split("=")[0]).toBe(name);
+    expect((await browserLogin(s.loginUrl)).cookie.split("=")[0]).not.toBe(name);
+  });
+
+  it("refuses the cookie alone (what a dev server on another port receives) on tRPC and on the socket handshake", async () => {
+    // What the browser sends to every port of 127.0.0.1 once logged in: the cookie.
+    const login = await request(board.loginUrl);
+    const cookie = String(([] as string[]).concat(login.headers["set-cookie"] ?? [])[0]).split(";")[0]!;
+    const query = await request(`${board.url}/api/trpc/projects.list`, { headers: { cookie } });
+    expect([query.status, yardCode(query.body)]).toEqual([401, "UNAUTHORIZED"]);
+    expect(JSON.parse(query.body).error.message).toContain("open the login link again");
+    const mutation = await trpcPost(board.url, "projects.add", { path: dirs.repo() }, { cookie });
+    expect([mutation.status, yardCode(mutation.body)]).toEqual([401, "UNAUTHORIZED"]);
+    // The socket.io handshake, raw (engine.io's first request) and through the client on both transports.
+    const raw = await request(`${board.url}/socket.io/?EIO=4&transport=polling`, { headers: { cookie } });
+    expect([raw.status, yardCode(raw.body)]).toEqual([401, "UNAUTHORIZED"]);
+    expect(await socketHandshake(board, { cookie }, "polling")).toMatch(/^refused/);
+    expect(await socketHandshake(board, { cookie }, "websocket")).toMatch(/^refused/);
+    // A key of another session does not complete it either.
+    const other = await browserLogin(board.loginUrl);
+    expect((await request(`${board.url}/api/trpc/projects.list`, { headers: { cookie, "x-yard-session-key": other.key } })).status).toBe(401);
+    expect(await socketHandshake(board, { cookie, "x-yard-session-key": other.key }, "websocket")).toMatch(/^refused/);
+    // The cookie alone still passes the pages' gate (their shell carries no data); nothing does without it.
+    const page = await request(`${board.url}/`, { headers: { cookie, accept: "text/html" } });
+    expect(page.body).toContain("This server runs without the UI");
+    expect((await request(`${board.url}/`, { headers: { accept: "text/html" } })).status).toBe(401);
+
+    // Cookie and key together, as the board's own clients send them: admitted everywhere.
+    const session = await browserLogin(board.loginUrl);
+    expect((await request(`${board.url}/api/trpc/projects.list`, { headers: session.headers })).status).toBe(200);
+    expect((await request(`${board.url}/socket.io/?EIO=4&transport=polling`, { headers: session.headers })).status).toBe(200);
+    expect(await socketHandshake(board, session.headers, "websocket")).toBe("connected");
+    expect(await socketHandshake(board, session.headers, "polling")).toBe("connected");
+    // The browser's WebSocket cannot set headers: the key rides in the handshake's query there.
+    const viaQuery = await new Promise<string>((resolve) => {
+      const sock = io(board.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie: session.cookie }, query: { yardSessionKey: session.key }, reconnection: false });
+      sock.on("connect", () => (sock.close(), resolve("connected")));
+      sock.on("connect_error", (e) => (sock.close(), resolve(`refused: ${e.message}`)));
+    });
+    expect(viaQuery).toBe("connected");
+    // The install token (the CLI) is unchanged.
+    expect((await request(`${board.url}/api/trpc/projects.list`, { headers: { authorization: `Bearer ${board.token}` } })).status).toBe(200);
+  });
+});

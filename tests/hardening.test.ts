@@ -9,7 +9,7 @@ import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminClient, clientWithToken, errorOf } from "./helpers/client";
 import { git } from "./helpers/git";
-import { request, trpcPost } from "./helpers/http";
+import { browserLogin, request, trpcPost } from "./helpers/http";
 import { startTestServer, type TestServer, yard } from "./helpers/server";
 import { scratch } from "./helpers/scratch";
 import { waitFor } from "./helpers/wait";
@@ -315,27 +315,25 @@ describe("10: headers, timeouts, sockets and sessions", () => {
   });
 
   it("rotates the session at every login and closes sockets of the revoked one", async () => {
-    const login1 = await request(server.loginUrl);
-    const cookie1 = String(login1.headers["set-cookie"]).split(";")[0]!;
-    const login2 = await request(server.loginUrl, { headers: { cookie: cookie1 } });
-    const cookie2 = String(login2.headers["set-cookie"]).split(";")[0]!;
-    expect(cookie2).not.toBe(cookie1);
-    expect((await request(`${server.url}/api/trpc/projects.list`, { headers: { cookie: cookie2 } })).status).toBe(200);
-    expect((await request(`${server.url}/api/trpc/projects.list`, { headers: { cookie: cookie1 } })).status).toBe(401);
+    const login1 = await browserLogin(server.loginUrl);
+    const login2 = await browserLogin(server.loginUrl, login1.cookie);
+    expect(login2.cookie).not.toBe(login1.cookie);
+    expect(login2.key).not.toBe(login1.key);
+    expect((await request(`${server.url}/api/trpc/projects.list`, { headers: login2.headers })).status).toBe(200);
+    expect((await request(`${server.url}/api/trpc/projects.list`, { headers: login1.headers })).status).toBe(401);
 
     // A socket opened with a session is closed when that session is rotated away.
-    const login3 = await request(server.loginUrl);
-    const cookie3 = String(login3.headers["set-cookie"]).split(";")[0]!;
-    const sock = io(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie: cookie3 }, reconnection: false });
+    const login3 = await browserLogin(server.loginUrl);
+    const sock = io(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: login3.headers, reconnection: false });
     await new Promise<void>((resolve, reject) => {
       sock.on("connect", () => resolve());
       sock.on("connect_error", reject);
     });
     const disconnected = new Promise<string>((resolve) => sock.on("disconnect", (reason) => resolve(reason)));
-    await request(server.loginUrl, { headers: { cookie: cookie3 } });
+    await browserLogin(server.loginUrl, login3.cookie);
     expect(await disconnected).toBe("io server disconnect");
-    // And the revoked cookie cannot open a new one.
-    const again = io(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie: cookie3 }, reconnection: false });
+    // And the revoked session cannot open a new one.
+    const again = io(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: login3.headers, reconnection: false });
     const refused = await new Promise<boolean>((resolve) => {
       again.on("connect", () => resolve(false));
       again.on("connect_error", () => resolve(true));
@@ -345,8 +343,8 @@ describe("10: headers, timeouts, sockets and sessions", () => {
   });
 
   it("acknowledges an event subscription with the seq it streams after: nothing after it is missed", async () => {
-    const cookie = String((await request(server.loginUrl)).headers["set-cookie"]).split(";")[0]!;
-    const sock = io(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie }, reconnection: false });
+    const { headers } = await browserLogin(server.loginUrl);
+    const sock = io(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: headers, reconnection: false });
     try {
       await new Promise<void>((resolve, reject) => {
         sock.on("connect", () => resolve());
@@ -375,11 +373,11 @@ describe("10: headers, timeouts, sockets and sessions", () => {
   it("keeps sessions across a restart", async () => {
     const home = tmp("yard-sess-home-");
     const s1 = await startTestServer({ home });
-    const cookie = String((await request(s1.loginUrl)).headers["set-cookie"]).split(";")[0]!;
+    const { headers } = await browserLogin(s1.loginUrl);
     await s1.stop();
     const s2 = await startTestServer({ home });
     try {
-      expect((await request(`${s2.url}/api/trpc/projects.list`, { headers: { cookie } })).status).toBe(200);
+      expect((await request(`${s2.url}/api/trpc/projects.list`, { headers })).status).toBe(200);
     } finally {
       await s2.stop();
     }

@@ -1,13 +1,16 @@
-// socket.io wiring at /socket.io: admits only authenticated handshakes from this server's own
-// origin on a loopback Host, re-checks the credentials at every namespace connection and every
-// event (a revoked browser session's sockets are closed at once), validates every payload with
-// the shared socket contract, and pushes journal events to subscribed clients.
-import type http from "node:http";
+// socket.io wiring at /socket.io: admits only authenticated handshakes (the install token, or a
+// browser session's cookie and key) from this server's own origin on a loopback Host, answering
+// others with a typed 401/403 before engine.io opens anything; re-checks the credentials at every
+// namespace connection and every event (a revoked browser session's sockets are closed at once),
+// validates every payload with the shared socket contract, and pushes journal events to
+// subscribed clients.
+import http from "node:http";
 import { Server, type Socket } from "socket.io";
 import { type Ack, type ClientToServerEvents, errorReply, parseSocketInput, type ServerToClientEvents } from "../contracts/socket";
 import { YardError } from "../core/errors";
 import type { YardEvent } from "../core/events/journal";
-import { authenticate, checkHost, checkSocketOrigin, type GuardConfig } from "../security/guard";
+import { authenticate, checkHost, checkSocketOrigin, type GuardConfig, keylessSession, type Refusal } from "../security/guard";
+import { SESSION_KEY_HEADER, SESSION_KEY_QUERY } from "../security/session-key";
 import { SessionStore } from "../security/sessions";
 import type { Services } from "../services";
 import { wireTerminals } from "./terminals";
@@ -18,6 +21,7 @@ export type YardSocket = Socket<ClientToServerEvents, ServerToClientEvents, Reco
 interface SocketData {
   /** The browser session the socket was opened with (absent for the install token). */
   session?: string;
+  key?: string;
 }
 
 export interface Realtime {
@@ -25,16 +29,39 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
+type Admitted = { ok: true; session?: string; key?: string };
+
+/** The session key of a handshake: its header (non-browser clients) or its query (a browser's WebSocket cannot set headers). */
+function handshakeKey(req: http.IncomingMessage): string | undefined {
+  const h = req.headers[SESSION_KEY_HEADER];
+  if (typeof h === "string" && h) return h;
+  try {
+    return new URL(req.url ?? "/", "http://localhost").searchParams.get(SESSION_KEY_QUERY) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Who the handshake's headers authenticate as: only the user (token or session) may connect;
- * every socket event is the person's (the gate table's SOCKET_GATES), so no pane token gets in.
+ * Who the handshake's headers authenticate as: only the user (token, or a browser session with
+ * its key) may connect; every socket event is the person's (the gate table's SOCKET_GATES), so no
+ * pane token gets in.
  */
-function admit(req: http.IncomingMessage, guard: GuardConfig): { ok: true; session?: string } | { ok: false; reason: string } {
+function admit(req: http.IncomingMessage, guard: GuardConfig): Admitted | Refusal {
   const refusal = checkHost(req.headers.host, guard) ?? checkSocketOrigin(req.headers.origin, req.headers.host, req.headers["sec-fetch-site"] as string | undefined);
-  if (refusal) return { ok: false, reason: refusal.message };
-  const principal = authenticate({ authorization: req.headers.authorization, cookie: req.headers.cookie }, guard);
-  if (!principal || principal.kind !== "admin") return { ok: false, reason: "UNAUTHORIZED" };
-  return { ok: true, session: principal.session };
+  if (refusal) return refusal;
+  const credentials = { authorization: req.headers.authorization, cookie: req.headers.cookie, sessionKey: handshakeKey(req) };
+  const principal = authenticate(credentials, guard);
+  if (!principal || principal.kind !== "admin") {
+    const message = keylessSession(credentials, guard) ? "This browser's session key is missing or stale: open the login link again" : "This board needs its login token";
+    return { status: 401, code: "UNAUTHORIZED", message };
+  }
+  return { ok: true, session: principal.session, key: principal.session ? credentials.sessionKey : undefined };
+}
+
+/** A refused handshake's answer, in the shape tRPC errors have (the status says it too). */
+function refusalBody(r: Refusal): string {
+  return JSON.stringify({ error: { message: r.message, code: r.status === 401 ? -32001 : -32003, data: { code: r.code, httpStatus: r.status, yard: { code: r.code, message: r.message, details: null, retryable: false } } } });
 }
 
 export function attachRealtime(server: http.Server, opts: { services: Services; guard: GuardConfig; sessions: SessionStore }): Realtime {
@@ -44,15 +71,37 @@ export function attachRealtime(server: http.Server, opts: { services: Services; 
     maxHttpBufferSize: 1e6,
     allowRequest: (req, callback) => {
       const a = admit(req, opts.guard);
-      callback(a.ok ? null : a.reason, a.ok);
+      callback("ok" in a ? null : a.code, "ok" in a);
     },
+  });
+
+  // A handshake (no session id yet) is admitted here first, so a refused one gets its own status
+  // (401 without credentials, 403 from a foreign origin) and engine.io opens nothing. Requests
+  // that carry a session id belong to an admitted handshake.
+  io.engine.use((req: http.IncomingMessage, res: http.ServerResponse, next: (err?: Error) => void) => {
+    if (new URL(req.url ?? "/", "http://localhost").searchParams.get("sid")) return next();
+    const a = admit(req, opts.guard);
+    if ("ok" in a) return next();
+    const body = refusalBody(a);
+    const reason = a.status === 401 ? "Unauthorized" : a.status === 403 ? "Forbidden" : "Bad Request";
+    if (res instanceof http.ServerResponse) {
+      res.writeHead(a.status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+      res.end(body);
+    } else {
+      // A WebSocket upgrade: answer on the raw socket and close it at once.
+      const socket = req.socket;
+      if (socket.writable) socket.write(`HTTP/1.1 ${a.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.destroy();
+    }
+    next(new Error(a.code));
   });
 
   // Every namespace connection is authenticated again, from the handshake's own headers.
   io.use((socket, next) => {
     const a = admit(socket.request, opts.guard);
-    if (!a.ok) return next(new Error(a.reason));
+    if (!("ok" in a)) return next(new Error(a.code));
     socket.data.session = a.session;
+    socket.data.key = a.key;
     next();
   });
 
@@ -63,7 +112,7 @@ export function attachRealtime(server: http.Server, opts: { services: Services; 
   io.on("connection", (socket) => {
     // A session revoked or expired since the handshake ends the socket at its next event.
     socket.use((_packet, next) => {
-      if (socket.data.session && !opts.sessions.verify(socket.data.session)) {
+      if (socket.data.session && !opts.sessions.verify(socket.data.session, socket.data.key)) {
         socket.disconnect(true);
         return next(new Error("UNAUTHORIZED"));
       }

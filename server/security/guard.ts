@@ -1,9 +1,12 @@
 // Request admission, framework-free: Host must be a loopback name (DNS rebinding), state-changing
 // requests and socket handshakes must not come from a foreign Origin, and every request except
-// the open ones must carry the install token (cookie or bearer) or a pane token.
+// the open ones must carry the install token (bearer), a browser session or a pane token. A
+// browser session is its cookie and its key (session-key.ts): both for the API and sockets, the
+// cookie alone only for pages (the HTML/JS shell, which carries no data: the data comes through
+// tRPC).
 import { isLoopbackHost } from "../config";
 import { SESSION_MAX_AGE_MS, type SessionStore } from "./sessions";
-import { SESSION_COOKIE, parsePaneToken, safeEqual } from "./token";
+import { parsePaneToken, safeEqual } from "./token";
 
 /**
  * Who is calling. `session` is the browser session's cookie value (admin through the browser);
@@ -13,7 +16,9 @@ export type Principal = { kind: "admin"; session?: string } | { kind: "pane"; pa
 
 export interface GuardConfig {
   token: string;
-  sessions: Pick<SessionStore, "verify">;
+  sessions: Pick<SessionStore, "verify" | "verifyCookie">;
+  /** This install's session cookie name (token.ts sessionCookieName). */
+  cookieName: string;
   /** Extra Host names allowed besides loopback (only with --allow-remote). */
   extraHosts?: string[];
 }
@@ -75,8 +80,19 @@ export function parseCookies(header: string | undefined): Record<string, string>
   return out;
 }
 
-/** Who is calling, from `Authorization: Bearer` or the session cookie; null when neither is valid. */
-export function authenticate(headers: { authorization?: string; cookie?: string }, cfg: GuardConfig): Principal | null {
+export interface Credentials {
+  authorization?: string;
+  cookie?: string;
+  /** The browser session's key (SESSION_KEY_HEADER, or the socket handshake's query). */
+  sessionKey?: string;
+}
+
+/**
+ * Who is calling, from `Authorization: Bearer` or the browser session; null when neither is
+ * valid. A browser session needs its cookie and its key, except for `pages`: there the cookie
+ * alone admits (the shell a page loads carries no data).
+ */
+export function authenticate(headers: Credentials, cfg: GuardConfig, opts: { pages?: boolean } = {}): Principal | null {
   const auth = headers.authorization;
   if (auth) {
     const m = /^Bearer\s+(\S+)$/i.exec(auth.trim());
@@ -86,15 +102,21 @@ export function authenticate(headers: { authorization?: string; cookie?: string 
     const pane = parsePaneToken(presented);
     return pane ? { kind: "pane", paneId: pane.paneId, secret: pane.secret } : null;
   }
-  const cookie = sessionCookie(headers.cookie);
-  if (cookie && cfg.sessions.verify(cookie)) return { kind: "admin", session: cookie };
+  const cookie = sessionCookie(headers.cookie, cfg.cookieName);
+  if (cookie && (opts.pages ? cfg.sessions.verifyCookie(cookie) : cfg.sessions.verify(cookie, headers.sessionKey))) return { kind: "admin", session: cookie };
   return null;
 }
 
-export function sessionCookie(header: string | undefined): string | undefined {
-  return parseCookies(header)[SESSION_COOKIE];
+/** A live session's cookie without its key (or with a wrong one): worth its own message. */
+export function keylessSession(headers: Credentials, cfg: GuardConfig): boolean {
+  return !headers.authorization && cfg.sessions.verifyCookie(sessionCookie(headers.cookie, cfg.cookieName));
 }
 
-export function sessionCookieHeader(value: string): string {
-  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(SESSION_MAX_AGE_MS / 1000)}`;
+export function sessionCookie(header: string | undefined, name: string): string | undefined {
+  return parseCookies(header)[name];
+}
+
+/** `__Host-` (token.ts): Secure, Path=/ and no Domain; HttpOnly, SameSite=Strict, 30 days. */
+export function sessionCookieHeader(name: string, value: string): string {
+  return `${name}=${value}; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(SESSION_MAX_AGE_MS / 1000)}`;
 }

@@ -1,8 +1,10 @@
-// Browser sessions: each login link exchange mints a fresh random session value (the cookie),
-// and the server keeps only its hash, in a 0600 file under the data dir so sessions survive a
-// restart. Logging in again rotates the browser's value (the old one is revoked); sessions expire
-// after MAX_AGE_MS; at most MAX_SESSIONS are kept (the oldest go first). Listeners hear about
-// revocations so live sockets opened with a revoked session are closed.
+// Browser sessions: each login link exchange mints a fresh random session of two halves, the
+// cookie value and a key that is never a cookie (session-key.ts), and the server keeps only their
+// hashes, in a 0600 file under the data dir so sessions survive a restart. The API and sockets
+// need both halves; a cookie alone (which any server on the host's other ports receives) opens
+// only the pages' shell. Logging in again rotates the browser's session (the old one is revoked);
+// sessions expire after MAX_AGE_MS; at most MAX_SESSIONS are kept (the oldest go first).
+// Listeners hear about revocations so live sockets opened with a revoked session are closed.
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { safeEqual } from "./token";
@@ -11,9 +13,20 @@ export const SESSION_MAX_AGE_MS = 30 * 24 * 3600_000;
 const MAX_SESSIONS = 32;
 
 interface Entry {
+  /** SHA-256 of the cookie value. */
   hash: string;
+  /** SHA-256 of the key. */
+  keyHash: string;
   createdAt: number;
 }
+
+/** What a login hands the browser: the cookie's value and the key, neither of them stored. */
+export interface NewSession {
+  cookie: string;
+  key: string;
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
 
 const hashOf = (value: string) => createHash("sha256").update(value).digest("hex");
 
@@ -27,28 +40,42 @@ export class SessionStore {
   ) {
     try {
       const data = JSON.parse(readFileSync(file, "utf8")) as { sessions?: Entry[] };
-      this.entries = (data.sessions ?? []).filter((e) => typeof e.hash === "string" && /^[0-9a-f]{64}$/.test(e.hash) && Number.isFinite(e.createdAt));
+      // Sessions from before keys existed (no keyHash) cannot be completed: they are dropped, and
+      // that browser opens the login link once more.
+      this.entries = (data.sessions ?? []).filter((e) => typeof e.hash === "string" && HEX64.test(e.hash) && typeof e.keyHash === "string" && HEX64.test(e.keyHash) && Number.isFinite(e.createdAt));
     } catch {
       this.entries = [];
     }
     this.prune();
   }
 
-  /** A new session; returns the cookie value (never stored). `replacing` is revoked. */
-  create(replacing?: string): string {
+  /** A new session (neither half is stored, only their hashes). `replacing` (a cookie value) is revoked. */
+  create(replacing?: string): NewSession {
     if (replacing) this.revoke(replacing, { save: false });
-    const value = randomBytes(32).toString("base64url");
-    this.entries.push({ hash: hashOf(value), createdAt: this.now() });
+    const cookie = randomBytes(32).toString("base64url");
+    const key = randomBytes(32).toString("base64url");
+    this.entries.push({ hash: hashOf(cookie), keyHash: hashOf(key), createdAt: this.now() });
     while (this.entries.length > MAX_SESSIONS) this.emitRevoked(this.entries.shift()!.hash);
     this.save();
-    return value;
+    return { cookie, key };
   }
 
-  verify(value: string | undefined): boolean {
-    if (!value || value.length > 200) return false;
-    const h = hashOf(value);
+  /** A live session with this cookie value and this key: what the API and sockets need. */
+  verify(cookie: string | undefined, key: string | undefined): boolean {
+    const e = this.find(cookie);
+    return !!e && !!key && key.length <= 200 && safeEqual(e.keyHash, hashOf(key));
+  }
+
+  /** A live session with this cookie value, whatever the key: enough for the pages' shell only. */
+  verifyCookie(cookie: string | undefined): boolean {
+    return !!this.find(cookie);
+  }
+
+  private find(cookie: string | undefined): Entry | undefined {
+    if (!cookie || cookie.length > 200) return undefined;
+    const h = hashOf(cookie);
     const cutoff = this.now() - SESSION_MAX_AGE_MS;
-    return this.entries.some((e) => e.createdAt > cutoff && safeEqual(e.hash, h));
+    return this.entries.find((e) => e.createdAt > cutoff && safeEqual(e.hash, h));
   }
 
   revoke(value: string, opts: { save?: boolean } = {}): boolean {

@@ -1,11 +1,21 @@
 // The install's secret: a random token in a mode-0600 file under the data dir, created on
 // first start. Owns token creation, constant-time comparison, the session cookie's name, and
 // pane-scoped tokens.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-export const SESSION_COOKIE = "yard_session";
+/**
+ * The browser session cookie's name, scoped to this install (derived from its token, so stable
+ * across restarts and different for every data dir: two boards on one host never overwrite each
+ * other's session). `__Host-` makes the browser require Secure, Path=/ and no Domain; browsers
+ * accept Secure cookies from http://127.0.0.1, localhost and [::1] (potentially trustworthy
+ * origins). Cookies ignore ports, so any server on the same host still receives it: what makes
+ * a session usable is the key beside it (session-key.ts), which is never a cookie.
+ */
+export function sessionCookieName(token: string): string {
+  return `__Host-yard-${createHmac("sha256", token).update("switchyard session cookie name").digest("hex").slice(0, 12)}`;
+}
 
 export function loadOrCreateToken(file: string): string {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
