@@ -3,7 +3,7 @@
 // refused, a failed dependency leaving its dependent waiting with the reason, waiting across a
 // server restart; a worker's question answered through the thread; results acknowledged; the
 // role gates as a pane token meets them; whoami, guide and registered worktrees.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -444,6 +444,11 @@ describe("what a pane may name and create: contexts, lineage, the sandbox, atten
     await adminClient(server).agents.add.mutate({ id: net, argv: ["sh", "-c", "exec sleep 600"], sandbox: true, sandboxNetwork: true });
     const withNet = await errorOf(() => o.api.tasks.start.mutate({ repoPath: root, agent: net, objective: "phone home" }));
     expect(withNet).toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/network/) });
+    // Nor may it choose where the worktree goes: the sandbox could then write a directory of its choosing on the host.
+    const placed = path.join(scratch, `placed-${suffix()}`);
+    const withPath = await errorOf(() => o.api.tasks.start.mutate({ repoPath: root, argv: ["sh", "-c", "exec sleep 600"], sandbox: true, path: placed, objective: "write there" }));
+    expect(withPath).toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/path/) });
+    expect(existsSync(placed)).toBe(false);
     expect(await countRows()).toEqual(before);
     expect(git(root, "branch", "--list")).toBe("* main");
 

@@ -77,6 +77,10 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: StartCall
   if (by.sandbox && input.sandbox === false) {
     throw new YardError("FORBIDDEN", sandboxRefusal(by, { sandbox: null }, "a task started with --no-sandbox (sandbox: false)")!, { sandbox: false });
   }
+  // The worktree is what its sandbox may write: a sandboxed caller does not choose where on the host it goes.
+  if (by.sandbox && input.path) {
+    throw new YardError("FORBIDDEN", `${/^[aeiou]/.test(by.role) ? "An" : "A"} ${by.role} pane in the OS sandbox may not choose the worktree's path: its sandbox could write a directory of its choosing on the host (leave --path out)`, { path: input.path });
+  }
   const sandbox = await sandboxFor(ctx, startSandboxFlag(by, input.sandbox), agentId ? await deps.agents.get(agentId) : null);
   const refusal = sandboxRefusal(by, { sandbox }, `a task of profile ${agentId ?? "(a command)"}`);
   if (refusal) throw new YardError("FORBIDDEN", refusal, { agent: agentId, sandbox, callerSandbox: by.sandbox });
