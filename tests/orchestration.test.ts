@@ -415,11 +415,11 @@ describe("what a pane may name and create: contexts, lineage, the sandbox, atten
   };
 
   /** An orchestrating task in `contextId` (an orchestrator profile), sandboxed or not; its pane's token. */
-  async function orchestratingTask(contextId: string, opts: { sandbox?: boolean } = {}) {
+  async function orchestratingTask(contextId: string, opts: { sandbox?: boolean; network?: boolean } = {}) {
     const api = adminClient(server);
     const id = `orch-${suffix()}`;
     const dir = mkdtempSync(path.join(scratch, "orch-env-"));
-    await api.agents.add.mutate({ id, role: "orchestrator", argv: opts.sandbox ? RECORD_ENV : [...RECORD_ENV, dir], sandbox: opts.sandbox ?? false });
+    await api.agents.add.mutate({ id, role: "orchestrator", argv: opts.sandbox ? RECORD_ENV : [...RECORD_ENV, dir], sandbox: opts.sandbox ?? false, sandboxNetwork: opts.network ?? false });
     const { task, pane } = await api.tasks.start.mutate({ repoPath: repo(), agent: id, contextId, objective: "orchestrate" });
     const file = opts.sandbox ? path.join(server.home, "sandbox", task.id, "tmp", "env") : path.join(dir, "env");
     const env = await readEnv(file);
@@ -457,6 +457,12 @@ describe("what a pane may name and create: contexts, lineage, the sandbox, atten
     expect(started.task.sandboxed).toBe(true);
     expect(started.pane!.sandboxed).toBe(true);
     expect((await adminClient(server).panes.get.query({ id: started.pane!.id })).sandboxed).toBe(true);
+    await adminClient(server).tasks.cancel.mutate({ id: started.task.id });
+
+    // One whose own sandbox has the network may start work with the network (sandboxed still).
+    const o2 = await orchestratingTask(`sbx-${suffix()}`, { sandbox: true, network: true });
+    const networked = await o2.api.tasks.start.mutate({ repoPath: root, agent: net, objective: "fetch" });
+    expect(networked.task.sandboxed).toBe(true);
   });
 
   it("a sandboxed orchestrator may not start, or start a round of, unsandboxed work in its context", async () => {
