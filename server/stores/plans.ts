@@ -34,6 +34,15 @@ export class PlanStore {
     return rows.map((r) => ({ id: r.id, taskId: r.taskId, version: r.round, state: r.state as PlanState, body: r.body, annotations: r.annotations, createdAt: r.createdAt, reviews: r.reviews }));
   }
 
+  /**
+   * Decomposed plans whose task's round never ended (its state is still the plan review's): the
+   * server stopped between the subtasks' transaction and the parent's completion.
+   */
+  async decomposedWithOpenTask(): Promise<PlanRecord[]> {
+    const rows = await this.db.plan.findMany({ where: { state: "decomposed", task: { state: { in: ["input_required", "working", "pending"] }, disposition: null } }, include: { reviews: { orderBy: { createdAt: "asc" } } } });
+    return rows.map((r) => ({ id: r.id, taskId: r.taskId, version: r.round, state: r.state as PlanState, body: r.body, annotations: r.annotations, createdAt: r.createdAt, reviews: r.reviews }));
+  }
+
   /** A new version; the one still in review (if any) is superseded by it. */
   async add(p: { id: string; taskId: string; version: number; body: string }): Promise<void> {
     await this.db.$transaction([

@@ -57,6 +57,8 @@ export interface RunGitOptions {
   maxBuffer?: number;
   /** Output goes to temporary files, not pipes: git outlives this process (no input allowed). */
   detached?: boolean;
+  /** Told git's pid once it is spawned (a detached call's caller records it to find git again after a crash). */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface GitResult {
@@ -274,6 +276,7 @@ async function runToFiles(args: readonly string[], opts: RunGitOptions): Promise
     outFile = await fsp.open(path.join(dir, "out"), "w+", 0o600);
     errFile = await fsp.open(path.join(dir, "err"), "w+", 0o600);
     const child = spawnGit(args, opts, ["ignore", outFile.fd, errFile.fd]);
+    if (child.pid) opts.onSpawn?.(child.pid);
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: YardError }>((resolve) => {
       const timer = timeoutMs > 0 ? setTimeout(() => (killTree(child), resolve({ error: timeoutError(args, opts, timeoutMs, "") })), timeoutMs) : undefined;
       child.on("error", (e: NodeJS.ErrnoException) => (clearTimeout(timer), resolve({ error: spawnError(args, opts, e) })));

@@ -34,6 +34,14 @@
 //      failures (e.g. a failing required filter) are undone the same way and surface as GIT_FAILED.
 //   7. Branch already contained in target ("Already up to date"): success, mergeCommit = the
 //      unchanged target HEAD, alreadyUpToDate = true.
+//   Between the merge and the cleanup, beforeCleanup runs (the caller stops the task's agent).
+//
+//   settleInterruptedMerge({ repoRoot, tip, targetBefore }) -> "none" | "completed" | "aborted"
+//     after a crash: when the checkout is still "merging" `tip` (MERGE_HEAD is it), a merge whose
+//     commit landed has its leftover state removed (`git merge --quit`: HEAD, index and files are
+//     the merge's already), one that did not is undone (`git merge --abort`, back to targetBefore).
+//     A checkout merging anything else is not touched.
+//
 //   8. Cleanup (never fails the merge; reported in `cleanup`): remove the worktree
 //      (`git worktree remove --force`, then prune), then `git branch -D` unless the branch was
 //      pre-existing or keepBranch. A branch is not deleted while a worktree still has it checked out.
@@ -65,6 +73,14 @@ export interface MergeTaskInput {
   keepBranch?: boolean;
   /** Merge commit message; default "Merge branch '<branch>' into <target>". */
   message?: string;
+  /**
+   * Called once every check has passed, right before git merges (awaited): the caller records
+   * that a merge is in flight, to finish or undo it after a crash. `pid` follows once git runs.
+   */
+  onMergeStart?: (m: { targetBefore: string; tip: string }) => Promise<void>;
+  onMergePid?: (pid: number) => void;
+  /** Called after the merge landed and before the worktree is removed (the caller stops the agent in it). */
+  beforeCleanup?: () => Promise<void>;
 }
 
 export interface MergeCleanup {
@@ -155,16 +171,31 @@ export async function mergeTask(input: MergeTaskInput): Promise<MergeTaskResult>
     const identity = await committerIdentityArgs(root);
     const message = input.message ?? `Merge branch '${branch}' into ${target}`;
     const untrackedBefore = new Set((await statusEntries(root, { untracked: "all" })).filter((e) => e.x === "?").map((e) => e.path));
+    await input.onMergeStart?.({ targetBefore, tip });
     const res = await runGit([...identity, "merge", "--no-ff", "--no-edit", "--no-stat", "--no-autostash", "--no-rerere-autoupdate", "-m", message, tip], {
       cwd: root,
       allowFail: true,
       detached: true,
+      onSpawn: input.onMergePid,
     });
     if (res.code !== 0) await failMerge({ root, gitDir: repo.gitDir, targetBefore, branch, target, tip, untrackedBefore }, res);
 
     const mergeCommit = firstLine((await runGit(["rev-parse", "HEAD"], { cwd: root })).stdout).trim();
+    await input.beforeCleanup?.().catch(() => {});
     const cleanup = await cleanupAfterMerge(root, worktreePath, branch, !input.branchPreexisting && !input.keepBranch);
     return { mergeCommit, alreadyUpToDate: mergeCommit === targetBefore, targetBefore, branchTip: tip, cleanup };
+  });
+}
+
+export async function settleInterruptedMerge(input: { repoRoot: string; tip: string; targetBefore: string }): Promise<"none" | "completed" | "aborted"> {
+  const first = await inspectRepo(requireAbsolutePath(input.repoRoot, "repoRoot"));
+  return withRepoLock(first.commonDir, async () => {
+    const repo = await inspectRepo(first.root);
+    const mergeHead = await runGit(["rev-parse", "-q", "--verify", "MERGE_HEAD"], { cwd: repo.root, allowFail: true });
+    if (mergeHead.code !== 0 || firstLine(mergeHead.stdout).trim() !== input.tip) return "none";
+    const landed = repo.headSha !== input.targetBefore && (await runGit(["merge-base", "--is-ancestor", input.tip, "HEAD"], { cwd: repo.root, allowFail: true })).code === 0;
+    await runGit(["merge", landed ? "--quit" : "--abort"], { cwd: repo.root });
+    return landed ? "completed" : "aborted";
   });
 }
 

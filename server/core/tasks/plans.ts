@@ -122,13 +122,34 @@ export class PlanService {
     await this.deps.store.decompose(current.id, { version: current.version, summary, annotations }, subtasks, keys);
     await this.deps.journal.append("task.plan", { taskId: t.id, payload: { planId: current.id, version: current.version, state: "decomposed", subtasks: keys, by: reviewer } });
     for (const s of subtasks) await this.deps.journal.append("task.created", { taskId: s.fields.id, payload: { title: s.fields.title, contextId: s.fields.contextId, backlog: true, parentTaskId: t.id, dependsOn: s.dependsOn } });
-    // The parent's round ends here: its result is the plan's subtasks; the planner's work is done.
+    await this.endParentRound(t, current.version, created);
+    return { plan: (await this.list(t.id)).find((p) => p.id === current.id)!, subtasks: created };
+  }
+
+  /** The parent's round ends with an approved plan: its result is the plan's subtasks; the planner's work is done. */
+  private async endParentRound(t: TaskRow, version: number, created: Array<{ key: string; id: string; title: string }>): Promise<void> {
     await this.deps.apply(t.id, { type: "report", status: "completed" }, {
-      result: { status: "completed", summary: `Plan version ${current.version} approved: ${created.length} subtasks (${created.map((c) => c.id).join(", ")})`, artifacts: created.map((c) => c.id), changedFiles: [], evidence: { subtasks: created } },
+      result: { status: "completed", summary: `Plan version ${version} approved: ${created.length} subtasks (${created.map((c) => c.id).join(", ")})`, artifacts: created.map((c) => c.id), changedFiles: [], evidence: { subtasks: created } },
     });
     if (t.paneId) await this.deps.stopPane(t.paneId);
-    for (const s of subtasks) this.deps.schedule(s.fields.id);
-    return { plan: (await this.list(t.id)).find((p) => p.id === current.id)!, subtasks: created };
+    for (const c of created) this.deps.schedule(c.id);
+  }
+
+  /**
+   * At start-up: an approved plan whose subtasks were created but whose task's round was never
+   * ended (the server stopped between the two) ends it now, as the approval would have.
+   */
+  async recover(): Promise<string[]> {
+    const done: string[] = [];
+    for (const p of await this.deps.store.decomposedWithOpenTask()) {
+      const keys = json<{ subtasks?: Record<string, string> }>(p.annotations, {}).subtasks ?? {};
+      const created: Array<{ key: string; id: string; title: string }> = [];
+      for (const [key, id] of Object.entries(keys)) created.push({ key, id, title: (await this.deps.task(id).catch(() => null))?.title ?? id });
+      await this.endParentRound(await this.deps.task(p.taskId), p.version, created);
+      await this.deps.journal.append("task.plan", { taskId: p.taskId, payload: { planId: p.id, version: p.version, state: "decomposed", recovered: true } });
+      done.push(p.taskId);
+    }
+    return done;
   }
 
   /** Every subtask's row, checked before anything is written (profiles exist, branch names are valid). */

@@ -1,11 +1,15 @@
-// A server restart, both ends: at start-up, tasks whose pane survived keep their state (a pending
-// one gets its runner back), tasks whose pane is gone fail with evidence, and a merge that landed
-// before its record was written is recorded; at shutdown, runners stop and pane exits are no
+// A server restart, both ends: at start-up, a merge the previous server had in flight is finished
+// or undone in the checkout (git ran on without it: it is waited for, then a "still merging"
+// state is settled), tasks whose pane survived keep their state (a pending one gets its runner
+// back), tasks whose pane is gone fail with evidence, and a merge that landed before its record
+// was written is recorded (its agents stopped); at shutdown, runners stop and pane exits are no
 // longer judged. Every change goes through the reducer.
-import { runGit, isMerged } from "../git";
+import { readFileSync } from "node:fs";
+import { runGit, isMerged, settleInterruptedMerge } from "../git";
 import type { TaskRow } from "../../stores/tasks";
-import { apply, contractOf, type TaskContext } from "./context";
+import { apply, contractOf, json, type TaskContext } from "./context";
 import { renderPrompt } from "./contract";
+import { stopAgents } from "./finish";
 import { DEFAULT_READY_TIMEOUT_MS, lastLifecycleBeforeExit, runInBackground } from "./runner";
 import { ACTIVE_STATES, type TaskState } from "./state";
 
@@ -16,6 +20,7 @@ import { ACTIVE_STATES, type TaskState } from "./state";
  */
 export async function recover(ctx: TaskContext, lostPanes: Map<string, string>): Promise<void> {
   const { deps, store } = ctx;
+  await settleMergesInFlight(ctx);
   const rows = await store.list({ states: [...ACTIVE_STATES] });
   for (const r of rows) {
     if (r.paneId && deps.panes.isLive(r.paneId)) {
@@ -36,9 +41,66 @@ export async function recover(ctx: TaskContext, lostPanes: Map<string, string>):
       const head = await runGit(["rev-parse", `refs/heads/${r.targetBranch}`], { cwd: r.repoPath, allowFail: true });
       await apply(ctx, r.id, { type: "merged" }, { finished: { mergeCommit: head.stdout.trim() || null, cleanupError: "merge found landed at start-up; run finish again to clean up" } });
       await deps.journal.append("task.finished", { taskId: r.id, payload: { disposition: "merged", recovered: true } });
+      // A merged task's agents do not run on (its worktree is removed at the next finish).
+      stopLater(ctx, r);
     }
   }
   for (const r of await store.allStates()) ctx.stateCache.set(r.id, r.state as TaskState);
+}
+
+/**
+ * Stops a merged task's agents without waiting: during recovery the pane host holds pane exits
+ * back until the server serves, so waiting here for the kill to be confirmed would never end.
+ */
+function stopLater(ctx: TaskContext, r: Parameters<typeof stopAgents>[1]): void {
+  void stopAgents(ctx, r).catch(() => {});
+}
+
+/** How long start-up waits for a merge's git that outlived the previous server. */
+const GIT_WAIT_MS = 60_000;
+
+/**
+ * Merges the previous server started and never recorded (its mergeInFlight note). git runs on
+ * its own (it was started detached, with no pipe to the server), so it is waited for first;
+ * then a checkout left "merging" the task's commit is settled: the merge commit landed, so the
+ * leftover merge state goes, or it did not, so the merge is undone. The note is cleared either
+ * way; whether the merge landed is recorded below, as for any unrecorded merge.
+ */
+async function settleMergesInFlight(ctx: TaskContext): Promise<void> {
+  for (const r of await ctx.store.mergesInFlight()) {
+    const m = json<{ tip?: string; targetBefore?: string; target?: string; pid?: number } | null>(r.mergeInFlight, null);
+    try {
+      if (m?.pid) await gitExited(m.pid);
+      if (m?.tip && m.targetBefore) {
+        const outcome = await settleInterruptedMerge({ repoRoot: r.repoPath, tip: m.tip, targetBefore: m.targetBefore });
+        if (outcome !== "none") await ctx.deps.journal.append("task.merge_recovered", { taskId: r.id, payload: { outcome, tip: m.tip } });
+        // Landed, and perhaps cleaned up already (the branch gone): recorded from the commit merged.
+        if (!r.disposition && r.state === "completed" && m.target && (await isMerged(r.repoPath, m.tip, m.target).catch(() => false))) {
+          const merges = await runGit(["rev-list", "--merges", "--ancestry-path", "--reverse", `${m.tip}..refs/heads/${m.target}`], { cwd: r.repoPath, allowFail: true });
+          const mergeCommit = merges.stdout.split("\n")[0]?.trim() || null;
+          await apply(ctx, r.id, { type: "merged" }, { finished: { mergeCommit, cleanupError: "merge found landed at start-up; run finish again to clean up" } });
+          await ctx.deps.journal.append("task.finished", { taskId: r.id, payload: { disposition: "merged", mergeCommit, recovered: true } });
+          stopLater(ctx, r);
+        }
+      }
+    } catch (e) {
+      await ctx.deps.journal.append("task.merge_recovered", { taskId: r.id, payload: { outcome: "failed", message: (e as Error).message } });
+    }
+    await ctx.store.setMergeInFlight(r.id, null);
+  }
+}
+
+/** Resolves once `pid` is no longer a running git (or after GIT_WAIT_MS). */
+async function gitExited(pid: number): Promise<void> {
+  const isGit = () => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").some((a) => a === "merge") && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + GIT_WAIT_MS;
+  while (isGit() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
 
 /**
