@@ -98,3 +98,14 @@ export function table(rows: string[][]): string {
   const widths = safe[0]!.map((_, i) => Math.max(...safe.map((r) => (r[i] ?? "").length)));
   return safe.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n");
 }
+
+/** Asks a yes/no question on the terminal (stderr), true only for an answer starting with y. */
+export async function confirm(question: string): Promise<boolean> {
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y/i.test((await rl.question(terminalSafe(question))).trim());
+  } finally {
+    rl.close();
+  }
+}

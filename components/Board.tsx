@@ -270,6 +270,11 @@ const BoardCard = memo(function BoardCard({
             </span>
           )}
           {t.reviewStatus === "approved" && <span className="text-success">approved</span>}
+          {t.reviewStatus === "outdated" && (
+            <span className="text-attention" title="Approved, but the branch has moved since: it needs a new review before it merges">
+              approval outdated
+            </span>
+          )}
           {t.reviewStatus === "changes_requested" && <span className="text-severe">changes requested</span>}
         </div>
         {waiting && (

@@ -146,8 +146,10 @@ export async function createServices(opts: { home: string; token: string; url: (
   const trials = new AgentTrials({ panes, agents, home: p.home });
   const messageStore = new MessageStore(db);
   const dependencies: TaskDependencies = new TaskDependencies({ store: new DependencyStore(db), journal, startBacklog: (id): Promise<unknown> => engine.startBacklog(id) });
+  const reviewStore = new ReviewStore(db);
   const engine: TaskEngine = new TaskEngine({
     dependencies,
+    approval: (taskId, round) => reviewStore.approval(taskId, round),
     journal,
     panes,
     agents,
@@ -193,7 +195,6 @@ export async function createServices(opts: { home: string; token: string; url: (
     },
   });
   const extraWorktrees = new ExtraWorktrees({ store: new TaskWorktreeStore(db), journal, task: (id) => engine.row(id) });
-  const reviewStore = new ReviewStore(db);
   const reviews = new ReviewService({ store: reviewStore, tasks: engine, journal });
   const agentReviews = new AgentReviewStage({
     journal,
@@ -213,7 +214,10 @@ export async function createServices(opts: { home: string; token: string; url: (
       return sandbox.prepare({ taskId: row.id, worktreePath: row.worktreePath, network: false, worktreeReadOnly: true });
     },
   });
-  await engine.recover(await panes.recover());
+  const lostPanes = await panes.recover();
+  // An approved plan whose task's round never ended ends it first: its task must not be judged a crash.
+  await plans.recover();
+  await engine.recover(lostPanes);
   // Tasks waiting on dependencies that were met while no server ran start now.
   await dependencies.attach();
   await agentReviews.attach();

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { YardError } from "../../server/core/errors";
 import { collect, type CliContext, intOption } from "../context";
-import { indented, oneLine, table } from "../output";
+import { confirm, indented, oneLine, table } from "../output";
 import { registerOrchestration } from "./orchestration";
 import { registerReview } from "./review";
 
@@ -171,24 +171,39 @@ export function registerTask(program: Command, ctx: CliContext) {
 
   task
     .command("finish <id>")
-    .description("Finish a task: --merge [--target B] [--keep-branch] [--ignore-dirty] | --discard [--delete-branch]")
+    .description("Finish a task: --merge [--target B] [--keep-branch] [--ignore-dirty] | --discard [--delete-branch] [--force]")
     .option("--merge", "merge the task's branch into the target branch")
     .option("--target <branch>", "target branch (default: the one recorded at start)")
     .option("--keep-branch", "keep the task's branch after merging")
     .option("--ignore-dirty", "merge the committed work even though the worktree has uncommitted changes")
     .option("--discard", "stop the worker and remove the worktree")
     .option("--delete-branch", "with --discard: delete the task's branch too (never a pre-existing one)")
-    .action(async (id: string, o: { merge?: boolean; target?: string; keepBranch?: boolean; ignoreDirty?: boolean; discard?: boolean; deleteBranch?: boolean }) => {
+    .option("--force", "with --discard: delete uncommitted work without asking (a pane must say so to discard any)")
+    .action(async (id: string, o: { merge?: boolean; target?: string; keepBranch?: boolean; ignoreDirty?: boolean; discard?: boolean; deleteBranch?: boolean; force?: boolean }) => {
       if (!o.merge === !o.discard) throw new YardError("BAD_PARAMS", "Give exactly one of --merge or --discard");
       if (o.discard && (o.target || o.keepBranch || o.ignoreDirty)) throw new YardError("BAD_PARAMS", "--target, --keep-branch and --ignore-dirty go with --merge");
-      if (o.merge && o.deleteBranch) throw new YardError("BAD_PARAMS", "--delete-branch goes with --discard");
+      if (o.merge && (o.deleteBranch || o.force)) throw new YardError("BAD_PARAMS", "--delete-branch and --force go with --discard");
+      // At a terminal, a discard that would delete uncommitted work asks first, listing it.
+      if (o.discard && !o.force && !ctx.out().json && process.stdin.isTTY && process.stderr.isTTY) {
+        const { files, truncated } = await ctx.client().tasks.uncommitted.query({ id });
+        if (files.length && !(await confirm(`Discarding ${id} deletes ${files.length}${truncated ? "+" : ""} uncommitted file(s):\n${files.slice(0, 50).map((f) => `  ${oneLine(f)}`).join("\n")}${files.length > 50 || truncated ? "\n  …" : ""}\nDiscard them? [y/N] `))) {
+          throw new YardError("DIRTY_SOURCE", "Nothing was discarded", { files });
+        }
+      }
       const res = await ctx.client().tasks.finish.mutate({
         id,
         merge: o.merge ? { target: o.target, keepBranch: o.keepBranch, ignoreDirty: o.ignoreDirty } : undefined,
-        discard: o.discard ? { deleteBranch: o.deleteBranch } : undefined,
+        discard: o.discard ? { deleteBranch: o.deleteBranch, force: o.force } : undefined,
       });
+      const lost = res.cleanup.uncommittedFiles ?? [];
       ctx.out().result(res, () =>
-        [`${res.task.id}: ${res.task.disposition}${res.task.mergeCommit ? ` as ${res.task.mergeCommit.slice(0, 12)}` : ""}`, res.cleanup.ok ? "" : `cleanup failed: ${res.cleanup.error}`].filter(Boolean).join("\n"),
+        [
+          `${res.task.id}: ${res.task.disposition}${res.task.mergeCommit ? ` as ${res.task.mergeCommit.slice(0, 12)}` : ""}`,
+          lost.length ? `deleted ${lost.length} uncommitted file(s):\n${lost.map((f) => `  ${oneLine(f)}`).join("\n")}` : "",
+          res.cleanup.ok ? "" : `cleanup failed: ${res.cleanup.error}`,
+        ]
+          .filter(Boolean)
+          .join("\n"),
       );
     });
 

@@ -1,15 +1,16 @@
 "use client";
 // Finishing a task: "Merge" (target branch shown, keep-branch option, ignore-dirty only behind an
-// explicit warning) and "Discard" (a "Delete branch" checkbox, off by default), each behind a
+// explicit warning; refused while the approval is outdated) and "Discard" (a "Delete branch"
+// checkbox, off by default; the uncommitted files it deletes are listed), each behind a
 // confirmation dialog that says exactly what will happen; "Cancel task" for a running one.
 // Every refusal from the core is shown with its details in an alert; a cleanup error after a
 // landed merge is shown apart from the merge's success.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import type { Task } from "../../lib/types";
 import { errorOf, useTRPC, type YardErrorData } from "../../lib/trpc";
 import { useToast } from "../Toasts";
-import { Alert, Button, Modal } from "../ui";
+import { Alert, Button, Modal, Spinner } from "../ui";
 
 const short = (s: string | null | undefined) => (s ? s.slice(0, 7) : "");
 
@@ -153,8 +154,14 @@ export function FinishPanel({ task }: { task: Task }) {
           <p>
             Merges branch <Code>{task.branch}</Code> into <Code>{target}</Code> in <Code>{task.repoPath}</Code> with a merge commit. {target} must be checked out there and clean.
           </p>
+          {task.reviewStatus === "outdated" && (
+            <Alert tone="attention" role="status" title="The approval is outdated">
+              The branch has moved since it was approved: the merge is refused until the round is approved again (Review tab).
+            </Alert>
+          )}
           <ul className="list-inside list-disc text-fg-muted">
-            <li>The task’s worktree is removed afterwards.</li>
+            <li>{task.reviewStatus === "approved" ? "Exactly the approved commit is merged; a commit made since is not." : "The branch is merged as it is now (no approval pins it)."}</li>
+            <li>The task’s agent is stopped and its worktree removed afterwards.</li>
             <li>{keepBranch || task.branchPreexisting ? `The branch ${task.branch} is kept.` : `The branch ${task.branch} is deleted after the merge.`}</li>
             <li>{ignoreDirty ? "Uncommitted changes in the worktree are left out and lost with the worktree." : "Refused if the worktree has uncommitted changes."}</li>
           </ul>
@@ -174,7 +181,7 @@ export function FinishPanel({ task }: { task: Task }) {
         </div>
         <DialogButtons>
           <Button onClick={() => setDialog(null)}>Cancel</Button>
-          <Button variant="primary" disabled={finish.isPending} onClick={() => finish.mutate({ id: task.id, merge: { keepBranch: keepBranch || undefined, ignoreDirty: ignoreDirty || undefined } })}>
+          <Button variant="primary" disabled={finish.isPending || task.reviewStatus === "outdated"} onClick={() => finish.mutate({ id: task.id, merge: { keepBranch: keepBranch || undefined, ignoreDirty: ignoreDirty || undefined } })}>
             {finish.isPending ? "Merging…" : "Merge"}
           </Button>
         </DialogButtons>
@@ -185,6 +192,7 @@ export function FinishPanel({ task }: { task: Task }) {
           <p>
             Nothing is merged into <Code>{target ?? "the target branch"}</Code>. {running ? "The agent is stopped first, then " : ""}the worktree at <Code>{task.worktreePath}</Code> is removed with any uncommitted changes.
           </p>
+          <LostFiles taskId={task.id} open={dialog === "discard"} />
           <p className="text-fg-muted">{task.branchPreexisting ? `The branch ${task.branch} existed before the task and is always kept.` : deleteBranch ? `The branch ${task.branch} is deleted, with its commits.` : `The branch ${task.branch} is kept, so its commits stay reachable.`}</p>
           <label className="flex items-center gap-2">
             <input type="checkbox" checked={deleteBranch} onChange={(e) => setDeleteBranch(e.target.checked)} disabled={task.branchPreexisting} />
@@ -218,4 +226,25 @@ function Code({ children }: { children: ReactNode }) {
 
 function DialogButtons({ children }: { children: ReactNode }) {
   return <div className="flex justify-end gap-2 border-t border-line bg-canvas-subtle px-4 py-3">{children}</div>;
+}
+
+/** The discard confirmation's list of what it deletes: the worktree's uncommitted files, read when the dialog opens. */
+function LostFiles({ taskId, open }: { taskId: string; open: boolean }) {
+  const trpc = useTRPC();
+  const q = useQuery({ ...trpc.tasks.uncommitted.queryOptions({ id: taskId }), enabled: open, retry: false, staleTime: 0 });
+  if (!open) return null;
+  if (q.isPending) return <Spinner label="Checking for uncommitted work…" />;
+  if (q.error) return <Alert tone="attention" title="Could not list the uncommitted files">{errorOf(q.error).message}</Alert>;
+  const { files, truncated } = q.data;
+  if (!files.length) return <p className="text-fg-muted">The worktree has no uncommitted changes: nothing is lost but the worktree itself.</p>;
+  return (
+    <Alert tone="attention" role="status" title={`${files.length}${truncated ? "+" : ""} uncommitted ${files.length === 1 ? "file is" : "files are"} deleted`}>
+      <ul aria-label="Uncommitted files" className="mt-1 max-h-40 overflow-auto font-mono text-xs">
+        {files.map((f) => (
+          <li key={f}>{f}</li>
+        ))}
+        {truncated && <li>…and more</li>}
+      </ul>
+    </Alert>
+  );
 }

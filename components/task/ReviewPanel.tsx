@@ -1,6 +1,6 @@
 "use client";
 // The Review tab: the review box ("Summary", "Approve", "Request changes"; "Approved" once
-// approved), the current round's diff with line comments, and every round's history (prompt,
+// approved, "Approval outdated" when the branch moved past the approved commit), the current round's diff with line comments, and every round's history (prompt,
 // result, review, comments). Comments and reviews come from the review procedures.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
@@ -68,9 +68,12 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
   const loadError = comments.error ?? (reviews.error ? errorOf(reviews.error).message : null);
   const current = comments.list.filter((c) => c.round === task.round);
   const thisRoundReviews = (reviews.data?.reviews ?? []).filter((r) => r.round === task.round);
+  // An approval holds for the commit it saw: once the branch moved, the round needs a new one.
+  const outdated = reviews.data?.status === "outdated";
+  const lastApproval = thisRoundReviews.filter((r) => r.verdict === "approved").at(-1);
   // An agent reviewer's approval leaves the round to a person: only a human approval counts here.
-  const approved = thisRoundReviews.some((r) => r.verdict === "approved" && r.stage !== "agent");
-  const agentApproved = !approved && thisRoundReviews.some((r) => r.verdict === "approved" && r.stage === "agent");
+  const approved = !outdated && thisRoundReviews.some((r) => r.verdict === "approved" && r.stage !== "agent");
+  const agentApproved = !outdated && !approved && thisRoundReviews.some((r) => r.verdict === "approved" && r.stage === "agent");
   const canReview = task.state === "completed" && !task.disposition;
 
   return (
@@ -84,7 +87,13 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
         <>
           {approved && (
             <Alert tone="success" role="status" title="Approved">
-              This round is approved and ready to merge.
+              This round is approved{lastApproval?.reviewedCommit ? <> at <code className="font-mono">{lastApproval.reviewedCommit.slice(0, 12)}</code></> : null} and ready to merge.
+            </Alert>
+          )}
+          {outdated && (
+            <Alert tone="attention" role="status" title="Approval outdated">
+              {lastApproval?.stage === "agent" ? "The agent reviewer approved" : "This round was approved"}
+              {lastApproval?.reviewedCommit ? <> at <code className="font-mono">{lastApproval.reviewedCommit.slice(0, 12)}</code></> : null}, and the branch has moved since (a new commit). Review the changes and approve again: until then it does not merge.
             </Alert>
           )}
           {agentApproved && (

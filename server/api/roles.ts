@@ -74,6 +74,7 @@ export const GATES: Record<string, Gate> = {
   "tasks.cancel": { roles: PO, task: "id" },
   "tasks.resume": { roles: PO, task: "id", spawns: { kind: "task" } },
   "tasks.finish": { roles: PO, task: "id" },
+  "tasks.uncommitted": { roles: PO, task: "id" },
   "tasks.events": { roles: PO, task: "id" },
   // A task whose last unmet dependency goes (or that depends only on met ones) starts by itself.
   "tasks.depend": { roles: PO, task: "id", names: { tasks: ["on"] }, spawns: { kind: "task" } },

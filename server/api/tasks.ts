@@ -23,6 +23,7 @@ import {
   taskList,
   taskView,
   taskWithPane,
+  uncommittedOutput,
   waitInput,
   waitOutput,
 } from "../contracts/tasks";
@@ -100,7 +101,12 @@ export const tasksRouter = router({
   finish: callerProcedure
     .input(finishInput)
     .output(finishOutput)
-    .mutation(({ ctx, input }) => ctx.services.tasks.finish(input.id, { merge: input.merge, discard: input.discard })),
+    .mutation(({ ctx, input }) => ctx.services.tasks.finish(input.id, { merge: input.merge, discard: input.discard }, { paneId: ctx.pane?.id ?? null })),
+  /** What a discard would lose: the worktree's uncommitted files (the browser's and the CLI's confirmation list them). */
+  uncommitted: callerProcedure
+    .input(taskIdInput)
+    .output(uncommittedOutput)
+    .query(({ ctx, input }) => ctx.services.tasks.uncommitted(input.id)),
   events: callerProcedure
     .input(eventsInput)
     .output(taskEventsOutput)

@@ -50,6 +50,8 @@ export const review = z.object({
   reviewer: z.string(),
   verdict: reviewVerdict,
   summary: z.string().nullable(),
+  /** The branch's commit the review saw (an approval holds for that commit only; null: recorded before reviews were pinned). */
+  reviewedCommit: z.string().nullable(),
   createdAt: z.string(),
   comments: z.array(reviewComment),
 });
@@ -84,8 +86,11 @@ export const listReviewsInput = z.object({ taskId, round: z.number().int().min(1
 
 // ---- outputs ---------------------------------------------------------------------------
 
-/** What the task's review stands at, for its current round. */
-export const reviewStatus = z.enum(["none", "approved", "changes_requested"]);
+/**
+ * What the task's review stands at, for its current round. `outdated`: approved, but the branch
+ * has moved since (a new commit): it needs a new review before it merges.
+ */
+export const reviewStatus = z.enum(["none", "approved", "changes_requested", "outdated"]);
 export type ReviewStatus = z.infer<typeof reviewStatus>;
 
 export const commentOutput = z.object({ comment: reviewComment });

@@ -91,8 +91,12 @@ export const resumeInput = z.object({ id: taskId, prompt: z.string().trim().min(
 export const finishInput = z.object({
   id: taskId,
   merge: z.object({ target: z.string().min(1).max(255).optional(), keepBranch: z.boolean().optional(), ignoreDirty: z.boolean().optional() }).optional(),
-  discard: z.object({ deleteBranch: z.boolean().optional() }).optional(),
+  /** force: a pane (an orchestrator) discarding a task whose worktree has uncommitted work must say so. */
+  discard: z.object({ deleteBranch: z.boolean().optional(), force: z.boolean().optional() }).optional(),
 });
+
+/** What a discard would lose: the worktree's files that are not committed (at most 1000 listed; truncated says more were). */
+export const uncommittedOutput = z.object({ files: z.array(z.string()), truncated: z.boolean() });
 
 export const eventsInput = z.object({ id: taskId, since: z.number().int().min(0).optional() });
 
@@ -190,6 +194,8 @@ export const finishCleanup = z.object({
   branchDeleted: z.boolean(),
   /** Deletion was asked for but the branch no longer exists (discard only). */
   branchMissing: z.boolean().optional(),
+  /** Discard only: the uncommitted files that were removed with the worktree (at most 1000 listed). */
+  uncommittedFiles: z.array(z.string()).optional(),
 });
 
 /** A finish: the task, the merge (merge only) and the cleanup. */

@@ -29,6 +29,7 @@ export interface NewReview {
   verdict: "approved" | "changes_requested";
   summary: string | null;
   reviewedTree: string | null;
+  reviewedCommit: string | null;
 }
 
 /** A review with the snapshot it was taken against (for "changes since the last review"). */
@@ -97,7 +98,15 @@ export class ReviewStore {
     return row ? toReview(row) : null;
   }
 
-  /** Where a round's review stands: the verdict of its latest review, or none. */
+  /**
+   * What the round's latest review approved, when its latest review is an approval: the commit
+   * and tree it saw (either may be null for reviews recorded before approvals were pinned).
+   */
+  async approval(taskId: string, round: number): Promise<{ reviewId: string; commit: string | null; tree: string | null } | null> {
+    const row = await this.db.review.findFirst({ where: { taskId, round }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { id: true, verdict: true, reviewedCommit: true, reviewedTree: true } });
+    return row?.verdict === "approved" ? { reviewId: row.id, commit: row.reviewedCommit, tree: row.reviewedTree } : null;
+  }
+
   /** The round's latest verdict (of one stage only, when given). */
   async status(taskId: string, round: number, stage?: "human" | "agent"): Promise<ReviewStatus> {
     const row = await this.db.review.findFirst({ where: { taskId, round, stage }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { verdict: true } });
@@ -138,6 +147,7 @@ function toReview(r: ReviewRow & { comments: CommentRow[] }): StoredReview {
     verdict: r.verdict === "approved" ? "approved" : "changes_requested",
     summary: r.summary,
     createdAt: r.createdAt.toISOString(),
+    reviewedCommit: r.reviewedCommit,
     comments: r.comments.map(toComment),
     reviewedTree: r.reviewedTree,
   };

@@ -59,6 +59,7 @@ export interface BoardRow {
   agent: string;
   round: number;
   branch: string | null;
+  repoPath: string;
   contextId: string | null;
   paneId: string | null;
   /** JSON: why the task is where it is (for the card's line). */
@@ -69,6 +70,8 @@ export interface BoardRow {
   changedFiles: number | null;
   /** The current round's latest review verdict (null: none). */
   verdict: string | null;
+  /** The branch commit that review saw (null: none, or recorded before reviews were pinned). */
+  reviewedCommit: string | null;
   /** When the task starts by itself once its dependencies are met (null: by hand). */
   autoStartWhen: string | null;
 }
@@ -160,6 +163,16 @@ export class TaskStore {
     return this.db.task.findMany({ where: { agentReviewState: "running" } });
   }
 
+  /** Records (JSON) or clears the merge in flight: written before git merges, cleared once its outcome is recorded. */
+  async setMergeInFlight(taskId: string, value: string | null): Promise<void> {
+    await this.db.task.update({ where: { id: taskId }, data: { mergeInFlight: value } });
+  }
+
+  /** Tasks whose merge was started and whose outcome was never recorded (the server died meanwhile). */
+  mergesInFlight(): Promise<TaskRow[]> {
+    return this.db.task.findMany({ where: { mergeInFlight: { not: null } } });
+  }
+
   async setCleanupError(taskId: string, error: string | null): Promise<void> {
     await this.db.task.update({ where: { id: taskId }, data: { cleanupError: error } });
   }
@@ -202,31 +215,34 @@ export class TaskStore {
   }
 
   /** For each task, its current round's result (JSON text) and latest review verdict: two reads for any number of tasks (Prisma splits very long id lists). */
-  async currentRounds(tasks: Array<{ id: string; round: number }>): Promise<Map<string, { result: string | null; verdict: string | null }>> {
-    const out = new Map<string, { result: string | null; verdict: string | null }>();
+  async currentRounds(tasks: Array<{ id: string; round: number }>): Promise<Map<string, { result: string | null; verdict: string | null; reviewedCommit: string | null }>> {
+    const out = new Map<string, { result: string | null; verdict: string | null; reviewedCommit: string | null }>();
     if (tasks.length === 0) return out;
     const round = new Map(tasks.map((t) => [t.id, t.round]));
     const ids = [...round.keys()];
     const [rounds, reviews] = await Promise.all([
       this.db.taskRound.findMany({ where: { taskId: { in: ids } }, select: { taskId: true, number: true, result: true } }),
       // No orderBy: Prisma splits a long `in` list over several statements only for unordered reads.
-      this.db.review.findMany({ where: { taskId: { in: ids } }, select: { id: true, taskId: true, round: true, verdict: true, createdAt: true } }),
+      this.db.review.findMany({ where: { taskId: { in: ids } }, select: { id: true, taskId: true, round: true, verdict: true, reviewedCommit: true, createdAt: true } }),
     ]);
-    for (const id of ids) out.set(id, { result: null, verdict: null });
+    for (const id of ids) out.set(id, { result: null, verdict: null, reviewedCommit: null });
     for (const r of rounds) if (round.get(r.taskId) === r.number) out.get(r.taskId)!.result = r.result;
     reviews.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (const v of reviews) if (round.get(v.taskId) === v.round) out.get(v.taskId)!.verdict = v.verdict; // oldest first: the last one wins
+    // oldest first: the last one wins
+    for (const v of reviews) if (round.get(v.taskId) === v.round) Object.assign(out.get(v.taskId)!, { verdict: v.verdict, reviewedCommit: v.reviewedCommit });
     return out;
   }
 
   /** Every task of a project with its card's derived columns, newest first: one query. */
   async boardRows(projectId: string): Promise<BoardRow[]> {
     const rows = await this.db.$queryRaw<Array<Omit<BoardRow, "createdAt" | "updatedAt" | "changedFiles"> & { createdAt: unknown; updatedAt: unknown; changedFiles: number | bigint | null }>>`
-      SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.contextId, t.paneId, t.evidence, t.autoStartWhen, t.createdAt, t.updatedAt,
+      SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.repoPath, t.contextId, t.paneId, t.evidence, t.autoStartWhen, t.createdAt, t.updatedAt,
         (SELECT json_array_length(r.result, '$.changedFiles') FROM TaskRound r
           WHERE r.taskId = t.id AND r.result IS NOT NULL ORDER BY r.number DESC LIMIT 1) AS changedFiles,
         (SELECT v.verdict FROM Review v
-          WHERE v.taskId = t.id AND v.round = t.round ORDER BY v.createdAt DESC, v.id DESC LIMIT 1) AS verdict
+          WHERE v.taskId = t.id AND v.round = t.round ORDER BY v.createdAt DESC, v.id DESC LIMIT 1) AS verdict,
+        (SELECT v.reviewedCommit FROM Review v
+          WHERE v.taskId = t.id AND v.round = t.round ORDER BY v.createdAt DESC, v.id DESC LIMIT 1) AS reviewedCommit
       FROM Task t
       WHERE t.projectId = ${projectId}
       ORDER BY t.updatedAt DESC`;

@@ -13,6 +13,7 @@ export {
   resolveBaseSha,
   resolveCommit,
   branchTip,
+  branchTips,
   branchExists,
   isMerged,
   listRefs,
@@ -26,7 +27,7 @@ export { createWorktree, listWorktrees, findWorktree, removeWorktree } from "./w
 export type { CreateWorktreeInput, CreateWorktreeResult, WorktreeEntry, RemoveWorktreeResult } from "./worktree";
 export { diffCommits, diffTreeToCommit, diffWorktree, diffWorktreeSince, diffWorktreeStat, uncommittedFiles, parseRawNumstatZ, parseRawPatchZ, totalsOf, worktreeTree } from "./diff";
 export type { DiffFile, DiffFileStatus, WorktreeDiff, WorktreeDiffStat, DiffTotals, DiffWorktreeInput } from "./diff";
-export { mergeTask } from "./merge";
+export { mergeTask, settleInterruptedMerge } from "./merge";
 export type { MergeTaskInput, MergeTaskResult, MergeCleanup } from "./merge";
 export { discardWorktree } from "./discard";
 export type { DiscardWorktreeInput, DiscardWorktreeResult } from "./discard";

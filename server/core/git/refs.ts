@@ -91,6 +91,21 @@ export async function branchTip(cwd: string, branch: string): Promise<string | n
   return r.code === 0 ? firstLine(r.stdout).trim() : null;
 }
 
+/** The commit each of `branches` points at, read in one git call; absent branches are left out. */
+export async function branchTips(cwd: string, branches: readonly string[]): Promise<Map<string, string>> {
+  const names = [...new Set(branches)].filter((b) => branchNameProblem(b) === null);
+  const out = new Map<string, string>();
+  if (!names.length) return out;
+  const r = await runGit(["for-each-ref", "--format=%(objectname) %(refname)", ...names.map((b) => `refs/heads/${b}`)], { cwd, allowFail: true });
+  const wanted = new Set(names);
+  for (const line of r.stdout.split("\n")) {
+    const sp = line.indexOf(" ");
+    const name = line.slice(sp + 1).replace(/^refs\/heads\//, "");
+    if (sp > 0 && wanted.has(name)) out.set(name, line.slice(0, sp));
+  }
+  return out;
+}
+
 export async function branchExists(cwd: string, branch: string): Promise<boolean> {
   return (await branchTip(cwd, branch)) !== null;
 }

@@ -31,7 +31,7 @@ export interface ReviewTasks {
   get(taskId: string): Promise<TaskView>;
   diff(taskId: string): Promise<TaskDiff>;
   diffSince(taskId: string, tree: string): Promise<TaskDiff>;
-  snapshot(taskId: string): Promise<string | null>;
+  snapshot(taskId: string): Promise<{ tree: string | null; commit: string | null }>;
   startNextRound(taskId: string, prompt: string): Promise<TaskView>;
   roundRecords(taskId: string): Promise<RoundRecord[]>;
 }
@@ -160,9 +160,12 @@ export class ReviewService {
           disposition: task.disposition,
         });
       }
-      // An agent reviewer's approval leaves the round to a person; each stage approves once.
+      // An agent reviewer's approval leaves the round to a person; each stage approves once, and
+      // again once the branch has moved past what it approved.
       const stage = by.kind === "user" ? "human" : "agent";
-      if ((await this.deps.store.status(task.id, task.round, stage)) === "approved") throw new YardError("CONFLICT", `Round ${task.round} is already approved`, { round: task.round, stage });
+      if ((await this.deps.store.status(task.id, task.round, stage)) === "approved" && task.reviewStatus !== "outdated") {
+        throw new YardError("CONFLICT", `Round ${task.round} is already approved`, { round: task.round, stage });
+      }
     } else {
       if (task.disposition) throw new YardError("CONFLICT", `The task is already ${task.disposition}; it takes no more rounds`, { disposition: task.disposition });
       if (task.state !== "completed" && task.state !== "input_required") {
@@ -173,6 +176,7 @@ export class ReviewService {
     if (input.verdict === "request_changes" && !summary && drafts.length === 0) {
       throw new YardError("BAD_PARAMS", "Requesting changes needs a summary or at least one unresolved comment: that is what the agent is sent", { taskId: task.id });
     }
+    const seen = await this.deps.tasks.snapshot(task.id);
     const review = await this.deps.store.createReview(
       {
         id: newId("rev"),
@@ -182,7 +186,8 @@ export class ReviewService {
         reviewer: actorAuthor(by),
         verdict: input.verdict === "approve" ? "approved" : "changes_requested",
         summary,
-        reviewedTree: await this.deps.tasks.snapshot(task.id),
+        reviewedTree: seen.tree,
+        reviewedCommit: seen.commit,
       },
       drafts.map((c) => c.id),
     );
@@ -204,12 +209,6 @@ export class ReviewService {
   async listReviews(input: z.output<typeof listReviewsInput>): Promise<{ reviews: StoredReview[]; round: number; status: ReviewStatus }> {
     const task = await this.deps.tasks.get(input.taskId);
     return { reviews: await this.deps.store.reviews(input.taskId, input.round), round: task.round, status: task.reviewStatus };
-  }
-
-  /** Where the task's current round's review stands. */
-  async reviewStatus(taskId: string): Promise<{ round: number; status: ReviewStatus }> {
-    const task = await this.deps.tasks.get(taskId);
-    return { round: task.round, status: await this.deps.store.status(taskId, task.round) };
   }
 
   // ---- reads across rounds -------------------------------------------------------------

@@ -2,9 +2,11 @@
 // reviewer scans for (changed files, whether it needs a person, where its review stands) and the
 // one line that says what needs attention (card-line.ts; live panes give the dialog or note).
 // Three queries whatever the number of tasks: the tasks with their derived columns, the blocked
-// panes, and every card's dependencies (one batched read); live panes are asked in memory.
+// panes, and every card's dependencies (one batched read); live panes are asked in memory, and
+// the branches of approved cards are read with one git call per repository (an approval of a
+// branch that has moved since shows as outdated).
 import type { BoardCard } from "../../contracts/tasks";
-import { toStatus } from "../../stores/reviews";
+import { reviewStatuses } from "../reviews/approval";
 import type { TaskStore } from "../../stores/tasks";
 import type { PaneInfo } from "../panes/manager";
 import { cardLine } from "./card-line";
@@ -35,6 +37,7 @@ export type WaitingMany = (tasks: Array<{ id: string; autoStartWhen: AutoStartWh
 export async function loadBoard(store: TaskStore, projectId: string, panes?: LivePanes, waitingMany?: WaitingMany): Promise<Board> {
   const [tasks, blocked] = await Promise.all([store.boardRows(projectId), store.blockedPaneIds()]);
   const waiting = waitingMany ? await waitingMany(tasks.map((t) => ({ id: t.id, autoStartWhen: t.autoStartWhen as AutoStartWhen | null }))) : new Map<string, Waiting>();
+  const statuses = await reviewStatuses(tasks);
   const board = Object.fromEntries(COLUMNS.map((c) => [c, [] as BoardCard[]])) as Board;
   for (const t of tasks) {
     const paneBlocked = t.paneId !== null && blocked.has(t.paneId);
@@ -51,7 +54,7 @@ export async function loadBoard(store: TaskStore, projectId: string, panes?: Liv
       contextId: t.contextId,
       changedFiles: t.changedFiles ? t.changedFiles : null,
       needsUser: !t.disposition && (paneBlocked || t.state === "input_required"),
-      reviewStatus: toStatus(t.verdict),
+      reviewStatus: statuses.get(t.id) ?? "none",
       line: cardLine({ state: t.state, evidence: parseEvidence(t.evidence), pane }),
       waiting: t.state === "backlog" ? (waiting.get(t.id)?.reason ?? null) : null,
       dependsOn: waiting.get(t.id)?.dependencies.map((d) => d.id) ?? [],

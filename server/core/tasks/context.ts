@@ -49,6 +49,8 @@ export interface TaskEngineDeps {
   confirmReady?: (paneId: string) => Promise<boolean>;
   /** Dependencies between tasks (waiting, auto-start); without it a start with dependsOn is refused. */
   dependencies?: TaskDependencies;
+  /** What the round's latest review approved (the review store's): a merge takes exactly that commit, or refuses. */
+  approval?: (taskId: string, round: number) => Promise<{ commit: string | null; tree: string | null } | null>;
 }
 
 export interface TaskContext {

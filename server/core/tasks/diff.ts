@@ -71,14 +71,19 @@ async function changes(ctx: TaskContext, t: TaskRow, from: { baseSha: string } |
   }
 }
 
-/** The worktree's current state as a tree id (a review's snapshot); null when the worktree is gone. */
-export async function snapshot(ctx: TaskContext, taskId: string): Promise<string | null> {
+/**
+ * What a review sees: the worktree's current state as a tree id (null when the worktree is gone)
+ * and the branch's commit, read first (a commit made meanwhile moves the branch past it, which
+ * voids an approval rather than slipping into it).
+ */
+export async function snapshot(ctx: TaskContext, taskId: string): Promise<{ tree: string | null; commit: string | null }> {
   const t = await taskRow(ctx, taskId);
-  if (!t.worktreePath || !existsSync(path.join(t.worktreePath, ".git"))) return null;
+  const commit = t.branch ? await branchTip(t.repoPath, t.branch).catch(() => null) : null;
+  if (!t.worktreePath || !existsSync(path.join(t.worktreePath, ".git"))) return { tree: null, commit };
   try {
-    return await worktreeTree({ worktreePath: t.worktreePath });
+    return { tree: await worktreeTree({ worktreePath: t.worktreePath }), commit };
   } catch (e) {
-    if (!existsSync(path.join(t.worktreePath, ".git"))) return null; // removed while git read it
+    if (!existsSync(path.join(t.worktreePath, ".git"))) return { tree: null, commit }; // removed while git read it
     throw e;
   }
 }

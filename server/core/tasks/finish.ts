@@ -1,29 +1,55 @@
-// Finishing a task, once: merge (a completed task's branch into its target) or discard (stop the
-// agent, remove the worktree), a repeated finish that only retries cleanup, and tidying a removed
-// worktree's leftovers on disk. The disposition is the reducer's (`merged`, `discarded`).
+// Finishing a task, once: merge (a completed task's branch into its target: exactly the commit
+// its latest approval saw, when it has one) or discard (stop the agent, remove the worktree,
+// saying which uncommitted files went with it; a pane must force that), a repeated finish that
+// only retries cleanup, and tidying a removed worktree's leftovers on disk. Either way the
+// task's agents stop (its worker, its agent reviewer). A merge is recorded as in flight while git
+// runs, so that a restart can finish or undo it (recovery.ts). The disposition is the reducer's
+// (`merged`, `discarded`).
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { YardError } from "../errors";
-import { discardWorktree, findWorktree, mergeTask } from "../git";
+import { discardWorktree, findWorktree, mergeTask, uncommittedFiles } from "../git";
 import { rmdirUpTo } from "../git/paths";
 import type { TaskRow } from "../../stores/tasks";
 import { apply, type TaskContext, taskRow } from "./context";
 import { type TaskState, transition } from "./state";
 import { get } from "./views";
 
-export type FinishOptions = { merge?: { target?: string; keepBranch?: boolean; ignoreDirty?: boolean }; discard?: { deleteBranch?: boolean } };
+export type FinishOptions = { merge?: { target?: string; keepBranch?: boolean; ignoreDirty?: boolean }; discard?: { deleteBranch?: boolean; force?: boolean } };
 
-export async function finish(ctx: TaskContext, taskId: string, opts: FinishOptions) {
+/** Who finishes: a pane (an orchestrator) must force a discard that loses uncommitted work; the person confirmed it in the UI. */
+export type Finisher = { paneId: string | null };
+
+/** At most this many lost files are listed in a discard's answer and journal entry. */
+const MAX_LISTED = 1000;
+
+export async function finish(ctx: TaskContext, taskId: string, opts: FinishOptions, by: Finisher = { paneId: null }) {
   // While a finish runs, a diff that trips over the worktree being removed answers CONFLICT, not a git error.
   ctx.finishing.add(taskId);
   try {
-    return await finishNow(ctx, taskId, opts);
+    return await finishNow(ctx, taskId, opts, by);
   } finally {
     ctx.finishing.delete(taskId);
   }
 }
 
-async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions) {
+/** The files a discard of the task would lose now (none when its worktree is gone). */
+export async function uncommitted(ctx: TaskContext, taskId: string): Promise<{ files: string[]; truncated: boolean }> {
+  const t = await taskRow(ctx, taskId);
+  if (!t.worktreePath || t.disposition || !(await findWorktree(t.repoPath, t.worktreePath).catch(() => null))) return { files: [], truncated: false };
+  const files = await uncommittedFiles({ worktreePath: t.worktreePath });
+  return { files: files.slice(0, MAX_LISTED), truncated: files.length > MAX_LISTED };
+}
+
+/** Stops whatever still runs for the task: its agent and its agent reviewer. */
+export async function stopAgents(ctx: TaskContext, t: Pick<TaskRow, "id" | "paneId" | "agentReviewPaneId">): Promise<void> {
+  ctx.runners.get(t.id)?.ac.abort();
+  for (const paneId of [t.paneId, t.agentReviewPaneId]) {
+    if (paneId && ctx.deps.panes.isLive(paneId)) await ctx.deps.panes.kill(paneId).catch(() => {});
+  }
+}
+
+async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions, by: Finisher) {
   const { deps, store } = ctx;
   if (!opts.merge === !opts.discard) throw new YardError("BAD_PARAMS", "Finish with exactly one of --merge or --discard");
   const t = await taskRow(ctx, taskId);
@@ -44,6 +70,10 @@ async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions) 
     transition(t.state as TaskState, { type: "merged" }); // TASK_NOT_COMPLETED before git is touched
     const target = opts.merge.target ?? t.targetBranch;
     if (!target) throw new YardError("BAD_PARAMS", "The task has no recorded target branch (the repository was on a detached HEAD): pass --target BRANCH", { expected: null });
+    // An approval is of a commit: the merge takes that commit or refuses (an approval recorded
+    // before approvals were pinned has none and merges the branch as it is).
+    const approval = await deps.approval?.(taskId, t.round);
+    let inFlight: Record<string, unknown> | null = null;
     let res;
     try {
       res = await mergeTask({
@@ -55,8 +85,16 @@ async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions) 
         ignoreDirty: opts.merge.ignoreDirty,
         keepBranch: opts.merge.keepBranch,
         message: `Merge ${t.branch}: ${t.title}`,
+        ...(approval?.commit ? { approved: { commit: approval.commit, tree: approval.tree } } : {}),
+        onMergeStart: async (m) => {
+          inFlight = { target, targetBefore: m.targetBefore, tip: m.tip, at: Date.now() };
+          await store.setMergeInFlight(taskId, JSON.stringify(inFlight));
+        },
+        onMergePid: (pid) => void store.setMergeInFlight(taskId, JSON.stringify({ ...inFlight, pid })).catch(() => {}),
+        beforeCleanup: () => stopAgents(ctx, t),
       });
     } catch (e) {
+      if (inFlight) await store.setMergeInFlight(taskId, null);
       if (e instanceof YardError) {
         await deps.journal.append("task.merge_failed", { taskId, payload: { code: e.code, message: e.message, details: e.details ?? null } });
       }
@@ -64,19 +102,29 @@ async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions) 
     }
     if (res.cleanup.worktreeRemoved) await tidyWorktreeDir(ctx, t);
     await apply(ctx, taskId, { type: "merged" }, { finished: { mergeCommit: res.mergeCommit, cleanupError: res.cleanup.ok ? null : (res.cleanup.error ?? "cleanup failed") } });
+    await store.setMergeInFlight(taskId, null);
     await deps.journal.append("task.finished", { taskId, payload: { disposition: "merged", mergeCommit: res.mergeCommit, target, cleanup: res.cleanup } });
     return { task: await get(ctx, taskId), merge: { mergeCommit: res.mergeCommit, alreadyUpToDate: res.alreadyUpToDate, target }, cleanup: res.cleanup };
   }
 
-  // Discard: the task is recorded discarded (canceled when it still ran) before its worker is
-  // stopped, so the pane's exit is not mistaken for a crash; then only its worktree is removed.
-  ctx.runners.get(taskId)?.ac.abort();
+  // Discard: what it would lose is checked first (a pane must force it; nothing changes when it
+  // did not). The task is recorded discarded (canceled when it still ran) before its worker is
+  // stopped, so the pane's exit is not mistaken for a crash; then what is uncommitted is listed
+  // once more (the agent may have written meanwhile) and only its worktree is removed.
+  const lost = () => (worktreeExists ? uncommittedFiles({ worktreePath: t.worktreePath! }) : Promise.resolve([]));
+  if (by.paneId && !opts.discard!.force) {
+    const files = await lost();
+    if (files.length) {
+      throw new YardError("DIRTY_SOURCE", `The task's worktree has ${files.length} uncommitted file(s) that a discard would delete: pass --force (force: true) to discard them`, { files: files.slice(0, MAX_LISTED), worktreePath: t.worktreePath });
+    }
+  }
   await apply(ctx, taskId, { type: "discarded" });
-  if (t.paneId && deps.panes.isLive(t.paneId)) await deps.panes.kill(t.paneId);
-  const cleanup = await discardWorktree({ repoRoot: t.repoPath, worktreePath: t.worktreePath, branch: t.branch, branchPreexisting: t.branchPreexisting, deleteBranch: opts.discard!.deleteBranch });
+  await stopAgents(ctx, t);
+  const files = await lost().catch(() => []);
+  const cleanup = { ...(await discardWorktree({ repoRoot: t.repoPath, worktreePath: t.worktreePath, branch: t.branch, branchPreexisting: t.branchPreexisting, deleteBranch: opts.discard!.deleteBranch })), uncommittedFiles: files.slice(0, MAX_LISTED) };
   await tidyWorktreeDir(ctx, t);
   await store.setCleanupError(taskId, cleanup.error ?? null);
-  await deps.journal.append("task.finished", { taskId, payload: { disposition: "discarded", cleanup } });
+  await deps.journal.append("task.finished", { taskId, payload: { disposition: "discarded", cleanup: { ...cleanup, uncommittedFiles: files.slice(0, 20) }, uncommittedCount: files.length } });
   return { task: await get(ctx, taskId), cleanup: { ok: !cleanup.error, ...cleanup } };
 }
 

@@ -12,7 +12,7 @@ import { apply, type ApplyExtra, createContext, maxActive, type TaskContext, typ
 import type { TaskEvent } from "./state";
 import type { TaskRow } from "../../stores/tasks";
 import * as diffs from "./diff";
-import { finish, type FinishOptions } from "./finish";
+import { finish, type Finisher, type FinishOptions, uncommitted } from "./finish";
 import { recover, shutdown } from "./recovery";
 import { cancel, report } from "./report";
 import { followUp, resume, roundRecords, type RoundRecord, startNextRound } from "./rounds";
@@ -105,8 +105,8 @@ export class TaskEngine {
     return resume(this.ctx, taskId, opts);
   }
 
-  /** The worktree's current state as a tree id (a review's snapshot); null when the worktree is gone. */
-  snapshot(taskId: string): Promise<string | null> {
+  /** What a review sees: the worktree's state as a tree id (null when it is gone) and the branch's commit. */
+  snapshot(taskId: string): Promise<{ tree: string | null; commit: string | null }> {
     return diffs.snapshot(this.ctx, taskId);
   }
 
@@ -120,8 +120,13 @@ export class TaskEngine {
     return diffs.diffSince(this.ctx, taskId, tree);
   }
 
-  finish(taskId: string, opts: FinishOptions) {
-    return finish(this.ctx, taskId, opts);
+  finish(taskId: string, opts: FinishOptions, by?: Finisher) {
+    return finish(this.ctx, taskId, opts, by);
+  }
+
+  /** The uncommitted files a discard of the task would lose now. */
+  uncommitted(taskId: string) {
+    return uncommitted(this.ctx, taskId);
   }
 
   wait(opts: WaitOptions): Promise<TaskView[]> {

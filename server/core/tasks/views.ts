@@ -5,7 +5,8 @@ import type { z } from "zod";
 import { type TaskResult, type taskState, type TaskView, type tokenUsage } from "../../contracts/tasks";
 import { type TokenUsage, type TranscriptDeps, transcriptRootsOf, transcriptUsage } from "../agents/sessions";
 import type { YardEvent } from "../events/journal";
-import { toStatus } from "../../stores/reviews";
+import type { ReviewStatus } from "../../contracts/reviews";
+import { reviewStatuses } from "../reviews/approval";
 import type { TaskRow } from "../../stores/tasks";
 import { type Board, loadBoard } from "./board";
 import { cardLine } from "./card-line";
@@ -32,6 +33,7 @@ export async function list(ctx: TaskContext, filter: { contextId?: string; state
 /** Rows to views; each task's current round (result, review verdict) comes from one batched read, not one query per task. */
 async function views(ctx: TaskContext, rows: TaskRow[]): Promise<TaskView[]> {
   const current = await ctx.store.currentRounds(rows);
+  const statuses = await reviewStatuses(rows.map((r) => ({ ...r, verdict: current.get(r.id)?.verdict ?? null, reviewedCommit: current.get(r.id)?.reviewedCommit ?? null })));
   const waiting = (await ctx.deps.dependencies?.waitingMany(rows.map((r) => ({ id: r.id, autoStartWhen: r.autoStartWhen as AutoStartWhen | null })))) ?? new Map<string, Waiting>();
   // Each project's reviewer, read once for the whole list (a task without its own inherits it).
   const projectReviewers = new Map<string, string | null>();
@@ -39,11 +41,11 @@ async function views(ctx: TaskContext, rows: TaskRow[]): Promise<TaskView[]> {
     projectReviewers.set(id, (await ctx.deps.projects.get(id).catch(() => null))?.reviewerProfile ?? null);
   }
   return Promise.all(
-    rows.map((r) => view(ctx, r, current.get(r.id) ?? { result: null, verdict: null }, waiting.get(r.id) ?? null, r.reviewerProfile ?? (r.projectId ? (projectReviewers.get(r.projectId) ?? null) : null))),
+    rows.map((r) => view(ctx, r, { result: current.get(r.id)?.result ?? null, reviewStatus: statuses.get(r.id) ?? "none" }, waiting.get(r.id) ?? null, r.reviewerProfile ?? (r.projectId ? (projectReviewers.get(r.projectId) ?? null) : null))),
   );
 }
 
-async function view(ctx: TaskContext, r: TaskRow, current: { result: string | null; verdict: string | null }, waiting: Waiting | null, reviewer: string | null): Promise<TaskView> {
+async function view(ctx: TaskContext, r: TaskRow, current: { result: string | null; reviewStatus: ReviewStatus }, waiting: Waiting | null, reviewer: string | null): Promise<TaskView> {
   const evidence = json<Evidence | null>(r.evidence, null);
   const pane = r.paneId && ctx.deps.panes.isLive(r.paneId) ? await ctx.deps.panes.get(r.paneId).catch(() => null) : null;
   return {
@@ -69,7 +71,7 @@ async function view(ctx: TaskContext, r: TaskRow, current: { result: string | nu
     rootTaskId: r.rootTaskId,
     result: json<TaskResult | null>(current.result, null),
     evidence,
-    reviewStatus: toStatus(current.verdict),
+    reviewStatus: current.reviewStatus,
     sandboxed: r.sandboxed,
     // The last known usage; the transcript (a file the agent controls) is read in the background, never here.
     agentSession: r.agentSessionId ? { id: r.agentSessionId, transcriptPath: r.agentTranscriptPath, tokens: transcriptUsage.peek(r.id, r.agentTranscriptPath, () => transcriptRootsOf(r, transcriptDeps(ctx))) } : null,
