@@ -106,7 +106,7 @@ export async function run(): Promise<BenchResult[]> {
           return false;
         }
         const login = await get(p, `/login?token=${encodeURIComponent(token)}`);
-        if (login.status !== 302) return false;
+        if (login.status !== 200) return false;
         const cookie = String(login.headers["set-cookie"]).split(";")[0]!;
         return (await get(p, "/", { cookie, accept: "text/html" })).status === 200;
       };

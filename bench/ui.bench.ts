@@ -124,6 +124,9 @@ export async function run(): Promise<BenchResult[]> {
     await context.addInitScript(INSTRUMENT);
     const page = await context.newPage();
     await page.goto(server.loginUrl);
+    // The login page stores the session key, then replaces itself with the board.
+    await page.waitForURL(`${server.url}/**`, { waitUntil: "commit" });
+    await page.waitForFunction(() => !location.pathname.startsWith("/login"));
     // warm-up (server caches, compiled page chunks)
     await boardTti(page, `${server.url}/?project=${big.id}`, 1001);
     await boardTti(page, `${server.url}/?project=${empty.id}`, 1);

@@ -7,7 +7,7 @@ import path from "node:path";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeRepo } from "./helpers/git";
-import { request, trpcPost } from "./helpers/http";
+import { browserLogin, request, trpcPost } from "./helpers/http";
 import { ROOT, SERVER_ARGV, startTestServer, type TestServer, yard } from "./helpers/server";
 
 let server: TestServer;
@@ -77,20 +77,18 @@ describe("security baseline", () => {
     await yard(server, ["--json", "project", "remove", JSON.parse(ok.body).result.data.id]);
   });
 
-  it("exchanges the login link for an HttpOnly SameSite=Strict cookie that opens the board", async () => {
+  it("exchanges the login link for an HttpOnly SameSite=Strict cookie plus a session key that open the board", async () => {
     const bad = await request(`${server.url}/login?token=nope`, { headers: { accept: "text/html" } });
     expect(bad.status).toBe(401);
     expect(bad.headers["set-cookie"]).toBeUndefined();
-    const res = await request(server.loginUrl);
-    expect(res.status).toBe(302);
-    expect(res.headers.location).toBe("/");
-    const cookie = res.headers["set-cookie"]![0]!;
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Strict/);
-    expect(cookie).not.toContain(server.token);
-    const pair = cookie.split(";")[0]!;
-    expect((await request(`${server.url}/api/trpc/projects.list`, { headers: { cookie: pair } })).status).toBe(200);
-    expect((await request(`${server.url}/api/trpc/projects.list`, { headers: { cookie: "yard_session=forged" } })).status).toBe(401);
+    const s = await browserLogin(server.loginUrl);
+    expect(s.setCookie).toMatch(/HttpOnly/);
+    expect(s.setCookie).toMatch(/SameSite=Strict/);
+    expect(s.setCookie).not.toContain(server.token);
+    expect((await request(`${server.url}/api/trpc/projects.list`, { headers: s.headers })).status).toBe(200);
+    // The cookie alone (what another server on 127.0.0.1 receives) is refused, and so is a forged one.
+    expect((await request(`${server.url}/api/trpc/projects.list`, { headers: { cookie: s.cookie } })).status).toBe(401);
+    expect((await request(`${server.url}/api/trpc/projects.list`, { headers: { ...s.headers, cookie: `${s.cookie.split("=")[0]}=forged` } })).status).toBe(401);
   });
 
   it("admits socket.io handshakes only with the token and from the server's own origin", async () => {

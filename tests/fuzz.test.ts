@@ -11,7 +11,7 @@ import { ERROR_CODES } from "../server/core/errors";
 import { mulberry32 } from "../server/core/panes/fixtures/prng";
 import { adminClient } from "./helpers/client";
 import { makeRepo } from "./helpers/git";
-import { request } from "./helpers/http";
+import { browserLogin, request } from "./helpers/http";
 import { startTestServer, type TestServer } from "./helpers/server";
 import { waitFor } from "./helpers/wait";
 
@@ -147,9 +147,8 @@ describe("fuzz", () => {
   });
 
   it("answers random and hostile payloads on every socket event and keeps the connection usable", async () => {
-    const login = await request(server.loginUrl);
-    const cookie = String(login.headers["set-cookie"]).split(";")[0]!;
-    const sock: Socket = io(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie }, reconnection: false });
+    const { headers } = await browserLogin(server.loginUrl);
+    const sock: Socket = io(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: headers, reconnection: false });
     await new Promise<void>((resolve, reject) => {
       sock.on("connect", () => resolve());
       sock.on("connect_error", reject);

@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { splitLines, TerminalMirror } from "../server/core/panes/mirror";
 import { adminClient } from "./helpers/client";
 import { git, makeRepo } from "./helpers/git";
-import { request } from "./helpers/http";
+import { browserLogin } from "./helpers/http";
 import { hostStatus } from "./helpers/panehost";
 import { isAlive, paneHostPid, ROOT, startTestServer, type TestServer, yard } from "./helpers/server";
 import { waitFor } from "./helpers/wait";
@@ -114,8 +114,8 @@ describe("a server restart", () => {
     expect(transcript.filter((l) => /^b\d+$/.test(l))).toEqual(B_LINES);
 
     // The browser reattaches: a snapshot of A, then its live output as A is answered.
-    const cookie = String((await request(s2.loginUrl)).headers["set-cookie"]).split(";")[0]!;
-    const sock = io(s2.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie }, reconnection: false });
+    const { headers } = await browserLogin(s2.loginUrl);
+    const sock = io(s2.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: headers, reconnection: false });
     let view: TerminalMirror | null = null;
     const early: string[] = [];
     let streamed = "";
