@@ -141,7 +141,14 @@ export async function createServices(opts: { home: string; token: string; url: (
   });
   const screens = new ScreenWatcher({ panes, journal });
   screens.start();
-  const hooks = new AgentSessions({ tasks: taskStore, journal, panes });
+  const sandboxHome = (taskId: string) => {
+    try {
+      return sandbox.dirs(taskId).home;
+    } catch {
+      return null;
+    }
+  };
+  const hooks = new AgentSessions({ tasks: taskStore, journal, panes, sandboxHome });
   journal.subscribe((e) => void (e.paneId && e.payload.to === "exited" && hooks.forget(e.paneId)), { type: "pane.lifecycle" });
   const trials = new AgentTrials({ panes, agents, home: p.home });
   const messageStore = new MessageStore(db);

@@ -20,7 +20,7 @@ import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import type { TaskRow, TaskStore } from "../../stores/tasks";
 import type { EventJournal } from "../events/journal";
-import { isSubagentPayload } from "../hooks/payload";
+import { isSubagentPayload, parseHookPost } from "../hooks/payload";
 import type { PaneManager } from "../panes/manager";
 import { currentUid, isInside, isUnder, openRegularFile } from "../safe-fs";
 import { claudeConfigDir } from "./claude-config";
@@ -103,14 +103,9 @@ export async function checkTranscriptPath(file: string, roots: TranscriptRoot[])
 export interface AgentSessionsDeps {
   tasks: Pick<TaskStore, "agentSession" | "recordAgentSession" | "row">;
   journal: EventJournal;
-  panes: Pick<PaneManager, "hook" | "get" | "resolveLaunch" | "screens">;
-  /** The sandbox's private home of a task; default: `<data dir>/sandbox/<task>/home`, as core/sandbox lays it out. */
-  sandboxHome?: (taskId: string) => string | null;
-}
-
-/** `<data dir>/sandbox/<task>/home` (core/sandbox/sandbox.ts `dirs`), the data dir found from the pane manager's screens dir (`<data dir>/screens`). */
-function defaultSandboxHome(panes: Pick<PaneManager, "screens">): (taskId: string) => string | null {
-  return (taskId) => (/^[A-Za-z0-9_-]{1,64}$/.test(taskId) ? path.join(path.dirname(panes.screens.dir), "sandbox", taskId, "home") : null);
+  panes: Pick<PaneManager, "hook" | "get" | "resolveLaunch">;
+  /** The sandbox's private home of a task (where a sandboxed agent keeps its transcripts). */
+  sandboxHome: (taskId: string) => string | null;
 }
 
 export class AgentSessions {
@@ -122,11 +117,13 @@ export class AgentSessions {
   private readonly transcriptDeps: TranscriptDeps;
 
   constructor(private readonly deps: AgentSessionsDeps) {
-    this.transcriptDeps = { resolveLaunch: (o) => deps.panes.resolveLaunch(o), sandboxHome: deps.sandboxHome ?? defaultSandboxHome(deps.panes) };
+    this.transcriptDeps = { resolveLaunch: (o) => deps.panes.resolveLaunch(o), sandboxHome: deps.sandboxHome };
   }
 
   /** A hook post for `paneId` (already authorized for it): record, translate, then the pane lifecycle. */
   async post(paneId: string, raw: { event: string; payload: unknown }): Promise<Awaited<ReturnType<PaneManager["hook"]>>> {
+    // A post the lifecycle would refuse (its fields over their caps) records nothing either.
+    parseHookPost(raw);
     let post = raw;
     const payload = isRecord(raw.payload) ? raw.payload : null;
     if (raw.event === CODEX_NOTIFY_EVENT && payload) {
