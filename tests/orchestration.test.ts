@@ -487,6 +487,42 @@ describe("what a pane may name and create: contexts, lineage, the sandbox, atten
     expect(await taskNow(done.task.id)).toMatchObject({ state: "completed", round: 1 });
   });
 
+  it("a sandboxed orchestrator may not type into unsandboxed work in its context: no keys, prompts, follow-ups or answers reach it", async () => {
+    const ctx = `sbx-${suffix()}`;
+    const o = await orchestratingTask(ctx, { sandbox: true });
+    const api = adminClient(server);
+    // The person's shell task in the same context, outside the sandbox: keys typed there run on the host.
+    const marker = path.join(scratch, `typed-${suffix()}`);
+    const shell = await api.tasks.start.mutate({ repoPath: repo(), contextId: ctx, argv: ["sh", "-c", "yard task ask 'go on?' >/dev/null; exec sh"], objective: "a shell" });
+    await waitFor(async () => (await taskNow(shell.task.id)).state === "input_required", { what: "the shell task's question" });
+    const refusals = [
+      await errorOf(() => o.api.panes.sendKeys.mutate({ id: shell.pane!.id, text: `touch ${marker}`, enter: true })),
+      await errorOf(() => o.api.panes.submit.mutate({ id: shell.pane!.id, text: `touch ${marker}` })),
+      await errorOf(() => o.api.tasks.followUp.mutate({ id: shell.task.id, text: `touch ${marker}` })),
+      await errorOf(() => o.api.tasks.answer.mutate({ id: shell.task.id, text: `touch ${marker}` })),
+    ];
+    for (const r of refusals) expect(r).toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/sandbox/) });
+    expect(existsSync(marker)).toBe(false);
+    expect((await taskNow(shell.task.id)).state).toBe("input_required");
+    // Its own sandboxed work it may steer as before.
+    const inside = await o.api.tasks.start.mutate({ repoPath: repo(), argv: ["sh", "-c", "exec cat"], objective: "inside" });
+    await waitFor(async () => (await adminClient(server).panes.get.query({ id: inside.pane!.id })).live, { what: "the sandboxed task's pane" });
+    expect((await o.api.panes.sendKeys.mutate({ id: inside.pane!.id, text: "hello" })).bytes).toBe(5);
+  });
+
+  it("a pane may not edit, resolve or delete a comment on a task it does not reach", async () => {
+    const api = adminClient(server);
+    const foreign = await api.tasks.start.mutate({ repoPath: repo(), agent: "demo", objective: "write a.txt a\ncommit add a\nreport completed done" });
+    await settled(foreign.task.id);
+    const { comment } = await api.reviews.addComment.mutate({ taskId: foreign.task.id, path: "a.txt", startLine: 1, body: "the person's note" });
+    const { env } = await orchestratorPane(api, scratch);
+    const other = clientWithToken(server, env.YARD_TOKEN!);
+    for (const call of [() => other.reviews.resolveComment.mutate({ id: comment.id, resolved: true }), () => other.reviews.editComment.mutate({ id: comment.id, body: "mine now" }), () => other.reviews.deleteComment.mutate({ id: comment.id })]) {
+      expect(await errorOf(call)).toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining(comment.id) });
+    }
+    expect((await api.reviews.listComments.query({ taskId: foreign.task.id })).comments).toMatchObject([{ id: comment.id, resolved: false, body: "the person's note" }]);
+  });
+
   it("an orchestrator may not start work in a context, under a pane or a task it does not reach; its own and new contexts are fine", async () => {
     const api = adminClient(server);
     const victimCtx = `victim-${suffix()}`;

@@ -59,19 +59,25 @@ describe("the role gate table", () => {
     for (const f of fields) expect(gated, `${p}.${f}`).toContain(f);
   });
 
-  it("says which calls may start a process, for what", () => {
+  it("says which calls may start a process, or type into one, for what", () => {
     expect(spawnOf("panes.spawn", { argv: ["sh"] })).toBe("pane");
     expect(spawnOf("tasks.start", {})).toBe("start");
-    for (const p of ["tasks.startBacklog", "tasks.resume", "tasks.depend"]) expect(spawnOf(p, { id: "tskA" })).toBe("task");
+    for (const p of ["tasks.startBacklog", "tasks.resume", "tasks.depend", "tasks.followUp", "tasks.answer"]) expect(spawnOf(p, { id: "tskA" })).toBe("task");
     expect(spawnOf("reviews.submit", { taskId: "tskA", verdict: "request_changes" })).toBe("task");
     expect(spawnOf("reviews.submit", { taskId: "tskA", verdict: "approve" })).toBeNull();
+    // Approving starts the subtasks; requesting changes types the notes to the planner.
     expect(spawnOf("plans.review", { taskId: "tskA", verdict: "approve" })).toBe("task");
-    expect(spawnOf("plans.review", { taskId: "tskA", verdict: "request_changes" })).toBeNull();
+    expect(spawnOf("plans.review", { taskId: "tskA", verdict: "request_changes" })).toBe("task");
     expect(spawnOf("tasks.agentReview", { id: "tskA", action: "rerun" })).toBe("task");
     expect(spawnOf("tasks.agentReview", { id: "tskA", action: "skip" })).toBeNull();
-    for (const p of ["tasks.followUp", "tasks.answer", "tasks.cancel", "panes.submit", "tasks.get"]) expect(spawnOf(p, { id: "tskA" })).toBeNull();
-    // A process on a caller's behalf starts only through the calls that say so.
-    expect(procedures.filter((p) => GATES[p]!.spawns).sort()).toEqual(["panes.spawn", "plans.review", "reviews.submit", "tasks.agentReview", "tasks.depend", "tasks.resume", "tasks.start", "tasks.startBacklog"]);
+    for (const p of ["panes.submit", "panes.sendKeys"]) expect(spawnOf(p, { id: "paneA" })).toBe("typed");
+    for (const p of ["tasks.cancel", "panes.kill", "panes.resize", "tasks.get"]) expect(spawnOf(p, { id: "tskA" })).toBeNull();
+    // A process on a caller's behalf starts, or is typed to, only through the calls that say so.
+    expect(procedures.filter((p) => GATES[p]!.spawns).sort()).toEqual(["panes.sendKeys", "panes.spawn", "panes.submit", "plans.review", "reviews.submit", "tasks.agentReview", "tasks.answer", "tasks.depend", "tasks.followUp", "tasks.resume", "tasks.start", "tasks.startBacklog"]);
+  });
+
+  it("checks a comment's task for the calls that name a comment", () => {
+    expect(procedures.filter((p) => GATES[p]!.comment).sort()).toEqual(["reviews.deleteComment", "reviews.editComment", "reviews.resolveComment"]);
   });
 
   it("reads the ids an input names, one or a list", () => {

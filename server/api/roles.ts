@@ -18,10 +18,12 @@ export { CALLER_ROLES, type CallerRole, mayAccessPane, mayAccessTask, mayNameCon
  * only sandboxed work, with no more network than it has):
  *   "pane"  a bare pane (no worktree to sandbox into): refused to a sandboxed caller;
  *   "start" a new task: the start itself runs it sandboxed for a sandboxed caller, or refuses;
- *   "task"  the agent (or its reviewer) of the task the `task` field names: a sandboxed caller
- *           needs that task to run sandboxed.
+ *   "task"  the agent (or its reviewer) of the task the `task` field names, started or typed to:
+ *           a sandboxed caller needs that task to run sandboxed;
+ *   "typed" input for the program of the pane the `pane` field names (typing into a program is
+ *           running code there): a sandboxed caller needs that pane to run sandboxed.
  */
-export type SpawnKind = "pane" | "start" | "task";
+export type SpawnKind = "pane" | "start" | "task" | "typed";
 
 export interface Gate {
   roles: readonly CallerRole[];
@@ -29,6 +31,8 @@ export interface Gate {
   task?: string;
   /** The input field naming the pane the call acts on (checked with mayAccessPane). */
   pane?: string;
+  /** The input field naming a review comment: the caller must reach the comment's task. */
+  comment?: string;
   /** Other input fields naming tasks (an id or a list of ids: a parent, dependencies): each must be one the caller reaches. */
   names?: { tasks?: readonly string[]; panes?: readonly string[]; contexts?: readonly string[] };
   /** The call may start a process (see SpawnKind); `when` narrows it to the inputs that do. */
@@ -56,8 +60,8 @@ export const GATES: Record<string, Gate> = {
   "panes.list": { roles: PO },
   "panes.get": { roles: ALL, pane: "id" },
   "panes.read": { roles: ALL, pane: "id" },
-  "panes.submit": { roles: PO, pane: "id" },
-  "panes.sendKeys": { roles: PO, pane: "id" },
+  "panes.submit": { roles: PO, pane: "id", spawns: { kind: "typed" } },
+  "panes.sendKeys": { roles: PO, pane: "id", spawns: { kind: "typed" } },
   "panes.resize": { roles: PO, pane: "id" },
   "panes.kill": { roles: PO, pane: "id" },
   "panes.markSeen": { roles: PO, pane: "id" },
@@ -68,7 +72,7 @@ export const GATES: Record<string, Gate> = {
   "tasks.list": { roles: PO },
   "tasks.wait": { roles: PO, task: "id" },
   "tasks.report": { roles: ["person", "worker"], task: "taskId" },
-  "tasks.followUp": { roles: PO, task: "id" },
+  "tasks.followUp": { roles: PO, task: "id", spawns: { kind: "task" } },
   "tasks.diff": { roles: REVIEW_WRITERS, task: "id" },
   "tasks.rounds": { roles: ALL, task: "id" },
   "tasks.cancel": { roles: PO, task: "id" },
@@ -79,7 +83,7 @@ export const GATES: Record<string, Gate> = {
   // A task whose last unmet dependency goes (or that depends only on met ones) starts by itself.
   "tasks.depend": { roles: PO, task: "id", names: { tasks: ["on"] }, spawns: { kind: "task" } },
   "tasks.ask": { roles: TASK_PANES },
-  "tasks.answer": { roles: PO, task: "id" },
+  "tasks.answer": { roles: PO, task: "id", spawns: { kind: "task" } },
   "tasks.ack": { roles: PO, task: "id" },
   "tasks.agentReview": { roles: PO, task: "id", spawns: { kind: "task", when: (i) => i.action === "rerun" } },
   "tasks.thread": { roles: ALL, task: "id" },
@@ -89,11 +93,11 @@ export const GATES: Record<string, Gate> = {
   "plans.submit": { roles: ["person", "planner"], task: "taskId" },
   "plans.list": { roles: ALL, task: "id" },
   // An approved plan's subtasks start by themselves (sandboxed as their parent).
-  "plans.review": { roles: REVIEW_WRITERS, task: "taskId", spawns: { kind: "task", when: (i) => i.verdict === "approve" } },
+  "plans.review": { roles: REVIEW_WRITERS, task: "taskId", spawns: { kind: "task" } },
   "reviews.addComment": { roles: REVIEW_WRITERS, task: "taskId" },
-  "reviews.editComment": { roles: REVIEW_WRITERS },
-  "reviews.resolveComment": { roles: REVIEW_WRITERS },
-  "reviews.deleteComment": { roles: REVIEW_WRITERS },
+  "reviews.editComment": { roles: REVIEW_WRITERS, comment: "id" },
+  "reviews.resolveComment": { roles: REVIEW_WRITERS, comment: "id" },
+  "reviews.deleteComment": { roles: REVIEW_WRITERS, comment: "id" },
   "reviews.listComments": { roles: ALL, task: "taskId" },
   // Changes requested start the next round, in a fresh pane when the agent's has exited.
   "reviews.submit": { roles: REVIEW_WRITERS, task: "taskId", spawns: { kind: "task", when: (i) => i.verdict === "request_changes" } },

@@ -136,7 +136,7 @@ const gate = t.middleware(async ({ ctx, path, getRawInput, next }) => {
   if (!ctx.pane) return next();
   const raw = (await getRawInput()) as Record<string, unknown> | null | undefined;
   const spawn = spawnOf(path, raw);
-  if (!g.task && !g.pane && !g.names && !spawn) return next();
+  if (!g.task && !g.pane && !g.comment && !g.names && !spawn) return next();
   const named = (field: string | undefined) => (field && raw && typeof raw === "object" && typeof raw[field] === "string" ? (raw[field] as string) : null);
   const { services } = ctx;
   const scope = await services.access.scope(ctx.pane, { tasksInContext: (id) => services.tasks.list({ contextId: id }) });
@@ -144,6 +144,9 @@ const gate = t.middleware(async ({ ctx, path, getRawInput, next }) => {
   if (taskId && (await scope.task(taskId)) === false) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch task ${taskId}`, { role, taskId });
   const paneId = named(g.pane);
   if (paneId && (await scope.pane(paneId)) === false) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch pane ${paneId}`, { role, paneId });
+  const commentId = named(g.comment);
+  const commentTask = commentId ? await services.reviews.commentTask(commentId) : null;
+  if (commentTask && (await scope.task(commentTask)) === false) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch comment ${commentId} (on task ${commentTask})`, { role, commentId, taskId: commentTask });
   for (const field of g.names?.tasks ?? []) {
     for (const id of namedIds(raw, field)) {
       if ((await scope.task(id)) === false) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not name task ${id} (${field}): it is not a task it reaches`, { role, field, taskId: id });
@@ -167,7 +170,9 @@ const gate = t.middleware(async ({ ctx, path, getRawInput, next }) => {
         ? sandboxRefusal(scope.caller, { sandbox: null }, "a bare pane (it has no worktree to sandbox into; start a task instead)")
         : spawn === "task" && taskId
           ? sandboxRefusal(scope.caller, { sandbox: await taskSandbox(services, taskId), taskId }, `task ${taskId}'s agent`)
-          : null; // "start": tasks.start runs the new task sandboxed, or refuses (core/tasks/start.ts)
+          : spawn === "typed" && paneId && services.panes.sandboxOf(paneId) !== undefined
+            ? sandboxRefusal(scope.caller, { sandbox: services.panes.sandboxOf(paneId) ?? null }, `typing into pane ${paneId}`)
+            : null; // "start": tasks.start runs the new task sandboxed, or refuses (core/tasks/start.ts); a pane not running says so itself
     if (why) throw new YardError("FORBIDDEN", why, { role, procedure: path, ...(taskId ? { taskId } : {}) });
   }
   return next();

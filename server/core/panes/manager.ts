@@ -10,7 +10,6 @@
 //   recovery.ts          after a server (re)start: reattach to the host's panes, fail stale rows
 // Pane rows are read and written through the pane store (server/stores/panes.ts). Framework-free:
 // no tRPC, socket.io or Next.
-import type { PaneRole } from "../agents/roles";
 import { paths } from "../../config";
 import type { PaneStore } from "../../stores/panes";
 import type { AgentProfiles } from "../agents/profiles";
@@ -25,7 +24,7 @@ import { LifecycleDriver, type TransitionListener } from "./lifecycle-driver";
 import { MIN_SCROLLBACK, scrollbackProblem } from "./scrollback-limits";
 import { paneGone, PaneReads, type ReadMode, type ReadReply } from "./reads";
 import { recoverPanes } from "./recovery";
-import { type LivePane, type PaneInfo, type PaneListener, PaneRegistry } from "./registry";
+import { type LivePane, type PaneCaller, type PaneInfo, type PaneListener, PaneRegistry } from "./registry";
 import { PaneSpawner, type SpawnExtras, type SpawnInput } from "./spawner";
 import { SubmitQueue, type SubmitResult, type SubmitTarget } from "./submit-gate";
 
@@ -257,8 +256,15 @@ export class PaneManager {
    * The pane a pane token stands for, or null: the secret must match the stored hash and the pane
    * must be running (a token dies with its pane).
    */
-  authenticate(paneId: string, secret: string): Promise<{ id: string; taskId: string | null; role: PaneRole } | null> {
+  authenticate(paneId: string, secret: string): Promise<PaneCaller | null> {
     return this.registry.authenticate(paneId, secret);
+  }
+
+  /** How a live pane's process runs: in the OS sandbox ({ network }) or not (null); undefined when it does not run. */
+  sandboxOf(id: string): { network: boolean } | null | undefined {
+    const live = this.registry.find(id);
+    if (!live) return undefined;
+    return live.info.sandboxed ? { network: live.sandboxNetwork === true } : null;
   }
 
   get(id: string): Promise<PaneInfo> {

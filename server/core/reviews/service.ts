@@ -111,6 +111,11 @@ export class ReviewService {
     return c;
   }
 
+  /** The task a comment is on, or null when there is no such comment (the procedure then says NOT_FOUND). */
+  async commentTask(id: string): Promise<string | null> {
+    return (await this.deps.store.comment(id))?.taskId ?? null;
+  }
+
   async listComments(input: z.output<typeof listCommentsInput>): Promise<ReviewComment[]> {
     await this.deps.tasks.get(input.taskId);
     return this.deps.store.comments(input.taskId, input.round);
