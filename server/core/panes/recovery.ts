@@ -29,7 +29,7 @@ export async function recoverPanes(deps: RecoveryDeps): Promise<Map<string, stri
     if (h) {
       const lifecycle = (LIFECYCLES as readonly string[]).includes(row.lifecycle) ? (row.lifecycle as Lifecycle) : "unknown";
       const state: PaneState = { ...initialPaneState(), lifecycle, seq: row.lifecycleSeq, doneSeen: row.doneSeen, hooksSeen: row.hooksSeen, lastTransitionAt: row.updatedAt.getTime() };
-      const pane = deps.registry.track({ ...toInfo(row), pid: h.pid, cols: h.cols, rows: h.rows, live: true }, state, h.meta.hooks === true);
+      const pane = deps.registry.track({ ...toInfo(row), pid: h.pid, cols: h.cols, rows: h.rows, live: true }, state, h.meta.hooks === true, { sandboxNetwork: h.meta.sandboxNetwork === true });
       await deps.journal.append("pane.reattached", { paneId: row.id, taskId: row.taskId, payload: { pid: h.pid, lifecycle, hostState: h.state } });
       if (!pane.hooks && !state.hooksSeen && h.state === "running") deps.lifecycle.armQuiescence(pane);
       continue;
