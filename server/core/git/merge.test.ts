@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { chmod } from "node:fs/promises";
 import path from "node:path";
-import { mergeTask, type MergeTaskInput } from "./merge";
+import { mergeTask, type MergeTaskInput, settleInterruptedMerge } from "./merge";
 import { isMerged } from "./refs";
 import { createWorktree } from "./worktree";
 import { branches, commitAll, exists, git, gitCode, makeRepo, read, rejectsWith, removeTmpDirs, tmpDir, worktreePaths, write } from "../../../tests/helpers/git-core";
@@ -339,5 +339,54 @@ describe("mergeTask other git failures", () => {
     expect(e.details).toEqual({ operation: "merge", target: "main" });
     expect(await git(root, "rev-parse", "-q", "--verify", "MERGE_HEAD")).toBe(await git(root, "rev-parse", "task"));
     expect(await exists(wt)).toBe(true);
+  });
+});
+
+describe("mergeTask with an approval", () => {
+  it("merges exactly the approved commit; a branch that moved since, or a tree the commit does not have, is CONFLICT naming both", async () => {
+    const { root, base, wt, tip, input } = await setup();
+    const tree = await git(root, "rev-parse", `${tip}^{tree}`);
+    await write(wt, "later.txt", "after the approval\n");
+    const later = await commitAll(wt, "after the approval");
+    const moved = await rejectsWith(mergeTask({ ...input, approved: { commit: tip, tree } }), "CONFLICT");
+    expect(moved.details).toMatchObject({ approvedCommit: tip, actualCommit: later, approvedTree: tree });
+    expect(moved.message).toMatch(/moved since it was approved.*review it again/);
+    const unseen = await rejectsWith(mergeTask({ ...input, approved: { commit: later, tree } }), "CONFLICT");
+    expect(unseen.details).toMatchObject({ approvedCommit: later, actualCommit: later, approvedTree: tree });
+    expect(await git(root, "rev-parse", "HEAD")).toBe(base); // nothing merged on either refusal
+    const r = await mergeTask({ ...input, approved: { commit: later, tree: await git(root, "rev-parse", `${later}^{tree}`) } });
+    expect(await git(root, "rev-parse", `${r.mergeCommit}^2`)).toBe(later);
+  });
+});
+
+describe("settleInterruptedMerge (after a crash)", () => {
+  it("removes a landed merge's leftover state (merge --quit): HEAD, index and files stay the merge's", async () => {
+    const { root, tip, input } = await setup();
+    const r = await mergeTask({ ...input, keepBranch: true });
+    // What git leaves when it dies between the commit and removing its merge state.
+    await write(root, ".git/MERGE_HEAD", `${tip}\n`);
+    await write(root, ".git/MERGE_MSG", "Merge\n");
+    expect(await settleInterruptedMerge({ repoRoot: root, tip, targetBefore: r.targetBefore })).toBe("completed");
+    expect(await exists(path.join(root, ".git/MERGE_HEAD"))).toBe(false);
+    expect(await git(root, "rev-parse", "HEAD")).toBe(r.mergeCommit);
+    expect(await git(root, "status", "--porcelain")).toBe("");
+  });
+
+  it("undoes a merge that did not land (merge --abort): back at the old HEAD, clean", async () => {
+    const { root, base, tip } = await setup();
+    await git(root, "merge", "--no-ff", "--no-commit", "-q", tip);
+    expect(await exists(path.join(root, "feature.txt"))).toBe(true);
+    expect(await settleInterruptedMerge({ repoRoot: root, tip, targetBefore: base })).toBe("aborted");
+    expect(await git(root, "rev-parse", "HEAD")).toBe(base);
+    expect(await git(root, "status", "--porcelain")).toBe("");
+    expect(await exists(path.join(root, "feature.txt"))).toBe(false);
+  });
+
+  it("leaves alone a checkout that is merging anything else, or nothing", async () => {
+    const { root, base, tip } = await setup();
+    expect(await settleInterruptedMerge({ repoRoot: root, tip, targetBefore: base })).toBe("none");
+    await git(root, "merge", "--no-ff", "--no-commit", "-q", tip);
+    expect(await settleInterruptedMerge({ repoRoot: root, tip: base, targetBefore: base })).toBe("none");
+    expect(await git(root, "rev-parse", "-q", "--verify", "MERGE_HEAD")).toBe(tip);
   });
 });
