@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { git } from "../tests/helpers/git";
 import { expect, test } from "./fixtures";
 
@@ -27,6 +27,20 @@ async function shoot(page: Page, name: string) {
     await theme(page, t);
     await page.waitForTimeout(400); // colour transitions settle
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${t}.png`), fullPage: false });
+  }
+  await theme(page, "light");
+}
+
+/** Screenshots of a dialog in both themes: the theme is switched with the dialog closed (it covers the switch). */
+async function shootDialog(page: Page, name: string, open: () => Promise<Locator>) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  for (const t of ["light", "dark"] as const) {
+    await theme(page, t);
+    const dialog = await open();
+    await page.waitForTimeout(400); // colour transitions settle
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${t}.png`), fullPage: false });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
   }
   await theme(page, "light");
 }
@@ -177,6 +191,25 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
   await page.reload();
   await expect(page.getByRole("main").getByText("Approved", { exact: true })).toBeVisible();
 
+  // ---- The agent commits after the approval: it is outdated and does not merge -------------
+  const aTask = (await yard(["--json", "task", "get", a])).json.task;
+  writeFileSync(path.join(aTask.worktreePath, "late.txt"), "committed after the approval\n");
+  git(aTask.worktreePath, "add", "late.txt");
+  git(aTask.worktreePath, "commit", "-qm", "after the approval");
+  await page.reload();
+  await expect(page.getByRole("status").filter({ hasText: "Approval outdated" })).toBeVisible();
+  await shoot(page, "approval-outdated");
+  await shootDialog(page, "merge-refused-outdated", async () => {
+    await page.getByRole("button", { name: "Merge", exact: true }).click();
+    const refused = page.getByRole("dialog", { name: /Merge into main/ });
+    await expect(refused).toContainText("The approval is outdated");
+    await expect(refused.getByRole("button", { name: "Merge", exact: true })).toBeDisabled();
+    return refused;
+  });
+  await page.getByRole("tab", { name: "Review" }).click();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("main").getByText("Approved", { exact: true })).toBeVisible();
+
   // ---- Merge --------------------------------------------------------------------------------
   await page.getByRole("button", { name: "Merge", exact: true }).click();
   const merge = page.getByRole("dialog", { name: /Merge into main/ });
@@ -191,9 +224,17 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
 
   // ---- Discard B: worktree gone, branch kept ------------------------------------------------
   const bTask = (await yard(["--json", "task", "get", b])).json.task;
+  writeFileSync(path.join(bTask.worktreePath, "scratch.txt"), "never committed\n");
   await page.goto(`/tasks/${b}`);
-  await page.getByRole("button", { name: "Discard", exact: true }).click();
-  const discard = page.getByRole("dialog", { name: "Discard this task" });
+  const openDiscard = async () => {
+    await page.getByRole("button", { name: "Discard", exact: true }).click();
+    const d = page.getByRole("dialog", { name: "Discard this task" });
+    // The confirmation names what it deletes.
+    await expect(d.getByRole("list", { name: "Uncommitted files" })).toContainText("scratch.txt");
+    return d;
+  };
+  await shootDialog(page, "discard-lists-files", openDiscard);
+  const discard = await openDiscard();
   await expect(discard).toContainText("main");
   await expect(discard.getByRole("checkbox", { name: "Delete branch" })).not.toBeChecked();
   await discard.getByRole("button", { name: "Discard", exact: true }).click();

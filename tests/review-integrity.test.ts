@@ -159,12 +159,15 @@ describe("a discard says what it deletes", () => {
     const r = repo();
     const { task } = await api.tasks.start.mutate({ repoPath: r, objective: "idle", argv: ["sh", "-c", "exec sleep 600"] });
     writeFileSync(path.join(task.worktreePath!, "notes.txt"), "lost\n");
+    const listed = execFileSync(process.execPath, [path.join(__dirname, "../cli/bin/yard.js"), "task", "uncommitted", task.id], { env: { ...process.env, YARD_HOME: server.home, YARD_URL: "", YARD_TOKEN: "" }, encoding: "utf8" });
+    expect(listed.trim()).toBe("notes.txt");
     const out = execFileSync(process.execPath, [path.join(__dirname, "../cli/bin/yard.js"), "task", "finish", task.id, "--discard"], {
       env: { ...process.env, YARD_HOME: server.home, YARD_URL: "", YARD_TOKEN: "" },
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
     });
     expect(out).toContain("deleted 1 uncommitted file(s):\n  notes.txt");
+    expect(existsSync(task.worktreePath!)).toBe(false);
     expect((await api.tasks.get.query({ id: task.id })).disposition).toBe("discarded");
   });
 });

@@ -1,4 +1,4 @@
-// yard task start|start-backlog|get|list|wait|report|follow-up|diff|cancel|finish|events|resume (and the review commands from ./review)
+// yard task start|start-backlog|get|list|wait|report|follow-up|diff|uncommitted|cancel|finish|events|resume (and the review commands from ./review)
 import path from "node:path";
 import type { Command } from "commander";
 import { YardError } from "../../server/core/errors";
@@ -205,6 +205,14 @@ export function registerTask(program: Command, ctx: CliContext) {
           .filter(Boolean)
           .join("\n"),
       );
+    });
+
+  task
+    .command("uncommitted <id>")
+    .description("The task worktree's uncommitted files: what a discard would delete")
+    .action(async (id: string) => {
+      const r = await ctx.client().tasks.uncommitted.query({ id });
+      ctx.out().result(r, () => (r.files.length ? r.files.map((f) => oneLine(f)).join("\n") + (r.truncated ? "\n…" : "") : "(nothing uncommitted)"));
     });
 
   task

@@ -160,7 +160,7 @@ export function FinishPanel({ task }: { task: Task }) {
             </Alert>
           )}
           <ul className="list-inside list-disc text-fg-muted">
-            <li>{task.reviewStatus === "approved" ? "Exactly the approved commit is merged; a commit made since is not." : "The branch is merged as it is now (no approval pins it)."}</li>
+            {task.reviewStatus !== "outdated" && <li>{task.reviewStatus === "approved" ? "Exactly the approved commit is merged; a commit made since is not." : "The branch is merged as it is now (no approval pins it)."}</li>}
             <li>The task’s agent is stopped and its worktree removed afterwards.</li>
             <li>{keepBranch || task.branchPreexisting ? `The branch ${task.branch} is kept.` : `The branch ${task.branch} is deleted after the merge.`}</li>
             <li>{ignoreDirty ? "Uncommitted changes in the worktree are left out and lost with the worktree." : "Refused if the worktree has uncommitted changes."}</li>

@@ -51,7 +51,7 @@ describe("reads of many task ids", () => {
   it("currentRounds returns an entry per task, with the current round's result", async () => {
     const rounds = await new TaskStore(db).currentRounds([...MANY, "tsk_a"].map((id) => ({ id, round: 1 })));
     expect(rounds.size).toBe(MANY.length + 1);
-    expect(rounds.get("tsk_a")).toEqual({ result: '{"summary":"s"}', verdict: null });
-    expect(rounds.get(MANY[0]!)).toEqual({ result: null, verdict: null });
+    expect(rounds.get("tsk_a")).toEqual({ result: '{"summary":"s"}', verdict: null, reviewedCommit: null });
+    expect(rounds.get(MANY[0]!)).toEqual({ result: null, verdict: null, reviewedCommit: null });
   });
 });
