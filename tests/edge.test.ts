@@ -161,6 +161,28 @@ describe("item 7: slow clients are disconnected, connections and long polls are 
     }
     expect((await api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 1_000 })).tasks[0]!.state).toBe("canceled");
   });
+
+  it("gives a wait's slot back as soon as its caller goes away, not at its timeout", async () => {
+    const api = adminClient(s);
+    const { task } = await api.tasks.start.mutate({ repoPath: dirs.repo(), objective: "hold", argv: ["sleep", "600"], stallMs: 300 });
+    const url = `${s.url}/api/trpc/tasks.wait?input=${encodeURIComponent(JSON.stringify({ id: task.id, until: "terminal", timeoutMs: 600_000 }))}`;
+    // Three callers that send the request and hang up without reading the answer.
+    const gone = [0, 1, 2].map(() => {
+      const ac = new AbortController();
+      const req = http.get(url, { headers: { authorization: `Bearer ${s.token}` }, signal: ac.signal });
+      req.on("error", () => {});
+      return ac;
+    });
+    await waitFor(async () => (await errorOf(() => api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 1 }))).code === "RATE_LIMITED", { what: "the three waits to hold every slot" });
+    for (const ac of gone) ac.abort();
+    // Their slots come back at once: a wait gets in (and times out on its own short clock).
+    const next = await waitFor(async () => {
+      const e = await errorOf(() => api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 50 }));
+      return e.code === "TIMEOUT" ? e : null;
+    }, { timeoutMs: 5_000, what: "a slot freed by a caller that went away" });
+    expect(next.code).toBe("TIMEOUT");
+    await api.tasks.cancel.mutate({ id: task.id });
+  });
 });
 
 /** A socket.io handshake with these headers: "connected", or the refusal's HTTP status and body. */

@@ -63,12 +63,13 @@ export const tasksRouter = router({
   wait: callerProcedure
     .input(waitInput)
     .output(waitOutput)
-    .query(async ({ ctx, input }) => {
-      // A pane waits on (and is shown) only the context's tasks its role reaches, as in list.
+    .query(async ({ ctx, input, signal }) => {
+      // A pane waits on (and is shown) only the context's tasks its role reaches, as in list. A
+      // caller that goes away ends its wait (signal) and gets its slot back at once.
       const pane = ctx.pane;
       const release = waitLimit.acquire(waitCaller(pane));
       try {
-        return { tasks: await ctx.services.tasks.wait({ taskId: input.id, contextId: input.contextId, until: input.until, timeoutMs: input.timeoutMs, visible: pane ? (tasks) => ctx.services.access.visible(pane, tasks) : undefined }) };
+        return { tasks: await ctx.services.tasks.wait({ taskId: input.id, contextId: input.contextId, until: input.until, timeoutMs: input.timeoutMs, signal, visible: pane ? (tasks) => ctx.services.access.visible(pane, tasks) : undefined }) };
       } finally {
         release();
       }

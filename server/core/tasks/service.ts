@@ -17,7 +17,7 @@ import { recover, shutdown } from "./recovery";
 import { cancel, report } from "./report";
 import { followUp, resume, roundRecords, type RoundRecord, startNextRound } from "./rounds";
 import { onPaneTransition } from "./runner";
-import { start, startBacklog, type StartInput } from "./start";
+import { start, startBacklog, type StartCaller, type StartInput } from "./start";
 import * as views from "./views";
 import type { TaskView } from "./views";
 import { wait, type WaitOptions } from "./wait";
@@ -63,7 +63,7 @@ export class TaskEngine {
    * Starts a task now, or with `backlog: true` records it in the backlog (validated exactly like
    * a start; no worktree, branch or pane until startBacklog).
    */
-  start(raw: StartInput, caller: { paneId?: string | null } = {}): Promise<{ task: TaskView; pane: PaneInfo | null }> {
+  start(raw: StartInput, caller: StartCaller = {}): Promise<{ task: TaskView; pane: PaneInfo | null }> {
     return start(this.ctx, raw, caller);
   }
 

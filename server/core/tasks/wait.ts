@@ -30,6 +30,8 @@ export interface WaitOptions {
   timeoutMs?: number;
   /** Of a context's tasks, the ones the caller may see (a pane's role scope); the others are neither waited on nor returned. */
   visible?: (tasks: TaskView[]) => Promise<TaskView[]>;
+  /** Aborted when the caller went away (its connection closed): the wait ends at once, freeing what it held. */
+  signal?: AbortSignal;
 }
 
 export async function wait(ctx: TaskContext, opts: WaitOptions): Promise<TaskView[]> {
@@ -49,6 +51,7 @@ export async function wait(ctx: TaskContext, opts: WaitOptions): Promise<TaskVie
       finished = true;
       clearTimeout(timer);
       unsubscribe();
+      opts.signal?.removeEventListener("abort", abandoned);
       if (err) reject(err);
       else resolve(tasks!);
     };
@@ -78,6 +81,9 @@ export async function wait(ctx: TaskContext, opts: WaitOptions): Promise<TaskVie
       if (done(tasks)) return finish(null, tasks);
       finish(new YardError("TIMEOUT", `Timed out after ${timeoutMs} ms waiting for ${until.join("|")}`, { timeoutMs, until, tasks: tasks.map((t) => ({ id: t.id, state: t.state })) }));
     }, timeoutMs);
+    const abandoned = () => finish(new YardError("TIMEOUT", "The wait ended: its caller went away", { until }));
+    if (opts.signal?.aborted) return abandoned();
+    opts.signal?.addEventListener("abort", abandoned, { once: true });
     void check();
   });
 }
