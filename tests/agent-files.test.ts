@@ -15,7 +15,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { agentPaths } from "../scripts/install-agents.mjs";
 import { adminClient } from "./helpers/client";
-import { git } from "./helpers/git";
+import { makeRepo } from "./helpers/git";
 import { startTestServer, type TestServer } from "./helpers/server";
 import { waitFor } from "./helpers/wait";
 
@@ -32,14 +32,7 @@ let api: ReturnType<typeof adminClient>;
 
 const serverEnv = { HOME: userHome, CLAUDE_CONFIG_DIR: "", CODEX_HOME: "", YARD_MAX_ACTIVE_TASKS: "12" };
 
-function repo(): string {
-  const r = mkdtempSync(path.join(base, "repo-"));
-  git(r, "init", "-q", "-b", "main");
-  writeFileSync(path.join(r, "README.md"), "# agent files\n");
-  git(r, "add", "README.md");
-  git(r, "commit", "-q", "-m", "initial commit");
-  return r;
-}
+const repo = () => makeRepo("repo-", base);
 
 /** Resolves with `p`, or fails when it takes longer than `ms` (a read that hangs on a FIFO never resolves). */
 async function promptly<T>(what: string, p: Promise<T>, ms = 10_000): Promise<T> {

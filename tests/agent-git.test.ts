@@ -11,7 +11,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminClient } from "./helpers/client";
-import { git } from "./helpers/git";
+import { git, makeRepo } from "./helpers/git";
 import { startTestServer, type TestServer } from "./helpers/server";
 import { waitFor } from "./helpers/wait";
 
@@ -32,14 +32,7 @@ afterAll(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
-function repoIn(dir: string): string {
-  const repo = mkdtempSync(path.join(dir, "repo-"));
-  git(repo, "init", "-q", "-b", "main");
-  writeFileSync(path.join(repo, "README.md"), "# agent git\n");
-  git(repo, "add", "README.md");
-  git(repo, "commit", "-q", "-m", "initial commit");
-  return repo;
-}
+const repoIn = (dir: string) => makeRepo("repo-", dir);
 
 // $1: the marks directory (read-only inside); $2: the host file to aim links at. Every planted
 // program would touch a file in $1: only the host could, since the sandbox sees $1 read-only.

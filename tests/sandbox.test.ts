@@ -24,14 +24,7 @@ let api: ReturnType<typeof adminClient>;
 const dirs: string[] = [base];
 
 /** A repository on main with one commit, in `dir`. */
-function repoIn(dir: string): string {
-  const repo = mkdtempSync(path.join(dir, "repo-"));
-  git(repo, "init", "-q", "-b", "main");
-  writeFileSync(path.join(repo, "README.md"), "# sandbox test\n");
-  git(repo, "add", "README.md");
-  git(repo, "commit", "-q", "-m", "initial commit");
-  return repo;
-}
+const repoIn = (dir: string) => makeRepo("repo-", dir);
 const tmpRepo = () => {
   const r = makeRepo();
   dirs.push(r);
@@ -125,7 +118,7 @@ describe("a sandboxed worker", () => {
     expect(readFileSync(path.join(sbx, "tmp/status.out"), "utf8")).toContain("this pane is sandboxed");
 
     // Nothing outside the worktree changed on the host.
-    expect(readFileSync(path.join(repo, "README.md"), "utf8")).toBe("# sandbox test\n");
+    expect(readFileSync(path.join(repo, "README.md"), "utf8")).toBe("# test repo\n");
     expect(existsSync(path.join(repo, "escape.txt"))).toBe(false);
     expect(existsSync(path.join(otherWt, "escape.txt"))).toBe(false);
     expect(readFileSync(path.join(repo, ".git/config"), "utf8")).toBe(gitConfig);

@@ -80,6 +80,22 @@ export async function isInside(file: string, dir: string): Promise<boolean> {
   }
 }
 
+/** Why opening failed, as a refusal. */
+function openRefusal(file: string, e: unknown): { ok: false; reason: UnsafeReason; message: string } {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "ENOENT" || code === "ENOTDIR") return refused("missing", file);
+  if (code === "ELOOP") return refused("symlink", file);
+  return refused("unreadable", file, code);
+}
+
+/** What is wrong with the opened file's stat for these limits, or null. */
+function statRefusal(file: string, st: { isFile(): boolean; uid: number; size: number }, opts: Pick<SafeReadOptions, "ownedBy" | "maxBytes">) {
+  if (!st.isFile()) return refused("not_regular", file);
+  if (opts.ownedBy !== undefined && st.uid !== opts.ownedBy) return refused("foreign_owner", file, `owner ${st.uid}`);
+  if (st.size > opts.maxBytes) return refused("too_large", file, `${st.size} bytes, the cap is ${opts.maxBytes}`);
+  return null;
+}
+
 /** Opens `file` for reading when it is a regular file within the limits; the caller closes the handle. */
 export async function openRegularFile(file: string, opts: SafeReadOptions): Promise<SafeRead<FileHandle>> {
   if (typeof file !== "string" || !path.isAbsolute(file) || file.includes("\0")) return refused("unreadable", String(file), "not an absolute path");
@@ -88,24 +104,14 @@ export async function openRegularFile(file: string, opts: SafeReadOptions): Prom
   try {
     fh = await fsp.open(file, OPEN_FLAGS);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return refused("missing", file);
-    if (code === "ELOOP") return refused("symlink", file);
-    return refused("unreadable", file, code);
+    return openRefusal(file, e);
   }
   try {
     const st = await fh.stat();
-    if (!st.isFile()) {
+    const problem = statRefusal(file, st, opts);
+    if (problem) {
       await fh.close();
-      return refused("not_regular", file);
-    }
-    if (opts.ownedBy !== undefined && st.uid !== opts.ownedBy) {
-      await fh.close();
-      return refused("foreign_owner", file, `owner ${st.uid}`);
-    }
-    if (st.size > opts.maxBytes) {
-      await fh.close();
-      return refused("too_large", file, `${st.size} bytes, the cap is ${opts.maxBytes}`);
+      return problem;
     }
     // Opened after the check above: the path may have been swapped meanwhile, so check the
     // opened file itself again (the handle is what gets read).
@@ -152,16 +158,12 @@ export function readRegularFileSync(file: string, opts: Omit<SafeReadOptions, "w
   try {
     fd = openSync(file, OPEN_FLAGS);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return refused("missing", file);
-    if (code === "ELOOP") return refused("symlink", file);
-    return refused("unreadable", file, code);
+    return openRefusal(file, e);
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return refused("not_regular", file);
-    if (opts.ownedBy !== undefined && st.uid !== opts.ownedBy) return refused("foreign_owner", file, `owner ${st.uid}`);
-    if (st.size > opts.maxBytes) return refused("too_large", file, `${st.size} bytes, the cap is ${opts.maxBytes}`);
+    const problem = statRefusal(file, st, opts);
+    if (problem) return problem;
     const buf = Buffer.alloc(st.size);
     let at = 0;
     while (at < buf.length) {

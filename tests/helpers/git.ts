@@ -12,9 +12,9 @@ export function git(cwd: string, ...args: string[]): string {
   }).trim();
 }
 
-/** A repo on branch main with one commit (README.md). */
-export function makeRepo(prefix = "yard-repo-"): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+/** A repo on branch main with one commit (README.md), in a new directory under `parent` (default: the temp dir). */
+export function makeRepo(prefix = "yard-repo-", parent = os.tmpdir()): string {
+  const dir = mkdtempSync(path.join(parent, prefix));
   git(dir, "init", "-q", "-b", "main");
   writeFileSync(path.join(dir, "README.md"), "# test repo\n");
   git(dir, "add", "README.md");
