@@ -35,7 +35,13 @@ function BoardPage() {
   const projects = useQuery(trpc.projects.list.queryOptions());
   const list = projects.data;
   const requested = params.get("project");
-  const selectedId = requested === ALL ? ALL : (list?.find((p) => p.id === requested)?.id ?? list?.find((p) => p.id === localGet(LAST_PROJECT))?.id ?? list?.[0]?.id ?? null);
+  const selectedId =
+    requested === ALL
+      ? ALL
+      : (list?.find((p) => p.id === requested)?.id ??
+        list?.find((p) => p.id === localGet(LAST_PROJECT))?.id ??
+        list?.[0]?.id ??
+        null);
   const selected = list?.find((p) => p.id === selectedId) ?? null;
 
   // Keep the chosen project in the URL (and remember it), so a reload shows the same board.
@@ -59,7 +65,12 @@ function BoardPage() {
   const loaded = boards.length > 0 && boards.every((b) => b.data);
   const boardError = boards.find((b) => b.error)?.error;
 
-  const filters = { label: params.get("label") ?? "", context: params.get("context") ?? "", agent: params.get("agent") ?? "", q: params.get("q") ?? "" };
+  const filters = {
+    label: params.get("label") ?? "",
+    context: params.get("context") ?? "",
+    agent: params.get("agent") ?? "",
+    q: params.get("q") ?? "",
+  };
   const setFilter = (k: keyof typeof filters, v: string) => {
     const next = new URLSearchParams(params.toString());
     if (v) next.set(k, v);
@@ -89,11 +100,16 @@ function BoardPage() {
           if (filters.context && card.contextId !== filters.context) continue;
           if (filters.agent && card.agent !== filters.agent) continue;
           if (q && !card.title.toLowerCase().includes(q)) continue;
-          all[c].push(selectedId === ALL ? { ...card, projectId: ids[i], projectName: names.get(ids[i]!) } : { ...card, projectId: ids[i] });
+          all[c].push(
+            selectedId === ALL
+              ? { ...card, projectId: ids[i], projectName: names.get(ids[i]!) }
+              : { ...card, projectId: ids[i] },
+          );
         }
       }
     });
-    if (selectedId === ALL) for (const c of COLUMNS) all[c].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt));
+    if (selectedId === ALL)
+      for (const c of COLUMNS) all[c].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt));
     const sorted = (s: Set<string>) => [...s].sort((a, b) => a.localeCompare(b));
     return { columns: all, options: { label: sorted(label), context: sorted(context), agent: sorted(agent) }, total };
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -109,7 +125,11 @@ function BoardPage() {
       onError: (e) => {
         const y = errorOf(e);
         setStartError(y.message);
-        toast({ tone: "danger", title: y.code === "RATE_LIMITED" ? "At the running-task cap" : "Could not start the task", body: y.message });
+        toast({
+          tone: "danger",
+          title: y.code === "RATE_LIMITED" ? "At the running-task cap" : "Could not start the task",
+          body: y.message,
+        });
       },
     }),
   );
@@ -119,10 +139,19 @@ function BoardPage() {
     trpc.tasks.depend.mutationOptions({
       onSuccess: (r, vars) => {
         const title = (id: string) => columns && COLUMNS.flatMap((c) => columns[c]).find((x) => x.id === id)?.title;
-        toast({ tone: "success", title: r.started ? "Dependency met: the task started" : "Dependency added", body: `${title(vars.id) ?? vars.id} waits for ${title(vars.on) ?? vars.on}` });
+        toast({
+          tone: "success",
+          title: r.started ? "Dependency met: the task started" : "Dependency added",
+          body: `${title(vars.id) ?? vars.id} waits for ${title(vars.on) ?? vars.on}`,
+        });
       },
       // The server names tasks by id (a cycle: "X → Y → X"); the toast says their titles.
-      onError: (e) => toast({ tone: "danger", title: "Dependency refused", body: withTitles(errorOf(e).message, columns ? COLUMNS.flatMap((c) => columns[c]) : []) }),
+      onError: (e) =>
+        toast({
+          tone: "danger",
+          title: "Dependency refused",
+          body: withTitles(errorOf(e).message, columns ? COLUMNS.flatMap((c) => columns[c]) : []),
+        }),
       onSettled: () => {
         void qc.invalidateQueries(trpc.board.pathFilter());
         void qc.invalidateQueries(trpc.tasks.pathFilter());
@@ -168,7 +197,8 @@ function BoardPage() {
             <div className="mx-auto mt-12 max-w-xl rounded-xl border border-line bg-canvas-subtle p-8 text-center">
               <h2 className="text-xl font-semibold">Welcome to Switchyard</h2>
               <p className="mt-2 text-sm text-fg-muted">
-                Add a local git repository to get a board for it. Each task then runs an agent in its own worktree and branch, and you review its diff before it lands.
+                Add a local git repository to get a board for it. Each task then runs an agent in its own worktree and
+                branch, and you review its diff before it lands.
               </p>
               <Button variant="primary" className="mt-5" onClick={() => setAdding(true)}>
                 Add your first project
@@ -180,9 +210,18 @@ function BoardPage() {
             <div className="flex flex-wrap items-center gap-2">
               <h1 className="mr-1 flex min-w-0 items-baseline gap-2 text-lg font-semibold">
                 <span className="truncate">{selected ? selected.name : "All projects"}</span>
-                {selected && <span className="hidden max-w-64 truncate font-mono text-xs font-normal text-fg-muted 2xl:inline">{selected.path}</span>}
+                {selected && (
+                  <span className="hidden max-w-64 truncate font-mono text-xs font-normal text-fg-muted 2xl:inline">
+                    {selected.path}
+                  </span>
+                )}
               </h1>
-              <select aria-label="Project" value={selectedId ?? ""} onChange={(e) => select(e.target.value)} className={`${fieldClass} w-auto max-w-44 py-1`}>
+              <select
+                aria-label="Project"
+                value={selectedId ?? ""}
+                onChange={(e) => select(e.target.value)}
+                className={`${fieldClass} w-auto max-w-44 py-1`}
+              >
                 <option value={ALL}>All projects</option>
                 {list?.map((p) => (
                   <option key={p.id} value={p.id} title={p.path}>
@@ -191,7 +230,12 @@ function BoardPage() {
                 ))}
               </select>
               <Button onClick={() => setAdding(true)}>+ Add project</Button>
-              <Button aria-pressed={graph} onClick={toggleGraph} title="Show the dependencies between the shown tasks" className={graph ? "bg-neutral-muted font-semibold" : ""}>
+              <Button
+                aria-pressed={graph}
+                onClick={toggleGraph}
+                title="Show the dependencies between the shown tasks"
+                className={graph ? "bg-neutral-muted font-semibold" : ""}
+              >
                 Graph
               </Button>
               <div className="ml-auto flex flex-wrap items-center justify-end gap-2">
@@ -203,9 +247,24 @@ function BoardPage() {
                   onChange={(e) => setFilter("q", e.target.value)}
                   className={`${fieldClass} w-48 py-1`}
                 />
-                <FilterSelect label="Label" value={filters.label} options={options.label} onChange={(v) => setFilter("label", v)} />
-                <FilterSelect label="Context" value={filters.context} options={options.context} onChange={(v) => setFilter("context", v)} />
-                <FilterSelect label="Agent" value={filters.agent} options={options.agent} onChange={(v) => setFilter("agent", v)} />
+                <FilterSelect
+                  label="Label"
+                  value={filters.label}
+                  options={options.label}
+                  onChange={(v) => setFilter("label", v)}
+                />
+                <FilterSelect
+                  label="Context"
+                  value={filters.context}
+                  options={options.context}
+                  onChange={(v) => setFilter("context", v)}
+                />
+                <FilterSelect
+                  label="Agent"
+                  value={filters.agent}
+                  options={options.agent}
+                  onChange={(v) => setFilter("agent", v)}
+                />
                 {filtered && (
                   <Button variant="invisible" size="sm" onClick={() => replaceUrl(`/?project=${selectedId}`)}>
                     Clear filters
@@ -221,8 +280,15 @@ function BoardPage() {
             )}
             {loaded && total === 0 && (
               <div className="flex items-center gap-3 rounded-md border border-dashed border-line px-4 py-3 text-sm text-fg-muted">
-                <span className="flex-1">No tasks in this project yet. Start one with New task (press n), or from a terminal with <code className="rounded bg-neutral-muted px-1.5 py-0.5 font-mono text-xs">yard task start</code>.</span>
-                <Button variant="primary" size="sm" onClick={() => ui.openNewTask(selectedId === ALL ? null : selectedId)}>
+                <span className="flex-1">
+                  No tasks in this project yet. Start one with New task (press n), or from a terminal with{" "}
+                  <code className="rounded bg-neutral-muted px-1.5 py-0.5 font-mono text-xs">yard task start</code>.
+                </span>
+                <Button
+                  variant="primary"
+                  size="sm"
+                  onClick={() => ui.openNewTask(selectedId === ALL ? null : selectedId)}
+                >
                   New task
                 </Button>
               </div>
@@ -231,9 +297,17 @@ function BoardPage() {
               <p className="text-sm text-fg-muted">No task matches these filters.</p>
             )}
             {graph ? (
-              <DependencyGraph cards={columns ? COLUMNS.flatMap((c) => columns[c]) : null} scope={filters.context ? `context ${filters.context}` : selected ? selected.name : "all projects"} />
+              <DependencyGraph
+                cards={columns ? COLUMNS.flatMap((c) => columns[c]) : null}
+                scope={filters.context ? `context ${filters.context}` : selected ? selected.name : "all projects"}
+              />
             ) : (
-              <BoardColumns columns={columns} onStart={(id) => startBacklog.mutate({ id })} startingId={startBacklog.isPending ? (startBacklog.variables?.id ?? null) : null} onDepend={(id, on) => depend.mutate({ id, on })} />
+              <BoardColumns
+                columns={columns}
+                onStart={(id) => startBacklog.mutate({ id })}
+                startingId={startBacklog.isPending ? (startBacklog.variables?.id ?? null) : null}
+                onDepend={(id, on) => depend.mutate({ id, on })}
+              />
             )}
           </>
         )}
@@ -243,9 +317,24 @@ function BoardPage() {
   );
 }
 
-function FilterSelect({ label, value, options, onChange }: { label: string; value: string; options: string[]; onChange: (v: string) => void }) {
+function FilterSelect({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: string[];
+  onChange: (v: string) => void;
+}) {
   return (
-    <select aria-label={`Filter by ${label.toLowerCase()}`} value={value} onChange={(e) => onChange(e.target.value)} className={`${fieldClass} w-auto max-w-36 py-1`}>
+    <select
+      aria-label={`Filter by ${label.toLowerCase()}`}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      className={`${fieldClass} w-auto max-w-36 py-1`}
+    >
       <option value="">{label}: any</option>
       {value && !options.includes(value) && <option value={value}>{value}</option>}
       {options.map((o) => (

@@ -21,7 +21,16 @@ import { type ModelStub, startModelStub } from "../tests/stubs/model-api";
 import { median } from "./stats";
 import type { BenchResult } from "./types";
 
-const { Terminal } = xtermHeadless as unknown as { Terminal: new (o: Record<string, unknown>) => { write(d: string, cb?: () => void): void; buffer: { active: { viewportY: number; getLine(i: number): { translateToString(t: boolean): string } | undefined } } } };
+const { Terminal } = xtermHeadless as unknown as {
+  Terminal: new (
+    o: Record<string, unknown>,
+  ) => {
+    write(d: string, cb?: () => void): void;
+    buffer: {
+      active: { viewportY: number; getLine(i: number): { translateToString(t: boolean): string } | undefined };
+    };
+  };
+};
 
 const LAUNCHES = 5;
 const TOOL_CALLS = 8;
@@ -74,7 +83,11 @@ export async function run(): Promise<BenchResult[]> {
   const cfg = JSON.parse(readFileSync(cfgPath, "utf8"));
   cfg.projects = { [bareDir]: { hasTrustDialogAccepted: true } };
   writeFileSync(cfgPath, JSON.stringify(cfg, null, 2));
-  const bareEnv: Record<string, string> = { ...(process.env as Record<string, string>), ...env, TERM: "xterm-256color" };
+  const bareEnv: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    ...env,
+    TERM: "xterm-256color",
+  };
   for (const k of Object.keys(bareEnv)) if (k.startsWith("YARD_")) delete bareEnv[k];
   const claudeBin = pathWithAgents().split(path.delimiter)[0]! + "/claude";
   try {
@@ -86,13 +99,20 @@ export async function run(): Promise<BenchResult[]> {
     for (let i = 0; i <= LAUNCHES; i++) {
       // (run 0 warms both sides up and is not counted)
       let t = performance.now();
-      const started = await api.tasks.start.mutate({ projectId: project.id, agent: "claude-code", objective: `bench launch ${i}` });
+      const started = await api.tasks.start.mutate({
+        projectId: project.id,
+        agent: "claude-code",
+        objective: `bench launch ${i}`,
+      });
       const { task } = started;
       const pane = started.pane!; // not a backlog start
       await until(async () => {
         const p = await api.panes.get.query({ id: pane.id });
         if (p.lifecycle !== "idle" && p.lifecycle !== "working") return null;
-        return readScreen("claude", (await api.panes.read.query({ id: pane.id, mode: "screen" })).text).ready || p.lifecycle === "working";
+        return (
+          readScreen("claude", (await api.panes.read.query({ id: pane.id, mode: "screen" })).text).ready ||
+          p.lifecycle === "working"
+        );
       }, "the task's claude to be ready");
       if (i > 0) inTask.push(performance.now() - t);
       await api.tasks.finish.mutate({ id: task.id, discard: { deleteBranch: true } });
@@ -105,10 +125,20 @@ export async function run(): Promise<BenchResult[]> {
     }
 
     // ---- one tool call's round trip --------------------------------------------------------
-    const steps = (n: number) => [...Array.from({ length: n }, (_, k) => ({ tool: "Bash", input: { command: `echo call-${k}`, description: "echo" } })), { text: "done" }];
+    const steps = (n: number) => [
+      ...Array.from({ length: n }, (_, k) => ({
+        tool: "Bash",
+        input: { command: `echo call-${k}`, description: "echo" },
+      })),
+      { text: "done" },
+    ];
     const mTask = `yard-bench-tools-task-${process.pid}`;
     stub.script(mTask, steps(TOOL_CALLS));
-    const { task } = await api.tasks.start.mutate({ projectId: project.id, agent: "claude-code", objective: `Run the echo commands. ${mTask}` });
+    const { task } = await api.tasks.start.mutate({
+      projectId: project.id,
+      agent: "claude-code",
+      objective: `Run the echo commands. ${mTask}`,
+    });
     await stub.waitForRequest((r) => r.script === mTask && r.step === TOOL_CALLS, 120_000);
     await api.tasks.finish.mutate({ id: task.id, discard: { deleteBranch: true } }).catch(() => {});
 
@@ -127,8 +157,26 @@ export async function run(): Promise<BenchResult[]> {
     const noHooks = median(toolRoundTrips(stub, mBare));
     const launch = { value: median(inTask), baseline: median(bare) };
     return [
-      { name: "Claude Code launch to ready inside a task vs bare in a PTY", value: launch.value, baseline: launch.baseline, ratio: launch.value / launch.baseline, unit: "ms", target: "≤ 2×", pass: launch.value / launch.baseline <= 2, note: `median of ${LAUNCHES}` },
-      { name: "one tool call with Switchyard's hooks vs without", value: withHooks, baseline: noHooks, ratio: withHooks / noHooks, unit: "ms", target: "≤ +300 ms", pass: withHooks - noHooks <= 300, note: `+${(withHooks - noHooks).toFixed(0)} ms per tool call (PreToolUse + PostToolUse), median of ${TOOL_CALLS - 1}` },
+      {
+        name: "Claude Code launch to ready inside a task vs bare in a PTY",
+        value: launch.value,
+        baseline: launch.baseline,
+        ratio: launch.value / launch.baseline,
+        unit: "ms",
+        target: "≤ 2×",
+        pass: launch.value / launch.baseline <= 2,
+        note: `median of ${LAUNCHES}`,
+      },
+      {
+        name: "one tool call with Switchyard's hooks vs without",
+        value: withHooks,
+        baseline: noHooks,
+        ratio: withHooks / noHooks,
+        unit: "ms",
+        target: "≤ +300 ms",
+        pass: withHooks - noHooks <= 300,
+        note: `+${(withHooks - noHooks).toFixed(0)} ms per tool call (PreToolUse + PostToolUse), median of ${TOOL_CALLS - 1}`,
+      },
     ];
   } finally {
     await server.dispose();

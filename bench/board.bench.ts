@@ -15,11 +15,24 @@ import type { BenchResult } from "./types";
 
 const TASKS = 10_000;
 const RUNS = 15;
-const STATES = ["backlog", "pending", "working", "input_required", "completed", "completed", "failed", "canceled"] as const;
+const STATES = [
+  "backlog",
+  "pending",
+  "working",
+  "input_required",
+  "completed",
+  "completed",
+  "failed",
+  "canceled",
+] as const;
 
 export async function run(): Promise<BenchResult[]> {
   const home = mkdtempSync(path.join(os.tmpdir(), "yard-bench-board-"));
-  const services = await createServices({ home, token: "bench-token-bench-token-bench-token-123", url: () => "http://127.0.0.1:9" });
+  const services = await createServices({
+    home,
+    token: "bench-token-bench-token-bench-token-123",
+    url: () => "http://127.0.0.1:9",
+  });
   try {
     const db = services.db;
     const projectId = "prjbench";
@@ -52,21 +65,44 @@ export async function run(): Promise<BenchResult[]> {
         taskId: t.id,
         number: r + 1,
         state: r + 1 < t.round ? "completed" : t.state,
-        result: r + 1 < t.round || t.state === "completed" ? JSON.stringify({ status: "completed", summary: "done", artifacts: [], changedFiles: Array.from({ length: i % 7 }, (_, k) => `f${k}.ts`), evidence: null }) : null,
+        result:
+          r + 1 < t.round || t.state === "completed"
+            ? JSON.stringify({
+                status: "completed",
+                summary: "done",
+                artifacts: [],
+                changedFiles: Array.from({ length: i % 7 }, (_, k) => `f${k}.ts`),
+                evidence: null,
+              })
+            : null,
       })),
     );
     await db.taskRound.createMany({ data: rounds });
     await db.review.createMany({
-      data: tasks.filter((_, i) => i % 5 === 0).map((t, k) => ({ id: `revbench${k}`, taskId: t.id, round: 1, stage: "human", reviewerKind: "user", verdict: "changes_requested", summary: "again" })),
+      data: tasks
+        .filter((_, i) => i % 5 === 0)
+        .map((t, k) => ({
+          id: `revbench${k}`,
+          taskId: t.id,
+          round: 1,
+          stage: "human",
+          reviewerKind: "user",
+          verdict: "changes_requested",
+          summary: "again",
+        })),
     });
     await db.pane.createMany({
-      data: tasks.filter((t, i) => t.paneId && i % 500 === 2).map((t) => ({ id: t.paneId!, argv: "[]", cwd: home, taskId: t.id, lifecycle: "blocked" })),
+      data: tasks
+        .filter((t, i) => t.paneId && i % 500 === 2)
+        .map((t) => ({ id: t.paneId!, argv: "[]", cwd: home, taskId: t.id, lifecycle: "blocked" })),
     });
 
     const caller = appRouter.createCaller({ services, principal: { kind: "admin" }, pane: null });
     const raw = new Database(path.join(home, "yard.db"), { readonly: true });
     const select = raw.prepare("SELECT * FROM Task WHERE projectId = ? ORDER BY updatedAt DESC");
-    const selectCards = raw.prepare("SELECT id, title, label, state, disposition, agent, round, branch, contextId, paneId, createdAt, updatedAt FROM Task WHERE projectId = ? ORDER BY updatedAt DESC");
+    const selectCards = raw.prepare(
+      "SELECT id, title, label, state, disposition, agent, round, branch, contextId, paneId, createdAt, updatedAt FROM Task WHERE projectId = ? ORDER BY updatedAt DESC",
+    );
     const time = async (fn: () => unknown) => {
       const t = performance.now();
       await fn();

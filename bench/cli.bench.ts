@@ -39,7 +39,8 @@ export async function run(): Promise<BenchResult[]> {
 
     const check = await exec(process.execPath, yard, { cwd: ROOT, env });
     const status = JSON.parse(check.stdout) as { url?: string };
-    if (status.url !== server.url) throw new Error(`yard --json status answered ${check.stdout.trim()}, expected the bench server at ${server.url}`);
+    if (status.url !== server.url)
+      throw new Error(`yard --json status answered ${check.stdout.trim()}, expected the bench server at ${server.url}`);
 
     const ours: number[] = [];
     const raw: number[] = [];

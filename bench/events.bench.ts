@@ -13,7 +13,18 @@ import { openDatabase } from "../server/db";
 import { median } from "./stats";
 import type { BenchResult } from "./types";
 
-const TYPES = ["task.created", "task.state", "task.result", "task.finished", "pane.spawned", "pane.lifecycle", "pane.hook", "pane.exit", "pane.submitted", "pane.seen"];
+const TYPES = [
+  "task.created",
+  "task.state",
+  "task.result",
+  "task.finished",
+  "pane.spawned",
+  "pane.lifecycle",
+  "pane.hook",
+  "pane.exit",
+  "pane.submitted",
+  "pane.seen",
+];
 const RUNS = 7;
 
 export async function run(): Promise<BenchResult[]> {
@@ -25,7 +36,8 @@ export async function run(): Promise<BenchResult[]> {
     const journal = new EventJournal(new EventStore(db));
     const longest = "*a".repeat(49) + "*"; // 99 characters
     const short = "*x";
-    if (globMatch(longest, "task.state") || globMatch(short, "task.state")) throw new Error("bench globs must match nothing");
+    if (globMatch(longest, "task.state") || globMatch(short, "task.state"))
+      throw new Error("bench globs must match nothing");
     const time = async (type: string) => {
       const t = performance.now();
       const r = await journal.list({ type, limit: 10_000 });
@@ -43,7 +55,17 @@ export async function run(): Promise<BenchResult[]> {
     const value = median(a);
     const baseline = median(b);
     const ratio = value / baseline;
-    return [{ name: "events.list, 99-char glob vs 2-char glob (20,000 events)", value, baseline, ratio, unit: "ms", target: "≤ 1.5×", pass: ratio <= 1.5 }];
+    return [
+      {
+        name: "events.list, 99-char glob vs 2-char glob (20,000 events)",
+        value,
+        baseline,
+        ratio,
+        unit: "ms",
+        target: "≤ 1.5×",
+        pass: ratio <= 1.5,
+      },
+    ];
   } finally {
     await db.$disconnect();
     rmSync(dir, { recursive: true, force: true });

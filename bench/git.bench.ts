@@ -40,7 +40,6 @@ async function rawGit(cwd: string, ...args: string[]): Promise<string> {
   return r.stdout;
 }
 
-
 /**
  * Median of per-run ratios. Each run measures ours and raw back to back, so a burst of load
  * from elsewhere on the machine hits both sides of a pair; this is steadier than the ratio of
@@ -62,7 +61,8 @@ async function makeRepo(dir: string): Promise<{ root: string; base: string }> {
   const root = path.join(dir, "bench-repo");
   await fsp.mkdir(root);
   await rawGit(root, "init", "-q", "-b", "main");
-  const body = (i: number) => Array.from({ length: 30 }, (_, l) => `file ${i} line ${l} ${"x".repeat(20)}`).join("\n") + "\n";
+  const body = (i: number) =>
+    Array.from({ length: 30 }, (_, l) => `file ${i} line ${l} ${"x".repeat(20)}`).join("\n") + "\n";
   const writes: Promise<void>[] = [];
   for (let i = 0; i < FILES; i++) {
     const sub = path.join(root, `dir${String(i % 40).padStart(2, "0")}`);
@@ -198,7 +198,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
   run().then(
     (results) => {
       for (const r of results) {
-        console.log(`${r.pass ? "PASS" : "FAIL"} ${r.name}: ${r.value} ${r.unit} vs ${r.baseline} ${r.unit} (ratio ${r.ratio}, target ${r.target})`);
+        console.log(
+          `${r.pass ? "PASS" : "FAIL"} ${r.name}: ${r.value} ${r.unit} vs ${r.baseline} ${r.unit} (ratio ${r.ratio}, target ${r.target})`,
+        );
       }
       console.log(JSON.stringify(results, null, 2));
       process.exitCode = results.every((r) => r.pass) ? 0 : 1;

@@ -18,7 +18,11 @@ import type { BenchResult } from "./types";
 
 const RUNS = 5;
 
-function get(port: number, pathname: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+function get(
+  port: number,
+  pathname: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve) => {
     const req = http.get({ host: "127.0.0.1", port, path: pathname, headers }, (res) => {
       res.resume();
@@ -70,7 +74,13 @@ function treeRssKb(...pids: number[]): number {
   return total;
 }
 
-async function launch(argv: string[], env: NodeJS.ProcessEnv, ready: (port: number) => Promise<boolean>, port: number, also: () => number | null = () => null): Promise<{ ms: number; rssMb: number }> {
+async function launch(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  ready: (port: number) => Promise<boolean>,
+  port: number,
+  also: () => number | null = () => null,
+): Promise<{ ms: number; rssMb: number }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: "ignore" });
   try {
@@ -113,7 +123,12 @@ export async function run(): Promise<BenchResult[]> {
       // The server's own processes and the pane host (started by the first run, reused after).
       const a = await launch([...SERVER_ARGV, "--port", String(port)], env, ourReady, port, () => hostPid(home));
       const nextPort = await freePort();
-      const b = await launch([path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(nextPort), "-H", "127.0.0.1"], { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" }, async (p) => (await get(p, "/")).status === 200, nextPort);
+      const b = await launch(
+        [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(nextPort), "-H", "127.0.0.1"],
+        { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+        async (p) => (await get(p, "/")).status === 200,
+        nextPort,
+      );
       if (i === 0) continue; // the first start migrates a fresh database: not a warm start
       ours.push(a);
       theirs.push(b);
@@ -123,8 +138,24 @@ export async function run(): Promise<BenchResult[]> {
     const rss = median(ours.map((r) => r.rssMb));
     const rssNext = median(theirs.map((r) => r.rssMb));
     return [
-      { name: "warm launch to board ready (vs next start of the same build)", value: ms, baseline: msNext, ratio: ms / msNext, unit: "ms", target: "≤ 1500 ms", pass: ms <= 1500 },
-      { name: "idle RSS of everything the start leaves running (vs next start)", value: rss, baseline: rssNext, ratio: rss / rssNext, unit: "MB", target: "≤ 250 MB", pass: rss <= 250 },
+      {
+        name: "warm launch to board ready (vs next start of the same build)",
+        value: ms,
+        baseline: msNext,
+        ratio: ms / msNext,
+        unit: "ms",
+        target: "≤ 1500 ms",
+        pass: ms <= 1500,
+      },
+      {
+        name: "idle RSS of everything the start leaves running (vs next start)",
+        value: rss,
+        baseline: rssNext,
+        ratio: rss / rssNext,
+        unit: "MB",
+        target: "≤ 250 MB",
+        pass: rss <= 250,
+      },
     ];
   } finally {
     const pid = hostPid(home);

@@ -81,7 +81,12 @@ async function mirrorSize(gc: () => void, lines: number): Promise<Usage> {
   const before = await settle(gc);
   const mirrors = Array.from({ length: n }, () => new TerminalMirror({ cols: COLS, rows: ROWS }));
   let fill = "";
-  for (let i = 0; i < lines; i++) fill += `\x1b[3${1 + (i % 6)}m${String(i).padStart(6)}\x1b[0m ${"the mirror reads rendered lines ".repeat(4)}`.slice(0, COLS + 9) + "\r\n";
+  for (let i = 0; i < lines; i++)
+    fill +=
+      `\x1b[3${1 + (i % 6)}m${String(i).padStart(6)}\x1b[0m ${"the mirror reads rendered lines ".repeat(4)}`.slice(
+        0,
+        COLS + 9,
+      ) + "\r\n";
   for (const m of mirrors) {
     m.write(fill);
     await m.delta(0);
@@ -102,7 +107,14 @@ export async function run(): Promise<BenchResult[]> {
   const home = await fsp.mkdtemp(path.join(os.tmpdir(), "yard-pane-exit-bench-"));
   const { db } = await openDatabase(paths(home).db);
   const host = await PaneHostClient.open({ home, log: () => {} });
-  const panes = new PaneManager({ store: new PaneStore(db), journal: new EventJournal(new EventStore(db)), agents: new AgentProfiles(new ProfileStore(db)), home, url: () => "http://127.0.0.1:9", host });
+  const panes = new PaneManager({
+    store: new PaneStore(db),
+    journal: new EventJournal(new EventStore(db)),
+    agents: new AgentProfiles(new ProfileStore(db)),
+    home,
+    url: () => "http://127.0.0.1:9",
+    host,
+  });
   await host.ready();
   try {
     const liveFull = await mirrorSize(gc, 5000 + ROWS);
@@ -154,7 +166,10 @@ export async function run(): Promise<BenchResult[]> {
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   run().then(
     (results) => {
-      for (const r of results) console.log(`${r.pass ? "PASS" : "MISS"} ${r.name}: ${r.value} ${r.unit} vs ${r.baseline} ${r.unit} (ratio ${r.ratio}, target ${r.target})  [${r.note}]`);
+      for (const r of results)
+        console.log(
+          `${r.pass ? "PASS" : "MISS"} ${r.name}: ${r.value} ${r.unit} vs ${r.baseline} ${r.unit} (ratio ${r.ratio}, target ${r.target})  [${r.note}]`,
+        );
       process.exitCode = results.every((r) => r.pass) ? 0 : 1;
     },
     (e) => {

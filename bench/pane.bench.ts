@@ -46,8 +46,10 @@ const round = (n: number, d = 2): number => Math.round(n * 10 ** d) / 10 ** d;
 
 // --- deterministic mixed TUI output ---
 
-
-const WORDS = "the mirror reads rendered lines from the grid never raw bytes delta cursor scrollback spinner composer agent pane worktree test build".split(" ");
+const WORDS =
+  "the mirror reads rendered lines from the grid never raw bytes delta cursor scrollback spinner composer agent pane worktree test build".split(
+    " ",
+  );
 const BRAILLE = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 /** One block of agent-like output: coloured log lines, spinners, progress, composer redraws. */
@@ -67,7 +69,8 @@ function tuiBlock(rand: () => number): string {
   }
   if (kind < 0.72) {
     let s = "";
-    for (let p = 0; p <= 100; p += 10) s += `\r[${"#".repeat(p / 5)}${" ".repeat(20 - p / 5)}] ${String(p).padStart(3)}%`;
+    for (let p = 0; p <= 100; p += 10)
+      s += `\r[${"#".repeat(p / 5)}${" ".repeat(20 - p / 5)}] ${String(p).padStart(3)}%`;
     return s + "\r\n";
   }
   if (kind < 0.97) {
@@ -150,7 +153,12 @@ function threadCpu(pid: number): Map<number, number> {
  * PTY -> pane host -> mirror worker: `cat` of the file in a pane of a real host process; MB/s from
  * the host's first read of the pane to the last byte parsed (the host's clock, both ends).
  */
-export async function hostPipeline(host: PaneHostClient, home: string, file: string, bytes: number): Promise<{ rate: number; readerMs: number; parserMs: number; otherMs: number; parserWaitMs: number }> {
+export async function hostPipeline(
+  host: PaneHostClient,
+  home: string,
+  file: string,
+  bytes: number,
+): Promise<{ rate: number; readerMs: number; parserMs: number; otherMs: number; parserWaitMs: number }> {
   const paneId = newId("pane");
   const cpu0 = threadCpu(host.hostPid);
   const sched0 = threadSched(host.hostPid);
@@ -178,10 +186,17 @@ export async function hostPipeline(host: PaneHostClient, home: string, file: str
   const byCpu = delta.filter(([tid]) => tid !== host.hostPid).sort((a, b) => b[1] - a[1]);
   const others = byCpu.map(([, ms]) => ms);
   const parserTid = byCpu[0]?.[0];
-  const parserWaitMs = parserTid === undefined ? 0 : (sched1.get(parserTid)?.waitMs ?? 0) - (sched0.get(parserTid)?.waitMs ?? 0);
+  const parserWaitMs =
+    parserTid === undefined ? 0 : (sched1.get(parserTid)?.waitMs ?? 0) - (sched0.get(parserTid)?.waitMs ?? 0);
   await host.request("kill", { paneId, graceMs: 500 });
   await exited;
-  return { rate: bytes / MB / ((s.lastParsedAt! - s.firstReadAt!) / 1000), readerMs, parserMs: others[0] ?? 0, otherMs: others.slice(1).reduce((a, b) => a + b, 0), parserWaitMs };
+  return {
+    rate: bytes / MB / ((s.lastParsedAt! - s.firstReadAt!) / 1000),
+    readerMs,
+    parserMs: others[0] ?? 0,
+    otherMs: others.slice(1).reduce((a, b) => a + b, 0),
+    parserWaitMs,
+  };
 }
 
 export const exits = new Map<string, () => void>();
@@ -265,7 +280,9 @@ async function deltaCost(scrollbackLines: number, iterations: number): Promise<n
     m.write(`${sep}\r\n> \r\n⠋ Thinking…`);
     let cursor = (await m.delta(0)).cursor;
     for (let i = done; i < done + perMirror; i++) {
-      m.write(`\r\x1b[2A\x1b[J${fillLines(20, 100 + i)}${sep}\r\n> ${WORDS[i % WORDS.length]}\r\n${BRAILLE[i % 10]} Thinking…`);
+      m.write(
+        `\r\x1b[2A\x1b[J${fillLines(20, 100 + i)}${sep}\r\n> ${WORDS[i % WORDS.length]}\r\n${BRAILLE[i % 10]} Thinking…`,
+      );
       await m.flush();
       const t0 = performance.now();
       const d = await m.delta(cursor);
@@ -277,7 +294,6 @@ async function deltaCost(scrollbackLines: number, iterations: number): Promise<n
   }
   return times;
 }
-
 
 async function benchDelta(): Promise<BenchResult> {
   await deltaCost(100, 20); // warm up
@@ -382,17 +398,39 @@ async function benchLag(dir: string): Promise<BenchResult> {
   const script = path.join(dir, "streamer.cjs");
   await fsp.writeFile(script, STREAMER);
   const home = path.join(dir, "lag-home");
-  const services = await createServices({ home, token: "bench-token-bench-token-bench-token-123", url: () => "http://127.0.0.1:9", log: () => {} });
+  const services = await createServices({
+    home,
+    token: "bench-token-bench-token-bench-token-123",
+    url: () => "http://127.0.0.1:9",
+    log: () => {},
+  });
   try {
     const baseline = await lagP99(LAG_SECONDS * 1000);
     const panes = await Promise.all(
-      Array.from({ length: LAG_PANES }, () => services.panes.spawn({ argv: [process.execPath, script, sample, String(LAG_RATE), String(LAG_SECONDS)], cwd: dir, cols: COLS, rows: ROWS })),
+      Array.from({ length: LAG_PANES }, () =>
+        services.panes.spawn({
+          argv: [process.execPath, script, sample, String(LAG_RATE), String(LAG_SECONDS)],
+          cwd: dir,
+          cols: COLS,
+          rows: ROWS,
+        }),
+      ),
     );
     const cursors = new Array<number>(LAG_PANES).fill(0);
     const poller = setInterval(() => {
-      panes.forEach((p, i) => void services.panes.read(p.id, { mode: "delta", cursor: cursors[i]! }).then((d) => (cursors[i] = d.cursor), () => {}));
+      panes.forEach(
+        (p, i) =>
+          void services.panes.read(p.id, { mode: "delta", cursor: cursors[i]! }).then(
+            (d) => (cursors[i] = d.cursor),
+            () => {},
+          ),
+      );
     }, 500);
-    const readBytes = async () => (await Promise.all(panes.map((p) => services.panes.flowStats(p.id)))).reduce((a, s) => a + (s?.readBytes ?? 0), 0);
+    const readBytes = async () =>
+      (await Promise.all(panes.map((p) => services.panes.flowStats(p.id)))).reduce(
+        (a, s) => a + (s?.readBytes ?? 0),
+        0,
+      );
     // Let the children start up before measuring.
     await new Promise((r) => setTimeout(r, 400));
     const t0 = performance.now();
@@ -435,7 +473,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
   run().then(
     (results) => {
       for (const r of results) {
-        console.log(`${r.pass ? "PASS" : "FAIL"} ${r.name}: ${r.value} ${r.unit} vs ${r.baseline} ${r.unit} (ratio ${r.ratio}, target ${r.target})`);
+        console.log(
+          `${r.pass ? "PASS" : "FAIL"} ${r.name}: ${r.value} ${r.unit} vs ${r.baseline} ${r.unit} (ratio ${r.ratio}, target ${r.target})`,
+        );
       }
       console.log(JSON.stringify(results, null, 2));
       console.log(`(${round((Date.now() - t0) / 1000, 1)} s)`);

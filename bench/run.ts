@@ -29,7 +29,9 @@ for (const [name, load] of Object.entries(MODULES)) {
   try {
     for (const r of await (await load()).run()) {
       results.push({ ...r, module: name });
-      process.stdout.write(`  ${r.pass ? "PASS" : "MISS"}  ${r.name}: ${fmt(r.value)} ${r.unit} vs baseline ${fmt(r.baseline)} → ratio ${r.ratio.toFixed(2)} (target ${r.target})${r.note ? `  [${r.note}]` : ""}\n`);
+      process.stdout.write(
+        `  ${r.pass ? "PASS" : "MISS"}  ${r.name}: ${fmt(r.value)} ${r.unit} vs baseline ${fmt(r.baseline)} → ratio ${r.ratio.toFixed(2)} (target ${r.target})${r.note ? `  [${r.note}]` : ""}\n`,
+      );
     }
   } catch (e) {
     process.stdout.write(`  ERROR  ${(e as Error).stack ?? e}\n`);
@@ -43,6 +45,11 @@ function fmt(n: number): string {
 }
 
 mkdirSync(path.join(here, "results"), { recursive: true });
-writeFileSync(path.join(here, "results", "latest.json"), JSON.stringify({ at: new Date().toISOString(), results }, null, 2) + "\n");
+writeFileSync(
+  path.join(here, "results", "latest.json"),
+  JSON.stringify({ at: new Date().toISOString(), results }, null, 2) + "\n",
+);
 const missed = results.filter((r) => !r.pass);
-process.stdout.write(`\n${results.length - missed.length} of ${results.length} targets met${missed.length ? `; missed: ${missed.map((r) => r.name).join(", ")}` : ""}\n`);
+process.stdout.write(
+  `\n${results.length - missed.length} of ${results.length} targets met${missed.length ? `; missed: ${missed.map((r) => r.name).join(", ")}` : ""}\n`,
+);

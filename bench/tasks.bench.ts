@@ -15,7 +15,18 @@ import type { BenchResult } from "./types";
 
 const RUNS = 7;
 
-const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "b",
+      GIT_AUTHOR_EMAIL: "b@b",
+      GIT_COMMITTER_NAME: "b",
+      GIT_COMMITTER_EMAIL: "b@b",
+    },
+  });
 
 function makeRepo(dir: string) {
   git(dir, "init", "-q", "-b", "main");
@@ -38,7 +49,11 @@ export async function run(): Promise<BenchResult[]> {
   mkdirSync(repo);
   makeRepo(repo);
   const home = path.join(work, "home");
-  const services = await createServices({ home, token: "bench-token-bench-token-bench-token-123", url: () => "http://127.0.0.1:9" });
+  const services = await createServices({
+    home,
+    token: "bench-token-bench-token-bench-token-123",
+    url: () => "http://127.0.0.1:9",
+  });
   const argv = ["sh", "-c", "sleep 30"];
   try {
     // warm-up (git, node-pty, Prisma) for both sides
@@ -49,7 +64,12 @@ export async function run(): Promise<BenchResult[]> {
     const raw: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       let t = performance.now();
-      const { task } = await services.tasks.start({ repoPath: repo, objective: `bench ${i}`, argv, readyTimeoutMs: 60_000 });
+      const { task } = await services.tasks.start({
+        repoPath: repo,
+        objective: `bench ${i}`,
+        argv,
+        readyTimeoutMs: 60_000,
+      });
       ours.push(performance.now() - t);
       await services.tasks.finish(task.id, { discard: { deleteBranch: true } });
 
@@ -64,9 +84,15 @@ export async function run(): Promise<BenchResult[]> {
     const start = { value: median(ours), baseline: median(raw) };
 
     // a change set in one task's worktree: 50 modified files and 10 untracked ones
-    const { task } = await services.tasks.start({ repoPath: repo, objective: "diff bench", argv, readyTimeoutMs: 60_000 });
+    const { task } = await services.tasks.start({
+      repoPath: repo,
+      objective: "diff bench",
+      argv,
+      readyTimeoutMs: 60_000,
+    });
     const wt = task.worktreePath!;
-    for (let i = 0; i < 50; i++) writeFileSync(path.join(wt, `pkg${i % 40}`, `file${i}.ts`), `export const changed${i} = true;\n`);
+    for (let i = 0; i < 50; i++)
+      writeFileSync(path.join(wt, `pkg${i % 40}`, `file${i}.ts`), `export const changed${i} = true;\n`);
     for (let i = 0; i < 10; i++) writeFileSync(path.join(wt, `new${i}.ts`), `export const added${i} = ${i};\n`);
     const diffOurs: number[] = [];
     const diffRaw: number[] = [];
@@ -86,7 +112,16 @@ export async function run(): Promise<BenchResult[]> {
 
     const result = (name: string, m: { value: number; baseline: number }, note: string): BenchResult => {
       const ratio = m.value / m.baseline;
-      return { name, value: m.value, baseline: m.baseline, ratio, unit: "ms", target: "≤ 1.5×", pass: ratio <= 1.5, note };
+      return {
+        name,
+        value: m.value,
+        baseline: m.baseline,
+        ratio,
+        unit: "ms",
+        target: "≤ 1.5×",
+        pass: ratio <= 1.5,
+        note,
+      };
     };
     return [
       result("task start until pending vs git worktree add + spawn", start, `median of ${RUNS}, 2,000-file repo`),

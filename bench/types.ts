@@ -1,1 +1,10 @@
-export interface BenchResult { name: string; value: number; baseline: number; ratio: number; unit: string; target: string; pass: boolean; note?: string }
+export interface BenchResult {
+  name: string;
+  value: number;
+  baseline: number;
+  ratio: number;
+  unit: string;
+  target: string;
+  pass: boolean;
+  note?: string;
+}

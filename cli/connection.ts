@@ -30,7 +30,14 @@ export interface Connection {
 }
 
 /** Variables the server sets only in a pane's environment: any of them present means "a pane". */
-export const PANE_ONLY_VARIABLES = ["YARD_PANE", "YARD_TASK", "YARD_ROLE", "YARD_PARENT_PANE", "YARD_SOCKET", "YARD_HOOK_SOCKET"] as const;
+export const PANE_ONLY_VARIABLES = [
+  "YARD_PANE",
+  "YARD_TASK",
+  "YARD_ROLE",
+  "YARD_PARENT_PANE",
+  "YARD_SOCKET",
+  "YARD_HOOK_SOCKET",
+] as const;
 
 /**
  * Why this process looks like it runs inside a Switchyard pane (empty: it does not). A pane-ish
@@ -39,7 +46,8 @@ export const PANE_ONLY_VARIABLES = ["YARD_PANE", "YARD_TASK", "YARD_ROLE", "YARD
 export function paneMarkers(env: NodeJS.ProcessEnv, cwd: string, home: string): string[] {
   const reasons: string[] = [];
   for (const name of PANE_ONLY_VARIABLES) {
-    if (Object.prototype.hasOwnProperty.call(env, name) && env[name] !== undefined) reasons.push(env[name] ? `${name}=${env[name]}` : `${name} is set (empty)`);
+    if (Object.prototype.hasOwnProperty.call(env, name) && env[name] !== undefined)
+      reasons.push(env[name] ? `${name}=${env[name]}` : `${name} is set (empty)`);
   }
   const worktree = taskWorktreeAt(cwd, home);
   if (worktree) reasons.push(worktree);
@@ -68,7 +76,9 @@ export function taskWorktreeAt(cwd: string, home: string): string | null {
   } catch {
     // no worktrees yet
   }
-  for (const root of roots) if (dir === root || dir.startsWith(root + path.sep)) return `the working directory ${dir} is inside Switchyard's worktrees (${root})`;
+  for (const root of roots)
+    if (dir === root || dir.startsWith(root + path.sep))
+      return `the working directory ${dir} is inside Switchyard's worktrees (${root})`;
   for (let d = dir, i = 0; i < 128; i++) {
     let st;
     try {
@@ -114,7 +124,15 @@ export function resolveConnection(env: NodeJS.ProcessEnv = process.env, cwd: str
   const socket = env.YARD_SOCKET?.trim() || undefined;
   const retry = Number(env.YARD_RETRY_MS ?? 20_000);
   const retryMs = env.YARD_PANE ? (Number.isFinite(retry) && retry >= 0 ? retry : 20_000) : undefined;
-  if (url && token) return { url: url.replace(/\/+$/, ""), token, source: "env", home, ...(socket ? { socket } : {}), ...(retryMs !== undefined ? { retryMs } : {}) };
+  if (url && token)
+    return {
+      url: url.replace(/\/+$/, ""),
+      token,
+      source: "env",
+      home,
+      ...(socket ? { socket } : {}),
+      ...(retryMs !== undefined ? { retryMs } : {}),
+    };
   const markers = paneMarkers(env, cwd, home);
   if (markers.length) {
     const missing = [!url ? "YARD_URL" : "", !token ? "YARD_TOKEN" : ""].filter(Boolean).join(" and ");
@@ -129,7 +147,11 @@ export function resolveConnection(env: NodeJS.ProcessEnv = process.env, cwd: str
     try {
       url = (JSON.parse(readFileSync(p.server, "utf8")) as { url: string }).url;
     } catch {
-      throw new YardError("SERVER_UNAVAILABLE", `Switchyard is not running for data dir ${home} (start it with \`npm start\` or \`yard serve\`, or set YARD_URL)`, { home });
+      throw new YardError(
+        "SERVER_UNAVAILABLE",
+        `Switchyard is not running for data dir ${home} (start it with \`npm start\` or \`yard serve\`, or set YARD_URL)`,
+        { home },
+      );
     }
   }
   // YARD_TOKEN set: that token and no other (only the server's address comes from the data dir).
@@ -137,7 +159,9 @@ export function resolveConnection(env: NodeJS.ProcessEnv = process.env, cwd: str
     try {
       token = readFileSync(p.token, "utf8").trim();
     } catch {
-      throw new YardError("UNAUTHORIZED", `No token: set YARD_TOKEN or run yard as the user who owns ${p.token}`, { home });
+      throw new YardError("UNAUTHORIZED", `No token: set YARD_TOKEN or run yard as the user who owns ${p.token}`, {
+        home,
+      });
     }
   }
   return { url: url.replace(/\/+$/, ""), token, source, home, ...(socket ? { socket } : {}) };

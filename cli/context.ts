@@ -25,7 +25,8 @@ export function makeContext(program: Command, argv: string[]): CliContext {
 export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const n = Number(value);
-    if (!/^-?\d+$/.test(value) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max}`);
+    if (!/^-?\d+$/.test(value) || n < min || n > max)
+      throw new Error(`${name} must be a whole number from ${min} to ${max}`);
     return n;
   };
 }

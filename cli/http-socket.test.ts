@@ -39,13 +39,22 @@ afterAll(async () => {
 describe("socketFetch", () => {
   it("sends method, path, query, headers and body; forces Host: localhost; returns status and headers", async () => {
     const f = socketFetch(sock);
-    const res = await f("http://127.0.0.1:7420/api/trpc/x?input=%7B%7D", { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer t", host: "evil.example" }, body: '{"a":1}' });
+    const res = await f("http://127.0.0.1:7420/api/trpc/x?input=%7B%7D", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer t", host: "evil.example" },
+      body: '{"a":1}',
+    });
     expect(res.status).toBe(200);
     expect(res.headers["x-yard"]).toBe("1");
     expect(await res.json()).toEqual({ echo: '{"a":1}' });
     const req = seen.at(-1)!;
     expect(req).toMatchObject({ method: "POST", url: "/api/trpc/x?input=%7B%7D", body: '{"a":1}' });
-    expect(req.headers).toMatchObject({ host: "localhost", authorization: "Bearer t", "content-type": "application/json", "content-length": "7" });
+    expect(req.headers).toMatchObject({
+      host: "localhost",
+      authorization: "Bearer t",
+      "content-type": "application/json",
+      "content-length": "7",
+    });
 
     const nf = await f(new URL("http://localhost/missing"), { headers: [["x-a", "b"]] });
     expect(nf.status).toBe(404);

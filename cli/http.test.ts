@@ -30,13 +30,21 @@ afterAll(async () => {
 
 describe("nodeFetch", () => {
   it("sends method, headers and a string body on a connection of its own, and parses JSON", async () => {
-    const res = await nodeFetch(`${base}/api/trpc/x?input=%7B%7D`, { method: "POST", headers: { Authorization: "Bearer t", "content-type": "application/json" }, body: '{"a":"é"}' });
+    const res = await nodeFetch(`${base}/api/trpc/x?input=%7B%7D`, {
+      method: "POST",
+      headers: { Authorization: "Bearer t", "content-type": "application/json" },
+      body: '{"a":"é"}',
+    });
     expect(res.ok).toBe(true);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ echo: '{"a":"é"}', status: 200 });
     const req = seen.at(-1)!;
     expect(req).toMatchObject({ method: "POST", url: "/api/trpc/x?input=%7B%7D", body: '{"a":"é"}' });
-    expect(req.headers).toMatchObject({ authorization: "Bearer t", connection: "close", "content-length": String(Buffer.byteLength('{"a":"é"}')) });
+    expect(req.headers).toMatchObject({
+      authorization: "Bearer t",
+      connection: "close",
+      "content-length": String(Buffer.byteLength('{"a":"é"}')),
+    });
   });
 
   it("GETs by default, takes header pairs, and says not ok for a non-2xx answer", async () => {

@@ -45,20 +45,28 @@ async function send(input: RequestInfo | URL | string, init: Init, socketPath: s
   const headers: Record<string, string> = {};
   const given = init.headers ?? {};
   // (no `instanceof Headers`: touching that global loads undici)
-  const pairs: Iterable<[string, string]> = Symbol.iterator in given ? (given as Iterable<[string, string]>) : Object.entries(given);
+  const pairs: Iterable<[string, string]> =
+    Symbol.iterator in given ? (given as Iterable<[string, string]>) : Object.entries(given);
   for (const [k, v] of pairs) headers[k.toLowerCase()] = v;
   headers.connection = "close";
   if (socketPath) headers.host = "localhost";
   if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
 
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`unsupported URL scheme ${url.protocol}`);
-  const options: RequestOptions = { method: init.method ?? "GET", headers, agent: false, signal: init.signal ?? undefined };
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new TypeError(`unsupported URL scheme ${url.protocol}`);
+  const options: RequestOptions = {
+    method: init.method ?? "GET",
+    headers,
+    agent: false,
+    signal: init.signal ?? undefined,
+  };
   // https only when asked for: loading TLS costs start-up time that the loopback server never needs
-  const transport: Pick<typeof http, "request"> = url.protocol === "https:" && !socketPath ? await import("node:https") : http;
+  const transport: Pick<typeof http, "request"> =
+    url.protocol === "https:" && !socketPath ? await import("node:https") : http;
   const target = socketPath ? { ...options, socketPath, path: url.pathname + url.search } : options;
 
   return new Promise<NodeResponse>((resolve, reject) => {
-    const req = (socketPath ? transport.request(target, onResponse) : transport.request(url, target, onResponse));
+    const req = socketPath ? transport.request(target, onResponse) : transport.request(url, target, onResponse);
     function onResponse(res: http.IncomingMessage) {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));

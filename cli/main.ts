@@ -50,7 +50,8 @@ try {
   await program.parseAsync(process.argv);
 } catch (e) {
   if (e instanceof CommanderError) {
-    if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") process.exit(0);
+    if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help")
+      process.exit(0);
     ctx.out().error({ code: "BAD_PARAMS", message: e.message.replace(/^error: /, ""), details: { usage: true } }, 2);
   }
   // Errors thrown by option parsers before any request are usage errors too.

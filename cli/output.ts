@@ -23,11 +23,18 @@ export function toCliError(e: unknown): CliError {
   if (e instanceof TRPCClientError) {
     const yard = (e.data as { yard?: YardErrorData } | undefined)?.yard;
     if (yard && isErrorCode(yard.code)) return { code: yard.code, message: yard.message, details: yard.details };
-    const cause = (e.cause as { cause?: { code?: string } } | undefined)?.cause?.code ?? (e.cause as { code?: string } | undefined)?.code;
+    const cause =
+      (e.cause as { cause?: { code?: string } } | undefined)?.cause?.code ??
+      (e.cause as { code?: string } | undefined)?.code;
     if (/fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|ENOENT/.test(`${e.message} ${cause ?? ""}`)) {
-      return { code: "SERVER_UNAVAILABLE", message: "Switchyard is not reachable (is it running? start it with `npm start` or `yard serve`)", details: null };
+      return {
+        code: "SERVER_UNAVAILABLE",
+        message: "Switchyard is not reachable (is it running? start it with `npm start` or `yard serve`)",
+        details: null,
+      };
     }
-    if (/Unauthorized|401/.test(e.message)) return { code: "UNAUTHORIZED", message: "The server refused this token", details: null };
+    if (/Unauthorized|401/.test(e.message))
+      return { code: "UNAUTHORIZED", message: "The server refused this token", details: null };
     return { code: "INTERNAL", message: e.message, details: null };
   }
   return { code: "INTERNAL", message: e instanceof Error ? e.message : String(e), details: null };
@@ -86,7 +93,11 @@ export class Output {
 
   error(err: CliError, exitCode: 1 | 2 = 1): never {
     if (this.json) process.stdout.write(JSON.stringify({ error: err }) + "\n");
-    else process.stderr.write(terminalSafe(`yard: ${err.message}${err.code !== "BAD_PARAMS" || exitCode === 1 ? ` [${err.code}]` : ""}`) + "\n");
+    else
+      process.stderr.write(
+        terminalSafe(`yard: ${err.message}${err.code !== "BAD_PARAMS" || exitCode === 1 ? ` [${err.code}]` : ""}`) +
+          "\n",
+      );
     process.exit(exitCode);
   }
 }

@@ -7,7 +7,15 @@ import type { Project } from "../lib/types";
 import { errorOf, useTRPC } from "../lib/trpc";
 import { Button, inputClass, Modal } from "./ui";
 
-export function AddProjectDialog({ open, onClose, onAdded }: { open: boolean; onClose: () => void; onAdded: (p: Project) => void }) {
+export function AddProjectDialog({
+  open,
+  onClose,
+  onAdded,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onAdded: (p: Project) => void;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const [path, setPath] = useState("");
@@ -65,7 +73,13 @@ export function AddProjectDialog({ open, onClose, onAdded }: { open: boolean; on
           <span className="font-semibold">
             Name <span className="font-normal text-fg-muted">(optional)</span>
           </span>
-          <input name="name" value={name} onChange={(e) => setName(e.target.value)} placeholder="defaults to the folder name" className={inputClass} />
+          <input
+            name="name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="defaults to the folder name"
+            className={inputClass}
+          />
         </label>
         <div className="flex justify-end gap-2">
           <Button onClick={onClose}>Cancel</Button>

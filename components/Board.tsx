@@ -35,7 +35,17 @@ const ACCENT: Record<Column, string> = {
   done: "bg-done",
 };
 
-export function BoardColumns({ columns, onStart, startingId, onDepend }: { columns: Columns | null; onStart: (id: string) => void; startingId: string | null; onDepend: (id: string, on: string) => void }) {
+export function BoardColumns({
+  columns,
+  onStart,
+  startingId,
+  onDepend,
+}: {
+  columns: Columns | null;
+  onStart: (id: string) => void;
+  startingId: string | null;
+  onDepend: (id: string, on: string) => void;
+}) {
   const root = useRef<HTMLDivElement>(null);
   const [dragging, setDragging] = useState<string | null>(null);
   const [over, setOver] = useState(false);
@@ -50,7 +60,8 @@ export function BoardColumns({ columns, onStart, startingId, onDepend }: { colum
     if (!el || !root.current) return;
     const col = Number(el.dataset.col);
     const row = Number(el.dataset.row);
-    const find = (c: number, r: number) => root.current!.querySelector<HTMLElement>(`[data-card][data-col="${c}"][data-row="${r}"]`);
+    const find = (c: number, r: number) =>
+      root.current!.querySelector<HTMLElement>(`[data-card][data-col="${c}"][data-row="${r}"]`);
     const count = (c: number) => root.current!.querySelectorAll(`[data-card][data-col="${c}"]`).length;
     let target: HTMLElement | null = null;
     if (e.key === "ArrowDown") target = find(col, row + 1);
@@ -75,7 +86,12 @@ export function BoardColumns({ columns, onStart, startingId, onDepend }: { colum
   }, []);
 
   return (
-    <div ref={root} onKeyDown={onKeyDown} className="grid min-h-0 flex-1 grid-cols-1 gap-3 md:grid-cols-5" data-testid="board-columns">
+    <div
+      ref={root}
+      onKeyDown={onKeyDown}
+      className="grid min-h-0 flex-1 grid-cols-1 gap-3 md:grid-cols-5"
+      data-testid="board-columns"
+    >
       {COLUMNS.map((c, ci) => {
         const cards = columns?.[c] ?? [];
         const droppable = c === "in_progress" && draggingBacklog;
@@ -113,7 +129,10 @@ export function BoardColumns({ columns, onStart, startingId, onDepend }: { colum
             <h2 id={`col-${c}`} className="flex items-center gap-2 px-3 pb-2 pt-2.5 text-sm font-semibold">
               <span aria-hidden className={`h-2.5 w-2.5 rounded-full ${ACCENT[c]}`} />
               {COLUMN_TITLES[c]}
-              <span className="ml-auto rounded-full bg-neutral-muted px-2 text-xs font-medium leading-5 text-fg-muted" aria-label={columns ? `${cards.length} tasks` : "loading"}>
+              <span
+                className="ml-auto rounded-full bg-neutral-muted px-2 text-xs font-medium leading-5 text-fg-muted"
+                aria-label={columns ? `${cards.length} tasks` : "loading"}
+              >
                 {columns ? cards.length : "…"}
               </span>
             </h2>
@@ -142,14 +161,28 @@ export function BoardColumns({ columns, onStart, startingId, onDepend }: { colum
           </section>
         );
       })}
-      <Modal open={dependOf !== null} onClose={() => setDependOf(null)} title={dependOf ? `${dependOf.title} depends on…` : ""}>
+      <Modal
+        open={dependOf !== null}
+        onClose={() => setDependOf(null)}
+        title={dependOf ? `${dependOf.title} depends on…` : ""}
+      >
         {dependOf && (
           <div className="flex flex-col gap-3 p-4 text-sm">
-            <p className="text-fg-muted">It waits in the backlog until every dependency is met, then starts by itself. Tip: you can also drop a card onto it.</p>
+            <p className="text-fg-muted">
+              It waits in the backlog until every dependency is met, then starts by itself. Tip: you can also drop a
+              card onto it.
+            </p>
             <AddDependency
               taskId={dependOf.id}
               taskTitle={dependOf.title}
-              candidates={all.filter((c) => c.id !== dependOf.id && c.projectId === dependOf.projectId && !dependOf.dependsOn.includes(c.id) && c.disposition !== "discarded" && c.state !== "canceled")}
+              candidates={all.filter(
+                (c) =>
+                  c.id !== dependOf.id &&
+                  c.projectId === dependOf.projectId &&
+                  !dependOf.dependsOn.includes(c.id) &&
+                  c.disposition !== "discarded" &&
+                  c.state !== "canceled",
+              )}
               onAdded={() => setDependOf(null)}
             />
           </div>
@@ -162,7 +195,13 @@ export function BoardColumns({ columns, onStart, startingId, onDepend }: { colum
 /** A Backlog card's line: the server's reason with task ids replaced by titles the board knows. */
 function waitingLine(t: Card, titles: Map<string, string>): { text: string; blocked: boolean } | null {
   if (!t.waiting) return null;
-  return { text: withTitles(t.waiting, t.dependsOn.map((id) => ({ id, title: titles.get(id) ?? id })).filter((d) => d.title !== d.id)), blocked: t.waiting.startsWith("Blocked") };
+  return {
+    text: withTitles(
+      t.waiting,
+      t.dependsOn.map((id) => ({ id, title: titles.get(id) ?? id })).filter((d) => d.title !== d.id),
+    ),
+    blocked: t.waiting.startsWith("Blocked"),
+  };
 }
 
 const BoardCard = memo(function BoardCard({
@@ -254,7 +293,11 @@ const BoardCard = memo(function BoardCard({
             {timeAgo(t.createdAt)}
           </span>
           {needs && (
-            <span data-testid="needs-you-marker" title="Needs you" className="mt-1 inline-flex h-2.5 w-2.5 shrink-0 rounded-full bg-severe ring-2 ring-severe/25">
+            <span
+              data-testid="needs-you-marker"
+              title="Needs you"
+              className="mt-1 inline-flex h-2.5 w-2.5 shrink-0 rounded-full bg-severe ring-2 ring-severe/25"
+            >
               <span className="sr-only">needs you</span>
             </span>
           )}
@@ -271,14 +314,21 @@ const BoardCard = memo(function BoardCard({
           )}
           {t.reviewStatus === "approved" && <span className="text-success">approved</span>}
           {t.reviewStatus === "outdated" && (
-            <span className="text-attention" title="Approved, but the branch has moved since: it needs a new review before it merges">
+            <span
+              className="text-attention"
+              title="Approved, but the branch has moved since: it needs a new review before it merges"
+            >
               approval outdated
             </span>
           )}
           {t.reviewStatus === "changes_requested" && <span className="text-severe">changes requested</span>}
         </div>
         {waiting && (
-          <div id={waitId} data-testid="card-waiting" className={`mt-1.5 text-xs leading-4 ${waiting.blocked ? "text-danger" : "text-attention"}`}>
+          <div
+            id={waitId}
+            data-testid="card-waiting"
+            className={`mt-1.5 text-xs leading-4 ${waiting.blocked ? "text-danger" : "text-attention"}`}
+          >
             {waiting.text}
           </div>
         )}
@@ -289,7 +339,13 @@ const BoardCard = memo(function BoardCard({
           <Button size="sm" onClick={() => onStart(t.id)} disabled={starting} aria-label={`Start ${t.title}`}>
             {starting ? "Starting…" : "Start"}
           </Button>
-          <Button size="sm" variant="invisible" onClick={() => onDependOn(t)} aria-label={`Depends on… (${t.title})`} aria-haspopup="dialog">
+          <Button
+            size="sm"
+            variant="invisible"
+            onClick={() => onDependOn(t)}
+            aria-label={`Depends on… (${t.title})`}
+            aria-haspopup="dialog"
+          >
             Depends on…
           </Button>
         </div>

@@ -47,14 +47,24 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
       { id: "panes", group: "Navigation", label: "Go to panes", hint: "g p", run: go("/panes") },
       { id: "agents", group: "Navigation", label: "Go to agents", hint: "g a", run: go("/agents") },
     ];
-    for (const p of projects.data ?? []) base.push({ id: `p-${p.id}`, group: "Projects", label: p.name, hint: p.path, run: go(`/?project=${p.id}`) });
-    for (const t of [...(tasks.data ?? [])].reverse()) base.push({ id: `t-${t.id}`, group: "Tasks", label: t.title, hint: STATE_WORDS[t.state] ?? t.state, run: go(`/tasks/${t.id}`) });
+    for (const p of projects.data ?? [])
+      base.push({ id: `p-${p.id}`, group: "Projects", label: p.name, hint: p.path, run: go(`/?project=${p.id}`) });
+    for (const t of [...(tasks.data ?? [])].reverse())
+      base.push({
+        id: `t-${t.id}`,
+        group: "Tasks",
+        label: t.title,
+        hint: STATE_WORDS[t.state] ?? t.state,
+        run: go(`/tasks/${t.id}`),
+      });
     return base;
   }, [projects.data, tasks.data, router, ui]);
 
   const shown = useMemo(() => {
     const words = q.toLowerCase().split(/\s+/).filter(Boolean);
-    const hit = items.filter((it) => words.every((w) => `${it.label} ${it.group} ${it.hint ?? ""}`.toLowerCase().includes(w)));
+    const hit = items.filter((it) =>
+      words.every((w) => `${it.label} ${it.group} ${it.hint ?? ""}`.toLowerCase().includes(w)),
+    );
     return hit.slice(0, 60);
   }, [items, q]);
 
@@ -98,7 +108,13 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
           className="w-full rounded-md border border-line bg-canvas px-3 py-2 text-sm focus:border-accent focus:outline-none"
         />
       </div>
-      <ul id="palette-list" ref={listRef} role="listbox" aria-label="Results" className="max-h-[50vh] overflow-y-auto px-2 pb-2">
+      <ul
+        id="palette-list"
+        ref={listRef}
+        role="listbox"
+        aria-label="Results"
+        className="max-h-[50vh] overflow-y-auto px-2 pb-2"
+      >
         {shown.length === 0 && <li className="px-3 py-6 text-center text-sm text-fg-muted">Nothing matches “{q}”.</li>}
         {shown.map((it, i) => {
           const header = it.group !== lastGroup ? it.group : null;

@@ -20,7 +20,12 @@ interface Laid {
   y: number;
 }
 
-export function layout(cards: Card[]): { nodes: Laid[]; edges: Array<{ from: Laid; to: Laid }>; width: number; height: number } {
+export function layout(cards: Card[]): {
+  nodes: Laid[];
+  edges: Array<{ from: Laid; to: Laid }>;
+  width: number;
+  height: number;
+} {
   const byId = new Map(cards.map((c) => [c.id, c]));
   const depth = new Map<string, number>();
   const visiting = new Set<string>();
@@ -37,28 +42,62 @@ export function layout(cards: Card[]): { nodes: Laid[]; edges: Array<{ from: Lai
   };
   const layers: Card[][] = [];
   // Oldest first inside a layer, so the picture is stable as tasks move between columns.
-  for (const c of [...cards].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))) (layers[depthOf(c.id)] ??= []).push(c);
+  for (const c of [...cards].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt)))
+    (layers[depthOf(c.id)] ??= []).push(c);
   const nodes = new Map<string, Laid>();
-  layers.forEach((layer, i) => layer?.forEach((card, j) => nodes.set(card.id, { card, x: PAD + i * (W + GAP_X), y: PAD + j * (H + GAP_Y) })));
-  const edges = cards.flatMap((c) => c.dependsOn.filter((d) => nodes.has(d)).map((d) => ({ from: nodes.get(d)!, to: nodes.get(c.id)! })));
+  layers.forEach((layer, i) =>
+    layer?.forEach((card, j) => nodes.set(card.id, { card, x: PAD + i * (W + GAP_X), y: PAD + j * (H + GAP_Y) })),
+  );
+  const edges = cards.flatMap((c) =>
+    c.dependsOn.filter((d) => nodes.has(d)).map((d) => ({ from: nodes.get(d)!, to: nodes.get(c.id)! })),
+  );
   const rows = Math.max(1, ...layers.map((l) => l?.length ?? 0));
-  return { nodes: [...nodes.values()], edges, width: PAD * 2 + layers.length * W + Math.max(0, layers.length - 1) * GAP_X, height: PAD * 2 + rows * H + (rows - 1) * GAP_Y };
+  return {
+    nodes: [...nodes.values()],
+    edges,
+    width: PAD * 2 + layers.length * W + Math.max(0, layers.length - 1) * GAP_X,
+    height: PAD * 2 + rows * H + (rows - 1) * GAP_Y,
+  };
 }
 
 export function DependencyGraph({ cards, scope }: { cards: Card[] | null; scope: string }) {
   const g = useMemo(() => (cards ? layout(cards) : null), [cards]);
-  if (!g) return <div aria-busy="true" className="min-h-64 flex-1 animate-pulse rounded-lg border border-line bg-canvas-subtle" />;
+  if (!g)
+    return (
+      <div aria-busy="true" className="min-h-64 flex-1 animate-pulse rounded-lg border border-line bg-canvas-subtle" />
+    );
   return (
-    <section aria-label={`Dependency graph: ${scope}`} className="min-h-64 flex-1 overflow-auto rounded-lg border border-line bg-canvas-subtle">
+    <section
+      aria-label={`Dependency graph: ${scope}`}
+      className="min-h-64 flex-1 overflow-auto rounded-lg border border-line bg-canvas-subtle"
+    >
       {g.nodes.length === 0 ? (
         <p className="p-4 text-sm text-fg-muted">No tasks to show.</p>
       ) : (
         <>
-          {g.edges.length === 0 && <p className="px-4 pt-3 text-xs text-fg-muted">No dependencies between these tasks yet: drop one Backlog card onto another to make one.</p>}
+          {g.edges.length === 0 && (
+            <p className="px-4 pt-3 text-xs text-fg-muted">
+              No dependencies between these tasks yet: drop one Backlog card onto another to make one.
+            </p>
+          )}
           <div className="relative" style={{ width: g.width, height: g.height }}>
-            <svg width={g.width} height={g.height} className="absolute inset-0 text-fg-subtle" role="group" aria-label="Dependencies">
+            <svg
+              width={g.width}
+              height={g.height}
+              className="absolute inset-0 text-fg-subtle"
+              role="group"
+              aria-label="Dependencies"
+            >
               <defs>
-                <marker id="dep-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                <marker
+                  id="dep-arrow"
+                  viewBox="0 0 10 10"
+                  refX="9"
+                  refY="5"
+                  markerWidth="7"
+                  markerHeight="7"
+                  orient="auto-start-reverse"
+                >
                   <path d="M 0 0 L 10 5 L 0 10 z" fill="currentColor" />
                 </marker>
               </defs>
@@ -74,7 +113,14 @@ export function DependencyGraph({ cards, scope }: { cards: Card[] | null; scope:
                   <g key={`${from.card.id}-${to.card.id}`} role="img" aria-label={name} data-testid="graph-edge">
                     <title>{name}</title>
                     <circle cx={x1} cy={y1} r={3} fill="currentColor" />
-                    <path d={`M ${x1} ${y1} C ${mid} ${y1}, ${mid} ${y2}, ${x2} ${y2}`} fill="none" stroke="currentColor" strokeWidth={1.5} strokeDasharray={met ? undefined : "5 4"} markerEnd="url(#dep-arrow)" />
+                    <path
+                      d={`M ${x1} ${y1} C ${mid} ${y1}, ${mid} ${y2}, ${x2} ${y2}`}
+                      fill="none"
+                      stroke="currentColor"
+                      strokeWidth={1.5}
+                      strokeDasharray={met ? undefined : "5 4"}
+                      markerEnd="url(#dep-arrow)"
+                    />
                   </g>
                 );
               })}
@@ -94,7 +140,9 @@ export function DependencyGraph({ cards, scope }: { cards: Card[] | null; scope:
                     </span>
                     <span id={`node-${card.id}-state`} className="flex items-center gap-2 text-[11px] text-fg-muted">
                       <StateBadge state={card.state} disposition={card.disposition} size="sm" />
-                      {card.waiting && <span className="truncate">{card.waiting.startsWith("Blocked") ? "blocked" : "waiting"}</span>}
+                      {card.waiting && (
+                        <span className="truncate">{card.waiting.startsWith("Blocked") ? "blocked" : "waiting"}</span>
+                      )}
                     </span>
                   </Link>
                 </li>

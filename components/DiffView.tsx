@@ -5,7 +5,21 @@
 // inline under their last line). Large diffs stay usable: file bodies mount only near the
 // viewport, big files start collapsed ("Load diff"), highlighting is skipped for huge files.
 import { memo, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Diff, type ChangeData, type FileData, getChangeKey, Hunk, type HunkData, isDelete, isInsert, isNormal, markEdits, parseDiff, tokenize, type ViewType } from "react-diff-view";
+import {
+  Diff,
+  type ChangeData,
+  type FileData,
+  getChangeKey,
+  Hunk,
+  type HunkData,
+  isDelete,
+  isInsert,
+  isNormal,
+  markEdits,
+  parseDiff,
+  tokenize,
+  type ViewType,
+} from "react-diff-view";
 import { refractor } from "refractor";
 import type { DiffFileInfo, ReviewComment } from "../lib/types";
 import { Button, timeAgo } from "./ui";
@@ -24,8 +38,42 @@ const HIGHLIGHT_MAX_LINES = 1500;
 const VIEW_KEY = "switchyard.diffView";
 
 const LANG: Record<string, string> = {
-  ts: "typescript", tsx: "tsx", js: "javascript", jsx: "jsx", mjs: "javascript", cjs: "javascript", json: "json", md: "markdown", css: "css", scss: "scss", html: "markup", xml: "markup", svg: "markup",
-  py: "python", rb: "ruby", go: "go", rs: "rust", java: "java", kt: "kotlin", c: "c", h: "c", cc: "cpp", cpp: "cpp", hpp: "cpp", cs: "csharp", php: "php", sh: "bash", bash: "bash", yml: "yaml", yaml: "yaml", sql: "sql", swift: "swift", lua: "lua", diff: "diff", ini: "ini", toml: "ini",
+  ts: "typescript",
+  tsx: "tsx",
+  js: "javascript",
+  jsx: "jsx",
+  mjs: "javascript",
+  cjs: "javascript",
+  json: "json",
+  md: "markdown",
+  css: "css",
+  scss: "scss",
+  html: "markup",
+  xml: "markup",
+  svg: "markup",
+  py: "python",
+  rb: "ruby",
+  go: "go",
+  rs: "rust",
+  java: "java",
+  kt: "kotlin",
+  c: "c",
+  h: "c",
+  cc: "cpp",
+  cpp: "cpp",
+  hpp: "cpp",
+  cs: "csharp",
+  php: "php",
+  sh: "bash",
+  bash: "bash",
+  yml: "yaml",
+  yaml: "yaml",
+  sql: "sql",
+  swift: "swift",
+  lua: "lua",
+  diff: "diff",
+  ini: "ini",
+  toml: "ini",
 };
 function langOf(path: string): string | null {
   const ext = path.split(".").pop()?.toLowerCase() ?? "";
@@ -49,10 +97,31 @@ export function buildEntries(diff: string, files: DiffFileInfo[]): FileEntry[] {
   const parsed = diff.trim() ? parseDiff(diff, { nearbySequences: "zip" }) : [];
   const byPath = new Map<string, FileData>();
   for (const p of parsed) byPath.set(p.type === "delete" ? p.oldPath : p.newPath, p);
-  return files.map((f) => ({ key: f.path, path: f.path, oldPath: f.oldPath, status: f.status, additions: f.additions, deletions: f.deletions, binary: f.binary, parsed: byPath.get(f.path) ?? null }));
+  return files.map((f) => ({
+    key: f.path,
+    path: f.path,
+    oldPath: f.oldPath,
+    status: f.status,
+    additions: f.additions,
+    deletions: f.deletions,
+    binary: f.binary,
+    parsed: byPath.get(f.path) ?? null,
+  }));
 }
 
-export function DiffView({ diff, files, comments, actions, emptyText = "No changes against the base." }: { diff: string; files: DiffFileInfo[]; comments?: ReviewComment[]; actions?: CommentActions | null; emptyText?: string }) {
+export function DiffView({
+  diff,
+  files,
+  comments,
+  actions,
+  emptyText = "No changes against the base.",
+}: {
+  diff: string;
+  files: DiffFileInfo[];
+  comments?: ReviewComment[];
+  actions?: CommentActions | null;
+  emptyText?: string;
+}) {
   const entries = useMemo(() => buildEntries(diff, files), [diff, files]);
   const [view, setView] = useState<ViewType>("unified");
   useEffect(() => {
@@ -65,7 +134,10 @@ export function DiffView({ diff, files, comments, actions, emptyText = "No chang
   };
   const [collapsed, setCollapsed] = useState<Record<string, boolean>>({});
   const [filter, setFilter] = useState("");
-  const totals = useMemo(() => entries.reduce((t, e) => ({ add: t.add + e.additions, del: t.del + e.deletions }), { add: 0, del: 0 }), [entries]);
+  const totals = useMemo(
+    () => entries.reduce((t, e) => ({ add: t.add + e.additions, del: t.del + e.deletions }), { add: 0, del: 0 }),
+    [entries],
+  );
   const byFile = useMemo(() => {
     const m = new Map<string, ReviewComment[]>();
     for (const c of comments ?? []) m.set(c.path, [...(m.get(c.path) ?? []), c]);
@@ -79,9 +151,14 @@ export function DiffView({ diff, files, comments, actions, emptyText = "No chang
     const t = setTimeout(() => setLimit((l) => l + NEXT_CHUNK), 0);
     return () => clearTimeout(t);
   }, [limit, entries.length]);
-  const shownTree = (filter ? entries.filter((e) => e.path.toLowerCase().includes(filter.toLowerCase())) : entries).slice(0, filter ? undefined : limit);
+  const shownTree = (
+    filter ? entries.filter((e) => e.path.toLowerCase().includes(filter.toLowerCase())) : entries
+  ).slice(0, filter ? undefined : limit);
 
-  if (entries.length === 0) return <p className="rounded-md border border-dashed border-line p-6 text-center text-sm text-fg-muted">{emptyText}</p>;
+  if (entries.length === 0)
+    return (
+      <p className="rounded-md border border-dashed border-line p-6 text-center text-sm text-fg-muted">{emptyText}</p>
+    );
 
   const jump = (key: string) => {
     setCollapsed((c) => ({ ...c, [key]: false }));
@@ -91,14 +168,29 @@ export function DiffView({ diff, files, comments, actions, emptyText = "No chang
 
   return (
     <div className="flex min-h-0 gap-4">
-      <nav aria-label="Changed files" className="sticky top-0 hidden max-h-[calc(100vh-8rem)] w-64 shrink-0 flex-col self-start overflow-hidden rounded-md border border-line lg:flex">
+      <nav
+        aria-label="Changed files"
+        className="sticky top-0 hidden max-h-[calc(100vh-8rem)] w-64 shrink-0 flex-col self-start overflow-hidden rounded-md border border-line lg:flex"
+      >
         <div className="border-b border-line p-2">
-          <input type="search" aria-label="Filter changed files" placeholder="Filter files…" value={filter} onChange={(e) => setFilter(e.target.value)} className="w-full rounded-md border border-line bg-canvas px-2 py-1 text-xs focus:border-accent focus:outline-none" />
+          <input
+            type="search"
+            aria-label="Filter changed files"
+            placeholder="Filter files…"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            className="w-full rounded-md border border-line bg-canvas px-2 py-1 text-xs focus:border-accent focus:outline-none"
+          />
         </div>
         <ul className="min-h-0 flex-1 overflow-y-auto py-1 text-xs">
           {shownTree.map((e) => (
             <li key={e.key}>
-              <button type="button" onClick={() => jump(e.key)} title={e.path} className="flex w-full items-center gap-1.5 px-2 py-1 text-left hover:bg-canvas-subtle">
+              <button
+                type="button"
+                onClick={() => jump(e.key)}
+                title={e.path}
+                className="flex w-full items-center gap-1.5 px-2 py-1 text-left hover:bg-canvas-subtle"
+              >
                 <StatusIcon status={e.status} />
                 <span className="min-w-0 flex-1 truncate font-mono">{e.path.split("/").pop()}</span>
                 {(byFile.get(e.path)?.length ?? 0) > 0 && (
@@ -120,11 +212,22 @@ export function DiffView({ diff, files, comments, actions, emptyText = "No chang
       <div className="min-w-0 flex-1">
         <div className="mb-3 flex flex-wrap items-center gap-3 text-sm">
           <span className="text-fg-muted" data-testid="diff-summary">
-            <strong className="text-fg">{entries.length}</strong> {entries.length === 1 ? "file" : "files"} changed, <span className="text-success">+{totals.add}</span> <span className="text-danger">−{totals.del}</span>
+            <strong className="text-fg">{entries.length}</strong> {entries.length === 1 ? "file" : "files"} changed,{" "}
+            <span className="text-success">+{totals.add}</span> <span className="text-danger">−{totals.del}</span>
           </span>
-          <div role="group" aria-label="Diff view" className="ml-auto flex overflow-hidden rounded-md border border-line">
+          <div
+            role="group"
+            aria-label="Diff view"
+            className="ml-auto flex overflow-hidden rounded-md border border-line"
+          >
             {(["unified", "split"] as const).map((v) => (
-              <button key={v} type="button" aria-pressed={view === v} onClick={() => chooseView(v)} className={`px-3 py-1 text-xs font-medium ${view === v ? "bg-neutral-muted text-fg" : "bg-btn text-fg-muted hover:bg-btn-hover"}`}>
+              <button
+                key={v}
+                type="button"
+                aria-pressed={view === v}
+                onClick={() => chooseView(v)}
+                className={`px-3 py-1 text-xs font-medium ${view === v ? "bg-neutral-muted text-fg" : "bg-btn text-fg-muted hover:bg-btn-hover"}`}
+              >
                 {v === "unified" ? "Unified" : "Split"}
               </button>
             ))}
@@ -138,7 +241,15 @@ export function DiffView({ diff, files, comments, actions, emptyText = "No chang
         </div>
         <div className="flex flex-col gap-4">
           {entries.slice(0, limit).map((e) => (
-            <FileBlock key={e.key} entry={e} view={view} collapsed={collapsed[e.key] ?? e.additions + e.deletions > BIG_FILE_LINES} onToggle={(v) => setCollapsed((c) => ({ ...c, [e.key]: v }))} comments={byFile.get(e.path)} actions={actions ?? null} />
+            <FileBlock
+              key={e.key}
+              entry={e}
+              view={view}
+              collapsed={collapsed[e.key] ?? e.additions + e.deletions > BIG_FILE_LINES}
+              onToggle={(v) => setCollapsed((c) => ({ ...c, [e.key]: v }))}
+              comments={byFile.get(e.path)}
+              actions={actions ?? null}
+            />
           ))}
         </div>
       </div>
@@ -149,9 +260,17 @@ export function DiffView({ diff, files, comments, actions, emptyText = "No chang
 const fileAnchor = (key: string) => `diff-${key.replace(/[^A-Za-z0-9_-]/g, "_")}`;
 
 function StatusIcon({ status }: { status: FileEntry["status"] }) {
-  const m = { added: ["A", "text-success border-success/50", "added"], modified: ["M", "text-attention border-attention/50", "modified"], deleted: ["D", "text-danger border-danger/50", "deleted"], renamed: ["R", "text-accent border-accent/50", "renamed"] }[status];
+  const m = {
+    added: ["A", "text-success border-success/50", "added"],
+    modified: ["M", "text-attention border-attention/50", "modified"],
+    deleted: ["D", "text-danger border-danger/50", "deleted"],
+    renamed: ["R", "text-accent border-accent/50", "renamed"],
+  }[status];
   return (
-    <span title={m[2]} className={`inline-flex h-4 w-4 shrink-0 items-center justify-center rounded border text-[10px] font-bold ${m[1]}`}>
+    <span
+      title={m[2]}
+      className={`inline-flex h-4 w-4 shrink-0 items-center justify-center rounded border text-[10px] font-bold ${m[1]}`}
+    >
       <span aria-hidden>{m[0]}</span>
       <span className="sr-only">{m[2]}</span>
     </span>
@@ -205,22 +324,62 @@ function useNearViewport<T extends Element>(): [React.RefObject<T | null>, boole
   return [ref, near];
 }
 
-const FileBlock = memo(function FileBlock({ entry: e, view, collapsed, onToggle, comments, actions }: { entry: FileEntry; view: ViewType; collapsed: boolean; onToggle: (v: boolean) => void; comments?: ReviewComment[]; actions: CommentActions | null }) {
+const FileBlock = memo(function FileBlock({
+  entry: e,
+  view,
+  collapsed,
+  onToggle,
+  comments,
+  actions,
+}: {
+  entry: FileEntry;
+  view: ViewType;
+  collapsed: boolean;
+  onToggle: (v: boolean) => void;
+  comments?: ReviewComment[];
+  actions: CommentActions | null;
+}) {
   const [ref, near] = useNearViewport<HTMLDivElement>();
   const lines = e.additions + e.deletions;
   const hunks = e.parsed?.hunks ?? [];
   const big = lines > BIG_FILE_LINES;
   let body: ReactNode;
   if (e.binary) body = <Note>Binary file not shown.</Note>;
-  else if (hunks.length === 0) body = <Note>{e.status === "renamed" ? "File renamed without changes." : e.status === "added" ? "Empty file added." : e.status === "deleted" ? "Empty file deleted." : "No content changes (mode or metadata only)."}</Note>;
+  else if (hunks.length === 0)
+    body = (
+      <Note>
+        {e.status === "renamed"
+          ? "File renamed without changes."
+          : e.status === "added"
+            ? "Empty file added."
+            : e.status === "deleted"
+              ? "Empty file deleted."
+              : "No content changes (mode or metadata only)."}
+      </Note>
+    );
   else if (!near) body = <div style={{ height: Math.min(20_000, 24 + lines * 20) }} aria-hidden />;
   else body = <FileDiff entry={e} hunks={hunks} view={view} comments={comments} actions={actions} />;
 
   return (
-    <section id={fileAnchor(e.key)} aria-label={e.path} data-diff-file={e.path} className="scroll-mt-16 overflow-hidden rounded-md border border-line">
+    <section
+      id={fileAnchor(e.key)}
+      aria-label={e.path}
+      data-diff-file={e.path}
+      className="scroll-mt-16 overflow-hidden rounded-md border border-line"
+    >
       <header className="sticky top-0 z-10 flex items-center gap-2 border-b border-line bg-canvas-subtle px-3 py-1.5 text-sm">
-        <button type="button" aria-expanded={!collapsed} aria-label={`${collapsed ? "Expand" : "Collapse"} ${e.path}`} onClick={() => onToggle(!collapsed)} className="rounded p-0.5 text-fg-muted hover:bg-btn-hover hover:text-fg">
-          <svg aria-hidden viewBox="0 0 16 16" className={`h-4 w-4 fill-current transition-transform ${collapsed ? "-rotate-90" : ""}`}>
+        <button
+          type="button"
+          aria-expanded={!collapsed}
+          aria-label={`${collapsed ? "Expand" : "Collapse"} ${e.path}`}
+          onClick={() => onToggle(!collapsed)}
+          className="rounded p-0.5 text-fg-muted hover:bg-btn-hover hover:text-fg"
+        >
+          <svg
+            aria-hidden
+            viewBox="0 0 16 16"
+            className={`h-4 w-4 fill-current transition-transform ${collapsed ? "-rotate-90" : ""}`}
+          >
             <path d="M12.78 5.22a.749.749 0 0 1 0 1.06l-4.25 4.25a.749.749 0 0 1-1.06 0L3.22 6.28a.749.749 0 1 1 1.06-1.06L8 8.939l3.72-3.719a.749.749 0 0 1 1.06 0Z" />
           </svg>
         </button>
@@ -237,9 +396,19 @@ const FileBlock = memo(function FileBlock({ entry: e, view, collapsed, onToggle,
             e.path
           )}
         </span>
-        {e.status === "added" && <span className="rounded-full border border-success/40 px-1.5 text-[11px] text-success">new{e.parsed?.newMode ? "" : ""}</span>}
-        {e.status === "deleted" && <span className="rounded-full border border-danger/40 px-1.5 text-[11px] text-danger">deleted</span>}
-        {(comments?.length ?? 0) > 0 && <span className="ml-auto shrink-0 text-xs text-fg-muted">{comments!.length} {comments!.length === 1 ? "comment" : "comments"}</span>}
+        {e.status === "added" && (
+          <span className="rounded-full border border-success/40 px-1.5 text-[11px] text-success">
+            new{e.parsed?.newMode ? "" : ""}
+          </span>
+        )}
+        {e.status === "deleted" && (
+          <span className="rounded-full border border-danger/40 px-1.5 text-[11px] text-danger">deleted</span>
+        )}
+        {(comments?.length ?? 0) > 0 && (
+          <span className="ml-auto shrink-0 text-xs text-fg-muted">
+            {comments!.length} {comments!.length === 1 ? "comment" : "comments"}
+          </span>
+        )}
       </header>
       <div ref={ref}>
         {collapsed ? (
@@ -272,7 +441,19 @@ interface Draft {
 const newLineOf = (c: ChangeData) => (isInsert(c) ? c.lineNumber : isNormal(c) ? c.newLineNumber : -1);
 const oldLineOf = (c: ChangeData) => (isDelete(c) ? c.lineNumber : isNormal(c) ? c.oldLineNumber : -1);
 
-function FileDiff({ entry, hunks, view, comments, actions }: { entry: FileEntry; hunks: HunkData[]; view: ViewType; comments?: ReviewComment[]; actions: CommentActions | null }) {
+function FileDiff({
+  entry,
+  hunks,
+  view,
+  comments,
+  actions,
+}: {
+  entry: FileEntry;
+  hunks: HunkData[];
+  view: ViewType;
+  comments?: ReviewComment[];
+  actions: CommentActions | null;
+}) {
   const lines = entry.additions + entry.deletions;
   const tokens = useMemo(() => {
     const language = langOf(entry.path);
@@ -305,7 +486,11 @@ function FileDiff({ entry, hunks, view, comments, actions }: { entry: FileEntry;
   const [draft, setDraft] = useState<Draft | null>(null);
 
   const onGutter = useCallback((side: "old" | "new", line: number, extend: boolean) => {
-    setDraft((d) => (extend && d && d.side === side ? { side, start: Math.min(d.start, line), end: Math.max(d.end, line), } : { side, start: line, end: line }));
+    setDraft((d) =>
+      extend && d && d.side === side
+        ? { side, start: Math.min(d.start, line), end: Math.max(d.end, line) }
+        : { side, start: line, end: line },
+    );
   }, []);
 
   const selected = useMemo(() => {
@@ -339,7 +524,13 @@ function FileDiff({ entry, hunks, view, comments, actions }: { entry: FileEntry;
               draft={draft}
               onCancel={() => setDraft(null)}
               onSave={async (body) => {
-                await actions.add({ path: entry.path, startLine: draft.start, endLine: draft.end, side: draft.side, body });
+                await actions.add({
+                  path: entry.path,
+                  startLine: draft.start,
+                  endLine: draft.end,
+                  side: draft.side,
+                  body,
+                });
                 setDraft(null);
               }}
             />
@@ -375,24 +566,43 @@ function FileDiff({ entry, hunks, view, comments, actions }: { entry: FileEntry;
   );
 
   return (
-    <Diff viewType={view} diffType={entry.parsed?.type ?? "modify"} hunks={hunks} tokens={tokens} widgets={widgets} selectedChanges={selected} renderGutter={renderGutter as never} optimizeSelection>
+    <Diff
+      viewType={view}
+      diffType={entry.parsed?.type ?? "modify"}
+      hunks={hunks}
+      tokens={tokens}
+      widgets={widgets}
+      selectedChanges={selected}
+      renderGutter={renderGutter as never}
+      optimizeSelection
+    >
       {(hs) =>
-        hs.map((h) => [
-          <tbody key={`dec-${h.content}`} className="diff-decoration">
-            <tr>
-              <td colSpan={view === "split" ? 4 : 3} className="diff-hunk-header">
-                <div className="diff-hunk-header-content">{h.content}</div>
-              </td>
-            </tr>
-          </tbody>,
-          <Hunk key={`h-${h.content}`} hunk={h} />,
-        ]).flat()
+        hs
+          .map((h) => [
+            <tbody key={`dec-${h.content}`} className="diff-decoration">
+              <tr>
+                <td colSpan={view === "split" ? 4 : 3} className="diff-hunk-header">
+                  <div className="diff-hunk-header-content">{h.content}</div>
+                </td>
+              </tr>
+            </tbody>,
+            <Hunk key={`h-${h.content}`} hunk={h} />,
+          ])
+          .flat()
       }
     </Diff>
   );
 }
 
-function Composer({ draft, onSave, onCancel }: { draft: Draft; onSave: (body: string) => Promise<void>; onCancel: () => void }) {
+function Composer({
+  draft,
+  onSave,
+  onCancel,
+}: {
+  draft: Draft;
+  onSave: (body: string) => Promise<void>;
+  onCancel: () => void;
+}) {
   const [body, setBody] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -462,7 +672,15 @@ export function Thread({ comments, actions }: { comments: ReviewComment[]; actio
   );
 }
 
-export function CommentCard({ comment: c, actions, showWhere = false }: { comment: ReviewComment; actions: CommentActions | null; showWhere?: boolean }) {
+export function CommentCard({
+  comment: c,
+  actions,
+  showWhere = false,
+}: {
+  comment: ReviewComment;
+  actions: CommentActions | null;
+  showWhere?: boolean;
+}) {
   const [editing, setEditing] = useState(false);
   const [body, setBody] = useState(c.body);
   const [error, setError] = useState<string | null>(null);
@@ -480,11 +698,17 @@ export function CommentCard({ comment: c, actions, showWhere = false }: { commen
   };
   const where = c.startLine === c.endLine ? `line ${c.startLine}` : `lines ${c.startLine}–${c.endLine}`;
   return (
-    <article aria-label={`Comment on ${c.path} ${where}`} data-comment-id={c.id} className={`rounded-md border border-line bg-canvas ${c.resolved ? "opacity-80" : ""}`}>
+    <article
+      aria-label={`Comment on ${c.path} ${where}`}
+      data-comment-id={c.id}
+      className={`rounded-md border border-line bg-canvas ${c.resolved ? "opacity-80" : ""}`}
+    >
       <header className="flex items-center gap-2 border-b border-line px-3 py-1.5 text-xs text-fg-muted">
         <strong className="text-fg">{c.author}</strong>
         <span>{timeAgo(c.createdAt)}</span>
-        <span className={showWhere ? "font-mono" : ""}>{showWhere ? `${c.path}:${c.startLine === c.endLine ? c.startLine : `${c.startLine}-${c.endLine}`}` : where}</span>
+        <span className={showWhere ? "font-mono" : ""}>
+          {showWhere ? `${c.path}:${c.startLine === c.endLine ? c.startLine : `${c.startLine}-${c.endLine}`}` : where}
+        </span>
         <span className="rounded-full border border-line px-1.5">round {c.round}</span>
         {c.resolved && <span className="rounded-full border border-success/40 px-1.5 text-success">resolved</span>}
         {c.resolved && (
@@ -495,15 +719,29 @@ export function CommentCard({ comment: c, actions, showWhere = false }: { commen
       </header>
       {open && (
         <div className="px-3 py-2">
-          {showWhere && c.quote && <pre className="mb-2 overflow-x-auto rounded border border-line bg-canvas-subtle px-2 py-1 font-mono text-xs">{c.quote}</pre>}
+          {showWhere && c.quote && (
+            <pre className="mb-2 overflow-x-auto rounded border border-line bg-canvas-subtle px-2 py-1 font-mono text-xs">
+              {c.quote}
+            </pre>
+          )}
           {editing ? (
             <>
-              <textarea aria-label="Edit comment" value={body} onChange={(e) => setBody(e.target.value)} rows={3} className="w-full rounded-md border border-line bg-canvas px-2 py-1 text-sm focus:border-accent focus:outline-none" />
+              <textarea
+                aria-label="Edit comment"
+                value={body}
+                onChange={(e) => setBody(e.target.value)}
+                rows={3}
+                className="w-full rounded-md border border-line bg-canvas px-2 py-1 text-sm focus:border-accent focus:outline-none"
+              />
               <div className="mt-1 flex justify-end gap-2">
                 <Button size="sm" onClick={() => (setEditing(false), setBody(c.body))}>
                   Cancel
                 </Button>
-                <Button size="sm" variant="primary" onClick={async () => actions && (await run(actions.edit(c.id, body))) && setEditing(false)}>
+                <Button
+                  size="sm"
+                  variant="primary"
+                  onClick={async () => actions && (await run(actions.edit(c.id, body))) && setEditing(false)}
+                >
                   Update comment
                 </Button>
               </div>

@@ -14,13 +14,41 @@ import { errorOf, issuesOf, type YardErrorData } from "../lib/trpc";
 import { useToast } from "./Toasts";
 import { Alert, Button, inputClass, Modal } from "./ui";
 
-type Field = "projectId" | "agent" | "title" | "objective" | "constraints" | "acceptanceCriteria" | "outputFormat" | "label" | "contextId" | "baseRef" | "dependsOn" | "planner" | "reviewer" | "form";
+type Field =
+  | "projectId"
+  | "agent"
+  | "title"
+  | "objective"
+  | "constraints"
+  | "acceptanceCriteria"
+  | "outputFormat"
+  | "label"
+  | "contextId"
+  | "baseRef"
+  | "dependsOn"
+  | "planner"
+  | "reviewer"
+  | "form";
 
 /** Which field each server error is about. */
 export function fieldErrors(e: YardErrorData): Partial<Record<Field, string>> & { rows?: Record<string, string> } {
   const out: Partial<Record<Field, string>> & { rows?: Record<string, string> } = {};
   const issues = issuesOf(e);
-  const known: Field[] = ["projectId", "agent", "title", "objective", "constraints", "acceptanceCriteria", "outputFormat", "label", "contextId", "baseRef", "dependsOn", "planner", "reviewer"];
+  const known: Field[] = [
+    "projectId",
+    "agent",
+    "title",
+    "objective",
+    "constraints",
+    "acceptanceCriteria",
+    "outputFormat",
+    "label",
+    "contextId",
+    "baseRef",
+    "dependsOn",
+    "planner",
+    "reviewer",
+  ];
   for (const [p, msg] of Object.entries(issues)) {
     const head = p.split(".")[0] as Field;
     if (known.includes(head)) {
@@ -41,9 +69,33 @@ export function fieldErrors(e: YardErrorData): Partial<Record<Field, string>> & 
   return out;
 }
 
-const blank = { projectId: "", agent: "", title: "", objective: "", constraints: [""], acceptanceCriteria: [""], outputFormat: "", label: "", contextId: "", baseRef: "", dependsOn: [] as string[], startWhen: "merged" as "merged" | "completed", needsPlan: false, planner: "", reviewer: "" };
+const blank = {
+  projectId: "",
+  agent: "",
+  title: "",
+  objective: "",
+  constraints: [""],
+  acceptanceCriteria: [""],
+  outputFormat: "",
+  label: "",
+  contextId: "",
+  baseRef: "",
+  dependsOn: [] as string[],
+  startWhen: "merged" as "merged" | "completed",
+  needsPlan: false,
+  planner: "",
+  reviewer: "",
+};
 
-export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; projectId: string | null; onClose: () => void }) {
+export function NewTaskDialog({
+  open,
+  projectId,
+  onClose,
+}: {
+  open: boolean;
+  projectId: string | null;
+  onClose: () => void;
+}) {
   const api = useApi();
   const { trpc } = api;
   const router = useRouter();
@@ -65,8 +117,14 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
     if (!open) return;
     setF((s) => ({
       ...s,
-      projectId: s.projectId && projects.data?.some((p) => p.id === s.projectId) ? s.projectId : (projects.data?.[0]?.id ?? ""),
-      agent: s.agent || (agents.data?.find((a) => a.id === "demo")?.id ?? agents.data?.find((a) => a.role === "worker")?.id ?? agents.data?.[0]?.id ?? ""),
+      projectId:
+        s.projectId && projects.data?.some((p) => p.id === s.projectId) ? s.projectId : (projects.data?.[0]?.id ?? ""),
+      agent:
+        s.agent ||
+        (agents.data?.find((a) => a.id === "demo")?.id ??
+          agents.data?.find((a) => a.role === "worker")?.id ??
+          agents.data?.[0]?.id ??
+          ""),
     }));
   }, [open, projects.data, agents.data]);
 
@@ -78,7 +136,12 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
         // With an unmet dependency the task waits in the backlog (and starts by itself later).
         const backlog = (vars as { backlog?: boolean }).backlog || r.task.state === "backlog";
         const waits = !(vars as { backlog?: boolean }).backlog && r.task.state === "backlog";
-        toast({ tone: "success", title: waits ? "Waiting in the backlog" : backlog ? "Saved to backlog" : "Task started", body: waits ? `${r.task.title}: starts once its dependencies are ${f.startWhen}` : r.task.title, href: `/tasks/${r.task.id}` });
+        toast({
+          tone: "success",
+          title: waits ? "Waiting in the backlog" : backlog ? "Saved to backlog" : "Task started",
+          body: waits ? `${r.task.title}: starts once its dependencies are ${f.startWhen}` : r.task.title,
+          href: `/tasks/${r.task.id}`,
+        });
         setF({ ...blank, projectId: f.projectId, agent: f.agent });
         onClose();
         if (!backlog) router.push(`/tasks/${r.task.id}`);
@@ -134,7 +197,14 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
           {errors.form && <Alert title={mode === "backlog" ? "Not saved" : "Not started"}>{errors.form}</Alert>}
           <div className="grid grid-cols-2 gap-3">
             <FieldBox id="nt-project" label="Project" error={errors.projectId}>
-              <select id="nt-project" value={f.projectId} onChange={(e) => set("projectId", e.target.value)} aria-invalid={!!errors.projectId} aria-describedby={errors.projectId ? "nt-project-err" : undefined} className={inputClass}>
+              <select
+                id="nt-project"
+                value={f.projectId}
+                onChange={(e) => set("projectId", e.target.value)}
+                aria-invalid={!!errors.projectId}
+                aria-describedby={errors.projectId ? "nt-project-err" : undefined}
+                className={inputClass}
+              >
                 {projects.isPending && <option value="">Loading…</option>}
                 {projects.data?.length === 0 && <option value="">No projects: add one first</option>}
                 {projects.data?.map((p) => (
@@ -145,16 +215,42 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
               </select>
             </FieldBox>
             <FieldBox id="nt-agent" label="Agent profile" error={errors.agent}>
-              <select id="nt-agent" value={f.agent} onChange={(e) => set("agent", e.target.value)} aria-invalid={!!errors.agent} aria-describedby={errors.agent ? "nt-agent-err" : undefined} className={inputClass}>
+              <select
+                id="nt-agent"
+                value={f.agent}
+                onChange={(e) => set("agent", e.target.value)}
+                aria-invalid={!!errors.agent}
+                aria-describedby={errors.agent ? "nt-agent-err" : undefined}
+                className={inputClass}
+              >
                 {agents.isPending && <option value="">Loading…</option>}
                 <ProfileOptions profiles={agents.data} />
               </select>
             </FieldBox>
           </div>
-          <FieldBox id="nt-title" label="Title" hint="Optional: defaults to the objective's first line." error={errors.title}>
-            <input id="nt-title" value={f.title} onChange={(e) => set("title", e.target.value)} aria-invalid={!!errors.title} aria-describedby={errors.title ? "nt-title-err" : "nt-title-hint"} className={inputClass} maxLength={200} />
+          <FieldBox
+            id="nt-title"
+            label="Title"
+            hint="Optional: defaults to the objective's first line."
+            error={errors.title}
+          >
+            <input
+              id="nt-title"
+              value={f.title}
+              onChange={(e) => set("title", e.target.value)}
+              aria-invalid={!!errors.title}
+              aria-describedby={errors.title ? "nt-title-err" : "nt-title-hint"}
+              className={inputClass}
+              maxLength={200}
+            />
           </FieldBox>
-          <FieldBox id="nt-objective" label="Objective" required error={errors.objective} hint="What the agent should do. Sent verbatim as the start of its prompt.">
+          <FieldBox
+            id="nt-objective"
+            label="Objective"
+            required
+            error={errors.objective}
+            hint="What the agent should do. Sent verbatim as the start of its prompt."
+          >
             <textarea
               id="nt-objective"
               required
@@ -166,27 +262,80 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
               className={`${inputClass} font-mono text-[13px]`}
             />
           </FieldBox>
-          <RowsEditor id="nt-constraints" label="Constraints" singular="constraint" rows={f.constraints} onChange={(r) => set("constraints", r)} error={errors.constraints} rowErrors={errors.rows} path="constraints" />
-          <RowsEditor id="nt-accept" label="Acceptance criteria" singular="criterion" rows={f.acceptanceCriteria} onChange={(r) => set("acceptanceCriteria", r)} error={errors.acceptanceCriteria} rowErrors={errors.rows} path="acceptanceCriteria" />
+          <RowsEditor
+            id="nt-constraints"
+            label="Constraints"
+            singular="constraint"
+            rows={f.constraints}
+            onChange={(r) => set("constraints", r)}
+            error={errors.constraints}
+            rowErrors={errors.rows}
+            path="constraints"
+          />
+          <RowsEditor
+            id="nt-accept"
+            label="Acceptance criteria"
+            singular="criterion"
+            rows={f.acceptanceCriteria}
+            onChange={(r) => set("acceptanceCriteria", r)}
+            error={errors.acceptanceCriteria}
+            rowErrors={errors.rows}
+            path="acceptanceCriteria"
+          />
           <FieldBox id="nt-output" label="Expected output format" error={errors.outputFormat}>
-            <textarea id="nt-output" rows={2} value={f.outputFormat} onChange={(e) => set("outputFormat", e.target.value)} aria-invalid={!!errors.outputFormat} aria-describedby={errors.outputFormat ? "nt-output-err" : undefined} className={inputClass} />
+            <textarea
+              id="nt-output"
+              rows={2}
+              value={f.outputFormat}
+              onChange={(e) => set("outputFormat", e.target.value)}
+              aria-invalid={!!errors.outputFormat}
+              aria-describedby={errors.outputFormat ? "nt-output-err" : undefined}
+              className={inputClass}
+            />
           </FieldBox>
           <div className="grid grid-cols-3 gap-3">
             <FieldBox id="nt-label" label="Label" error={errors.label}>
-              <input id="nt-label" value={f.label} onChange={(e) => set("label", e.target.value)} aria-invalid={!!errors.label} aria-describedby={errors.label ? "nt-label-err" : undefined} className={inputClass} maxLength={80} />
+              <input
+                id="nt-label"
+                value={f.label}
+                onChange={(e) => set("label", e.target.value)}
+                aria-invalid={!!errors.label}
+                aria-describedby={errors.label ? "nt-label-err" : undefined}
+                className={inputClass}
+                maxLength={80}
+              />
             </FieldBox>
             <FieldBox id="nt-context" label="Context" error={errors.contextId}>
-              <input id="nt-context" value={f.contextId} onChange={(e) => set("contextId", e.target.value)} aria-invalid={!!errors.contextId} aria-describedby={errors.contextId ? "nt-context-err" : undefined} className={inputClass} placeholder="batch id" />
+              <input
+                id="nt-context"
+                value={f.contextId}
+                onChange={(e) => set("contextId", e.target.value)}
+                aria-invalid={!!errors.contextId}
+                aria-describedby={errors.contextId ? "nt-context-err" : undefined}
+                className={inputClass}
+                placeholder="batch id"
+              />
             </FieldBox>
             <FieldBox id="nt-base" label="Base ref" error={errors.baseRef} hint="Default: the repository's HEAD.">
-              <RefPicker id="nt-base" projectId={f.projectId} value={f.baseRef} onChange={(v) => set("baseRef", v)} invalid={!!errors.baseRef} />
+              <RefPicker
+                id="nt-base"
+                projectId={f.projectId}
+                value={f.baseRef}
+                onChange={(v) => set("baseRef", v)}
+                invalid={!!errors.baseRef}
+              />
             </FieldBox>
           </div>
           <div className="grid grid-cols-3 items-start gap-3">
             <div className="flex flex-col gap-1">
               <span className="text-sm font-semibold">Planning</span>
               <label className="flex items-center gap-2 text-sm">
-                <input type="checkbox" checked={f.needsPlan} onChange={(e) => set("needsPlan", e.target.checked)} aria-describedby="nt-plan-hint" />
+                <input
+                  type="checkbox"
+                  checked={f.needsPlan}
+                  onChange={(e) => set("needsPlan", e.target.checked)}
+                  aria-describedby="nt-plan-hint"
+                />
                 Plan first
               </label>
               <span id="nt-plan-hint" className="text-xs text-fg-muted">
@@ -194,7 +343,15 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
               </span>
             </div>
             <FieldBox id="nt-planner" label="Planner" error={errors.planner} hint="Default: the project's planner.">
-              <select id="nt-planner" value={f.planner} disabled={!f.needsPlan} onChange={(e) => set("planner", e.target.value)} aria-invalid={!!errors.planner} aria-describedby={errors.planner ? "nt-planner-err" : "nt-planner-hint"} className={`${inputClass} disabled:opacity-60`}>
+              <select
+                id="nt-planner"
+                value={f.planner}
+                disabled={!f.needsPlan}
+                onChange={(e) => set("planner", e.target.value)}
+                aria-invalid={!!errors.planner}
+                aria-describedby={errors.planner ? "nt-planner-err" : "nt-planner-hint"}
+                className={`${inputClass} disabled:opacity-60`}
+              >
                 <option value="">The project’s planner</option>
                 {agents.data
                   ?.filter((a) => a.role === "planner")
@@ -205,18 +362,42 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
                   ))}
               </select>
             </FieldBox>
-            <FieldBox id="nt-reviewer" label="Reviewer" error={errors.reviewer} hint="An agent reviews each round first. Default: the project's.">
-              <select id="nt-reviewer" value={f.reviewer} onChange={(e) => set("reviewer", e.target.value)} aria-invalid={!!errors.reviewer} aria-describedby={errors.reviewer ? "nt-reviewer-err" : "nt-reviewer-hint"} className={inputClass}>
+            <FieldBox
+              id="nt-reviewer"
+              label="Reviewer"
+              error={errors.reviewer}
+              hint="An agent reviews each round first. Default: the project's."
+            >
+              <select
+                id="nt-reviewer"
+                value={f.reviewer}
+                onChange={(e) => set("reviewer", e.target.value)}
+                aria-invalid={!!errors.reviewer}
+                aria-describedby={errors.reviewer ? "nt-reviewer-err" : "nt-reviewer-hint"}
+                className={inputClass}
+              >
                 <option value="">The project’s reviewer</option>
                 <ProfileOptions profiles={agents.data} first="reviewer" />
               </select>
             </FieldBox>
           </div>
-          <DependsOnPicker open={open} projectId={f.projectId} value={f.dependsOn} onChange={(v) => set("dependsOn", v)} startWhen={f.startWhen} onStartWhen={(v) => set("startWhen", v)} error={errors.dependsOn} />
+          <DependsOnPicker
+            open={open}
+            projectId={f.projectId}
+            value={f.dependsOn}
+            onChange={(v) => set("dependsOn", v)}
+            startWhen={f.startWhen}
+            onStartWhen={(v) => set("startWhen", v)}
+            error={errors.dependsOn}
+          />
         </div>
         <div className="flex items-center justify-end gap-2 border-t border-line bg-canvas-subtle px-4 py-3">
           <Button onClick={onClose}>Cancel</Button>
-          <Button onClick={() => submit("backlog")} disabled={busy || f.needsPlan} title={f.needsPlan ? "A planned task starts its planner now: it cannot wait in the backlog" : undefined}>
+          <Button
+            onClick={() => submit("backlog")}
+            disabled={busy || f.needsPlan}
+            title={f.needsPlan ? "A planned task starts its planner now: it cannot wait in the backlog" : undefined}
+          >
             {busy && mode === "backlog" ? "Saving…" : "Save to backlog"}
           </Button>
           <Button type="submit" variant="primary" disabled={busy}>
@@ -229,13 +410,30 @@ export function NewTaskDialog({ open, projectId, onClose }: { open: boolean; pro
 }
 
 /** "Depends on": the project's tasks as checkboxes (by title), and when a dependency counts as met. */
-function DependsOnPicker({ open, projectId, value, onChange, startWhen, onStartWhen, error }: { open: boolean; projectId: string; value: string[]; onChange: (v: string[]) => void; startWhen: "merged" | "completed"; onStartWhen: (v: "merged" | "completed") => void; error?: string }) {
+function DependsOnPicker({
+  open,
+  projectId,
+  value,
+  onChange,
+  startWhen,
+  onStartWhen,
+  error,
+}: {
+  open: boolean;
+  projectId: string;
+  value: string[];
+  onChange: (v: string[]) => void;
+  startWhen: "merged" | "completed";
+  onStartWhen: (v: "merged" | "completed") => void;
+  error?: string;
+}) {
   const { trpc } = useApi();
   const list = useQuery({ ...trpc.tasks.list.queryOptions({ projectId }), enabled: open && !!projectId });
   const tasks = (list.data ?? []).filter((t) => t.disposition !== "discarded" && t.state !== "canceled");
   // A project change drops picks from the other project.
   useEffect(() => {
-    if (list.data && value.some((id) => !list.data.some((t) => t.id === id))) onChange(value.filter((id) => list.data.some((t) => t.id === id)));
+    if (list.data && value.some((id) => !list.data.some((t) => t.id === id)))
+      onChange(value.filter((id) => list.data.some((t) => t.id === id)));
   }, [list.data, value, onChange]);
   return (
     <div className="grid grid-cols-[minmax(0,1fr)_auto] gap-3">
@@ -258,7 +456,9 @@ function DependsOnPicker({ open, projectId, value, onChange, startWhen, onStartW
                 <label htmlFor={`nt-dep-${t.id}`} className="min-w-0 flex-1 truncate">
                   {t.title}
                 </label>
-                <span className="shrink-0 text-[11px] text-fg-subtle">{t.disposition ?? t.state.replace(/_/g, " ")}</span>
+                <span className="shrink-0 text-[11px] text-fg-subtle">
+                  {t.disposition ?? t.state.replace(/_/g, " ")}
+                </span>
               </div>
             ))}
           </div>
@@ -277,19 +477,35 @@ function DependsOnPicker({ open, projectId, value, onChange, startWhen, onStartW
         <legend className="mb-1 text-sm font-semibold">Start when</legend>
         {(["merged", "completed"] as const).map((w) => (
           <label key={w} className="flex items-center gap-2 text-sm has-[:disabled]:opacity-60">
-            <input type="radio" name="nt-start-when" value={w} checked={startWhen === w} onChange={() => onStartWhen(w)} />
+            <input
+              type="radio"
+              name="nt-start-when"
+              value={w}
+              checked={startWhen === w}
+              onChange={() => onStartWhen(w)}
+            />
             {w === "merged" ? "merged" : "completed"}
           </label>
         ))}
-        <span className="max-w-44 text-xs text-fg-muted">{startWhen === "merged" ? "Its base then has their work." : "Before review or merge."}</span>
+        <span className="max-w-44 text-xs text-fg-muted">
+          {startWhen === "merged" ? "Its base then has their work." : "Before review or merge."}
+        </span>
       </fieldset>
     </div>
   );
 }
 
 /** An <option> per agent profile, "name (role)"; with `first`, the profiles of that role lead. */
-function ProfileOptions({ profiles, first }: { profiles: Array<{ id: string; name: string; role: string }> | undefined; first?: string }) {
-  const ordered = first ? [...(profiles ?? []).filter((a) => a.role === first), ...(profiles ?? []).filter((a) => a.role !== first)] : (profiles ?? []);
+function ProfileOptions({
+  profiles,
+  first,
+}: {
+  profiles: Array<{ id: string; name: string; role: string }> | undefined;
+  first?: string;
+}) {
+  const ordered = first
+    ? [...(profiles ?? []).filter((a) => a.role === first), ...(profiles ?? []).filter((a) => a.role !== first)]
+    : (profiles ?? []);
   return ordered.map((a) => (
     <option key={a.id} value={a.id}>
       {a.name} ({a.role})
@@ -297,7 +513,21 @@ function ProfileOptions({ profiles, first }: { profiles: Array<{ id: string; nam
   ));
 }
 
-function FieldBox({ id, label, hint, error, required, children }: { id: string; label: string; hint?: string; error?: string; required?: boolean; children: ReactNode }) {
+function FieldBox({
+  id,
+  label,
+  hint,
+  error,
+  required,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  required?: boolean;
+  children: ReactNode;
+}) {
   return (
     <div className="flex min-w-0 flex-col gap-1">
       <label htmlFor={id} className="text-sm font-semibold">
@@ -323,7 +553,25 @@ function FieldBox({ id, label, hint, error, required, children }: { id: string; 
 }
 
 /** A list edited as rows: one input each, add and remove buttons. */
-function RowsEditor({ id, label, singular, rows, onChange, error, rowErrors, path }: { id: string; label: string; singular: string; rows: string[]; onChange: (r: string[]) => void; error?: string; rowErrors?: Record<string, string>; path: string }) {
+function RowsEditor({
+  id,
+  label,
+  singular,
+  rows,
+  onChange,
+  error,
+  rowErrors,
+  path,
+}: {
+  id: string;
+  label: string;
+  singular: string;
+  rows: string[];
+  onChange: (r: string[]) => void;
+  error?: string;
+  rowErrors?: Record<string, string>;
+  path: string;
+}) {
   const refs = useRef<Array<HTMLInputElement | null>>([]);
   const focusNext = useRef<number | null>(null);
   useEffect(() => {
@@ -366,7 +614,12 @@ function RowsEditor({ id, label, singular, rows, onChange, error, rowErrors, pat
                 }}
                 className={inputClass}
               />
-              <Button variant="invisible" size="sm" aria-label={`Remove ${singular} ${i + 1}`} onClick={() => onChange(rows.length > 1 ? rows.filter((_, j) => j !== i) : [""])}>
+              <Button
+                variant="invisible"
+                size="sm"
+                aria-label={`Remove ${singular} ${i + 1}`}
+                onClick={() => onChange(rows.length > 1 ? rows.filter((_, j) => j !== i) : [""])}
+              >
                 ×
               </Button>
             </div>
@@ -400,7 +653,19 @@ function RowsEditor({ id, label, singular, rows, onChange, error, rowErrors, pat
 }
 
 /** A text input for a ref with a picker of the project's branches and recent commits (projects.refs). */
-function RefPicker({ id, projectId, value, onChange, invalid }: { id: string; projectId: string; value: string; onChange: (v: string) => void; invalid: boolean }) {
+function RefPicker({
+  id,
+  projectId,
+  value,
+  onChange,
+  invalid,
+}: {
+  id: string;
+  projectId: string;
+  value: string;
+  onChange: (v: string) => void;
+  invalid: boolean;
+}) {
   const api = useApi();
   const [open, setOpen] = useState(false);
   // Opening the picker lists everything; typing while it is open narrows the list.
@@ -410,7 +675,11 @@ function RefPicker({ id, projectId, value, onChange, invalid }: { id: string; pr
     const t = setTimeout(() => setQuery(typed ?? ""), 200);
     return () => clearTimeout(t);
   }, [typed]);
-  const refs = useQuery({ ...api.projects.refs.queryOptions({ id: projectId, query: query || undefined }), enabled: open && !!projectId, retry: false });
+  const refs = useQuery({
+    ...api.projects.refs.queryOptions({ id: projectId, query: query || undefined }),
+    enabled: open && !!projectId,
+    retry: false,
+  });
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
@@ -450,25 +719,49 @@ function RefPicker({ id, projectId, value, onChange, invalid }: { id: string; pr
         ▾
       </Button>
       {open && (
-        <div role="listbox" aria-label="Branches and commits" className="absolute right-0 top-9 z-50 max-h-72 w-80 overflow-y-auto rounded-lg border border-line bg-overlay py-1 text-sm shadow-xl">
+        <div
+          role="listbox"
+          aria-label="Branches and commits"
+          className="absolute right-0 top-9 z-50 max-h-72 w-80 overflow-y-auto rounded-lg border border-line bg-overlay py-1 text-sm shadow-xl"
+        >
           {refs.isPending ? (
             <div className="px-3 py-2 text-fg-muted">Loading…</div>
           ) : refs.isError ? (
-            <div className="px-3 py-2 text-fg-muted">No list from the server ({errorOf(refs.error).message}); type a branch, tag or commit.</div>
+            <div className="px-3 py-2 text-fg-muted">
+              No list from the server ({errorOf(refs.error).message}); type a branch, tag or commit.
+            </div>
           ) : (
             <>
-              {refs.data.branches.length === 0 && refs.data.commits.length === 0 && <div className="px-3 py-2 text-fg-muted">No branch or commit matches “{query}”.</div>}
+              {refs.data.branches.length === 0 && refs.data.commits.length === 0 && (
+                <div className="px-3 py-2 text-fg-muted">No branch or commit matches “{query}”.</div>
+              )}
               <div className="px-3 pb-1 pt-1.5 text-xs font-semibold text-fg-muted">Branches</div>
               {refs.data.branches.map((b) => (
-                <button key={b.name} type="button" role="option" aria-selected={value === b.name} onClick={() => pick(b.name)} className="flex w-full items-center gap-2 px-3 py-1 text-left hover:bg-canvas-subtle">
+                <button
+                  key={b.name}
+                  type="button"
+                  role="option"
+                  aria-selected={value === b.name}
+                  onClick={() => pick(b.name)}
+                  className="flex w-full items-center gap-2 px-3 py-1 text-left hover:bg-canvas-subtle"
+                >
                   <span className="font-mono">{b.name}</span>
-                  {b.current && <span className="rounded-full border border-line px-1.5 text-[10px] text-fg-muted">current</span>}
+                  {b.current && (
+                    <span className="rounded-full border border-line px-1.5 text-[10px] text-fg-muted">current</span>
+                  )}
                   <span className="ml-auto font-mono text-xs text-fg-subtle">{b.sha.slice(0, 7)}</span>
                 </button>
               ))}
               <div className="px-3 pb-1 pt-2 text-xs font-semibold text-fg-muted">Recent commits</div>
               {refs.data.commits.map((c) => (
-                <button key={c.sha} type="button" role="option" aria-selected={value === c.sha} onClick={() => pick(c.sha)} className="flex w-full items-center gap-2 px-3 py-1 text-left hover:bg-canvas-subtle">
+                <button
+                  key={c.sha}
+                  type="button"
+                  role="option"
+                  aria-selected={value === c.sha}
+                  onClick={() => pick(c.sha)}
+                  className="flex w-full items-center gap-2 px-3 py-1 text-left hover:bg-canvas-subtle"
+                >
                   <span className="font-mono text-xs text-accent">{c.sha.slice(0, 7)}</span>
                   <span className="truncate">{c.subject}</span>
                 </button>

@@ -9,7 +9,9 @@ export type { AttentionItem, PaneInfo };
 
 /** argv as a shell would read it back: words with spaces or quotes get single quotes. */
 export function commandLine(argv: string[]): string {
-  return argv.map((a) => (a === "" ? "''" : /^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(" ");
+  return argv
+    .map((a) => (a === "" ? "''" : /^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`))
+    .join(" ");
 }
 
 /** What to call a pane: its label, else the program and the first arguments. */
@@ -22,7 +24,8 @@ export function paneTitle(p: Pick<PaneInfo, "label" | "argv" | "agent">): string
 const BADGE: Record<string, { text: string; className: string; dot: string }> = {
   starting: {
     text: "starting",
-    className: "border-yellow-300 bg-yellow-50 text-yellow-800 dark:border-yellow-700/70 dark:bg-yellow-900/30 dark:text-yellow-300",
+    className:
+      "border-yellow-300 bg-yellow-50 text-yellow-800 dark:border-yellow-700/70 dark:bg-yellow-900/30 dark:text-yellow-300",
     dot: "bg-yellow-500",
   },
   idle: {
@@ -32,17 +35,20 @@ const BADGE: Record<string, { text: string; className: string; dot: string }> = 
   },
   working: {
     text: "working",
-    className: "border-blue-300 bg-blue-50 text-blue-800 dark:border-blue-700/70 dark:bg-blue-900/30 dark:text-blue-300",
+    className:
+      "border-blue-300 bg-blue-50 text-blue-800 dark:border-blue-700/70 dark:bg-blue-900/30 dark:text-blue-300",
     dot: "bg-blue-500 animate-pulse",
   },
   blocked: {
     text: "blocked",
-    className: "border-orange-300 bg-orange-50 text-orange-800 dark:border-orange-700/70 dark:bg-orange-900/30 dark:text-orange-300",
+    className:
+      "border-orange-300 bg-orange-50 text-orange-800 dark:border-orange-700/70 dark:bg-orange-900/30 dark:text-orange-300",
     dot: "bg-orange-500",
   },
   done: {
     text: "done",
-    className: "border-green-300 bg-green-50 text-green-800 dark:border-green-700/70 dark:bg-green-900/30 dark:text-green-300",
+    className:
+      "border-green-300 bg-green-50 text-green-800 dark:border-green-700/70 dark:bg-green-900/30 dark:text-green-300",
     dot: "bg-green-500",
   },
   exitedOk: {
@@ -70,7 +76,12 @@ export function exitText(p: Pick<PaneInfo, "exitCode" | "signal">): string {
 
 export function LifecycleBadge({ pane }: { pane: Pick<PaneInfo, "lifecycle" | "exitCode" | "signal"> }) {
   const failed = pane.lifecycle === "exited" && ((pane.exitCode ?? 0) !== 0 || Boolean(pane.signal));
-  const b = pane.lifecycle === "exited" ? (failed ? BADGE.exitedBad! : BADGE.exitedOk!) : (BADGE[pane.lifecycle] ?? BADGE.unknown!);
+  const b =
+    pane.lifecycle === "exited"
+      ? failed
+        ? BADGE.exitedBad!
+        : BADGE.exitedOk!
+      : (BADGE[pane.lifecycle] ?? BADGE.unknown!);
   const text = pane.lifecycle === "exited" ? exitText(pane) : b.text;
   return (
     <span
@@ -103,7 +114,6 @@ const REASON_DOT: Record<AttentionReason, string> = {
   turn_failed: "bg-red-500",
   done: "bg-green-500",
 };
-
 
 /** "Needs you": panes waiting on the user, in the server's order (severity, then recency). */
 export function AttentionStrip({ items, panes }: { items: AttentionItem[]; panes: PaneInfo[] }) {
@@ -140,7 +150,9 @@ export function AttentionStrip({ items, panes }: { items: AttentionItem[]; panes
 
 /** The panes table: running panes first, newest first within each group. */
 export function PaneTable({ panes }: { panes: PaneInfo[] }) {
-  const sorted = [...panes].sort((a, b) => Number(b.live) - Number(a.live) || Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  const sorted = [...panes].sort(
+    (a, b) => Number(b.live) - Number(a.live) || Date.parse(b.createdAt) - Date.parse(a.createdAt),
+  );
   return (
     <div className="overflow-hidden rounded-lg border border-line">
       <table className="w-full table-fixed text-sm">
@@ -164,7 +176,11 @@ export function PaneTable({ panes }: { panes: PaneInfo[] }) {
           {sorted.map((p) => (
             <tr key={p.id} data-pane-id={p.id} className="hover:bg-canvas-subtle">
               <td className="px-3 py-2">
-                <Link href={`/panes/${p.id}`} className="block truncate font-medium text-accent hover:underline" title={commandLine(p.argv)}>
+                <Link
+                  href={`/panes/${p.id}`}
+                  className="block truncate font-medium text-accent hover:underline"
+                  title={commandLine(p.argv)}
+                >
                   {paneTitle(p)}
                 </Link>
                 <div className="mt-0.5 flex gap-2 truncate text-xs text-fg-muted">

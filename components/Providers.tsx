@@ -23,7 +23,12 @@ interface UiState {
   setCurrentProject(id: string | null): void;
 }
 
-const UiCtx = createContext<UiState>({ openNewTask() {}, openPalette() {}, openShortcuts() {}, setCurrentProject() {} });
+const UiCtx = createContext<UiState>({
+  openNewTask() {},
+  openPalette() {},
+  openShortcuts() {},
+  setCurrentProject() {},
+});
 export const useUi = () => useContext(UiCtx);
 
 function makeQueryClient() {
@@ -33,7 +38,11 @@ function makeQueryClient() {
         // Socket events keep the cache fresh; no refetch on every focus.
         staleTime: 30_000,
         refetchOnWindowFocus: false,
-        retry: (n, e) => n < 2 && !/NOT_FOUND|BAD_REQUEST|FORBIDDEN|UNAUTHORIZED/.test(String((e as { data?: { code?: string } })?.data?.code ?? "")),
+        retry: (n, e) =>
+          n < 2 &&
+          !/NOT_FOUND|BAD_REQUEST|FORBIDDEN|UNAUTHORIZED/.test(
+            String((e as { data?: { code?: string } })?.data?.code ?? ""),
+          ),
       },
     },
   });
@@ -111,7 +120,11 @@ function AppShell({ children }: { children: ReactNode }) {
     <UiCtx.Provider value={ui}>
       <LiveCache />
       {children}
-      <NewTaskDialog open={newTask.open} projectId={newTask.projectId} onClose={() => setNewTask((s) => ({ ...s, open: false }))} />
+      <NewTaskDialog
+        open={newTask.open}
+        projectId={newTask.projectId}
+        onClose={() => setNewTask((s) => ({ ...s, open: false }))}
+      />
       <CommandPalette open={palette} onClose={() => setPalette(false)} />
       <ShortcutsDialog open={shortcuts} onClose={() => setShortcuts(false)} />
     </UiCtx.Provider>
@@ -144,13 +157,18 @@ function LiveCache() {
         for (const id of tasks) {
           void qc.invalidateQueries({ queryKey: trpc.tasks.get.queryKey({ id }) });
           void qc.invalidateQueries({ queryKey: trpc.tasks.events.queryKey({ id }) });
-          void qc.invalidateQueries({ predicate: (q) => JSON.stringify(q.queryKey).includes(id) && !JSON.stringify(q.queryKey).includes('"diff"') });
+          void qc.invalidateQueries({
+            predicate: (q) => JSON.stringify(q.queryKey).includes(id) && !JSON.stringify(q.queryKey).includes('"diff"'),
+          });
         }
         // A dependency moved: the tasks waiting on it show its new state (and may start).
         const changed = new Set(tasks);
         void qc.invalidateQueries({
           ...trpc.tasks.get.pathFilter(),
-          predicate: (q) => !!(q.state.data as { waiting?: { dependencies: Array<{ id: string }> } | null } | undefined)?.waiting?.dependencies.some((d) => changed.has(d.id)),
+          predicate: (q) =>
+            !!(
+              q.state.data as { waiting?: { dependencies: Array<{ id: string }> } | null } | undefined
+            )?.waiting?.dependencies.some((d) => changed.has(d.id)),
         });
         void qc.invalidateQueries({ queryKey: [["reviews"]] });
       }
@@ -188,8 +206,23 @@ function LiveCache() {
       const cached = qc.getQueryData(trpc.tasks.get.queryKey({ id: e.taskId })) as { title?: string } | undefined;
       const title = cached?.title ?? "A task";
       const words = STATE_WORDS[to] ?? to;
-      if (where.current !== href) toast({ tone: kind === "failed" ? "danger" : kind === "input" ? "attention" : "success", title: `${title}: ${words}`, href });
-      if (document.visibilityState !== "visible" || where.current !== href) notify(kind, `${title}: ${words}`, kind === "input" ? "The agent is waiting for you." : kind === "failed" ? "The task failed." : "Ready for review.", href);
+      if (where.current !== href)
+        toast({
+          tone: kind === "failed" ? "danger" : kind === "input" ? "attention" : "success",
+          title: `${title}: ${words}`,
+          href,
+        });
+      if (document.visibilityState !== "visible" || where.current !== href)
+        notify(
+          kind,
+          `${title}: ${words}`,
+          kind === "input"
+            ? "The agent is waiting for you."
+            : kind === "failed"
+              ? "The task failed."
+              : "Ready for review.",
+          href,
+        );
     };
     const offT = subscribeEvents("task.*", onTask);
     const offP = subscribeEvents("pane.*", onPane);
@@ -202,7 +235,9 @@ function LiveCache() {
     // may predate an event this page never got. Read after, it is current.
     const offC = onEventsLive(() => {
       const live = Date.now();
-      void qc.invalidateQueries({ predicate: (q) => q.state.fetchStatus === "fetching" || q.state.dataUpdatedAt < live });
+      void qc.invalidateQueries({
+        predicate: (q) => q.state.fetchStatus === "fetching" || q.state.dataUpdatedAt < live,
+      });
     });
     return () => {
       if (timer) clearTimeout(timer);

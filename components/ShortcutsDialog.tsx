@@ -29,7 +29,9 @@ export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () 
                 {k.split(" / ").map((part, i) => (
                   <span key={i}>
                     {i > 0 && <span className="mx-1 text-fg-muted">/</span>}
-                    <kbd className="rounded-md border border-line bg-canvas-subtle px-1.5 py-0.5 font-mono text-xs shadow-[inset_0_-1px_0_var(--color-line)]">{part}</kbd>
+                    <kbd className="rounded-md border border-line bg-canvas-subtle px-1.5 py-0.5 font-mono text-xs shadow-[inset_0_-1px_0_var(--color-line)]">
+                      {part}
+                    </kbd>
                   </span>
                 ))}
               </td>
@@ -38,7 +40,9 @@ export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () 
           ))}
         </tbody>
       </table>
-      <p className="border-t border-line px-4 py-2 text-xs text-fg-muted">In a terminal, every key goes to the agent; click outside it to use these.</p>
+      <p className="border-t border-line px-4 py-2 text-xs text-fg-muted">
+        In a terminal, every key goes to the agent; click outside it to use these.
+      </p>
     </Modal>
   );
 }

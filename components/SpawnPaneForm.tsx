@@ -60,7 +60,9 @@ type Field = "agent" | "command" | "cwd" | "label" | "form";
 /** Which field a server error is about (zod issue paths or the details it names). */
 function fieldOf(e: ReturnType<typeof errorOf>): Field {
   const d = e.details ?? {};
-  const issues = Array.isArray((d as { issues?: unknown }).issues) ? ((d as { issues: Array<{ path?: string }> }).issues) : [];
+  const issues = Array.isArray((d as { issues?: unknown }).issues)
+    ? (d as { issues: Array<{ path?: string }> }).issues
+    : [];
   const path = issues[0]?.path ?? "";
   if ("cwd" in d || path.startsWith("cwd")) return "cwd";
   if ("argv" in d || path.startsWith("argv")) return "command";
@@ -74,7 +76,6 @@ function describeArgv(argv: string[]): string {
   const words: Record<string, string> = { shell: "$SHELL", node: "node", yardRoot: "…", claudeHookSettings: "<hooks>" };
   return argv.map((a) => a.replace(/\{\{(\w+)\}\}/g, (m, k: string) => words[k] ?? m)).join(" ");
 }
-
 
 export function SpawnPaneForm({ onSpawned }: { onSpawned: (pane: PaneInfo) => void }) {
   const trpc = useTRPC();
@@ -119,7 +120,10 @@ export function SpawnPaneForm({ onSpawned }: { onSpawned: (pane: PaneInfo) => vo
     }
     const dir = cwd.trim();
     if (!dir.startsWith("/")) {
-      setError({ field: "cwd", message: dir ? "Use an absolute path (starting with /)" : "Choose the directory to start in" });
+      setError({
+        field: "cwd",
+        message: dir ? "Use an absolute path (starting with /)" : "Choose the directory to start in",
+      });
       cwdRef.current?.focus();
       return;
     }
@@ -150,14 +154,23 @@ export function SpawnPaneForm({ onSpawned }: { onSpawned: (pane: PaneInfo) => vo
   const selected = agents?.find((a) => a.id === agent);
 
   return (
-    <form onSubmit={submit} aria-labelledby="spawn-title" className="flex flex-col gap-3 rounded-lg border border-line bg-canvas-subtle p-4" noValidate>
+    <form
+      onSubmit={submit}
+      aria-labelledby="spawn-title"
+      className="flex flex-col gap-3 rounded-lg border border-line bg-canvas-subtle p-4"
+      noValidate
+    >
       <h2 id="spawn-title" className="text-sm font-semibold">
         Start a pane
       </h2>
 
       <fieldset className="flex flex-col gap-2">
         <legend className="sr-only">What to run</legend>
-        <div role="radiogroup" aria-label="What to run" className="flex overflow-hidden rounded-md border border-line text-sm">
+        <div
+          role="radiogroup"
+          aria-label="What to run"
+          className="flex overflow-hidden rounded-md border border-line text-sm"
+        >
           {(["agent", "command"] as const).map((m) => (
             <label
               key={m}
@@ -165,7 +178,14 @@ export function SpawnPaneForm({ onSpawned }: { onSpawned: (pane: PaneInfo) => vo
                 mode === m ? "bg-neutral-muted font-medium" : "hover:bg-btn-hover"
               }`}
             >
-              <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => (setMode(m), setError(null))} className="sr-only" />
+              <input
+                type="radio"
+                name="mode"
+                value={m}
+                checked={mode === m}
+                onChange={() => (setMode(m), setError(null))}
+                className="sr-only"
+              />
               {m === "agent" ? "Agent profile" : "Command"}
             </label>
           ))}
@@ -191,7 +211,11 @@ export function SpawnPaneForm({ onSpawned }: { onSpawned: (pane: PaneInfo) => vo
               ))}
             </select>
             {fieldError("agent") ?? (
-              <span id="spawn-agent-help" className="truncate font-mono text-xs text-fg-muted" title={selected?.argv.join(" ")}>
+              <span
+                id="spawn-agent-help"
+                className="truncate font-mono text-xs text-fg-muted"
+                title={selected?.argv.join(" ")}
+              >
                 {selected ? `Runs ${describeArgv(selected.argv)}` : " "}
               </span>
             )}

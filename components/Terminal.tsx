@@ -75,7 +75,10 @@ export interface PaneTerminalProps {
   onReady?: (info: { empty: boolean }) => void;
 }
 
-export const PaneTerminal = forwardRef<TerminalHandle, PaneTerminalProps>(function PaneTerminal({ paneId, onPane, onError, onReady }, ref) {
+export const PaneTerminal = forwardRef<TerminalHandle, PaneTerminalProps>(function PaneTerminal(
+  { paneId, onPane, onError, onReady },
+  ref,
+) {
   const host = useRef<HTMLDivElement>(null);
   const termRef = useRef<XTerm | null>(null);
   // Callbacks change identity on every parent render; the effect reads the latest through refs.

@@ -33,15 +33,36 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <Ctx.Provider value={value}>
       {children}
-      <section aria-label="Notifications" aria-live="polite" className="pointer-events-none fixed bottom-4 right-4 z-50 flex w-80 flex-col gap-2">
+      <section
+        aria-label="Notifications"
+        aria-live="polite"
+        className="pointer-events-none fixed bottom-4 right-4 z-50 flex w-80 flex-col gap-2"
+      >
         {toasts.map((t) => (
-          <div key={t.id} data-testid="toast" className="pointer-events-auto flex overflow-hidden rounded-lg border border-line bg-overlay text-sm text-fg shadow-lg">
+          <div
+            key={t.id}
+            data-testid="toast"
+            className="pointer-events-auto flex overflow-hidden rounded-lg border border-line bg-overlay text-sm text-fg shadow-lg"
+          >
             <span aria-hidden className={`w-1 shrink-0 ${bar[t.tone]}`} />
             <div className="min-w-0 flex-1 px-3 py-2">
-              <div className="font-semibold">{t.href ? <Link href={t.href} className="hover:underline">{t.title}</Link> : t.title}</div>
+              <div className="font-semibold">
+                {t.href ? (
+                  <Link href={t.href} className="hover:underline">
+                    {t.title}
+                  </Link>
+                ) : (
+                  t.title
+                )}
+              </div>
               {t.body && <div className="mt-0.5 break-words text-fg-muted">{t.body}</div>}
             </div>
-            <button type="button" aria-label="Dismiss notification" onClick={() => dismiss(t.id)} className="px-2 text-fg-muted hover:text-fg">
+            <button
+              type="button"
+              aria-label="Dismiss notification"
+              onClick={() => dismiss(t.id)}
+              className="px-2 text-fg-muted hover:text-fg"
+            >
               ×
             </button>
           </div>

@@ -21,7 +21,14 @@ export function TopBar() {
       <Link href="/" className="flex items-center gap-2 text-[15px] font-semibold tracking-tight">
         <svg aria-hidden viewBox="0 0 32 32" className="h-6 w-6">
           <rect width="32" height="32" rx="7" className="fill-fg" />
-          <path d="M9 24 L16 8 L23 24 M16 17 L21.5 24" fill="none" strokeWidth="2.6" strokeLinecap="round" strokeLinejoin="round" className="stroke-canvas" />
+          <path
+            d="M9 24 L16 8 L23 24 M16 17 L21.5 24"
+            fill="none"
+            strokeWidth="2.6"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+            className="stroke-canvas"
+          />
         </svg>
         Switchyard
       </Link>
@@ -55,8 +62,16 @@ export function TopBar() {
           New task
         </Button>
         <NeedsYou />
-        <Button variant="invisible" onClick={() => ui.openShortcuts()} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" className="w-8 px-0">
-          <span aria-hidden className="font-mono">?</span>
+        <Button
+          variant="invisible"
+          onClick={() => ui.openShortcuts()}
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          className="w-8 px-0"
+        >
+          <span aria-hidden className="font-mono">
+            ?
+          </span>
         </Button>
         <ThemeToggle />
       </div>

@@ -1,22 +1,32 @@
 "use client";
 // Shared UI primitives with one look: buttons, badges (task state, column colours), a modal
 // dialog on the native <dialog>, alerts, loading / empty states, relative times, copy button.
-import { type ButtonHTMLAttributes, forwardRef, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import {
+  type ButtonHTMLAttributes,
+  forwardRef,
+  type KeyboardEvent,
+  type ReactNode,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from "react";
 
 type Variant = "default" | "primary" | "danger" | "invisible" | "outline-danger";
 
 const VARIANTS: Record<Variant, string> = {
   default: "border border-line bg-btn text-fg hover:bg-btn-hover shadow-[0_1px_0_rgba(31,35,40,0.04)]",
-  primary: "border border-[rgba(31,35,40,0.15)] bg-primary text-white hover:bg-primary-hover shadow-[0_1px_0_rgba(31,35,40,0.1)]",
+  primary:
+    "border border-[rgba(31,35,40,0.15)] bg-primary text-white hover:bg-primary-hover shadow-[0_1px_0_rgba(31,35,40,0.1)]",
   danger: "border border-[rgba(31,35,40,0.15)] bg-danger text-white hover:brightness-95",
   "outline-danger": "border border-line bg-btn text-danger hover:bg-danger hover:text-white hover:border-danger",
   invisible: "border border-transparent text-fg-muted hover:bg-btn-hover hover:text-fg",
 };
 
-export const Button = forwardRef<HTMLButtonElement, ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: "sm" | "md" }>(function Button(
-  { variant = "default", size = "md", className = "", type = "button", ...rest },
-  ref,
-) {
+export const Button = forwardRef<
+  HTMLButtonElement,
+  ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: "sm" | "md" }
+>(function Button({ variant = "default", size = "md", className = "", type = "button", ...rest }, ref) {
   const sz = size === "sm" ? "h-7 px-2.5 text-xs" : "h-8 px-3 text-sm";
   return (
     <button
@@ -76,7 +86,15 @@ export function toneOf(key: string) {
   return TONES[STATE_TONE[key] ?? "neutral"]!;
 }
 
-export function StateBadge({ state, disposition, size = "md" }: { state: string; disposition?: string | null; size?: "sm" | "md" }) {
+export function StateBadge({
+  state,
+  disposition,
+  size = "md",
+}: {
+  state: string;
+  disposition?: string | null;
+  size?: "sm" | "md";
+}) {
   const key = disposition ?? state;
   const t = toneOf(key);
   const words = disposition ?? STATE_WORDS[state] ?? state.replace(/_/g, " ");
@@ -93,10 +111,28 @@ export function StateBadge({ state, disposition, size = "md" }: { state: string;
 }
 
 export function Label({ children }: { children: ReactNode }) {
-  return <span className="inline-flex items-center rounded-full border border-line px-2 text-[11px] font-medium leading-[18px] text-fg-muted">{children}</span>;
+  return (
+    <span className="inline-flex items-center rounded-full border border-line px-2 text-[11px] font-medium leading-[18px] text-fg-muted">
+      {children}
+    </span>
+  );
 }
 
-export function Alert({ tone = "danger", title, children, onDismiss, role = "alert", className = "" }: { tone?: "danger" | "attention" | "success" | "accent"; title?: ReactNode; children?: ReactNode; onDismiss?: () => void; role?: "alert" | "status"; className?: string }) {
+export function Alert({
+  tone = "danger",
+  title,
+  children,
+  onDismiss,
+  role = "alert",
+  className = "",
+}: {
+  tone?: "danger" | "attention" | "success" | "accent";
+  title?: ReactNode;
+  children?: ReactNode;
+  onDismiss?: () => void;
+  role?: "alert" | "status";
+  className?: string;
+}) {
   const cls = {
     danger: "border-danger/40 bg-danger-muted",
     attention: "border-attention/40 bg-attention-muted",
@@ -104,13 +140,21 @@ export function Alert({ tone = "danger", title, children, onDismiss, role = "ale
     accent: "border-accent/40 bg-accent-muted",
   }[tone];
   return (
-    <div role={role} className={`flex items-start gap-3 rounded-md border px-3 py-2 text-sm text-fg ${cls} ${className}`}>
+    <div
+      role={role}
+      className={`flex items-start gap-3 rounded-md border px-3 py-2 text-sm text-fg ${cls} ${className}`}
+    >
       <div className="min-w-0 flex-1">
         {title && <div className="font-semibold">{title}</div>}
         {children && <div className={title ? "mt-0.5" : ""}>{children}</div>}
       </div>
       {onDismiss && (
-        <button type="button" aria-label="Dismiss" onClick={onDismiss} className="rounded px-1 text-fg-muted hover:text-fg">
+        <button
+          type="button"
+          aria-label="Dismiss"
+          onClick={onDismiss}
+          className="rounded px-1 text-fg-muted hover:text-fg"
+        >
           ×
         </button>
       )}
@@ -138,7 +182,21 @@ export function Empty({ title, children, action }: { title: string; children?: R
 }
 
 /** A modal on the native <dialog> (focus trap, Escape, top layer), labelled by its title. */
-export function Modal({ open, onClose, title, children, width = "max-w-lg", labelId }: { open: boolean; onClose: () => void; title: ReactNode; children: ReactNode; width?: string; labelId?: string }) {
+export function Modal({
+  open,
+  onClose,
+  title,
+  children,
+  width = "max-w-lg",
+  labelId,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  children: ReactNode;
+  width?: string;
+  labelId?: string;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const autoId = useId();
   const id = labelId ?? `dlg${autoId.replace(/:/g, "")}`;
@@ -148,7 +206,9 @@ export function Modal({ open, onClose, title, children, width = "max-w-lg", labe
     if (open && !d.open) {
       d.showModal();
       // The first field (or a [data-autofocus] control) gets focus, not the header's close button.
-      const first = d.querySelector<HTMLElement>("[data-autofocus], input:not([type=hidden]):not([disabled]), textarea, select") ?? d.querySelector<HTMLElement>("[data-modal-body] button");
+      const first =
+        d.querySelector<HTMLElement>("[data-autofocus], input:not([type=hidden]):not([disabled]), textarea, select") ??
+        d.querySelector<HTMLElement>("[data-modal-body] button");
       first?.focus();
     } else if (!open && d.open) d.close();
   }, [open]);
@@ -169,7 +229,12 @@ export function Modal({ open, onClose, title, children, width = "max-w-lg", labe
             <h2 id={id} className="text-base font-semibold">
               {title}
             </h2>
-            <button type="button" aria-label="Close" onClick={onClose} className="rounded-md px-2 py-0.5 text-lg leading-none text-fg-muted hover:bg-btn-hover hover:text-fg">
+            <button
+              type="button"
+              aria-label="Close"
+              onClick={onClose}
+              className="rounded-md px-2 py-0.5 text-lg leading-none text-fg-muted hover:bg-btn-hover hover:text-fg"
+            >
               ×
             </button>
           </div>

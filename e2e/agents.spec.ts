@@ -29,13 +29,18 @@ async function addByCli(yard: YardCli, id: string, argv: string[], flags: string
   expect(r.code, r.stderr).toBe(0);
 }
 
-async function listByCli(yard: YardCli): Promise<{ stdout: string; agents: Array<{ id: string; argv: string[]; envNames: string[]; env?: unknown }> }> {
+async function listByCli(
+  yard: YardCli,
+): Promise<{ stdout: string; agents: Array<{ id: string; argv: string[]; envNames: string[]; env?: unknown }> }> {
   const r = await yard(["--json", "agent", "list"]);
   expect(r.code, r.stderr).toBe(0);
   return { stdout: r.stdout, agents: r.json.agents };
 }
 
-test("the built-in profiles are listed, marked built-in, and cannot be edited or removed; their environment can be set", async ({ page, yard }) => {
+test("the built-in profiles are listed, marked built-in, and cannot be edited or removed; their environment can be set", async ({
+  page,
+  yard,
+}) => {
   await openAgents(page);
   for (const id of ["claude-code", "codex", "shell", "demo"]) {
     const r = row(page, id);
@@ -45,7 +50,9 @@ test("the built-in profiles are listed, marked built-in, and cannot be edited or
     await expect(r.getByRole("button", { name: "Try it" })).toBeEnabled();
   }
   // The reason is on screen and is the disabled buttons' description.
-  await expect(row(page, "demo").getByRole("button", { name: "Remove", exact: true })).toHaveAccessibleDescription(/cannot be edited or removed/);
+  await expect(row(page, "demo").getByRole("button", { name: "Remove", exact: true })).toHaveAccessibleDescription(
+    /cannot be edited or removed/,
+  );
   await expect(row(page, "demo")).toContainText("agents/demo/demo-agent.mjs");
 
   // A built-in's environment can still be set: that dialog has no command to change.
@@ -73,7 +80,10 @@ test("the built-in profiles are listed, marked built-in, and cannot be edited or
   expect((await listByCli(yard)).agents.find((a) => a.id === "shell")!.envNames).toEqual([]);
 });
 
-test("add a profile with a secret through the dialog: it is listed by name, its value is never shown", async ({ page, yard }) => {
+test("add a profile with a secret through the dialog: it is listed by name, its value is never shown", async ({
+  page,
+  yard,
+}) => {
   const SECRET = `sk-e2e-${Date.now().toString(36)}-never-shown`;
   await openAgents(page);
   await page.getByRole("button", { name: "Add agent" }).click();
@@ -144,17 +154,36 @@ test("edit a profile: a new command, one variable removed, one added, the other 
   await expect(dialog).toBeHidden();
 
   await expect(row(page, "edit-me")).toContainText("--name edited");
-  await expect(row(page, "edit-me").getByRole("list", { name: "Environment of edit-me" }).getByRole("listitem")).toHaveText(["KEEP_ME", "NEW_ONE"]);
+  await expect(
+    row(page, "edit-me").getByRole("list", { name: "Environment of edit-me" }).getByRole("listitem"),
+  ).toHaveText(["KEEP_ME", "NEW_ONE"]);
   expect(await page.content()).not.toMatch(/kept-value-1|dropped-value-2|new-value-3/);
   const listed = (await listByCli(yard)).agents.find((a) => a.id === "edit-me")!;
   expect(listed.argv).toEqual([...DEMO, "--name", "edited"]);
   expect(listed.envNames).toEqual(["KEEP_ME", "NEW_ONE"]);
 });
 
-test("remove asks first, is refused while a running task uses the profile, then removes it", async ({ page, yard, makeRepo }) => {
+test("remove asks first, is refused while a running task uses the profile, then removes it", async ({
+  page,
+  yard,
+  makeRepo,
+}) => {
   await addByCli(yard, "remove-me", DEMO, ["--hooks"]);
-  const project = (await yard(["--json", "project", "add", makeRepo("yard-e2e-agents-"), "--name", "agents-demo"])).json.project.id as string;
-  const started = await yard(["--json", "task", "start", "--project", project, "--agent", "remove-me", "--title", "busy", "--objective", "sleep 120000"]);
+  const project = (await yard(["--json", "project", "add", makeRepo("yard-e2e-agents-"), "--name", "agents-demo"])).json
+    .project.id as string;
+  const started = await yard([
+    "--json",
+    "task",
+    "start",
+    "--project",
+    project,
+    "--agent",
+    "remove-me",
+    "--title",
+    "busy",
+    "--objective",
+    "sleep 120000",
+  ]);
   expect(started.code, started.stderr).toBe(0);
   await openAgents(page);
 
@@ -202,7 +231,11 @@ test("Try it: a demo-agent profile gets ready; the screen and its pane are shown
   expect(pane.json.pane.live).toBe(false);
 });
 
-test("Try it: a program at a start-up dialog is reported as stopped there, with the dialog's text", async ({ page, yard, makeDir }) => {
+test("Try it: a program at a start-up dialog is reported as stopped there, with the dialog's text", async ({
+  page,
+  yard,
+  makeDir,
+}) => {
   // A program named `claude` counts as Claude Code (core/agents/kinds.ts), so the server reads its
   // screen for start-up dialogs; this one only draws the trust dialog and waits there.
   const bin = path.join(makeDir("yard-e2e-fake-claude-"), "claude");

@@ -16,7 +16,8 @@ test("save to backlog, refused drag at the cap, drag to start", async ({ page, m
   test.setTimeout(180_000);
   test.skip(!(await hasProcedure(page, "tasks.startBacklog")), "tasks.startBacklog is not on this server yet");
   const repo = makeRepo("yard-e2e-backlog-");
-  const projectId = (await yard(["--json", "project", "add", repo, "--name", "backlog-demo"])).json.project.id as string;
+  const projectId = (await yard(["--json", "project", "add", repo, "--name", "backlog-demo"])).json.project
+    .id as string;
   await page.goto(`/?project=${projectId}`);
 
   await page.getByRole("button", { name: "New task" }).first().click();
@@ -35,7 +36,19 @@ test("save to backlog, refused drag at the cap, drag to start", async ({ page, m
   // Fill the cap (4) with agents that keep working.
   const running: string[] = [];
   for (let i = 0; i < 4; i++) {
-    const r = await yard(["--json", "task", "start", "--project", projectId, "--agent", "demo", "--title", `busy ${i}`, "--objective", "sleep 120000"]);
+    const r = await yard([
+      "--json",
+      "task",
+      "start",
+      "--project",
+      projectId,
+      "--agent",
+      "demo",
+      "--title",
+      `busy ${i}`,
+      "--objective",
+      "sleep 120000",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     running.push(r.json.task.id);
   }

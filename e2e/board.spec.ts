@@ -42,7 +42,11 @@ async function expectBoardColumns(page: Page) {
 test.describe("first run", () => {
   test.use({ freshServer: true });
 
-  test("welcome state, a non-git path is refused inline, then a real repository gets a board", async ({ page, makeDir, makeRepo }) => {
+  test("welcome state, a non-git path is refused inline, then a real repository gets a board", async ({
+    page,
+    makeDir,
+    makeRepo,
+  }) => {
     await expect(page.getByRole("heading", { name: "Welcome to Switchyard" })).toBeVisible();
     await expect(projectSelect(page)).toBeDisabled();
     await expect(page.locator("section[data-column]")).toHaveCount(0);
@@ -125,7 +129,11 @@ test("keyboard: Enter opens the dialog, Escape closes it, Enter submits it", asy
   await expectBoardColumns(page);
 });
 
-test("theme: Dark survives a reload, Light removes it, System follows the OS; screenshots", async ({ page, makeRepo, yard }) => {
+test("theme: Dark survives a reload, Light removes it, System follows the OS; screenshots", async ({
+  page,
+  makeRepo,
+  yard,
+}) => {
   const added = await yard(["--json", "project", "add", makeRepo("yard-e2e-theme-"), "--name", "theme-demo"]);
   expect(added.code, added.stderr).toBe(0);
   await page.goto(`/?project=${added.json.project.id}`);
@@ -192,9 +200,21 @@ test("a browser without the login cookie gets the 401 login-token page", async (
 test("a working task's pulse stops for a browser that asks for reduced motion", async ({ page, makeRepo, yard }) => {
   const repo = makeRepo();
   const projectId = (await yard(["--json", "project", "add", repo, "--name", "motion"])).json.project.id as string;
-  const started = await yard(["--json", "task", "start", "--project", projectId, "--agent", "demo", "--title", "pulse", "--objective", "sleep 60000"]);
+  const started = await yard([
+    "--json",
+    "task",
+    "start",
+    "--project",
+    projectId,
+    "--agent",
+    "demo",
+    "--title",
+    "pulse",
+    "--objective",
+    "sleep 60000",
+  ]);
   expect(started.code, started.stderr).toBe(0);
-  const dot = page.locator('[data-testid=state-badge][data-state=working] > span[aria-hidden]').first();
+  const dot = page.locator("[data-testid=state-badge][data-state=working] > span[aria-hidden]").first();
   const iterations = () => dot.evaluate((e) => getComputedStyle(e).animationIterationCount);
   try {
     await page.emulateMedia({ reducedMotion: "no-preference" });
@@ -212,10 +232,25 @@ test("a working task's pulse stops for a browser that asks for reduced motion", 
 // A page reads its data, then its socket subscribes to events: a change in between is never sent
 // to it. Here the page's subscriptions are held back until the task has changed; once they are
 // acknowledged, the page must refetch what it read before and show the change.
-test("a change between a page's first read and its event subscription still reaches the page", async ({ page, makeRepo, yard }) => {
+test("a change between a page's first read and its event subscription still reaches the page", async ({
+  page,
+  makeRepo,
+  yard,
+}) => {
   const repo = makeRepo();
   const projectId = (await yard(["--json", "project", "add", repo, "--name", "race"])).json.project.id as string;
-  const started = await yard(["--json", "task", "start", "--project", projectId, "--backlog", "--title", "held", "--objective", "wait"]);
+  const started = await yard([
+    "--json",
+    "task",
+    "start",
+    "--project",
+    projectId,
+    "--backlog",
+    "--title",
+    "held",
+    "--objective",
+    "wait",
+  ]);
   expect(started.code, started.stderr).toBe(0);
   const taskId = started.json.task.id as string;
 

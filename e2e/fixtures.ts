@@ -25,7 +25,8 @@ export { expect };
 /** Makes `api` (a context's request API, which sends the context's cookies) send the session key too. */
 function withSessionKey(api: APIRequestContext, key: string): void {
   const fetch = api.fetch.bind(api);
-  api.fetch = (url, options = {}) => fetch(url, { ...options, headers: { [SESSION_KEY_HEADER]: key, ...options.headers } });
+  api.fetch = (url, options = {}) =>
+    fetch(url, { ...options, headers: { [SESSION_KEY_HEADER]: key, ...options.headers } });
 }
 export type { CliResult };
 
@@ -39,7 +40,10 @@ export interface YardServer {
   output(): string;
 }
 
-export type YardCli = (args: string[], opts?: { env?: Record<string, string>; input?: string; cwd?: string }) => Promise<CliResult>;
+export type YardCli = (
+  args: string[],
+  opts?: { env?: Record<string, string>; input?: string; cwd?: string },
+) => Promise<CliResult>;
 
 interface TestFixtures {
   /** Give this test a server of its own instead of the spec file's shared one. */
@@ -56,7 +60,14 @@ interface WorkerFixtures {
 
 const startServer = () => startTestServer({ ui: true });
 
-const view = (s: TestServer): YardServer => ({ url: s.url, loginUrl: s.loginUrl, home: s.home, token: s.token, port: s.port, output: s.output });
+const view = (s: TestServer): YardServer => ({
+  url: s.url,
+  loginUrl: s.loginUrl,
+  home: s.home,
+  token: s.token,
+  port: s.port,
+  output: s.output,
+});
 
 /** Keeps one server for the spec file the worker is running; the next file gets a new one. */
 class ServerPool {

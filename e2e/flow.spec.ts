@@ -65,12 +65,17 @@ const stateBadge = (page: Page) => page.locator("main header [data-testid=state-
 
 test.describe.configure({ mode: "serial" });
 
-test("create, watch, answer, review, request changes, approve, merge; discard; conflict", async ({ page, makeRepo, yard }) => {
+test("create, watch, answer, review, request changes, approve, merge; discard; conflict", async ({
+  page,
+  makeRepo,
+  yard,
+}) => {
   test.setTimeout(300_000);
   const errors: string[] = [];
   page.on("console", (m) => {
     // Refusals are HTTP 4xx answers the UI shows; the browser also logs them as failed loads.
-    if (m.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) errors.push(m.text());
+    if (m.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text()))
+      errors.push(m.text());
   });
   page.on("pageerror", (e) => errors.push(String(e)));
 
@@ -105,7 +110,8 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
   // ---- task A: live terminal, a permission prompt answered by typing ---------------------
   const a = await newTask(page, {
     title: "Write notes",
-    objective: "write notes.txt hello\nappend notes.txt second line\nappend notes.txt third line\nask May I commit?\ncommit add notes\nreport completed wrote notes.txt",
+    objective:
+      "write notes.txt hello\nappend notes.txt second line\nappend notes.txt third line\nask May I commit?\ncommit add notes\nreport completed wrote notes.txt",
     constraint: "touch only notes.txt",
   });
   await expect(page.getByRole("tab", { name: "Terminal" })).toHaveAttribute("aria-selected", "true");
@@ -130,7 +136,10 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
 
   // ---- task B, from the dialog too --------------------------------------------------------
   await page.goto(`/?project=${projectId}`);
-  const b = await newTask(page, { title: "Throwaway", objective: "write other.txt x\ncommit other\nreport completed other" });
+  const b = await newTask(page, {
+    title: "Throwaway",
+    objective: "write other.txt x\ncommit other\nreport completed other",
+  });
   await expect(stateBadge(page)).toHaveText("completed", { timeout: 60_000 });
 
   // ---- Changes ----------------------------------------------------------------------------
@@ -164,7 +173,9 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
   await page.getByRole("button", { name: "Comment on line 3", exact: true }).click({ modifiers: ["Shift"] });
   await expect(page.getByTestId("comment-range")).toContainText("lines 2–3");
   expect(serverRenders).toEqual([]);
-  await page.getByRole("textbox", { name: "Comment" }).fill("append notes.txt fixed by review; commit review fix; report completed applied the review");
+  await page
+    .getByRole("textbox", { name: "Comment" })
+    .fill("append notes.txt fixed by review; commit review fix; report completed applied the review");
   await page.getByRole("button", { name: "Save comment" }).click();
   await expect(page.locator("[data-comment-id]").first()).toContainText("append notes.txt fixed by review");
   await page.reload();
@@ -175,7 +186,9 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
   await page.getByRole("button", { name: "Request changes" }).click();
   await expect(page.getByTestId("task-round")).toHaveText("round 2", { timeout: 30_000 });
   await expect(stateBadge(page)).toHaveText("completed", { timeout: 90_000 });
-  const rounds = await page.request.get(`/api/trpc/tasks.rounds?input=${encodeURIComponent(JSON.stringify({ id: a }))}`);
+  const rounds = await page.request.get(
+    `/api/trpc/tasks.rounds?input=${encodeURIComponent(JSON.stringify({ id: a }))}`,
+  );
   const r2 = (await rounds.json()).result.data.rounds.find((r: { number: number }) => r.number === 2);
   expect(r2.prompt).toContain("append notes.txt fixed by review");
   await page.reload();
@@ -245,7 +258,19 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
   await expect(page.getByRole("status").filter({ hasText: "Discarded" })).toBeVisible();
 
   // ---- A conflict: the files are listed, nothing changes ------------------------------------
-  const c = await yard(["--json", "task", "start", "--project", projectId, "--agent", "demo", "--title", "Conflicting", "--objective", "write README.md from the task\ncommit conflicting readme\nreport completed changed readme"]);
+  const c = await yard([
+    "--json",
+    "task",
+    "start",
+    "--project",
+    projectId,
+    "--agent",
+    "demo",
+    "--title",
+    "Conflicting",
+    "--objective",
+    "write README.md from the task\ncommit conflicting readme\nreport completed changed readme",
+  ]);
   expect(c.code, c.stderr).toBe(0);
   const cId = c.json.task.id as string;
   expect((await yard(["--json", "task", "wait", cId, "--timeout-ms", "90000"])).code).toBe(0);
@@ -254,7 +279,10 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
   const mainBefore = git(repo, "rev-parse", "main");
   await page.goto(`/tasks/${cId}`);
   await page.getByRole("button", { name: "Merge", exact: true }).click();
-  await page.getByRole("dialog", { name: /Merge into main/ }).getByRole("button", { name: "Merge", exact: true }).click();
+  await page
+    .getByRole("dialog", { name: /Merge into main/ })
+    .getByRole("button", { name: "Merge", exact: true })
+    .click();
   const alert = page.getByRole("alert").filter({ hasText: "Merge conflict" });
   await expect(alert).toBeVisible();
   await expect(alert.getByRole("list", { name: "Conflicted files" })).toContainText("README.md");
@@ -271,7 +299,19 @@ test("palette, shortcuts help, Needs you and keyboard moves on the board", async
   const added = await yard(["--json", "project", "add", repo, "--name", "keys-demo"]);
   const projectId = added.json.project.id as string;
   for (const t of ["first", "second"]) {
-    const r = await yard(["--json", "task", "start", "--project", projectId, "--agent", "demo", "--title", `${t} task`, "--objective", "noreport"]);
+    const r = await yard([
+      "--json",
+      "task",
+      "start",
+      "--project",
+      projectId,
+      "--agent",
+      "demo",
+      "--title",
+      `${t} task`,
+      "--objective",
+      "noreport",
+    ]);
     expect(r.code, r.stderr).toBe(0);
   }
   await page.goto(`/?project=${projectId}`);

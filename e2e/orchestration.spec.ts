@@ -19,12 +19,18 @@ const shot = async (page: Page, name: string) => {
 const column = (page: Page, c: string) => page.locator(`section[data-column="${c}"]`);
 const card = (page: Page, id: string) => page.locator(`li[data-task-id="${id}"]`);
 
-async function newTask(page: Page, title: string, objective: string, opts: { dependsOn?: string[]; backlog?: boolean } = {}) {
+async function newTask(
+  page: Page,
+  title: string,
+  objective: string,
+  opts: { dependsOn?: string[]; backlog?: boolean } = {},
+) {
   await page.getByRole("button", { name: "New task" }).first().click();
   const dialog = page.getByRole("dialog", { name: "New task" });
   await dialog.getByLabel("Title").fill(title);
   await dialog.getByLabel("Objective").fill(objective);
-  for (const d of opts.dependsOn ?? []) await dialog.getByRole("group", { name: "Depends on" }).getByRole("checkbox", { name: d, exact: true }).check();
+  for (const d of opts.dependsOn ?? [])
+    await dialog.getByRole("group", { name: "Depends on" }).getByRole("checkbox", { name: d, exact: true }).check();
   await dialog.getByRole("button", { name: opts.backlog ? "Save to backlog" : "Start task" }).click();
   await expect(dialog).toBeHidden();
 }
@@ -36,7 +42,11 @@ async function cardId(page: Page, title: string): Promise<string> {
   return (await li.getAttribute("data-task-id"))!;
 }
 
-test("dependencies: waits in the backlog, graph, drag, cycle refused, starts by itself once merged", async ({ page, makeRepo, yard }) => {
+test("dependencies: waits in the backlog, graph, drag, cycle refused, starts by itself once merged", async ({
+  page,
+  makeRepo,
+  yard,
+}) => {
   test.setTimeout(180_000);
   const repo = makeRepo("yard-e2e-deps-");
   const projectId = (await yard(["--json", "project", "add", repo, "--name", "deps-demo"])).json.project.id as string;
@@ -55,7 +65,9 @@ test("dependencies: waits in the backlog, graph, drag, cycle refused, starts by 
   await expect(beta).toBeVisible();
   await expect(beta.getByTestId("card-waiting")).toHaveText("Waits for “Alpha” to be merged");
   // The line is part of the card's description.
-  await expect(beta.getByRole("link", { name: "Beta", exact: true })).toHaveAccessibleDescription(/Waits for “Alpha” to be merged/);
+  await expect(beta.getByRole("link", { name: "Beta", exact: true })).toHaveAccessibleDescription(
+    /Waits for “Alpha” to be merged/,
+  );
 
   // The graph: Alpha → Beta, each node a link to its task.
   const graphButton = page.getByRole("button", { name: "Graph" });
@@ -91,11 +103,15 @@ test("dependencies: waits in the backlog, graph, drag, cycle refused, starts by 
   await page.emulateMedia({ colorScheme: "light" });
 
   // The keyboard path (the card's Depends on… dialog) is refused the same way.
-  await card(page, xId).getByRole("button", { name: /^Depends on…/ }).click();
+  await card(page, xId)
+    .getByRole("button", { name: /^Depends on…/ })
+    .click();
   const depDialog = page.getByRole("dialog", { name: "Xray depends on…" });
   await depDialog.getByLabel("Depends on").selectOption({ label: "Zulu (backlog)" });
   await depDialog.getByRole("button", { name: "Add dependency" }).click();
-  await expect(depDialog.getByRole("alert")).toContainText("That dependency would make a cycle: “Xray” → “Zulu” → “Xray”");
+  await expect(depDialog.getByRole("alert")).toContainText(
+    "That dependency would make a cycle: “Xray” → “Zulu” → “Xray”",
+  );
   await depDialog.getByRole("button", { name: "Close" }).click();
 
   // The task page: Zulu's dependency listed with its state; another added, the first removed
@@ -116,7 +132,10 @@ test("dependencies: waits in the backlog, graph, drag, cycle refused, starts by 
   await page.goto(`/tasks/${aId}`);
   await expect(page.getByTestId("task-state-words")).toHaveText("completed", { timeout: 60_000 });
   await page.getByRole("button", { name: "Merge", exact: true }).click();
-  await page.getByRole("dialog", { name: /Merge into main/ }).getByRole("button", { name: "Merge", exact: true }).click();
+  await page
+    .getByRole("dialog", { name: /Merge into main/ })
+    .getByRole("button", { name: "Merge", exact: true })
+    .click();
   await expect(page.getByRole("status").filter({ hasText: "Merged into main" })).toBeVisible();
 
   await page.goto(`/tasks/${bId}`);
@@ -161,5 +180,7 @@ test("a worker's question in the Thread, answered there; the result acknowledged
   await expect(thread.getByRole("status").filter({ hasText: "Acknowledged" })).toBeVisible();
   await expect(thread.getByRole("button", { name: "Acknowledge result" })).toHaveCount(0);
   await page.reload();
-  await expect(page.getByRole("region", { name: "Thread" }).getByRole("status").filter({ hasText: "Acknowledged" })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Thread" }).getByRole("status").filter({ hasText: "Acknowledged" }),
+  ).toBeVisible();
 });

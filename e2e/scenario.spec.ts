@@ -23,7 +23,12 @@ const shot = async (page: Page, name: string) => {
 const column = (page: Page, c: string) => page.locator(`section[data-column="${c}"]`);
 const taskIdOf = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
 
-test("goal → plan (changes requested, v2 approved) → subtasks in order with a question, an agent review round and merges, all in the browser", async ({ page, makeRepo, makeDir, yard }) => {
+test("goal → plan (changes requested, v2 approved) → subtasks in order with a question, an agent review round and merges, all in the browser", async ({
+  page,
+  makeRepo,
+  makeDir,
+  yard,
+}) => {
   test.setTimeout(480_000);
   const scratch = makeDir("yard-e2e-scenario-");
   const ok = async (args: string[]) => {
@@ -60,7 +65,10 @@ test("goal → plan (changes requested, v2 approved) → subtasks in order with 
   await expect(plan.getByRole("button", { name: "Approve plan" })).toBeVisible({ timeout: 60_000 });
   await expect(plan).toContainText("version 1");
   await expect(plan).toContainText("Two greeting files");
-  await expect(plan.getByRole("list", { name: "Steps" }).getByRole("listitem")).toHaveText(["write a.txt", "write b.txt after a"]);
+  await expect(plan.getByRole("list", { name: "Steps" }).getByRole("listitem")).toHaveText([
+    "write a.txt",
+    "write b.txt after a",
+  ]);
   const v1Subtasks = plan.getByRole("list", { name: "Subtasks of version 1" }).locator(":scope > li");
   await expect(v1Subtasks).toHaveCount(2);
   await expect(v1Subtasks.nth(1)).toContainText("File B");
@@ -98,10 +106,16 @@ test("goal → plan (changes requested, v2 approved) → subtasks in order with 
   // Approved: the subtasks are created and each links to its task page; the goal completes.
   await plan.getByRole("button", { name: "Approve plan" }).click();
   await expect(plan.getByRole("button", { name: "Approve plan" })).toHaveCount(0);
-  const link = (title: string) => plan.getByRole("list", { name: "Subtasks of version 2" }).getByRole("link", { name: title, exact: true });
+  const link = (title: string) =>
+    plan.getByRole("list", { name: "Subtasks of version 2" }).getByRole("link", { name: title, exact: true });
   await expect(link("File A")).toBeVisible();
   const ids: Record<string, string> = {};
-  for (const [k, title] of [["a", "File A"], ["b", "File B"], ["c", "File C"]] as const) ids[k] = (await link(title).getAttribute("href"))!.split("/").pop()!;
+  for (const [k, title] of [
+    ["a", "File A"],
+    ["b", "File B"],
+    ["c", "File C"],
+  ] as const)
+    ids[k] = (await link(title).getAttribute("href"))!.split("/").pop()!;
   await expect(page.getByTestId("task-state-words")).toHaveText("completed");
 
   // ---- The board: the chain in the graph; B and C wait in the backlog ----------------------
@@ -137,7 +151,9 @@ test("goal → plan (changes requested, v2 approved) → subtasks in order with 
   // B still waits for A to be merged.
   await page.goto(`/tasks/${ids.b}`);
   await expect(page.getByTestId("task-state-words")).toHaveText("backlog");
-  await expect(page.getByRole("region", { name: "Dependencies" }).getByTestId("waiting-reason")).toHaveText("Waits for “File A” to be merged");
+  await expect(page.getByRole("region", { name: "Dependencies" }).getByTestId("waiting-reason")).toHaveText(
+    "Waits for “File A” to be merged",
+  );
 
   const approveAndMerge = async (id: string) => {
     await page.goto(`/tasks/${id}?tab=review`);
@@ -145,7 +161,10 @@ test("goal → plan (changes requested, v2 approved) → subtasks in order with 
     await page.getByRole("button", { name: "Approve", exact: true }).click();
     await expect(page.getByRole("main").getByText("Approved", { exact: true })).toBeVisible();
     await page.getByRole("button", { name: "Merge", exact: true }).click();
-    await page.getByRole("dialog", { name: /Merge into main/ }).getByRole("button", { name: "Merge", exact: true }).click();
+    await page
+      .getByRole("dialog", { name: /Merge into main/ })
+      .getByRole("button", { name: "Merge", exact: true })
+      .click();
     await expect(page.getByRole("status").filter({ hasText: "Merged into main" })).toBeVisible();
   };
   await approveAndMerge(ids.a!);
@@ -175,6 +194,12 @@ test("goal → plan (changes requested, v2 approved) → subtasks in order with 
   await page.goto(`/tasks/${goalId}`);
   const result = page.getByTestId("task-result");
   await expect(result).toContainText("3 subtasks");
-  await expect(result.getByRole("list", { name: "Subtasks" }).getByRole("link")).toHaveText(["File A", "File B", "File C"]);
-  await expect(page.getByRole("region", { name: /^Plan/ }).getByRole("list", { name: "Subtasks of version 2" }).getByRole("link")).toHaveText(["File A", "File B", "File C"]);
+  await expect(result.getByRole("list", { name: "Subtasks" }).getByRole("link")).toHaveText([
+    "File A",
+    "File B",
+    "File C",
+  ]);
+  await expect(
+    page.getByRole("region", { name: /^Plan/ }).getByRole("list", { name: "Subtasks of version 2" }).getByRole("link"),
+  ).toHaveText(["File A", "File B", "File C"]);
 });

@@ -18,18 +18,36 @@ async function devServer(): Promise<{ url: string; cookies: string[]; close(): P
     res.end("<!doctype html><title>dev server</title><p>my app</p>");
   });
   await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, cookies, close: () => new Promise((r) => srv.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+    cookies,
+    close: () => new Promise((r) => srv.close(() => r())),
+  };
 }
 
-test("a dev server on another port gets the cookie but no usable session; the board keeps working", async ({ page, server, browser }) => {
+test("a dev server on another port gets the cookie but no usable session; the board keeps working", async ({
+  page,
+  server,
+  browser,
+}) => {
   // Logged in through the link: the cookie is this install's __Host- cookie, the key is in storage.
   const cookies = await page.context().cookies(server.url);
   expect(cookies).toHaveLength(1);
-  expect(cookies[0]).toMatchObject({ name: expect.stringMatching(/^__Host-yard-[0-9a-f]{12}$/), secure: true, httpOnly: true, sameSite: "Strict", path: "/" });
+  expect(cookies[0]).toMatchObject({
+    name: expect.stringMatching(/^__Host-yard-[0-9a-f]{12}$/),
+    secure: true,
+    httpOnly: true,
+    sameSite: "Strict",
+    path: "/",
+  });
   expect(await page.evaluate((k) => localStorage.getItem(k), KEY)).toMatch(/^[A-Za-z0-9_-]{43}$/);
   // The board loads its data (this fresh board has no project yet) and its live socket.
   await expect(page.getByRole("heading", { name: "Welcome to Switchyard" })).toBeVisible();
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __yardSocket?: { connected: boolean } }).__yardSocket?.connected)).toBe(true);
+  await expect
+    .poll(() =>
+      page.evaluate(() => (window as unknown as { __yardSocket?: { connected: boolean } }).__yardSocket?.connected),
+    )
+    .toBe(true);
 
   const dev = await devServer();
   try {
@@ -44,7 +62,9 @@ test("a dev server on another port gets the cookie but no usable session; the bo
     // Replayed (curl-style) against the board: refused on the API and on the socket handshake.
     const api = await request(`${server.url}/api/trpc/projects.list`, { headers: { cookie: received } });
     expect(api.status).toBe(401);
-    const handshake = await request(`${server.url}/socket.io/?EIO=4&transport=polling`, { headers: { cookie: received } });
+    const handshake = await request(`${server.url}/socket.io/?EIO=4&transport=polling`, {
+      headers: { cookie: received },
+    });
     expect(handshake.status).toBe(401);
     await other.close();
   } finally {
@@ -69,7 +89,10 @@ test("a dev server on another port gets the cookie but no usable session; the bo
   }
 
   // The cookie without the key (storage cleared): the shell loads, its data does not, and it says what to do.
-  const keyless = await browser.newContext({ storageState: { cookies: state.cookies, origins: [] }, baseURL: server.url });
+  const keyless = await browser.newContext({
+    storageState: { cookies: state.cookies, origins: [] },
+    baseURL: server.url,
+  });
   try {
     const p = await keyless.newPage();
     await p.goto("/");

@@ -28,7 +28,12 @@ test.describe("a fresh server", () => {
   // Starts with no panes: the empty state is part of what is checked.
   test.use({ freshServer: true });
 
-  test("a shell started from /panes takes keystrokes, shows output to two viewers and survives a reload", async ({ page, context, makeDir, yard }) => {
+  test("a shell started from /panes takes keystrokes, shows output to two viewers and survives a reload", async ({
+    page,
+    context,
+    makeDir,
+    yard,
+  }) => {
     // About 20 s on an idle machine; the margin is for a busy one.
     test.setTimeout(120_000);
     const dir = makeDir("yard-e2e-term-");
@@ -88,7 +93,13 @@ test.describe("a fresh server", () => {
     // A dropped connection: socket.io reconnects, the page re-attaches and repaints from a fresh
     // snapshot, and typing works again.
     type Win = { __yardSocket: { connected: boolean; io: { engine: { close(): void } } } };
-    expect(await page.evaluate(() => ((window as unknown as Win).__yardSocket.io.engine.close(), (window as unknown as Win).__yardSocket.connected))).toBe(false);
+    expect(
+      await page.evaluate(
+        () => (
+          (window as unknown as Win).__yardSocket.io.engine.close(), (window as unknown as Win).__yardSocket.connected
+        ),
+      ),
+    ).toBe(false);
     await page.waitForFunction(() => (window as unknown as Win).__yardSocket.connected);
     await expect(page.getByRole("status").filter({ hasText: "Reconnecting" })).toBeHidden();
     await terminalReady(page);
@@ -104,7 +115,19 @@ test.describe("a fresh server", () => {
     await expect(row.getByTestId("lifecycle-badge")).not.toHaveAttribute("data-lifecycle", "exited");
 
     // A pane started elsewhere (the CLI) appears without a reload: the list follows the events.
-    const cli = await yard(["--json", "pane", "spawn", "--cwd", dir, "--label", "from the cli", "--", "bash", "--norc", "-i"]);
+    const cli = await yard([
+      "--json",
+      "pane",
+      "spawn",
+      "--cwd",
+      dir,
+      "--label",
+      "from the cli",
+      "--",
+      "bash",
+      "--norc",
+      "-i",
+    ]);
     expect(cli.code, cli.stderr).toBe(0);
     const cliPane = cli.json.pane as { id: string };
     await expect(page.locator(`tr[data-pane-id="${cliPane.id}"]`)).toContainText("from the cli");
@@ -125,7 +148,6 @@ test.describe("a fresh server", () => {
 });
 
 test.describe("panes", () => {
-
   test("the spawn form shows validation inline; an unknown pane id gets a clear page", async ({ page }) => {
     await page.goto("/panes");
     const form = page.getByRole("form", { name: "Start a pane" });
@@ -167,7 +189,19 @@ test.describe("panes", () => {
   test("screenshots, light and dark; the terminal follows the theme live", async ({ page, makeDir, yard }) => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     const dir = makeDir("yard-e2e-shot-");
-    const shell = await yard(["--json", "pane", "spawn", "--cwd", dir, "--label", "shell", "--", "bash", "--norc", "-i"]);
+    const shell = await yard([
+      "--json",
+      "pane",
+      "spawn",
+      "--cwd",
+      dir,
+      "--label",
+      "shell",
+      "--",
+      "bash",
+      "--norc",
+      "-i",
+    ]);
     expect(shell.code, shell.stderr).toBe(0);
     const paneId = shell.json.pane.id as string;
     const failing = await yard(["--json", "pane", "spawn", "--cwd", dir, "--", "bash", "-c", "exit 3"]);
@@ -190,7 +224,9 @@ test.describe("panes", () => {
 
     await page.goto("/panes");
     const crashed = page.locator(`[data-attention="crashed"][href="/panes/${failing.json.pane.id}"]`);
-    await expect(page.locator(`tr[data-pane-id="${failing.json.pane.id}"] [data-testid=lifecycle-badge]`)).toContainText("exited (code 3)");
+    await expect(
+      page.locator(`tr[data-pane-id="${failing.json.pane.id}"] [data-testid=lifecycle-badge]`),
+    ).toContainText("exited (code 3)");
     await expect(crashed).toContainText("crashed");
     await page.screenshot({ path: path.join(SCREENSHOTS, "panes-dark.png"), fullPage: true });
     await setTheme(page, "light");

@@ -7,7 +7,12 @@ export function useApi() {
   return {
     trpc,
     reviews: trpc.reviews,
-    tasks: { rounds: trpc.tasks.rounds, startBacklog: trpc.tasks.startBacklog, followUp: trpc.tasks.followUp, diffSince: trpc.tasks.diff },
+    tasks: {
+      rounds: trpc.tasks.rounds,
+      startBacklog: trpc.tasks.startBacklog,
+      followUp: trpc.tasks.followUp,
+      diffSince: trpc.tasks.diff,
+    },
     projects: { refs: trpc.projects.refs },
   };
 }

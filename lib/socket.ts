@@ -115,8 +115,12 @@ export function attachPane(paneId: string, h: PaneStreamHandlers): PaneStream {
             attaching--;
             if (closed) return;
             // A timeout while disconnected: the next "connect" attaches again.
-            if (err) return void (s.connected && h.error?.({ code: "TIMEOUT", message: "The server did not answer the attach request" }));
-            if (!reply?.ok) return void h.error?.(reply?.error ?? { code: "INTERNAL", message: "No reply from the server" });
+            if (err)
+              return void (
+                s.connected && h.error?.({ code: "TIMEOUT", message: "The server did not answer the attach request" })
+              );
+            if (!reply?.ok)
+              return void h.error?.(reply?.error ?? { code: "INTERNAL", message: "No reply from the server" });
             attachedOnce = true;
             h.snapshot(reply.snapshot, reply.pane, why);
           });

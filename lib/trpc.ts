@@ -28,7 +28,8 @@ export function errorOf(e: unknown): YardErrorData {
 /** A server validation error's issues, keyed by zod path (`objective`, `constraints.0`, `baseRef`). */
 export function issuesOf(e: YardErrorData | null | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  const issues = (e?.details as { issues?: Array<{ path?: string | Array<string | number>; message?: string }> } | null)?.issues;
+  const issues = (e?.details as { issues?: Array<{ path?: string | Array<string | number>; message?: string }> } | null)
+    ?.issues;
   if (!Array.isArray(issues)) return out;
   for (const i of issues) {
     const p = Array.isArray(i.path) ? i.path.join(".") : (i.path ?? "");

@@ -36,7 +36,8 @@ export const MCP_STAMP = path.join(ROOT, "cli/dist/yard-mcp.stamp.json");
 const SELF = fileURLToPath(import.meta.url);
 
 /** Packages that must never end up in the CLI bundle (slow to load, native, or server-only). */
-const FORBIDDEN = /^(@prisma\/|prisma$|better-sqlite3|node-pty|@xterm\/|next$|next\/|react|socket\.io|@trpc\/server\/adapters)/;
+const FORBIDDEN =
+  /^(@prisma\/|prisma$|better-sqlite3|node-pty|@xterm\/|next$|next\/|react|socket\.io|@trpc\/server\/adapters)/;
 
 /**
  * Bundles cli/main.ts into cli/dist/yard.mjs and writes the stamp. Both files are replaced
@@ -68,7 +69,8 @@ export async function buildMcp() {
 
 /** What both bundles are built with: the version fixed, forbidden packages refused, a require(). */
 function options() {
-  const version = /** @type {{ version: string }} */ (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"))).version;
+  const version = /** @type {{ version: string }} */ (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")))
+    .version;
 
   /** @type {import("esbuild").Plugin} */
   const plugin = {
@@ -82,7 +84,13 @@ function options() {
       }));
       build.onResolve({ filter: /^[^./]/ }, (args) => {
         if (FORBIDDEN.test(args.path)) {
-          return { errors: [{ text: `the yard CLI must not import ${args.path} (imported by ${path.relative(ROOT, args.importer)}); use \`import type\` for types` }] };
+          return {
+            errors: [
+              {
+                text: `the yard CLI must not import ${args.path} (imported by ${path.relative(ROOT, args.importer)}); use \`import type\` for types`,
+              },
+            ],
+          };
         }
         return undefined;
       });

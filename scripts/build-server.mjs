@@ -49,8 +49,16 @@ const requireCommonJs = {
   name: "require-commonjs",
   setup(build) {
     const filter = /^@prisma\/client\/runtime\/client$/;
-    build.onResolve({ filter }, (a) => (a.namespace === "require-commonjs" ? { path: a.path, external: true } : { path: a.path, namespace: "require-commonjs" }));
-    build.onLoad({ filter: /.*/, namespace: "require-commonjs" }, (a) => ({ contents: `module.exports = require(${JSON.stringify(a.path)});`, loader: "js", resolveDir: ROOT }));
+    build.onResolve({ filter }, (a) =>
+      a.namespace === "require-commonjs"
+        ? { path: a.path, external: true }
+        : { path: a.path, namespace: "require-commonjs" },
+    );
+    build.onLoad({ filter: /.*/, namespace: "require-commonjs" }, (a) => ({
+      contents: `module.exports = require(${JSON.stringify(a.path)});`,
+      loader: "js",
+      resolveDir: ROOT,
+    }));
   },
 };
 
@@ -67,13 +75,17 @@ export async function buildServer() {
       packages: "external",
       plugins: [requireCommonJs],
       // The generated Prisma client and some dependencies call require(): give ESM one.
-      banner: { js: 'import { createRequire as __yardCreateRequire } from "node:module";\nconst require = __yardCreateRequire(import.meta.url);' },
+      banner: {
+        js: 'import { createRequire as __yardCreateRequire } from "node:module";\nconst require = __yardCreateRequire(import.meta.url);',
+      },
     },
   });
   await buildNextConfig();
   // Copies of older worker bundles that running pane hosts made (server/panehost/mirror-pool.ts);
   // a host that needs its copy again writes it again.
-  for (const f of readdirSync(path.dirname(MIRROR_WORKER_BUNDLE))) if (/^\.mirror-worker-[0-9a-f]+\.mjs$/.test(f)) rmSync(path.join(path.dirname(MIRROR_WORKER_BUNDLE), f), { force: true });
+  for (const f of readdirSync(path.dirname(MIRROR_WORKER_BUNDLE)))
+    if (/^\.mirror-worker-[0-9a-f]+\.mjs$/.test(f))
+      rmSync(path.join(path.dirname(MIRROR_WORKER_BUNDLE), f), { force: true });
   return built;
 }
 

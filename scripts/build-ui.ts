@@ -56,7 +56,8 @@ export async function ensureUiBuilt(log: (line: string) => void = (l) => console
       return;
     }
     if (!locked) throw new Error(`next build failed with exit code ${code}`);
-    if (Date.now() - started > LOCK_WAIT_MS) throw new Error("gave up waiting for another next build in this tree to finish");
+    if (Date.now() - started > LOCK_WAIT_MS)
+      throw new Error("gave up waiting for another next build in this tree to finish");
     log("another next build is running in this tree; waiting for it, then checking again.");
     await delay(5_000);
   }
@@ -71,7 +72,10 @@ if (runAsScript && process.argv[2] === "--check") {
   const atInstall = process.argv[2] === "--at-install";
   ensureUiBuilt().catch((e: Error) => {
     console.error(`ui: ${e.message}`);
-    if (atInstall) console.error("ui: the board UI did not build at install; `npm start` and `npm test` will build it again and show why.");
+    if (atInstall)
+      console.error(
+        "ui: the board UI did not build at install; `npm start` and `npm test` will build it again and show why.",
+      );
     process.exit(atInstall ? 0 : 1);
   });
 }

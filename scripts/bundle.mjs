@@ -36,7 +36,8 @@ export async function bundle(b) {
   const started = Date.now();
   const esbuild = await import("esbuild");
   const outdir = path.dirname(b.entries[0].outfile);
-  if (b.entries.some((e) => path.dirname(e.outfile) !== outdir)) throw new Error("all outputs of one bundle go into one directory");
+  if (b.entries.some((e) => path.dirname(e.outfile) !== outdir))
+    throw new Error("all outputs of one bundle go into one directory");
   const result = await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: b.entries.map((e) => ({ in: e.entry, out: path.basename(e.outfile).replace(/\.mjs$/, "") })),
@@ -55,7 +56,14 @@ export async function bundle(b) {
   const outs = b.entries.map((e) => result.outputFiles.find((f) => f.path === e.outfile));
   if (outs.some((o) => !o)) throw new Error("esbuild did not produce every bundle");
   // (inputs in a plugin's namespace, "name:path", are not files)
-  const files = [...Object.keys(result.metafile.inputs).filter((p) => !/^[a-z-]+:/.test(p)).map((p) => path.resolve(ROOT, p)), path.join(ROOT, "package.json"), fileURLToPath(import.meta.url), ...b.extraInputs];
+  const files = [
+    ...Object.keys(result.metafile.inputs)
+      .filter((p) => !/^[a-z-]+:/.test(p))
+      .map((p) => path.resolve(ROOT, p)),
+    path.join(ROOT, "package.json"),
+    fileURLToPath(import.meta.url),
+    ...b.extraInputs,
+  ];
   /** @type {Record<string, number>} */
   const inputs = {};
   for (const file of files) {
@@ -67,7 +75,9 @@ export async function bundle(b) {
   mkdirSync(outdir, { recursive: true });
   const tmp = `.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
   try {
-    b.entries.forEach((e, i) => writeFileSync(e.outfile + tmp, /** @type {import("esbuild").OutputFile} */ (outs[i]).contents));
+    b.entries.forEach((e, i) =>
+      writeFileSync(e.outfile + tmp, /** @type {import("esbuild").OutputFile} */ (outs[i]).contents),
+    );
     writeFileSync(b.stamp + tmp, JSON.stringify(stamp) + "\n");
     for (const e of b.entries) renameSync(e.outfile + tmp, e.outfile);
     renameSync(b.stamp + tmp, b.stamp);
@@ -75,7 +85,12 @@ export async function bundle(b) {
     for (const e of b.entries) rmSync(e.outfile + tmp, { force: true });
     rmSync(b.stamp + tmp, { force: true });
   }
-  return { bundle: b.entries[0].outfile, bytes: /** @type {import("esbuild").OutputFile} */ (outs[0]).contents.length, inputs: files.length, ms: Date.now() - started };
+  return {
+    bundle: b.entries[0].outfile,
+    bytes: /** @type {import("esbuild").OutputFile} */ (outs[0]).contents.length,
+    inputs: files.length,
+    ms: Date.now() - started,
+  };
 }
 
 /**
@@ -87,11 +102,18 @@ export async function buildMain(label, isFresh, build) {
   if (process.argv.includes("--if-stale") && isFresh()) return;
   try {
     const r = await build();
-    process.stdout.write(`${label}: built ${path.relative(ROOT, r.bundle)} (${Math.round(r.bytes / 1024)} KiB from ${r.inputs} files) in ${r.ms} ms\n`);
+    process.stdout.write(
+      `${label}: built ${path.relative(ROOT, r.bundle)} (${Math.round(r.bytes / 1024)} KiB from ${r.inputs} files) in ${r.ms} ms\n`,
+    );
   } catch (e) {
-    const err = /** @type {{ errors?: Array<{ text: string, location?: { file: string, line: number } | null }> }} */ (e);
+    const err = /** @type {{ errors?: Array<{ text: string, location?: { file: string, line: number } | null }> }} */ (
+      e
+    );
     if (err.errors?.length) {
-      for (const m of err.errors) process.stderr.write(`${label} build: ${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}\n`);
+      for (const m of err.errors)
+        process.stderr.write(
+          `${label} build: ${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}\n`,
+        );
     } else process.stderr.write(`${label} build: ${/** @type {Error} */ (e).stack ?? e}\n`);
     process.exit(1);
   }

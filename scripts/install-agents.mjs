@@ -35,7 +35,12 @@ const log = (msg) => process.stderr.write(`[install-agents] ${msg}\n`);
 
 function versionOf(bin) {
   try {
-    return execFileSync(bin, ["--version"], { encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DISABLE_AUTOUPDATER: "1" } }).trim();
+    return execFileSync(bin, ["--version"], {
+      encoding: "utf8",
+      timeout: 60_000,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, DISABLE_AUTOUPDATER: "1" },
+    }).trim();
   } catch {
     return null;
   }
@@ -60,7 +65,10 @@ function run(argv, opts) {
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", onData);
-    const ticker = setInterval(() => log(`  ...still installing (${Math.round((Date.now() - started) / 1000)} s)`), 15_000);
+    const ticker = setInterval(
+      () => log(`  ...still installing (${Math.round((Date.now() - started) / 1000)} s)`),
+      15_000,
+    );
     const started = Date.now();
     child.on("error", (e) => {
       clearInterval(ticker);
@@ -88,7 +96,22 @@ async function install(name) {
   mkdirSync(staging, { recursive: true });
   log(`${a.pkg}@${a.version}: installing into ${dir} (a few hundred MB from the npm registry)...`);
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  await run([npm, "install", "--prefix", staging, "--no-audit", "--no-fund", "--no-save", "--loglevel", "warn", "--foreground-scripts", `${a.pkg}@${a.version}`], { env: { ...process.env, npm_config_update_notifier: "false" } });
+  await run(
+    [
+      npm,
+      "install",
+      "--prefix",
+      staging,
+      "--no-audit",
+      "--no-fund",
+      "--no-save",
+      "--loglevel",
+      "warn",
+      "--foreground-scripts",
+      `${a.pkg}@${a.version}`,
+    ],
+    { env: { ...process.env, npm_config_update_notifier: "false" } },
+  );
   // Claude Code's package ships its native binary in an optional dependency and links it in a
   // postinstall step; when npm skipped that step, bin/claude.exe is a small placeholder.
   if (name === "claude") {
@@ -101,7 +124,8 @@ async function install(name) {
   }
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
-  if (!installed(name)) throw new Error(`${a.pkg}@${a.version} installed into ${dir} but ${bin} --version does not print ${a.version}`);
+  if (!installed(name))
+    throw new Error(`${a.pkg}@${a.version} installed into ${dir} but ${bin} --version does not print ${a.version}`);
   log(`${a.pkg}@${a.version}: ok (${versionOf(bin)})`);
   return bin;
 }
@@ -110,7 +134,8 @@ async function main() {
   const args = process.argv.slice(2);
   const only = args.filter((x) => !x.startsWith("--"));
   const names = only.length ? only : Object.keys(AGENTS);
-  for (const n of names) if (!(n in AGENTS)) throw new Error(`unknown agent ${n} (known: ${Object.keys(AGENTS).join(", ")})`);
+  for (const n of names)
+    if (!(n in AGENTS)) throw new Error(`unknown agent ${n} (known: ${Object.keys(AGENTS).join(", ")})`);
   if (args.includes("--check")) {
     const missing = names.filter((n) => !installed(n));
     for (const n of names) log(`${n}: ${missing.includes(n) ? "missing" : `ok (${agentPaths(n).bin})`}`);

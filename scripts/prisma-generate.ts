@@ -12,9 +12,18 @@ const marker = path.join(root, "server/db/generated/client.ts");
 const force = process.argv.includes("--force");
 if (!force && existsSync(marker) && statSync(marker).mtimeMs >= statSync(schema).mtimeMs) process.exit(0);
 
-const res = spawnSync(process.execPath, [path.join(root, "node_modules/prisma/build/index.js"), "generate", "--schema", schema], {
-  cwd: root,
-  stdio: ["ignore", "inherit", "inherit"],
-  env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.execPath, PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABLE: "1" },
-});
+const res = spawnSync(
+  process.execPath,
+  [path.join(root, "node_modules/prisma/build/index.js"), "generate", "--schema", schema],
+  {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      ...process.env,
+      PRISMA_SCHEMA_ENGINE_BINARY: process.execPath,
+      PRISMA_HIDE_UPDATE_MESSAGE: "1",
+      CHECKPOINT_DISABLE: "1",
+    },
+  },
+);
 process.exit(res.status ?? 1);

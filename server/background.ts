@@ -55,7 +55,12 @@ function serverEnv(): NodeJS.ProcessEnv {
  * Starts `bundle args` detached and returns once it is serving (exit code 0), or with the
  * server's exit code when it stopped first. Writes progress to `out`.
  */
-export async function runInBackground(opts: { home: string; bundle: string; args: string[]; out?: (line: string) => void }): Promise<number> {
+export async function runInBackground(opts: {
+  home: string;
+  bundle: string;
+  args: string[];
+  out?: (line: string) => void;
+}): Promise<number> {
   const out = opts.out ?? ((l: string) => console.log(l));
   const running = await runningServer(opts.home);
   if (running) {
@@ -73,7 +78,9 @@ export async function runInBackground(opts: { home: string; bundle: string; args
     stdio: ["ignore", log.fd, log.fd],
   });
   closeSync(log.fd);
-  const exited = new Promise<number>((resolve) => child.once("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1))));
+  const exited = new Promise<number>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1))),
+  );
   const onSigint = () => {
     out("switchyard: interrupted before the server was ready; stopping it");
     try {
@@ -122,6 +129,8 @@ export async function runInBackground(opts: { home: string; bundle: string; args
     process.off("SIGTERM", onSigint);
   }
   child.unref();
-  out(`It runs in the background (pid ${child.pid}; log: ${log.file}). Stop it with \`npm stop\` (or \`yard stop\`); \`yard serve\` runs it in the foreground.`);
+  out(
+    `It runs in the background (pid ${child.pid}; log: ${log.file}). Stop it with \`npm stop\` (or \`yard stop\`); \`yard serve\` runs it in the foreground.`,
+  );
   return 0;
 }

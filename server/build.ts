@@ -4,7 +4,15 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
-const UI_SOURCES = ["app", "components", "lib", "next.config.ts", "postcss.config.mjs", "package.json", "tsconfig.json"];
+const UI_SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "package.json",
+  "tsconfig.json",
+];
 
 function newestMtime(p: string): number {
   if (!existsSync(p)) return 0;
@@ -20,7 +28,9 @@ export function buildIsStale(root: string): { stale: boolean; reason: string } {
   if (!existsSync(buildId)) return { stale: true, reason: "no build yet" };
   const built = statSync(buildId).mtimeMs;
   const newest = Math.max(...UI_SOURCES.map((s) => newestMtime(path.join(root, s))));
-  return newest > built ? { stale: true, reason: "UI sources changed since the last build" } : { stale: false, reason: "" };
+  return newest > built
+    ? { stale: true, reason: "UI sources changed since the last build" }
+    : { stale: false, reason: "" };
 }
 
 export async function runNextBuild(root: string, log: (l: string) => void): Promise<void> {
@@ -33,7 +43,9 @@ export async function runNextBuild(root: string, log: (l: string) => void): Prom
       env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
     });
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build failed with exit code ${code}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`next build failed with exit code ${code}`)),
+    );
   });
   log(`UI built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }

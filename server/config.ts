@@ -70,7 +70,9 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     throw new Error(`invalid port ${JSON.stringify(String(opts.port))}: use a number from 0 to 65535`);
   }
   if (!isLoopbackHost(opts.host) && !opts.allowRemote) {
-    throw new Error(`refusing to listen on non-loopback address ${opts.host}: pass --allow-remote if you really mean it`);
+    throw new Error(
+      `refusing to listen on non-loopback address ${opts.host}: pass --allow-remote if you really mean it`,
+    );
   }
   return opts;
 }
@@ -96,7 +98,10 @@ export function journalRetention(env: NodeJS.ProcessEnv = process.env): JournalR
     const v = env[name]?.trim();
     if (!v) return fallback;
     const n = Number(v);
-    if (!/^\d+$/.test(v) || (n !== 0 && (n < min || n > max))) throw new Error(`${name} must be 0 (no limit) or a whole number from ${min} to ${max} (got ${JSON.stringify(v)})`);
+    if (!/^\d+$/.test(v) || (n !== 0 && (n < min || n > max)))
+      throw new Error(
+        `${name} must be 0 (no limit) or a whole number from ${min} to ${max} (got ${JSON.stringify(v)})`,
+      );
     return n === 0 ? null : n;
   };
   return {

@@ -15,7 +15,17 @@ import { appRouter } from "./api/router";
 import type { Context } from "./api/trpc";
 import { attachRealtime, type Realtime } from "./realtime/socket";
 import { LIMITS, jsonDepthExceeds } from "./contracts/common";
-import { type Credentials, type GuardConfig, type Principal, authenticate, checkHost, checkOrigin, keylessSession, sessionCookie, sessionCookieHeader } from "./security/guard";
+import {
+  type Credentials,
+  type GuardConfig,
+  type Principal,
+  authenticate,
+  checkHost,
+  checkOrigin,
+  keylessSession,
+  sessionCookie,
+  sessionCookieHeader,
+} from "./security/guard";
 import { SESSION_KEY_HEADER, SESSION_KEY_STORAGE } from "./security/session-key";
 import { ConnectionLimiter, connectionCapsFrom } from "./security/connections";
 import { SessionStore } from "./security/sessions";
@@ -62,19 +72,31 @@ function sendError(req: http.IncomingMessage, res: http.ServerResponse, status: 
   if (req.url?.startsWith("/api/trpc")) {
     // The shape tRPC clients decode (numeric JSON-RPC code), carrying our error in data.yard.
     const yard = { code, message, details: null, retryable: false };
-    return sendJson(res, status, { error: { message, code: JSONRPC_CODE[status] ?? -32603, data: { code, httpStatus: status, yard } } });
+    return sendJson(res, status, {
+      error: { message, code: JSONRPC_CODE[status] ?? -32603, data: { code, httpStatus: status, yard } },
+    });
   }
   if (!wantsHtml) return sendJson(res, status, { error: { code, message, details: null } });
   res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
   res.end(
     `<!doctype html><meta charset="utf-8"><title>Switchyard</title><body style="font-family:system-ui;max-width:40rem;margin:4rem auto;line-height:1.5">` +
       `<h1>Switchyard</h1><p>${escapeHtml(message)}</p>` +
-      (code === "UNAUTHORIZED" ? `<p>Open the login link printed where the board was started, or run <code>yard status</code> to see it again.</p>` : "") +
+      (code === "UNAUTHORIZED"
+        ? `<p>Open the login link printed where the board was started, or run <code>yard status</code> to see it again.</p>`
+        : "") +
       `</body>`,
   );
 }
 
-const JSONRPC_CODE: Record<number, number> = { 400: -32600, 401: -32001, 403: -32003, 404: -32004, 405: -32005, 413: -32013, 500: -32603 };
+const JSONRPC_CODE: Record<number, number> = {
+  400: -32600,
+  401: -32001,
+  403: -32003,
+  404: -32004,
+  405: -32005,
+  413: -32013,
+  500: -32603,
+};
 
 /** Sent with every response: no framing by other sites, no MIME sniffing, no referrer leaks. */
 const SECURITY_HEADERS: Record<string, string> = {
@@ -92,7 +114,11 @@ type Refused = { status: number; code: string; message: string };
  */
 function readBody(req: http.IncomingMessage): Promise<string | Refused> {
   const declared = Number(req.headers["content-length"] ?? "0");
-  const tooLarge: Refused = { status: 413, code: "PAYLOAD_TOO_LARGE", message: `The request body is larger than ${LIMITS.bodyBytes} bytes` };
+  const tooLarge: Refused = {
+    status: 413,
+    code: "PAYLOAD_TOO_LARGE",
+    message: `The request body is larger than ${LIMITS.bodyBytes} bytes`,
+  };
   if (declared > LIMITS.bodyBytes) {
     req.resume();
     return Promise.resolve(tooLarge);
@@ -176,7 +202,10 @@ async function listen(server: http.Server, port: number, host: string): Promise<
  * socket, is left alone and reported.
  */
 async function listenSocket(server: http.Server, file: string): Promise<string> {
-  if (!socketPathFits(file)) throw new Error(`${file} is longer than the ${MAX_SOCKET_PATH} bytes a Unix socket path may have (use a shorter YARD_HOME)`);
+  if (!socketPathFits(file))
+    throw new Error(
+      `${file} is longer than the ${MAX_SOCKET_PATH} bytes a Unix socket path may have (use a shorter YARD_HOME)`,
+    );
   ensurePrivateDir(path.dirname(file));
   let existing;
   try {
@@ -194,7 +223,8 @@ async function listenSocket(server: http.Server, file: string): Promise<string> 
       });
       c.once("error", () => resolve(false));
     });
-    if (live) throw new Error(`another server is already listening on ${file} (a second Switchyard on the same data dir?)`);
+    if (live)
+      throw new Error(`another server is already listening on ${file} (a second Switchyard on the same data dir?)`);
     rmSync(file, { force: true });
   }
   await listenPrivateSocket(server, file);
@@ -244,12 +274,26 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const [status, reason, code, message] = timeout
       ? [408, "Request Timeout", "TIMEOUT", "The request did not arrive in time"]
       : tooLarge
-        ? [431, "Request Header Fields Too Large", "PAYLOAD_TOO_LARGE", "The request's URL or headers are too large (send large input in a POST body)"]
+        ? [
+            431,
+            "Request Header Fields Too Large",
+            "PAYLOAD_TOO_LARGE",
+            "The request's URL or headers are too large (send large input in a POST body)",
+          ]
         : [400, "Bad Request", "BAD_PARAMS", "Malformed HTTP request"];
-    const body = JSON.stringify({ error: { message, code: timeout ? -32008 : tooLarge ? -32013 : -32600, data: { code, httpStatus: status, yard: { code, message, details: null, retryable: timeout } } } });
+    const body = JSON.stringify({
+      error: {
+        message,
+        code: timeout ? -32008 : tooLarge ? -32013 : -32600,
+        data: { code, httpStatus: status, yard: { code, message, details: null, retryable: timeout } },
+      },
+    });
     // Closed as soon as the answer is handed to the kernel: `end()` alone would keep the socket
     // half-open until the peer reads and closes, which a stalled client never does.
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, () => socket.destroy());
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
+    );
     setTimeout(() => socket.destroy(), 1_000).unref();
   };
   server.on("clientError", onClientError);
@@ -261,11 +305,13 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   connections.watch(socketServer);
   // The only WebSocket is socket.io's on the TCP port (and Next's own in development): any other
   // upgrade is closed at once instead of being left open with nobody answering.
-  const closeOtherUpgrades = (realtimeHere: boolean) => (req: http.IncomingMessage, socket: import("node:stream").Duplex) => {
-    const p = (req.url ?? "").split("?")[0]!;
-    if (realtimeHere && (p.startsWith("/socket.io/") || p === "/socket.io" || (opts.dev && p.startsWith("/_next/")))) return;
-    socket.destroy();
-  };
+  const closeOtherUpgrades =
+    (realtimeHere: boolean) => (req: http.IncomingMessage, socket: import("node:stream").Duplex) => {
+      const p = (req.url ?? "").split("?")[0]!;
+      if (realtimeHere && (p.startsWith("/socket.io/") || p === "/socket.io" || (opts.dev && p.startsWith("/_next/"))))
+        return;
+      socket.destroy();
+    };
   server.on("upgrade", closeOtherUpgrades(true));
   socketServer.on("upgrade", closeOtherUpgrades(false));
 
@@ -280,12 +326,18 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       return sendJson(res, 200, { status: "ok", version: VERSION });
     }
 
-    const refusedOrigin = checkOrigin(req.method ?? "GET", req.headers.origin, req.headers.host, req.headers["sec-fetch-site"] as string | undefined);
+    const refusedOrigin = checkOrigin(
+      req.method ?? "GET",
+      req.headers.origin,
+      req.headers.host,
+      req.headers["sec-fetch-site"] as string | undefined,
+    );
     if (refusedOrigin) return sendError(req, res, refusedOrigin.status, refusedOrigin.code, refusedOrigin.message);
 
     if (u.pathname === "/login") {
       const presented = u.searchParams.get("token") ?? "";
-      if (!safeEqual(presented, token)) return sendError(req, res, 401, "UNAUTHORIZED", "That login link is not valid for this board.");
+      if (!safeEqual(presented, token))
+        return sendError(req, res, 401, "UNAUTHORIZED", "That login link is not valid for this board.");
       const next = u.searchParams.get("next") ?? "/";
       const target = /^\/(?!\/)[^\s\\]*$/.test(next) ? next : "/";
       // A fresh session at every login; the one this browser held before is revoked.
@@ -300,17 +352,35 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       return res.end(loginPage(session.key, target));
     }
 
-    const credentials: Credentials = { authorization: req.headers.authorization, cookie: req.headers.cookie, sessionKey: headerValue(req.headers[SESSION_KEY_HEADER]) };
+    const credentials: Credentials = {
+      authorization: req.headers.authorization,
+      cookie: req.headers.cookie,
+      sessionKey: headerValue(req.headers[SESSION_KEY_HEADER]),
+    };
     // Pages (the HTML/JS shell, no data) take the session cookie alone; the API needs its key too.
     const principal = authenticate(credentials, guardCfg, { pages: !u.pathname.startsWith("/api/") });
     if (!principal) {
-      if (keylessSession(credentials, guardCfg)) return sendError(req, res, 401, "UNAUTHORIZED", "This browser's session key is missing or stale: open the login link again (yard status prints it).");
+      if (keylessSession(credentials, guardCfg))
+        return sendError(
+          req,
+          res,
+          401,
+          "UNAUTHORIZED",
+          "This browser's session key is missing or stale: open the login link again (yard status prints it).",
+        );
       return sendError(req, res, 401, "UNAUTHORIZED", "This board needs its login token.");
     }
     let pane: Context["pane"] = null;
     if (principal.kind === "pane") {
       pane = await services.panes.authenticate(principal.paneId, principal.secret);
-      if (!pane) return sendError(req, res, 401, "UNAUTHORIZED", "This pane token is not valid (forged, or its pane has exited).");
+      if (!pane)
+        return sendError(
+          req,
+          res,
+          401,
+          "UNAUTHORIZED",
+          "This pane token is not valid (forged, or its pane has exited).",
+        );
     }
 
     if (u.pathname.startsWith("/api/trpc/") || u.pathname === "/api/trpc") {
@@ -320,7 +390,14 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       if (req.method === "POST") {
         const body = await readBody(req);
         if (typeof body !== "string") return sendError(req, res, body.status, body.code, body.message);
-        if (jsonDepthExceeds(body)) return sendError(req, res, 400, "BAD_PARAMS", `The request body is nested deeper than ${LIMITS.depth} levels`);
+        if (jsonDepthExceeds(body))
+          return sendError(
+            req,
+            res,
+            400,
+            "BAD_PARAMS",
+            `The request body is nested deeper than ${LIMITS.depth} levels`,
+          );
         r.body = body;
       }
       return trpc(req, res);
@@ -336,7 +413,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     if (nextError) return sendError(req, res, 500, "INTERNAL", `The UI failed to start: ${nextError.message}`);
     if (!nextHandler) {
       res.writeHead(503, { "content-type": "text/html; charset=utf-8", "retry-after": "1", refresh: "1" });
-      return res.end(`<!doctype html><meta charset="utf-8"><title>Switchyard</title><p style="font-family:system-ui">Starting the board…</p>`);
+      return res.end(
+        `<!doctype html><meta charset="utf-8"><title>Switchyard</title><p style="font-family:system-ui">Starting the board…</p>`,
+      );
     }
     return nextHandler(req, res);
   }
@@ -345,7 +424,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   // the response: `tasks.wait` long-polls) must arrive within 20 s (YARD_REQUEST_TIMEOUT_MS; the
   // 408 is followed by closing the socket, not by waiting for the peer), an idle keep-alive
   // connection is closed after 5 s, and the connection caps bound how many they hold meanwhile.
-  const requestTimeout = Number(process.env.YARD_REQUEST_TIMEOUT_MS) >= 1000 ? Number(process.env.YARD_REQUEST_TIMEOUT_MS) : 20_000;
+  const requestTimeout =
+    Number(process.env.YARD_REQUEST_TIMEOUT_MS) >= 1000 ? Number(process.env.YARD_REQUEST_TIMEOUT_MS) : 20_000;
   for (const srv of [server, socketServer]) {
     srv.requestTimeout = requestTimeout;
     srv.headersTimeout = Math.min(10_000, requestTimeout);
@@ -358,7 +438,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   let listenPort = opts.port;
   if (reattach) {
     if ((opts.port !== 0 && opts.port !== reattach.port) || opts.host !== reattach.host) {
-      log(`switchyard: ${services.panes.liveCount} agent(s) still running expect the server at ${reattach.url}; serving there instead of ${opts.host}:${opts.port}`);
+      log(
+        `switchyard: ${services.panes.liveCount} agent(s) still running expect the server at ${reattach.url}; serving there instead of ${opts.host}:${opts.port}`,
+      );
     }
     listenHost = reattach.host;
     listenPort = reattach.port;
@@ -369,7 +451,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   } catch (e) {
     await services.close({ stopPanes: false });
     if (reattach && (e as Error).message === portInUseMessage(listenPort)) {
-      throw new Error(`Port ${listenPort} is already in use, and ${services.panes.liveCount} agent(s) still running in the pane host expect the server there (their YARD_URL is ${reattach.url}). Free that port, or stop the agents with \`yard stop --all\`.`);
+      throw new Error(
+        `Port ${listenPort} is already in use, and ${services.panes.liveCount} agent(s) still running in the pane host expect the server there (their YARD_URL is ${reattach.url}). Free that port, or stop the agents with \`yard stop --all\`.`,
+      );
     }
     throw e;
   }

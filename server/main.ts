@@ -34,7 +34,9 @@ async function main() {
     }
   }
   if (opts.allowRemote && !["127.0.0.1", "localhost", "::1"].includes(opts.host)) {
-    console.warn(`switchyard: WARNING: listening on ${opts.host}: anyone who can reach this address and has the token can run commands on this machine.`);
+    console.warn(
+      `switchyard: WARNING: listening on ${opts.host}: anyone who can reach this address and has the token can run commands on this machine.`,
+    );
   }
   const home = yardHome();
   const server = await startServer({ home, host: opts.host, port: opts.port, dev: opts.dev, ui });
@@ -46,7 +48,9 @@ async function main() {
     if (stopping) return;
     stopping = true;
     const running = server.services.panes.liveCount;
-    console.log(`switchyard: ${why}, shutting down…${all ? " (stopping every agent and the pane host)" : running ? ` ${running} agent(s) keep running in the pane host; \`yard stop --all\` stops them` : ""}`);
+    console.log(
+      `switchyard: ${why}, shutting down…${all ? " (stopping every agent and the pane host)" : running ? ` ${running} agent(s) keep running in the pane host; \`yard stop --all\` stops them` : ""}`,
+    );
     const force = setTimeout(() => process.exit(1), all ? 20_000 : 10_000);
     force.unref();
     await server.close({ stopPanes: all });

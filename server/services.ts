@@ -93,7 +93,14 @@ export interface Services {
   close(opts?: { stopPanes?: boolean }): Promise<void>;
 }
 
-export async function createServices(opts: { home: string; token: string; url: () => string; apiSocket?: () => ApiSocketState; log?: (line: string) => void; hostEntry?: string }): Promise<Services> {
+export async function createServices(opts: {
+  home: string;
+  token: string;
+  url: () => string;
+  apiSocket?: () => ApiSocketState;
+  log?: (line: string) => void;
+  hostEntry?: string;
+}): Promise<Services> {
   const scrollback = scrollbackLines(); // a bad setting fails before anything is opened
   const retention = journalRetention();
   const p = paths(opts.home);
@@ -105,7 +112,10 @@ export async function createServices(opts: { home: string; token: string; url: (
   try {
     ({ db } = await openDatabase(p.db));
   } catch (e) {
-    await hostStart.then((h) => h.detach(), () => {});
+    await hostStart.then(
+      (h) => h.detach(),
+      () => {},
+    );
     throw e;
   }
   let host: PaneHostClient;
@@ -126,7 +136,11 @@ export async function createServices(opts: { home: string; token: string; url: (
     return { root: info.root, currentBranch: info.currentBranch };
   });
   // YARD_BWRAP: which bwrap to use (a path or a name on PATH), read once here.
-  const sandbox = new Sandbox({ home: p.home, bwrap: process.env.YARD_BWRAP || "bwrap", apiSocket: opts.apiSocket ?? (() => ({ error: "this server has no API socket" })) });
+  const sandbox = new Sandbox({
+    home: p.home,
+    bwrap: process.env.YARD_BWRAP || "bwrap",
+    apiSocket: opts.apiSocket ?? (() => ({ error: "this server has no API socket" })),
+  });
   let tasks: TaskEngine | null = null;
   const panes = new PaneManager({
     store: new PaneStore(db),
@@ -136,7 +150,8 @@ export async function createServices(opts: { home: string; token: string; url: (
     url: opts.url,
     host,
     taskState: (taskId) => tasks?.cachedState(taskId) ?? null,
-    onTransition: (info, state, t, lost) => tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage, lost, state.lastStop),
+    onTransition: (info, state, t, lost) =>
+      tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage, lost, state.lastStop),
     scrollbackLines: scrollback,
   });
   const screens = new ScreenWatcher({ panes, journal });
@@ -149,10 +164,16 @@ export async function createServices(opts: { home: string; token: string; url: (
     }
   };
   const hooks = new AgentSessions({ tasks: taskStore, journal, panes, sandboxHome });
-  journal.subscribe((e) => void (e.paneId && e.payload.to === "exited" && hooks.forget(e.paneId)), { type: "pane.lifecycle" });
+  journal.subscribe((e) => void (e.paneId && e.payload.to === "exited" && hooks.forget(e.paneId)), {
+    type: "pane.lifecycle",
+  });
   const trials = new AgentTrials({ panes, agents, home: p.home });
   const messageStore = new MessageStore(db);
-  const dependencies: TaskDependencies = new TaskDependencies({ store: new DependencyStore(db), journal, startBacklog: (id): Promise<unknown> => engine.startBacklog(id) });
+  const dependencies: TaskDependencies = new TaskDependencies({
+    store: new DependencyStore(db),
+    journal,
+    startBacklog: (id): Promise<unknown> => engine.startBacklog(id),
+  });
   const reviewStore = new ReviewStore(db);
   const engine: TaskEngine = new TaskEngine({
     dependencies,
@@ -169,9 +190,24 @@ export async function createServices(opts: { home: string; token: string; url: (
     sandbox,
     confirmReady: (paneId) => screens.confirmReady(paneId),
     beforeLaunch: async (b) => {
-      const r = await prepareAgentLaunch({ profileId: b.launch.agent, argv: b.launch.argv, kind: b.launch.kind, profileEnv: b.launch.env, cwd: b.cwd, trustDir: b.trustDir, sandboxHome: b.sandboxHome, pathEnv: panes.panePathForAgents() });
-      const changed = (r.claude?.written ? [`claude trust in ${r.claude.file}`] : []).concat(r.codex && !r.codex.skipped ? [`codex config in ${r.codex.codexHome}`] : []);
-      if (changed.length) await journal.append("task.agent_config", { taskId: b.taskId, payload: { kind: r.kind, claude: r.claude ?? null, codex: r.codex ?? null } });
+      const r = await prepareAgentLaunch({
+        profileId: b.launch.agent,
+        argv: b.launch.argv,
+        kind: b.launch.kind,
+        profileEnv: b.launch.env,
+        cwd: b.cwd,
+        trustDir: b.trustDir,
+        sandboxHome: b.sandboxHome,
+        pathEnv: panes.panePathForAgents(),
+      });
+      const changed = (r.claude?.written ? [`claude trust in ${r.claude.file}`] : []).concat(
+        r.codex && !r.codex.skipped ? [`codex config in ${r.codex.codexHome}`] : [],
+      );
+      if (changed.length)
+        await journal.append("task.agent_config", {
+          taskId: b.taskId,
+          payload: { kind: r.kind, claude: r.claude ?? null, codex: r.codex ?? null },
+        });
     },
   });
   tasks = engine;
@@ -186,7 +222,10 @@ export async function createServices(opts: { home: string; token: string; url: (
       if (!paneId) return;
       const ac = new AbortController();
       const timer = setTimeout(() => ac.abort(), timeoutMs);
-      await waitForReady({ panes, journal, confirmReady: (p) => screens.confirmReady(p) }, paneId, { timeoutMs, signal: ac.signal }).finally(() => clearTimeout(timer));
+      await waitForReady({ panes, journal, confirmReady: (p) => screens.confirmReady(p) }, paneId, {
+        timeoutMs,
+        signal: ac.signal,
+      }).finally(() => clearTimeout(timer));
     },
   });
   const plans = new PlanService({
@@ -195,13 +234,21 @@ export async function createServices(opts: { home: string; token: string; url: (
     task: (id) => engine.row(id),
     apply: (id, event, extra) => engine.applyEvent(id, event, extra),
     followUp: (id, text) => engine.followUp(id, text),
-    profile: (id) => agents.get(id).then((p) => p, () => null),
+    profile: (id) =>
+      agents.get(id).then(
+        (p) => p,
+        () => null,
+      ),
     schedule: (id) => dependencies.schedule(id),
     stopPane: async (paneId) => {
       if (panes.isLive(paneId)) await panes.kill(paneId).catch(() => {});
     },
   });
-  const extraWorktrees = new ExtraWorktrees({ store: new TaskWorktreeStore(db), journal, task: (id) => engine.row(id) });
+  const extraWorktrees = new ExtraWorktrees({
+    store: new TaskWorktreeStore(db),
+    journal,
+    task: (id) => engine.row(id),
+  });
   const reviews = new ReviewService({ store: reviewStore, tasks: engine, journal });
   const agentReviews = new AgentReviewStage({
     journal,
@@ -216,9 +263,19 @@ export async function createServices(opts: { home: string; token: string; url: (
     // A sandboxed task's reviewer (or one whose profile asks for it) runs sandboxed with the worktree
     // read-only (no network, the API socket only).
     sandbox: async (row, reviewer) => {
-      const wants = row.sandboxed || (await agents.get(reviewer).then((p) => p.sandbox, () => false));
+      const wants =
+        row.sandboxed ||
+        (await agents.get(reviewer).then(
+          (p) => p.sandbox,
+          () => false,
+        ));
       if (!wants || !row.worktreePath) return null;
-      return sandbox.prepare({ taskId: row.id, worktreePath: row.worktreePath, network: false, worktreeReadOnly: true });
+      return sandbox.prepare({
+        taskId: row.id,
+        worktreePath: row.worktreePath,
+        network: false,
+        worktreeReadOnly: true,
+      });
     },
   });
   const lostPanes = await panes.recover();
@@ -231,7 +288,13 @@ export async function createServices(opts: { home: string; token: string; url: (
   // What happened while no server was attached: hooks posted to the relay, panes that exited.
   await host.ready();
   // Journal retention: a first run now (not awaited), then every 10 minutes, in batches.
-  const pruner = new JournalPruner({ store: eventStore, journal, maxAgeMs: retention.maxDays === null ? null : retention.maxDays * 86_400_000, maxEvents: retention.maxEvents, log: opts.log });
+  const pruner = new JournalPruner({
+    store: eventStore,
+    journal,
+    maxAgeMs: retention.maxDays === null ? null : retention.maxDays * 86_400_000,
+    maxEvents: retention.maxEvents,
+    log: opts.log,
+  });
   pruner.start();
   return {
     home: p.home,
@@ -250,7 +313,11 @@ export async function createServices(opts: { home: string; token: string; url: (
     access: new AccessLookup({ task: (id) => engine.row(id), pane: (id) => panes.get(id) }),
     sandbox,
     reviews,
-    counts: async () => ({ projects: await projectStore.count(), panes: await panes.count(), tasks: await taskStore.count() }),
+    counts: async () => ({
+      projects: await projectStore.count(),
+      panes: await panes.count(),
+      tasks: await taskStore.count(),
+    }),
     host,
     hooks,
     screens,
@@ -259,7 +326,9 @@ export async function createServices(opts: { home: string; token: string; url: (
       const rows = await taskStore.withPanes();
       const taskStates = new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }]));
       // A pane sees only what its role reaches: every item is ranked, those it may not touch dropped, then the limit.
-      const items = caller ? await visibleAttention(await panes.attention({ limit: MAX_ATTENTION_LIMIT, taskStates }), caller.reach, limit) : await panes.attention({ limit, taskStates });
+      const items = caller
+        ? await visibleAttention(await panes.attention({ limit: MAX_ATTENTION_LIMIT, taskStates }), caller.reach, limit)
+        : await panes.attention({ limit, taskStates });
       // An orchestrator pane's finished children stay in its attention until it acknowledges them.
       if (caller) {
         for (const t of await messageStore.unacknowledged(caller.paneId, ACKABLE_STATES)) {
@@ -267,7 +336,14 @@ export async function createServices(opts: { home: string; token: string; url: (
           const at = items.findIndex((i) => i.taskId === t.id);
           if (at >= 0 && items[at]!.severity <= 2) continue;
           if (at >= 0) items.splice(at, 1);
-          items.push({ paneId: t.paneId ?? "", taskId: t.id, reason: "result_unacknowledged", severity: 2, since: t.updatedAt.getTime(), message: `${t.title}: ${t.state}; acknowledge with yard task ack ${t.id}` });
+          items.push({
+            paneId: t.paneId ?? "",
+            taskId: t.id,
+            reason: "result_unacknowledged",
+            severity: 2,
+            since: t.updatedAt.getTime(),
+            message: `${t.title}: ${t.state}; acknowledge with yard task ack ${t.id}`,
+          });
         }
         items.sort((a, b) => a.severity - b.severity || (b.since ?? 0) - (a.since ?? 0));
         if (limit) items.splice(limit);
@@ -315,6 +391,7 @@ function envInt(name: string): number | undefined {
   const v = process.env[name];
   if (!v) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number (got ${JSON.stringify(v)})`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(`${name} must be a positive whole number (got ${JSON.stringify(v)})`);
   return n;
 }

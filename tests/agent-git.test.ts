@@ -7,7 +7,16 @@
 // runs on the host (each would create a file in a directory the sandbox cannot write), the host
 // file stays as it was, and the merge lands. server/core/git/agent-data.test.ts covers each
 // vector against the git layer alone.
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminClient } from "./helpers/client";
@@ -77,15 +86,23 @@ describe("a sandboxed agent attacking the host's git", () => {
     const hostLog = path.join(repo, ".git/logs/refs/heads/main");
     const hostLogBefore = readFileSync(hostLog, "utf8");
 
-    const { task } = await api.tasks.start.mutate({ repoPath: repo, objective: "attack the host's git", sandbox: true, argv: ["sh", "-c", ATTACK, "attack", marks, victim] });
+    const { task } = await api.tasks.start.mutate({
+      repoPath: repo,
+      objective: "attack the host's git",
+      sandbox: true,
+      argv: ["sh", "-c", ATTACK, "attack", marks, victim],
+    });
     expect(task.sandboxed).toBe(true);
     const done = await api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 60_000 });
     expect(done.tasks[0]).toMatchObject({ state: "completed" });
-    const out = await waitFor(() => {
-      const f = path.join(server.home, "sandbox", task.id, "tmp/attack.out");
-      const t = existsSync(f) ? readFileSync(f, "utf8") : "";
-      return t.includes("planted") ? t : null;
-    }, { what: "the attack's log" });
+    const out = await waitFor(
+      () => {
+        const f = path.join(server.home, "sandbox", task.id, "tmp/attack.out");
+        const t = existsSync(f) ? readFileSync(f, "utf8") : "";
+        return t.includes("planted") ? t : null;
+      },
+      { what: "the attack's log" },
+    );
     // Inside, every plant took (the links went into the sandbox's own reflogs); the repository's config did not.
     expect(out).toContain("repo config is read-only");
     expect(out).toContain("linked logs/refs/heads/main");
@@ -97,7 +114,9 @@ describe("a sandboxed agent attacking the host's git", () => {
     expect(readFileSync(hostLog, "utf8")).toBe(hostLogBefore);
 
     const diff = await api.tasks.diff.query({ id: task.id });
-    expect(diff.files.map((f) => f.path)).toEqual(expect.arrayContaining(["sub", "work.txt", ".gitattributes", ".husky/post-merge"]));
+    expect(diff.files.map((f) => f.path)).toEqual(
+      expect.arrayContaining(["sub", "work.txt", ".gitattributes", ".husky/post-merge"]),
+    );
     await api.reviews.submit.mutate({ taskId: task.id, verdict: "approve" });
     const finished = await api.tasks.finish.mutate({ id: task.id, merge: {} });
     expect(finished.task.disposition).toBe("merged");

@@ -25,9 +25,20 @@ function importsOf(file: string): string[] {
   return specs;
 }
 
-const resolved = (file: string, spec: string) => (spec.startsWith(".") ? path.normalize(path.join(path.dirname(file), spec)) : spec);
+const resolved = (file: string, spec: string) =>
+  spec.startsWith(".") ? path.normalize(path.join(path.dirname(file), spec)) : spec;
 
-const SOURCES = [...files("server"), ...files("cli"), ...files("app"), ...files("components"), ...files("lib"), ...files("agents"), ...files("bench"), ...files("scripts"), ...files("e2e")];
+const SOURCES = [
+  ...files("server"),
+  ...files("cli"),
+  ...files("app"),
+  ...files("components"),
+  ...files("lib"),
+  ...files("agents"),
+  ...files("bench"),
+  ...files("scripts"),
+  ...files("e2e"),
+];
 
 describe("layering", () => {
   it("keeps core free of Next, React, tRPC, socket.io and the edges", () => {
@@ -35,7 +46,8 @@ describe("layering", () => {
     for (const f of files("server/core").filter((f) => !f.includes(".test."))) {
       for (const spec of importsOf(f)) {
         const r = resolved(f, spec);
-        if (/^(next|react|react-dom|@trpc\/|socket\.io)/.test(spec) || /^server\/(api|realtime|http)/.test(r)) bad.push(`${f} imports ${spec}`);
+        if (/^(next|react|react-dom|@trpc\/|socket\.io)/.test(spec) || /^server\/(api|realtime|http)/.test(r))
+          bad.push(`${f} imports ${spec}`);
       }
     }
     expect(bad).toEqual([]);
@@ -46,7 +58,8 @@ describe("layering", () => {
     const NOT_YET_MOVED = new Set(["server/contracts/socket.ts"]);
     const bad: string[] = [];
     for (const f of files("server/contracts").filter((f) => !f.includes(".test.") && !NOT_YET_MOVED.has(f))) {
-      for (const spec of importsOf(f)) if (resolved(f, spec).startsWith("server/core")) bad.push(`${f} imports ${spec}`);
+      for (const spec of importsOf(f))
+        if (resolved(f, spec).startsWith("server/core")) bad.push(`${f} imports ${spec}`);
     }
     expect(bad).toEqual([]);
   });
@@ -56,7 +69,14 @@ describe("layering", () => {
     // server/services.ts is the composition root: it opens the database and hands it to the stores.
     const NOT_YET_MOVED = new Set(["server/services.ts"]);
     const bad: string[] = [];
-    for (const f of SOURCES.filter((f) => !f.includes(".test.") && !f.startsWith("server/stores/") && !f.startsWith("server/db/") && !f.startsWith("bench/") && !f.startsWith("scripts/"))) {
+    for (const f of SOURCES.filter(
+      (f) =>
+        !f.includes(".test.") &&
+        !f.startsWith("server/stores/") &&
+        !f.startsWith("server/db/") &&
+        !f.startsWith("bench/") &&
+        !f.startsWith("scripts/"),
+    )) {
       const prisma = importsOf(f).some((spec) => {
         const r = resolved(f, spec);
         return /^@prisma\//.test(spec) || r === "server/db" || r.startsWith("server/db/");
@@ -67,8 +87,14 @@ describe("layering", () => {
   });
 
   it("has no comment or doc pointing at files outside the repository", () => {
-    const docs = [...SOURCES, ...files(".", [".md"]).filter((f) => !f.startsWith("node_modules")), ...files("docs", [".md"])];
-    const outside = docs.filter((f) => /DESIGN\.md|STACK-NOTES|\/work\/shared|\.\.\/shared\//.test(readFileSync(path.join(ROOT, f), "utf8")));
+    const docs = [
+      ...SOURCES,
+      ...files(".", [".md"]).filter((f) => !f.startsWith("node_modules")),
+      ...files("docs", [".md"]),
+    ];
+    const outside = docs.filter((f) =>
+      /DESIGN\.md|STACK-NOTES|\/work\/shared|\.\.\/shared\//.test(readFileSync(path.join(ROOT, f), "utf8")),
+    );
     expect(outside).toEqual([]);
   });
 });

@@ -22,12 +22,22 @@ interface Run {
 /** node <argv> with no loader: no --import/--loader flags and no NODE_OPTIONS. */
 function node(argv: string[], env: Record<string, string> = {}): Promise<Run> {
   const clean: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "NODE_OPTIONS" && !k.startsWith("YARD_")) clean[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && k !== "NODE_OPTIONS" && !k.startsWith("YARD_")) clean[k] = v;
   return new Promise((resolve) => {
-    execFile(process.execPath, argv, { cwd: ROOT, env: { ...clean, ...env } as NodeJS.ProcessEnv, timeout: 60_000, encoding: "utf8" }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      argv,
+      { cwd: ROOT, env: { ...clean, ...env } as NodeJS.ProcessEnv, timeout: 60_000, encoding: "utf8" },
+      (err, stdout, stderr) => {
+        const code = err
+          ? typeof (err as { code?: unknown }).code === "number"
+            ? (err as { code: number }).code
+            : 1
+          : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -51,9 +61,15 @@ describe("yard CLI bundle", () => {
     const inputs = Object.keys(stamp.inputs);
     expect(inputs).toContain("cli/main.ts");
     expect(inputs).toContain("package.json");
-    expect(inputs.filter((p) => /@prisma|node-pty|@xterm|better-sqlite3|[\\/]next[\\/]|socket\.io|server[\\/]db[\\/]/.test(p))).toEqual([]);
+    expect(
+      inputs.filter((p) =>
+        /@prisma|node-pty|@xterm|better-sqlite3|[\\/]next[\\/]|socket\.io|server[\\/]db[\\/]/.test(p),
+      ),
+    ).toEqual([]);
     // the server's router is only a type to the CLI
-    expect(inputs.filter((p) => p.startsWith("server/"))).toEqual(expect.arrayContaining(["server/config.ts", "server/core/errors.ts", "server/version.ts"]));
+    expect(inputs.filter((p) => p.startsWith("server/"))).toEqual(
+      expect.arrayContaining(["server/config.ts", "server/core/errors.ts", "server/version.ts"]),
+    );
     expect(inputs).not.toContain("server/api/router.ts");
     // tsx is never imported up front (only `yard serve` loads it, on demand)
     const code = readFileSync(BUNDLE, "utf8");
@@ -74,7 +90,10 @@ describe("yard CLI bundle", () => {
   });
 
   it("says SERVER_UNAVAILABLE for a server that is not there (the bundle's own HTTP transport)", async () => {
-    const res = await node([BUNDLE, "--json", "status"], { YARD_URL: "http://127.0.0.1:9", YARD_TOKEN: "x".repeat(43) });
+    const res = await node([BUNDLE, "--json", "status"], {
+      YARD_URL: "http://127.0.0.1:9",
+      YARD_TOKEN: "x".repeat(43),
+    });
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout).error.code).toBe("SERVER_UNAVAILABLE");
   });
@@ -87,7 +106,9 @@ describe("yard CLI bundle", () => {
   });
 
   it("still serves from the bundle: `yard serve` runs the server's own bundle", async () => {
-    const res = await node([BUNDLE, "serve", "--host", "0.0.0.0"], { YARD_HOME: mkdtempSync(path.join(os.tmpdir(), "yard-serve-home-")) });
+    const res = await node([BUNDLE, "serve", "--host", "0.0.0.0"], {
+      YARD_HOME: mkdtempSync(path.join(os.tmpdir(), "yard-serve-home-")),
+    });
     expect(res.stderr).toContain("refusing to listen on non-loopback address 0.0.0.0");
     expect(res.code).toBe(2);
   }, 60_000);
@@ -105,7 +126,8 @@ describe("bundle freshness (the stamp check yard.js runs on every call)", () => 
     utimesSync(a, past, past);
     utimesSync(b, past, past);
     const stampPath = path.join(root, "stamp.json");
-    const writeStamp = (inputs: Record<string, number>) => writeFileSync(stampPath, JSON.stringify({ format: 1, builtAt: 0, inputs }));
+    const writeStamp = (inputs: Record<string, number>) =>
+      writeFileSync(stampPath, JSON.stringify({ format: 1, builtAt: 0, inputs }));
     return { root, a, b, bundle, stampPath, writeStamp };
   }
   const mtime = (p: string) => statSync(p).mtimeMs;

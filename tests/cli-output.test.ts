@@ -44,7 +44,13 @@ execFileSync("yard", ["task", "report", "--status", "completed", "--summary", s.
 setInterval(() => {}, 1000);
 `,
   );
-  const started = await api.tasks.start.mutate({ repoPath: dirs.repo(), objective: "report", title: `hostile ${ESC}[2J title`, argv: [process.execPath, agent], stallMs: 300 });
+  const started = await api.tasks.start.mutate({
+    repoPath: dirs.repo(),
+    objective: "report",
+    title: `hostile ${ESC}[2J title`,
+    argv: [process.execPath, agent],
+    stallMs: 300,
+  });
   taskId = started.task.id;
   const t = (await api.tasks.wait.query({ id: taskId, until: "completed", timeoutMs: 60_000 })).tasks[0]!;
   expect(t.state).toBe("completed");
@@ -102,13 +108,21 @@ describe("agent-written text in the CLI's human output", () => {
   });
 
   it("task list, rounds, events and the event journal: nothing raw either", async () => {
-    for (const args of [["task", "list"], ["task", "rounds", taskId], ["task", "events", taskId], ["events", "--task", taskId], ["task", "wait", taskId, "--until", "completed"]]) {
+    for (const args of [
+      ["task", "list"],
+      ["task", "rounds", taskId],
+      ["task", "events", taskId],
+      ["events", "--task", taskId],
+      ["task", "wait", taskId, "--until", "completed"],
+    ]) {
       const out = await human(args);
       expectSafe(out);
     }
     // A title in a table stays on its row: its controls are written out, its columns line up.
     const list = await human(["task", "list"]);
     expect(list.split("\n").find((l) => l.startsWith(taskId))).toContain("hostile \\x1b[2J title");
-    expect((await json(["task", "list"])).tasks.find((t: { id: string }) => t.id === taskId).title).toBe(`hostile ${ESC}[2J title`);
+    expect((await json(["task", "list"])).tasks.find((t: { id: string }) => t.id === taskId).title).toBe(
+      `hostile ${ESC}[2J title`,
+    );
   });
 });

@@ -61,10 +61,18 @@ async function halfRequests(to: Target, count: number): Promise<net.Socket[]> {
 
 function health(to: Target): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ ...("port" in to ? { host: "127.0.0.1", port: to.port } : { socketPath: to.path }), path: "/api/health", headers: { host: "127.0.0.1" }, agent: false }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      {
+        ...("port" in to ? { host: "127.0.0.1", port: to.port } : { socketPath: to.path }),
+        path: "/api/health",
+        headers: { host: "127.0.0.1" },
+        agent: false,
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", reject);
     req.setTimeout(5_000, () => req.destroy(new Error("no answer in 5 s")));
     req.end();
@@ -78,7 +86,17 @@ let s: TestServer;
 let board: TestServer;
 
 beforeAll(async () => {
-  [s, board] = await Promise.all([startTestServer({ env: { YARD_REQUEST_TIMEOUT_MS: "1000", YARD_MAX_CONNECTIONS: String(CAP), YARD_MAX_CONNECTIONS_TOTAL: String(TOTAL), YARD_MAX_WAITS: "3" } }), startTestServer()]);
+  [s, board] = await Promise.all([
+    startTestServer({
+      env: {
+        YARD_REQUEST_TIMEOUT_MS: "1000",
+        YARD_MAX_CONNECTIONS: String(CAP),
+        YARD_MAX_CONNECTIONS_TOTAL: String(TOTAL),
+        YARD_MAX_WAITS: "3",
+      },
+    }),
+    startTestServer(),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([s?.dispose(), board?.dispose()]);
@@ -102,7 +120,10 @@ describe("item 7: slow clients are disconnected, connections and long polls are 
       try {
         await waitFor(() => serverSockets(s) >= base + 10, { what: "the server to hold the 10 connections" });
         // The request timeout is 1 s, checked every 2 s: every one of them is gone within ~3 s.
-        const left = await waitFor(() => (serverSockets(s) <= base ? serverSockets(s) : null), { timeoutMs: 8_000, what: "the server's socket count to go back down" });
+        const left = await waitFor(() => (serverSockets(s) <= base ? serverSockets(s) : null), {
+          timeoutMs: 8_000,
+          what: "the server's socket count to go back down",
+        });
         expect(left).toBeLessThanOrEqual(base);
       } finally {
         for (const sock of socks) sock.destroy();
@@ -130,19 +151,46 @@ describe("item 7: slow clients are disconnected, connections and long polls are 
   it("answers a caller over the long-poll cap with RATE_LIMITED at once; its earlier waits, and other callers', still work", async () => {
     const api = adminClient(s);
     const repo = dirs.repo();
-    const { task } = await api.tasks.start.mutate({ repoPath: repo, objective: "hold", argv: ["sleep", "600"], stallMs: 300 });
+    const { task } = await api.tasks.start.mutate({
+      repoPath: repo,
+      objective: "hold",
+      argv: ["sleep", "600"],
+      stallMs: 300,
+    });
     // A pane of the person's (an orchestrator) with a task of its own.
     const envFile = path.join(dirs.tmp(), "env.txt");
-    await api.panes.spawn.mutate({ argv: ["sh", "-c", `env > ${envFile}.tmp && mv ${envFile}.tmp ${envFile}; exec sleep 600`], cwd: path.dirname(envFile) });
-    const paneToken = await waitFor(() => (existsSync(envFile) ? /^YARD_TOKEN=(.*)$/m.exec(readFileSync(envFile, "utf8"))?.[1] : null), { what: "the pane's token" });
+    await api.panes.spawn.mutate({
+      argv: ["sh", "-c", `env > ${envFile}.tmp && mv ${envFile}.tmp ${envFile}; exec sleep 600`],
+      cwd: path.dirname(envFile),
+    });
+    const paneToken = await waitFor(
+      () => (existsSync(envFile) ? /^YARD_TOKEN=(.*)$/m.exec(readFileSync(envFile, "utf8"))?.[1] : null),
+      { what: "the pane's token" },
+    );
     const asPane = clientWithToken(s, paneToken);
-    const own = (await asPane.tasks.start.mutate({ repoPath: dirs.repo(), objective: "hold", argv: ["sleep", "600"], stallMs: 300 })).task;
+    const own = (
+      await asPane.tasks.start.mutate({
+        repoPath: dirs.repo(),
+        objective: "hold",
+        argv: ["sleep", "600"],
+        stallMs: 300,
+      })
+    ).task;
 
     // Four at once from one caller: three are held, the one over the cap is refused at once.
-    const fourWaits = (client: typeof api, id: string) => [0, 1, 2, 3].map(() => client.tasks.wait.query({ id, until: "terminal", timeoutMs: 20_000 }).then((r) => ({ ok: r }), (e: unknown) => ({ err: e })));
+    const fourWaits = (client: typeof api, id: string) =>
+      [0, 1, 2, 3].map(() =>
+        client.tasks.wait.query({ id, until: "terminal", timeoutMs: 20_000 }).then(
+          (r) => ({ ok: r }),
+          (e: unknown) => ({ err: e }),
+        ),
+      );
     const mine = fourWaits(api, task.id);
     const first = await Promise.race(mine);
-    expect("err" in first && (await errorOf(() => Promise.reject(first.err)))).toMatchObject({ code: "RATE_LIMITED", details: { max: 3 } });
+    expect("err" in first && (await errorOf(() => Promise.reject(first.err)))).toMatchObject({
+      code: "RATE_LIMITED",
+      details: { max: 3 },
+    });
     // The pane is another caller, with slots of its own.
     const panes = fourWaits(asPane, own.id);
     const paneFirst = await Promise.race(panes);
@@ -159,12 +207,19 @@ describe("item 7: slow clients are disconnected, connections and long polls are 
       expect(results.filter((r) => "err" in r)).toHaveLength(1);
       for (const r of results) if ("ok" in r) expect(r.ok.tasks[0]).toMatchObject({ id, state: "canceled" });
     }
-    expect((await api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 1_000 })).tasks[0]!.state).toBe("canceled");
+    expect((await api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 1_000 })).tasks[0]!.state).toBe(
+      "canceled",
+    );
   });
 
   it("gives a wait's slot back as soon as its caller goes away, not at its timeout", async () => {
     const api = adminClient(s);
-    const { task } = await api.tasks.start.mutate({ repoPath: dirs.repo(), objective: "hold", argv: ["sleep", "600"], stallMs: 300 });
+    const { task } = await api.tasks.start.mutate({
+      repoPath: dirs.repo(),
+      objective: "hold",
+      argv: ["sleep", "600"],
+      stallMs: 300,
+    });
     const url = `${s.url}/api/trpc/tasks.wait?input=${encodeURIComponent(JSON.stringify({ id: task.id, until: "terminal", timeoutMs: 600_000 }))}`;
     // Three callers that send the request and hang up without reading the answer.
     const gone = [0, 1, 2].map(() => {
@@ -173,22 +228,40 @@ describe("item 7: slow clients are disconnected, connections and long polls are 
       req.on("error", () => {});
       return ac;
     });
-    await waitFor(async () => (await errorOf(() => api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 1 }))).code === "RATE_LIMITED", { what: "the three waits to hold every slot" });
+    await waitFor(
+      async () =>
+        (await errorOf(() => api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 1 }))).code ===
+        "RATE_LIMITED",
+      { what: "the three waits to hold every slot" },
+    );
     for (const ac of gone) ac.abort();
     // Their slots come back at once: a wait gets in (and times out on its own short clock).
-    const next = await waitFor(async () => {
-      const e = await errorOf(() => api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 50 }));
-      return e.code === "TIMEOUT" ? e : null;
-    }, { timeoutMs: 5_000, what: "a slot freed by a caller that went away" });
+    const next = await waitFor(
+      async () => {
+        const e = await errorOf(() => api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 50 }));
+        return e.code === "TIMEOUT" ? e : null;
+      },
+      { timeoutMs: 5_000, what: "a slot freed by a caller that went away" },
+    );
     expect(next.code).toBe("TIMEOUT");
     await api.tasks.cancel.mutate({ id: task.id });
   });
 });
 
 /** A socket.io handshake with these headers: "connected", or the refusal's HTTP status and body. */
-function socketHandshake(server: TestServer, extraHeaders: Record<string, string>, transport: "polling" | "websocket"): Promise<string> {
+function socketHandshake(
+  server: TestServer,
+  extraHeaders: Record<string, string>,
+  transport: "polling" | "websocket",
+): Promise<string> {
   return new Promise((resolve) => {
-    const sock = io(server.url, { path: "/socket.io", transports: [transport], extraHeaders, reconnection: false, timeout: 5_000 });
+    const sock = io(server.url, {
+      path: "/socket.io",
+      transports: [transport],
+      extraHeaders,
+      reconnection: false,
+      timeout: 5_000,
+    });
     sock.on("connect", () => {
       sock.close();
       resolve("connected");
@@ -200,7 +273,8 @@ function socketHandshake(server: TestServer, extraHeaders: Record<string, string
   });
 }
 
-const yardCode = (body: string) => (JSON.parse(body) as { error?: { data?: { yard?: { code?: string } } } }).error?.data?.yard?.code;
+const yardCode = (body: string) =>
+  (JSON.parse(body) as { error?: { data?: { yard?: { code?: string } } } }).error?.data?.yard?.code;
 
 describe("item 9: a browser session is a cookie plus a key that no other local server receives", () => {
   it("logs in with a per-install __Host- cookie (Secure, HttpOnly, SameSite=Strict) and a page that keeps the key in the origin's storage", async () => {
@@ -218,13 +292,19 @@ describe("item 9: a browser session is a cookie plus a key that no other local s
     expect(setCookie).not.toContain(key!);
     expect(res.body).toContain(`localStorage.setItem("switchyard.sessionKey"`);
     expect(res.body).toContain(`location.replace(`);
-    expect(res.headers["content-security-policy"]).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=*';.*frame-ancestors 'none'/);
+    expect(res.headers["content-security-policy"]).toMatch(
+      /^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=*';.*frame-ancestors 'none'/,
+    );
     expect(res.body).not.toContain(board.token);
     // sessions.json keeps hashes of both halves only.
     const stored = readFileSync(path.join(board.home, "sessions.json"), "utf8");
     expect(stored).not.toContain(pair!.split("=")[1]!);
     expect(stored).not.toContain(key!);
-    expect(JSON.parse(stored).sessions.at(-1)).toEqual({ hash: expect.stringMatching(/^[0-9a-f]{64}$/), keyHash: expect.stringMatching(/^[0-9a-f]{64}$/), createdAt: expect.any(Number) });
+    expect(JSON.parse(stored).sessions.at(-1)).toEqual({
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      keyHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      createdAt: expect.any(Number),
+    });
     // The name is this install's: the same at every login, another install's differs.
     const name = pair!.split("=")[0];
     expect((await browserLogin(board.loginUrl)).cookie.split("=")[0]).toBe(name);
@@ -247,7 +327,10 @@ describe("item 9: a browser session is a cookie plus a key that no other local s
     expect(await socketHandshake(board, { cookie }, "websocket")).toMatch(/^refused/);
     // A key of another session does not complete it either.
     const other = await browserLogin(board.loginUrl);
-    expect((await request(`${board.url}/api/trpc/projects.list`, { headers: { cookie, "x-yard-session-key": other.key } })).status).toBe(401);
+    expect(
+      (await request(`${board.url}/api/trpc/projects.list`, { headers: { cookie, "x-yard-session-key": other.key } }))
+        .status,
+    ).toBe(401);
     expect(await socketHandshake(board, { cookie, "x-yard-session-key": other.key }, "websocket")).toMatch(/^refused/);
     // The cookie alone still passes the pages' gate (their shell carries no data); nothing does without it.
     const page = await request(`${board.url}/`, { headers: { cookie, accept: "text/html" } });
@@ -257,17 +340,28 @@ describe("item 9: a browser session is a cookie plus a key that no other local s
     // Cookie and key together, as the board's own clients send them: admitted everywhere.
     const session = await browserLogin(board.loginUrl);
     expect((await request(`${board.url}/api/trpc/projects.list`, { headers: session.headers })).status).toBe(200);
-    expect((await request(`${board.url}/socket.io/?EIO=4&transport=polling`, { headers: session.headers })).status).toBe(200);
+    expect(
+      (await request(`${board.url}/socket.io/?EIO=4&transport=polling`, { headers: session.headers })).status,
+    ).toBe(200);
     expect(await socketHandshake(board, session.headers, "websocket")).toBe("connected");
     expect(await socketHandshake(board, session.headers, "polling")).toBe("connected");
     // The browser's WebSocket cannot set headers: the key rides in the handshake's query there.
     const viaQuery = await new Promise<string>((resolve) => {
-      const sock = io(board.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie: session.cookie }, query: { yardSessionKey: session.key }, reconnection: false });
+      const sock = io(board.url, {
+        path: "/socket.io",
+        transports: ["websocket"],
+        extraHeaders: { cookie: session.cookie },
+        query: { yardSessionKey: session.key },
+        reconnection: false,
+      });
       sock.on("connect", () => (sock.close(), resolve("connected")));
       sock.on("connect_error", (e) => (sock.close(), resolve(`refused: ${e.message}`)));
     });
     expect(viaQuery).toBe("connected");
     // The install token (the CLI) is unchanged.
-    expect((await request(`${board.url}/api/trpc/projects.list`, { headers: { authorization: `Bearer ${board.token}` } })).status).toBe(200);
+    expect(
+      (await request(`${board.url}/api/trpc/projects.list`, { headers: { authorization: `Bearer ${board.token}` } }))
+        .status,
+    ).toBe(200);
   });
 });

@@ -47,27 +47,47 @@ describe("security baseline", () => {
     const res = await trpcPost(server.url, "projects.add", { path: ROOT });
     expect(res.status).toBe(401);
     expect(JSON.parse(res.body).error.data.yard.code).toBe("UNAUTHORIZED");
-    expect((await request(`${server.url}/api/trpc/projects.list`, { headers: { authorization: "Bearer wrong-token-wrong-token-wrong-token-xx" } })).status).toBe(401);
+    expect(
+      (
+        await request(`${server.url}/api/trpc/projects.list`, {
+          headers: { authorization: "Bearer wrong-token-wrong-token-wrong-token-xx" },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it("refuses a foreign Host even with the token (DNS rebinding)", async () => {
-    const res = await request(`${server.url}/api/trpc/projects.list`, { headers: { ...bearer(), host: "evil.example" } });
+    const res = await request(`${server.url}/api/trpc/projects.list`, {
+      headers: { ...bearer(), host: "evil.example" },
+    });
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body).error.data.yard.code).toBe("FORBIDDEN");
     const health = await request(`${server.url}/api/health`, { headers: { host: `evil.example:${server.port}` } });
     expect(health.status).toBe(403);
     for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`, `[::1]:${server.port}`]) {
-      expect((await request(`${server.url}/api/trpc/projects.list`, { headers: { ...bearer(), host } })).status).toBe(200);
+      expect((await request(`${server.url}/api/trpc/projects.list`, { headers: { ...bearer(), host } })).status).toBe(
+        200,
+      );
     }
   });
 
   it("refuses a cross-origin POST with the token and changes nothing", async () => {
     const repo = makeRepo();
     cleanup.push(repo);
-    const res = await trpcPost(server.url, "projects.add", { path: repo }, { ...bearer(), origin: "http://evil.example" });
+    const res = await trpcPost(
+      server.url,
+      "projects.add",
+      { path: repo },
+      { ...bearer(), origin: "http://evil.example" },
+    );
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body).error.data.yard.code).toBe("FORBIDDEN");
-    const cross = await trpcPost(server.url, "projects.add", { path: repo }, { ...bearer(), "sec-fetch-site": "cross-site" });
+    const cross = await trpcPost(
+      server.url,
+      "projects.add",
+      { path: repo },
+      { ...bearer(), "sec-fetch-site": "cross-site" },
+    );
     expect(cross.status).toBe(403);
     const list = await yard(server, ["--json", "project", "list"]);
     expect(list.json.projects.map((p: { path: string }) => p.path)).not.toContain(repo);
@@ -88,13 +108,25 @@ describe("security baseline", () => {
     expect((await request(`${server.url}/api/trpc/projects.list`, { headers: s.headers })).status).toBe(200);
     // The cookie alone (what another server on 127.0.0.1 receives) is refused, and so is a forged one.
     expect((await request(`${server.url}/api/trpc/projects.list`, { headers: { cookie: s.cookie } })).status).toBe(401);
-    expect((await request(`${server.url}/api/trpc/projects.list`, { headers: { ...s.headers, cookie: `${s.cookie.split("=")[0]}=forged` } })).status).toBe(401);
+    expect(
+      (
+        await request(`${server.url}/api/trpc/projects.list`, {
+          headers: { ...s.headers, cookie: `${s.cookie.split("=")[0]}=forged` },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it("admits socket.io handshakes only with the token and from the server's own origin", async () => {
     const attempt = (extraHeaders: Record<string, string>) =>
       new Promise<string>((resolve) => {
-        const s = io(server.url, { path: "/socket.io", transports: ["polling"], extraHeaders, reconnection: false, timeout: 5000 });
+        const s = io(server.url, {
+          path: "/socket.io",
+          transports: ["polling"],
+          extraHeaders,
+          reconnection: false,
+          timeout: 5000,
+        });
         s.on("connect", () => {
           s.close();
           resolve("connected");
@@ -117,7 +149,9 @@ describe("yard CLI: projects and agents", () => {
     const before = await yard(server, ["--json", "project", "list"]);
     const res = await yard(server, ["--json", "project", "add", dir]);
     expect(res.code).toBe(1);
-    expect(res.json).toEqual({ error: { code: "BAD_PARAMS", message: `${dir} is not a git repository`, details: { path: dir } } });
+    expect(res.json).toEqual({
+      error: { code: "BAD_PARAMS", message: `${dir} is not a git repository`, details: { path: dir } },
+    });
     const after = await yard(server, ["--json", "project", "list"]);
     expect(after.json.projects).toEqual(before.json.projects);
     expect(existsSync(path.join(dir, ".git"))).toBe(false);
@@ -174,9 +208,27 @@ describe("yard CLI: projects and agents", () => {
   });
 
   it("adds a validated custom agent profile", async () => {
-    const ok = await yard(server, ["--json", "agent", "add", "my-aider", "--role", "worker", "--env", "FOO=bar", "--", "aider", "--yes"]);
+    const ok = await yard(server, [
+      "--json",
+      "agent",
+      "add",
+      "my-aider",
+      "--role",
+      "worker",
+      "--env",
+      "FOO=bar",
+      "--",
+      "aider",
+      "--yes",
+    ]);
     expect(ok.code).toBe(0);
-    expect(ok.json.agent).toMatchObject({ id: "my-aider", argv: ["aider", "--yes"], envNames: ["FOO"], builtIn: false, supportsHooks: false });
+    expect(ok.json.agent).toMatchObject({
+      id: "my-aider",
+      argv: ["aider", "--yes"],
+      envNames: ["FOO"],
+      builtIn: false,
+      supportsHooks: false,
+    });
     // Env values are write-only: neither the add reply nor the list ever carries them.
     expect(ok.json.agent.env).toBeUndefined();
     expect(ok.stdout).not.toContain("bar");
@@ -206,7 +258,9 @@ describe("yard CLI: projects and agents", () => {
     expect(again.json.error.code).toBe("NOT_FOUND");
     const builtIn = await yard(server, ["--json", "agent", "remove", "demo"]);
     expect(builtIn.json.error.code).toBe("CONFLICT");
-    expect((await yard(server, ["--json", "agent", "list"])).json.agents.map((a: { id: string }) => a.id)).toContain("demo");
+    expect((await yard(server, ["--json", "agent", "list"])).json.agents.map((a: { id: string }) => a.id)).toContain(
+      "demo",
+    );
   });
 
   it("reports usage errors as BAD_PARAMS with exit code 2 and one JSON document", async () => {
@@ -225,9 +279,13 @@ describe("yard CLI: projects and agents", () => {
   it("status works with zero configuration, and with YARD_URL/YARD_TOKEN", async () => {
     const res = await yard(server, ["--json", "status"]);
     expect(res.json).toMatchObject({ ok: true, url: server.url, loginUrl: server.loginUrl });
-    const viaEnv = await yard({ home: tmpDir("yard-other-home-") }, ["--json", "status"], { env: { YARD_URL: server.url, YARD_TOKEN: server.token } });
+    const viaEnv = await yard({ home: tmpDir("yard-other-home-") }, ["--json", "status"], {
+      env: { YARD_URL: server.url, YARD_TOKEN: server.token },
+    });
     expect(viaEnv.json).toMatchObject({ ok: true, url: server.url });
-    const wrong = await yard({ home: tmpDir("yard-other-home-") }, ["--json", "status"], { env: { YARD_URL: server.url, YARD_TOKEN: "x".repeat(43) } });
+    const wrong = await yard({ home: tmpDir("yard-other-home-") }, ["--json", "status"], {
+      env: { YARD_URL: server.url, YARD_TOKEN: "x".repeat(43) },
+    });
     expect(wrong.code).toBe(1);
     expect(wrong.json.error.code).toBe("UNAUTHORIZED");
   });

@@ -24,10 +24,58 @@ const dirs: string[] = [];
 
 // Field names the procedures use, so random objects get past the first layer of validation.
 const FIELDS = [
-  "id", "paneId", "taskId", "projectId", "argv", "agent", "cwd", "env", "label", "text", "mode", "lines", "cursor", "reader", "cols", "rows",
-  "repoPath", "path", "objective", "constraints", "acceptanceCriteria", "outputFormat", "title", "contextId", "baseRef", "branch", "status",
-  "summary", "artifacts", "changedFiles", "evidence", "merge", "discard", "until", "timeoutMs", "since", "type", "limit", "event", "payload",
-  "name", "role", "supportsHooks", "enter", "data", "keepBranch", "deleteBranch", "target", "states", "live", "parentPaneId", "stallMs",
+  "id",
+  "paneId",
+  "taskId",
+  "projectId",
+  "argv",
+  "agent",
+  "cwd",
+  "env",
+  "label",
+  "text",
+  "mode",
+  "lines",
+  "cursor",
+  "reader",
+  "cols",
+  "rows",
+  "repoPath",
+  "path",
+  "objective",
+  "constraints",
+  "acceptanceCriteria",
+  "outputFormat",
+  "title",
+  "contextId",
+  "baseRef",
+  "branch",
+  "status",
+  "summary",
+  "artifacts",
+  "changedFiles",
+  "evidence",
+  "merge",
+  "discard",
+  "until",
+  "timeoutMs",
+  "since",
+  "type",
+  "limit",
+  "event",
+  "payload",
+  "name",
+  "role",
+  "supportsHooks",
+  "enter",
+  "data",
+  "keepBranch",
+  "deleteBranch",
+  "target",
+  "states",
+  "live",
+  "parentPaneId",
+  "stallMs",
 ];
 
 function randomValue(rand: () => number, depth = 0): unknown {
@@ -42,13 +90,33 @@ function randomValue(rand: () => number, depth = 0): unknown {
       () => 0,
       () => "",
       () => "x".repeat(Math.floor(rand() * 300)),
-      () => pick(["pane", "tsk", "paneabcd1234", "tskabcd1234", "*", "**.*", "../../etc/passwd", "/", "/tmp", "{{node}}", "{{x}}", "a\0b", "\u202e\u0000\uffff", "completed", "screen", "delta", "settled"]),
+      () =>
+        pick([
+          "pane",
+          "tsk",
+          "paneabcd1234",
+          "tskabcd1234",
+          "*",
+          "**.*",
+          "../../etc/passwd",
+          "/",
+          "/tmp",
+          "{{node}}",
+          "{{x}}",
+          "a\0b",
+          "\u202e\u0000\uffff",
+          "completed",
+          "screen",
+          "delta",
+          "settled",
+        ]),
       () => String.fromCharCode(...Array.from({ length: 20 }, () => Math.floor(rand() * 0xffff))),
     ])();
   }
   if (r < 0.55) return Array.from({ length: Math.floor(rand() * 6) }, () => randomValue(rand, depth + 1));
   const o: Record<string, unknown> = {};
-  for (let i = Math.floor(rand() * 6); i > 0; i--) o[rand() < 0.85 ? pick(FIELDS) : `k${Math.floor(rand() * 100)}`] = randomValue(rand, depth + 1);
+  for (let i = Math.floor(rand() * 6); i > 0; i--)
+    o[rand() < 0.85 ? pick(FIELDS) : `k${Math.floor(rand() * 100)}`] = randomValue(rand, depth + 1);
   return o;
 }
 
@@ -70,7 +138,9 @@ function hostileValues(): unknown[] {
 }
 
 type Procedure = { _def: { type: "query" | "mutation" | "subscription" } };
-const procedures = Object.entries((appRouter as unknown as { _def: { procedures: Record<string, Procedure> } })._def.procedures);
+const procedures = Object.entries(
+  (appRouter as unknown as { _def: { procedures: Record<string, Procedure> } })._def.procedures,
+);
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -80,7 +150,12 @@ beforeAll(async () => {
   const envDir = mkdtempSync(path.join(os.tmpdir(), "yard-fuzz-"));
   dirs.push(envDir);
   const envFile = path.join(envDir, "env");
-  await api.tasks.start.mutate({ repoPath: repo, objective: "hold", argv: ["sh", "-c", `echo "$YARD_TOKEN" > ${envFile}.tmp && mv ${envFile}.tmp ${envFile}; exec sleep 600`], stallMs: 300 });
+  await api.tasks.start.mutate({
+    repoPath: repo,
+    objective: "hold",
+    argv: ["sh", "-c", `echo "$YARD_TOKEN" > ${envFile}.tmp && mv ${envFile}.tmp ${envFile}; exec sleep 600`],
+    stallMs: 300,
+  });
   workerToken = (await waitFor(() => (existsSync(envFile) ? readFileSync(envFile, "utf8").trim() : null))).trim();
 });
 afterAll(async () => {
@@ -93,7 +168,9 @@ async function call(name: string, kind: string, input: unknown, token: string) {
   if (kind === "query") {
     const q = JSON.stringify(input);
     // Query inputs travel in the URL; keep them under Node's 16 KiB header limit.
-    const url = `${server.url}/api/trpc/${name}` + (q === undefined ? "" : `?input=${encodeURIComponent(q.length > 8000 ? q.slice(0, 8000) : q)}`);
+    const url =
+      `${server.url}/api/trpc/${name}` +
+      (q === undefined ? "" : `?input=${encodeURIComponent(q.length > 8000 ? q.slice(0, 8000) : q)}`);
     return request(url, { headers });
   }
   return request(`${server.url}/api/trpc/${name}`, { method: "POST", headers, body: JSON.stringify(input) ?? "" });
@@ -129,11 +206,13 @@ describe("fuzz", () => {
       if (name === "server.stop") continue; // valid input stops the server by design; covered below last
       const inputs = [...hostileValues(), ...Array.from({ length: 25 }, () => randomValue(rand))];
       for (const input of inputs) {
-        for (const token of [server.token, workerToken]) expectTyped(name, await call(name, proc._def.type, input, token));
+        for (const token of [server.token, workerToken])
+          expectTyped(name, await call(name, proc._def.type, input, token));
       }
     }
     for (const input of Array.from({ length: 20 }, () => randomValue(rand))) {
-      const withTimeout = input && typeof input === "object" && !Array.isArray(input) ? { ...input, timeoutMs: 50 } : input;
+      const withTimeout =
+        input && typeof input === "object" && !Array.isArray(input) ? { ...input, timeoutMs: 50 } : input;
       expectTyped("tasks.wait", await call("tasks.wait", "query", withTimeout, server.token));
     }
     await healthy();
@@ -141,14 +220,20 @@ describe("fuzz", () => {
 
   it("answers hostile input to server.stop with typed errors (valid input would stop the server)", async () => {
     for (const input of [...hostileValues(), "x", { all: "yes" }, { all: 1 }, [true]]) {
-      for (const token of [server.token, workerToken]) expectTyped("server.stop", await call("server.stop", "mutation", input, token));
+      for (const token of [server.token, workerToken])
+        expectTyped("server.stop", await call("server.stop", "mutation", input, token));
     }
     await healthy();
   });
 
   it("answers random and hostile payloads on every socket event and keeps the connection usable", async () => {
     const { headers } = await browserLogin(server.loginUrl);
-    const sock: Socket = io(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: headers, reconnection: false });
+    const sock: Socket = io(server.url, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      extraHeaders: headers,
+      reconnection: false,
+    });
     await new Promise<void>((resolve, reject) => {
       sock.on("connect", () => resolve());
       sock.on("connect_error", reject);
@@ -156,9 +241,15 @@ describe("fuzz", () => {
     const rand = mulberry32(7);
     const withAck = ["pane:attach", "pane:input", "pane:resize"];
     for (const event of [...withAck, "pane:detach", "events:subscribe"]) {
-      for (const input of [...hostileValues().filter((v) => JSON.stringify(v).length < 900_000), ...Array.from({ length: 25 }, () => randomValue(rand))]) {
+      for (const input of [
+        ...hostileValues().filter((v) => JSON.stringify(v).length < 900_000),
+        ...Array.from({ length: 25 }, () => randomValue(rand)),
+      ]) {
         if (withAck.includes(event)) {
-          const reply = (await sock.timeout(5000).emitWithAck(event, input)) as { ok: boolean; error?: { code: string } };
+          const reply = (await sock.timeout(5000).emitWithAck(event, input)) as {
+            ok: boolean;
+            error?: { code: string };
+          };
           if (!reply.ok) {
             expect([event, reply.error!.code in ERROR_CODES]).toEqual([event, true]);
             expect(reply.error!.code).not.toBe("INTERNAL");
@@ -169,7 +260,10 @@ describe("fuzz", () => {
       }
     }
     // Still connected and answering.
-    const ping = (await sock.timeout(5000).emitWithAck("pane:attach", { paneId: "paneabcd1234" })) as { ok: boolean; error?: { code: string } };
+    const ping = (await sock.timeout(5000).emitWithAck("pane:attach", { paneId: "paneabcd1234" })) as {
+      ok: boolean;
+      error?: { code: string };
+    };
     expect(ping).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
     expect(sock.connected).toBe(true);
     sock.close();

@@ -41,8 +41,15 @@ async function paneWithEnv(extra: { taskRepo?: string } = {}) {
   const paneId = extra.taskRepo
     ? (await api.tasks.start.mutate({ repoPath: extra.taskRepo, objective: "hold", argv, stallMs: 300 })).pane!.id
     : (await api.panes.spawn.mutate({ argv, cwd: dir })).id;
-  const text = await waitFor(() => (existsSync(envFile) ? readFileSync(envFile, "utf8") : null), { what: "the pane's env file" });
-  const env = Object.fromEntries(text.split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+  const text = await waitFor(() => (existsSync(envFile) ? readFileSync(envFile, "utf8") : null), {
+    what: "the pane's env file",
+  });
+  const env = Object.fromEntries(
+    text
+      .split("\n")
+      .filter((l) => l.includes("="))
+      .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+  );
   return { paneId, env, dir };
 }
 
@@ -50,14 +57,22 @@ describe("1 and 4: pane tokens", () => {
   it("refuses a forged pane token on every procedure, including the ones open to any caller", async () => {
     const live = await paneWithEnv();
     const forged = `yp_${live.paneId}_${"A".repeat(32)}`;
-    for (const proc of ["status", "agents.list", "panes.get?input=" + encodeURIComponent(JSON.stringify({ id: live.paneId }))]) {
+    for (const proc of [
+      "status",
+      "agents.list",
+      "panes.get?input=" + encodeURIComponent(JSON.stringify({ id: live.paneId })),
+    ]) {
       const res = await request(`${server.url}/api/trpc/${proc}`, { headers: bearer(forged) });
       expect([proc, res.status, yardCode(res.body)]).toEqual([proc, 401, "UNAUTHORIZED"]);
     }
-    const unknownPane = await request(`${server.url}/api/trpc/status`, { headers: bearer(`yp_panedoesnotexist_${"B".repeat(32)}`) });
+    const unknownPane = await request(`${server.url}/api/trpc/status`, {
+      headers: bearer(`yp_panedoesnotexist_${"B".repeat(32)}`),
+    });
     expect(unknownPane.status).toBe(401);
     // The real token of the same pane works.
-    expect((await request(`${server.url}/api/trpc/status`, { headers: bearer(live.env.YARD_TOKEN!) })).status).toBe(200);
+    expect((await request(`${server.url}/api/trpc/status`, { headers: bearer(live.env.YARD_TOKEN!) })).status).toBe(
+      200,
+    );
     await api.panes.kill.mutate({ id: live.paneId });
   });
 
@@ -82,8 +97,12 @@ describe("1 and 4: pane tokens", () => {
     expect((await asPane.status.query()).principal).toBe("pane");
     await api.panes.kill.mutate({ id: free.paneId });
     expect((await errorOf(() => asPane.status.query())).code).toBe("UNAUTHORIZED");
-    expect((await errorOf(() => asPane.panes.spawn.mutate({ argv: ["true"], cwd: free.dir }))).code).toBe("UNAUTHORIZED");
-    expect((await request(`${server.url}/api/trpc/status`, { headers: bearer(free.env.YARD_TOKEN!) })).status).toBe(401);
+    expect((await errorOf(() => asPane.panes.spawn.mutate({ argv: ["true"], cwd: free.dir }))).code).toBe(
+      "UNAUTHORIZED",
+    );
+    expect((await request(`${server.url}/api/trpc/status`, { headers: bearer(free.env.YARD_TOKEN!) })).status).toBe(
+      401,
+    );
   });
 
   it("a discarded task's worker token dies with its pane", async () => {
@@ -93,7 +112,9 @@ describe("1 and 4: pane tokens", () => {
     expect((await asWorker.tasks.get.query({ id: taskId })).id).toBe(taskId);
     await api.tasks.finish.mutate({ id: taskId, discard: {} });
     expect((await errorOf(() => asWorker.tasks.get.query({ id: taskId }))).code).toBe("UNAUTHORIZED");
-    expect((await errorOf(() => asWorker.tasks.report.mutate({ status: "completed", summary: "late" }))).code).toBe("UNAUTHORIZED");
+    expect((await errorOf(() => asWorker.tasks.report.mutate({ status: "completed", summary: "late" }))).code).toBe(
+      "UNAUTHORIZED",
+    );
   });
 });
 
@@ -104,7 +125,9 @@ describe("3: the role gate inside a pane", () => {
     expect(worker.env.YARD_PANE).toBe(worker.paneId);
     // `env -u YARD_TOKEN yard status` inside the pane, with the data dir in reach: refused.
     const { YARD_TOKEN: _dropped, ...withoutToken } = worker.env;
-    const res = await yard(server, ["--json", "status"], { env: { ...withoutToken, YARD_TOKEN: "", YARD_HOME: server.home } });
+    const res = await yard(server, ["--json", "status"], {
+      env: { ...withoutToken, YARD_TOKEN: "", YARD_HOME: server.home },
+    });
     expect(res.code).toBe(1);
     expect(res.json.error).toMatchObject({ code: "UNAUTHORIZED" });
     expect(res.json.error.message).toContain("never used inside a pane");
@@ -132,14 +155,28 @@ describe("2 and 7: globs and input caps", () => {
     const worker = await paneWithEnv({ taskRepo: repoWith() });
     const asWorker = clientWithToken(server, worker.env.YARD_TOKEN!);
     const huge = "x".repeat(64 * 1024 + 1);
-    expect((await errorOf(() => asWorker.tasks.report.mutate({ status: "completed", summary: huge }))).code).toBe("BAD_PARAMS");
-    expect((await errorOf(() => asWorker.tasks.report.mutate({ status: "completed", summary: "ok", evidence: { log: huge } }))).code).toBe("BAD_PARAMS");
+    expect((await errorOf(() => asWorker.tasks.report.mutate({ status: "completed", summary: huge }))).code).toBe(
+      "BAD_PARAMS",
+    );
+    expect(
+      (
+        await errorOf(() =>
+          asWorker.tasks.report.mutate({ status: "completed", summary: "ok", evidence: { log: huge } }),
+        )
+      ).code,
+    ).toBe("BAD_PARAMS");
     let deep: unknown = 1;
     for (let i = 0; i < 200; i++) deep = { d: deep };
-    const deepErr = await errorOf(() => asWorker.tasks.report.mutate({ status: "completed", summary: "ok", evidence: deep as Record<string, unknown> }));
+    const deepErr = await errorOf(() =>
+      asWorker.tasks.report.mutate({ status: "completed", summary: "ok", evidence: deep as Record<string, unknown> }),
+    );
     expect(deepErr.code).toBe("BAD_PARAMS");
-    expect((await errorOf(() => api.panes.submit.mutate({ id: worker.paneId, text: "y".repeat(256 * 1024 + 1) }))).code).toBe("BAD_PARAMS");
-    expect((await errorOf(() => api.tasks.start.mutate({ repoPath: repoWith(), objective: "z".repeat(300 * 1024) }))).code).toBe("BAD_PARAMS");
+    expect(
+      (await errorOf(() => api.panes.submit.mutate({ id: worker.paneId, text: "y".repeat(256 * 1024 + 1) }))).code,
+    ).toBe("BAD_PARAMS");
+    expect(
+      (await errorOf(() => api.tasks.start.mutate({ repoPath: repoWith(), objective: "z".repeat(300 * 1024) }))).code,
+    ).toBe("BAD_PARAMS");
     // The task is untouched by all of that.
     expect((await api.tasks.get.query({ id: worker.env.YARD_TASK! })).state).not.toBe("completed");
     await api.tasks.cancel.mutate({ id: worker.env.YARD_TASK! });
@@ -147,16 +184,29 @@ describe("2 and 7: globs and input caps", () => {
 
   it("refuses a body over the limit with a typed 413 and stays healthy", async () => {
     const big = JSON.stringify({ repoPath: "/tmp", objective: "x".repeat(5 * 1024 * 1024) });
-    const res = await request(`${server.url}/api/trpc/tasks.start`, { method: "POST", headers: { ...bearer(server.token), "content-type": "application/json" }, body: big });
+    const res = await request(`${server.url}/api/trpc/tasks.start`, {
+      method: "POST",
+      headers: { ...bearer(server.token), "content-type": "application/json" },
+      body: big,
+    });
     expect(res.status).toBe(413);
     expect(yardCode(res.body)).toBe("PAYLOAD_TOO_LARGE");
     // Chunked (no Content-Length) is counted too.
     const chunked = await new Promise<number>((resolve, reject) => {
       const u = new URL(`${server.url}/api/trpc/tasks.start`);
-      const req = http.request({ hostname: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { ...bearer(server.token), "content-type": "application/json", "transfer-encoding": "chunked" } }, (r) => {
-        r.resume();
-        resolve(r.statusCode ?? 0);
-      });
+      const req = http.request(
+        {
+          hostname: u.hostname,
+          port: u.port,
+          path: u.pathname,
+          method: "POST",
+          headers: { ...bearer(server.token), "content-type": "application/json", "transfer-encoding": "chunked" },
+        },
+        (r) => {
+          r.resume();
+          resolve(r.statusCode ?? 0);
+        },
+      );
       req.on("error", reject);
       for (let i = 0; i < 5; i++) req.write("x".repeat(1024 * 1024));
       req.end();
@@ -167,7 +217,11 @@ describe("2 and 7: globs and input caps", () => {
 
   it("refuses a deeply nested body before parsing it (400, not 500)", async () => {
     const body = "[".repeat(100_000) + "]".repeat(100_000);
-    const res = await request(`${server.url}/api/trpc/tasks.report`, { method: "POST", headers: { ...bearer(server.token), "content-type": "application/json" }, body });
+    const res = await request(`${server.url}/api/trpc/tasks.report`, {
+      method: "POST",
+      headers: { ...bearer(server.token), "content-type": "application/json" },
+      body,
+    });
     expect(res.status).toBe(400);
     expect(yardCode(res.body)).toBe("BAD_PARAMS");
   });
@@ -200,7 +254,12 @@ describe("5: refusals leave nothing behind", () => {
 
   it("discard removes the worktree directory and its empty parent completely", async () => {
     const repo = repoWith();
-    const { task } = await api.tasks.start.mutate({ repoPath: repo, objective: "hold", argv: ["sh", "-c", "echo hi > untracked.txt; mkdir -p deep/er; echo x > deep/er/f; exec sleep 600"], stallMs: 300 });
+    const { task } = await api.tasks.start.mutate({
+      repoPath: repo,
+      objective: "hold",
+      argv: ["sh", "-c", "echo hi > untracked.txt; mkdir -p deep/er; echo x > deep/er/f; exec sleep 600"],
+      stallMs: 300,
+    });
     await waitFor(() => existsSync(path.join(task.worktreePath!, "deep/er/f")));
     const repoFolder = path.dirname(task.worktreePath!);
     expect(path.dirname(repoFolder)).toBe(path.join(server.home, "worktrees"));
@@ -246,7 +305,9 @@ describe("6: file modes", () => {
 describe("8: relative paths", () => {
   it("refuses relative repoPath, worktree path and cwd instead of resolving them against the server's cwd", async () => {
     expect((await errorOf(() => api.tasks.start.mutate({ repoPath: ".", objective: "x" }))).code).toBe("BAD_PARAMS");
-    expect((await errorOf(() => api.tasks.start.mutate({ repoPath: repoWith(), objective: "x", path: "wt/here" }))).code).toBe("BAD_PARAMS");
+    expect(
+      (await errorOf(() => api.tasks.start.mutate({ repoPath: repoWith(), objective: "x", path: "wt/here" }))).code,
+    ).toBe("BAD_PARAMS");
     expect((await errorOf(() => api.panes.spawn.mutate({ argv: ["true"], cwd: "tmp" }))).code).toBe("BAD_PARAMS");
     expect((await errorOf(() => api.projects.add.mutate({ path: "." }))).code).toBe("BAD_PARAMS");
   });
@@ -258,7 +319,11 @@ describe("9: typed errors for malformed requests", () => {
     expect([get.status, yardCode(get.body)]).toEqual([405, "BAD_PARAMS"]);
     const post = await trpcPost(server.url, "projects.list", {}, bearer(server.token));
     expect([post.status, yardCode(post.body)]).toEqual([405, "BAD_PARAMS"]);
-    const text = await request(`${server.url}/api/trpc/projects.add`, { method: "POST", headers: { ...bearer(server.token), "content-type": "text/plain" }, body: "hello" });
+    const text = await request(`${server.url}/api/trpc/projects.add`, {
+      method: "POST",
+      headers: { ...bearer(server.token), "content-type": "text/plain" },
+      body: "hello",
+    });
     expect(text.status).toBeLessThan(500);
     expect(yardCode(text.body)).toBe("BAD_PARAMS");
     const emptyArgv = await errorOf(() => api.agents.add.mutate({ id: "empty-argv", argv: [] }));
@@ -269,7 +334,9 @@ describe("9: typed errors for malformed requests", () => {
   it("answers an existing non-empty worktree path with CONFLICT", async () => {
     const dir = tmp();
     writeFileSync(path.join(dir, "mine.txt"), "keep");
-    const err = await errorOf(() => api.tasks.start.mutate({ repoPath: repoWith(), objective: "x", argv: ["true"], path: dir }));
+    const err = await errorOf(() =>
+      api.tasks.start.mutate({ repoPath: repoWith(), objective: "x", argv: ["true"], path: dir }),
+    );
     expect(err.code).toBe("CONFLICT");
     expect(readdirSync(dir)).toEqual(["mine.txt"]);
   });
@@ -278,7 +345,12 @@ describe("9: typed errors for malformed requests", () => {
 describe("10: agents.remove", () => {
   it("refuses to remove a profile while a running task uses it, and removes it once the task is finished", async () => {
     await api.agents.add.mutate({ id: "busy-agent", argv: ["sh", "-c", "exec sleep 600"] });
-    const { task } = await api.tasks.start.mutate({ repoPath: repoWith(), objective: "hold", agent: "busy-agent", readyTimeoutMs: 60_000 });
+    const { task } = await api.tasks.start.mutate({
+      repoPath: repoWith(),
+      objective: "hold",
+      agent: "busy-agent",
+      readyTimeoutMs: 60_000,
+    });
     const refused = await errorOf(() => api.agents.remove.mutate({ id: "busy-agent" }));
     expect(refused).toMatchObject({ code: "CONFLICT", details: { id: "busy-agent", activeTasks: 1 } });
     expect((await api.agents.list.query()).map((a) => a.id)).toContain("busy-agent");
@@ -302,7 +374,9 @@ describe("10: headers, timeouts, sockets and sessions", () => {
       const net = await import("node:net");
       const reply = await new Promise<string | null>((resolve) => {
         let got = "";
-        const sock = net.connect(s.port, "127.0.0.1", () => sock.write("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "));
+        const sock = net.connect(s.port, "127.0.0.1", () =>
+          sock.write("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "),
+        );
         sock.on("data", (d) => (got += d));
         sock.on("close", () => resolve(got));
         sock.on("error", () => resolve(got));
@@ -324,7 +398,12 @@ describe("10: headers, timeouts, sockets and sessions", () => {
 
     // A socket opened with a session is closed when that session is rotated away.
     const login3 = await browserLogin(server.loginUrl);
-    const sock = io(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: login3.headers, reconnection: false });
+    const sock = io(server.url, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      extraHeaders: login3.headers,
+      reconnection: false,
+    });
     await new Promise<void>((resolve, reject) => {
       sock.on("connect", () => resolve());
       sock.on("connect_error", reject);
@@ -333,7 +412,12 @@ describe("10: headers, timeouts, sockets and sessions", () => {
     await browserLogin(server.loginUrl, login3.cookie);
     expect(await disconnected).toBe("io server disconnect");
     // And the revoked session cannot open a new one.
-    const again = io(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: login3.headers, reconnection: false });
+    const again = io(server.url, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      extraHeaders: login3.headers,
+      reconnection: false,
+    });
     const refused = await new Promise<boolean>((resolve) => {
       again.on("connect", () => resolve(false));
       again.on("connect_error", () => resolve(true));
@@ -344,7 +428,12 @@ describe("10: headers, timeouts, sockets and sessions", () => {
 
   it("acknowledges an event subscription with the seq it streams after: nothing after it is missed", async () => {
     const { headers } = await browserLogin(server.loginUrl);
-    const sock = io(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: headers, reconnection: false });
+    const sock = io(server.url, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      extraHeaders: headers,
+      reconnection: false,
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         sock.on("connect", () => resolve());
@@ -358,7 +447,9 @@ describe("10: headers, timeouts, sockets and sessions", () => {
       const ack = await subscribe({ type: "pane.spawned" });
       expect(ack).toEqual({ ok: true, head: expect.any(Number) });
       const after = (await api.panes.spawn.mutate({ argv: ["sleep", "600"], cwd: tmp() })).id;
-      await waitFor(() => seen.some((e) => e.paneId === after) || null, { what: "the pane.spawned event of the pane spawned after the ack" });
+      await waitFor(() => seen.some((e) => e.paneId === after) || null, {
+        what: "the pane.spawned event of the pane spawned after the ack",
+      });
       expect(seen.every((e) => e.seq > ack.head && e.type === "pane.spawned")).toBe(true);
       expect(seen.some((e) => e.paneId === before)).toBe(false);
       // A malformed subscription is refused in the ack and subscribes to nothing.

@@ -32,7 +32,13 @@ function envOf(extra: Record<string, string>): Record<string, string> {
 
 /** `node cli/bin/yard.js mcp` as an MCP server, connected to the SDK's client. */
 async function connect(env: Record<string, string>): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [YARD_BIN, "mcp"], env: envOf(env), cwd: ROOT, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [YARD_BIN, "mcp"],
+    env: envOf(env),
+    cwd: ROOT,
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr?.on("data", (d) => (stderr += d));
   const client = new Client({ name: "yard-test", version: "0.0.0" });
@@ -48,7 +54,11 @@ async function connect(env: Record<string, string>): Promise<Client> {
 /** The install token's client: discovers the server from YARD_HOME, as `yard` does. */
 const asUser = () => connect({ YARD_HOME: server.home, YARD_URL: "", YARD_TOKEN: "" });
 
-type Result = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
+type Result = {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+};
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Result> {
   return (await client.callTool({ name, arguments: args }, undefined, { timeout: 110_000 })) as Result;
 }
@@ -71,7 +81,23 @@ describe("yard mcp", () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toEqual(TOOLS.map((t) => t.name));
-    for (const name of ["status", "task_start", "task_wait", "task_get", "task_list", "task_diff", "task_report", "task_follow_up", "task_cancel", "task_finish", "task_events", "pane_read", "pane_send_keys", "attention", "review_submit"]) {
+    for (const name of [
+      "status",
+      "task_start",
+      "task_wait",
+      "task_get",
+      "task_list",
+      "task_diff",
+      "task_report",
+      "task_follow_up",
+      "task_cancel",
+      "task_finish",
+      "task_events",
+      "pane_read",
+      "pane_send_keys",
+      "attention",
+      "review_submit",
+    ]) {
       expect(names).toContain(name);
     }
     for (const tool of TOOLS) {
@@ -80,12 +106,29 @@ describe("yard mcp", () => {
       expect(listed.inputSchema).toMatchObject(jsonSchemaOf(tool));
       expect(listed.annotations?.readOnlyHint).toBe(tool.kind === "query");
     }
-    const get = tools.find((t) => t.name === "task_get")!.inputSchema as { properties: Record<string, { pattern?: string }>; required: string[] };
+    const get = tools.find((t) => t.name === "task_get")!.inputSchema as {
+      properties: Record<string, { pattern?: string }>;
+      required: string[];
+    };
     expect(get.required).toEqual(["id"]);
     expect(get.properties.id!.pattern).toBe("^tsk[a-z0-9]{4,40}$");
-    const start = tools.find((t) => t.name === "task_start")!.inputSchema as { properties: Record<string, unknown>; required: string[] };
+    const start = tools.find((t) => t.name === "task_start")!.inputSchema as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
     expect(start.required).toEqual(["objective"]);
-    expect(Object.keys(start.properties)).toEqual(expect.arrayContaining(["repoPath", "projectId", "agent", "argv", "contextId", "constraints", "acceptanceCriteria", "backlog"]));
+    expect(Object.keys(start.properties)).toEqual(
+      expect.arrayContaining([
+        "repoPath",
+        "projectId",
+        "agent",
+        "argv",
+        "contextId",
+        "constraints",
+        "acceptanceCriteria",
+        "backlog",
+      ]),
+    );
   });
 
   it("starts a demo-agent task, waits for it and reads its diff", async () => {
@@ -95,21 +138,41 @@ describe("yard mcp", () => {
     expect(status.structuredContent).toMatchObject({ ok: true, principal: "admin" });
 
     const objective = "write mcp-notes.txt hello from the MCP server\nreport completed wrote mcp-notes.txt";
-    const started = await call(client, "task_start", { repoPath: repo, objective, title: "mcp task", agent: "demo", contextId: "mcp-1" });
+    const started = await call(client, "task_start", {
+      repoPath: repo,
+      objective,
+      title: "mcp task",
+      agent: "demo",
+      contextId: "mcp-1",
+    });
     expect(started.isError, JSON.stringify(started)).toBeFalsy();
-    const { task, pane } = started.structuredContent as { task: { id: string; state: string; contextId: string }; pane: { id: string } };
+    const { task, pane } = started.structuredContent as {
+      task: { id: string; state: string; contextId: string };
+      pane: { id: string };
+    };
     expect(task).toMatchObject({ state: "pending", contextId: "mcp-1" });
     expect(pane.id).toMatch(/^pane/);
     expect(docOf(started)).toEqual(started.structuredContent);
 
     const waited = await call(client, "task_wait", { id: task.id, timeoutMs: 90_000 });
     expect(waited.isError, JSON.stringify(waited)).toBeFalsy();
-    const [done] = (waited.structuredContent as { tasks: Array<{ id: string; state: string; result: { status: string; summary: string } | null }> }).tasks;
-    expect(done).toMatchObject({ id: task.id, state: "completed", result: { status: "completed", summary: "wrote mcp-notes.txt" } });
+    const [done] = (
+      waited.structuredContent as {
+        tasks: Array<{ id: string; state: string; result: { status: string; summary: string } | null }>;
+      }
+    ).tasks;
+    expect(done).toMatchObject({
+      id: task.id,
+      state: "completed",
+      result: { status: "completed", summary: "wrote mcp-notes.txt" },
+    });
 
     const diff = await call(client, "task_diff", { id: task.id });
     expect(diff.isError, JSON.stringify(diff)).toBeFalsy();
-    const d = diff.structuredContent as { diff: string; files: Array<{ path: string; status: string; additions: number }> };
+    const d = diff.structuredContent as {
+      diff: string;
+      files: Array<{ path: string; status: string; additions: number }>;
+    };
     expect(d.files).toEqual([expect.objectContaining({ path: "mcp-notes.txt", status: "added", additions: 1 })]);
     expect(d.diff).toContain("+hello from the MCP server");
 
@@ -136,7 +199,10 @@ describe("yard mcp", () => {
     // A missing required value is the server's BAD_PARAMS too, not the SDK's own validation text.
     const missing = await call(client, "task_start", { repoPath: repo });
     expect(missing.isError).toBe(true);
-    expect(docOf(missing).error).toMatchObject({ code: "BAD_PARAMS", details: { issues: [expect.objectContaining({ path: "objective" })] } });
+    expect(docOf(missing).error).toMatchObject({
+      code: "BAD_PARAMS",
+      details: { issues: [expect.objectContaining({ path: "objective" })] },
+    });
   });
 
   it("acts with a worker pane's token inside that pane: the same gates as the CLI there", async () => {
@@ -166,7 +232,12 @@ describe("the tool table", () => {
   type Proc = { _def: { type: string; inputs: z.ZodType[] } };
   const procedures = (appRouter as unknown as { _def: { procedures: Record<string, Proc> } })._def.procedures;
   /** JSON Schema with descriptions dropped (the table may word things for agents). */
-  const shapeOf = (schema: z.ZodType) => JSON.parse(JSON.stringify(z.toJSONSchema(schema, { target: "draft-7", io: "input" }), (k, v) => (k === "description" ? undefined : v)));
+  const shapeOf = (schema: z.ZodType) =>
+    JSON.parse(
+      JSON.stringify(z.toJSONSchema(schema, { target: "draft-7", io: "input" }), (k, v) =>
+        k === "description" ? undefined : v,
+      ),
+    );
 
   it("names real procedures of the right kind, with their exact input schemas", () => {
     for (const tool of TOOLS) {
@@ -186,9 +257,15 @@ describe("the tool table", () => {
   });
 
   it("keeps the SDK and zod out of the CLI bundle the other commands run", () => {
-    const stamp = JSON.parse(readFileSync(path.join(ROOT, "cli/dist/yard.stamp.json"), "utf8")) as { inputs: Record<string, number> };
-    expect(Object.keys(stamp.inputs).filter((p) => /@modelcontextprotocol|[\\/]zod[\\/]|cli[\\/]mcp[\\/]/.test(p))).toEqual([]);
-    const mcp = JSON.parse(readFileSync(path.join(ROOT, "cli/dist/yard-mcp.stamp.json"), "utf8")) as { inputs: Record<string, number> };
+    const stamp = JSON.parse(readFileSync(path.join(ROOT, "cli/dist/yard.stamp.json"), "utf8")) as {
+      inputs: Record<string, number>;
+    };
+    expect(
+      Object.keys(stamp.inputs).filter((p) => /@modelcontextprotocol|[\\/]zod[\\/]|cli[\\/]mcp[\\/]/.test(p)),
+    ).toEqual([]);
+    const mcp = JSON.parse(readFileSync(path.join(ROOT, "cli/dist/yard-mcp.stamp.json"), "utf8")) as {
+      inputs: Record<string, number>;
+    };
     expect(Object.keys(mcp.inputs)).toEqual(expect.arrayContaining(["cli/mcp/server.ts", "cli/mcp/tools.ts"]));
   });
 });

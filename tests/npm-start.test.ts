@@ -21,8 +21,13 @@ function npm(home: string, args: string[]): Promise<{ code: number; out: string 
     execFile(
       "npm",
       args,
-      { cwd: ROOT, env: { ...process.env, YARD_HOME: home, YARD_NO_UI: "1", YARD_URL: "", YARD_TOKEN: "" }, timeout: 90_000 },
-      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, out: stdout + stderr }),
+      {
+        cwd: ROOT,
+        env: { ...process.env, YARD_HOME: home, YARD_NO_UI: "1", YARD_URL: "", YARD_TOKEN: "" },
+        timeout: 90_000,
+      },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, out: stdout + stderr }),
     );
   });
 }
@@ -39,7 +44,8 @@ function ancestors(pid: number): string[] {
   return out;
 }
 
-const serverInfo = (home: string) => JSON.parse(readFileSync(path.join(home, "server.json"), "utf8")) as { url: string; pid: number };
+const serverInfo = (home: string) =>
+  JSON.parse(readFileSync(path.join(home, "server.json"), "utf8")) as { url: string; pid: number };
 
 describe("npm start", () => {
   it("returns once the board serves, with no npm process left as its parent; a second start says it runs; npm stop stops it", async () => {

@@ -102,7 +102,11 @@ function untilScreen(panes: PaneManager, id: string, re: RegExp, timeoutMs = 20_
   });
 }
 
-function nextEvent(journal: EventJournal, q: { paneId: string; type: string }, accept: (e: YardEvent) => boolean = () => true): Promise<YardEvent> {
+function nextEvent(
+  journal: EventJournal,
+  q: { paneId: string; type: string },
+  accept: (e: YardEvent) => boolean = () => true,
+): Promise<YardEvent> {
   return new Promise((resolve) => {
     const off = journal.subscribe((e) => {
       if (!accept(e)) return;
@@ -112,13 +116,15 @@ function nextEvent(journal: EventJournal, q: { paneId: string; type: string }, a
   });
 }
 
-const all = async (panes: PaneManager, id: string) => splitLines((await panes.read(id, { mode: "tail", lines: 1_000_000 })).text);
+const all = async (panes: PaneManager, id: string) =>
+  splitLines((await panes.read(id, { mode: "tail", lines: 1_000_000 })).text);
 
 describe("final screen", () => {
   it("is saved before the pane is reported exited; the mirror is disposed and reads come from the saved screen, also after a restart", async () => {
     const home = tempHome();
     const s1 = await services(home);
-    const script = "stty -echo; printf 'first line\\nsecond line\\n\\033[1mstatus: working'; read x; printf '\\r\\033[Kstatus: done\\nbye\\n'";
+    const script =
+      "stty -echo; printf 'first line\\nsecond line\\n\\033[1mstatus: working'; read x; printf '\\r\\033[Kstatus: done\\nbye\\n'";
     const pane = await s1.panes.spawn({ argv: ["sh", "-c", script], cwd: home, cols: 60, rows: 8 });
     await untilScreen(s1.panes, pane.id, /status: working/);
     const before = await s1.panes.read(pane.id, { mode: "delta", cursor: 0, reader: "orchestrator" });
@@ -127,7 +133,11 @@ describe("final screen", () => {
 
     const file = path.join(paths(home).screens, `${pane.id}.json`);
     // At the moment the journal says "exited", the screen is on disk and a read succeeds.
-    const atExitEvent = nextEvent(s1.journal, { paneId: pane.id, type: "pane.lifecycle" }, (e) => e.payload.to === "exited").then(async (e) => ({
+    const atExitEvent = nextEvent(
+      s1.journal,
+      { paneId: pane.id, type: "pane.lifecycle" },
+      (e) => e.payload.to === "exited",
+    ).then(async (e) => ({
       e,
       saved: existsSync(file),
       tail: await s1.panes.read(pane.id, { mode: "tail", lines: 10 }),
@@ -166,8 +176,14 @@ describe("final screen", () => {
     expect(await s2.panes.get(pane.id)).toMatchObject({ lifecycle: "exited", exitCode: 0, live: false });
     expect(await s2.panes.read(pane.id, { mode: "screen" })).toEqual(screen1);
     expect(await all(s2.panes, pane.id)).toEqual(["first line", "second line", "status: done", "bye"]);
-    expect(await s2.panes.read(pane.id, { mode: "delta", cursor: before.cursor, reader: "orchestrator" })).toEqual(after);
-    expect(await s2.panes.read(pane.id, { mode: "delta", cursor: after.cursor })).toMatchObject({ text: "", cursor: after.cursor, dropped: null });
+    expect(await s2.panes.read(pane.id, { mode: "delta", cursor: before.cursor, reader: "orchestrator" })).toEqual(
+      after,
+    );
+    expect(await s2.panes.read(pane.id, { mode: "delta", cursor: after.cursor })).toMatchObject({
+      text: "",
+      cursor: after.cursor,
+      dropped: null,
+    });
     expect(s2.panes.isLive(pane.id)).toBe(false);
 
     // The browser's attach gets the saved snapshot, which renders the same screen.
@@ -207,7 +223,9 @@ describe("output written right before exit", () => {
     const home = tempHome();
     const s1 = await services(home);
     const expected = Array.from({ length: 10_000 }, (_, i) => `line ${i + 1}`);
-    const spawned = await Promise.all([0, 1, 2].map(() => s1.panes.spawn({ argv: ["seq", "-f", "line %.0f", "1", "10000"], cwd: home, rows: 24 })));
+    const spawned = await Promise.all(
+      [0, 1, 2].map(() => s1.panes.spawn({ argv: ["seq", "-f", "line %.0f", "1", "10000"], cwd: home, rows: 24 })),
+    );
     const exits = spawned.map((p) => exitOf(s1.panes, p.id));
     // Keep the main thread busy: longer than node-pty's 200 ms socket timeout at once, then in bursts.
     const busy = (ms: number) => {
@@ -238,7 +256,9 @@ describe("output written right before exit", () => {
     const previous = process.env.YARD_SCROLLBACK_LINES;
     process.env.YARD_SCROLLBACK_LINES = "100";
     try {
-      await expect(createServices({ home: tempHome(), token: TOKEN, url: () => "" })).rejects.toThrow("YARD_SCROLLBACK_LINES must be a whole number of lines from 5000 to 100000 (got 100)");
+      await expect(createServices({ home: tempHome(), token: TOKEN, url: () => "" })).rejects.toThrow(
+        "YARD_SCROLLBACK_LINES must be a whole number of lines from 5000 to 100000 (got 100)",
+      );
     } finally {
       if (previous === undefined) delete process.env.YARD_SCROLLBACK_LINES;
       else process.env.YARD_SCROLLBACK_LINES = previous;
@@ -254,12 +274,25 @@ describe("backpressure", () => {
     const journal = new EventJournal(new EventStore(db));
     const high = 16 * 1024;
     const host = await PaneHostClient.open({ home, log: () => {}, entry: HOST_BUNDLE });
-    const panes = new PaneManager({ store: new PaneStore(db), journal, agents: new AgentProfiles(new ProfileStore(db)), home, url: () => "", host, scrollbackLines: 12_000, backpressure: { highBytes: high, lowBytes: 4 * 1024 } });
+    const panes = new PaneManager({
+      store: new PaneStore(db),
+      journal,
+      agents: new AgentProfiles(new ProfileStore(db)),
+      home,
+      url: () => "",
+      host,
+      scrollbackLines: 12_000,
+      backpressure: { highBytes: high, lowBytes: 4 * 1024 },
+    });
     await host.ready();
     cleanups.push(() => panes.shutdown());
     // Four panes writing output that is slow to parse (alternate-screen switches) as fast as they can.
     const lines = 5000;
-    const spawned = await Promise.all([0, 1, 2, 3].map(() => panes.spawn({ argv: [process.execPath, FLOOD, String(lines), "2"], cwd: home, cols: 80, rows: 24 })));
+    const spawned = await Promise.all(
+      [0, 1, 2, 3].map(() =>
+        panes.spawn({ argv: [process.execPath, FLOOD, String(lines), "2"], cwd: home, cols: 80, rows: 24 }),
+      ),
+    );
     const stats = await Promise.all(
       spawned.map(
         (p) =>

@@ -29,7 +29,13 @@ beforeAll(async () => {
   const w = await startRecordingWorker(api, dirs.repo());
   inHome = { worktree: w.task.worktreePath!, env: w.env };
   const explicit = path.join(dirs.tmp(), "elsewhere");
-  const t = await api.tasks.start.mutate({ repoPath: dirs.repo(), objective: "x", argv: ["sh", "-c", "exec sleep 600"], path: explicit, stallMs: 300 });
+  const t = await api.tasks.start.mutate({
+    repoPath: dirs.repo(),
+    objective: "x",
+    argv: ["sh", "-c", "exec sleep 600"],
+    path: explicit,
+    stallMs: 300,
+  });
   outside = { worktree: t.task.worktreePath! };
   mkdirSync(path.join(outside.worktree, "src", "deep"), { recursive: true });
   neutral = dirs.tmp();
@@ -40,7 +46,8 @@ afterAll(async () => {
 });
 
 /** `yard --json ARGS` with only `env` on top of a person's environment (YARD_HOME reachable, token file readable). */
-const run = (args: string[], env: Record<string, string>, cwd = neutral) => yard(server, ["--json", ...args], { env, cwd });
+const run = (args: string[], env: Record<string, string>, cwd = neutral) =>
+  yard(server, ["--json", ...args], { env, cwd });
 
 async function expectRefused(args: string[], env: Record<string, string>, cwd: string | undefined, why: RegExp) {
   const r = await run(args, env, cwd);
@@ -79,7 +86,12 @@ describe("pane-ish environments never fall back to the install token", () => {
     const { YARD_TOKEN: _t, YARD_URL: _u, ...rest } = inHome.env;
     const guessedHome = inHome.worktree.slice(0, inHome.worktree.indexOf(`${path.sep}worktrees${path.sep}`));
     expect(guessedHome).toBe(server.home);
-    await expectRefused(["project", "list"], { ...rest, YARD_PANE: "", YARD_HOME: guessedHome }, inHome.worktree, /YARD_PANE/);
+    await expectRefused(
+      ["project", "list"],
+      { ...rest, YARD_PANE: "", YARD_HOME: guessedHome },
+      inHome.worktree,
+      /YARD_PANE/,
+    );
   });
 
   it("no YARD_* variable at all, but the working directory is a task's worktree under the data dir: refused", async () => {
@@ -90,7 +102,12 @@ describe("pane-ish environments never fall back to the install token", () => {
   });
 
   it("a task worktree at an explicit path outside the data dir, from a subdirectory: refused", async () => {
-    await expectRefused(["status"], {}, path.join(outside.worktree, "src", "deep"), /git worktree on the task branch yard\//);
+    await expectRefused(
+      ["status"],
+      {},
+      path.join(outside.worktree, "src", "deep"),
+      /git worktree on the task branch yard\//,
+    );
     // The repository itself (its main worktree) is the person's own: allowed.
     const main = (await api.tasks.list.query({})).find((t) => t.worktreePath === outside.worktree)!.repoPath;
     const r = await run(["status"], {}, main);
@@ -111,12 +128,19 @@ describe("pane-ish environments never fall back to the install token", () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.json.principal).toBe("pane");
     // The person may still use the install token explicitly, from anywhere.
-    const explicit = await run(["status"], { YARD_URL: server.url, YARD_TOKEN: server.token, YARD_PANE: "" }, inHome.worktree);
+    const explicit = await run(
+      ["status"],
+      { YARD_URL: server.url, YARD_TOKEN: server.token, YARD_PANE: "" },
+      inHome.worktree,
+    );
     expect(explicit.json.principal).toBe("admin");
   });
 
   it("yard serve is refused too: it would run the board as the person and print the login link", async () => {
-    for (const [env, cwd] of [[{ YARD_PANE: "" }, neutral], [{}, inHome.worktree]] as const) {
+    for (const [env, cwd] of [
+      [{ YARD_PANE: "" }, neutral],
+      [{}, inHome.worktree],
+    ] as const) {
       const r = await run(["serve", "--port", "0"], env, cwd);
       expect(r.code, r.stdout + r.stderr).toBe(1);
       expect(r.json.error.code).toBe("UNAUTHORIZED");
@@ -126,12 +150,28 @@ describe("pane-ish environments never fall back to the install token", () => {
 
   it("yard mcp follows the same rule: a tool call with YARD_PANE empty is UNAUTHORIZED", async () => {
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ ...process.env, YARD_HOME: server.home, YARD_URL: "", YARD_TOKEN: "", YARD_PANE: "" })) if (v !== undefined) env[k] = v;
-    const transport = new StdioClientTransport({ command: process.execPath, args: [YARD_BIN, "mcp"], env, cwd: ROOT, stderr: "pipe" });
+    for (const [k, v] of Object.entries({
+      ...process.env,
+      YARD_HOME: server.home,
+      YARD_URL: "",
+      YARD_TOKEN: "",
+      YARD_PANE: "",
+    }))
+      if (v !== undefined) env[k] = v;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [YARD_BIN, "mcp"],
+      env,
+      cwd: ROOT,
+      stderr: "pipe",
+    });
     const client = new Client({ name: "yard-test", version: "0.0.0" });
     await client.connect(transport);
     try {
-      const res = (await client.callTool({ name: "project_list", arguments: {} })) as { isError?: boolean; content: Array<{ text?: string }> };
+      const res = (await client.callTool({ name: "project_list", arguments: {} })) as {
+        isError?: boolean;
+        content: Array<{ text?: string }>;
+      };
       expect(res.isError).toBe(true);
       expect(JSON.parse(res.content[0]!.text!).error.code).toBe("UNAUTHORIZED");
     } finally {
@@ -142,9 +182,15 @@ describe("pane-ish environments never fall back to the install token", () => {
   it("yard hook posts nothing without the pane's own token, whatever data dir it can read", async () => {
     const before = (await api.events.list.query({ paneId: inHome.env.YARD_PANE!, type: "pane.hook" })).events.length;
     const { YARD_TOKEN: _t, ...rest } = inHome.env;
-    const r = await yard(server, ["hook", "Stop"], { env: { ...rest, YARD_HOME: server.home }, input: JSON.stringify({ hook_event_name: "Stop" }), cwd: inHome.worktree });
+    const r = await yard(server, ["hook", "Stop"], {
+      env: { ...rest, YARD_HOME: server.home },
+      input: JSON.stringify({ hook_event_name: "Stop" }),
+      cwd: inHome.worktree,
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("nothing posted");
-    expect((await api.events.list.query({ paneId: inHome.env.YARD_PANE!, type: "pane.hook" })).events.length).toBe(before);
+    expect((await api.events.list.query({ paneId: inHome.env.YARD_PANE!, type: "pane.hook" })).events.length).toBe(
+      before,
+    );
   });
 });

@@ -35,7 +35,8 @@ type Api = ReturnType<typeof adminClient>;
 const B_LINES = Array.from({ length: 30 }, (_, i) => `b${i + 1}`);
 
 /** The whole rendered history of a pane, line by line. */
-const everything = async (api: Api, id: string) => splitLines((await api.panes.read.query({ id, mode: "tail", lines: 10_000 })).text);
+const everything = async (api: Api, id: string) =>
+  splitLines((await api.panes.read.query({ id, mode: "tail", lines: 10_000 })).text);
 
 describe("a server restart", () => {
   it("keeps every working task working to completion, with reads, hooks, exits and the browser reattached", async () => {
@@ -48,25 +49,54 @@ describe("a server restart", () => {
     let api = adminClient(s1);
 
     // A: blocked on a permission prompt. B: printing. C: its next hook waits for a file.
-    const A = await api.tasks.start.mutate({ repoPath: repo, agent: "demo", objective: "write a.txt from-A\nask may I commit a?\ncommit add a\nreport completed A done" });
-    const B = await api.tasks.start.mutate({ repoPath: repo, agent: "demo", objective: [...B_LINES.flatMap((l) => [`print ${l}`, "sleep 120"]), "ask finish b?", "report completed B done"].join("\n") });
+    const A = await api.tasks.start.mutate({
+      repoPath: repo,
+      agent: "demo",
+      objective: "write a.txt from-A\nask may I commit a?\ncommit add a\nreport completed A done",
+    });
+    const B = await api.tasks.start.mutate({
+      repoPath: repo,
+      agent: "demo",
+      objective: [
+        ...B_LINES.flatMap((l) => [`print ${l}`, "sleep 120"]),
+        "ask finish b?",
+        "report completed B done",
+      ].join("\n"),
+    });
     const gate = path.join(tmp, "gate");
-    const C = await api.tasks.start.mutate({ repoPath: repo, argv: [process.execPath, GATED, gate, "C done"], objective: "gated work" });
+    const C = await api.tasks.start.mutate({
+      repoPath: repo,
+      argv: [process.execPath, GATED, gate, "C done"],
+      objective: "gated work",
+    });
     // D: a plain pane that exits (code 4) once its file exists.
     const dGate = path.join(tmp, "d-gate");
-    const D = await api.panes.spawn.mutate({ argv: ["sh", "-c", `while [ ! -e ${dGate} ]; do sleep 0.05; done; echo bye-d; exit 4`], cwd: tmp });
+    const D = await api.panes.spawn.mutate({
+      argv: ["sh", "-c", `while [ ! -e ${dGate} ]; do sleep 0.05; done; echo bye-d; exit 4`],
+      cwd: tmp,
+    });
 
-    await waitFor(async () => (await api.panes.get.query({ id: A.pane!.id })).lifecycle === "blocked", { timeoutMs: 60_000, what: "A blocked" });
+    await waitFor(async () => (await api.panes.get.query({ id: A.pane!.id })).lifecycle === "blocked", {
+      timeoutMs: 60_000,
+      what: "A blocked",
+    });
     await api.tasks.wait.query({ id: C.task.id, until: "working", timeoutMs: 60_000 });
     // The reader's transcript of B, taken while B prints.
     const reader = "orchestrator";
-    const first = await waitFor(async () => {
-      const d = await api.panes.read.query({ id: B.pane!.id, mode: "delta", cursor: 0, reader });
-      return splitLines(d.text).includes("b3") ? d : null;
-    }, { timeoutMs: 60_000, what: "B printing" });
+    const first = await waitFor(
+      async () => {
+        const d = await api.panes.read.query({ id: B.pane!.id, mode: "delta", cursor: 0, reader });
+        return splitLines(d.text).includes("b3") ? d : null;
+      },
+      { timeoutMs: 60_000, what: "B printing" },
+    );
     const transcript = splitLines(first.text);
     // E: still pending (its agent takes a while to be ready) when the server dies.
-    const E = await api.tasks.start.mutate({ repoPath: repo, argv: ["env", "DEMO_START_DELAY_MS=1500", process.execPath, DEMO], objective: "write e.txt from-E\nreport completed E done" });
+    const E = await api.tasks.start.mutate({
+      repoPath: repo,
+      argv: ["env", "DEMO_START_DELAY_MS=1500", process.execPath, DEMO],
+      objective: "write e.txt from-E\nreport completed E done",
+    });
     expect((await api.tasks.get.query({ id: E.task.id })).state).toBe("pending");
     const before = new Map<string, number | null>();
     for (const p of [A.pane!, B.pane!, C.pane!, D]) before.set(p.id, (await api.panes.get.query({ id: p.id })).pid);
@@ -78,12 +108,17 @@ describe("a server restart", () => {
     // While no server is up: C's gated hooks go to the host's relay, D exits.
     writeFileSync(gate, "");
     writeFileSync(dGate, "");
-    const queued = await waitFor(async () => {
-      const st = await hostStatus(s1.home);
-      const cHook = st.queue.some((q) => q.paneId === C.pane!.id && q.kind === "hook" && q.event === "PermissionRequest");
-      const dExit = st.queue.some((q) => q.paneId === D.id && q.kind === "exit" && q.exitCode === 4);
-      return cHook && dExit ? st : null;
-    }, { timeoutMs: 30_000, what: "C's hook and D's exit queued in the host" });
+    const queued = await waitFor(
+      async () => {
+        const st = await hostStatus(s1.home);
+        const cHook = st.queue.some(
+          (q) => q.paneId === C.pane!.id && q.kind === "hook" && q.event === "PermissionRequest",
+        );
+        const dExit = st.queue.some((q) => q.paneId === D.id && q.kind === "exit" && q.exitCode === 4);
+        return cHook && dExit ? st : null;
+      },
+      { timeoutMs: 30_000, what: "C's hook and D's exit queued in the host" },
+    );
     expect(queued).toMatchObject({ hostPid, serverPid: null });
 
     const s2 = await startTestServer({ home: s1.home, env: { YARD_MAX_ACTIVE_TASKS: "8" } });
@@ -94,17 +129,26 @@ describe("a server restart", () => {
 
     // Every task is still alive; none failed; the running panes are the same processes.
     for (const t of [A, B, C, E]) expect((await api.tasks.get.query({ id: t.task.id })).state).not.toBe("failed");
-    for (const p of [A.pane!, B.pane!, C.pane!]) expect(await api.panes.get.query({ id: p.id })).toMatchObject({ live: true, pid: before.get(p.id) });
+    for (const p of [A.pane!, B.pane!, C.pane!])
+      expect(await api.panes.get.query({ id: p.id })).toMatchObject({ live: true, pid: before.get(p.id) });
     // The hook fired while the server was down arrived, through the relay, and the lifecycle followed it.
-    await waitFor(async () => (await api.panes.get.query({ id: C.pane!.id })).lifecycle === "blocked", { what: "C blocked" });
+    await waitFor(async () => (await api.panes.get.query({ id: C.pane!.id })).lifecycle === "blocked", {
+      what: "C blocked",
+    });
     const cHooks = (await api.events.list.query({ paneId: C.pane!.id, type: "pane.hook" })).events;
-    expect(cHooks.find((e) => e.payload.name === "PermissionRequest")?.payload).toMatchObject({ relayed: true, outcome: "transition" });
+    expect(cHooks.find((e) => e.payload.name === "PermissionRequest")?.payload).toMatchObject({
+      relayed: true,
+      outcome: "transition",
+    });
     // D's exit, which happened while no server was attached, is recorded with its final screen.
     expect(await api.panes.get.query({ id: D.id })).toMatchObject({ lifecycle: "exited", exitCode: 4, live: false });
     expect(await everything(api, D.id)).toEqual(["bye-d"]);
 
     // B's delta continues from the cursor taken before the kill: no gap, no repeat.
-    await waitFor(async () => (await api.panes.get.query({ id: B.pane!.id })).lifecycle === "blocked", { timeoutMs: 60_000, what: "B at its question" });
+    await waitFor(async () => (await api.panes.get.query({ id: B.pane!.id })).lifecycle === "blocked", {
+      timeoutMs: 60_000,
+      what: "B at its question",
+    });
     const next = await api.panes.read.query({ id: B.pane!.id, mode: "delta", cursor: first.cursor, reader });
     expect(next.dropped).toBeNull();
     expect(next.start).toBeLessThanOrEqual(first.cursor);
@@ -115,7 +159,12 @@ describe("a server restart", () => {
 
     // The browser reattaches: a snapshot of A, then its live output as A is answered.
     const { headers } = await browserLogin(s2.loginUrl);
-    const sock = io(s2.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: headers, reconnection: false });
+    const sock = io(s2.url, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      extraHeaders: headers,
+      reconnection: false,
+    });
     let view: TerminalMirror | null = null;
     const early: string[] = [];
     let streamed = "";
@@ -125,7 +174,11 @@ describe("a server restart", () => {
       if (view) view.write(m.data);
       else early.push(m.data);
     });
-    const attached = (await sock.timeout(10_000).emitWithAck("pane:attach", { paneId: A.pane!.id })) as { ok: boolean; snapshot: { data: string; cols: number; rows: number }; pane: { live: boolean } };
+    const attached = (await sock.timeout(10_000).emitWithAck("pane:attach", { paneId: A.pane!.id })) as {
+      ok: boolean;
+      snapshot: { data: string; cols: number; rows: number };
+      pane: { live: boolean };
+    };
     expect(attached).toMatchObject({ ok: true, pane: { live: true } });
     view = new TerminalMirror({ cols: attached.snapshot.cols, rows: attached.snapshot.rows });
     view.write(attached.snapshot.data);
@@ -134,7 +187,11 @@ describe("a server restart", () => {
 
     // Answer the blocked ones through panes.sendKeys: every task completes.
     for (const t of [A, B, C]) await api.panes.sendKeys.mutate({ id: t.pane!.id, text: "y" });
-    const done = await Promise.all([A, B, C, E].map((t) => api.tasks.wait.query({ id: t.task.id, until: "terminal", timeoutMs: 120_000 }).then((r) => r.tasks[0]!)));
+    const done = await Promise.all(
+      [A, B, C, E].map((t) =>
+        api.tasks.wait.query({ id: t.task.id, until: "terminal", timeoutMs: 120_000 }).then((r) => r.tasks[0]!),
+      ),
+    );
     expect(done.map((t) => [t.state, t.result?.summary])).toEqual([
       ["completed", "A done"],
       ["completed", "B done"],
@@ -146,13 +203,23 @@ describe("a server restart", () => {
     // What the browser was streamed after its snapshot renders what a read of the pane shows.
     expect(streamed).toContain("Allowed");
     const v = view;
-    await waitFor(async () => (await v.screen()).text === (await api.panes.read.query({ id: A.pane!.id, mode: "screen" })).text, { what: "the streamed screen to match a read" });
+    await waitFor(
+      async () => (await v.screen()).text === (await api.panes.read.query({ id: A.pane!.id, mode: "screen" })).text,
+      { what: "the streamed screen to match a read" },
+    );
     sock.close();
     v.dispose();
 
     // kill -9 of the pane host itself: its panes fail with evidence, as a lost agent always did.
-    const F = await api.tasks.start.mutate({ repoPath: repo, agent: "demo", objective: "ask hold on\nreport completed F" });
-    await waitFor(async () => (await api.panes.get.query({ id: F.pane!.id })).lifecycle === "blocked", { timeoutMs: 60_000, what: "F blocked" });
+    const F = await api.tasks.start.mutate({
+      repoPath: repo,
+      agent: "demo",
+      objective: "ask hold on\nreport completed F",
+    });
+    await waitFor(async () => (await api.panes.get.query({ id: F.pane!.id })).lifecycle === "blocked", {
+      timeoutMs: 60_000,
+      what: "F blocked",
+    });
     process.kill(hostPid!, "SIGKILL");
     const failed = (await api.tasks.wait.query({ id: F.task.id, until: "terminal", timeoutMs: 30_000 })).tasks[0]!;
     expect(failed).toMatchObject({ state: "failed", evidence: { reason: "pane_host_died", lastLifecycle: "blocked" } });
@@ -162,7 +229,9 @@ describe("a server restart", () => {
     expect(existsSync(F.task.worktreePath!)).toBe(true);
     // The next spawn starts a new host.
     const after = await api.panes.spawn.mutate({ argv: ["sh", "-c", "echo after-host; sleep 30"], cwd: tmp });
-    await waitFor(async () => (await api.panes.read.query({ id: after.id })).text.includes("after-host"), { what: "a pane on the new host" });
+    await waitFor(async () => (await api.panes.read.query({ id: after.id })).text.includes("after-host"), {
+      what: "a pane on the new host",
+    });
     const newHost = paneHostPid(s2.home);
     expect(newHost).not.toBe(hostPid);
     expect(isAlive(newHost!)).toBe(true);
@@ -179,19 +248,30 @@ describe("a sandboxed agent across a server restart", () => {
     servers.push(s1);
     let api = adminClient(s1);
     const gateName = ".gate";
-    const { task, pane } = await api.tasks.start.mutate({ repoPath: repo, argv: [process.execPath, GATED, gateName, "sandboxed done"], objective: "gated work", sandbox: true });
+    const { task, pane } = await api.tasks.start.mutate({
+      repoPath: repo,
+      argv: [process.execPath, GATED, gateName, "sandboxed done"],
+      objective: "gated work",
+      sandbox: true,
+    });
     expect(task.sandboxed).toBe(true);
     await api.tasks.wait.query({ id: task.id, until: "working", timeoutMs: 60_000 });
 
     s1.proc.kill("SIGKILL");
     await s1.stop();
     writeFileSync(path.join(task.worktreePath!, gateName), ""); // the agent's cwd is its worktree
-    await waitFor(async () => (await hostStatus(s1.home)).queue.some((q) => q.paneId === pane!.id && q.event === "PermissionRequest"), { timeoutMs: 30_000, what: "the sandboxed agent's hook queued in the host" });
+    await waitFor(
+      async () =>
+        (await hostStatus(s1.home)).queue.some((q) => q.paneId === pane!.id && q.event === "PermissionRequest"),
+      { timeoutMs: 30_000, what: "the sandboxed agent's hook queued in the host" },
+    );
 
     const s2 = await startTestServer({ home: s1.home });
     servers.push(s2);
     api = adminClient(s2);
-    await waitFor(async () => (await api.panes.get.query({ id: pane!.id })).lifecycle === "blocked", { what: "blocked by the relayed hook" });
+    await waitFor(async () => (await api.panes.get.query({ id: pane!.id })).lifecycle === "blocked", {
+      what: "blocked by the relayed hook",
+    });
     await api.panes.sendKeys.mutate({ id: pane!.id, text: "y" });
     // Its report goes through /run/switchyard/api.sock: the socket the new server created.
     const done = (await api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 60_000 })).tasks[0]!;
@@ -207,14 +287,19 @@ describe("a pane host that went idle while no server was up", () => {
     const s1 = await startTestServer({ env });
     servers.push(s1);
     const gateFile = path.join(tmp, "gate");
-    const pane = await adminClient(s1).panes.spawn.mutate({ argv: ["sh", "-c", `while [ ! -e ${gateFile} ]; do sleep 0.05; done; echo finished; exit 5`], cwd: tmp });
+    const pane = await adminClient(s1).panes.spawn.mutate({
+      argv: ["sh", "-c", `while [ ! -e ${gateFile} ]; do sleep 0.05; done; echo finished; exit 5`],
+      cwd: tmp,
+    });
     const hostPid = paneHostPid(s1.home)!;
     s1.proc.kill("SIGKILL");
     await s1.stop();
     writeFileSync(gateFile, "");
     // No pane, no server: the host saves what nobody took and exits.
     await waitFor(() => !isAlive(hostPid), { timeoutMs: 30_000, what: "the idle host to exit" });
-    expect(JSON.parse(readFileSync(path.join(s1.home, "host/pending.json"), "utf8")).deliverables).toMatchObject([{ kind: "exit", paneId: pane.id, exitCode: 5 }]);
+    expect(JSON.parse(readFileSync(path.join(s1.home, "host/pending.json"), "utf8")).deliverables).toMatchObject([
+      { kind: "exit", paneId: pane.id, exitCode: 5 },
+    ]);
 
     const s2 = await startTestServer({ home: s1.home, env });
     servers.push(s2);
@@ -232,7 +317,11 @@ describe("a new pane host", () => {
     dirs.push(home);
     const env = { YARD_HOST_IDLE_MS: "200" };
     // Started as a server starts it, and then no server for five times its idle time.
-    const host = spawn(process.execPath, [path.join(ROOT, "server/dist/panehost.mjs"), "--home", home], { env: { ...process.env, ...env }, stdio: "ignore", detached: true });
+    const host = spawn(process.execPath, [path.join(ROOT, "server/dist/panehost.mjs"), "--home", home], {
+      env: { ...process.env, ...env },
+      stdio: "ignore",
+      detached: true,
+    });
     host.unref();
     const hostPid = await waitFor(() => paneHostPid(home), { what: "the host's pid file" });
     expect(hostPid).toBe(host.pid);
@@ -257,8 +346,15 @@ describe("stopping", () => {
     servers.push(s1);
     let api = adminClient(s1);
     const pidFile = path.join(tmp, "agent.pid");
-    const pane = await api.panes.spawn.mutate({ argv: ["sh", "-c", `echo $$ > ${pidFile}; echo started; exec sleep 600`], cwd: tmp });
-    const agentPid = Number(await waitFor(() => (existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim() || null : null), { what: "the agent's pid" }));
+    const pane = await api.panes.spawn.mutate({
+      argv: ["sh", "-c", `echo $$ > ${pidFile}; echo started; exec sleep 600`],
+      cwd: tmp,
+    });
+    const agentPid = Number(
+      await waitFor(() => (existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim() || null : null), {
+        what: "the agent's pid",
+      }),
+    );
     const hostPid = paneHostPid(s1.home)!;
 
     expect(await s1.stop()).toBe(0); // SIGTERM
@@ -302,7 +398,11 @@ describe("stopping", () => {
     const squatter = net.createServer();
     await new Promise<void>((resolve) => squatter.listen(s1.port, "127.0.0.1", () => resolve()));
     try {
-      await expect(startTestServer({ home: s1.home })).rejects.toThrow(new RegExp(`Port ${s1.port} is already in use, and 1 agent\\(s\\) still running in the pane host expect the server there`));
+      await expect(startTestServer({ home: s1.home })).rejects.toThrow(
+        new RegExp(
+          `Port ${s1.port} is already in use, and 1 agent\\(s\\) still running in the pane host expect the server there`,
+        ),
+      );
     } finally {
       await new Promise((r) => squatter.close(r));
     }

@@ -10,7 +10,8 @@ import { ROOT, startTestServer, type TestServer, yard } from "./helpers/server";
 import { waitFor } from "./helpers/wait";
 
 const FIXTURES = path.join(ROOT, "server/core/hooks/fixtures");
-const fixture = (name: string) => JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), "utf8")) as Record<string, unknown>;
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), "utf8")) as Record<string, unknown>;
 const RECORDER = path.join(ROOT, "tests/programs/recorder.mjs");
 
 let server: TestServer;
@@ -30,12 +31,25 @@ afterAll(async () => {
 let n = 0;
 async function recorder(args: string[] = []) {
   const file = path.join(tmp, `rec-${++n}.bin`);
-  const pane = await api.panes.spawn.mutate({ argv: [process.execPath, RECORDER, file, ...args], cwd: tmp, label: `recorder ${n}` });
-  await waitFor(async () => (await api.panes.read.query({ id: pane.id })).text.includes("ready") || (await api.panes.read.query({ id: pane.id })).text.length > 0, { what: "recorder ready" });
+  const pane = await api.panes.spawn.mutate({
+    argv: [process.execPath, RECORDER, file, ...args],
+    cwd: tmp,
+    label: `recorder ${n}`,
+  });
+  await waitFor(
+    async () =>
+      (await api.panes.read.query({ id: pane.id })).text.includes("ready") ||
+      (await api.panes.read.query({ id: pane.id })).text.length > 0,
+    { what: "recorder ready" },
+  );
   return { pane, file, bytes: () => readFileSync(file, "latin1") };
 }
 const hook = (paneId: string, event: string, payload: Record<string, unknown> = {}) =>
-  api.hooks.post.mutate({ paneId, event, payload: { session_id: "s", transcript_path: "/dev/null", cwd: tmp, hook_event_name: event, ...payload } });
+  api.hooks.post.mutate({
+    paneId,
+    event,
+    payload: { session_id: "s", transcript_path: "/dev/null", cwd: tmp, hook_event_name: event, ...payload },
+  });
 const lifecycle = async (id: string) => (await api.panes.get.query({ id })).lifecycle;
 
 describe("spawn", () => {
@@ -48,7 +62,13 @@ describe("spawn", () => {
       parentPaneId: parent.id,
       relationship: "fork",
     });
-    expect(child).toMatchObject({ parentPaneId: parent.id, rootPaneId: parent.id, relationship: "fork", cwd: tmp, live: true });
+    expect(child).toMatchObject({
+      parentPaneId: parent.id,
+      rootPaneId: parent.id,
+      relationship: "fork",
+      cwd: tmp,
+      live: true,
+    });
     expect(child.pid).toBeGreaterThan(0);
     const env = await waitFor(() => {
       try {
@@ -60,7 +80,12 @@ describe("spawn", () => {
       }
     });
     expect(readFileSync(`${envFile}.pwd`, "utf8").trim()).toBe(realpathSync(tmp));
-    const vars = Object.fromEntries(env.split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+    const vars = Object.fromEntries(
+      env
+        .split("\n")
+        .filter((l) => l.includes("="))
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+    );
     expect(vars.YARD_PANE).toBe(child.id);
     expect(vars.YARD_PARENT_PANE).toBe(parent.id);
     expect(vars.YARD_URL).toBe(server.url);
@@ -80,7 +105,11 @@ describe("spawn", () => {
     const out = (name: string) => path.join(dir, name);
     // A file that does not exist: Node warns about it at start-up, so the warning shows who read it.
     const pane = await api.panes.spawn.mutate({
-      argv: ["sh", "-c", `printf '%s' "$NODE_EXTRA_CA_CERTS" > ${out("agent")}; yard --json whoami > ${out("whoami.tmp")} 2> ${out("stderr")}; mv ${out("whoami.tmp")} ${out("whoami")}; sleep 30`],
+      argv: [
+        "sh",
+        "-c",
+        `printf '%s' "$NODE_EXTRA_CA_CERTS" > ${out("agent")}; yard --json whoami > ${out("whoami.tmp")} 2> ${out("stderr")}; mv ${out("whoami.tmp")} ${out("whoami")}; sleep 30`,
+      ],
       cwd: tmp,
       env: { NODE_EXTRA_CA_CERTS: out("missing-ca.pem") },
     });
@@ -93,11 +122,19 @@ describe("spawn", () => {
 
   it("validates input and creates nothing on bad input", async () => {
     const before = (await api.panes.list.query()).length;
-    expect((await errorOf(() => api.panes.spawn.mutate({ argv: ["true"], cwd: "/nonexistent-dir" }))).code).toBe("BAD_PARAMS");
-    expect((await errorOf(() => api.panes.spawn.mutate({ argv: [] as unknown as string[], cwd: tmp }))).code).toBe("BAD_PARAMS");
+    expect((await errorOf(() => api.panes.spawn.mutate({ argv: ["true"], cwd: "/nonexistent-dir" }))).code).toBe(
+      "BAD_PARAMS",
+    );
+    expect((await errorOf(() => api.panes.spawn.mutate({ argv: [] as unknown as string[], cwd: tmp }))).code).toBe(
+      "BAD_PARAMS",
+    );
     expect((await errorOf(() => api.panes.spawn.mutate({ agent: "nope", cwd: tmp }))).code).toBe("NOT_FOUND");
-    expect((await errorOf(() => api.panes.spawn.mutate({ argv: ["true"], agent: "shell", cwd: tmp }))).code).toBe("BAD_PARAMS");
-    expect((await errorOf(() => api.panes.spawn.mutate({ argv: ["true"], cwd: tmp, parentPaneId: "paneunknown1" }))).code).toBe("NOT_FOUND");
+    expect((await errorOf(() => api.panes.spawn.mutate({ argv: ["true"], agent: "shell", cwd: tmp }))).code).toBe(
+      "BAD_PARAMS",
+    );
+    expect(
+      (await errorOf(() => api.panes.spawn.mutate({ argv: ["true"], cwd: tmp, parentPaneId: "paneunknown1" }))).code,
+    ).toBe("NOT_FOUND");
     expect((await api.panes.list.query()).length).toBe(before);
   });
 
@@ -117,24 +154,32 @@ describe("spawn", () => {
 
   it("kill ends the whole process group", async () => {
     const pidFile = path.join(tmp, "grandchild.pid");
-    const pane = await api.panes.spawn.mutate({ argv: ["sh", "-c", `sleep 300 & echo $! > ${pidFile}; wait`], cwd: tmp });
-    const pid = Number(await waitFor(() => {
-      try {
-        return readFileSync(pidFile, "utf8").trim() || null;
-      } catch {
-        return null;
-      }
-    }));
+    const pane = await api.panes.spawn.mutate({
+      argv: ["sh", "-c", `sleep 300 & echo $! > ${pidFile}; wait`],
+      cwd: tmp,
+    });
+    const pid = Number(
+      await waitFor(() => {
+        try {
+          return readFileSync(pidFile, "utf8").trim() || null;
+        } catch {
+          return null;
+        }
+      }),
+    );
     const killed = await api.panes.kill.mutate({ id: pane.id });
     expect(killed.lifecycle).toBe("exited");
-    await waitFor(() => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, { what: "background child to die" });
+    await waitFor(
+      () => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      { what: "background child to die" },
+    );
   });
 });
 
@@ -170,9 +215,23 @@ describe("hooks", () => {
 
   it("refuses malformed and oversized payloads", async () => {
     const { pane } = await recorder();
-    expect((await errorOf(() => api.hooks.post.mutate({ paneId: pane.id, event: "Stop", payload: "nope" }))).code).toBe("BAD_PARAMS");
-    expect((await errorOf(() => api.hooks.post.mutate({ paneId: pane.id, event: "Stop", payload: { hook_event_name: "Stop", big: "x".repeat(300 * 1024) } }))).code).toBe("BAD_PARAMS");
-    expect((await errorOf(() => api.hooks.post.mutate({ paneId: pane.id, event: "Bad Name!", payload: {} }))).code).toBe("BAD_PARAMS");
+    expect((await errorOf(() => api.hooks.post.mutate({ paneId: pane.id, event: "Stop", payload: "nope" }))).code).toBe(
+      "BAD_PARAMS",
+    );
+    expect(
+      (
+        await errorOf(() =>
+          api.hooks.post.mutate({
+            paneId: pane.id,
+            event: "Stop",
+            payload: { hook_event_name: "Stop", big: "x".repeat(300 * 1024) },
+          }),
+        )
+      ).code,
+    ).toBe("BAD_PARAMS");
+    expect(
+      (await errorOf(() => api.hooks.post.mutate({ paneId: pane.id, event: "Bad Name!", payload: {} }))).code,
+    ).toBe("BAD_PARAMS");
     expect(await lifecycle(pane.id)).not.toBe("done");
     await api.panes.kill.mutate({ id: pane.id });
   });
@@ -181,23 +240,44 @@ describe("hooks", () => {
     const other = await recorder();
     const script = `printf '%s' '{"session_id":"s","transcript_path":"/dev/null","cwd":"/","hook_event_name":"SessionStart"}' | yard hook SessionStart; echo "rc=$?"; echo "$YARD_TOKEN" > ${tmp}/tok; sleep 30`;
     const pane = await api.panes.spawn.mutate({ argv: ["sh", "-c", script], cwd: tmp });
-    await waitFor(async () => (await api.panes.read.query({ id: pane.id })).text.includes("rc=0"), { what: "yard hook to finish" });
+    await waitFor(async () => (await api.panes.read.query({ id: pane.id })).text.includes("rc=0"), {
+      what: "yard hook to finish",
+    });
     expect(await lifecycle(pane.id)).toBe("idle");
     const token = readFileSync(path.join(tmp, "tok"), "utf8").trim();
     const asPane = clientWithToken(server, token);
-    expect((await asPane.hooks.post.mutate({ paneId: pane.id, event: "UserPromptSubmit", payload: { hook_event_name: "UserPromptSubmit" } })).lifecycle).toBe("working");
-    expect((await errorOf(() => asPane.hooks.post.mutate({ paneId: other.pane.id, event: "Stop", payload: { hook_event_name: "Stop" } }))).code).toBe("FORBIDDEN");
+    expect(
+      (
+        await asPane.hooks.post.mutate({
+          paneId: pane.id,
+          event: "UserPromptSubmit",
+          payload: { hook_event_name: "UserPromptSubmit" },
+        })
+      ).lifecycle,
+    ).toBe("working");
+    expect(
+      (
+        await errorOf(() =>
+          asPane.hooks.post.mutate({ paneId: other.pane.id, event: "Stop", payload: { hook_event_name: "Stop" } }),
+        )
+      ).code,
+    ).toBe("FORBIDDEN");
     expect((await errorOf(() => asPane.projects.list.query())).code).toBe("FORBIDDEN");
     const page = await request(`${server.url}/`, { headers: { authorization: `Bearer ${token}` } });
     expect(page.status).toBe(403);
     const forged = clientWithToken(server, token.slice(0, -4) + "AAAA");
-    expect((await errorOf(() => forged.hooks.post.mutate({ paneId: pane.id, event: "Stop", payload: {} }))).code).toBe("UNAUTHORIZED");
+    expect((await errorOf(() => forged.hooks.post.mutate({ paneId: pane.id, event: "Stop", payload: {} }))).code).toBe(
+      "UNAUTHORIZED",
+    );
     await api.panes.kill.mutate({ id: pane.id });
     await api.panes.kill.mutate({ id: other.pane.id });
   });
 
   it("yard hook exits 0 when the server is down, saying why", async () => {
-    const res = await yard({ home: tmp }, ["hook", "Stop"], { env: { YARD_PANE: "paneabcdefgh", YARD_URL: "http://127.0.0.1:9", YARD_TOKEN: "x".repeat(43) }, input: JSON.stringify(fixture("Stop")) });
+    const res = await yard({ home: tmp }, ["hook", "Stop"], {
+      env: { YARD_PANE: "paneabcdefgh", YARD_URL: "http://127.0.0.1:9", YARD_TOKEN: "x".repeat(43) },
+      input: JSON.stringify(fixture("Stop")),
+    });
     expect(res.code).toBe(0);
     expect(res.stderr).toMatch(/yard hook Stop: server not reachable/);
   });
@@ -210,7 +290,10 @@ describe("hooks", () => {
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", () => r()));
     try {
       const port = (silent.address() as import("node:net").AddressInfo).port;
-      const res = await yard({ home: tmp }, ["hook", "Stop"], { env: { YARD_PANE: "paneabcdefgh", YARD_URL: `http://127.0.0.1:${port}`, YARD_TOKEN: "x".repeat(43) }, input: JSON.stringify(fixture("Stop")) });
+      const res = await yard({ home: tmp }, ["hook", "Stop"], {
+        env: { YARD_PANE: "paneabcdefgh", YARD_URL: `http://127.0.0.1:${port}`, YARD_TOKEN: "x".repeat(43) },
+        input: JSON.stringify(fixture("Stop")),
+      });
       expect(res.code).toBe(0);
       expect(res.stderr).toMatch(/yard hook Stop: (server not reachable .*timed out|gave up after 2 s)/);
       expect(sockets.length).toBeGreaterThan(0);
@@ -227,12 +310,21 @@ describe("submit gate", () => {
     const id = rec.pane.id;
     await hook(id, "Hello"); // any hook turns heuristics off; the pane stays starting
     expect(await lifecycle(id)).toBe("starting");
-    expect(await errorOf(() => api.panes.submit.mutate({ id, text: "hi" }))).toMatchObject({ code: "AGENT_NOT_READY", details: { state: "starting" } });
+    expect(await errorOf(() => api.panes.submit.mutate({ id, text: "hi" }))).toMatchObject({
+      code: "AGENT_NOT_READY",
+      details: { state: "starting" },
+    });
     await hook(id, "SessionStart");
     await hook(id, "UserPromptSubmit");
-    expect(await errorOf(() => api.panes.submit.mutate({ id, text: "hi" }))).toMatchObject({ code: "PANE_BUSY", details: { state: "working" } });
+    expect(await errorOf(() => api.panes.submit.mutate({ id, text: "hi" }))).toMatchObject({
+      code: "PANE_BUSY",
+      details: { state: "working" },
+    });
     await hook(id, "PermissionRequest");
-    expect(await errorOf(() => api.panes.submit.mutate({ id, text: "hi" }))).toMatchObject({ code: "PANE_BUSY", details: { state: "blocked" } });
+    expect(await errorOf(() => api.panes.submit.mutate({ id, text: "hi" }))).toMatchObject({
+      code: "PANE_BUSY",
+      details: { state: "blocked" },
+    });
     await hook(id, "Stop");
     expect((await errorOf(() => api.panes.submit.mutate({ id, text: "   " }))).code).toBe("BAD_PARAMS");
     expect(rec.bytes()).toBe("");
@@ -244,7 +336,9 @@ describe("submit gate", () => {
   it("pastes bracketed, sends Enter separately, and stalls explicitly at the activity gate", async () => {
     const rec = await recorder(["--bracketed"]);
     await hook(rec.pane.id, "SessionStart");
-    const err = await errorOf(() => api.panes.submit.mutate({ id: rec.pane.id, text: "do it\x1b[201~ now", enterDelayMs: 50, stallMs: 400 }));
+    const err = await errorOf(() =>
+      api.panes.submit.mutate({ id: rec.pane.id, text: "do it\x1b[201~ now", enterDelayMs: 50, stallMs: 400 }),
+    );
     expect(err).toMatchObject({ code: "SUBMIT_STALLED", details: { stage: "activity_gate" } });
     expect(rec.bytes()).toBe("\x1b[200~do it now\x1b[201~\r");
     await api.panes.kill.mutate({ id: rec.pane.id });
@@ -285,7 +379,11 @@ describe("submit gate", () => {
 
 describe("rendered reads", () => {
   it("delta returns only new lines, and an unchanged pane returns nothing", async () => {
-    const pane = await api.panes.spawn.mutate({ argv: ["bash", "--norc", "--noprofile", "-i"], cwd: tmp, env: { PS1: "$ " } });
+    const pane = await api.panes.spawn.mutate({
+      argv: ["bash", "--norc", "--noprofile", "-i"],
+      cwd: tmp,
+      env: { PS1: "$ " },
+    });
     await api.panes.sendKeys.mutate({ id: pane.id, text: "printf 'one\\ntwo\\n'", enter: true });
     const first = await waitFor(async () => {
       const r = await api.panes.read.query({ id: pane.id, mode: "delta", cursor: 0, reader: "t" });
@@ -335,7 +433,10 @@ describe("attention", () => {
     const blocked = await recorder(["--on-enter", "PostToolUse"]);
     await hook(blocked.pane.id, "PermissionRequest");
 
-    const ids = (items: Array<{ paneId: string; reason: string }>) => items.filter((i) => [done.pane.id, crashed.id, blocked.pane.id].includes(i.paneId)).map((i) => [i.paneId, i.reason]);
+    const ids = (items: Array<{ paneId: string; reason: string }>) =>
+      items
+        .filter((i) => [done.pane.id, crashed.id, blocked.pane.id].includes(i.paneId))
+        .map((i) => [i.paneId, i.reason]);
     const { items } = await api.panes.attention.query();
     expect(ids(items)).toEqual([
       [blocked.pane.id, "blocked"],
@@ -351,7 +452,9 @@ describe("attention", () => {
     // The user answers the prompt in the terminal; the agent's next hook says it is working again.
     const answer = await yard(server, ["--json", "pane", "send-keys", blocked.pane.id, "y", "--enter"]);
     expect(answer.code).toBe(0);
-    await waitFor(async () => (await lifecycle(blocked.pane.id)) === "working", { what: "answered pane to work again" });
+    await waitFor(async () => (await lifecycle(blocked.pane.id)) === "working", {
+      what: "answered pane to work again",
+    });
     expect(blocked.bytes()).toBe("y\r");
     expect(ids((await api.panes.attention.query()).items)).toEqual([]);
     await api.panes.kill.mutate({ id: done.pane.id });
@@ -361,11 +464,49 @@ describe("attention", () => {
 
 describe("yard CLI for panes", () => {
   it("spawn, list, get, read, send-keys, kill, events round-trip as JSON", async () => {
-    const spawned = await yard(server, ["--json", "pane", "spawn", "--cwd", tmp, "--label", "cli-shell", "--cols", "100", "--rows", "30", "--", "sh", "-c", "echo from-cli; sleep 30"]);
+    const spawned = await yard(server, [
+      "--json",
+      "pane",
+      "spawn",
+      "--cwd",
+      tmp,
+      "--label",
+      "cli-shell",
+      "--cols",
+      "100",
+      "--rows",
+      "30",
+      "--",
+      "sh",
+      "-c",
+      "echo from-cli; sleep 30",
+    ]);
     expect(spawned.code).toBe(0);
     const p = spawned.json.pane;
-    expect(p).toMatchObject({ label: "cli-shell", cwd: tmp, argv: ["sh", "-c", "echo from-cli; sleep 30"], cols: 100, rows: 30, parentPaneId: null, taskId: null });
-    for (const key of ["id", "label", "lifecycle", "pid", "exitCode", "cwd", "argv", "parentPaneId", "rootPaneId", "relationship", "taskId", "createdAt"]) expect(p).toHaveProperty(key);
+    expect(p).toMatchObject({
+      label: "cli-shell",
+      cwd: tmp,
+      argv: ["sh", "-c", "echo from-cli; sleep 30"],
+      cols: 100,
+      rows: 30,
+      parentPaneId: null,
+      taskId: null,
+    });
+    for (const key of [
+      "id",
+      "label",
+      "lifecycle",
+      "pid",
+      "exitCode",
+      "cwd",
+      "argv",
+      "parentPaneId",
+      "rootPaneId",
+      "relationship",
+      "taskId",
+      "createdAt",
+    ])
+      expect(p).toHaveProperty(key);
     const list = await yard(server, ["--json", "pane", "list"]);
     expect(list.json.panes.map((x: { id: string }) => x.id)).toContain(p.id);
     const got = await yard(server, ["--json", "pane", "get", p.id]);
@@ -391,9 +532,22 @@ describe("yard CLI for panes", () => {
   it("events --follow streams JSON lines as they happen", async () => {
     const { spawn } = await import("node:child_process");
     const { head } = await api.events.list.query({ limit: 1 });
-    const child = spawn(process.execPath, [path.join(ROOT, "cli/bin/yard.js"), "--json", "events", "--follow", "--type", "pane.spawned", "--since", String(head)], {
-      env: { ...process.env, YARD_HOME: server.home, YARD_URL: "", YARD_TOKEN: "" },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(ROOT, "cli/bin/yard.js"),
+        "--json",
+        "events",
+        "--follow",
+        "--type",
+        "pane.spawned",
+        "--since",
+        String(head),
+      ],
+      {
+        env: { ...process.env, YARD_HOME: server.home, YARD_URL: "", YARD_TOKEN: "" },
+      },
+    );
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     const p = await api.panes.spawn.mutate({ argv: ["true"], cwd: tmp, label: "followed" });
@@ -402,4 +556,3 @@ describe("yard CLI for panes", () => {
     expect(JSON.parse(line)).toMatchObject({ type: "pane.spawned", paneId: p.id });
   });
 });
-

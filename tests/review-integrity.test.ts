@@ -42,7 +42,8 @@ const repo = () => {
 
 /** A task whose agent commits one file, reports completed and stays running (as an agent that is not asked to exit). */
 async function completedTask(repoPath: string, opts: { projectId?: string } = {}) {
-  const script = "echo work > work.txt && git add work.txt && git -c user.name=Agent -c user.email=a@example.com commit -qm work && yard task report --status completed --summary done >/dev/null && exec sleep 600";
+  const script =
+    "echo work > work.txt && git add work.txt && git -c user.name=Agent -c user.email=a@example.com commit -qm work && yard task report --status completed --summary done >/dev/null && exec sleep 600";
   const where = opts.projectId ? { projectId: opts.projectId } : { repoPath };
   const { task, pane } = await api.tasks.start.mutate({ ...where, objective: "work", argv: ["sh", "-c", script] });
   await api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 30_000 });
@@ -95,7 +96,10 @@ describe("an approval is of a commit", () => {
     await api.reviews.submit.mutate({ taskId: task.id, verdict: "approve" });
     rmSync(path.join(task.worktreePath!, "uncommitted.txt"));
     const e = await errorOf(() => api.tasks.finish.mutate({ id: task.id, merge: {} }));
-    expect(e).toMatchObject({ code: "CONFLICT", details: { approvedCommit: git(task.worktreePath!, "rev-parse", "HEAD") } });
+    expect(e).toMatchObject({
+      code: "CONFLICT",
+      details: { approvedCommit: git(task.worktreePath!, "rev-parse", "HEAD") },
+    });
     expect(e.message).toContain("uncommitted");
   });
 
@@ -107,7 +111,11 @@ describe("an approval is of a commit", () => {
     const mine = await clientWithToken(server, orch.env.YARD_TOKEN!).tasks.start.mutate({
       repoPath: r,
       objective: "work",
-      argv: ["sh", "-c", "echo w > w.txt && git add w.txt && git -c user.name=A -c user.email=a@example.com commit -qm w && yard task report --status completed --summary done >/dev/null && exec sleep 600"],
+      argv: [
+        "sh",
+        "-c",
+        "echo w > w.txt && git add w.txt && git -c user.name=A -c user.email=a@example.com commit -qm w && yard task report --status completed --summary done >/dev/null && exec sleep 600",
+      ],
     });
     await api.tasks.wait.query({ id: mine.task.id, until: "terminal", timeoutMs: 30_000 });
     const reviewer = clientWithToken(server, orch.env.YARD_TOKEN!);
@@ -117,7 +125,10 @@ describe("an approval is of a commit", () => {
     const moved = agentCommits(wt, "later.txt");
     expect((await api.tasks.get.query({ id: mine.task.id })).reviewStatus).toBe("outdated");
     const e = await errorOf(() => api.tasks.finish.mutate({ id: mine.task.id, merge: {} }));
-    expect(e).toMatchObject({ code: "CONFLICT", details: { approvedCommit: review.reviewedCommit, actualCommit: moved } });
+    expect(e).toMatchObject({
+      code: "CONFLICT",
+      details: { approvedCommit: review.reviewedCommit, actualCommit: moved },
+    });
     await api.tasks.finish.mutate({ id: task.id, discard: {} });
   });
 });
@@ -137,14 +148,21 @@ describe("a discard says what it deletes", () => {
     const r = repo();
     const orch = await orchestratorPane(api, scratch);
     const asPane = clientWithToken(server, orch.env.YARD_TOKEN!);
-    const { task, pane } = await asPane.tasks.start.mutate({ repoPath: r, objective: "idle", argv: ["sh", "-c", "exec sleep 600"] });
+    const { task, pane } = await asPane.tasks.start.mutate({
+      repoPath: r,
+      objective: "idle",
+      argv: ["sh", "-c", "exec sleep 600"],
+    });
     const wt = task.worktreePath!;
     writeFileSync(path.join(wt, "draft.txt"), "not committed\n");
     writeFileSync(path.join(wt, "README.md"), "changed, not committed\n");
     expect((await asPane.tasks.uncommitted.query({ id: task.id })).files.sort()).toEqual(["README.md", "draft.txt"]);
 
     const refused = await errorOf(() => asPane.tasks.finish.mutate({ id: task.id, discard: {} }));
-    expect(refused).toMatchObject({ code: "DIRTY_SOURCE", details: { files: expect.arrayContaining(["draft.txt", "README.md"]) } });
+    expect(refused).toMatchObject({
+      code: "DIRTY_SOURCE",
+      details: { files: expect.arrayContaining(["draft.txt", "README.md"]) },
+    });
     expect(existsSync(path.join(wt, "draft.txt"))).toBe(true);
     expect((await api.tasks.get.query({ id: task.id })).disposition).toBeNull();
     expect(await paneLive(pane!.id)).toBe(true);
@@ -157,15 +175,27 @@ describe("a discard says what it deletes", () => {
 
   it("the person's discard goes ahead and its answer (and the CLI's) lists what was deleted", async () => {
     const r = repo();
-    const { task } = await api.tasks.start.mutate({ repoPath: r, objective: "idle", argv: ["sh", "-c", "exec sleep 600"] });
-    writeFileSync(path.join(task.worktreePath!, "notes.txt"), "lost\n");
-    const listed = execFileSync(process.execPath, [path.join(__dirname, "../cli/bin/yard.js"), "task", "uncommitted", task.id], { env: { ...process.env, YARD_HOME: server.home, YARD_URL: "", YARD_TOKEN: "" }, encoding: "utf8" });
-    expect(listed.trim()).toBe("notes.txt");
-    const out = execFileSync(process.execPath, [path.join(__dirname, "../cli/bin/yard.js"), "task", "finish", task.id, "--discard"], {
-      env: { ...process.env, YARD_HOME: server.home, YARD_URL: "", YARD_TOKEN: "" },
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
+    const { task } = await api.tasks.start.mutate({
+      repoPath: r,
+      objective: "idle",
+      argv: ["sh", "-c", "exec sleep 600"],
     });
+    writeFileSync(path.join(task.worktreePath!, "notes.txt"), "lost\n");
+    const listed = execFileSync(
+      process.execPath,
+      [path.join(__dirname, "../cli/bin/yard.js"), "task", "uncommitted", task.id],
+      { env: { ...process.env, YARD_HOME: server.home, YARD_URL: "", YARD_TOKEN: "" }, encoding: "utf8" },
+    );
+    expect(listed.trim()).toBe("notes.txt");
+    const out = execFileSync(
+      process.execPath,
+      [path.join(__dirname, "../cli/bin/yard.js"), "task", "finish", task.id, "--discard"],
+      {
+        env: { ...process.env, YARD_HOME: server.home, YARD_URL: "", YARD_TOKEN: "" },
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     expect(out).toContain("deleted 1 uncommitted file(s):\n  notes.txt");
     expect(existsSync(task.worktreePath!)).toBe(false);
     expect((await api.tasks.get.query({ id: task.id })).disposition).toBe("discarded");
@@ -194,7 +224,10 @@ describe("a server killed during a merge", () => {
       await new Promise((res) => s.proc.once("exit", res));
 
       // git, on its own, lands the merge and leaves no merge state behind.
-      await waitFor(() => git(r, "rev-parse", "main") !== before && !existsSync(path.join(r, ".git/index.lock")), { what: "git to finish the merge", timeoutMs: 20_000 });
+      await waitFor(() => git(r, "rev-parse", "main") !== before && !existsSync(path.join(r, ".git/index.lock")), {
+        what: "git to finish the merge",
+        timeoutMs: 20_000,
+      });
       expect(existsSync(path.join(r, ".git/MERGE_HEAD"))).toBe(false);
       expect(git(r, "status", "--porcelain", "--untracked-files=no")).toBe("");
 
@@ -218,17 +251,32 @@ describe("a server killed during a merge", () => {
       const a = adminClient(s);
       const sfx = Date.now().toString(36);
       await a.agents.add.mutate({ id: `planner-${sfx}`, role: "planner", argv: ["sh", "-c", "exec sleep 600"] });
-      const t = await a.tasks.start.mutate({ repoPath: repo(), needsPlan: true, planner: `planner-${sfx}`, objective: "plan it", argv: undefined });
-      await waitFor(async () => (await a.tasks.get.query({ id: t.task.id })).state !== "pending", { what: "the planner to get its prompt" });
-      await a.plans.submit.mutate({ taskId: t.task.id, plan: { goal: "g", steps: [], subtasks: [{ key: "one", title: "One", objective: "o" }] } });
+      const t = await a.tasks.start.mutate({
+        repoPath: repo(),
+        needsPlan: true,
+        planner: `planner-${sfx}`,
+        objective: "plan it",
+        argv: undefined,
+      });
+      await waitFor(async () => (await a.tasks.get.query({ id: t.task.id })).state !== "pending", {
+        what: "the planner to get its prompt",
+      });
+      await a.plans.submit.mutate({
+        taskId: t.task.id,
+        plan: { goal: "g", steps: [], subtasks: [{ key: "one", title: "One", objective: "o" }] },
+      });
       await a.plans.review.mutate({ taskId: t.task.id, verdict: "approve" });
       expect((await a.tasks.get.query({ id: t.task.id })).state).toBe("completed");
       await s.stop();
       // The state a crash right after the subtasks' transaction leaves: plan decomposed, subtasks
       // created, the task's round not ended.
       const db = new Database(path.join(home, "yard.db"));
-      db.prepare(`UPDATE Task SET state = 'input_required', evidence = '{"reason":"plan_review"}' WHERE id = ?`).run(t.task.id);
-      db.prepare(`UPDATE TaskRound SET state = 'input_required', result = NULL, endedAt = NULL WHERE taskId = ?`).run(t.task.id);
+      db.prepare(`UPDATE Task SET state = 'input_required', evidence = '{"reason":"plan_review"}' WHERE id = ?`).run(
+        t.task.id,
+      );
+      db.prepare(`UPDATE TaskRound SET state = 'input_required', result = NULL, endedAt = NULL WHERE taskId = ?`).run(
+        t.task.id,
+      );
       db.close();
 
       s = await startTestServer({ home });
@@ -242,7 +290,8 @@ describe("a server killed during a merge", () => {
 });
 
 async function completedTaskOn(a: ReturnType<typeof adminClient>, repoPath: string): Promise<string> {
-  const script = "echo next > next.txt && git add next.txt && git -c user.name=A -c user.email=a@example.com commit -qm next && yard task report --status completed --summary done >/dev/null && exec sleep 600";
+  const script =
+    "echo next > next.txt && git add next.txt && git -c user.name=A -c user.email=a@example.com commit -qm next && yard task report --status completed --summary done >/dev/null && exec sleep 600";
   const { task } = await a.tasks.start.mutate({ repoPath, objective: "next", argv: ["sh", "-c", script] });
   await a.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 30_000 });
   return task.id;

@@ -55,7 +55,8 @@ async function fails(args: string[], code: string, env: Record<string, string> =
   expect([r.code, r.json?.error?.code], `yard ${args.join(" ")}\n${r.stdout}${r.stderr}`).toEqual([1, code]);
   return r.json.error as { code: string; message: string; details: Record<string, unknown> | null };
 }
-const waitState = (id: string, until: string) => api.tasks.wait.query({ id, until, timeoutMs: 120_000 }).then((r) => r.tasks[0]!);
+const waitState = (id: string, until: string) =>
+  api.tasks.wait.query({ id, until, timeoutMs: 120_000 }).then((r) => r.tasks[0]!);
 
 /** Every prompt the demo agent started a turn with in this worktree, with the agent session that got it (in order within a session). */
 function promptsReceived(worktree: string): Array<{ session: string; prompt: string }> {
@@ -73,28 +74,71 @@ describe("the review loop through the CLI, as an orchestrator runs it", () => {
   it("completes, takes a range comment, requests changes, runs round 2 on the same worktree and pane, approves and merges", async () => {
     const repo = repoWith();
     const project = (await ok(["project", "add", repo], {})).project;
-    const objective = "write greet.txt hello\nappend greet.txt world\ncommit add greet\nreport completed wrote greet.txt";
-    const started = await ok(["task", "start", "--project", project.id, "--agent", "demo", "--title", "greeting", "--objective", objective]);
+    const objective =
+      "write greet.txt hello\nappend greet.txt world\ncommit add greet\nreport completed wrote greet.txt";
+    const started = await ok([
+      "task",
+      "start",
+      "--project",
+      project.id,
+      "--agent",
+      "demo",
+      "--title",
+      "greeting",
+      "--objective",
+      objective,
+    ]);
     const id: string = started.task.id;
     const worktree: string = started.task.worktreePath;
-    expect((await ok(["task", "wait", id, "--until", "completed", "--timeout-ms", "120000"])).tasks[0]).toMatchObject({ state: "completed", round: 1, reviewStatus: "none" });
+    expect((await ok(["task", "wait", id, "--until", "completed", "--timeout-ms", "120000"])).tasks[0]).toMatchObject({
+      state: "completed",
+      round: 1,
+      reviewStatus: "none",
+    });
 
     // Nothing to compare with before the first review.
     expect((await fails(["task", "changes", id], "CONFLICT")).message).toMatch(/No review/);
 
     // A comment on a range: its quote is the code the diff shows there.
     const body = "write fix.txt from-review; commit apply review; report completed round 2 done";
-    const added = (await ok(["task", "comment", id, "--path", "greet.txt", "--line", "1", "--end-line", "2", body])).comment;
-    expect(added).toMatchObject({ taskId: id, round: 1, reviewId: null, path: "greet.txt", startLine: 1, endLine: 2, side: "new", body, quote: "hello\nworld", resolved: false, author: orch.pane.id });
+    const added = (await ok(["task", "comment", id, "--path", "greet.txt", "--line", "1", "--end-line", "2", body]))
+      .comment;
+    expect(added).toMatchObject({
+      taskId: id,
+      round: 1,
+      reviewId: null,
+      path: "greet.txt",
+      startLine: 1,
+      endLine: 2,
+      side: "new",
+      body,
+      quote: "hello\nworld",
+      resolved: false,
+      author: orch.pane.id,
+    });
 
     const summary = "Round 1 is close; one thing to add.";
     const reviewed = await ok(["task", "review", id, "--request-changes", "--summary", summary]);
-    expect(reviewed.review).toMatchObject({ taskId: id, round: 1, verdict: "changes_requested", summary, stage: "agent", reviewer: orch.pane.id, comments: [{ id: added.id, reviewId: reviewed.review.id }] });
+    expect(reviewed.review).toMatchObject({
+      taskId: id,
+      round: 1,
+      verdict: "changes_requested",
+      summary,
+      stage: "agent",
+      reviewer: orch.pane.id,
+      comments: [{ id: added.id, reviewId: reviewed.review.id }],
+    });
     expect(reviewed.task).toMatchObject({ id, round: 2, paneId: started.pane.id, reviewStatus: "none" });
     expect(["pending", "working"]).toContain(reviewed.task.state);
 
     const done = (await ok(["task", "wait", id, "--until", "completed", "--timeout-ms", "120000"])).tasks[0];
-    expect(done).toMatchObject({ state: "completed", round: 2, paneId: started.pane.id, worktreePath: worktree, result: { status: "completed", summary: "round 2 done" } });
+    expect(done).toMatchObject({
+      state: "completed",
+      round: 2,
+      paneId: started.pane.id,
+      worktreePath: worktree,
+      result: { status: "completed", summary: "round 2 done" },
+    });
 
     // Round 2's prompt, as the agent got it: the feedback only, in the same agent session as round 1.
     const rounds = (await ok(["task", "rounds", id])).rounds;
@@ -114,7 +158,13 @@ describe("the review loop through the CLI, as an orchestrator runs it", () => {
     expect(feedback).not.toContain("Objective:");
     expect(rounds[0].prompt).toContain(`Objective:\n${objective}`);
     // Round 1 keeps its record and its review; round 2 has none yet.
-    expect(rounds[0].reviews).toEqual([expect.objectContaining({ id: reviewed.review.id, verdict: "changes_requested", comments: [expect.objectContaining({ id: added.id, body })] })]);
+    expect(rounds[0].reviews).toEqual([
+      expect.objectContaining({
+        id: reviewed.review.id,
+        verdict: "changes_requested",
+        comments: [expect.objectContaining({ id: added.id, body })],
+      }),
+    ]);
     expect(rounds[0].endedAt).not.toBeNull();
     expect(rounds[1].reviews).toEqual([]);
 
@@ -127,18 +177,33 @@ describe("the review loop through the CLI, as an orchestrator runs it", () => {
     expect(changes.diff).toContain("+from-review");
 
     const comments1 = (await ok(["task", "comments", id, "--round", "1"])).comments;
-    expect(comments1).toEqual([expect.objectContaining({ id: added.id, reviewId: reviewed.review.id, quote: "hello\nworld" })]);
+    expect(comments1).toEqual([
+      expect.objectContaining({ id: added.id, reviewId: reviewed.review.id, quote: "hello\nworld" }),
+    ]);
     expect((await ok(["task", "comments", id, "--round", "2"])).comments).toEqual([]);
 
     const approved = await ok(["task", "review", id, "--approve", "--summary", "Looks good."]);
     expect(approved.review).toMatchObject({ round: 2, verdict: "approved", summary: "Looks good." });
     expect(approved.task).toMatchObject({ state: "completed", round: 2, reviewStatus: "approved" });
-    expect(await ok(["task", "reviews", id])).toMatchObject({ round: 2, status: "approved", reviews: [{ verdict: "changes_requested" }, { verdict: "approved" }] });
+    expect(await ok(["task", "reviews", id])).toMatchObject({
+      round: 2,
+      status: "approved",
+      reviews: [{ verdict: "changes_requested" }, { verdict: "approved" }],
+    });
     expect((await ok(["task", "get", id])).task.reviewStatus).toBe("approved");
     expect((await fails(["task", "review", id, "--approve"], "CONFLICT")).message).toMatch(/already approved/);
 
     const board = await api.board.get.query({ projectId: project.id });
-    expect(board.review).toEqual([expect.objectContaining({ id, round: 2, reviewStatus: "approved", needsUser: false, changedFiles: null, contextId: null })]);
+    expect(board.review).toEqual([
+      expect.objectContaining({
+        id,
+        round: 2,
+        reviewStatus: "approved",
+        needsUser: false,
+        changedFiles: null,
+        contextId: null,
+      }),
+    ]);
 
     const merged = await ok(["task", "finish", id, "--merge"]);
     expect(merged.task.disposition).toBe("merged");
@@ -146,7 +211,13 @@ describe("the review loop through the CLI, as an orchestrator runs it", () => {
     expect(readFileSync(path.join(repo, "greet.txt"), "utf8")).toBe("hello\nworld\n");
     expect(git(repo, "status", "--porcelain")).toBe("");
     // Every round keeps its result and review after the merge.
-    expect((await ok(["task", "rounds", id])).rounds.map((r: any) => [r.number, r.result.summary, r.reviews.map((v: any) => v.verdict)])).toEqual([
+    expect(
+      (await ok(["task", "rounds", id])).rounds.map((r: any) => [
+        r.number,
+        r.result.summary,
+        r.reviews.map((v: any) => v.verdict),
+      ]),
+    ).toEqual([
       [1, "wrote greet.txt", ["changes_requested"]],
       [2, "round 2 done", ["approved"]],
     ]);
@@ -158,7 +229,9 @@ describe("the review loop through the CLI, as an orchestrator runs it", () => {
     const started = await ok(["task", "start", "--repo", repo, "--agent", "demo", "--objective", objective]);
     const id: string = started.task.id;
     expect((await ok(["task", "wait", id, "--timeout-ms", "120000"])).tasks[0].state).toBe("input_required");
-    expect((await fails(["task", "review", id, "--approve"], "TASK_NOT_COMPLETED")).details).toMatchObject({ state: "input_required" });
+    expect((await fails(["task", "review", id, "--approve"], "TASK_NOT_COMPLETED")).details).toMatchObject({
+      state: "input_required",
+    });
     await ok(["task", "report", "--task", id, "--status", "completed", "--summary", "round 1 by hand"], {});
     await ok(["pane", "kill", started.pane.id]);
     expect((await ok(["pane", "get", started.pane.id])).pane.lifecycle).toBe("exited");
@@ -171,7 +244,11 @@ describe("the review loop through the CLI, as an orchestrator runs it", () => {
     expect(freshPane).not.toBe(started.pane.id);
     const done = await waitState(id, "completed");
     expect(done).toMatchObject({ round: 2, paneId: freshPane, result: { summary: "round two" } });
-    expect(await api.panes.get.query({ id: freshPane })).toMatchObject({ taskId: id, agent: "demo", cwd: started.task.worktreePath });
+    expect(await api.panes.get.query({ id: freshPane })).toMatchObject({
+      taskId: id,
+      agent: "demo",
+      cwd: started.task.worktreePath,
+    });
 
     const rounds = (await ok(["task", "rounds", id])).rounds;
     expect(rounds.map((r: any) => [r.number, r.paneId, r.state])).toEqual([
@@ -181,7 +258,9 @@ describe("the review loop through the CLI, as an orchestrator runs it", () => {
     const prompt: string = rounds[1].prompt;
     expect(prompt.startsWith(rounds[0].prompt + "\n\n")).toBe(true); // the contract, then the feedback
     expect(prompt).toContain(`Objective:\n${objective}`);
-    expect(prompt.endsWith("Make these changes in this worktree, commit them, and report again with yard task report.")).toBe(true);
+    expect(
+      prompt.endsWith("Make these changes in this worktree, commit them, and report again with yard task report."),
+    ).toBe(true);
     expect(prompt).toContain(summary);
     // Two agent sessions in this worktree (the sessions' files come in no particular order): round 1's, then the fresh pane's.
     const received = promptsReceived(started.task.worktreePath);
@@ -196,13 +275,26 @@ describe("the review loop through the CLI, as an orchestrator runs it", () => {
 describe("comments: anchoring, validation and the edit/resolve/delete rules", () => {
   it("refuses bad anchors without creating anything, and keeps submitted comments as their round's record", async () => {
     const repo = repoWith();
-    const { task } = await api.tasks.start.mutate({ parentPaneId: orch.pane.id, repoPath: repo, agent: "demo", objective: "write notes.txt alpha\nappend notes.txt beta\nappend notes.txt gamma\ncommit notes\nnoreport" });
+    const { task } = await api.tasks.start.mutate({
+      parentPaneId: orch.pane.id,
+      repoPath: repo,
+      agent: "demo",
+      objective: "write notes.txt alpha\nappend notes.txt beta\nappend notes.txt gamma\ncommit notes\nnoreport",
+    });
     expect((await waitState(task.id, "settled")).state).toBe("input_required");
     const pane = clientWithToken(server, orch.env.YARD_TOKEN!);
 
     const bad: Array<[Record<string, unknown>, string, RegExp]> = [
-      [{ path: "missing.txt", startLine: 1 }, "BAD_PARAMS", /missing\.txt is not in round 1's diff \(it changes notes\.txt\)/],
-      [{ path: "notes.txt", startLine: 4 }, "BAD_PARAMS", /notes\.txt: line 4 on the new side .*shows new-side lines 1-3/],
+      [
+        { path: "missing.txt", startLine: 1 },
+        "BAD_PARAMS",
+        /missing\.txt is not in round 1's diff \(it changes notes\.txt\)/,
+      ],
+      [
+        { path: "notes.txt", startLine: 4 },
+        "BAD_PARAMS",
+        /notes\.txt: line 4 on the new side .*shows new-side lines 1-3/,
+      ],
       [{ path: "notes.txt", startLine: 2, endLine: 9 }, "BAD_PARAMS", /notes\.txt: lines 2-9/],
       [{ path: "notes.txt", startLine: 1, side: "old" }, "BAD_PARAMS", /no old-side lines.*the file is new/],
       [{ path: "notes.txt", startLine: 3, endLine: 2 }, "BAD_PARAMS", /endLine must not be before startLine/],
@@ -213,35 +305,79 @@ describe("comments: anchoring, validation and the edit/resolve/delete rules", ()
       [{ taskId: "tsknotthere00", path: "notes.txt", startLine: 1 }, "NOT_FOUND", /No task/],
     ];
     for (const [input, code, message] of bad) {
-      const err = await errorOf(() => api.reviews.addComment.mutate({ taskId: task.id, body: "a note", ...input } as never));
-      expect([JSON.stringify(input).slice(0, 80), err.code, err.message]).toEqual([JSON.stringify(input).slice(0, 80), code, expect.stringMatching(message)]);
+      const err = await errorOf(() =>
+        api.reviews.addComment.mutate({ taskId: task.id, body: "a note", ...input } as never),
+      );
+      expect([JSON.stringify(input).slice(0, 80), err.code, err.message]).toEqual([
+        JSON.stringify(input).slice(0, 80),
+        code,
+        expect.stringMatching(message),
+      ]);
     }
     expect((await api.reviews.listComments.query({ taskId: task.id })).comments).toEqual([]);
-    expect((await fails(["task", "comment", task.id, "--path", "notes.txt", "--line", "7", "hi"], "BAD_PARAMS")).message).toMatch(/line 7/);
-    expect((await fails(["task", "comment", task.id, "--path", "notes.txt", "--line", "1", "--side", "both", "hi"], "BAD_PARAMS")).message).toMatch(/--side/);
+    expect(
+      (await fails(["task", "comment", task.id, "--path", "notes.txt", "--line", "7", "hi"], "BAD_PARAMS")).message,
+    ).toMatch(/line 7/);
+    expect(
+      (
+        await fails(
+          ["task", "comment", task.id, "--path", "notes.txt", "--line", "1", "--side", "both", "hi"],
+          "BAD_PARAMS",
+        )
+      ).message,
+    ).toMatch(/--side/);
 
     // The user's comment; the orchestrator pane's own comment.
-    const mine = (await api.reviews.addComment.mutate({ taskId: task.id, path: "notes.txt", startLine: 2, body: "use a better word" })).comment;
+    const mine = (
+      await api.reviews.addComment.mutate({
+        taskId: task.id,
+        path: "notes.txt",
+        startLine: 2,
+        body: "use a better word",
+      })
+    ).comment;
     expect(mine).toMatchObject({ author: "user", quote: "beta", endLine: 2 });
-    const theirs = (await pane.reviews.addComment.mutate({ taskId: task.id, path: "notes.txt", startLine: 1, endLine: 3, body: "sort these" })).comment;
+    const theirs = (
+      await pane.reviews.addComment.mutate({
+        taskId: task.id,
+        path: "notes.txt",
+        startLine: 1,
+        endLine: 3,
+        body: "sort these",
+      })
+    ).comment;
     expect(theirs).toMatchObject({ author: orch.pane.id, quote: "alpha\nbeta\ngamma" });
 
     // Drafts: their author (or the user) edits and deletes them; anyone resolves.
-    expect((await errorOf(() => pane.reviews.editComment.mutate({ id: mine.id, body: "not yours" }))).code).toBe("FORBIDDEN");
+    expect((await errorOf(() => pane.reviews.editComment.mutate({ id: mine.id, body: "not yours" }))).code).toBe(
+      "FORBIDDEN",
+    );
     expect((await errorOf(() => pane.reviews.deleteComment.mutate({ id: mine.id }))).code).toBe("FORBIDDEN");
-    expect((await pane.reviews.editComment.mutate({ id: theirs.id, body: "sort these, please" })).comment.body).toBe("sort these, please");
-    expect((await api.reviews.editComment.mutate({ id: theirs.id, body: "sort these lines" })).comment.body).toBe("sort these lines");
+    expect((await pane.reviews.editComment.mutate({ id: theirs.id, body: "sort these, please" })).comment.body).toBe(
+      "sort these, please",
+    );
+    expect((await api.reviews.editComment.mutate({ id: theirs.id, body: "sort these lines" })).comment.body).toBe(
+      "sort these lines",
+    );
     expect((await ok(["task", "comment-resolve", mine.id])).comment.resolved).toBe(true);
     expect((await ok(["task", "comment-resolve", mine.id, "--reopen"])).comment.resolved).toBe(false);
     const scratch = (await ok(["task", "comment", task.id, "--path", "notes.txt", "--line", "3", "typo?"])).comment;
     expect((await ok(["task", "comment-edit", scratch.id, "never mind"])).comment.body).toBe("never mind");
     expect((await ok(["task", "comment-delete", scratch.id])).comment.id).toBe(scratch.id);
-    expect((await errorOf(() => api.reviews.editComment.mutate({ id: scratch.id, body: "gone" }))).code).toBe("NOT_FOUND");
-    const resolvedDraft = (await api.reviews.addComment.mutate({ taskId: task.id, path: "notes.txt", startLine: 3, body: "fine after all" })).comment;
+    expect((await errorOf(() => api.reviews.editComment.mutate({ id: scratch.id, body: "gone" }))).code).toBe(
+      "NOT_FOUND",
+    );
+    const resolvedDraft = (
+      await api.reviews.addComment.mutate({ taskId: task.id, path: "notes.txt", startLine: 3, body: "fine after all" })
+    ).comment;
     await api.reviews.resolveComment.mutate({ id: resolvedDraft.id });
 
     // Request changes on the input_required task: the unresolved drafts go with the review and to the agent.
-    const reviewed = await api.reviews.submit.mutate({ taskId: task.id, verdict: "request_changes", summary: "report completed tidied" });
+    const reviewed = await api.reviews.submit.mutate({
+      taskId: task.id,
+      verdict: "request_changes",
+      summary: "report completed tidied",
+    });
     expect(reviewed.review).toMatchObject({ stage: "human", reviewer: "user", round: 1 });
     expect(reviewed.review.comments.map((c) => c.id).sort()).toEqual([mine.id, theirs.id].sort());
     expect(reviewed.task.round).toBe(2);
@@ -253,38 +389,84 @@ describe("comments: anchoring, validation and the edit/resolve/delete rules", ()
     expect(round2.prompt).not.toContain("write notes.txt alpha");
 
     // Submitted: part of round 1's record. They can be resolved, not edited or deleted.
-    expect((await errorOf(() => api.reviews.editComment.mutate({ id: mine.id, body: "rewrite history" }))).code).toBe("CONFLICT");
+    expect((await errorOf(() => api.reviews.editComment.mutate({ id: mine.id, body: "rewrite history" }))).code).toBe(
+      "CONFLICT",
+    );
     expect((await errorOf(() => pane.reviews.deleteComment.mutate({ id: theirs.id }))).code).toBe("CONFLICT");
-    expect((await pane.reviews.resolveComment.mutate({ id: theirs.id })).comment).toMatchObject({ resolved: true, reviewId: reviewed.review.id, body: "sort these lines" });
+    expect((await pane.reviews.resolveComment.mutate({ id: theirs.id })).comment).toMatchObject({
+      resolved: true,
+      reviewId: reviewed.review.id,
+      body: "sort these lines",
+    });
     // The resolved draft stayed a draft of round 1, never sent.
-    expect((await api.reviews.listComments.query({ taskId: task.id, round: 1 })).comments.find((c) => c.id === resolvedDraft.id)).toMatchObject({ reviewId: null, resolved: true });
+    expect(
+      (await api.reviews.listComments.query({ taskId: task.id, round: 1 })).comments.find(
+        (c) => c.id === resolvedDraft.id,
+      ),
+    ).toMatchObject({ reviewId: null, resolved: true });
     // New comments anchor to round 2's diff.
-    expect((await api.reviews.addComment.mutate({ taskId: task.id, path: "notes.txt", startLine: 1, body: "round two note" })).comment.round).toBe(2);
+    expect(
+      (
+        await api.reviews.addComment.mutate({
+          taskId: task.id,
+          path: "notes.txt",
+          startLine: 1,
+          body: "round two note",
+        })
+      ).comment.round,
+    ).toBe(2);
   });
 
   it("approve needs a completed task (TASK_NOT_COMPLETED), request changes a completed or input_required one (CONFLICT)", async () => {
     const repo = repoWith();
-    const { task } = await api.tasks.start.mutate({ parentPaneId: orch.pane.id, repoPath: repo, agent: "demo", objective: "write w.txt x\nask hold on\nreport completed ok" });
+    const { task } = await api.tasks.start.mutate({
+      parentPaneId: orch.pane.id,
+      repoPath: repo,
+      agent: "demo",
+      objective: "write w.txt x\nask hold on\nreport completed ok",
+    });
     await waitState(task.id, "working");
-    expect(await errorOf(() => api.reviews.submit.mutate({ taskId: task.id, verdict: "approve" }))).toMatchObject({ code: "TASK_NOT_COMPLETED", details: { state: "working" } });
-    expect(await errorOf(() => api.reviews.submit.mutate({ taskId: task.id, verdict: "request_changes", summary: "stop" }))).toMatchObject({ code: "CONFLICT", details: { state: "working" } });
+    expect(await errorOf(() => api.reviews.submit.mutate({ taskId: task.id, verdict: "approve" }))).toMatchObject({
+      code: "TASK_NOT_COMPLETED",
+      details: { state: "working" },
+    });
+    expect(
+      await errorOf(() => api.reviews.submit.mutate({ taskId: task.id, verdict: "request_changes", summary: "stop" })),
+    ).toMatchObject({ code: "CONFLICT", details: { state: "working" } });
     expect((await api.reviews.list.query({ taskId: task.id })).reviews).toEqual([]);
     await api.tasks.cancel.mutate({ id: task.id });
-    expect((await errorOf(() => api.reviews.submit.mutate({ taskId: task.id, verdict: "approve" }))).code).toBe("TASK_NOT_COMPLETED");
-    expect((await errorOf(() => api.reviews.submit.mutate({ taskId: task.id, verdict: "request_changes", summary: "again" }))).code).toBe("CONFLICT");
-    expect((await errorOf(() => api.reviews.submit.mutate({ taskId: "tsknotthere00", verdict: "approve" }))).code).toBe("NOT_FOUND");
+    expect((await errorOf(() => api.reviews.submit.mutate({ taskId: task.id, verdict: "approve" }))).code).toBe(
+      "TASK_NOT_COMPLETED",
+    );
+    expect(
+      (
+        await errorOf(() =>
+          api.reviews.submit.mutate({ taskId: task.id, verdict: "request_changes", summary: "again" }),
+        )
+      ).code,
+    ).toBe("CONFLICT");
+    expect((await errorOf(() => api.reviews.submit.mutate({ taskId: "tsknotthere00", verdict: "approve" }))).code).toBe(
+      "NOT_FOUND",
+    );
     expect((await api.tasks.rounds.query({ id: task.id })).rounds.map((r) => r.number)).toEqual([1]);
   });
 
   it("a request for changes with nothing to say is BAD_PARAMS and changes nothing", async () => {
     const repo = repoWith();
-    const { task } = await api.tasks.start.mutate({ parentPaneId: orch.pane.id, repoPath: repo, agent: "demo", objective: "write q.txt q\nreport completed ok" });
+    const { task } = await api.tasks.start.mutate({
+      parentPaneId: orch.pane.id,
+      repoPath: repo,
+      agent: "demo",
+      objective: "write q.txt q\nreport completed ok",
+    });
     await waitState(task.id, "completed");
     const err = await fails(["task", "review", task.id, "--request-changes"], "BAD_PARAMS");
     expect(err.message).toMatch(/needs a summary or at least one unresolved comment/);
     expect(await api.tasks.get.query({ id: task.id })).toMatchObject({ state: "completed", round: 1 });
     expect((await api.reviews.list.query({ taskId: task.id })).reviews).toEqual([]);
-    expect((await fails(["task", "review", task.id], "BAD_PARAMS")).message).toMatch(/exactly one of --approve or --request-changes/);
+    expect((await fails(["task", "review", task.id], "BAD_PARAMS")).message).toMatch(
+      /exactly one of --approve or --request-changes/,
+    );
   });
 
   it("a worker pane may not review or comment on its own task (FORBIDDEN), and nothing is recorded", async () => {
@@ -293,8 +475,16 @@ describe("comments: anchoring, validation and the edit/resolve/delete rules", ()
     expect(env.YARD_TASK).toBe(task.id);
     await api.tasks.report.mutate({ taskId: task.id, status: "completed", summary: "done" });
     const worker = clientWithToken(server, env.YARD_TOKEN!);
-    expect((await errorOf(() => worker.reviews.addComment.mutate({ taskId: task.id, path: "w.txt", startLine: 1, body: "self-review" }))).code).toBe("FORBIDDEN");
-    expect((await errorOf(() => worker.reviews.submit.mutate({ taskId: task.id, verdict: "approve" }))).code).toBe("FORBIDDEN");
+    expect(
+      (
+        await errorOf(() =>
+          worker.reviews.addComment.mutate({ taskId: task.id, path: "w.txt", startLine: 1, body: "self-review" }),
+        )
+      ).code,
+    ).toBe("FORBIDDEN");
+    expect((await errorOf(() => worker.reviews.submit.mutate({ taskId: task.id, verdict: "approve" }))).code).toBe(
+      "FORBIDDEN",
+    );
     // It may read its own task's review (the feedback it gets is from there), nothing else.
     expect((await worker.reviews.listComments.query({ taskId: task.id })).comments).toEqual([]);
     expect((await errorOf(() => worker.tasks.followUp.mutate({ id: task.id, text: "hi" }))).code).toBe("FORBIDDEN");
@@ -312,13 +502,24 @@ describe("follow-ups", () => {
   it("go to an input_required task's pane through the gate; other states are CONFLICT; a prompt the agent ignores is SUBMIT_STALLED", async () => {
     const repo = repoWith();
     const project = await api.projects.add.mutate({ path: repo });
-    const { task } = await api.tasks.start.mutate({ parentPaneId: orch.pane.id, projectId: project.id, agent: "demo", objective: "write f.txt f\nnoreport" });
+    const { task } = await api.tasks.start.mutate({
+      parentPaneId: orch.pane.id,
+      projectId: project.id,
+      agent: "demo",
+      objective: "write f.txt f\nnoreport",
+    });
     expect((await waitState(task.id, "settled")).state).toBe("input_required");
-    expect((await api.board.get.query({ projectId: project.id })).needs_you).toEqual([expect.objectContaining({ id: task.id, state: "input_required", needsUser: true, reviewStatus: "none" })]);
-    expect((await fails(["task", "follow-up", task.id, "ignore", "--stall-ms", "800"], "SUBMIT_STALLED")).details).toMatchObject({ stage: "activity_gate" });
+    expect((await api.board.get.query({ projectId: project.id })).needs_you).toEqual([
+      expect.objectContaining({ id: task.id, state: "input_required", needsUser: true, reviewStatus: "none" }),
+    ]);
+    expect(
+      (await fails(["task", "follow-up", task.id, "ignore", "--stall-ms", "800"], "SUBMIT_STALLED")).details,
+    ).toMatchObject({ stage: "activity_gate" });
     expect((await api.tasks.get.query({ id: task.id })).state).toBe("input_required");
     expect((await errorOf(() => api.tasks.followUp.mutate({ id: task.id, text: "  " }))).code).toBe("BAD_PARAMS");
-    expect((await errorOf(() => api.tasks.followUp.mutate({ id: "tsknotthere00", text: "hi" }))).code).toBe("NOT_FOUND");
+    expect((await errorOf(() => api.tasks.followUp.mutate({ id: "tsknotthere00", text: "hi" }))).code).toBe(
+      "NOT_FOUND",
+    );
 
     const sent = await ok(["task", "follow-up", task.id, "report completed followed up"]);
     expect(sent.task.id).toBe(task.id);
@@ -333,7 +534,12 @@ describe("follow-ups", () => {
 describe("tasks.diff while a merge cleans up the worktree", () => {
   it("answers every call with a diff or a typed CONFLICT, never an internal error", async () => {
     const repo = repoWith();
-    const { task } = await api.tasks.start.mutate({ parentPaneId: orch.pane.id, repoPath: repo, agent: "demo", objective: "write m.txt merged\ncommit add m\nreport completed ok" });
+    const { task } = await api.tasks.start.mutate({
+      parentPaneId: orch.pane.id,
+      repoPath: repo,
+      agent: "demo",
+      objective: "write m.txt merged\ncommit add m\nreport completed ok",
+    });
     await waitState(task.id, "completed");
     let finished = false;
     const finishing = api.tasks.finish.mutate({ id: task.id, merge: {} }).finally(() => (finished = true));
@@ -348,7 +554,11 @@ describe("tasks.diff while a merge cleans up the worktree", () => {
     } while (!finished);
     expect((await finishing).task.disposition).toBe("merged");
     for (const a of answers) expect(["worktree:m.txt", "branch:m.txt", "CONFLICT"]).toContain(a);
-    expect(await api.tasks.diff.query({ id: task.id })).toMatchObject({ source: "branch", files: [expect.objectContaining({ path: "m.txt" })], since: null });
+    expect(await api.tasks.diff.query({ id: task.id })).toMatchObject({
+      source: "branch",
+      files: [expect.objectContaining({ path: "m.txt" })],
+      since: null,
+    });
   });
 });
 
@@ -366,15 +576,48 @@ describe("backlog and the cap", () => {
       const branches = git(repo, "branch", "--list");
 
       // Validated like a start: a bad ref or profile creates nothing.
-      expect((await errorOf(() => a.tasks.start.mutate({ projectId: project.id, objective: "x", baseRef: "no-such-ref", backlog: true }))).code).toBe("BAD_PARAMS");
-      expect((await errorOf(() => a.tasks.start.mutate({ projectId: project.id, objective: "x", agent: "nobody", backlog: true }))).code).toBe("NOT_FOUND");
+      expect(
+        (
+          await errorOf(() =>
+            a.tasks.start.mutate({ projectId: project.id, objective: "x", baseRef: "no-such-ref", backlog: true }),
+          )
+        ).code,
+      ).toBe("BAD_PARAMS");
+      expect(
+        (
+          await errorOf(() =>
+            a.tasks.start.mutate({ projectId: project.id, objective: "x", agent: "nobody", backlog: true }),
+          )
+        ).code,
+      ).toBe("NOT_FOUND");
       expect(await a.tasks.list.query()).toEqual([]);
 
-      const saved = await y(["task", "start", "--backlog", "--project", project.id, "--agent", "demo", "--base", "main", "--objective", "write x.txt from-backlog\ncommit add x\nreport completed from the backlog"]);
+      const saved = await y([
+        "task",
+        "start",
+        "--backlog",
+        "--project",
+        project.id,
+        "--agent",
+        "demo",
+        "--base",
+        "main",
+        "--objective",
+        "write x.txt from-backlog\ncommit add x\nreport completed from the backlog",
+      ]);
       expect(saved.code, saved.stdout + saved.stderr).toBe(0);
       const id: string = saved.json.task.id;
       expect(saved.json.pane).toBeNull();
-      expect(saved.json.task).toMatchObject({ state: "backlog", projectId: project.id, agent: "demo", worktreePath: null, branch: null, paneId: null, baseSha: null, baseRef: "main" });
+      expect(saved.json.task).toMatchObject({
+        state: "backlog",
+        projectId: project.id,
+        agent: "demo",
+        worktreePath: null,
+        branch: null,
+        paneId: null,
+        baseSha: null,
+        baseRef: "main",
+      });
       expect(git(repo, "branch", "--list")).toBe(branches);
       expect(existsSync(path.join(s.home, "worktrees"))).toBe(false);
       expect(await a.panes.list.query({ taskId: id })).toEqual([]);
@@ -382,19 +625,34 @@ describe("backlog and the cap", () => {
       expect((await errorOf(() => a.tasks.diff.query({ id }))).code).toBe("CONFLICT");
 
       // At the cap: RATE_LIMITED naming the cap and how many run; the backlog task is untouched.
-      const holder = await a.tasks.start.mutate({ repoPath: repoWith(), agent: "demo", objective: "ask hold on\nreport completed ok" });
+      const holder = await a.tasks.start.mutate({
+        repoPath: repoWith(),
+        agent: "demo",
+        objective: "ask hold on\nreport completed ok",
+      });
       const capped = await y(["task", "start-backlog", id]);
       expect([capped.code, capped.json.error.code]).toEqual([1, "RATE_LIMITED"]);
       expect(capped.json.error.details).toEqual({ active: 1, cap: 1 });
       expect(capped.json.error.message).toMatch(/1 tasks are already running \(the cap is 1\)/);
-      expect(await a.tasks.get.query({ id })).toMatchObject({ state: "backlog", worktreePath: null, branch: null, paneId: null });
+      expect(await a.tasks.get.query({ id })).toMatchObject({
+        state: "backlog",
+        worktreePath: null,
+        branch: null,
+        paneId: null,
+      });
       expect(git(repo, "branch", "--list")).toBe(branches);
       expect(await a.panes.list.query({ taskId: id })).toEqual([]);
 
       await a.tasks.cancel.mutate({ id: holder.task.id });
       const started = await y(["task", "start-backlog", id]);
       expect(started.code, started.stdout + started.stderr).toBe(0);
-      expect(started.json.task).toMatchObject({ id, state: "pending", baseSha: git(repo, "rev-parse", "main"), targetBranch: "main", paneId: started.json.pane.id });
+      expect(started.json.task).toMatchObject({
+        id,
+        state: "pending",
+        baseSha: git(repo, "rev-parse", "main"),
+        targetBranch: "main",
+        paneId: started.json.pane.id,
+      });
       expect(existsSync(started.json.task.worktreePath)).toBe(true);
       expect(git(repo, "branch", "--list", started.json.task.branch)).toContain(started.json.task.branch);
       const done = (await a.tasks.wait.query({ id, until: "completed", timeoutMs: 120_000 })).tasks[0]!;
@@ -403,7 +661,9 @@ describe("backlog and the cap", () => {
       const rounds = (await a.tasks.rounds.query({ id })).rounds;
       expect(rounds).toHaveLength(1);
       expect(rounds[0]!.prompt).toContain("Objective:\nwrite x.txt from-backlog");
-      const states = (await a.tasks.events.query({ id })).events.filter((e) => e.type === "task.state").map((e) => e.payload.to);
+      const states = (await a.tasks.events.query({ id })).events
+        .filter((e) => e.type === "task.state")
+        .map((e) => e.payload.to);
       expect(states).toEqual(["pending", "working", "completed"]);
 
       const again = await y(["task", "start-backlog", id]);
@@ -425,7 +685,9 @@ describe("the base-ref picker", () => {
       { name: "feature/picker", sha: git(repo, "rev-parse", "main"), current: false },
     ]);
     expect(refs.commits).toEqual([{ sha: git(repo, "rev-parse", "HEAD"), subject: "initial commit" }]);
-    expect((await api.projects.refs.query({ id: project.id, query: "pick" })).branches.map((b) => b.name)).toEqual(["feature/picker"]);
+    expect((await api.projects.refs.query({ id: project.id, query: "pick" })).branches.map((b) => b.name)).toEqual([
+      "feature/picker",
+    ]);
     expect((await errorOf(() => api.projects.refs.query({ id: "prjmissing000" }))).code).toBe("NOT_FOUND");
   });
 });
@@ -433,13 +695,32 @@ describe("the base-ref picker", () => {
 describe("restart", () => {
   it("keeps comments, reviews and rounds", async () => {
     const repo = repoWith();
-    const { task } = await api.tasks.start.mutate({ parentPaneId: orch.pane.id, repoPath: repo, agent: "demo", objective: "write r.txt one\nappend r.txt two\ncommit r\nreport completed ok" });
+    const { task } = await api.tasks.start.mutate({
+      parentPaneId: orch.pane.id,
+      repoPath: repo,
+      agent: "demo",
+      objective: "write r.txt one\nappend r.txt two\ncommit r\nreport completed ok",
+    });
     await waitState(task.id, "completed");
-    const draft = (await api.reviews.addComment.mutate({ taskId: task.id, path: "r.txt", startLine: 2, body: "keep me" })).comment;
+    const draft = (
+      await api.reviews.addComment.mutate({ taskId: task.id, path: "r.txt", startLine: 2, body: "keep me" })
+    ).comment;
     const approved = await api.reviews.submit.mutate({ taskId: task.id, verdict: "approve", summary: "fine" });
     expect(approved.review.comments.map((c) => c.id)).toEqual([draft.id]);
-    const later = (await api.reviews.addComment.mutate({ taskId: task.id, path: "r.txt", startLine: 1, endLine: 2, body: "a draft after approval" })).comment;
-    const before = { comments: await api.reviews.listComments.query({ taskId: task.id }), reviews: await api.reviews.list.query({ taskId: task.id }), rounds: await api.tasks.rounds.query({ id: task.id }) };
+    const later = (
+      await api.reviews.addComment.mutate({
+        taskId: task.id,
+        path: "r.txt",
+        startLine: 1,
+        endLine: 2,
+        body: "a draft after approval",
+      })
+    ).comment;
+    const before = {
+      comments: await api.reviews.listComments.query({ taskId: task.id }),
+      reviews: await api.reviews.list.query({ taskId: task.id }),
+      rounds: await api.tasks.rounds.query({ id: task.id }),
+    };
     expect(before.comments.comments.map((c) => c.id).sort()).toEqual([draft.id, later.id].sort());
 
     await server.stop();
@@ -450,6 +731,8 @@ describe("restart", () => {
     expect(await api.tasks.rounds.query({ id: task.id })).toEqual(before.rounds);
     expect((await api.tasks.get.query({ id: task.id })).reviewStatus).toBe("approved");
     // A draft survives as a draft: it can still be edited.
-    expect((await api.reviews.editComment.mutate({ id: later.id, body: "edited after the restart" })).comment.body).toBe("edited after the restart");
+    expect(
+      (await api.reviews.editComment.mutate({ id: later.id, body: "edited after the restart" })).comment.body,
+    ).toBe("edited after the restart");
   });
 });

@@ -73,12 +73,21 @@ exec sleep 600
 describe("a sandboxed worker", () => {
   it("writes and commits only in its worktree, sees no data dir, has no network, and reports through the socket", async () => {
     const repo = repoIn(base);
-    const other = await api.tasks.start.mutate({ repoPath: repo, objective: "stay idle", argv: ["sh", "-c", "exec sleep 600"] });
+    const other = await api.tasks.start.mutate({
+      repoPath: repo,
+      objective: "stay idle",
+      argv: ["sh", "-c", "exec sleep 600"],
+    });
     expect(other.task.sandboxed).toBe(false);
     const otherWt = other.task.worktreePath!;
     const gitConfig = readFileSync(path.join(repo, ".git/config"), "utf8");
 
-    const { task, pane: startedPane } = await api.tasks.start.mutate({ repoPath: repo, objective: "run the probes", sandbox: true, argv: ["sh", "-c", PROBES, "probes", repo, otherWt, String(server.port)] });
+    const { task, pane: startedPane } = await api.tasks.start.mutate({
+      repoPath: repo,
+      objective: "run the probes",
+      sandbox: true,
+      argv: ["sh", "-c", PROBES, "probes", repo, otherWt, String(server.port)],
+    });
     const pane = startedPane!; // a start that is not to the backlog always has a pane
     expect(task.sandboxed).toBe(true);
     expect(pane.sandboxed).toBe(true);
@@ -89,14 +98,28 @@ describe("a sandboxed worker", () => {
     const commondir = readFileSync(path.join(wtGitDir, "commondir"), "utf8");
 
     const done = await api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 60_000 });
-    expect(done.tasks[0]).toMatchObject({ state: "completed", sandboxed: true, result: { status: "completed", summary: "probes done" } });
+    expect(done.tasks[0]).toMatchObject({
+      state: "completed",
+      sandboxed: true,
+      result: { status: "completed", summary: "probes done" },
+    });
 
     const sbx = path.join(server.home, "sandbox", task.id);
-    const out = await waitFor(() => {
-      const t = existsSync(path.join(sbx, "tmp/probe.out")) ? readFileSync(path.join(sbx, "tmp/probe.out"), "utf8") : "";
-      return t.includes("report_exit=") ? t : null;
-    }, { what: "the probe results" });
-    const results = Object.fromEntries(out.trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+    const out = await waitFor(
+      () => {
+        const t = existsSync(path.join(sbx, "tmp/probe.out"))
+          ? readFileSync(path.join(sbx, "tmp/probe.out"), "utf8")
+          : "";
+        return t.includes("report_exit=") ? t : null;
+      },
+      { what: "the probe results" },
+    );
+    const results = Object.fromEntries(
+      out
+        .trim()
+        .split("\n")
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+    );
     expect(results).toMatchObject({
       read_token: "blocked",
       read_db: "blocked",
@@ -114,7 +137,8 @@ describe("a sandboxed worker", () => {
       commit: "ok",
       report_exit: "0",
     });
-    for (const secret of ["token", "yard.db", "server.json", "run"]) expect(results.data_dir!.split(" ")).not.toContain(secret);
+    for (const secret of ["token", "yard.db", "server.json", "run"])
+      expect(results.data_dir!.split(" ")).not.toContain(secret);
     expect(readFileSync(path.join(sbx, "tmp/status.out"), "utf8")).toContain("this pane is sandboxed");
 
     // Nothing outside the worktree changed on the host.
@@ -142,19 +166,35 @@ describe("a sandboxed worker", () => {
 
   it("runs the demo agent's whole scenario: write, permission prompt, commit, report; then diff and merge", async () => {
     const repo = tmpRepo();
-    const objective = "write notes.txt written inside the sandbox\nask may I commit?\ncommit add notes from the sandbox\nreport completed wrote notes.txt";
-    const { task, pane: startedPane } = await api.tasks.start.mutate({ repoPath: repo, agent: "demo", sandbox: true, objective });
+    const objective =
+      "write notes.txt written inside the sandbox\nask may I commit?\ncommit add notes from the sandbox\nreport completed wrote notes.txt";
+    const { task, pane: startedPane } = await api.tasks.start.mutate({
+      repoPath: repo,
+      agent: "demo",
+      sandbox: true,
+      objective,
+    });
     const pane = startedPane!; // a start that is not to the backlog always has a pane
     expect(task.sandboxed).toBe(true);
     // Blocked comes only from the agent's PermissionRequest hook, posted through the socket.
-    await waitFor(async () => (await api.panes.get.query({ id: pane.id })).lifecycle === "blocked", { timeoutMs: 60_000, what: "the permission prompt" });
+    await waitFor(async () => (await api.panes.get.query({ id: pane.id })).lifecycle === "blocked", {
+      timeoutMs: 60_000,
+      what: "the permission prompt",
+    });
     expect(await screen(pane.id)).toContain("Allow? (y/n)");
     await api.panes.sendKeys.mutate({ id: pane.id, text: "y" });
 
     const done = (await api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 60_000 })).tasks[0]!;
-    expect(done).toMatchObject({ state: "completed", sandboxed: true, result: { status: "completed", summary: "wrote notes.txt" } });
+    expect(done).toMatchObject({
+      state: "completed",
+      sandboxed: true,
+      result: { status: "completed", summary: "wrote notes.txt" },
+    });
     // The turn ends with the Stop hook (through the socket as well).
-    await waitFor(async () => (await api.panes.get.query({ id: pane.id })).lifecycle === "done", { timeoutMs: 30_000, what: "the turn to end" });
+    await waitFor(async () => (await api.panes.get.query({ id: pane.id })).lifecycle === "done", {
+      timeoutMs: 30_000,
+      what: "the turn to end",
+    });
     const text = await screen(pane.id);
     expect(text).toMatch(/Committed [0-9a-f]{7}: add notes from the sandbox/);
     expect(text).toContain("exit 0");
@@ -171,15 +211,29 @@ describe("a sandboxed worker", () => {
 
   it("gives Ctrl-C and the pane's SIGTERM to the agent, not to bwrap", async () => {
     const repo = tmpRepo();
-    const int = await api.tasks.start.mutate({ repoPath: repo, objective: "wait", sandbox: true, argv: ["sh", "-c", "trap 'echo GOT-INT; exit 5' INT; echo READY; while :; do sleep 0.1; done"] });
-    const term = await api.tasks.start.mutate({ repoPath: repo, objective: "wait", sandbox: true, argv: ["sh", "-c", "trap 'echo GOT-TERM; exit 6' TERM; echo READY; while :; do sleep 0.1; done"] });
-    for (const t of [int, term]) await waitFor(async () => (await screen(t.pane!.id)).includes("READY"), { what: "the agent to start" });
+    const int = await api.tasks.start.mutate({
+      repoPath: repo,
+      objective: "wait",
+      sandbox: true,
+      argv: ["sh", "-c", "trap 'echo GOT-INT; exit 5' INT; echo READY; while :; do sleep 0.1; done"],
+    });
+    const term = await api.tasks.start.mutate({
+      repoPath: repo,
+      objective: "wait",
+      sandbox: true,
+      argv: ["sh", "-c", "trap 'echo GOT-TERM; exit 6' TERM; echo READY; while :; do sleep 0.1; done"],
+    });
+    for (const t of [int, term])
+      await waitFor(async () => (await screen(t.pane!.id)).includes("READY"), { what: "the agent to start" });
 
     await api.panes.sendKeys.mutate({ id: int.pane!.id, text: "\x03" });
-    const intExit = await waitFor(async () => {
-      const p = await api.panes.get.query({ id: int.pane!.id });
-      return p.lifecycle === "exited" ? p : null;
-    }, { what: "the agent to handle Ctrl-C and exit" });
+    const intExit = await waitFor(
+      async () => {
+        const p = await api.panes.get.query({ id: int.pane!.id });
+        return p.lifecycle === "exited" ? p : null;
+      },
+      { what: "the agent to handle Ctrl-C and exit" },
+    );
     expect(intExit.exitCode).toBe(5);
     expect(await screen(int.pane!.id)).toContain("GOT-INT");
 
@@ -190,25 +244,64 @@ describe("a sandboxed worker", () => {
 
   it("opts in per profile (yard agent add --sandbox), yields to --no-sandbox, and keeps the network only when the profile allows it", async () => {
     const repo = tmpRepo();
-    const added = await yard(server, ["--json", "agent", "add", "boxed-demo", "--hooks", "--sandbox", "--", process.execPath, DEMO]);
+    const added = await yard(server, [
+      "--json",
+      "agent",
+      "add",
+      "boxed-demo",
+      "--hooks",
+      "--sandbox",
+      "--",
+      process.execPath,
+      DEMO,
+    ]);
     expect(added.code, added.stdout + added.stderr).toBe(0);
     expect(added.json.agent).toMatchObject({ id: "boxed-demo", sandbox: true, sandboxNetwork: false });
     const lone = await yard(server, ["--json", "agent", "add", "loose", "--sandbox-network", "--", "true"]);
     expect(lone.json.error.code).toBe("BAD_PARAMS");
-    expect((await errorOf(() => api.agents.add.mutate({ id: "loose", argv: ["true"], sandboxNetwork: true }))).message).toMatch(/sandboxNetwork only applies/);
+    expect(
+      (await errorOf(() => api.agents.add.mutate({ id: "loose", argv: ["true"], sandboxNetwork: true }))).message,
+    ).toMatch(/sandboxNetwork only applies/);
 
     const TCP = `node -e "const u = new URL(process.env.YARD_URL); require('net').connect(Number(u.port), u.hostname).on('connect', () => process.exit(0)).on('error', () => process.exit(1))"`;
     const REPORT = `if ${TCP}; then s=tcp-open; else s=tcp-closed; fi; yard task report --status completed --summary "$s"; exec sleep 600`;
     await api.agents.add.mutate({ id: "netbox", argv: ["sh", "-c", REPORT], sandbox: true, sandboxNetwork: true });
     await api.agents.add.mutate({ id: "nonetbox", argv: ["sh", "-c", REPORT], sandbox: true });
 
-    const boxed = await yard(server, ["--json", "task", "start", "--repo", repo, "--agent", "boxed-demo", "--objective", "report completed boxed"]);
-    const unboxed = await yard(server, ["--json", "task", "start", "--repo", repo, "--agent", "boxed-demo", "--no-sandbox", "--objective", "report completed unboxed"]);
+    const boxed = await yard(server, [
+      "--json",
+      "task",
+      "start",
+      "--repo",
+      repo,
+      "--agent",
+      "boxed-demo",
+      "--objective",
+      "report completed boxed",
+    ]);
+    const unboxed = await yard(server, [
+      "--json",
+      "task",
+      "start",
+      "--repo",
+      repo,
+      "--agent",
+      "boxed-demo",
+      "--no-sandbox",
+      "--objective",
+      "report completed unboxed",
+    ]);
     const net = await api.tasks.start.mutate({ repoPath: repo, agent: "netbox", objective: "x" });
     const nonet = await api.tasks.start.mutate({ repoPath: repo, agent: "nonetbox", objective: "x" });
-    expect([boxed.json.task.sandboxed, unboxed.json.task.sandboxed, net.task.sandboxed, nonet.task.sandboxed]).toEqual([true, false, true, true]);
+    expect([boxed.json.task.sandboxed, unboxed.json.task.sandboxed, net.task.sandboxed, nonet.task.sandboxed]).toEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
 
-    const wait = async (id: string) => (await api.tasks.wait.query({ id, until: "terminal", timeoutMs: 60_000 })).tasks[0]!;
+    const wait = async (id: string) =>
+      (await api.tasks.wait.query({ id, until: "terminal", timeoutMs: 60_000 })).tasks[0]!;
     expect(await wait(boxed.json.task.id)).toMatchObject({ state: "completed", result: { summary: "boxed" } });
     expect(await wait(unboxed.json.task.id)).toMatchObject({ state: "completed", result: { summary: "unboxed" } });
     expect((await wait(net.task.id)).result?.summary).toBe("tcp-open");
@@ -235,14 +328,33 @@ describe("where the sandbox cannot start", () => {
   it("refuses with SANDBOX_UNAVAILABLE and the reason, before creating a task, branch or worktree", async () => {
     const api2 = adminClient(s2);
     const repo = tmpRepo();
-    const err = await errorOf(() => api2.tasks.start.mutate({ repoPath: repo, objective: "x", agent: "demo", sandbox: true }));
+    const err = await errorOf(() =>
+      api2.tasks.start.mutate({ repoPath: repo, objective: "x", agent: "demo", sandbox: true }),
+    );
     expect(err.code).toBe("SANDBOX_UNAVAILABLE");
     expect(err.message).toMatch(/bubblewrap is not installed.*apt-get install bubblewrap/);
     expect(err.details).toMatchObject({ reason: "bwrap_missing" });
 
     // The same through a sandboxed profile, from the CLI.
-    await api2.agents.add.mutate({ id: "boxed", argv: ["{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs"], supportsHooks: true, sandbox: true });
-    const cli = await yard(s2, ["--json", "task", "start", "--repo", repo, "--objective", "x", "--agent", "boxed", "--branch", "yard/refused"]);
+    await api2.agents.add.mutate({
+      id: "boxed",
+      argv: ["{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs"],
+      supportsHooks: true,
+      sandbox: true,
+    });
+    const cli = await yard(s2, [
+      "--json",
+      "task",
+      "start",
+      "--repo",
+      repo,
+      "--objective",
+      "x",
+      "--agent",
+      "boxed",
+      "--branch",
+      "yard/refused",
+    ]);
     expect(cli.code).toBe(1);
     expect(cli.json.error).toMatchObject({ code: "SANDBOX_UNAVAILABLE", details: { reason: "bwrap_missing" } });
 
@@ -257,10 +369,23 @@ describe("where the sandbox cannot start", () => {
     expect(status.stdout).toMatch(/sandbox: unavailable: bubblewrap is not installed/);
 
     // Asked explicitly, the same profile runs unsandboxed.
-    const ok = await yard(s2, ["--json", "task", "start", "--repo", repo, "--objective", "report completed unboxed", "--agent", "boxed", "--no-sandbox"]);
+    const ok = await yard(s2, [
+      "--json",
+      "task",
+      "start",
+      "--repo",
+      repo,
+      "--objective",
+      "report completed unboxed",
+      "--agent",
+      "boxed",
+      "--no-sandbox",
+    ]);
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(ok.json.task.sandboxed).toBe(false);
-    expect((await api2.tasks.wait.query({ id: ok.json.task.id, until: "terminal", timeoutMs: 60_000 })).tasks[0]).toMatchObject({ state: "completed" });
+    expect(
+      (await api2.tasks.wait.query({ id: ok.json.task.id, until: "terminal", timeoutMs: 60_000 })).tasks[0],
+    ).toMatchObject({ state: "completed" });
   });
 });
 
@@ -275,12 +400,20 @@ describe("without the API socket", () => {
       expect(s5.output()).toMatch(/no API socket \(.*longer than the 107 bytes/);
       const api5 = adminClient(s5);
       const repo = tmpRepo();
-      const err = await errorOf(() => api5.tasks.start.mutate({ repoPath: repo, objective: "x", agent: "demo", sandbox: true }));
+      const err = await errorOf(() =>
+        api5.tasks.start.mutate({ repoPath: repo, objective: "x", agent: "demo", sandbox: true }),
+      );
       expect(err).toMatchObject({ code: "SANDBOX_UNAVAILABLE", details: { reason: "socket_unavailable" } });
       expect(err.message).toMatch(/API socket is not available.*longer than the 107 bytes/);
       expect(await api5.tasks.list.query()).toEqual([]);
-      const { task } = await api5.tasks.start.mutate({ repoPath: repo, objective: "report completed fine", agent: "demo" });
-      expect((await api5.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 60_000 })).tasks[0]).toMatchObject({ state: "completed", sandboxed: false });
+      const { task } = await api5.tasks.start.mutate({
+        repoPath: repo,
+        objective: "report completed fine",
+        agent: "demo",
+      });
+      expect(
+        (await api5.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 60_000 })).tasks[0],
+      ).toMatchObject({ state: "completed", sandboxed: false });
     } finally {
       await s5.dispose();
     }
@@ -332,14 +465,43 @@ describe("the agent reviewer of a sandboxed task", () => {
   it("runs sandboxed with the worktree read-only: it can review, not write", async () => {
     const repo = tmpRepo();
     const script = path.join(base, `reviewer-${Date.now()}.txt`);
-    writeFileSync(script, 'write evil.txt written by the reviewer\nrun-yard task review {env.YARD_TASK} --approve --summary "read-only review"');
+    writeFileSync(
+      script,
+      'write evil.txt written by the reviewer\nrun-yard task review {env.YARD_TASK} --approve --summary "read-only review"',
+    );
     const profile = `ro-rev-${Date.now().toString(36)}`;
-    expect((await yard(server, ["--json", "agent", "add", profile, "--role", "reviewer", "--hooks", "--", "{{node}}", DEMO, "--script", script])).code).toBe(0);
-    const { task } = await api.tasks.start.mutate({ repoPath: repo, agent: "demo", sandbox: true, reviewer: profile, objective: "write notes.txt ok\ncommit notes\nreport completed wrote notes" });
-    const reviewed = await waitFor(async () => {
-      const t = await api.tasks.get.query({ id: task.id });
-      return t.agentReview.state === "approved" ? t : null;
-    }, { timeoutMs: 90_000, what: "the reviewer's approval" });
+    expect(
+      (
+        await yard(server, [
+          "--json",
+          "agent",
+          "add",
+          profile,
+          "--role",
+          "reviewer",
+          "--hooks",
+          "--",
+          "{{node}}",
+          DEMO,
+          "--script",
+          script,
+        ])
+      ).code,
+    ).toBe(0);
+    const { task } = await api.tasks.start.mutate({
+      repoPath: repo,
+      agent: "demo",
+      sandbox: true,
+      reviewer: profile,
+      objective: "write notes.txt ok\ncommit notes\nreport completed wrote notes",
+    });
+    const reviewed = await waitFor(
+      async () => {
+        const t = await api.tasks.get.query({ id: task.id });
+        return t.agentReview.state === "approved" ? t : null;
+      },
+      { timeoutMs: 90_000, what: "the reviewer's approval" },
+    );
     const reviewerPane = await api.panes.get.query({ id: reviewed.agentReview.paneId! });
     expect(reviewerPane.sandboxed).toBe(true);
     expect(existsSync(path.join(reviewed.worktreePath!, "evil.txt"))).toBe(false);

@@ -58,32 +58,60 @@ describe("the orchestration scenario", () => {
       "print orchestration done",
     ].join("\n");
     const api = adminClient(server);
-    const orch = await api.panes.spawn.mutate({ argv: [process.execPath, path.join(ROOT, "agents/demo/demo-agent.mjs"), "--prompt", orchestrator], cwd: scratch, label: "orchestrator" });
+    const orch = await api.panes.spawn.mutate({
+      argv: [process.execPath, path.join(ROOT, "agents/demo/demo-agent.mjs"), "--prompt", orchestrator],
+      cwd: scratch,
+      label: "orchestrator",
+    });
 
     // The goal task: planned, approved, decomposed into three subtasks (the orchestrator approved it).
     // On a failure, what the orchestrator's and the tasks' panes showed.
     const screens = async () => {
-      const panes = [orch.id, ...(await ok(["pane", "list"])).panes.map((p: any) => p.id).filter((id: string) => id !== orch.id)];
+      const panes = [
+        orch.id,
+        ...(await ok(["pane", "list"])).panes.map((p: any) => p.id).filter((id: string) => id !== orch.id),
+      ];
       const out: string[] = [];
-      for (const id of panes) out.push(`--- ${id}\n${(await ok(["pane", "read", id, "--mode", "tail", "--lines", "40"])).text}`);
+      for (const id of panes)
+        out.push(`--- ${id}\n${(await ok(["pane", "read", id, "--mode", "tail", "--lines", "40"])).text}`);
       return out.join("\n");
     };
     const explain = async (e: Error) => {
       throw new Error(`${e.message}\n${await screens()}`);
     };
     // Polls read through the tRPC client the CLI uses: a CLI process every 50 ms costs a core.
-    const goal = await waitFor(async () => (await adminClient(server).tasks.list.query({ projectId: project.id })).find((t: any) => t.title === "Greetings" && t.state === "completed"), { timeoutMs: 120_000, what: "the plan to be approved" }).catch(explain);
+    const goal = await waitFor(
+      async () =>
+        (await adminClient(server).tasks.list.query({ projectId: project.id })).find(
+          (t: any) => t.title === "Greetings" && t.state === "completed",
+        ),
+      { timeoutMs: 120_000, what: "the plan to be approved" },
+    ).catch(explain);
     const plans = (await ok(["plan", "show", goal.id])).plans;
     expect(plans).toHaveLength(1);
-    expect(plans[0]).toMatchObject({ version: 1, state: "decomposed", reviews: [{ verdict: "approved", reviewer: orch.id }] });
+    expect(plans[0]).toMatchObject({
+      version: 1,
+      state: "decomposed",
+      reviews: [{ verdict: "approved", reviewer: orch.id }],
+    });
     const ids = plans[0].subtasks as Record<string, string>;
-    expect(goal.result).toMatchObject({ artifacts: [ids.a, ids.b, ids.c], summary: expect.stringContaining("3 subtasks") });
+    expect(goal.result).toMatchObject({
+      artifacts: [ids.a, ids.b, ids.c],
+      summary: expect.stringContaining("3 subtasks"),
+    });
     const sub = async (k: string) => (await ok(["task", "get", ids[k]!])).task;
-    expect(await sub("b")).toMatchObject({ state: "backlog", parentTaskId: goal.id, waiting: { dependencies: [{ id: ids.a, met: false }] } });
+    expect(await sub("b")).toMatchObject({
+      state: "backlog",
+      parentTaskId: goal.id,
+      waiting: { dependencies: [{ id: ids.a, met: false }] },
+    });
 
     // A runs, the agent reviewer requests changes once, round 2, the reviewer approves.
     const agentApproved = async (k: string) => {
-      await waitFor(async () => (await adminClient(server).tasks.get.query({ id: ids[k]! })).agentReview.state === "approved", { timeoutMs: 180_000, what: `the agent reviewer to approve ${k}` }).catch(explain);
+      await waitFor(
+        async () => (await adminClient(server).tasks.get.query({ id: ids[k]! })).agentReview.state === "approved",
+        { timeoutMs: 180_000, what: `the agent reviewer to approve ${k}` },
+      ).catch(explain);
       return sub(k);
     };
     const a = await agentApproved("a");
@@ -124,7 +152,13 @@ describe("the orchestration scenario", () => {
     const log = git(root, "log", "--format=%s", "main").split("\n");
     expect(log.findIndex((s) => s.includes("File C"))).toBeLessThan(log.findIndex((s) => s.includes("File B")));
     expect(log.findIndex((s) => s.includes("File B"))).toBeLessThan(log.findIndex((s) => s.includes("File A")));
-    await waitFor(async () => (await adminClient(server).panes.read.query({ id: orch.id, mode: "tail", lines: 80 })).text.includes("orchestration done"), { timeoutMs: 60_000, what: "the orchestrator to finish" });
+    await waitFor(
+      async () =>
+        (await adminClient(server).panes.read.query({ id: orch.id, mode: "tail", lines: 80 })).text.includes(
+          "orchestration done",
+        ),
+      { timeoutMs: 60_000, what: "the orchestrator to finish" },
+    );
     for (const k of ["a", "b", "c"]) expect((await sub(k)).acknowledgedAt).not.toBeNull();
   }, 600_000);
 });

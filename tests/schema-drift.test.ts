@@ -29,10 +29,25 @@ describe("schema and migrations", () => {
     expect(first.length).toBeGreaterThan(0);
     expect(await applyMigrations(file)).toEqual([]);
     const db = new Database(file, { readonly: true });
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[];
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as {
+      name: string;
+    }[];
     db.close();
     const names = tables.map((t) => t.name);
-    for (const t of ["Project", "AgentProfile", "Task", "TaskRound", "TaskDependency", "Pane", "Event", "Review", "ReviewComment", "Plan", "PlanReview", "Message"]) {
+    for (const t of [
+      "Project",
+      "AgentProfile",
+      "Task",
+      "TaskRound",
+      "TaskDependency",
+      "Pane",
+      "Event",
+      "Review",
+      "ReviewComment",
+      "Plan",
+      "PlanReview",
+      "Message",
+    ]) {
       expect(names).toContain(t);
     }
   });
@@ -48,11 +63,19 @@ describe("schema and migrations", () => {
     expect(second.applied).toEqual([]);
     await second.db.$disconnect();
     const raw = new Database(file);
-    raw.prepare("UPDATE _prisma_migrations SET checksum = 'edited' WHERE migration_name = (SELECT MIN(migration_name) FROM _prisma_migrations)").run();
+    raw
+      .prepare(
+        "UPDATE _prisma_migrations SET checksum = 'edited' WHERE migration_name = (SELECT MIN(migration_name) FROM _prisma_migrations)",
+      )
+      .run();
     raw.close();
     expect(migrationsAreCurrent(file, MIGRATIONS_DIR)).toBe(false);
     const raw2 = new Database(file);
-    raw2.prepare("DELETE FROM _prisma_migrations WHERE migration_name = (SELECT MAX(migration_name) FROM _prisma_migrations)").run();
+    raw2
+      .prepare(
+        "DELETE FROM _prisma_migrations WHERE migration_name = (SELECT MAX(migration_name) FROM _prisma_migrations)",
+      )
+      .run();
     raw2.close();
     expect(migrationsAreCurrent(file, MIGRATIONS_DIR)).toBe(false);
   });
@@ -62,7 +85,9 @@ describe("schema and migrations", () => {
     await applyMigrations(file);
     const raw = new Database(file);
     raw.pragma("foreign_keys = OFF");
-    const add = raw.prepare("INSERT INTO Message (id, taskId, author, kind, body) VALUES (?, 'tsk1', ?, 'question', 'q')");
+    const add = raw.prepare(
+      "INSERT INTO Message (id, taskId, author, kind, body) VALUES (?, 'tsk1', ?, 'question', 'q')",
+    );
     add.run("m1", "pane:paneabc123");
     add.run("m2", "user");
     // As on a data dir from before that migration: it has not run yet.

@@ -59,7 +59,11 @@ function reachesTask(a: Actor, t: Task, s: Snapshot): boolean {
   if (t.id === a.taskId) return true;
   if (a.role !== "orchestrator") return false;
   const root = s.tasks.get(t.rootTaskId ?? t.id);
-  return t.parentPaneId === a.paneId || root?.parentPaneId === a.paneId || (a.contextId !== null && t.contextId === a.contextId);
+  return (
+    t.parentPaneId === a.paneId ||
+    root?.parentPaneId === a.paneId ||
+    (a.contextId !== null && t.contextId === a.contextId)
+  );
 }
 function reachesPane(a: Actor, p: Pane, s: Snapshot): boolean {
   if (p.id === a.paneId) return true;
@@ -78,10 +82,25 @@ const reaches = (a: Actor, kind: "task" | "pane", id: string, s: Snapshot): bool
 };
 /** A pane's caller, when it is an orchestrator: a bare pane, or the agent of an orchestrating profile. */
 function orchestratorOf(p: Pane, s: Snapshot): Actor | null {
-  if (!p.taskId) return { name: p.id, role: "orchestrator", paneId: p.id, taskId: null, contextId: null, sandbox: p.sandboxed ? { network: false } : null };
+  if (!p.taskId)
+    return {
+      name: p.id,
+      role: "orchestrator",
+      paneId: p.id,
+      taskId: null,
+      contextId: null,
+      sandbox: p.sandboxed ? { network: false } : null,
+    };
   const t = s.tasks.get(p.taskId);
   if (!t || !p.agent || !ORCHESTRATOR_PROFILES.has(p.agent) || t.paneId !== p.id) return null;
-  return { name: p.id, role: "orchestrator", paneId: p.id, taskId: t.id, contextId: t.contextId, sandbox: p.sandboxed ? { network: false } : null };
+  return {
+    name: p.id,
+    role: "orchestrator",
+    paneId: p.id,
+    taskId: t.id,
+    contextId: t.contextId,
+    sandbox: p.sandboxed ? { network: false } : null,
+  };
 }
 
 /** The tasks and panes a result shows (what the caller read), by the shapes of the API's records. */
@@ -102,8 +121,16 @@ function subjects(v: unknown, out: Array<{ kind: "task" | "pane"; id: string; wh
   else if (typeof o.seq === "number" && typeof o.type === "string" && "payload" in o) {
     one(str("taskId"), str("paneId"), `an event (${o.type})`);
     return; // an event's payload is the event's
-  } else if (typeof o.reason === "string" && typeof o.severity === "number") one(str("taskId"), str("paneId"), "an attention item");
-  else if (str("taskId") && (("kind" in o && "body" in o) || "verdict" in o || ("version" in o && "plan" in o) || ("startLine" in o && "body" in o))) one(str("taskId"), null, "a message, review, plan or comment");
+  } else if (typeof o.reason === "string" && typeof o.severity === "number")
+    one(str("taskId"), str("paneId"), "an attention item");
+  else if (
+    str("taskId") &&
+    (("kind" in o && "body" in o) ||
+      "verdict" in o ||
+      ("version" in o && "plan" in o) ||
+      ("startLine" in o && "body" in o))
+  )
+    one(str("taskId"), null, "a message, review, plan or comment");
   for (const x of Object.values(o)) subjects(x, out, depth + 1);
 }
 
@@ -122,8 +149,14 @@ async function snapshot(): Promise<Snapshot> {
 
 /** A pane's YARD_* environment, as its agent recorded it (in the sandbox's own tmp when sandboxed). */
 async function tokenOf(paneId: string, taskId: string | null): Promise<string> {
-  const files = [path.join(envDir, `${paneId}.env`), ...(taskId ? [path.join(server.home, "sandbox", taskId, "tmp", `${paneId}.env`)] : [])];
-  const text = await waitFor(() => files.map((f) => (existsSync(f) ? readFileSync(f, "utf8") : null)).find(Boolean) ?? null, { timeoutMs: 30_000, what: `the environment of ${paneId}` });
+  const files = [
+    path.join(envDir, `${paneId}.env`),
+    ...(taskId ? [path.join(server.home, "sandbox", taskId, "tmp", `${paneId}.env`)] : []),
+  ];
+  const text = await waitFor(
+    () => files.map((f) => (existsSync(f) ? readFileSync(f, "utf8") : null)).find(Boolean) ?? null,
+    { timeoutMs: 30_000, what: `the environment of ${paneId}` },
+  );
   return /^YARD_TOKEN=(.*)$/m.exec(text)![1]!;
 }
 
@@ -137,7 +170,14 @@ beforeAll(async () => {
   await admin.agents.add.mutate({ id: "fz-orch", role: "orchestrator", argv, supportsHooks: true });
   await admin.agents.add.mutate({ id: "fz-orch-sbx", role: "orchestrator", argv, supportsHooks: true, sandbox: true });
   await admin.agents.add.mutate({ id: "fz-work", role: "worker", argv, supportsHooks: true });
-  await admin.agents.add.mutate({ id: "fz-net", role: "worker", argv, supportsHooks: true, sandbox: true, sandboxNetwork: true });
+  await admin.agents.add.mutate({
+    id: "fz-net",
+    role: "worker",
+    argv,
+    supportsHooks: true,
+    sandbox: true,
+    sandboxNetwork: true,
+  });
   await admin.agents.add.mutate({ id: "fz-rev", role: "reviewer", argv, supportsHooks: true });
   await admin.agents.add.mutate({ id: "fz-plan", role: "planner", argv, supportsHooks: true });
 });
@@ -149,11 +189,18 @@ afterAll(async () => {
 describe("the scope rules under random calls from panes", () => {
   it(`no pane reads or changes anything outside its reach, nor creates outside it (seed ${SEED})`, async () => {
     const started = Date.now();
-    const start = (o: Record<string, unknown>) => admin.tasks.start.mutate({ repoPath, objective: "be there", ...o } as never);
+    const start = (o: Record<string, unknown>) =>
+      admin.tasks.start.mutate({ repoPath, objective: "be there", ...o } as never);
     // Context A: an orchestrating task, a worker, a task with an agent reviewer, a backlog task.
     const oa = await start({ agent: "fz-orch", contextId: "ctxA", title: "OA" });
     const wa = await start({ agent: "fz-work", contextId: "ctxA", title: "WA" });
-    const tr = await start({ agent: "demo", contextId: "ctxA", title: "TR", objective: "write a.txt hi\ncommit add a\nreport completed fine", reviewer: "fz-rev" });
+    const tr = await start({
+      agent: "demo",
+      contextId: "ctxA",
+      title: "TR",
+      objective: "write a.txt hi\ncommit add a\nreport completed fine",
+      reviewer: "fz-rev",
+    });
     await start({ agent: "fz-work", contextId: "ctxA", title: "BA", backlog: true });
     // Context B: a sandboxed orchestrating task (no network), a worker, a planned task, an unsandboxed backlog task.
     const ob = await start({ agent: "fz-orch-sbx", contextId: "ctxB", title: "OB" });
@@ -164,10 +211,20 @@ describe("the scope rules under random calls from panes", () => {
     await start({ agent: "fz-work", title: "TX" });
     expect(ob.task.sandboxed).toBe(true);
 
-    const reviewer = await waitFor(async () => (await admin.tasks.get.query({ id: tr.task.id })).agentReview.paneId, { timeoutMs: 60_000, what: "the agent reviewer" });
+    const reviewer = await waitFor(async () => (await admin.tasks.get.query({ id: tr.task.id })).agentReview.paneId, {
+      timeoutMs: 60_000,
+      what: "the agent reviewer",
+    });
     const actors: Actor[] = [
       { name: "OA", role: "orchestrator", paneId: oa.pane!.id, taskId: oa.task.id, contextId: "ctxA", sandbox: null },
-      { name: "OB", role: "orchestrator", paneId: ob.pane!.id, taskId: ob.task.id, contextId: "ctxB", sandbox: { network: false } },
+      {
+        name: "OB",
+        role: "orchestrator",
+        paneId: ob.pane!.id,
+        taskId: ob.task.id,
+        contextId: "ctxB",
+        sandbox: { network: false },
+      },
       { name: "WA", role: "worker", paneId: wa.pane!.id, taskId: wa.task.id, contextId: "ctxA", sandbox: null },
       { name: "WB", role: "worker", paneId: wb.pane!.id, taskId: wb.task.id, contextId: "ctxB", sandbox: null },
       { name: "R", role: "reviewer", paneId: reviewer, taskId: tr.task.id, contextId: "ctxA", sandbox: null },
@@ -178,19 +235,37 @@ describe("the scope rules under random calls from panes", () => {
     // Each orchestrator has work of its own too (under its pane, no context).
     await clients.get("OA")!.tasks.start.mutate({ repoPath, agent: "fz-work", objective: "OA's own", title: "CA" });
     await clients.get("OB")!.tasks.start.mutate({ repoPath, agent: "fz-work", objective: "OB's own", title: "CB" });
-    const comment = await admin.reviews.addComment.mutate({ taskId: tr.task.id, path: "a.txt", startLine: 1, body: "the person's note" });
+    const comment = await admin.reviews.addComment.mutate({
+      taskId: tr.task.id,
+      path: "a.txt",
+      startLine: 1,
+      body: "the person's note",
+    });
 
     // The actors' own tasks and panes are not destroyed by calls they may make (their tokens would die).
     const protectedIds = new Set<string>([...actors.flatMap((a) => [a.paneId, a.taskId!]), tr.pane!.id]);
     const rand = mulberry32(SEED);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
     const chance = (p: number) => rand() < p;
-    const defs = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: "query" | "mutation" } }> } })._def.procedures;
+    const defs = (
+      appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: "query" | "mutation" } }> } }
+    )._def.procedures;
     const procedures = Object.keys(defs).sort();
-    const DESTRUCTIVE = new Set(["panes.kill", "tasks.cancel", "tasks.finish", "reviews.submit", "plans.review", "tasks.agentReview", "tasks.report"]);
+    const DESTRUCTIVE = new Set([
+      "panes.kill",
+      "tasks.cancel",
+      "tasks.finish",
+      "reviews.submit",
+      "plans.review",
+      "tasks.agentReview",
+      "tasks.report",
+    ]);
 
     // Everything settles before the first call (the agents took their first prompts).
-    await waitFor(async () => (await admin.tasks.list.query({ states: ["pending", "working"] })).length === 0, { timeoutMs: 60_000, what: "the setup to settle" });
+    await waitFor(async () => (await admin.tasks.list.query({ states: ["pending", "working"] })).length === 0, {
+      timeoutMs: 60_000,
+      what: "the setup to settle",
+    });
     const violations: string[] = [];
     const log: string[] = [];
     const counts: Record<string, Record<string, number>> = {};
@@ -234,14 +309,19 @@ describe("the scope rules under random calls from panes", () => {
         if (r < 0.93 && !destructive) return a.paneId;
         return "panenosuchpane1";
       };
-      const contextId = (): string => (chance(0.3) ? `fz-${SEED}-${fresh++}` : pick([...contexts, ...(a.contextId ? [a.contextId] : [])]));
+      const contextId = (): string =>
+        chance(0.3) ? `fz-${SEED}-${fresh++}` : pick([...contexts, ...(a.contextId ? [a.contextId] : [])]);
       const maybe = <T>(p: number, f: () => T): T | undefined => (chance(p) ? f() : undefined);
       // What the input names: a target the call acts on must be in reach for it to succeed; a filter only narrows a read.
       const targets: Array<{ kind: "task" | "pane"; id: string; field: string }> = [];
       const t = (field: string, id = taskId()) => (targets.push({ kind: "task", id, field }), id);
       const p = (field: string, id = paneId()) => (targets.push({ kind: "pane", id, field }), id);
       const inputs: Record<string, () => unknown> = {
-        "panes.spawn": () => ({ argv: ["sh", "-c", "exec sleep 120"], cwd: envDir, parentPaneId: maybe(0.6, () => p("parentPaneId")) }),
+        "panes.spawn": () => ({
+          argv: ["sh", "-c", "exec sleep 120"],
+          cwd: envDir,
+          parentPaneId: maybe(0.6, () => p("parentPaneId")),
+        }),
         "panes.list": () => ({ taskId: maybe(0.5, taskId), live: maybe(0.5, () => chance(0.5)) }),
         "panes.get": () => ({ id: p("id") }),
         "panes.read": () => ({ id: p("id"), mode: pick(["screen", "tail", "delta"]) }),
@@ -270,7 +350,8 @@ describe("the scope rules under random calls from panes", () => {
         "tasks.startBacklog": () => ({ id: t("id") }),
         "tasks.get": () => ({ id: t("id") }),
         "tasks.list": () => ({ contextId: maybe(0.5, contextId) }),
-        "tasks.wait": () => (chance(0.5) ? { id: t("id"), timeoutMs: 100 } : { contextId: contextId(), timeoutMs: 100 }),
+        "tasks.wait": () =>
+          chance(0.5) ? { id: t("id"), timeoutMs: 100 } : { contextId: contextId(), timeoutMs: 100 },
         "tasks.report": () => ({ taskId: maybe(0.5, () => t("taskId")), status: "completed", summary: "fuzz" }),
         "tasks.followUp": () => ({ id: t("id"), text: "more", stallMs: 300 }),
         "tasks.diff": () => ({ id: t("id") }),
@@ -289,7 +370,21 @@ describe("the scope rules under random calls from panes", () => {
         "tasks.worktrees": () => ({ id: t("id") }),
         whoami: () => undefined,
         status: () => undefined,
-        "plans.submit": () => ({ taskId: maybe(0.5, () => t("taskId")), plan: { goal: "g", steps: [], subtasks: [{ key: "a", title: "A", objective: "o", ...(chance(0.5) ? { agent: pick(["fz-work", "fz-orch", "fz-net"]) } : {}) }] } }),
+        "plans.submit": () => ({
+          taskId: maybe(0.5, () => t("taskId")),
+          plan: {
+            goal: "g",
+            steps: [],
+            subtasks: [
+              {
+                key: "a",
+                title: "A",
+                objective: "o",
+                ...(chance(0.5) ? { agent: pick(["fz-work", "fz-orch", "fz-net"]) } : {}),
+              },
+            ],
+          },
+        }),
         "plans.list": () => ({ id: t("id") }),
         "plans.review": () => ({ taskId: t("taskId"), verdict: pick(["approve", "request_changes"]), summary: "fuzz" }),
         "reviews.addComment": () => ({ taskId: t("taskId"), path: "a.txt", startLine: 1, body: "fuzz" }),
@@ -297,17 +392,35 @@ describe("the scope rules under random calls from panes", () => {
         "reviews.resolveComment": () => ({ id: pick(commentIds), resolved: chance(0.5) }),
         "reviews.deleteComment": () => ({ id: pick(commentIds) }),
         "reviews.listComments": () => ({ taskId: t("taskId") }),
-        "reviews.submit": () => ({ taskId: t("taskId"), verdict: pick(["approve", "request_changes"]), summary: "fuzz" }),
+        "reviews.submit": () => ({
+          taskId: t("taskId"),
+          verdict: pick(["approve", "request_changes"]),
+          summary: "fuzz",
+        }),
         "reviews.list": () => ({ taskId: t("taskId") }),
-        "hooks.post": () => ({ paneId: p("paneId"), event: pick(["Notification", "UserPromptSubmit", "Stop"]), payload: { hook_event_name: "Notification", session_id: "fz", message: "fuzz" } }),
+        "hooks.post": () => ({
+          paneId: p("paneId"),
+          event: pick(["Notification", "UserPromptSubmit", "Stop"]),
+          payload: { hook_event_name: "Notification", session_id: "fz", message: "fuzz" },
+        }),
         "events.list": () => ({ taskId: maybe(0.3, taskId), paneId: maybe(0.3, paneId), limit: 200 }),
         "agents.list": () => undefined,
       };
-      const input = (inputs[proc] ?? (() => ({ id: chance(0.5) ? taskId() : paneId(), projectId: "prjnosuchproject", path: repoPath, argv: ["true"] })))();
+      const input = (
+        inputs[proc] ??
+        (() => ({
+          id: chance(0.5) ? taskId() : paneId(),
+          projectId: "prjnosuchproject",
+          path: repoPath,
+          argv: ["true"],
+        }))
+      )();
 
       // The call, from the pane's own token.
       type Callable = { query(i: unknown): Promise<unknown>; mutate(i: unknown): Promise<unknown> };
-      const fn = proc.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], clients.get(a.name)) as Callable;
+      const fn = proc
+        .split(".")
+        .reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], clients.get(a.name)) as Callable;
       const callAt = Date.now();
       let result: unknown;
       let code = "ok";
@@ -328,38 +441,56 @@ describe("the scope rules under random calls from panes", () => {
       if (events.length) snap = await snapshot();
       head = events.at(-1)?.seq ?? head;
       const reached = (kind: "task" | "pane", id: string) => reaches(a, kind, id, before) || reaches(a, kind, id, snap);
-      const isNew = (kind: "task" | "pane", id: string) => !(kind === "task" ? before.tasks : before.panes).has(id) && (kind === "task" ? snap.tasks : snap.panes).has(id);
+      const isNew = (kind: "task" | "pane", id: string) =>
+        !(kind === "task" ? before.tasks : before.panes).has(id) && (kind === "task" ? snap.tasks : snap.panes).has(id);
       const settling = (id: string) => (lastEventAt.get(id) ?? 0) > callAt - QUIET_MS;
 
       // 1. A call that succeeded acted on nothing outside the caller's reach, and showed nothing outside it.
       if (code === "ok") {
-        for (const x of targets) if ((x.kind === "task" ? before.tasks : before.panes).has(x.id) && !reaches(a, x.kind, x.id, before)) bad(`succeeded on ${x.kind} ${x.id} (${x.field}), outside its reach`);
+        for (const x of targets)
+          if ((x.kind === "task" ? before.tasks : before.panes).has(x.id) && !reaches(a, x.kind, x.id, before))
+            bad(`succeeded on ${x.kind} ${x.id} (${x.field}), outside its reach`);
         const seen: Array<{ kind: "task" | "pane"; id: string; why: string }> = [];
         subjects(result, seen);
-        for (const x of seen) if (!reached(x.kind, x.id) && !isNew(x.kind, x.id)) bad(`returned ${x.why} about ${x.kind} ${x.id}, outside its reach`);
+        for (const x of seen)
+          if (!reached(x.kind, x.id) && !isNew(x.kind, x.id))
+            bad(`returned ${x.why} about ${x.kind} ${x.id}, outside its reach`);
       }
       // 2. Nothing outside its reach changed (the journal), unless earlier work on it was still settling.
       for (const e of events) {
         const kind = e.taskId ? "task" : e.paneId ? "pane" : null;
         const id = e.taskId ?? e.paneId;
         if (!kind || !id) continue;
-        if (!reached(kind, id) && !isNew(kind, id) && !settling(id) && !(e.paneId && settling(e.paneId))) bad(`changed ${kind} ${id} outside its reach: ${e.type} ${JSON.stringify(e.payload).slice(0, 200)}`);
+        if (!reached(kind, id) && !isNew(kind, id) && !settling(id) && !(e.paneId && settling(e.paneId)))
+          bad(`changed ${kind} ${id} outside its reach: ${e.type} ${JSON.stringify(e.payload).slice(0, 200)}`);
       }
       // 3. What it created is within what it reached, and a sandboxed caller created only sandboxed work.
       const newTasks = [...snap.tasks.values()].filter((x) => !before.tasks.has(x.id));
       for (const n of newTasks) {
         const parent = n.parentTaskId ? before.tasks.get(n.parentTaskId) : undefined;
-        const subtask = parent !== undefined && proc === "plans.review" && n.parentPaneId === parent.parentPaneId && (n.contextId === parent.contextId || n.contextId === parent.id);
+        const subtask =
+          parent !== undefined &&
+          proc === "plans.review" &&
+          n.parentPaneId === parent.parentPaneId &&
+          (n.contextId === parent.contextId || n.contextId === parent.id);
         if (!subtask) {
           if (n.contextId && n.contextId !== a.contextId) {
-            const foreign = [...before.tasks.values()].filter((x) => x.contextId === n.contextId && !reachesTask(a, x, before));
-            if (foreign.length) bad(`created task ${n.id} in context ${n.contextId}, which holds ${foreign.map((x) => x.id).join(", ")} outside its reach`);
+            const foreign = [...before.tasks.values()].filter(
+              (x) => x.contextId === n.contextId && !reachesTask(a, x, before),
+            );
+            if (foreign.length)
+              bad(
+                `created task ${n.id} in context ${n.contextId}, which holds ${foreign.map((x) => x.id).join(", ")} outside its reach`,
+              );
           }
-          if (n.parentPaneId && n.parentPaneId !== a.paneId && !reaches(a, "pane", n.parentPaneId, before)) bad(`created task ${n.id} under pane ${n.parentPaneId}, outside its reach`);
+          if (n.parentPaneId && n.parentPaneId !== a.paneId && !reaches(a, "pane", n.parentPaneId, before))
+            bad(`created task ${n.id} under pane ${n.parentPaneId}, outside its reach`);
         }
-        if (n.parentTaskId && !reaches(a, "task", n.parentTaskId, before)) bad(`created task ${n.id} under task ${n.parentTaskId}, outside its reach`);
+        if (n.parentTaskId && !reaches(a, "task", n.parentTaskId, before))
+          bad(`created task ${n.id} under task ${n.parentTaskId}, outside its reach`);
         if (a.sandbox && !n.sandboxed) bad(`(sandboxed) created the unsandboxed task ${n.id}`);
-        if (a.sandbox && !a.sandbox.network && n.agent === "fz-net") bad(`(sandboxed, no network) created task ${n.id} whose sandbox has the network`);
+        if (a.sandbox && !a.sandbox.network && n.agent === "fz-net")
+          bad(`(sandboxed, no network) created task ${n.id} whose sandbox has the network`);
         // Nobody it does not reach gains the new work (another orchestrator's context or lineage).
         for (const o of actors) {
           if (o === a || o.role !== "orchestrator" || reaches(a, "pane", o.paneId, before) || subtask) continue;
@@ -367,15 +498,21 @@ describe("the scope rules under random calls from panes", () => {
         }
       }
       for (const q of [...snap.panes.values()].filter((x) => !before.panes.has(x.id))) {
-        const ownsIt = (q.taskId === null) || newTasks.some((n) => n.id === q.taskId) || !settling(q.taskId);
+        const ownsIt = q.taskId === null || newTasks.some((n) => n.id === q.taskId) || !settling(q.taskId);
         if (!ownsIt) continue; // an earlier call's work (a dependent or a subtask starting by itself)
-        if (!q.taskId && q.parentPaneId && !reaches(a, "pane", q.parentPaneId, before)) bad(`created pane ${q.id} under pane ${q.parentPaneId}, outside its reach`);
-        if (a.sandbox && !q.sandboxed) bad(`(sandboxed) created the unsandboxed pane ${q.id} (${q.argv.join(" ").slice(0, 80)})`);
+        if (!q.taskId && q.parentPaneId && !reaches(a, "pane", q.parentPaneId, before))
+          bad(`created pane ${q.id} under pane ${q.parentPaneId}, outside its reach`);
+        if (a.sandbox && !q.sandboxed)
+          bad(`(sandboxed) created the unsandboxed pane ${q.id} (${q.argv.join(" ").slice(0, 80)})`);
         // A new orchestrator reaches nothing the caller did not.
         const o = orchestratorOf(q, snap);
         if (o) {
-          for (const x of snap.tasks.values()) if (before.tasks.has(x.id) && reachesTask(o, x, snap) && !reachesTask(a, x, before)) bad(`created orchestrator ${q.id}, which reaches task ${x.id} outside the caller's reach`);
-          for (const x of snap.panes.values()) if (before.panes.has(x.id) && reachesPane(o, x, snap) && !reachesPane(a, x, before)) bad(`created orchestrator ${q.id}, which reaches pane ${x.id} outside the caller's reach`);
+          for (const x of snap.tasks.values())
+            if (before.tasks.has(x.id) && reachesTask(o, x, snap) && !reachesTask(a, x, before))
+              bad(`created orchestrator ${q.id}, which reaches task ${x.id} outside the caller's reach`);
+          for (const x of snap.panes.values())
+            if (before.panes.has(x.id) && reachesPane(o, x, snap) && !reachesPane(a, x, before))
+              bad(`created orchestrator ${q.id}, which reaches pane ${x.id} outside the caller's reach`);
         }
       }
       for (const e of events) for (const id of [e.taskId, e.paneId]) if (id) lastEventAt.set(id, Date.parse(e.time));
@@ -394,8 +531,13 @@ describe("the scope rules under random calls from panes", () => {
 
     const total = Object.values(counts).reduce((s, c) => s + Object.values(c).reduce((x, y) => x + y, 0), 0);
     const ok = Object.values(counts).reduce((s, c) => s + (c.ok ?? 0), 0);
-    console.log(`scope fuzz: seed ${SEED}, ${total} calls (${ok} succeeded) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    expect(violations, `seed ${SEED} (YARD_FUZZ_SEED=${SEED} reproduces it)\n${violations.join("\n")}\n--- the last calls:\n${log.slice(-15).join("\n")}`).toEqual([]);
+    console.log(
+      `scope fuzz: seed ${SEED}, ${total} calls (${ok} succeeded) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+    expect(
+      violations,
+      `seed ${SEED} (YARD_FUZZ_SEED=${SEED} reproduces it)\n${violations.join("\n")}\n--- the last calls:\n${log.slice(-15).join("\n")}`,
+    ).toEqual([]);
     // The run reached into every corner: calls that succeeded and calls that were refused, from every actor.
     expect(ok).toBeGreaterThan(total / 10);
   });

@@ -50,10 +50,39 @@ describe("acceptance: three workers, review, restart, merge two, discard one", (
     };
     const started: Record<string, { task: any; pane: any }> = {};
     for (const [name, objective] of Object.entries(objectives)) {
-      const res = await y(["task", "start", "--repo", repo, "--context", ctx, "--title", `worker ${name}`, "--objective", objective, "--constraint", "touch only your own file", "--accept", "the file exists", "--agent", "demo"]);
+      const res = await y([
+        "task",
+        "start",
+        "--repo",
+        repo,
+        "--context",
+        ctx,
+        "--title",
+        `worker ${name}`,
+        "--objective",
+        objective,
+        "--constraint",
+        "touch only your own file",
+        "--accept",
+        "the file exists",
+        "--agent",
+        "demo",
+      ]);
       expect(res.code, res.stdout + res.stderr).toBe(0);
-      expect(res.json.task).toMatchObject({ state: "pending", contextId: ctx, parentPaneId: orch.id, targetBranch: "main", branchPreexisting: false, paneId: res.json.pane.id });
-      expect(res.json.task.contract).toEqual({ objective, constraints: ["touch only your own file"], acceptanceCriteria: ["the file exists"], outputFormat: null });
+      expect(res.json.task).toMatchObject({
+        state: "pending",
+        contextId: ctx,
+        parentPaneId: orch.id,
+        targetBranch: "main",
+        branchPreexisting: false,
+        paneId: res.json.pane.id,
+      });
+      expect(res.json.task.contract).toEqual({
+        objective,
+        constraints: ["touch only your own file"],
+        acceptanceCriteria: ["the file exists"],
+        outputFormat: null,
+      });
       expect(res.json.task.baseSha).toBe(git(repo, "rev-parse", "HEAD"));
       expect(existsSync(res.json.task.worktreePath)).toBe(true);
       started[name] = res.json;
@@ -66,11 +95,14 @@ describe("acceptance: three workers, review, restart, merge two, discard one", (
     expect(working.json.tasks.map((t: any) => t.state)).toEqual(["working", "working", "working"]);
 
     // Every worker now waits on a permission prompt: all three show up in attention.
-    await waitFor(async () => {
-      const att = await y(["attention"]);
-      const blocked = att.json.items.filter((i: any) => i.reason === "blocked").map((i: any) => i.paneId);
-      return ["A", "B", "C"].every((n) => blocked.includes(paneOf(n)));
-    }, { timeoutMs: 30_000, intervalMs: 250, what: "three blocked workers" }); // polled as the orchestrator would: each poll is a CLI process
+    await waitFor(
+      async () => {
+        const att = await y(["attention"]);
+        const blocked = att.json.items.filter((i: any) => i.reason === "blocked").map((i: any) => i.paneId);
+        return ["A", "B", "C"].every((n) => blocked.includes(paneOf(n)));
+      },
+      { timeoutMs: 30_000, intervalMs: 250, what: "three blocked workers" },
+    ); // polled as the orchestrator would: each poll is a CLI process
 
     // 4 (first half). a delta read of A's output while it waits
     const firstRead = await y(["pane", "read", paneOf("A"), "--mode", "delta", "--cursor", "0", "--reader", "orch"]);
@@ -107,23 +139,53 @@ describe("acceptance: three workers, review, restart, merge two, discard one", (
     expect(cStates).toEqual(["working", "input_required", "working", "completed"]);
 
     // 4 (second half). the second delta read returns only what is new
-    const secondRead = await y(["pane", "read", paneOf("A"), "--mode", "delta", "--cursor", String(firstRead.json.cursor), "--reader", "orch"]);
+    const secondRead = await y([
+      "pane",
+      "read",
+      paneOf("A"),
+      "--mode",
+      "delta",
+      "--cursor",
+      String(firstRead.json.cursor),
+      "--reader",
+      "orch",
+    ]);
     expect(secondRead.json.text).not.toContain("Switchyard demo agent");
     expect(secondRead.json.text).toContain("A wrote a.txt");
     expect(secondRead.json.start).toBeGreaterThan(0);
     for (const n of ["B", "C"]) {
       const r1 = await y(["pane", "read", paneOf(n), "--mode", "delta", "--cursor", "0", "--reader", "r"]);
-      const r2 = await y(["pane", "read", paneOf(n), "--mode", "delta", "--cursor", String(r1.json.cursor), "--reader", "r"]);
+      const r2 = await y([
+        "pane",
+        "read",
+        paneOf(n),
+        "--mode",
+        "delta",
+        "--cursor",
+        String(r1.json.cursor),
+        "--reader",
+        "r",
+      ]);
       expect(r1.json.text).toContain("Switchyard demo agent");
       expect(r2.json).toMatchObject({ text: "", cursor: r1.json.cursor });
     }
     // Each finished result stays in the orchestrator's attention until it acknowledges it.
-    await waitFor(async () => {
-      const items = (await y(["attention"])).json.items;
-      return ["A", "B", "C"].every((n) => items.some((i: any) => i.taskId === id(n) && i.reason === "result_unacknowledged"));
-    }, { timeoutMs: 15_000, intervalMs: 250, what: "three unacknowledged results" });
-    for (const n of ["A", "B", "C"]) expect((await y(["task", "ack", id(n)])).json).toMatchObject({ id: id(n), alreadyAcknowledged: false });
-    await waitFor(async () => (await y(["attention"])).json.items.length === 0, { timeoutMs: 15_000, intervalMs: 250, what: "attention to empty" });
+    await waitFor(
+      async () => {
+        const items = (await y(["attention"])).json.items;
+        return ["A", "B", "C"].every((n) =>
+          items.some((i: any) => i.taskId === id(n) && i.reason === "result_unacknowledged"),
+        );
+      },
+      { timeoutMs: 15_000, intervalMs: 250, what: "three unacknowledged results" },
+    );
+    for (const n of ["A", "B", "C"])
+      expect((await y(["task", "ack", id(n)])).json).toMatchObject({ id: id(n), alreadyAcknowledged: false });
+    await waitFor(async () => (await y(["attention"])).json.items.length === 0, {
+      timeoutMs: 15_000,
+      intervalMs: 250,
+      what: "attention to empty",
+    });
 
     // 5. each diff shows only its own change, including C's untracked file
     const diffs: Record<string, any> = {};

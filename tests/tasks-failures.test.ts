@@ -32,7 +32,8 @@ afterAll(async () => {
 async function startDemo(repo: string, objective: string, extra: Record<string, unknown> = {}) {
   return api.tasks.start.mutate({ repoPath: repo, objective, agent: "demo", ...extra });
 }
-const waitState = (id: string, until: string, timeoutMs = 60_000) => api.tasks.wait.query({ id, until, timeoutMs }).then((r) => r.tasks[0]!);
+const waitState = (id: string, until: string, timeoutMs = 60_000) =>
+  api.tasks.wait.query({ id, until, timeoutMs }).then((r) => r.tasks[0]!);
 
 describe("merge refusals", () => {
   it("refuses a dirty target and changes nothing", async () => {
@@ -51,7 +52,10 @@ describe("merge refusals", () => {
 
   it("refuses a dirty source unless --ignore-dirty, and never commits the uncommitted work", async () => {
     const repo = repoWith();
-    const { task } = await startDemo(repo, "write kept.txt committed\ncommit add kept\nuntracked loose.txt\nreport completed done");
+    const { task } = await startDemo(
+      repo,
+      "write kept.txt committed\ncommit add kept\nuntracked loose.txt\nreport completed done",
+    );
     await waitState(task.id, "completed");
     const cli = await yard(server, ["--json", "task", "finish", task.id, "--merge"]);
     expect(cli.code).toBe(1);
@@ -102,7 +106,9 @@ describe("worker failures", () => {
     const t = await waitState(task.id, "terminal");
     expect(t.state).toBe("failed");
     expect(t.evidence).toMatchObject({ reason: "pane_exited", exitCode: 3, lastLifecycle: "working" });
-    const states = (await api.tasks.events.query({ id: task.id })).events.filter((e) => e.type === "task.state").map((e) => e.payload.to);
+    const states = (await api.tasks.events.query({ id: task.id })).events
+      .filter((e) => e.type === "task.state")
+      .map((e) => e.payload.to);
     expect(states).toEqual(["working", "failed"]);
     expect(existsSync(t.worktreePath!)).toBe(true);
   });
@@ -118,7 +124,11 @@ describe("worker failures", () => {
   it("a pending task's pane refuses prompts with AGENT_NOT_READY", async () => {
     const repo = repoWith();
     const demo = path.join(ROOT, "agents/demo/demo-agent.mjs");
-    const { task, pane } = await api.tasks.start.mutate({ repoPath: repo, objective: "print hi\nreport completed hi", argv: ["env", "DEMO_START_DELAY_MS=4000", process.execPath, demo] });
+    const { task, pane } = await api.tasks.start.mutate({
+      repoPath: repo,
+      objective: "print hi\nreport completed hi",
+      argv: ["env", "DEMO_START_DELAY_MS=4000", process.execPath, demo],
+    });
     await waitFor(async () => (await api.panes.get.query({ id: pane!.id })).lifecycle !== "unknown");
     const err = await errorOf(() => api.panes.submit.mutate({ id: pane!.id, text: "hello" }));
     expect(err.code).toBe("AGENT_NOT_READY");
@@ -128,7 +138,12 @@ describe("worker failures", () => {
 
   it("a ready timeout fails the task with its stage", async () => {
     const repo = repoWith();
-    const { task } = await api.tasks.start.mutate({ repoPath: repo, objective: "x", argv: ["sh", "-c", "while :; do echo busy; sleep 0.1; done"], readyTimeoutMs: 1000 });
+    const { task } = await api.tasks.start.mutate({
+      repoPath: repo,
+      objective: "x",
+      argv: ["sh", "-c", "while :; do echo busy; sleep 0.1; done"],
+      readyTimeoutMs: 1000,
+    });
     const t = await waitState(task.id, "terminal");
     expect(t).toMatchObject({ state: "failed", evidence: { stage: "ready_timeout" } });
     await api.panes.kill.mutate({ id: t.paneId! });
@@ -142,17 +157,60 @@ describe("reports", () => {
     expect(env.YARD_TASK).toBe(task.id);
     const other = await startDemo(repoWith(), "ask hold\nreport completed x");
     const worker = clientWithToken(server, env.YARD_TOKEN!);
-    expect((await errorOf(() => worker.tasks.report.mutate({ taskId: other.task.id, status: "completed", summary: "not mine" }))).code).toBe("FORBIDDEN");
-    expect((await errorOf(() => worker.tasks.report.mutate({ taskId: "tsknotthere00", status: "completed", summary: "x" }))).code).toBe("NOT_FOUND");
-    expect((await errorOf(() => worker.tasks.start.mutate({ repoPath: repo, objective: "sneaky" }))).code).toBe("FORBIDDEN");
-    const cli = await yard(server, ["--json", "task", "report", "--status", "completed", "--summary", "did it", "--changed-file", "x.txt", "--evidence", '{"tests":3}'], { env });
+    expect(
+      (
+        await errorOf(() =>
+          worker.tasks.report.mutate({ taskId: other.task.id, status: "completed", summary: "not mine" }),
+        )
+      ).code,
+    ).toBe("FORBIDDEN");
+    expect(
+      (await errorOf(() => worker.tasks.report.mutate({ taskId: "tsknotthere00", status: "completed", summary: "x" })))
+        .code,
+    ).toBe("NOT_FOUND");
+    expect((await errorOf(() => worker.tasks.start.mutate({ repoPath: repo, objective: "sneaky" }))).code).toBe(
+      "FORBIDDEN",
+    );
+    const cli = await yard(
+      server,
+      [
+        "--json",
+        "task",
+        "report",
+        "--status",
+        "completed",
+        "--summary",
+        "did it",
+        "--changed-file",
+        "x.txt",
+        "--evidence",
+        '{"tests":3}',
+      ],
+      { env },
+    );
     expect(cli.code, cli.stdout).toBe(0);
-    expect(cli.json.task).toMatchObject({ id: task.id, state: "completed", result: { status: "completed", summary: "did it", changedFiles: ["x.txt"], artifacts: [], evidence: { tests: 3 } } });
-    const again = await yard(server, ["--json", "task", "report", "--status", "failed", "--summary", "changed my mind"], { env });
+    expect(cli.json.task).toMatchObject({
+      id: task.id,
+      state: "completed",
+      result: {
+        status: "completed",
+        summary: "did it",
+        changedFiles: ["x.txt"],
+        artifacts: [],
+        evidence: { tests: 3 },
+      },
+    });
+    const again = await yard(
+      server,
+      ["--json", "task", "report", "--status", "failed", "--summary", "changed my mind"],
+      { env },
+    );
     expect(again.json.error.code).toBe("CONFLICT");
     expect((await api.tasks.get.query({ id: task.id })).result?.summary).toBe("did it");
     const events = await yard(server, ["--json", "events", "--type", "task.*", "--task", task.id]);
-    expect(events.json.events.map((e: any) => e.type)).toEqual(expect.arrayContaining(["task.created", "task.result", "task.state"]));
+    expect(events.json.events.map((e: any) => e.type)).toEqual(
+      expect.arrayContaining(["task.created", "task.result", "task.state"]),
+    );
     await api.tasks.cancel.mutate({ id: other.task.id });
     await api.panes.kill.mutate({ id: task.paneId! });
   });
@@ -184,7 +242,9 @@ describe("start validation and the cap", () => {
     expect(git(repo, "branch", "--list")).toBe(branchesBefore);
     // Nothing under the worktree root belongs to this repository (its folder is <name>-<hash>).
     const wtRoot = path.join(server.home, "worktrees");
-    expect(existsSync(wtRoot) ? readdirSync(wtRoot).filter((d) => d.startsWith(`${path.basename(repo)}-`)) : []).toEqual([]);
+    expect(
+      existsSync(wtRoot) ? readdirSync(wtRoot).filter((d) => d.startsWith(`${path.basename(repo)}-`)) : [],
+    ).toEqual([]);
   });
 
   it("refuses a start over the cap with RATE_LIMITED and creates nothing", async () => {
@@ -192,7 +252,8 @@ describe("start validation and the cap", () => {
     try {
       const a = adminClient(s);
       const repo = repoWith();
-      for (let i = 0; i < 2; i++) await a.tasks.start.mutate({ repoPath: repo, objective: "ask hold on\nreport completed ok", agent: "demo" });
+      for (let i = 0; i < 2; i++)
+        await a.tasks.start.mutate({ repoPath: repo, objective: "ask hold on\nreport completed ok", agent: "demo" });
       const branches = git(repo, "branch", "--list");
       const wtRoot = path.join(s.home, "worktrees");
       const wts = readdirSync(path.join(wtRoot, readdirSync(wtRoot)[0]!));
@@ -215,9 +276,22 @@ describe("wait", () => {
     const repo = repoWith();
     const { task } = await startDemo(repo, "ask hold on\nreport completed ok", { contextId: "waiting-ctx" });
     await waitState(task.id, "working");
-    const cli = await yard(server, ["--json", "task", "wait", "--context", "waiting-ctx", "--until", "terminal", "--timeout-ms", "500"]);
+    const cli = await yard(server, [
+      "--json",
+      "task",
+      "wait",
+      "--context",
+      "waiting-ctx",
+      "--until",
+      "terminal",
+      "--timeout-ms",
+      "500",
+    ]);
     expect(cli.code).toBe(1);
-    expect(cli.json.error).toMatchObject({ code: "TIMEOUT", details: { timeoutMs: 500, tasks: [{ id: task.id, state: "working" }] } });
+    expect(cli.json.error).toMatchObject({
+      code: "TIMEOUT",
+      details: { timeoutMs: 500, tasks: [{ id: task.id, state: "working" }] },
+    });
     await api.tasks.cancel.mutate({ id: task.id });
   });
 });
@@ -270,10 +344,23 @@ describe("restart", () => {
     const s = await startTestServer();
     const repo = repoWith();
     let a = adminClient(s);
-    const done = await a.tasks.start.mutate({ repoPath: repo, objective: "write done.txt ok\ncommit done\nreport completed finished", agent: "demo" });
+    const done = await a.tasks.start.mutate({
+      repoPath: repo,
+      objective: "write done.txt ok\ncommit done\nreport completed finished",
+      agent: "demo",
+    });
     await a.tasks.wait.query({ id: done.task.id, until: "completed", timeoutMs: 60_000 });
     const running: Array<{ id: string; paneId: string | null; worktreePath: string | null }> = [];
-    for (let i = 0; i < 2; i++) running.push((await a.tasks.start.mutate({ repoPath: repo, objective: `write r${i}.txt wip\nask hold\nreport completed ok`, agent: "demo" })).task);
+    for (let i = 0; i < 2; i++)
+      running.push(
+        (
+          await a.tasks.start.mutate({
+            repoPath: repo,
+            objective: `write r${i}.txt wip\nask hold\nreport completed ok`,
+            agent: "demo",
+          })
+        ).task,
+      );
     for (const t of running) await a.tasks.wait.query({ id: t.id, until: "working", timeoutMs: 60_000 });
     await waitFor(async () => (await a.panes.get.query({ id: running[1]!.paneId! })).lifecycle === "blocked");
     s.proc.kill("SIGKILL"); // a crash: no graceful shutdown

@@ -85,16 +85,16 @@ async function main() {
   process.on("SIGWINCH", () => {
     /* node updates stdout.columns and emits 'resize'; keep the default from killing us */
   });
-  for (const [sig, code] of /** @type {const} */ ([["SIGTERM", 143], ["SIGHUP", 129], ["SIGINT", 130]])) {
+  for (const [sig, code] of /** @type {const} */ ([
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+    ["SIGINT", 130],
+  ])) {
     process.on(sig, () => void shutdown(code, "other"));
   }
 
   out("\x1b[?2004h\x1b[?25l"); // bracketed paste on, hardware cursor hidden (see lib/screen.mjs)
-  print(
-    bold("✻ " + BANNER),
-    dim(`  name: ${clean(ARGS.name)} · cwd: ${clean(CWD)}`),
-    "",
-  );
+  print(bold("✻ " + BANNER), dim(`  name: ${clean(ARGS.name)} · cwd: ${clean(CWD)}`), "");
   noteHooksOff();
   logTranscript({ type: "session", event: "start", name: ARGS.name });
 

@@ -82,14 +82,25 @@ function gitEnv(t: TestContext, ceiling?: string): Record<string, string | undef
   fs.writeFileSync(cfg, "");
   const env: Record<string, string | undefined> = {};
   for (const k of Object.keys(process.env)) if (k.startsWith("GIT_")) env[k] = undefined;
-  return { ...env, GIT_CONFIG_GLOBAL: cfg, GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C", ...(ceiling ? { GIT_CEILING_DIRECTORIES: ceiling } : {}) };
+  return {
+    ...env,
+    GIT_CONFIG_GLOBAL: cfg,
+    GIT_CONFIG_NOSYSTEM: "1",
+    LC_ALL: "C",
+    ...(ceiling ? { GIT_CEILING_DIRECTORIES: ceiling } : {}),
+  };
 }
 
 function git(cwd: string, env: Record<string, string | undefined>, ...args: string[]): string {
   const full: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) full[k] = v;
   // (the project's ProcessEnv type requires NODE_ENV, which a plain record can't promise)
-  return execFileSync("git", args, { cwd, env: full as NodeJS.ProcessEnv, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trimEnd();
+  return execFileSync("git", args, {
+    cwd,
+    env: full as NodeJS.ProcessEnv,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  }).trimEnd();
 }
 
 /** git init -b main with one commit (README), authored by a one-off identity. */
@@ -109,7 +120,10 @@ class Demo {
   raw = "";
   exit: { exitCode: number; signal?: number } | null = null;
 
-  constructor(t: TestContext, opts: { env?: Record<string, string | undefined>; args?: string[]; cols?: number; rows?: number } = {}) {
+  constructor(
+    t: TestContext,
+    opts: { env?: Record<string, string | undefined>; args?: string[]; cols?: number; rows?: number } = {},
+  ) {
     this.dir = tempDir(t, "yard-demo-test-");
     this.cwd = path.join(this.dir, "work");
     const bin = path.join(this.dir, "bin");
@@ -135,7 +149,13 @@ class Demo {
       if (v === undefined) delete env[k];
       else env[k] = v;
     }
-    this.proc = pty.spawn(process.execPath, [AGENT, ...(opts.args ?? [])], { cwd: this.cwd, cols, rows, env, name: "xterm-256color" });
+    this.proc = pty.spawn(process.execPath, [AGENT, ...(opts.args ?? [])], {
+      cwd: this.cwd,
+      cols,
+      rows,
+      env,
+      name: "xterm-256color",
+    });
     this.proc.onData((d) => {
       this.raw += d;
       this.term.write(d);
@@ -215,21 +235,30 @@ class Demo {
   }
 
   /** What the agent looks like now, for failure messages. */
-  describe = () => `--- screen ---\n${this.screen().join("\n").trimEnd()}\n--- yard calls: ${JSON.stringify(this.calls().map((c) => c.argv.join(" ")))}`;
+  describe = () =>
+    `--- screen ---\n${this.screen().join("\n").trimEnd()}\n--- yard calls: ${JSON.stringify(this.calls().map((c) => c.argv.join(" ")))}`;
 
   wait<T>(what: string, fn: () => T | undefined | null | false, timeoutMs?: number) {
     return waitFor(what, fn, timeoutMs, this.describe);
   }
 
   waitText(what: string | RegExp, timeoutMs?: number) {
-    return this.wait(`screen text ${what}`, () => (typeof what === "string" ? this.text().includes(what) : what.test(this.text())), timeoutMs);
+    return this.wait(
+      `screen text ${what}`,
+      () => (typeof what === "string" ? this.text().includes(what) : what.test(this.text())),
+      timeoutMs,
+    );
   }
 
   waitHook(event: string, count = 1, timeoutMs?: number): Promise<Hook> {
-    return this.wait(`${count} × ${event} hook`, () => {
-      const hs = this.hooks().filter((h) => h.event === event);
-      return hs.length >= count ? hs[count - 1] : undefined;
-    }, timeoutMs);
+    return this.wait(
+      `${count} × ${event} hook`,
+      () => {
+        const hs = this.hooks().filter((h) => h.event === event);
+        return hs.length >= count ? hs[count - 1] : undefined;
+      },
+      timeoutMs,
+    );
   }
 
   waitReady(timeoutMs?: number) {
@@ -243,7 +272,10 @@ class Demo {
   /** Put text into the composer (one write) and wait until it shows on the input line. */
   async type(text: string, shown = text) {
     this.proc.write(text);
-    await this.wait(`composer to show ${JSON.stringify(shown)}`, () => this.input().startsWith(">") && this.input().includes(shown));
+    await this.wait(
+      `composer to show ${JSON.stringify(shown)}`,
+      () => this.input().startsWith(">") && this.input().includes(shown),
+    );
   }
 
   /** Type a prompt, then press Enter as a separate write, as a person (or Switchyard) does. */
@@ -267,7 +299,10 @@ class Demo {
    * until the screen shows the turn over (empty composer, ready) before a test reads it.
    */
   turnShown() {
-    return this.wait("the screen after the turn", () => this.exit || (this.input() === "> " && this.status().includes("ready")));
+    return this.wait(
+      "the screen after the turn",
+      () => this.exit || (this.input() === "> " && this.status().includes("ready")),
+    );
   }
 }
 
@@ -332,8 +367,15 @@ describe.concurrent("demo agent", () => {
     }
     expect(hooks[1].payload.prompt).toBe("write notes.txt hello world");
     const file = path.join(fs.realpathSync(d.cwd), "notes.txt");
-    expect(hooks[2].payload).toMatchObject({ tool_name: "Write", tool_input: { file_path: file, content: "hello world\n" } });
-    expect(hooks[3].payload).toMatchObject({ tool_name: "Write", tool_response: { success: true }, tool_use_id: hooks[2].payload.tool_use_id });
+    expect(hooks[2].payload).toMatchObject({
+      tool_name: "Write",
+      tool_input: { file_path: file, content: "hello world\n" },
+    });
+    expect(hooks[3].payload).toMatchObject({
+      tool_name: "Write",
+      tool_response: { success: true },
+      tool_use_id: hooks[2].payload.tool_use_id,
+    });
     expect(stop.payload).toMatchObject({ stop_hook_active: false });
     expect(stop.payload.last_assistant_message).toContain("Wrote notes.txt");
 
@@ -347,7 +389,10 @@ describe.concurrent("demo agent", () => {
   it("does not submit a bracketed paste with newlines (or \\r) until Enter arrives on its own", async (t) => {
     const d = new Demo(t);
     await d.waitReady();
-    await d.type("\x1b[200~print first\nprint second\rappend log.txt third\x1b[201~", "> print first↵print second↵append log.txt third");
+    await d.type(
+      "\x1b[200~print first\nprint second\rappend log.txt third\x1b[201~",
+      "> print first↵print second↵append log.txt third",
+    );
     // nothing ran: the text sits in the composer, no prompt was posted
     expect(d.events()).toEqual(["SessionStart"]);
     expect(d.text()).not.toMatch(/^first$/m);
@@ -366,7 +411,12 @@ describe.concurrent("demo agent", () => {
     expect(d.lines()).toContain("second");
     expect(fs.readFileSync(path.join(d.cwd, "log.txt"), "utf8")).toBe("third more\n");
     expect(stop.payload.last_assistant_message).toContain("Appended a line to log.txt");
-    expect(d.hooks().filter((h) => h.event === "PreToolUse").map((h) => h.payload.tool_name)).toEqual(["Edit"]);
+    expect(
+      d
+        .hooks()
+        .filter((h) => h.event === "PreToolUse")
+        .map((h) => h.payload.tool_name),
+    ).toEqual(["Edit"]);
   });
 
   it("asks for permission: PermissionRequest + Notification, waits for 'y', then continues", async (t) => {
@@ -439,7 +489,12 @@ describe.concurrent("demo agent", () => {
     // the next prompt still works; by its Stop the ignored one would have shown up
     await d.turn("print after");
     expect(d.events()).toEqual(["SessionStart", "UserPromptSubmit", "Stop"]);
-    expect(d.hooks().filter((h) => h.event === "UserPromptSubmit").map((h) => h.payload.prompt)).toEqual(["print after"]);
+    expect(
+      d
+        .hooks()
+        .filter((h) => h.event === "UserPromptSubmit")
+        .map((h) => h.payload.prompt),
+    ).toEqual(["print after"]);
     expect(d.text()).not.toContain("should not appear");
     expect(fs.existsSync(path.join(d.cwd, "ignored.txt"))).toBe(false);
   });
@@ -453,7 +508,16 @@ describe.concurrent("demo agent", () => {
     expect(report?.argv).toEqual(["task", "report", "--status", "completed", "--summary", "Added out.txt"]);
     // the report goes after the hooks posted before it, inside a Bash tool call
     const order = calls.map((c) => (c.argv[0] === "hook" ? c.argv[1] : "REPORT"));
-    expect(order).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreToolUse", "REPORT", "PostToolUseFailure", "Stop"]);
+    expect(order).toEqual([
+      "SessionStart",
+      "UserPromptSubmit",
+      "PreToolUse",
+      "PostToolUse",
+      "PreToolUse",
+      "REPORT",
+      "PostToolUseFailure",
+      "Stop",
+    ]);
     const pre = d.hooks()[4].payload;
     expect(pre.tool_name).toBe("Bash");
     expect(pre.tool_input.command).toBe("yard task report --status completed --summary 'Added out.txt'");
@@ -467,7 +531,14 @@ describe.concurrent("demo agent", () => {
     const d = new Demo(t);
     await d.waitReady();
     await d.turn("report failed tests are red");
-    expect(d.calls().find((c) => c.argv[0] === "task")?.argv).toEqual(["task", "report", "--status", "failed", "--summary", "tests are red"]);
+    expect(d.calls().find((c) => c.argv[0] === "task")?.argv).toEqual([
+      "task",
+      "report",
+      "--status",
+      "failed",
+      "--summary",
+      "tests are red",
+    ]);
     expect(d.events().slice(-2)).toEqual(["PostToolUse", "Stop"]);
     expect(d.text()).toContain("exit 0");
     await d.turn("noreport");
@@ -491,10 +562,25 @@ describe.concurrent("demo agent", () => {
     // no identity was written into the repo's config
     expect(() => git(d.cwd, env, "config", "user.name")).toThrow();
 
-    expect(d.events()).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreToolUse", "PostToolUse", "Stop"]);
+    expect(d.events()).toEqual([
+      "SessionStart",
+      "UserPromptSubmit",
+      "PreToolUse",
+      "PostToolUse",
+      "PreToolUse",
+      "PostToolUse",
+      "Stop",
+    ]);
     const [pre, post] = d.hooks().slice(4, 6);
-    expect(pre.payload).toMatchObject({ tool_name: "Bash", tool_input: { command: "git add -A && git commit -m 'add a'" } });
-    expect(post.payload).toMatchObject({ tool_name: "Bash", tool_input: pre.payload.tool_input, tool_use_id: pre.payload.tool_use_id });
+    expect(pre.payload).toMatchObject({
+      tool_name: "Bash",
+      tool_input: { command: "git add -A && git commit -m 'add a'" },
+    });
+    expect(post.payload).toMatchObject({
+      tool_name: "Bash",
+      tool_input: pre.payload.tool_input,
+      tool_use_id: pre.payload.tool_use_id,
+    });
 
     const sha = git(d.cwd, env, "rev-parse", "--short", "HEAD");
     await d.waitReady();
@@ -511,10 +597,15 @@ describe.concurrent("demo agent", () => {
     git(d.cwd, env, "config", "user.email", "owner@example.com");
     await d.waitReady();
     const stop = await d.turn("write b.txt x; commit first; commit again; print carried on");
-    expect(git(d.cwd, env, "log", "--format=%s|%an <%ae>")).toBe("first|Repo Owner <owner@example.com>\ninitial|Setup <setup@localhost>");
+    expect(git(d.cwd, env, "log", "--format=%s|%an <%ae>")).toBe(
+      "first|Repo Owner <owner@example.com>\ninitial|Setup <setup@localhost>",
+    );
     expect(d.events().slice(-5)).toEqual(["PreToolUse", "PostToolUse", "PreToolUse", "PostToolUseFailure", "Stop"]);
     const failure = d.hooks().find((h) => h.event === "PostToolUseFailure");
-    expect(failure?.payload).toMatchObject({ tool_name: "Bash", tool_input: { command: "git add -A && git commit -m again" } });
+    expect(failure?.payload).toMatchObject({
+      tool_name: "Bash",
+      tool_input: { command: "git add -A && git commit -m again" },
+    });
     expect(failure?.payload.error).toMatch(/^nothing to commit.*\(exit code 1\)$/);
     await d.waitReady();
     expect(d.text()).toMatch(/⎿ {2}nothing to commit, working tree clean/);
@@ -697,7 +788,11 @@ describe.concurrent("demo agent", () => {
   });
 
   it("posts hooks in-process, in order, when the pane gives the server's address (no yard process)", async (t) => {
-    const posts: { auth?: string; path?: string; body: { paneId: string; event: string; payload: Record<string, unknown> } }[] = [];
+    const posts: {
+      auth?: string;
+      path?: string;
+      body: { paneId: string; event: string; payload: Record<string, unknown> };
+    }[] = [];
     let connections = 0;
     const server = http.createServer((req, res) => {
       let body = "";
@@ -716,8 +811,18 @@ describe.concurrent("demo agent", () => {
     await d.waitReady();
     await d.submit("write a.txt 1");
     await d.wait("Stop posted", () => posts.some((p) => p.body.event === "Stop"));
-    expect(posts.map((p) => p.body.event)).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]);
-    expect(posts.every((p) => p.auth === "Bearer pane-secret" && p.path === "/api/trpc/hooks.post" && p.body.paneId === "pane-test-1")).toBe(true);
+    expect(posts.map((p) => p.body.event)).toEqual([
+      "SessionStart",
+      "UserPromptSubmit",
+      "PreToolUse",
+      "PostToolUse",
+      "Stop",
+    ]);
+    expect(
+      posts.every(
+        (p) => p.auth === "Bearer pane-secret" && p.path === "/api/trpc/hooks.post" && p.body.paneId === "pane-test-1",
+      ),
+    ).toBe(true);
     expect(posts[2]!.body.payload).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Write", cwd: d.cwd });
     expect(d.calls()).toEqual([]); // no `yard hook` ran
     // A connection per hook: an idle keep-alive socket reused as the server closes it would fail.
@@ -726,7 +831,9 @@ describe.concurrent("demo agent", () => {
   });
 
   it("DEMO_HOOKS=command runs `yard hook` even when the pane gives the server's address", async (t) => {
-    const d = new Demo(t, { env: { YARD_URL: "http://127.0.0.1:9", YARD_TOKEN: "pane-secret", DEMO_HOOKS: "command" } });
+    const d = new Demo(t, {
+      env: { YARD_URL: "http://127.0.0.1:9", YARD_TOKEN: "pane-secret", DEMO_HOOKS: "command" },
+    });
     await d.waitReady();
     expect(d.events()).toEqual(["SessionStart"]);
   });
@@ -744,7 +851,10 @@ describe.concurrent("demo agent", () => {
     const other = tempDir(t, "yard-demo-bin-");
     writeFakeYard(other, "my-yard");
     const d = new Demo(t, {
-      env: { YARD_BIN: path.join(other, "my-yard"), PATH: [path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter) },
+      env: {
+        YARD_BIN: path.join(other, "my-yard"),
+        PATH: [path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter),
+      },
     });
     await d.waitReady();
     expect(d.events()).toEqual(["SessionStart"]);

@@ -50,8 +50,9 @@ export default function AgentsPage() {
           </Button>
         </div>
         <p className="max-w-3xl text-sm text-fg-muted">
-          A profile says how an agent is launched: its command, its role, whether it reports through hooks, and the environment it gets. Tasks and panes pick one by id. &ldquo;Try
-          it&rdquo; starts a profile in an empty scratch folder and tells you whether it got ready or which start-up dialog (trust, login, …) it waits at.
+          A profile says how an agent is launched: its command, its role, whether it reports through hooks, and the
+          environment it gets. Tasks and panes pick one by id. &ldquo;Try it&rdquo; starts a profile in an empty scratch
+          folder and tells you whether it got ready or which start-up dialog (trust, login, …) it waits at.
         </p>
 
         {list.error && <Alert>{errorOf(list.error).message}</Alert>}

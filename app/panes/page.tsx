@@ -52,10 +52,14 @@ export default function PanesPage() {
               <div className="rounded-md border border-dashed border-line p-8 text-center">
                 <h2 className="font-semibold">No panes yet</h2>
                 <p className="mx-auto mt-2 max-w-md text-sm text-fg-muted">
-                  A pane is a real terminal running an agent or any command. Start a shell or the demo agent to try it: pick a profile, give it a directory, press Start.
+                  A pane is a real terminal running an agent or any command. Start a shell or the demo agent to try it:
+                  pick a profile, give it a directory, press Start.
                 </p>
                 <p className="mt-3 text-xs text-fg-muted">
-                  From a terminal: <code className="rounded bg-neutral-muted px-1.5 py-0.5 font-mono">yard pane spawn --agent demo --cwd "$PWD"</code>
+                  From a terminal:{" "}
+                  <code className="rounded bg-neutral-muted px-1.5 py-0.5 font-mono">
+                    yard pane spawn --agent demo --cwd "$PWD"
+                  </code>
                 </p>
               </div>
             ) : (
@@ -66,7 +70,13 @@ export default function PanesPage() {
                     Show exited panes
                   </label>
                 )}
-                {shown.length > 0 ? <PaneTable panes={shown} /> : <p className="rounded-md border border-dashed border-line p-4 text-sm text-fg-muted">No running panes.</p>}
+                {shown.length > 0 ? (
+                  <PaneTable panes={shown} />
+                ) : (
+                  <p className="rounded-md border border-dashed border-line p-4 text-sm text-fg-muted">
+                    No running panes.
+                  </p>
+                )}
               </>
             )}
           </section>

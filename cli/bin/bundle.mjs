@@ -51,7 +51,9 @@ export async function cliEntry() {
   } catch (e) {
     const err = /** @type {{ errors?: Array<{ text: string }>, message?: string }} */ (e);
     const why = err.errors?.[0]?.text ?? err.message ?? String(e);
-    process.stderr.write(`yard: could not build the CLI bundle (${why.split("\n")[0]}); running from source, which is slower\n`);
+    process.stderr.write(
+      `yard: could not build the CLI bundle (${why.split("\n")[0]}); running from source, which is slower\n`,
+    );
     return null;
   }
 }

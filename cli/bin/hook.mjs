@@ -38,7 +38,12 @@ export async function runHook(event, argPayload) {
   /** @param {string} msg */
   const fail = (msg) => {
     // The message may quote the server or the argument: no terminal controls reach the agent's terminal.
-    process.stderr.write(`yard hook ${event}: ${msg}`.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`) + "\n");
+    process.stderr.write(
+      `yard hook ${event}: ${msg}`.replace(
+        /[\u0000-\u001f\u007f-\u009f]/g,
+        (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+      ) + "\n",
+    );
     process.exit(0);
   };
   setTimeout(() => fail("gave up after 2 s"), HARD_DEADLINE_MS).unref();
@@ -70,7 +75,8 @@ export async function postHook(event, payload, env, timeoutMs) {
   const started = Date.now();
   if (!EVENT_NAME.test(event ?? "")) return "the event name must be 1-64 letters";
   const { YARD_PANE: paneId, YARD_URL: url, YARD_TOKEN: token, YARD_SOCKET: socket } = env;
-  if (!paneId || !(url || socket) || !token) return "not inside a Switchyard pane (YARD_PANE, YARD_URL and YARD_TOKEN are not all set); nothing posted";
+  if (!paneId || !(url || socket) || !token)
+    return "not inside a Switchyard pane (YARD_PANE, YARD_URL and YARD_TOKEN are not all set); nothing posted";
   const body = JSON.stringify({ paneId, event, payload });
   const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
   const left = () => Math.max(200, timeoutMs - (Date.now() - started));
@@ -158,14 +164,25 @@ async function post(target, headers, body, timeoutMs) {
     // keep-alive timeout): the post fails with ECONNRESET and goes to the relay, which hands it
     // to the server after the agent's next request, out of order.
     const req = http.request(
-      { ...where, agent: false, method: "POST", headers: { ...headers, host, "content-length": Buffer.byteLength(body) }, timeout: timeoutMs },
+      {
+        ...where,
+        agent: false,
+        method: "POST",
+        headers: { ...headers, host, "content-length": Buffer.byteLength(body) },
+        timeout: timeoutMs,
+      },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
         res.on("data", (d) => (text += d));
         res.on("end", () => {
           const status = res.statusCode ?? 0;
-          resolve({ ok: status >= 200 && status < 300, status, statusText: res.statusMessage ?? "", json: async () => JSON.parse(text) });
+          resolve({
+            ok: status >= 200 && status < 300,
+            status,
+            statusText: res.statusMessage ?? "",
+            json: async () => JSON.parse(text),
+          });
         });
         res.on("error", reject);
       },

@@ -12,19 +12,35 @@ import { indented, oneLine } from "../output";
 export function registerOrchestration(program: Command, task: Command, ctx: CliContext) {
   task
     .command("depend <id>")
-    .description("Make a task that has not started wait for another (it starts by itself once all are met), or --remove a dependency")
+    .description(
+      "Make a task that has not started wait for another (it starts by itself once all are met), or --remove a dependency",
+    )
     .requiredOption("--on <other>", "the task it waits for")
     .option("--remove", "remove that dependency")
     .option("--start-when <rule>", "merged (default: its base then has their work) or completed")
     .action(async (id: string, o: { on: string; remove?: boolean; startWhen?: string }) => {
-      if (o.startWhen && o.startWhen !== "merged" && o.startWhen !== "completed") throw new YardError("BAD_PARAMS", `--start-when must be merged or completed (got ${o.startWhen})`);
-      const r = await ctx.client().tasks.depend.mutate({ id, on: o.on, remove: o.remove ? true : undefined, startWhen: o.startWhen as "merged" | undefined });
-      ctx.out().result(r, () => (r.started ? `${id}: every dependency is met; started` : `${id}: ${r.waiting.reason ?? "no dependencies"}`));
+      if (o.startWhen && o.startWhen !== "merged" && o.startWhen !== "completed")
+        throw new YardError("BAD_PARAMS", `--start-when must be merged or completed (got ${o.startWhen})`);
+      const r = await ctx
+        .client()
+        .tasks.depend.mutate({
+          id,
+          on: o.on,
+          remove: o.remove ? true : undefined,
+          startWhen: o.startWhen as "merged" | undefined,
+        });
+      ctx
+        .out()
+        .result(r, () =>
+          r.started ? `${id}: every dependency is met; started` : `${id}: ${r.waiting.reason ?? "no dependencies"}`,
+        );
     });
 
   task
     .command("ask <question>")
-    .description("Ask whoever started your task a question (inside a task's pane); end your turn: the answer arrives as your next prompt")
+    .description(
+      "Ask whoever started your task a question (inside a task's pane); end your turn: the answer arrives as your next prompt",
+    )
     .action(async (question: string) => {
       const r = await ctx.client().tasks.ask.mutate({ question });
       ctx.out().result(r, () => `Asked (${r.message.id}); end your turn, the answer comes as your next prompt.`);
@@ -33,7 +49,11 @@ export function registerOrchestration(program: Command, task: Command, ctx: CliC
   task
     .command("answer <id> <text>")
     .description("Answer a worker's question: typed to it through the submit gate, kept in the task's thread")
-    .option("--stall-ms <n>", "how long the agent may take to start working on it (default 5000)", intOption("--stall-ms", 100))
+    .option(
+      "--stall-ms <n>",
+      "how long the agent may take to start working on it (default 5000)",
+      intOption("--stall-ms", 100),
+    )
     .action(async (id: string, text: string, o: { stallMs?: number }) => {
       const r = await ctx.client().tasks.answer.mutate({ id, text, stallMs: o.stallMs });
       ctx.out().result(r, () => `Answered ${id}${r.message.replyTo ? ` (question ${r.message.replyTo})` : ""}`);
@@ -63,12 +83,22 @@ export function registerOrchestration(program: Command, task: Command, ctx: CliC
     .description("The task's questions and answers")
     .action(async (id: string) => {
       const r = await ctx.client().tasks.thread.query({ id });
-      ctx.out().result(r, () => r.messages.map((m) => `${m.createdAt}  ${m.kind.padEnd(11)} ${oneLine(m.author)}: ${indented(m.body, "    ")}`).join("\n") || "No messages.");
+      ctx
+        .out()
+        .result(
+          r,
+          () =>
+            r.messages
+              .map((m) => `${m.createdAt}  ${m.kind.padEnd(11)} ${oneLine(m.author)}: ${indented(m.body, "    ")}`)
+              .join("\n") || "No messages.",
+        );
     });
 
   task
     .command("register-worktree <path>")
-    .description("List an extra git worktree you made for your task on its page (inside a task's pane; the task is yours)")
+    .description(
+      "List an extra git worktree you made for your task on its page (inside a task's pane; the task is yours)",
+    )
     .option("--branch <name>", "the branch it is on (checked against git)")
     .action(async (p: string, o: { branch?: string }) => {
       const r = await ctx.client().tasks.registerWorktree.mutate({ path: path.resolve(p), branch: o.branch });
@@ -80,7 +110,12 @@ export function registerOrchestration(program: Command, task: Command, ctx: CliC
     .description("Extra worktrees the task's agent registered")
     .action(async (id: string) => {
       const r = await ctx.client().tasks.worktrees.query({ id });
-      ctx.out().result(r, () => r.worktrees.map((w) => `${oneLine(w.path)}  ${oneLine(w.branch ?? "-")}`).join("\n") || "None.");
+      ctx
+        .out()
+        .result(
+          r,
+          () => r.worktrees.map((w) => `${oneLine(w.path)}  ${oneLine(w.branch ?? "-")}`).join("\n") || "None.",
+        );
     });
 
   program
@@ -88,11 +123,19 @@ export function registerOrchestration(program: Command, task: Command, ctx: CliC
     .description("Who this caller is: role, pane, and (for a task's pane) the task, its context and lineage")
     .action(async () => {
       const r = await ctx.client().whoami.query();
-      ctx.out().result(r, () =>
-        [`role: ${r.role}`, r.paneId ? `pane: ${r.paneId}` : "", r.task ? `task: ${r.task.id} (${r.task.state}, round ${r.task.round}) ${oneLine(r.task.title)}` : "", r.task?.contextId ? `context: ${r.task.contextId}` : "", r.task && r.task.lineage.length > 1 ? `lineage: ${r.task.lineage.join(" → ")}` : ""]
-          .filter(Boolean)
-          .join("\n"),
-      );
+      ctx
+        .out()
+        .result(r, () =>
+          [
+            `role: ${r.role}`,
+            r.paneId ? `pane: ${r.paneId}` : "",
+            r.task ? `task: ${r.task.id} (${r.task.state}, round ${r.task.round}) ${oneLine(r.task.title)}` : "",
+            r.task?.contextId ? `context: ${r.task.contextId}` : "",
+            r.task && r.task.lineage.length > 1 ? `lineage: ${r.task.lineage.join(" → ")}` : "",
+          ]
+            .filter(Boolean)
+            .join("\n"),
+        );
     });
 
   program
@@ -100,7 +143,8 @@ export function registerOrchestration(program: Command, task: Command, ctx: CliC
     .description(`How an agent uses yard, per role: ${GUIDE_ROLES.join(", ")} (default: orchestrator)`)
     .action((role: string | undefined) => {
       const r = (role ?? "orchestrator") as GuideRole;
-      if (!GUIDE_ROLES.includes(r)) throw new YardError("BAD_PARAMS", `No guide for ${role}: use ${GUIDE_ROLES.join(", ")}`);
+      if (!GUIDE_ROLES.includes(r))
+        throw new YardError("BAD_PARAMS", `No guide for ${role}: use ${GUIDE_ROLES.join(", ")}`);
       const text = fullGuide(r);
       ctx.out().result({ role: r, guide: text }, () => text);
     });

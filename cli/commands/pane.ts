@@ -6,7 +6,8 @@ import { oneLine, table } from "../output";
 
 import type { Pane } from "../types";
 
-const paneLine = (p: Pane) => `${p.id}  ${p.lifecycle}${p.exitCode !== null ? ` (exit ${p.exitCode})` : ""}  ${oneLine(p.label ?? p.argv.join(" "))}`;
+const paneLine = (p: Pane) =>
+  `${p.id}  ${p.lifecycle}${p.exitCode !== null ? ` (exit ${p.exitCode})` : ""}  ${oneLine(p.label ?? p.argv.join(" "))}`;
 
 export function registerPane(program: Command, ctx: CliContext) {
   const pane = program.command("pane").description("Terminals: spawn, read, submit prompts, send keys, kill");
@@ -22,21 +23,36 @@ export function registerPane(program: Command, ctx: CliContext) {
     .option("--rows <n>", "terminal rows", intOption("--rows", 4, 500))
     .option("--agent <profile>", "agent profile id (see yard agent list)")
     .argument("[argv...]", "the command to run, after --")
-    .action(async (argv: string[], o: { cwd?: string; label?: string; parent?: string; relationship?: string; cols?: number; rows?: number; agent?: string }) => {
-      if (o.agent && argv.length) throw new YardError("BAD_PARAMS", "Give either --agent or a command after --, not both");
-      if (!o.agent && !argv.length) throw new YardError("BAD_PARAMS", "Nothing to run: give --agent PROFILE or -- CMD ARGS...");
-      const res = await ctx.client().panes.spawn.mutate({
-        argv: argv.length ? argv : undefined,
-        agent: o.agent,
-        cwd: o.cwd ? (await import("node:path")).resolve(o.cwd) : process.cwd(),
-        label: o.label,
-        parentPaneId: o.parent,
-        relationship: o.relationship as "fork" | "subagent" | undefined,
-        cols: o.cols,
-        rows: o.rows,
-      });
-      ctx.out().result({ pane: res }, () => `Started pane ${res.id} (pid ${res.pid}) in ${res.cwd}`);
-    });
+    .action(
+      async (
+        argv: string[],
+        o: {
+          cwd?: string;
+          label?: string;
+          parent?: string;
+          relationship?: string;
+          cols?: number;
+          rows?: number;
+          agent?: string;
+        },
+      ) => {
+        if (o.agent && argv.length)
+          throw new YardError("BAD_PARAMS", "Give either --agent or a command after --, not both");
+        if (!o.agent && !argv.length)
+          throw new YardError("BAD_PARAMS", "Nothing to run: give --agent PROFILE or -- CMD ARGS...");
+        const res = await ctx.client().panes.spawn.mutate({
+          argv: argv.length ? argv : undefined,
+          agent: o.agent,
+          cwd: o.cwd ? (await import("node:path")).resolve(o.cwd) : process.cwd(),
+          label: o.label,
+          parentPaneId: o.parent,
+          relationship: o.relationship as "fork" | "subagent" | undefined,
+          cols: o.cols,
+          rows: o.rows,
+        });
+        ctx.out().result({ pane: res }, () => `Started pane ${res.id} (pid ${res.pid}) in ${res.cwd}`);
+      },
+    );
 
   pane
     .command("list")
@@ -44,9 +60,22 @@ export function registerPane(program: Command, ctx: CliContext) {
     .option("--live", "only running panes")
     .action(async (o: { live?: boolean }) => {
       const panes = await ctx.client().panes.list.query({ live: o.live });
-      ctx.out().result({ panes }, () =>
-        panes.length ? table([["ID", "STATE", "PID", "TASK", "LABEL / COMMAND"], ...panes.map((p) => [p.id, p.lifecycle + (p.exitCode !== null ? ` (${p.exitCode})` : ""), String(p.pid ?? "-"), p.taskId ?? "-", p.label ?? p.argv.join(" ")])]) : "No panes.",
-      );
+      ctx
+        .out()
+        .result({ panes }, () =>
+          panes.length
+            ? table([
+                ["ID", "STATE", "PID", "TASK", "LABEL / COMMAND"],
+                ...panes.map((p) => [
+                  p.id,
+                  p.lifecycle + (p.exitCode !== null ? ` (${p.exitCode})` : ""),
+                  String(p.pid ?? "-"),
+                  p.taskId ?? "-",
+                  p.label ?? p.argv.join(" "),
+                ]),
+              ])
+            : "No panes.",
+        );
     });
 
   pane
@@ -65,16 +94,29 @@ export function registerPane(program: Command, ctx: CliContext) {
     .option("--cursor <n>", "cursor for delta (from the previous read; 0 = from the start)", intOption("--cursor", 0))
     .option("--reader <name>", "a stable reader name for delta reads (exact rewrites for concurrent readers)")
     .action(async (id: string, o: { mode: string; lines?: number; cursor?: number; reader?: string }) => {
-      if (!["screen", "tail", "delta"].includes(o.mode)) throw new YardError("BAD_PARAMS", `--mode must be screen, tail or delta (got ${o.mode})`);
-      const r = await ctx.client().panes.read.query({ id, mode: o.mode as "screen", lines: o.lines, cursor: o.cursor, reader: o.reader });
+      if (!["screen", "tail", "delta"].includes(o.mode))
+        throw new YardError("BAD_PARAMS", `--mode must be screen, tail or delta (got ${o.mode})`);
+      const r = await ctx
+        .client()
+        .panes.read.query({ id, mode: o.mode as "screen", lines: o.lines, cursor: o.cursor, reader: o.reader });
       ctx.out().result(r, () => r.text.replace(/\n$/, ""));
     });
 
   pane
     .command("submit <id> <text>")
-    .description("Submit a prompt safely: refused when the agent is busy, not ready or gone; confirmed by the agent starting work")
-    .option("--enter-delay-ms <n>", "delay between the text and Enter (default 300)", intOption("--enter-delay-ms", 0, 10_000))
-    .option("--stall-ms <n>", "how long to wait for the agent to start working (default 5000)", intOption("--stall-ms", 100, 600_000))
+    .description(
+      "Submit a prompt safely: refused when the agent is busy, not ready or gone; confirmed by the agent starting work",
+    )
+    .option(
+      "--enter-delay-ms <n>",
+      "delay between the text and Enter (default 300)",
+      intOption("--enter-delay-ms", 0, 10_000),
+    )
+    .option(
+      "--stall-ms <n>",
+      "how long to wait for the agent to start working (default 5000)",
+      intOption("--stall-ms", 100, 600_000),
+    )
     .action(async (id: string, text: string, o: { enterDelayMs?: number; stallMs?: number }) => {
       const r = await ctx.client().panes.submit.mutate({ id, text, enterDelayMs: o.enterDelayMs, stallMs: o.stallMs });
       ctx.out().result(r, () => `Submitted to ${id}; the agent is ${r.lifecycle}`);
@@ -103,7 +145,13 @@ export function registerPane(program: Command, ctx: CliContext) {
     .option("--limit <n>", "at most this many (default 50)", intOption("--limit", 1, 1000))
     .action(async (o: { limit?: number }) => {
       const r = await ctx.client().panes.attention.query({ limit: o.limit });
-      ctx.out().result(r, () => (r.items.length ? table([["PANE", "TASK", "REASON"], ...r.items.map((i) => [i.paneId, i.taskId ?? "-", i.reason])]) : "Nothing needs you."));
+      ctx
+        .out()
+        .result(r, () =>
+          r.items.length
+            ? table([["PANE", "TASK", "REASON"], ...r.items.map((i) => [i.paneId, i.taskId ?? "-", i.reason])])
+            : "Nothing needs you.",
+        );
     });
 
   program
@@ -118,8 +166,14 @@ export function registerPane(program: Command, ctx: CliContext) {
       const client = ctx.client();
       const out = ctx.out();
       const q = { type: o.type, taskId: o.task, paneId: o.pane };
-      const fmt = (e: { seq: number; type: string; time: string; taskId: string | null; paneId: string | null; payload: unknown }) =>
-        `${e.seq}\t${e.time}\t${e.type}\t${e.taskId ?? e.paneId ?? ""}\t${JSON.stringify(e.payload)}`;
+      const fmt = (e: {
+        seq: number;
+        type: string;
+        time: string;
+        taskId: string | null;
+        paneId: string | null;
+        payload: unknown;
+      }) => `${e.seq}\t${e.time}\t${e.type}\t${e.taskId ?? e.paneId ?? ""}\t${JSON.stringify(e.payload)}`;
       if (!o.follow) {
         const r = await client.events.list.query({ ...q, since: o.since });
         return out.result(r, () => r.events.map(fmt).join("\n"));

@@ -11,10 +11,21 @@ export function registerProject(program: Command, ctx: CliContext) {
     .command("add <path>")
     .description("Add a local git repository (a work tree, not bare)")
     .option("--name <name>", "display name (default: the folder name)")
-    .option("--no-trust-agents", "do not record Claude Code's / Codex's workspace trust for it (their trust dialog then shows in each task)")
+    .option(
+      "--no-trust-agents",
+      "do not record Claude Code's / Codex's workspace trust for it (their trust dialog then shows in each task)",
+    )
     .action(async (p: string, opts: { name?: string; trustAgents: boolean }) => {
-      const res = await ctx.client().projects.add.mutate({ path: path.resolve(p), name: opts.name, trustAgents: opts.trustAgents });
-      ctx.out().result({ project: res }, () => `Added project ${res.name} (${res.id}) at ${res.path}${res.trustAgents ? "; agents work in it without their trust prompt" : ""}`);
+      const res = await ctx
+        .client()
+        .projects.add.mutate({ path: path.resolve(p), name: opts.name, trustAgents: opts.trustAgents });
+      ctx
+        .out()
+        .result(
+          { project: res },
+          () =>
+            `Added project ${res.name} (${res.id}) at ${res.path}${res.trustAgents ? "; agents work in it without their trust prompt" : ""}`,
+        );
     });
 
   project
@@ -23,12 +34,29 @@ export function registerProject(program: Command, ctx: CliContext) {
     .option("--name <name>", "display name")
     .option("--trust-agents", "record Claude Code's / Codex's workspace trust for it before launching them")
     .option("--no-trust-agents", "do not (their trust dialog then shows in each task)")
-    .option("--reviewer <profile>", "an agent profile that reviews each task's work before a person does ('none' to turn it off)")
+    .option(
+      "--reviewer <profile>",
+      "an agent profile that reviews each task's work before a person does ('none' to turn it off)",
+    )
     .option("--planner <profile>", "the agent profile that plans tasks started with --needs-plan ('none' to unset)")
     .action(async (id: string, opts: { name?: string; trustAgents?: boolean; reviewer?: string; planner?: string }) => {
       const unset = (v: string | undefined) => (v === undefined ? undefined : v === "none" ? null : v);
-      const res = await ctx.client().projects.update.mutate({ id, name: opts.name, trustAgents: opts.trustAgents, reviewerProfile: unset(opts.reviewer), plannerProfile: unset(opts.planner) });
-      ctx.out().result({ project: res }, () => `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}; reviewer ${res.reviewerProfile ?? "none"}; planner ${res.plannerProfile ?? "none"}`);
+      const res = await ctx
+        .client()
+        .projects.update.mutate({
+          id,
+          name: opts.name,
+          trustAgents: opts.trustAgents,
+          reviewerProfile: unset(opts.reviewer),
+          plannerProfile: unset(opts.planner),
+        });
+      ctx
+        .out()
+        .result(
+          { project: res },
+          () =>
+            `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}; reviewer ${res.reviewerProfile ?? "none"}; planner ${res.plannerProfile ?? "none"}`,
+        );
     });
 
   project
@@ -36,9 +64,16 @@ export function registerProject(program: Command, ctx: CliContext) {
     .description("List projects")
     .action(async () => {
       const projects = await ctx.client().projects.list.query();
-      ctx.out().result({ projects }, () =>
-        projects.length === 0 ? "No projects yet: yard project add <path>" : table([["ID", "NAME", "TARGET", "PATH"], ...projects.map((p) => [p.id, p.name, p.defaultTarget ?? "-", p.path])]),
-      );
+      ctx
+        .out()
+        .result({ projects }, () =>
+          projects.length === 0
+            ? "No projects yet: yard project add <path>"
+            : table([
+                ["ID", "NAME", "TARGET", "PATH"],
+                ...projects.map((p) => [p.id, p.name, p.defaultTarget ?? "-", p.path]),
+              ]),
+        );
     });
 
   project

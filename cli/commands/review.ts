@@ -11,26 +11,35 @@ type Out = inferRouterOutputs<AppRouter>;
 type Comment = Out["reviews"]["listComments"]["comments"][number];
 type Review = Out["reviews"]["list"]["reviews"][number];
 
-const lines = (c: Pick<Comment, "startLine" | "endLine">) => (c.startLine === c.endLine ? `${c.startLine}` : `${c.startLine}-${c.endLine}`);
+const lines = (c: Pick<Comment, "startLine" | "endLine">) =>
+  c.startLine === c.endLine ? `${c.startLine}` : `${c.startLine}-${c.endLine}`;
 const commentLine = (c: Comment) =>
   `${c.id}  round ${c.round}  ${oneLine(c.path)}:${lines(c)}${c.side === "old" ? " (old)" : ""}  ${c.reviewId ? "submitted" : "draft"}${c.resolved ? ", resolved" : ""}  ${oneLine(c.author)}\n  ${c.body.split("\n").join("\n  ")}`;
-const reviewLine = (r: Review) => `${r.id}  round ${r.round}  ${r.verdict}  by ${oneLine(r.reviewer)}  ${r.comments.length} comment(s)${r.summary ? `\n  ${r.summary.split("\n").join("\n  ")}` : ""}`;
+const reviewLine = (r: Review) =>
+  `${r.id}  round ${r.round}  ${r.verdict}  by ${oneLine(r.reviewer)}  ${r.comments.length} comment(s)${r.summary ? `\n  ${r.summary.split("\n").join("\n  ")}` : ""}`;
 
 export function registerReview(task: Command, ctx: CliContext) {
   task
     .command("review <id>")
-    .description("Review the task's current round: --approve, or --request-changes (starts the next round with the summary and the unresolved comments)")
+    .description(
+      "Review the task's current round: --approve, or --request-changes (starts the next round with the summary and the unresolved comments)",
+    )
     .option("--approve", "approve the round (the task must be completed)")
     .option("--request-changes", "send the summary and the round's unresolved comments to the agent as the next round")
     .option("--summary <text>", "what the reviewer says about the round")
     .action(async (id: string, o: { approve?: boolean; requestChanges?: boolean; summary?: string }) => {
-      if (!o.approve === !o.requestChanges) throw new YardError("BAD_PARAMS", "Give exactly one of --approve or --request-changes");
-      const res = await ctx.client().reviews.submit.mutate({ taskId: id, verdict: o.approve ? "approve" : "request_changes", summary: o.summary });
-      ctx.out().result(res, () =>
-        res.review.verdict === "approved"
-          ? `Approved round ${res.review.round} of ${id} (${res.review.comments.length} comment(s))`
-          : `Requested changes on round ${res.review.round} of ${id} (${res.review.comments.length} comment(s)); round ${res.task.round} is ${res.task.state}`,
-      );
+      if (!o.approve === !o.requestChanges)
+        throw new YardError("BAD_PARAMS", "Give exactly one of --approve or --request-changes");
+      const res = await ctx
+        .client()
+        .reviews.submit.mutate({ taskId: id, verdict: o.approve ? "approve" : "request_changes", summary: o.summary });
+      ctx
+        .out()
+        .result(res, () =>
+          res.review.verdict === "approved"
+            ? `Approved round ${res.review.round} of ${id} (${res.review.comments.length} comment(s))`
+            : `Requested changes on round ${res.review.round} of ${id} (${res.review.comments.length} comment(s)); round ${res.task.round} is ${res.task.state}`,
+        );
     });
 
   task
@@ -41,9 +50,21 @@ export function registerReview(task: Command, ctx: CliContext) {
     .option("--end-line <n>", "the last line (default: --line)", intOption("--end-line", 1))
     .option("--side <side>", "new (the task's version, default) or old (the base's)", "new")
     .action(async (id: string, body: string[], o: { path: string; line: number; endLine?: number; side: string }) => {
-      if (o.side !== "new" && o.side !== "old") throw new YardError("BAD_PARAMS", `--side must be new or old (got ${o.side})`);
-      const res = await ctx.client().reviews.addComment.mutate({ taskId: id, path: o.path, startLine: o.line, endLine: o.endLine, side: o.side, body: body.join(" ") });
-      ctx.out().result(res, () => `Added comment ${res.comment.id} on ${oneLine(res.comment.path)}:${lines(res.comment)}`);
+      if (o.side !== "new" && o.side !== "old")
+        throw new YardError("BAD_PARAMS", `--side must be new or old (got ${o.side})`);
+      const res = await ctx
+        .client()
+        .reviews.addComment.mutate({
+          taskId: id,
+          path: o.path,
+          startLine: o.line,
+          endLine: o.endLine,
+          side: o.side,
+          body: body.join(" "),
+        });
+      ctx
+        .out()
+        .result(res, () => `Added comment ${res.comment.id} on ${oneLine(res.comment.path)}:${lines(res.comment)}`);
     });
 
   task
@@ -94,9 +115,19 @@ export function registerReview(task: Command, ctx: CliContext) {
     .description("Every round of the task: state, prompt, result and reviews")
     .action(async (id: string) => {
       const res = await ctx.client().tasks.rounds.query({ id });
-      ctx.out().result(res, () =>
-        table([["ROUND", "STATE", "REVIEWS", "RESULT"], ...res.rounds.map((r) => [String(r.number), r.state, r.reviews.map((v) => v.verdict).join(",") || "-", r.result ? `${r.result.status}: ${r.result.summary}` : "-"])]),
-      );
+      ctx
+        .out()
+        .result(res, () =>
+          table([
+            ["ROUND", "STATE", "REVIEWS", "RESULT"],
+            ...res.rounds.map((r) => [
+              String(r.number),
+              r.state,
+              r.reviews.map((v) => v.verdict).join(",") || "-",
+              r.result ? `${r.result.status}: ${r.result.summary}` : "-",
+            ]),
+          ]),
+        );
     });
 
   task
@@ -105,7 +136,15 @@ export function registerReview(task: Command, ctx: CliContext) {
     .option("--stat", "file list with line counts only")
     .action(async (id: string, o: { stat?: boolean }) => {
       const d = await ctx.client().tasks.diff.query({ id, since: "last_review" });
-      if (o.stat) return ctx.out().result({ files: d.files, since: d.since }, () => table(d.files.map((f) => [f.status, `+${f.additions}`, `-${f.deletions}`, f.path])) || "No changes since the last review.");
+      if (o.stat)
+        return ctx
+          .out()
+          .result(
+            { files: d.files, since: d.since },
+            () =>
+              table(d.files.map((f) => [f.status, `+${f.additions}`, `-${f.deletions}`, f.path])) ||
+              "No changes since the last review.",
+          );
       ctx.out().result(d, () => d.diff || "No changes since the last review.");
     });
 }

@@ -20,12 +20,21 @@ export function registerServer(program: Command, ctx: CliContext) {
     .action(async (args: string[]) => {
       // The server reads the install token and prints the login link: never from inside a pane.
       const markers = paneMarkers(process.env, process.cwd(), yardHome());
-      if (markers.length) throw new YardError("UNAUTHORIZED", `This looks like a Switchyard pane (${markers.join("; ")}): yard serve runs the board as you, with the install token, and is never started from inside a pane`, { markers });
+      if (markers.length)
+        throw new YardError(
+          "UNAUTHORIZED",
+          `This looks like a Switchyard pane (${markers.join("; ")}): yard serve runs the board as you, with the install token, and is never started from inside a pane`,
+          { markers },
+        );
       // Two levels below the repository root both here (cli/commands/) and in the bundle (cli/dist/).
       const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
       // The server runs in this process from its bundle (server/dist/main.mjs), rebuilt first
       // when a source changed (the build script is loaded at run time, not bundled into the CLI).
-      const build = (await import(pathToFileURL(path.join(root, "scripts/build-server.mjs")).href)) as { SERVER_BUNDLE: string; buildServer(): Promise<unknown>; serverBundleIsFresh(): Promise<boolean> };
+      const build = (await import(pathToFileURL(path.join(root, "scripts/build-server.mjs")).href)) as {
+        SERVER_BUNDLE: string;
+        buildServer(): Promise<unknown>;
+        serverBundleIsFresh(): Promise<boolean>;
+      };
       if (!(await build.serverBundleIsFresh())) await build.buildServer();
       process.argv = [process.argv[0]!, build.SERVER_BUNDLE, ...args];
       await import(pathToFileURL(build.SERVER_BUNDLE).href);
@@ -37,24 +46,31 @@ export function registerServer(program: Command, ctx: CliContext) {
     .action(async () => {
       const conn = ctx.conn();
       const status = await ctx.client().status.query();
-      const loginUrl = conn.source === "data-dir" ? `${conn.url}/login?token=${encodeURIComponent(conn.token)}` : undefined;
-      ctx.out().result({ ...status, url: conn.url, loginUrl }, () =>
-        [
-          `Switchyard ${status.version} is running at ${conn.url}`,
-          status.home ? `data dir: ${status.home}` : "",
-          `${status.projects} project(s), ${status.tasks} task(s), ${status.panes} pane(s)`,
-          status.sandboxed !== undefined ? `this pane is ${status.sandboxed ? "sandboxed" : "not sandboxed"}` : "",
-          status.sandbox ? `sandbox: ${status.sandbox.available ? "available" : `unavailable: ${status.sandbox.message}`}` : "",
-          loginUrl ? `login link: ${loginUrl}` : "",
-        ]
-          .filter(Boolean)
-          .join("\n"),
-      );
+      const loginUrl =
+        conn.source === "data-dir" ? `${conn.url}/login?token=${encodeURIComponent(conn.token)}` : undefined;
+      ctx
+        .out()
+        .result({ ...status, url: conn.url, loginUrl }, () =>
+          [
+            `Switchyard ${status.version} is running at ${conn.url}`,
+            status.home ? `data dir: ${status.home}` : "",
+            `${status.projects} project(s), ${status.tasks} task(s), ${status.panes} pane(s)`,
+            status.sandboxed !== undefined ? `this pane is ${status.sandboxed ? "sandboxed" : "not sandboxed"}` : "",
+            status.sandbox
+              ? `sandbox: ${status.sandbox.available ? "available" : `unavailable: ${status.sandbox.message}`}`
+              : "",
+            loginUrl ? `login link: ${loginUrl}` : "",
+          ]
+            .filter(Boolean)
+            .join("\n"),
+        );
     });
 
   program
     .command("stop")
-    .description("Stop the server; its agents keep running in the pane host. --all: stop every agent and the pane host too")
+    .description(
+      "Stop the server; its agents keep running in the pane host. --all: stop every agent and the pane host too",
+    )
     .option("--all", "also stop every running agent and the pane host")
     .action(async (o: { all?: boolean }) => {
       const all = Boolean(o.all);
@@ -70,7 +86,11 @@ export function registerServer(program: Command, ctx: CliContext) {
         if (!all) throw new YardError("SERVER_UNAVAILABLE", `Switchyard is not running for data dir ${home}`, { home });
         // No server: ask the pane host itself (it ends its agents, then exits).
         const { conn, hello } = await connectControl(home).catch(() => {
-          throw new YardError("SERVER_UNAVAILABLE", `Neither the server nor a pane host is running for data dir ${home}`, { home });
+          throw new YardError(
+            "SERVER_UNAVAILABLE",
+            `Neither the server nor a pane host is running for data dir ${home}`,
+            { home },
+          );
         });
         hostPid = hello.hostPid;
         agents = (await conn.request<{ stopping: number }>("shutdown", { stopPanes: true })).stopping;
@@ -78,9 +98,15 @@ export function registerServer(program: Command, ctx: CliContext) {
       }
       if (all && hostPid === null) hostPid = pidFrom(hostPaths(home).pid);
       const waited = await waitGone([serverPid, all ? hostPid : null], 30_000);
-      ctx.out().result({ stopped: { server: serverPid !== null, host: all && hostPid !== null }, agents, all, exited: waited }, () =>
-        all ? `Stopped Switchyard${agents ? ` and ${agents} agent(s)` : ""}.` : `Stopped the server${agents ? `; ${agents} agent(s) keep running (yard serve reattaches to them, yard stop --all ends them)` : ""}.`,
-      );
+      ctx
+        .out()
+        .result(
+          { stopped: { server: serverPid !== null, host: all && hostPid !== null }, agents, all, exited: waited },
+          () =>
+            all
+              ? `Stopped Switchyard${agents ? ` and ${agents} agent(s)` : ""}.`
+              : `Stopped the server${agents ? `; ${agents} agent(s) keep running (yard serve reattaches to them, yard stop --all ends them)` : ""}.`,
+        );
     });
 }
 

@@ -12,19 +12,28 @@ import type { CliContext } from "../context";
 export const SKILL_NAME = "switchyard-orchestrator";
 
 export function registerSkill(program: Command, ctx: CliContext) {
-  const skill = program.command("skill").description("The Claude Code skill that teaches an orchestrating agent to use yard");
+  const skill = program
+    .command("skill")
+    .description("The Claude Code skill that teaches an orchestrating agent to use yard");
   skill
     .command("install")
     .description(`Install the ${SKILL_NAME} skill for Claude Code (user-wide, or for one project with --project)`)
     .option("--project <dir>", "install into DIR/.claude/skills instead of your own skills directory")
     .action((o: { project?: string }) => {
-      const base = o.project ? path.join(path.resolve(o.project), ".claude") : (process.env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), ".claude"));
+      const base = o.project
+        ? path.join(path.resolve(o.project), ".claude")
+        : process.env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), ".claude");
       const dir = path.join(base, "skills", SKILL_NAME);
       mkdirSync(dir, { recursive: true });
       const file = path.join(dir, "SKILL.md");
       const tmp = `${file}.${process.pid}.tmp`;
       writeFileSync(tmp, orchestratorSkill(), { mode: 0o644 });
       renameSync(tmp, file);
-      ctx.out().result({ installed: file, skill: SKILL_NAME }, () => `Installed the ${SKILL_NAME} skill at ${file}; Claude Code picks it up in new sessions.`);
+      ctx
+        .out()
+        .result(
+          { installed: file, skill: SKILL_NAME },
+          () => `Installed the ${SKILL_NAME} skill at ${file}; Claude Code picks it up in new sessions.`,
+        );
     });
 }

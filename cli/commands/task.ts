@@ -11,7 +11,9 @@ import type { Task } from "../types";
 const taskLine = (t: Task) => `${t.id}  ${t.disposition ?? t.state}  ${oneLine(t.branch ?? "-")}  ${oneLine(t.title)}`;
 
 export function registerTask(program: Command, ctx: CliContext) {
-  const task = program.command("task").description("Worker tasks: each agent in its own worktree and branch; review, then merge or discard");
+  const task = program
+    .command("task")
+    .description("Worker tasks: each agent in its own worktree and branch; review, then merge or discard");
 
   task
     .command("start")
@@ -34,9 +36,17 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--sandbox", "run the agent in the OS sandbox (bubblewrap), whatever its profile says")
     .option("--no-sandbox", "run the agent without the OS sandbox, whatever its profile says")
     .option("--backlog", "only record the task in the backlog (start it later with yard task start-backlog)")
-    .option("--depends-on <id>", "a task this one waits for (repeatable): with any unmet it waits in the backlog and starts by itself", collect, [])
+    .option(
+      "--depends-on <id>",
+      "a task this one waits for (repeatable): with any unmet it waits in the backlog and starts by itself",
+      collect,
+      [],
+    )
     .option("--start-when <rule>", "when a dependency counts as met: merged (default) or completed")
-    .option("--reviewer <profile>", "an agent profile that reviews each completed round before you do (default: the project's)")
+    .option(
+      "--reviewer <profile>",
+      "an agent profile that reviews each completed round before you do (default: the project's)",
+    )
     .option("--needs-plan", "plan first: a planner agent writes a plan, reviewed like code, that becomes the subtasks")
     .option("--planner <profile>", "with --needs-plan: the planner profile (default: the project's)")
     .option("--plan-reviewer <profile>", "with --needs-plan: an agent profile that reviews each plan version")
@@ -68,13 +78,15 @@ export function registerTask(program: Command, ctx: CliContext) {
         planner: o.planner as string | undefined,
         planReviewer: o.planReviewer as string | undefined,
       });
-      ctx.out().result(res, () =>
-        res.pane
-          ? `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}${res.task.sandboxed ? " (sandboxed)" : ""}`
-          : res.task.waiting
-            ? `Task ${res.task.id} waits in the backlog: ${res.task.waiting.reason ?? "its dependencies"}; it starts by itself once they are met`
-            : `Saved task ${res.task.id} to the backlog; start it with yard task start-backlog ${res.task.id}`,
-      );
+      ctx
+        .out()
+        .result(res, () =>
+          res.pane
+            ? `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}${res.task.sandboxed ? " (sandboxed)" : ""}`
+            : res.task.waiting
+              ? `Task ${res.task.id} waits in the backlog: ${res.task.waiting.reason ?? "its dependencies"}; it starts by itself once they are met`
+              : `Saved task ${res.task.id} to the backlog; start it with yard task start-backlog ${res.task.id}`,
+        );
     });
 
   task
@@ -83,18 +95,22 @@ export function registerTask(program: Command, ctx: CliContext) {
     .action(async (id: string) => {
       const t = await ctx.client().tasks.get.query({ id });
       const tokens = t.agentSession?.tokens;
-      ctx.out().result({ task: t }, () =>
-        [
-          taskLine(t),
-          oneLine(t.statusLine ?? ""),
-          `sandboxed: ${t.sandboxed ? "yes" : "no"}`,
-          t.agentSession ? `agent session: ${oneLine(t.agentSession.id)}${tokens ? ` (tokens: ${tokens.inputTokens} in, ${tokens.outputTokens} out, ${tokens.cacheReadTokens} cache read, ${tokens.totalTokens} total)` : ""}` : "",
-          t.result ? `result: ${t.result.status}: ${indented(t.result.summary)}` : "",
-          t.evidence ? `evidence: ${JSON.stringify(t.evidence)}` : "",
-        ]
-          .filter(Boolean)
-          .join("\n"),
-      );
+      ctx
+        .out()
+        .result({ task: t }, () =>
+          [
+            taskLine(t),
+            oneLine(t.statusLine ?? ""),
+            `sandboxed: ${t.sandboxed ? "yes" : "no"}`,
+            t.agentSession
+              ? `agent session: ${oneLine(t.agentSession.id)}${tokens ? ` (tokens: ${tokens.inputTokens} in, ${tokens.outputTokens} out, ${tokens.cacheReadTokens} cache read, ${tokens.totalTokens} total)` : ""}`
+              : "",
+            t.result ? `result: ${t.result.status}: ${indented(t.result.summary)}` : "",
+            t.evidence ? `evidence: ${JSON.stringify(t.evidence)}` : "",
+          ]
+            .filter(Boolean)
+            .join("\n"),
+        );
     });
 
   task
@@ -104,8 +120,19 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--state <state>", "only these states (repeatable)", collect, [])
     .option("--project <id>", "only this project")
     .action(async (o: { context?: string; state: string[]; project?: string }) => {
-      const tasks = await ctx.client().tasks.list.query({ contextId: o.context, states: o.state.length ? o.state : undefined, projectId: o.project });
-      ctx.out().result({ tasks }, () => (tasks.length ? table([["ID", "STATE", "BRANCH", "TITLE"], ...tasks.map((t) => [t.id, t.disposition ?? t.state, t.branch ?? "-", t.title])]) : "No tasks."));
+      const tasks = await ctx
+        .client()
+        .tasks.list.query({ contextId: o.context, states: o.state.length ? o.state : undefined, projectId: o.project });
+      ctx
+        .out()
+        .result({ tasks }, () =>
+          tasks.length
+            ? table([
+                ["ID", "STATE", "BRANCH", "TITLE"],
+                ...tasks.map((t) => [t.id, t.disposition ?? t.state, t.branch ?? "-", t.title]),
+              ])
+            : "No tasks.",
+        );
     });
 
   task
@@ -116,7 +143,9 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--timeout-ms <n>", "give up after this long with TIMEOUT (default 600000)", intOption("--timeout-ms", 1))
     .action(async (id: string | undefined, o: { context?: string; until?: string; timeoutMs?: number }) => {
       if (!id === !o.context) throw new YardError("BAD_PARAMS", "Give a task id or --context, not both or neither");
-      const res = await ctx.client().tasks.wait.query({ id, contextId: o.context, until: o.until, timeoutMs: o.timeoutMs });
+      const res = await ctx
+        .client()
+        .tasks.wait.query({ id, contextId: o.context, until: o.until, timeoutMs: o.timeoutMs });
       ctx.out().result(res, () => res.tasks.map(taskLine).join("\n") || "No tasks in that context.");
     });
 
@@ -129,27 +158,38 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--artifact <path>", "an artifact path (repeatable)", collect, [])
     .option("--changed-file <path>", "a changed file (repeatable)", collect, [])
     .option("--evidence <json>", "evidence as a JSON object")
-    .action(async (o: { task?: string; status: string; summary: string; artifact: string[]; changedFile: string[]; evidence?: string }) => {
-      let evidence: Record<string, unknown> | undefined;
-      if (o.evidence !== undefined) {
-        try {
-          evidence = JSON.parse(o.evidence) as Record<string, unknown>;
-        } catch {
-          throw new YardError("BAD_PARAMS", "--evidence must be a JSON object");
+    .action(
+      async (o: {
+        task?: string;
+        status: string;
+        summary: string;
+        artifact: string[];
+        changedFile: string[];
+        evidence?: string;
+      }) => {
+        let evidence: Record<string, unknown> | undefined;
+        if (o.evidence !== undefined) {
+          try {
+            evidence = JSON.parse(o.evidence) as Record<string, unknown>;
+          } catch {
+            throw new YardError("BAD_PARAMS", "--evidence must be a JSON object");
+          }
+          if (!evidence || typeof evidence !== "object" || Array.isArray(evidence))
+            throw new YardError("BAD_PARAMS", "--evidence must be a JSON object");
         }
-        if (!evidence || typeof evidence !== "object" || Array.isArray(evidence)) throw new YardError("BAD_PARAMS", "--evidence must be a JSON object");
-      }
-      if (!["completed", "failed", "rejected"].includes(o.status)) throw new YardError("BAD_PARAMS", `--status must be completed, failed or rejected (got ${o.status})`);
-      const t = await ctx.client().tasks.report.mutate({
-        taskId: o.task ?? (process.env.YARD_TASK || undefined),
-        status: o.status as "completed",
-        summary: o.summary,
-        artifacts: o.artifact,
-        changedFiles: o.changedFile,
-        evidence,
-      });
-      ctx.out().result({ task: t }, () => `Reported ${t.id}: ${t.state}`);
-    });
+        if (!["completed", "failed", "rejected"].includes(o.status))
+          throw new YardError("BAD_PARAMS", `--status must be completed, failed or rejected (got ${o.status})`);
+        const t = await ctx.client().tasks.report.mutate({
+          taskId: o.task ?? (process.env.YARD_TASK || undefined),
+          status: o.status as "completed",
+          summary: o.summary,
+          artifacts: o.artifact,
+          changedFiles: o.changedFile,
+          evidence,
+        });
+        ctx.out().result({ task: t }, () => `Reported ${t.id}: ${t.state}`);
+      },
+    );
 
   task
     .command("diff <id>")
@@ -157,7 +197,12 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--stat", "file list with line counts only")
     .action(async (id: string, o: { stat?: boolean }) => {
       const d = await ctx.client().tasks.diff.query({ id });
-      if (o.stat) return ctx.out().result({ files: d.files, baseSha: d.baseSha }, () => table(d.files.map((f) => [f.status, `+${f.additions}`, `-${f.deletions}`, f.path])));
+      if (o.stat)
+        return ctx
+          .out()
+          .result({ files: d.files, baseSha: d.baseSha }, () =>
+            table(d.files.map((f) => [f.status, `+${f.additions}`, `-${f.deletions}`, f.path])),
+          );
       ctx.out().result(d, () => d.diff);
     });
 
@@ -171,7 +216,9 @@ export function registerTask(program: Command, ctx: CliContext) {
 
   task
     .command("finish <id>")
-    .description("Finish a task: --merge [--target B] [--keep-branch] [--ignore-dirty] | --discard [--delete-branch] [--force]")
+    .description(
+      "Finish a task: --merge [--target B] [--keep-branch] [--ignore-dirty] | --discard [--delete-branch] [--force]",
+    )
     .option("--merge", "merge the task's branch into the target branch")
     .option("--target <branch>", "target branch (default: the one recorded at start)")
     .option("--keep-branch", "keep the task's branch after merging")
@@ -179,40 +226,73 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--discard", "stop the worker and remove the worktree")
     .option("--delete-branch", "with --discard: delete the task's branch too (never a pre-existing one)")
     .option("--force", "with --discard: delete uncommitted work without asking (a pane must say so to discard any)")
-    .action(async (id: string, o: { merge?: boolean; target?: string; keepBranch?: boolean; ignoreDirty?: boolean; discard?: boolean; deleteBranch?: boolean; force?: boolean }) => {
-      if (!o.merge === !o.discard) throw new YardError("BAD_PARAMS", "Give exactly one of --merge or --discard");
-      if (o.discard && (o.target || o.keepBranch || o.ignoreDirty)) throw new YardError("BAD_PARAMS", "--target, --keep-branch and --ignore-dirty go with --merge");
-      if (o.merge && (o.deleteBranch || o.force)) throw new YardError("BAD_PARAMS", "--delete-branch and --force go with --discard");
-      // At a terminal, a discard that would delete uncommitted work asks first, listing it.
-      if (o.discard && !o.force && !ctx.out().json && process.stdin.isTTY && process.stderr.isTTY) {
-        const { files, truncated } = await ctx.client().tasks.uncommitted.query({ id });
-        if (files.length && !(await confirm(`Discarding ${id} deletes ${files.length}${truncated ? "+" : ""} uncommitted file(s):\n${files.slice(0, 50).map((f) => `  ${oneLine(f)}`).join("\n")}${files.length > 50 || truncated ? "\n  …" : ""}\nDiscard them? [y/N] `))) {
-          throw new YardError("DIRTY_SOURCE", "Nothing was discarded", { files });
+    .action(
+      async (
+        id: string,
+        o: {
+          merge?: boolean;
+          target?: string;
+          keepBranch?: boolean;
+          ignoreDirty?: boolean;
+          discard?: boolean;
+          deleteBranch?: boolean;
+          force?: boolean;
+        },
+      ) => {
+        if (!o.merge === !o.discard) throw new YardError("BAD_PARAMS", "Give exactly one of --merge or --discard");
+        if (o.discard && (o.target || o.keepBranch || o.ignoreDirty))
+          throw new YardError("BAD_PARAMS", "--target, --keep-branch and --ignore-dirty go with --merge");
+        if (o.merge && (o.deleteBranch || o.force))
+          throw new YardError("BAD_PARAMS", "--delete-branch and --force go with --discard");
+        // At a terminal, a discard that would delete uncommitted work asks first, listing it.
+        if (o.discard && !o.force && !ctx.out().json && process.stdin.isTTY && process.stderr.isTTY) {
+          const { files, truncated } = await ctx.client().tasks.uncommitted.query({ id });
+          if (
+            files.length &&
+            !(await confirm(
+              `Discarding ${id} deletes ${files.length}${truncated ? "+" : ""} uncommitted file(s):\n${files
+                .slice(0, 50)
+                .map((f) => `  ${oneLine(f)}`)
+                .join("\n")}${files.length > 50 || truncated ? "\n  …" : ""}\nDiscard them? [y/N] `,
+            ))
+          ) {
+            throw new YardError("DIRTY_SOURCE", "Nothing was discarded", { files });
+          }
         }
-      }
-      const res = await ctx.client().tasks.finish.mutate({
-        id,
-        merge: o.merge ? { target: o.target, keepBranch: o.keepBranch, ignoreDirty: o.ignoreDirty } : undefined,
-        discard: o.discard ? { deleteBranch: o.deleteBranch, force: o.force } : undefined,
-      });
-      const lost = res.cleanup.uncommittedFiles ?? [];
-      ctx.out().result(res, () =>
-        [
-          `${res.task.id}: ${res.task.disposition}${res.task.mergeCommit ? ` as ${res.task.mergeCommit.slice(0, 12)}` : ""}`,
-          lost.length ? `deleted ${lost.length} uncommitted file(s):\n${lost.map((f) => `  ${oneLine(f)}`).join("\n")}` : "",
-          res.cleanup.ok ? "" : `cleanup failed: ${res.cleanup.error}`,
-        ]
-          .filter(Boolean)
-          .join("\n"),
-      );
-    });
+        const res = await ctx.client().tasks.finish.mutate({
+          id,
+          merge: o.merge ? { target: o.target, keepBranch: o.keepBranch, ignoreDirty: o.ignoreDirty } : undefined,
+          discard: o.discard ? { deleteBranch: o.deleteBranch, force: o.force } : undefined,
+        });
+        const lost = res.cleanup.uncommittedFiles ?? [];
+        ctx
+          .out()
+          .result(res, () =>
+            [
+              `${res.task.id}: ${res.task.disposition}${res.task.mergeCommit ? ` as ${res.task.mergeCommit.slice(0, 12)}` : ""}`,
+              lost.length
+                ? `deleted ${lost.length} uncommitted file(s):\n${lost.map((f) => `  ${oneLine(f)}`).join("\n")}`
+                : "",
+              res.cleanup.ok ? "" : `cleanup failed: ${res.cleanup.error}`,
+            ]
+              .filter(Boolean)
+              .join("\n"),
+          );
+      },
+    );
 
   task
     .command("uncommitted <id>")
     .description("The task worktree's uncommitted files: what a discard would delete")
     .action(async (id: string) => {
       const r = await ctx.client().tasks.uncommitted.query({ id });
-      ctx.out().result(r, () => (r.files.length ? r.files.map((f) => oneLine(f)).join("\n") + (r.truncated ? "\n…" : "") : "(nothing uncommitted)"));
+      ctx
+        .out()
+        .result(r, () =>
+          r.files.length
+            ? r.files.map((f) => oneLine(f)).join("\n") + (r.truncated ? "\n…" : "")
+            : "(nothing uncommitted)",
+        );
     });
 
   task
@@ -221,7 +301,13 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--prompt <text>", "what to tell the resumed agent (default: continue the task and report)")
     .action(async (id: string, o: { prompt?: string }) => {
       const res = await ctx.client().tasks.resume.mutate({ id, prompt: o.prompt });
-      ctx.out().result(res, () => `Resumed ${res.task.id} (round ${res.task.round}, session ${res.task.agentSession?.id ?? "?"}) in pane ${res.pane.id}`);
+      ctx
+        .out()
+        .result(
+          res,
+          () =>
+            `Resumed ${res.task.id} (round ${res.task.round}, session ${res.task.agentSession?.id ?? "?"}) in pane ${res.pane.id}`,
+        );
     });
 
   task
@@ -230,7 +316,11 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--since <seq>", "only after this sequence number", intOption("--since", 0))
     .action(async (id: string, o: { since?: number }) => {
       const r = await ctx.client().tasks.events.query({ id, since: o.since });
-      ctx.out().result(r, () => r.events.map((e) => `${e.seq}\t${e.time}\t${e.type}\t${JSON.stringify(e.payload)}`).join("\n"));
+      ctx
+        .out()
+        .result(r, () =>
+          r.events.map((e) => `${e.seq}\t${e.time}\t${e.type}\t${JSON.stringify(e.payload)}`).join("\n"),
+        );
     });
 
   task
@@ -238,13 +328,23 @@ export function registerTask(program: Command, ctx: CliContext) {
     .description("Start a backlog task: worktree, branch and agent now (RATE_LIMITED at the cap, nothing changed)")
     .action(async (id: string) => {
       const res = await ctx.client().tasks.startBacklog.mutate({ id });
-      ctx.out().result(res, () => `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}`);
+      ctx
+        .out()
+        .result(
+          res,
+          () =>
+            `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}`,
+        );
     });
 
   task
     .command("follow-up <id> <text>")
     .description("Send a follow-up prompt to a task waiting for input (through the submit gate)")
-    .option("--stall-ms <n>", "how long the agent may take to start working on it (default 5000)", intOption("--stall-ms", 100))
+    .option(
+      "--stall-ms <n>",
+      "how long the agent may take to start working on it (default 5000)",
+      intOption("--stall-ms", 100),
+    )
     .action(async (id: string, text: string, o: { stallMs?: number }) => {
       const res = await ctx.client().tasks.followUp.mutate({ id, text, stallMs: o.stallMs });
       ctx.out().result(res, () => `Sent the follow-up to ${res.task.id}`);

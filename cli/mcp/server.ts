@@ -26,7 +26,11 @@ import { toCliError } from "../output";
 import { type Tool, TOOLS } from "./tools";
 
 /** What a tool call gets back: the CLI's --json document, or its error document. */
-export async function callTool(tool: Tool, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+export async function callTool(
+  tool: Tool,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<CallToolResult> {
   try {
     // The connection is looked up on every call: this process lives as long as the agent's
     // session and may outlive a server restart (a new URL in server.json).
@@ -34,11 +38,17 @@ export async function callTool(tool: Tool, args: Record<string, unknown>, signal
     const input = tool.fill ? tool.fill(args) : args;
     let target: unknown = client;
     for (const key of tool.path.split(".")) target = (target as Record<string, unknown>)[key];
-    const proc = target as { query(i: unknown, o: object): Promise<unknown>; mutate(i: unknown, o: object): Promise<unknown> };
+    const proc = target as {
+      query(i: unknown, o: object): Promise<unknown>;
+      mutate(i: unknown, o: object): Promise<unknown>;
+    };
     const noInput = Object.keys(tool.input.shape).length === 0 && Object.keys(input).length === 0;
     const out = await (tool.kind === "query" ? proc.query : proc.mutate)(noInput ? undefined : input, { signal });
     const doc = tool.wrap ? { [tool.wrap]: out } : out;
-    const structured = doc !== null && typeof doc === "object" && !Array.isArray(doc) ? (doc as Record<string, unknown>) : { result: doc };
+    const structured =
+      doc !== null && typeof doc === "object" && !Array.isArray(doc)
+        ? (doc as Record<string, unknown>)
+        : { result: doc };
     return { content: [{ type: "text", text: JSON.stringify(doc) }], structuredContent: structured };
   } catch (e) {
     const err = toCliError(e);
@@ -49,7 +59,10 @@ export async function callTool(tool: Tool, args: Record<string, unknown>, signal
 
 /** The row's input as JSON Schema, the way the SDK would list it (draft-07, the input side). */
 export function jsonSchemaOf(tool: Tool): Record<string, unknown> {
-  const { $schema: _, ...schema } = z.toJSONSchema(tool.input, { target: "draft-7", io: "input" }) as Record<string, unknown>;
+  const { $schema: _, ...schema } = z.toJSONSchema(tool.input, { target: "draft-7", io: "input" }) as Record<
+    string,
+    unknown
+  >;
   return schema;
 }
 
@@ -60,7 +73,11 @@ export function makeMcpServer(tools: Tool[] = TOOLS): McpServer {
     const inputSchema = z.looseObject({}).meta(jsonSchemaOf(tool));
     server.registerTool(
       tool.name,
-      { description: tool.description, inputSchema, annotations: { readOnlyHint: tool.kind === "query", openWorldHint: false } },
+      {
+        description: tool.description,
+        inputSchema,
+        annotations: { readOnlyHint: tool.kind === "query", openWorldHint: false },
+      },
       (args, extra) => callTool(tool, args, extra.signal),
     );
   }

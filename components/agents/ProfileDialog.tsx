@@ -41,7 +41,12 @@ export function profileFieldErrors(e: YardErrorData): Partial<Record<Field, stri
   const issues = issuesOf(e);
   for (const [p, msg] of Object.entries(issues)) {
     const head = p.split(".")[0] ?? "";
-    const field: Field = head === "id" || head === "name" || head === "argv" || head === "role" || head === "env" ? head : head.startsWith("sandbox") ? "sandbox" : "form";
+    const field: Field =
+      head === "id" || head === "name" || head === "argv" || head === "role" || head === "env"
+        ? head
+        : head.startsWith("sandbox")
+          ? "sandbox"
+          : "form";
     out[field] ??= field === "env" && p.includes(".") ? `${p.split(".").slice(1).join(".")}: ${msg}` : msg;
   }
   if (Object.keys(issues).length) return out;
@@ -56,7 +61,15 @@ export function profileFieldErrors(e: YardErrorData): Partial<Record<Field, stri
 let rowSeq = 0;
 const newRow = (): NewVar => ({ key: ++rowSeq, name: "", value: "" });
 
-export function ProfileDialog({ open, profile, onClose }: { open: boolean; /** null: add a new profile */ profile: AgentProfile | null; onClose: () => void }) {
+export function ProfileDialog({
+  open,
+  profile,
+  onClose,
+}: {
+  open: boolean /** null: add a new profile */;
+  profile: AgentProfile | null;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
@@ -123,7 +136,13 @@ export function ProfileDialog({ open, profile, onClose }: { open: boolean; /** n
     }
     for (const v of existing) if (!v.removed && v.replace) set[v.name] = v.replace;
     const remove = existing.filter((v) => v.removed && !(v.name in set)).map((v) => v.name);
-    const common = { role, supportsHooks: hooks, sandbox, sandboxNetwork: sandbox && network, name: name.trim() || undefined };
+    const common = {
+      role,
+      supportsHooks: hooks,
+      sandbox,
+      sandboxNetwork: sandbox && network,
+      name: name.trim() || undefined,
+    };
     if (!editing) add.mutate({ id: id.trim(), argv, env: set, ...common });
     else if (envOnly) update.mutate({ id: profile.id, env: { set, remove } });
     else update.mutate({ id: profile.id, argv, env: { set, remove }, ...common });
@@ -144,8 +163,9 @@ export function ProfileDialog({ open, profile, onClose }: { open: boolean; /** n
           {errors.form && <Alert title="Not saved">{errors.form}</Alert>}
           {envOnly && (
             <p className="rounded-md border border-line bg-canvas-subtle px-3 py-2 text-sm text-fg-muted">
-              <span className="font-semibold text-fg">{profile!.id}</span> is built in: its command and role follow Switchyard&apos;s code (
-              <code className="font-mono text-xs">{argvLine(profile!.argv, 30)}</code>). Only its environment can be changed here; add a custom profile to run it another way.
+              <span className="font-semibold text-fg">{profile!.id}</span> is built in: its command and role follow
+              Switchyard&apos;s code (<code className="font-mono text-xs">{argvLine(profile!.argv, 30)}</code>). Only
+              its environment can be changed here; add a custom profile to run it another way.
             </p>
           )}
           {!envOnly && (
@@ -158,7 +178,12 @@ export function ProfileDialog({ open, profile, onClose }: { open: boolean; /** n
                     <span className="text-xs text-fg-muted">An id cannot be changed.</span>
                   </div>
                 ) : (
-                  <Row id="ag-id" label="Profile id" error={errors.id} hint="Lowercase letters, digits and -, up to 40 characters.">
+                  <Row
+                    id="ag-id"
+                    label="Profile id"
+                    error={errors.id}
+                    hint="Lowercase letters, digits and -, up to 40 characters."
+                  >
                     <input
                       id="ag-id"
                       value={id}
@@ -174,8 +199,23 @@ export function ProfileDialog({ open, profile, onClose }: { open: boolean; /** n
                     />
                   </Row>
                 )}
-                <Row id="ag-name" label="Display name" optional error={errors.name} hint="Shown in lists; defaults to the id.">
-                  <input id="ag-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} autoComplete="off" aria-invalid={!!errors.name} aria-describedby={errors.name ? "ag-name-err" : "ag-name-hint"} className={inputClass} />
+                <Row
+                  id="ag-name"
+                  label="Display name"
+                  optional
+                  error={errors.name}
+                  hint="Shown in lists; defaults to the id."
+                >
+                  <input
+                    id="ag-name"
+                    value={name}
+                    onChange={(e) => setName(e.target.value)}
+                    maxLength={80}
+                    autoComplete="off"
+                    aria-invalid={!!errors.name}
+                    aria-describedby={errors.name ? "ag-name-err" : "ag-name-hint"}
+                    className={inputClass}
+                  />
                 </Row>
               </div>
               <Row
@@ -185,8 +225,9 @@ export function ProfileDialog({ open, profile, onClose }: { open: boolean; /** n
                 hint={
                   <>
                     <p>
-                      One argument per line; the first line is the program (a name on the panes&apos; PATH or an absolute path). Each line is passed as it is: no shell quoting, no
-                      variables; blank lines are dropped.
+                      One argument per line; the first line is the program (a name on the panes&apos; PATH or an
+                      absolute path). Each line is passed as it is: no shell quoting, no variables; blank lines are
+                      dropped.
                     </p>
                     <p className="mt-1">Placeholders, filled in when the agent starts:</p>
                     <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5">
@@ -220,7 +261,13 @@ export function ProfileDialog({ open, profile, onClose }: { open: boolean; /** n
               </Row>
               <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
                 <Row id="ag-role" label="Role" error={errors.role} hint={ROLES.find((r) => r[0] === role)?.[1]}>
-                  <select id="ag-role" value={role} onChange={(e) => setRole(e.target.value as Role)} aria-describedby="ag-role-hint" className={inputClass}>
+                  <select
+                    id="ag-role"
+                    value={role}
+                    onChange={(e) => setRole(e.target.value as Role)}
+                    aria-describedby="ag-role-hint"
+                    className={inputClass}
+                  >
                     {ROLES.map(([r]) => (
                       <option key={r} value={r}>
                         {r}
@@ -230,9 +277,33 @@ export function ProfileDialog({ open, profile, onClose }: { open: boolean; /** n
                 </Row>
                 <fieldset className="flex flex-col gap-1.5 text-sm">
                   <legend className="mb-1 font-semibold">Options</legend>
-                  <Check id="ag-hooks" label="Hooks" checked={hooks} onChange={setHooks} hint={<>The program reports its state through <code className="font-mono">yard hook &lt;Event&gt;</code> (Claude Code style).</>} />
-                  <Check id="ag-sandbox" label="Sandbox" checked={sandbox} onChange={(v) => (setSandbox(v), v || setNetwork(false))} hint="Its tasks run in the OS sandbox: writes only to the task's worktree." />
-                  <Check id="ag-network" label="Network in the sandbox" checked={sandbox && network} disabled={!sandbox} onChange={setNetwork} hint="Keep the host's network inside the sandbox (off: none)." />
+                  <Check
+                    id="ag-hooks"
+                    label="Hooks"
+                    checked={hooks}
+                    onChange={setHooks}
+                    hint={
+                      <>
+                        The program reports its state through <code className="font-mono">yard hook &lt;Event&gt;</code>{" "}
+                        (Claude Code style).
+                      </>
+                    }
+                  />
+                  <Check
+                    id="ag-sandbox"
+                    label="Sandbox"
+                    checked={sandbox}
+                    onChange={(v) => (setSandbox(v), v || setNetwork(false))}
+                    hint="Its tasks run in the OS sandbox: writes only to the task's worktree."
+                  />
+                  <Check
+                    id="ag-network"
+                    label="Network in the sandbox"
+                    checked={sandbox && network}
+                    disabled={!sandbox}
+                    onChange={setNetwork}
+                    hint="Keep the host's network inside the sandbox (off: none)."
+                  />
                   {errors.sandbox && (
                     <span role="alert" className="text-xs text-danger">
                       {errors.sandbox}
@@ -242,7 +313,13 @@ export function ProfileDialog({ open, profile, onClose }: { open: boolean; /** n
               </div>
             </>
           )}
-          <EnvEditor existing={existing} setExisting={setExisting} added={added} setAdded={setAdded} error={errors.env} />
+          <EnvEditor
+            existing={existing}
+            setExisting={setExisting}
+            added={added}
+            setAdded={setAdded}
+            error={errors.env}
+          />
         </div>
         <div className="flex justify-end gap-2 border-t border-line px-4 py-3">
           <Button onClick={onClose}>Cancel</Button>
@@ -268,21 +345,33 @@ function EnvEditor({
   setAdded: (f: (l: NewVar[]) => NewVar[]) => void;
   error?: string;
 }) {
-  const patchOld = (n: string, p: Partial<ExistingVar>) => setExisting((l) => l.map((v) => (v.name === n ? { ...v, ...p } : v)));
+  const patchOld = (n: string, p: Partial<ExistingVar>) =>
+    setExisting((l) => l.map((v) => (v.name === n ? { ...v, ...p } : v)));
   const patchNew = (k: number, p: Partial<NewVar>) => setAdded((l) => l.map((v) => (v.key === k ? { ...v, ...p } : v)));
   return (
-    <fieldset className="flex flex-col gap-2 text-sm" aria-describedby={error ? "ag-env-err ag-env-hint" : "ag-env-hint"}>
+    <fieldset
+      className="flex flex-col gap-2 text-sm"
+      aria-describedby={error ? "ag-env-err ag-env-hint" : "ag-env-hint"}
+    >
       <legend className="font-semibold">Environment</legend>
       <p id="ag-env-hint" className="-mt-1 text-xs text-fg-muted">
-        Variables the agent gets on top of the server&apos;s (API keys, for instance). Values are write-only: once saved they are never shown again, only that they are set. Leave a
-        value empty to keep it.
+        Variables the agent gets on top of the server&apos;s (API keys, for instance). Values are write-only: once saved
+        they are never shown again, only that they are set. Leave a value empty to keep it.
       </p>
       {existing.length > 0 && (
         <ul aria-label="Variables that are set" className="flex flex-col gap-1.5">
           {existing.map((v) => (
-            <li key={v.name} aria-label={v.name} className="grid grid-cols-[minmax(0,12rem)_auto_minmax(0,1fr)_auto] items-center gap-2">
-              <code className={`truncate font-mono text-xs ${v.removed ? "text-fg-muted line-through" : ""}`}>{v.name}</code>
-              <span className={`rounded-full border px-2 text-[11px] leading-[18px] ${v.removed ? "border-danger/40 bg-danger-muted text-danger" : "border-success/40 bg-success-muted text-success"}`}>
+            <li
+              key={v.name}
+              aria-label={v.name}
+              className="grid grid-cols-[minmax(0,12rem)_auto_minmax(0,1fr)_auto] items-center gap-2"
+            >
+              <code className={`truncate font-mono text-xs ${v.removed ? "text-fg-muted line-through" : ""}`}>
+                {v.name}
+              </code>
+              <span
+                className={`rounded-full border px-2 text-[11px] leading-[18px] ${v.removed ? "border-danger/40 bg-danger-muted text-danger" : "border-success/40 bg-success-muted text-success"}`}
+              >
                 {v.removed ? "will be removed" : "set"}
               </span>
               <input
@@ -295,7 +384,12 @@ function EnvEditor({
                 onChange={(e) => patchOld(v.name, { replace: e.target.value })}
                 className={`${inputClass} font-mono text-xs disabled:opacity-50`}
               />
-              <Button size="sm" variant={v.removed ? "default" : "outline-danger"} aria-label={v.removed ? `Keep ${v.name}` : `Remove ${v.name}`} onClick={() => patchOld(v.name, { removed: !v.removed, replace: "" })}>
+              <Button
+                size="sm"
+                variant={v.removed ? "default" : "outline-danger"}
+                aria-label={v.removed ? `Keep ${v.name}` : `Remove ${v.name}`}
+                onClick={() => patchOld(v.name, { removed: !v.removed, replace: "" })}
+              >
                 {v.removed ? "Keep" : "Remove"}
               </Button>
             </li>
@@ -323,7 +417,12 @@ function EnvEditor({
             onChange={(e) => patchNew(r.key, { value: e.target.value })}
             className={`${inputClass} font-mono text-xs`}
           />
-          <Button size="sm" variant="invisible" aria-label={`Drop variable row ${i + 1}`} onClick={() => setAdded((l) => l.filter((x) => x.key !== r.key))}>
+          <Button
+            size="sm"
+            variant="invisible"
+            aria-label={`Drop variable row ${i + 1}`}
+            onClick={() => setAdded((l) => l.filter((x) => x.key !== r.key))}
+          >
             ×
           </Button>
         </div>
@@ -342,7 +441,21 @@ function EnvEditor({
   );
 }
 
-function Row({ id, label, optional, hint, error, children }: { id: string; label: string; optional?: boolean; hint?: ReactNode; error?: string; children: ReactNode }) {
+function Row({
+  id,
+  label,
+  optional,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  optional?: boolean;
+  hint?: ReactNode;
+  error?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="flex flex-col gap-1 text-sm">
       <label htmlFor={id} className="font-semibold">
@@ -380,10 +493,32 @@ function Ticks({ text }: { text: string }) {
   );
 }
 
-function Check({ id, label, hint, checked, disabled, onChange }: { id: string; label: string; hint: ReactNode; checked: boolean; disabled?: boolean; onChange: (v: boolean) => void }) {
+function Check({
+  id,
+  label,
+  hint,
+  checked,
+  disabled,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  hint: ReactNode;
+  checked: boolean;
+  disabled?: boolean;
+  onChange: (v: boolean) => void;
+}) {
   return (
     <div className={`flex items-start gap-2 ${disabled ? "opacity-60" : ""}`}>
-      <input id={id} type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} aria-describedby={`${id}-hint`} className="mt-0.5 h-4 w-4 accent-[var(--color-accent)]" />
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.checked)}
+        aria-describedby={`${id}-hint`}
+        className="mt-0.5 h-4 w-4 accent-[var(--color-accent)]"
+      />
       <div className="flex flex-col">
         <label htmlFor={id}>{label}</label>
         <span id={`${id}-hint`} className="text-xs text-fg-muted">

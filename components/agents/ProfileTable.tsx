@@ -26,11 +26,21 @@ export function ProfileTable({
       <table aria-label="Agent profiles" className="w-full border-collapse text-sm">
         <thead className="bg-canvas-subtle text-left text-xs text-fg-muted">
           <tr>
-            <th scope="col" className="px-3 py-2 font-semibold">Profile</th>
-            <th scope="col" className="px-3 py-2 font-semibold">Role</th>
-            <th scope="col" className="px-3 py-2 font-semibold">Command</th>
-            <th scope="col" className="px-3 py-2 font-semibold">Options</th>
-            <th scope="col" className="px-3 py-2 font-semibold">Environment</th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Profile
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Role
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Command
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Options
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Environment
+            </th>
             <th scope="col" className="px-3 py-2 text-right font-semibold">
               <span className="sr-only">Actions</span>
             </th>
@@ -40,16 +50,26 @@ export function ProfileTable({
           {profiles.map((p) => {
             const why = `builtin-why-${p.id}`;
             return (
-              <tr key={p.id} aria-label={p.id} data-profile={p.id} className="border-t border-line align-top hover:bg-canvas-subtle/60">
+              <tr
+                key={p.id}
+                aria-label={p.id}
+                data-profile={p.id}
+                className="border-t border-line align-top hover:bg-canvas-subtle/60"
+              >
                 <th scope="row" className="px-3 py-2.5 text-left font-normal">
                   <div className="flex flex-wrap items-center gap-1.5">
                     <code className="font-mono font-semibold text-fg">{p.id}</code>
-                    {p.builtIn && <span className="rounded-full border border-accent/40 bg-accent-muted px-1.5 text-[11px] font-medium leading-[18px] text-accent">built-in</span>}
+                    {p.builtIn && (
+                      <span className="rounded-full border border-accent/40 bg-accent-muted px-1.5 text-[11px] font-medium leading-[18px] text-accent">
+                        built-in
+                      </span>
+                    )}
                   </div>
                   {p.name !== p.id && <div className="text-xs text-fg-muted">{p.name}</div>}
                   {p.builtIn && (
                     <div id={why} className="mt-0.5 max-w-56 text-xs text-fg-subtle">
-                      Built in: cannot be edited or removed (its command follows Switchyard&apos;s code); its environment can be set.
+                      Built in: cannot be edited or removed (its command follows Switchyard&apos;s code); its
+                      environment can be set.
                     </div>
                   )}
                 </th>
@@ -69,7 +89,11 @@ export function ProfileTable({
                   ) : (
                     <ul aria-label={`Environment of ${p.id}`} className="flex flex-wrap gap-1">
                       {p.envNames.map((n) => (
-                        <li key={n} className="rounded border border-line bg-canvas-subtle px-1.5 font-mono text-[11px] leading-[18px] text-fg-muted" title={`${n} is set (the value is write-only)`}>
+                        <li
+                          key={n}
+                          className="rounded border border-line bg-canvas-subtle px-1.5 font-mono text-[11px] leading-[18px] text-fg-muted"
+                          title={`${n} is set (the value is write-only)`}
+                        >
                           {n}
                         </li>
                       ))}
@@ -78,7 +102,12 @@ export function ProfileTable({
                 </td>
                 <td className="px-3 py-2.5">
                   <div className="flex justify-end gap-1.5">
-                    <Button size="sm" onClick={() => onTry(p)} disabled={trying === p.id} title={p.sandbox ? "A sandboxed profile is tried with a task" : `Start ${p.id} in a scratch pane`}>
+                    <Button
+                      size="sm"
+                      onClick={() => onTry(p)}
+                      disabled={trying === p.id}
+                      title={p.sandbox ? "A sandboxed profile is tried with a task" : `Start ${p.id} in a scratch pane`}
+                    >
                       {trying === p.id ? "Starting…" : "Try it"}
                     </Button>
                     {p.builtIn ? (
@@ -89,7 +118,13 @@ export function ProfileTable({
                         <Button size="sm" disabled aria-describedby={why} title="Built in: it cannot be edited">
                           Edit
                         </Button>
-                        <Button size="sm" variant="outline-danger" disabled aria-describedby={why} title="Built in: it cannot be removed">
+                        <Button
+                          size="sm"
+                          variant="outline-danger"
+                          disabled
+                          aria-describedby={why}
+                          title="Built in: it cannot be removed"
+                        >
                           Remove
                         </Button>
                       </>

@@ -29,10 +29,12 @@ export function RemoveProfileDialog({ id, onClose }: { id: string | null; onClos
     <Modal open={id !== null} onClose={onClose} title={`Remove agent ${id ?? ""}?`} width="max-w-md">
       <div className="flex flex-col gap-4 p-4 text-sm">
         <p>
-          The profile <code className="font-mono font-semibold">{id}</code> and its environment variables are deleted. Tasks that already finished keep their history; a task still
-          running with it blocks the removal.
+          The profile <code className="font-mono font-semibold">{id}</code> and its environment variables are deleted.
+          Tasks that already finished keep their history; a task still running with it blocks the removal.
         </p>
-        {error && <Alert title={error.code === "CONFLICT" ? "Not removed" : "Could not remove it"}>{error.message}</Alert>}
+        {error && (
+          <Alert title={error.code === "CONFLICT" ? "Not removed" : "Could not remove it"}>{error.message}</Alert>
+        )}
         <div className="flex justify-end gap-2">
           <Button onClick={onClose} data-autofocus>
             Cancel

@@ -38,18 +38,29 @@ export function TrialPanel({ trial, onClose }: { trial: Trial; onClose: () => vo
   const s = status.data;
   const headingId = `trial-${trial.paneId}`;
   return (
-    <section aria-labelledby={headingId} className="flex flex-col gap-3 rounded-md border border-line bg-canvas-subtle p-4">
+    <section
+      aria-labelledby={headingId}
+      className="flex flex-col gap-3 rounded-md border border-line bg-canvas-subtle p-4"
+    >
       <div className="flex flex-wrap items-center gap-2">
         <h2 id={headingId} className="text-base font-semibold">
           Try it: <code className="font-mono">{trial.profileId}</code>
         </h2>
         <span className="font-mono text-xs text-fg-muted">{trial.paneId}</span>
         <div className="ml-auto flex items-center gap-2">
-          <Link href={`/panes/${trial.paneId}`} className="inline-flex h-7 items-center rounded-md border border-line bg-btn px-2.5 text-xs font-medium text-fg hover:bg-btn-hover">
+          <Link
+            href={`/panes/${trial.paneId}`}
+            className="inline-flex h-7 items-center rounded-md border border-line bg-btn px-2.5 text-xs font-medium text-fg hover:bg-btn-hover"
+          >
             Open pane
           </Link>
           {s && !s.exited && (
-            <Button size="sm" variant="outline-danger" disabled={kill.isPending} onClick={() => kill.mutate({ id: trial.paneId })}>
+            <Button
+              size="sm"
+              variant="outline-danger"
+              disabled={kill.isPending}
+              onClick={() => kill.mutate({ id: trial.paneId })}
+            >
               Stop
             </Button>
           )}
@@ -86,7 +97,10 @@ export function TrialPanel({ trial, onClose }: { trial: Trial; onClose: () => vo
       {s?.dialog && !s.exited && (
         <div className="flex flex-col gap-1">
           <h3 className="text-sm font-semibold">Dialog text</h3>
-          <pre aria-label="Dialog text" className="max-h-64 overflow-auto rounded-md border border-severe/40 bg-canvas p-3 font-mono text-xs leading-5 whitespace-pre-wrap text-fg">
+          <pre
+            aria-label="Dialog text"
+            className="max-h-64 overflow-auto rounded-md border border-severe/40 bg-canvas p-3 font-mono text-xs leading-5 whitespace-pre-wrap text-fg"
+          >
             {s.dialog.text}
           </pre>
           <p className="text-xs text-fg-muted">Answer it in the pane (Open pane); the outcome here follows.</p>
@@ -96,7 +110,10 @@ export function TrialPanel({ trial, onClose }: { trial: Trial; onClose: () => vo
       {s && (
         <div className="flex flex-col gap-1">
           <h3 className="text-sm font-semibold">Screen</h3>
-          <pre aria-label="Screen" className="max-h-96 overflow-auto rounded-md border border-line bg-canvas p-3 font-mono text-xs leading-5 text-fg">
+          <pre
+            aria-label="Screen"
+            className="max-h-96 overflow-auto rounded-md border border-line bg-canvas p-3 font-mono text-xs leading-5 text-fg"
+          >
             {s.screen || "(nothing on the screen yet)"}
           </pre>
         </div>
@@ -105,8 +122,20 @@ export function TrialPanel({ trial, onClose }: { trial: Trial; onClose: () => vo
   );
 }
 
-function Outcome({ tone, word, children }: { tone: "success" | "severe" | "danger"; word: string; children?: React.ReactNode }) {
-  const cls = { success: "border-success/40 bg-success-muted text-success", severe: "border-severe/40 bg-severe-muted text-severe", danger: "border-danger/40 bg-danger-muted text-danger" }[tone];
+function Outcome({
+  tone,
+  word,
+  children,
+}: {
+  tone: "success" | "severe" | "danger";
+  word: string;
+  children?: React.ReactNode;
+}) {
+  const cls = {
+    success: "border-success/40 bg-success-muted text-success",
+    severe: "border-severe/40 bg-severe-muted text-severe",
+    danger: "border-danger/40 bg-danger-muted text-danger",
+  }[tone];
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
       <span className={`rounded-full border px-2 py-0.5 text-xs font-semibold ${cls}`}>{word}</span>

@@ -38,7 +38,8 @@ export function AgentReviewSection({ task: t }: { task: Task }) {
   const plans = useQuery({ ...trpc.plans.list.queryOptions({ id: t.id }), retry: false });
   const act = useMutation(
     trpc.tasks.agentReview.mutationOptions({
-      onSuccess: (_r, v) => toast({ tone: "success", title: v.action === "skip" ? "Agent review skipped" : "Agent review started" }),
+      onSuccess: (_r, v) =>
+        toast({ tone: "success", title: v.action === "skip" ? "Agent review skipped" : "Agent review started" }),
       onSettled: () => {
         void qc.invalidateQueries({ queryKey: trpc.tasks.get.queryKey({ id: t.id }) });
         void qc.invalidateQueries(trpc.board.pathFilter());

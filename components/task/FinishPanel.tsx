@@ -25,7 +25,8 @@ export function RefusalAlert({ error, onDismiss }: { error: YardErrorData; onDis
     RATE_LIMITED: "At the running-task cap",
   };
   let title = titles[error.code] ?? "Refused";
-  if ("expected" in d && "actual" in d) title = error.code === "CONFLICT" ? "The target branch moved" : "The target branch is not checked out";
+  if ("expected" in d && "actual" in d)
+    title = error.code === "CONFLICT" ? "The target branch moved" : "The target branch is not checked out";
   return (
     <Alert title={title} onDismiss={onDismiss}>
       <p data-testid="refusal-message" className={error.code === "DIRTY_SOURCE" ? "sr-only" : ""}>
@@ -42,7 +43,10 @@ export function RefusalAlert({ error, onDismiss }: { error: YardErrorData; onDis
       {files.length > 0 && (
         <>
           <p className="mt-1 text-xs font-semibold">{error.code === "MERGE_CONFLICT" ? "Conflicted files" : "Files"}</p>
-          <ul aria-label={error.code === "MERGE_CONFLICT" ? "Conflicted files" : "Files"} className="mt-0.5 list-inside list-disc font-mono text-xs">
+          <ul
+            aria-label={error.code === "MERGE_CONFLICT" ? "Conflicted files" : "Files"}
+            className="mt-0.5 list-inside list-disc font-mono text-xs"
+          >
             {files.slice(0, 50).map((f) => (
               <li key={f}>{f}</li>
             ))}
@@ -50,9 +54,18 @@ export function RefusalAlert({ error, onDismiss }: { error: YardErrorData; onDis
           </ul>
         </>
       )}
-      {error.code === "DIRTY_SOURCE" && <p className="mt-1 text-xs">Have the agent commit them, or merge with “Leave out uncommitted changes”.</p>}
-      {error.code === "DIRTY_TARGET" && <p className="mt-1 text-xs">Commit or stash them in the target checkout, then merge again.</p>}
-      {error.code === "MERGE_CONFLICT" && <p className="mt-1 text-xs">The merge was aborted and the target is clean. Request changes so the agent rebases or resolves them, or resolve by hand.</p>}
+      {error.code === "DIRTY_SOURCE" && (
+        <p className="mt-1 text-xs">Have the agent commit them, or merge with “Leave out uncommitted changes”.</p>
+      )}
+      {error.code === "DIRTY_TARGET" && (
+        <p className="mt-1 text-xs">Commit or stash them in the target checkout, then merge again.</p>
+      )}
+      {error.code === "MERGE_CONFLICT" && (
+        <p className="mt-1 text-xs">
+          The merge was aborted and the target is clean. Request changes so the agent rebases or resolves them, or
+          resolve by hand.
+        </p>
+      )}
     </Alert>
   );
 }
@@ -80,7 +93,11 @@ export function FinishPanel({ task }: { task: Task }) {
       onSuccess: (r, vars) => {
         setDialog(null);
         if (!r.cleanup.ok) setCleanupIssue(r.cleanup.error ?? "cleanup failed");
-        toast({ tone: "success", title: vars.merge ? `Merged into ${r.merge?.target ?? task.targetBranch}` : "Discarded", body: task.title });
+        toast({
+          tone: "success",
+          title: vars.merge ? `Merged into ${r.merge?.target ?? task.targetBranch}` : "Discarded",
+          body: task.title,
+        });
         refresh();
       },
       onError: (e) => {
@@ -117,11 +134,18 @@ export function FinishPanel({ task }: { task: Task }) {
       )}
       {task.disposition === "discarded" && (
         <Alert tone="accent" role="status" title="Discarded">
-          The worktree was removed{task.branch ? `; branch ${task.branch} ${task.cleanupError ? "" : "was kept unless you chose to delete it"}` : ""}.
+          The worktree was removed
+          {task.branch
+            ? `; branch ${task.branch} ${task.cleanupError ? "" : "was kept unless you chose to delete it"}`
+            : ""}
+          .
         </Alert>
       )}
       {(cleanupIssue || task.cleanupError) && (
-        <Alert tone="attention" title={task.disposition === "merged" ? "The merge landed, but cleanup failed" : "Cleanup failed"}>
+        <Alert
+          tone="attention"
+          title={task.disposition === "merged" ? "The merge landed, but cleanup failed" : "Cleanup failed"}
+        >
           {cleanupIssue ?? task.cleanupError}
         </Alert>
       )}
@@ -152,36 +176,72 @@ export function FinishPanel({ task }: { task: Task }) {
       <Modal open={dialog === "merge"} onClose={() => setDialog(null)} title={`Merge into ${target ?? "?"}`}>
         <div className="flex flex-col gap-3 p-4 text-sm">
           <p>
-            Merges branch <Code>{task.branch}</Code> into <Code>{target}</Code> in <Code>{task.repoPath}</Code> with a merge commit. {target} must be checked out there and clean.
+            Merges branch <Code>{task.branch}</Code> into <Code>{target}</Code> in <Code>{task.repoPath}</Code> with a
+            merge commit. {target} must be checked out there and clean.
           </p>
           {task.reviewStatus === "outdated" && (
             <Alert tone="attention" role="status" title="The approval is outdated">
-              The branch has moved since it was approved: the merge is refused until the round is approved again (Review tab).
+              The branch has moved since it was approved: the merge is refused until the round is approved again (Review
+              tab).
             </Alert>
           )}
           <ul className="list-inside list-disc text-fg-muted">
-            {task.reviewStatus !== "outdated" && <li>{task.reviewStatus === "approved" ? "Exactly the approved commit is merged; a commit made since is not." : "The branch is merged as it is now (no approval pins it)."}</li>}
+            {task.reviewStatus !== "outdated" && (
+              <li>
+                {task.reviewStatus === "approved"
+                  ? "Exactly the approved commit is merged; a commit made since is not."
+                  : "The branch is merged as it is now (no approval pins it)."}
+              </li>
+            )}
             <li>The task’s agent is stopped and its worktree removed afterwards.</li>
-            <li>{keepBranch || task.branchPreexisting ? `The branch ${task.branch} is kept.` : `The branch ${task.branch} is deleted after the merge.`}</li>
-            <li>{ignoreDirty ? "Uncommitted changes in the worktree are left out and lost with the worktree." : "Refused if the worktree has uncommitted changes."}</li>
+            <li>
+              {keepBranch || task.branchPreexisting
+                ? `The branch ${task.branch} is kept.`
+                : `The branch ${task.branch} is deleted after the merge.`}
+            </li>
+            <li>
+              {ignoreDirty
+                ? "Uncommitted changes in the worktree are left out and lost with the worktree."
+                : "Refused if the worktree has uncommitted changes."}
+            </li>
           </ul>
           <label className="flex items-center gap-2">
-            <input type="checkbox" checked={keepBranch} onChange={(e) => setKeepBranch(e.target.checked)} disabled={task.branchPreexisting} />
+            <input
+              type="checkbox"
+              checked={keepBranch}
+              onChange={(e) => setKeepBranch(e.target.checked)}
+              disabled={task.branchPreexisting}
+            />
             Keep the branch after merging
           </label>
           <label className="flex items-start gap-2">
-            <input type="checkbox" className="mt-1" checked={ignoreDirty} onChange={(e) => setIgnoreDirty(e.target.checked)} />
+            <input
+              type="checkbox"
+              className="mt-1"
+              checked={ignoreDirty}
+              onChange={(e) => setIgnoreDirty(e.target.checked)}
+            />
             <span>Leave out uncommitted changes</span>
           </label>
           {ignoreDirty && (
             <Alert tone="attention" role="status" title="Uncommitted work will not be merged">
-              Only what is committed on {task.branch} lands. Files the agent did not commit are not merged and are deleted with the worktree.
+              Only what is committed on {task.branch} lands. Files the agent did not commit are not merged and are
+              deleted with the worktree.
             </Alert>
           )}
         </div>
         <DialogButtons>
           <Button onClick={() => setDialog(null)}>Cancel</Button>
-          <Button variant="primary" disabled={finish.isPending || task.reviewStatus === "outdated"} onClick={() => finish.mutate({ id: task.id, merge: { keepBranch: keepBranch || undefined, ignoreDirty: ignoreDirty || undefined } })}>
+          <Button
+            variant="primary"
+            disabled={finish.isPending || task.reviewStatus === "outdated"}
+            onClick={() =>
+              finish.mutate({
+                id: task.id,
+                merge: { keepBranch: keepBranch || undefined, ignoreDirty: ignoreDirty || undefined },
+              })
+            }
+          >
             {finish.isPending ? "Merging…" : "Merge"}
           </Button>
         </DialogButtons>
@@ -190,25 +250,44 @@ export function FinishPanel({ task }: { task: Task }) {
       <Modal open={dialog === "discard"} onClose={() => setDialog(null)} title="Discard this task">
         <div className="flex flex-col gap-3 p-4 text-sm">
           <p>
-            Nothing is merged into <Code>{target ?? "the target branch"}</Code>. {running ? "The agent is stopped first, then " : ""}the worktree at <Code>{task.worktreePath}</Code> is removed with any uncommitted changes.
+            Nothing is merged into <Code>{target ?? "the target branch"}</Code>.{" "}
+            {running ? "The agent is stopped first, then " : ""}the worktree at <Code>{task.worktreePath}</Code> is
+            removed with any uncommitted changes.
           </p>
           <LostFiles taskId={task.id} open={dialog === "discard"} />
-          <p className="text-fg-muted">{task.branchPreexisting ? `The branch ${task.branch} existed before the task and is always kept.` : deleteBranch ? `The branch ${task.branch} is deleted, with its commits.` : `The branch ${task.branch} is kept, so its commits stay reachable.`}</p>
+          <p className="text-fg-muted">
+            {task.branchPreexisting
+              ? `The branch ${task.branch} existed before the task and is always kept.`
+              : deleteBranch
+                ? `The branch ${task.branch} is deleted, with its commits.`
+                : `The branch ${task.branch} is kept, so its commits stay reachable.`}
+          </p>
           <label className="flex items-center gap-2">
-            <input type="checkbox" checked={deleteBranch} onChange={(e) => setDeleteBranch(e.target.checked)} disabled={task.branchPreexisting} />
+            <input
+              type="checkbox"
+              checked={deleteBranch}
+              onChange={(e) => setDeleteBranch(e.target.checked)}
+              disabled={task.branchPreexisting}
+            />
             Delete branch
           </label>
         </div>
         <DialogButtons>
           <Button onClick={() => setDialog(null)}>Cancel</Button>
-          <Button variant="danger" disabled={finish.isPending} onClick={() => finish.mutate({ id: task.id, discard: { deleteBranch: deleteBranch || undefined } })}>
+          <Button
+            variant="danger"
+            disabled={finish.isPending}
+            onClick={() => finish.mutate({ id: task.id, discard: { deleteBranch: deleteBranch || undefined } })}
+          >
             {finish.isPending ? "Discarding…" : "Discard"}
           </Button>
         </DialogButtons>
       </Modal>
 
       <Modal open={dialog === "cancel"} onClose={() => setDialog(null)} title="Cancel this task">
-        <p className="p-4 text-sm">The agent is stopped and the task becomes canceled. Its worktree and branch stay until you discard it.</p>
+        <p className="p-4 text-sm">
+          The agent is stopped and the task becomes canceled. Its worktree and branch stay until you discard it.
+        </p>
         <DialogButtons>
           <Button onClick={() => setDialog(null)}>Keep running</Button>
           <Button variant="danger" disabled={cancel.isPending} onClick={() => cancel.mutate({ id: task.id })}>
@@ -231,14 +310,31 @@ function DialogButtons({ children }: { children: ReactNode }) {
 /** The discard confirmation's list of what it deletes: the worktree's uncommitted files, read when the dialog opens. */
 function LostFiles({ taskId, open }: { taskId: string; open: boolean }) {
   const trpc = useTRPC();
-  const q = useQuery({ ...trpc.tasks.uncommitted.queryOptions({ id: taskId }), enabled: open, retry: false, staleTime: 0 });
+  const q = useQuery({
+    ...trpc.tasks.uncommitted.queryOptions({ id: taskId }),
+    enabled: open,
+    retry: false,
+    staleTime: 0,
+  });
   if (!open) return null;
   if (q.isPending) return <Spinner label="Checking for uncommitted work…" />;
-  if (q.error) return <Alert tone="attention" title="Could not list the uncommitted files">{errorOf(q.error).message}</Alert>;
+  if (q.error)
+    return (
+      <Alert tone="attention" title="Could not list the uncommitted files">
+        {errorOf(q.error).message}
+      </Alert>
+    );
   const { files, truncated } = q.data;
-  if (!files.length) return <p className="text-fg-muted">The worktree has no uncommitted changes: nothing is lost but the worktree itself.</p>;
+  if (!files.length)
+    return (
+      <p className="text-fg-muted">The worktree has no uncommitted changes: nothing is lost but the worktree itself.</p>
+    );
   return (
-    <Alert tone="attention" role="status" title={`${files.length}${truncated ? "+" : ""} uncommitted ${files.length === 1 ? "file is" : "files are"} deleted`}>
+    <Alert
+      tone="attention"
+      role="status"
+      title={`${files.length}${truncated ? "+" : ""} uncommitted ${files.length === 1 ? "file is" : "files are"} deleted`}
+    >
       <ul aria-label="Uncommitted files" className="mt-1 max-h-40 overflow-auto font-mono text-xs">
         {files.map((f) => (
           <li key={f}>{f}</li>

@@ -21,9 +21,10 @@ export interface DependencyCandidate {
   disposition?: string | null;
 }
 
-
 /** tasks.depend with the cache refreshed after it (board, the task, its dependents). */
-export function useDepend(opts: { onError?: (message: string) => void; onSuccess?: (r: { started: boolean }) => void } = {}) {
+export function useDepend(
+  opts: { onError?: (message: string) => void; onSuccess?: (r: { started: boolean }) => void } = {},
+) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   return useMutation(
@@ -40,7 +41,17 @@ export function useDepend(opts: { onError?: (message: string) => void; onSuccess
 }
 
 /** A select of the tasks `taskId` could depend on and an "Add dependency" button. */
-export function AddDependency({ taskId, taskTitle, candidates, onAdded }: { taskId: string; taskTitle: string; candidates: DependencyCandidate[]; onAdded?: () => void }) {
+export function AddDependency({
+  taskId,
+  taskTitle,
+  candidates,
+  onAdded,
+}: {
+  taskId: string;
+  taskTitle: string;
+  candidates: DependencyCandidate[];
+  onAdded?: () => void;
+}) {
   const toast = useToast();
   const [pick, setPick] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -55,7 +66,11 @@ export function AddDependency({ taskId, taskTitle, candidates, onAdded }: { task
     onSuccess: (r) => {
       setPick("");
       const on = candidates.find((c) => c.id === depend.variables?.on);
-      toast({ tone: "success", title: r.started ? "Dependency met: the task started" : "Dependency added", body: on?.title });
+      toast({
+        tone: "success",
+        title: r.started ? "Dependency met: the task started" : "Dependency added",
+        body: on?.title,
+      });
       onAdded?.();
     },
   });
@@ -72,7 +87,12 @@ export function AddDependency({ taskId, taskTitle, candidates, onAdded }: { task
         Depends on
       </label>
       <div className="flex gap-2">
-        <select id={`dep-${id}`} value={pick} onChange={(e) => setPick(e.target.value)} className={`${fieldClass} min-w-0 flex-1 py-1`}>
+        <select
+          id={`dep-${id}`}
+          value={pick}
+          onChange={(e) => setPick(e.target.value)}
+          className={`${fieldClass} min-w-0 flex-1 py-1`}
+        >
           <option value="">{candidates.length ? "Choose a task…" : "No other task in this project"}</option>
           {candidates.map((c) => (
             <option key={c.id} value={c.id}>
@@ -96,9 +116,14 @@ export function AddDependency({ taskId, taskTitle, candidates, onAdded }: { task
 /** The project's tasks (same repository) other than the task itself and what it already depends on. */
 function useCandidates(t: Task): DependencyCandidate[] {
   const trpc = useTRPC();
-  const list = useQuery({ ...trpc.tasks.list.queryOptions(t.projectId ? { projectId: t.projectId } : undefined), enabled: t.state === "backlog" });
+  const list = useQuery({
+    ...trpc.tasks.list.queryOptions(t.projectId ? { projectId: t.projectId } : undefined),
+    enabled: t.state === "backlog",
+  });
   const taken = new Set([t.id, ...(t.waiting?.dependencies.map((d) => d.id) ?? [])]);
-  return (list.data ?? []).filter((x) => x.repoPath === t.repoPath && !taken.has(x.id) && x.disposition !== "discarded" && x.state !== "canceled");
+  return (list.data ?? []).filter(
+    (x) => x.repoPath === t.repoPath && !taken.has(x.id) && x.disposition !== "discarded" && x.state !== "canceled",
+  );
 }
 
 export function DependenciesSection({ task: t }: { task: Task }) {
@@ -111,7 +136,10 @@ export function DependenciesSection({ task: t }: { task: Task }) {
   return (
     <Section title="Dependencies" id="sec-dependencies">
       {t.waiting?.reason && backlog && (
-        <p data-testid="waiting-reason" className={`mb-2 text-xs ${t.waiting.dependencies.some((d) => d.stuck) ? "text-danger" : "text-fg-muted"}`}>
+        <p
+          data-testid="waiting-reason"
+          className={`mb-2 text-xs ${t.waiting.dependencies.some((d) => d.stuck) ? "text-danger" : "text-fg-muted"}`}
+        >
           {withTitles(t.waiting.reason, deps)}
         </p>
       )}
@@ -125,9 +153,17 @@ export function DependenciesSection({ task: t }: { task: Task }) {
                 {d.title}
               </Link>
               <StateBadge state={d.state} disposition={d.disposition} size="sm" />
-              <span className={`text-xs ${d.met ? "text-success" : d.stuck ? "text-danger" : "text-fg-muted"}`}>{d.met ? "met" : d.stuck ? `stuck: ${d.stuck}` : "waiting"}</span>
+              <span className={`text-xs ${d.met ? "text-success" : d.stuck ? "text-danger" : "text-fg-muted"}`}>
+                {d.met ? "met" : d.stuck ? `stuck: ${d.stuck}` : "waiting"}
+              </span>
               {backlog && (
-                <Button variant="invisible" size="sm" aria-label={`Remove dependency ${d.title}`} disabled={remove.isPending} onClick={() => remove.mutate({ id: t.id, on: d.id, remove: true })}>
+                <Button
+                  variant="invisible"
+                  size="sm"
+                  aria-label={`Remove dependency ${d.title}`}
+                  disabled={remove.isPending}
+                  onClick={() => remove.mutate({ id: t.id, on: d.id, remove: true })}
+                >
                   ×
                 </Button>
               )}
@@ -135,7 +171,11 @@ export function DependenciesSection({ task: t }: { task: Task }) {
           ))}
         </ul>
       )}
-      {backlog && deps.length > 0 && <p className="mb-2 text-xs text-fg-muted">It starts by itself once every dependency is met; removing the last unmet one starts it now.</p>}
+      {backlog && deps.length > 0 && (
+        <p className="mb-2 text-xs text-fg-muted">
+          It starts by itself once every dependency is met; removing the last unmet one starts it now.
+        </p>
+      )}
       {backlog && <AddDependency taskId={t.id} taskTitle={t.title} candidates={candidates} />}
     </Section>
   );
@@ -217,7 +257,11 @@ export function ThreadSection({ task: t }: { task: Task }) {
                 <div className="flex items-baseline gap-2 text-xs text-fg-muted">
                   <span className="font-semibold text-fg">{authorWords(m.author, t)}</span>
                   <span>{m.kind === "question" ? "asked" : m.kind === "answer" ? "answered" : "wrote"}</span>
-                  {isOpen && <span className="rounded-full border border-attention/50 px-1.5 text-[10px] font-semibold text-attention">open question</span>}
+                  {isOpen && (
+                    <span className="rounded-full border border-attention/50 px-1.5 text-[10px] font-semibold text-attention">
+                      open question
+                    </span>
+                  )}
                   <time dateTime={m.createdAt} title={m.createdAt} className="ml-auto">
                     {timeAgo(m.createdAt)}
                   </time>
@@ -250,7 +294,11 @@ export function ThreadSection({ task: t }: { task: Task }) {
           />
           {answer.error && <Alert title="Not sent">{errorOf(answer.error).message}</Alert>}
           <Button type="submit" variant="primary" disabled={!text.trim() || answer.isPending} className="self-end">
-            {answer.isPending ? (answer.failureCount > 0 ? "Waiting for the worker’s turn to end…" : "Sending…") : "Send answer"}
+            {answer.isPending
+              ? answer.failureCount > 0
+                ? "Waiting for the worker’s turn to end…"
+                : "Sending…"
+              : "Send answer"}
           </Button>
         </form>
       )}
@@ -258,7 +306,10 @@ export function ThreadSection({ task: t }: { task: Task }) {
         <div className="mt-3 flex flex-col gap-1">
           {acknowledgedAt ? (
             <p role="status" className="text-xs text-success">
-              Acknowledged <time dateTime={acknowledgedAt} title={acknowledgedAt}>{timeAgo(acknowledgedAt)}</time>
+              Acknowledged{" "}
+              <time dateTime={acknowledgedAt} title={acknowledgedAt}>
+                {timeAgo(acknowledgedAt)}
+              </time>
             </p>
           ) : (
             <Button className="self-start" onClick={() => ack.mutate({ id: t.id })} disabled={ack.isPending}>
@@ -283,7 +334,10 @@ export function WorktreesSection({ task: t }: { task: Task }) {
         {rows.map((w) => (
           <li key={w.path} className="flex flex-col">
             <span className="break-all font-mono">{w.path}</span>
-            <span className="text-fg-muted">{w.branch ? <span className="font-mono">{w.branch}</span> : "no branch"} · registered {timeAgo(w.createdAt)}</span>
+            <span className="text-fg-muted">
+              {w.branch ? <span className="font-mono">{w.branch}</span> : "no branch"} · registered{" "}
+              {timeAgo(w.createdAt)}
+            </span>
           </li>
         ))}
       </ul>

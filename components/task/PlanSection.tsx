@@ -35,7 +35,10 @@ export function PlanSection({ task: t }: { task: Task }) {
   const older = list.slice(0, -1);
   return (
     <section aria-labelledby="sec-plan" className="mb-4 rounded-md border border-line">
-      <h2 id="sec-plan" className="flex items-center gap-2 border-b border-line bg-canvas-subtle px-3 py-2 text-sm font-semibold">
+      <h2
+        id="sec-plan"
+        className="flex items-center gap-2 border-b border-line bg-canvas-subtle px-3 py-2 text-sm font-semibold"
+      >
         Plan
         <span className="font-normal text-fg-muted">version {current.version}</span>
         <StateBadge state={current.state} disposition={PLAN_STATE_WORDS[current.state]} size="sm" />
@@ -49,7 +52,11 @@ export function PlanSection({ task: t }: { task: Task }) {
             <h3 className="text-xs font-semibold uppercase tracking-wide text-fg-muted">Version history</h3>
             <ol aria-label="Plan versions" className="mt-1 flex flex-col gap-2">
               {[...older].reverse().map((p) => (
-                <li key={p.id} aria-label={`Version ${p.version}: ${PLAN_STATE_WORDS[p.state]}`} className="rounded-md border border-line">
+                <li
+                  key={p.id}
+                  aria-label={`Version ${p.version}: ${PLAN_STATE_WORDS[p.state]}`}
+                  className="rounded-md border border-line"
+                >
                   <details>
                     <summary className="flex cursor-pointer items-center gap-2 px-2.5 py-1.5">
                       <strong>v{p.version}</strong>
@@ -124,7 +131,10 @@ function PlanBody({ plan: p }: { plan: PlanVersion }) {
                   </ul>
                 )}
                 {s.constraints.length > 0 && (
-                  <ul className="mt-0.5 list-inside list-[square] text-xs text-fg-muted" aria-label={`Constraints of ${s.title}`}>
+                  <ul
+                    className="mt-0.5 list-inside list-[square] text-xs text-fg-muted"
+                    aria-label={`Constraints of ${s.title}`}
+                  >
                     {s.constraints.map((c, i) => (
                       <li key={i}>{c}</li>
                     ))}
@@ -145,7 +155,11 @@ function Reviews({ plan: p }: { plan: PlanVersion }) {
       {p.reviews.map((r) => (
         <li key={r.id} className="text-sm">
           <div className="flex flex-wrap items-center gap-2">
-            <StateBadge state={r.verdict === "approved" ? "completed" : "rejected"} disposition={r.verdict === "approved" ? "approved" : "changes requested"} size="sm" />
+            <StateBadge
+              state={r.verdict === "approved" ? "completed" : "rejected"}
+              disposition={r.verdict === "approved" ? "approved" : "changes requested"}
+              size="sm"
+            />
             <span className="text-xs text-fg-muted">
               {r.reviewer === "user" ? "You" : r.reviewer} · {timeAgo(r.createdAt)}
             </span>
@@ -182,7 +196,13 @@ function PlanReview({ task: t, plan: p }: { task: Task; plan: PlanVersion }) {
         setAsking(false);
         setSummary("");
         setNotes([]);
-        toast({ tone: "success", title: v.verdict === "approve" ? `Plan approved: ${r.subtasks.length} subtasks created` : "Feedback sent to the planner" });
+        toast({
+          tone: "success",
+          title:
+            v.verdict === "approve"
+              ? `Plan approved: ${r.subtasks.length} subtasks created`
+              : "Feedback sent to the planner",
+        });
       },
       onSettled: () => {
         void qc.invalidateQueries({ queryKey: trpc.plans.list.queryKey({ id: t.id }) });
@@ -197,14 +217,21 @@ function PlanReview({ task: t, plan: p }: { task: Task; plan: PlanVersion }) {
   const cleanNotes = notes.map((n) => n.trim()).filter(Boolean);
   return (
     <div className="flex flex-col gap-2 rounded-md border border-attention/50 bg-attention-muted p-2.5">
-      <p className="text-xs">Version {p.version} waits for your review. Approving creates its {p.plan.subtasks.length} subtasks; requesting changes sends your feedback to the planner.</p>
+      <p className="text-xs">
+        Version {p.version} waits for your review. Approving creates its {p.plan.subtasks.length} subtasks; requesting
+        changes sends your feedback to the planner.
+      </p>
       {review.error && <Alert title="Not sent">{errorOf(review.error).message}</Alert>}
       {!asking ? (
         <div className="flex justify-end gap-2">
           <Button onClick={() => setAsking(true)} disabled={review.isPending}>
             Request changes
           </Button>
-          <Button variant="primary" disabled={review.isPending} onClick={() => review.mutate({ taskId: t.id, verdict: "approve", notes: [] })}>
+          <Button
+            variant="primary"
+            disabled={review.isPending}
+            onClick={() => review.mutate({ taskId: t.id, verdict: "approve", notes: [] })}
+          >
             {review.isPending && review.variables?.verdict === "approve" ? "Approving…" : "Approve plan"}
           </Button>
         </div>
@@ -219,7 +246,12 @@ function PlanReview({ task: t, plan: p }: { task: Task; plan: PlanVersion }) {
           }}
           onSubmit={(e) => {
             e.preventDefault();
-            review.mutate({ taskId: t.id, verdict: "request_changes", summary: summary.trim() || undefined, notes: cleanNotes.map((body) => ({ body })) });
+            review.mutate({
+              taskId: t.id,
+              verdict: "request_changes",
+              summary: summary.trim() || undefined,
+              notes: cleanNotes.map((body) => ({ body })),
+            });
           }}
         >
           <label htmlFor="plan-feedback" className="text-xs font-semibold">
@@ -236,8 +268,18 @@ function PlanReview({ task: t, plan: p }: { task: Task; plan: PlanVersion }) {
           />
           {notes.map((n, i) => (
             <div key={i} className="flex items-center gap-2">
-              <input aria-label={`Note ${i + 1}`} value={n} onChange={(e) => setNotes(notes.map((x, j) => (j === i ? e.target.value : x)))} className={`${inputClass} bg-canvas`} />
-              <Button variant="invisible" size="sm" aria-label={`Remove note ${i + 1}`} onClick={() => setNotes(notes.filter((_, j) => j !== i))}>
+              <input
+                aria-label={`Note ${i + 1}`}
+                value={n}
+                onChange={(e) => setNotes(notes.map((x, j) => (j === i ? e.target.value : x)))}
+                className={`${inputClass} bg-canvas`}
+              />
+              <Button
+                variant="invisible"
+                size="sm"
+                aria-label={`Remove note ${i + 1}`}
+                onClick={() => setNotes(notes.filter((_, j) => j !== i))}
+              >
                 ×
               </Button>
             </div>
@@ -250,8 +292,16 @@ function PlanReview({ task: t, plan: p }: { task: Task; plan: PlanVersion }) {
             <Button onClick={() => setAsking(false)} disabled={review.isPending}>
               Cancel
             </Button>
-            <Button type="submit" variant="primary" disabled={review.isPending || (!summary.trim() && cleanNotes.length === 0)}>
-              {review.isPending ? (review.failureCount > 0 ? "Waiting for the planner’s turn to end…" : "Sending…") : "Send feedback"}
+            <Button
+              type="submit"
+              variant="primary"
+              disabled={review.isPending || (!summary.trim() && cleanNotes.length === 0)}
+            >
+              {review.isPending
+                ? review.failureCount > 0
+                  ? "Waiting for the planner’s turn to end…"
+                  : "Sending…"
+                : "Send feedback"}
             </Button>
           </div>
         </form>

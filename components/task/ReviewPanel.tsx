@@ -11,7 +11,10 @@ import { type CommentActions, CommentCard, DiffView } from "../DiffView";
 import { useToast } from "../Toasts";
 import { Alert, Button, Spinner, StateBadge, timeAgo } from "../ui";
 
-export function useCommentActions(taskId: string): { actions: CommentActions; comments: ReturnType<typeof useComments> } {
+export function useCommentActions(taskId: string): {
+  actions: CommentActions;
+  comments: ReturnType<typeof useComments>;
+} {
   const api = useApi();
   const qc = useQueryClient();
   const comments = useComments(taskId);
@@ -46,7 +49,13 @@ function useComments(taskId: string) {
   return { list: q.data?.comments ?? [], error: q.error ? errorOf(q.error).message : null };
 }
 
-export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDiff; isPending: boolean; error: { message: string } | null } }) {
+export function ReviewPanel({
+  task,
+  diff,
+}: {
+  task: Task;
+  diff: { data?: TaskDiff; isPending: boolean; error: { message: string } | null };
+}) {
   const api = useApi();
   const qc = useQueryClient();
   const toast = useToast();
@@ -58,7 +67,10 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
     api.reviews.submit.mutationOptions({
       onSuccess: (_r, v) => {
         setSummary("");
-        toast({ tone: "success", title: v.verdict === "approve" ? "Approved" : `Changes requested: round ${task.round + 1} starts` });
+        toast({
+          tone: "success",
+          title: v.verdict === "approve" ? "Approved" : `Changes requested: round ${task.round + 1} starts`,
+        });
         void qc.invalidateQueries(api.reviews.pathFilter());
         void qc.invalidateQueries(api.trpc.tasks.pathFilter());
         void qc.invalidateQueries(api.trpc.board.pathFilter());
@@ -73,7 +85,8 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
   const lastApproval = thisRoundReviews.filter((r) => r.verdict === "approved").at(-1);
   // An agent reviewer's approval leaves the round to a person: only a human approval counts here.
   const approved = !outdated && thisRoundReviews.some((r) => r.verdict === "approved" && r.stage !== "agent");
-  const agentApproved = !outdated && !approved && thisRoundReviews.some((r) => r.verdict === "approved" && r.stage === "agent");
+  const agentApproved =
+    !outdated && !approved && thisRoundReviews.some((r) => r.verdict === "approved" && r.stage === "agent");
   const canReview = task.state === "completed" && !task.disposition;
 
   return (
@@ -87,18 +100,33 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
         <>
           {approved && (
             <Alert tone="success" role="status" title="Approved">
-              This round is approved{lastApproval?.reviewedCommit ? <> at <code className="font-mono">{lastApproval.reviewedCommit.slice(0, 12)}</code></> : null} and ready to merge.
+              This round is approved
+              {lastApproval?.reviewedCommit ? (
+                <>
+                  {" "}
+                  at <code className="font-mono">{lastApproval.reviewedCommit.slice(0, 12)}</code>
+                </>
+              ) : null}{" "}
+              and ready to merge.
             </Alert>
           )}
           {outdated && (
             <Alert tone="attention" role="status" title="Approval outdated">
               {lastApproval?.stage === "agent" ? "The agent reviewer approved" : "This round was approved"}
-              {lastApproval?.reviewedCommit ? <> at <code className="font-mono">{lastApproval.reviewedCommit.slice(0, 12)}</code></> : null}, and the branch has moved since (a new commit). Review the changes and approve again: until then it does not merge.
+              {lastApproval?.reviewedCommit ? (
+                <>
+                  {" "}
+                  at <code className="font-mono">{lastApproval.reviewedCommit.slice(0, 12)}</code>
+                </>
+              ) : null}
+              , and the branch has moved since (a new commit). Review the changes and approve again: until then it does
+              not merge.
             </Alert>
           )}
           {agentApproved && (
             <Alert tone="accent" role="status" title="The agent reviewer approved this round">
-              {task.agentReview.reviewer ? `${task.agentReview.reviewer} approved it; ` : ""}your review decides: approve it to merge, or request changes.
+              {task.agentReview.reviewer ? `${task.agentReview.reviewer} approved it; ` : ""}your review decides:
+              approve it to merge, or request changes.
             </Alert>
           )}
           <section aria-labelledby="review-box" className="rounded-md border border-line">
@@ -112,14 +140,36 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
               <label htmlFor="review-summary" className="text-sm font-semibold">
                 Summary
               </label>
-              <textarea id="review-summary" rows={3} value={summary} onChange={(e) => setSummary(e.target.value)} placeholder="Overall feedback (optional). Line comments go along with it." className="w-full rounded-md border border-line bg-canvas px-3 py-2 text-sm focus:border-accent focus:outline-none" />
+              <textarea
+                id="review-summary"
+                rows={3}
+                value={summary}
+                onChange={(e) => setSummary(e.target.value)}
+                placeholder="Overall feedback (optional). Line comments go along with it."
+                className="w-full rounded-md border border-line bg-canvas px-3 py-2 text-sm focus:border-accent focus:outline-none"
+              />
               {submit.error && <Alert>{errorOf(submit.error).message}</Alert>}
-              {!canReview && <p className="text-xs text-fg-muted">A review is submitted once the round is completed (the task is {task.state.replace("_", " ")}).</p>}
+              {!canReview && (
+                <p className="text-xs text-fg-muted">
+                  A review is submitted once the round is completed (the task is {task.state.replace("_", " ")}).
+                </p>
+              )}
               <div className="flex justify-end gap-2">
-                <Button disabled={!canReview || submit.isPending} onClick={() => submit.mutate({ taskId: task.id, verdict: "request_changes", summary: summary.trim() || undefined })}>
+                <Button
+                  disabled={!canReview || submit.isPending}
+                  onClick={() =>
+                    submit.mutate({ taskId: task.id, verdict: "request_changes", summary: summary.trim() || undefined })
+                  }
+                >
                   Request changes
                 </Button>
-                <Button variant="primary" disabled={!canReview || submit.isPending || approved} onClick={() => submit.mutate({ taskId: task.id, verdict: "approve", summary: summary.trim() || undefined })}>
+                <Button
+                  variant="primary"
+                  disabled={!canReview || submit.isPending || approved}
+                  onClick={() =>
+                    submit.mutate({ taskId: task.id, verdict: "approve", summary: summary.trim() || undefined })
+                  }
+                >
                   Approve
                 </Button>
               </div>
@@ -129,7 +179,13 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
       )}
 
       <section aria-label="Diff for review">
-        {diff.isPending ? <Spinner label="Loading the diff…" /> : diff.error ? <Alert title="Could not load the diff">{diff.error.message}</Alert> : diff.data ? <DiffView diff={diff.data.diff} files={diff.data.files} comments={current} actions={actions} /> : null}
+        {diff.isPending ? (
+          <Spinner label="Loading the diff…" />
+        ) : diff.error ? (
+          <Alert title="Could not load the diff">{diff.error.message}</Alert>
+        ) : diff.data ? (
+          <DiffView diff={diff.data.diff} files={diff.data.files} comments={current} actions={actions} />
+        ) : null}
       </section>
 
       <section aria-labelledby="history" className="flex flex-col gap-3">
@@ -158,7 +214,9 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
                     {r.prompt && (
                       <details>
                         <summary className="cursor-pointer text-xs font-semibold text-fg-muted">Prompt</summary>
-                        <pre className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded border border-line bg-canvas-subtle p-2 font-mono text-xs">{r.prompt}</pre>
+                        <pre className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded border border-line bg-canvas-subtle p-2 font-mono text-xs">
+                          {r.prompt}
+                        </pre>
                       </details>
                     )}
                     {r.result && (
@@ -175,18 +233,35 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
                           key={rv.id}
                           role={agent ? "article" : undefined}
                           aria-label={agent ? `Agent review, round ${r.number}` : undefined}
-                          className={agent ? "flex flex-col gap-1.5 rounded-md border border-accent/40 bg-accent-muted/40 p-2" : "flex items-center gap-2"}
+                          className={
+                            agent
+                              ? "flex flex-col gap-1.5 rounded-md border border-accent/40 bg-accent-muted/40 p-2"
+                              : "flex items-center gap-2"
+                          }
                         >
                           <div className="flex flex-wrap items-center gap-2">
                             {agent && (
                               <span className="text-xs font-semibold">
                                 Agent review
-                                {task.agentReview.reviewer && <span className="font-normal text-fg-muted"> by {task.agentReview.reviewer}</span>}
+                                {task.agentReview.reviewer && (
+                                  <span className="font-normal text-fg-muted"> by {task.agentReview.reviewer}</span>
+                                )}
                               </span>
                             )}
-                            <StateBadge state={rv.verdict} disposition={rv.verdict === "approved" ? "approved" : "changes requested"} size="sm" />
+                            <StateBadge
+                              state={rv.verdict}
+                              disposition={rv.verdict === "approved" ? "approved" : "changes requested"}
+                              size="sm"
+                            />
                             <span className="text-xs text-fg-muted">
-                              {agent ? <span className="font-mono">{rv.reviewer}</span> : rv.reviewer === "user" ? "You" : rv.reviewer} · {timeAgo(rv.createdAt)}
+                              {agent ? (
+                                <span className="font-mono">{rv.reviewer}</span>
+                              ) : rv.reviewer === "user" ? (
+                                "You"
+                              ) : (
+                                rv.reviewer
+                              )}{" "}
+                              · {timeAgo(rv.createdAt)}
                             </span>
                             {rv.summary && <span className="whitespace-pre-wrap">{rv.summary}</span>}
                           </div>
@@ -196,9 +271,16 @@ export function ReviewPanel({ task, diff }: { task: Task; diff: { data?: TaskDif
                         </div>
                       );
                     })}
-                    {rc.filter((c) => !r.reviews.some((rv) => rv.stage === "agent" && rv.id === c.reviewId)).map((c) => (
-                      <CommentCard key={c.id} comment={c} actions={r.number === task.round ? actions : null} showWhere />
-                    ))}
+                    {rc
+                      .filter((c) => !r.reviews.some((rv) => rv.stage === "agent" && rv.id === c.reviewId))
+                      .map((c) => (
+                        <CommentCard
+                          key={c.id}
+                          comment={c}
+                          actions={r.number === task.round ? actions : null}
+                          showWhere
+                        />
+                      ))}
                   </div>
                 </li>
               );

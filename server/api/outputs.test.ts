@@ -3,7 +3,8 @@ import { expect, it } from "vitest";
 import { appRouter } from "./router";
 
 it("every procedure has an .output() schema", () => {
-  const defs = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { output?: unknown } }> } })._def.procedures;
+  const defs = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { output?: unknown } }> } })._def
+    .procedures;
   const missing = Object.entries(defs)
     .filter(([, d]) => d._def.output === undefined)
     .map(([p]) => p);

@@ -31,7 +31,11 @@ export const panesRouter = router({
     .mutation(async ({ ctx, input }) => {
       // A pane spawning a pane is its parent unless it says otherwise.
       const parentPaneId = input.parentPaneId ?? ctx.pane?.id;
-      return ctx.services.panes.spawn({ ...input, parentPaneId, relationship: input.relationship ?? (parentPaneId && !input.parentPaneId ? "subagent" : input.relationship) });
+      return ctx.services.panes.spawn({
+        ...input,
+        parentPaneId,
+        relationship: input.relationship ?? (parentPaneId && !input.parentPaneId ? "subagent" : input.relationship),
+      });
     }),
   list: callerProcedure
     .input(z.object({ taskId: z.string().max(64).optional(), live: z.boolean().optional() }).optional())
@@ -76,7 +80,12 @@ export const panesRouter = router({
     .input(z.object({ limit: z.number().int().min(1).max(1000).optional() }).optional())
     .output(attentionReply)
     // A pane sees the items about what its role reaches (and the results it has not acknowledged).
-    .query(async ({ ctx, input }) => ({ items: await ctx.services.attention(input?.limit, ctx.pane ? { paneId: ctx.pane.id, reach: await ctx.services.access.scope(ctx.pane) } : null) })),
+    .query(async ({ ctx, input }) => ({
+      items: await ctx.services.attention(
+        input?.limit,
+        ctx.pane ? { paneId: ctx.pane.id, reach: await ctx.services.access.scope(ctx.pane) } : null,
+      ),
+    })),
 });
 
 export const hooksRouter = router({
@@ -85,7 +94,8 @@ export const hooksRouter = router({
     .input(hookPostInput)
     .output(hookPostReply)
     .mutation(({ ctx, input }) => {
-      if (ctx.principal.kind === "pane" && ctx.pane?.id !== input.paneId) throw new YardError("FORBIDDEN", "A pane may only post its own hooks", { paneId: input.paneId });
+      if (ctx.principal.kind === "pane" && ctx.pane?.id !== input.paneId)
+        throw new YardError("FORBIDDEN", "A pane may only post its own hooks", { paneId: input.paneId });
       return ctx.services.hooks.post(input.paneId, { event: input.event, payload: input.payload });
     }),
 });
@@ -97,6 +107,9 @@ export const eventsRouter = router({
     .query(async ({ ctx, input }) => {
       const events = await ctx.services.journal.list(input ?? {});
       // A pane reads only the events about tasks and panes its role reaches.
-      return { events: ctx.pane ? await ctx.services.access.visibleEvents(ctx.pane, events) : events, head: await ctx.services.journal.head() };
+      return {
+        events: ctx.pane ? await ctx.services.access.visibleEvents(ctx.pane, events) : events,
+        head: await ctx.services.journal.head(),
+      };
     }),
 });

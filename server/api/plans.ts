@@ -13,8 +13,10 @@ export const plansRouter = router({
     .mutation(({ ctx, input }) => {
       // A planner submits for its own task; the person names the task.
       const taskId = ctx.pane?.taskId ?? input.taskId;
-      if (!taskId) throw new YardError("BAD_PARAMS", "Which task? Run this inside the planner's pane or pass --task ID");
-      if (ctx.pane?.taskId && input.taskId && input.taskId !== ctx.pane.taskId) throw new YardError("FORBIDDEN", "A pane submits plans for its own task only", { taskId: input.taskId });
+      if (!taskId)
+        throw new YardError("BAD_PARAMS", "Which task? Run this inside the planner's pane or pass --task ID");
+      if (ctx.pane?.taskId && input.taskId && input.taskId !== ctx.pane.taskId)
+        throw new YardError("FORBIDDEN", "A pane submits plans for its own task only", { taskId: input.taskId });
       return ctx.services.plans.submit(taskId, input.plan, { paneId: ctx.pane?.id ?? null });
     }),
   list: callerProcedure
@@ -24,5 +26,7 @@ export const plansRouter = router({
   review: callerProcedure
     .input(planReviewInput)
     .output(planReviewReply)
-    .mutation(({ ctx, input }) => ctx.services.plans.review(input, { paneId: ctx.pane?.id ?? null, reviewerAgent: ctx.pane?.role === "reviewer" })),
+    .mutation(({ ctx, input }) =>
+      ctx.services.plans.review(input, { paneId: ctx.pane?.id ?? null, reviewerAgent: ctx.pane?.role === "reviewer" }),
+    ),
 });

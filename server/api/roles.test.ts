@@ -1,9 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { appRouter } from "./router";
 import { socketInputs } from "../contracts/socket";
-import { type Caller, CALLER_ROLES, GATES, mayAccessPane, mayAccessTask, mayNameContext, namedIds, roleRefusal, sandboxRefusal, SOCKET_GATES, spawnOf, startSandboxFlag } from "./roles";
+import {
+  type Caller,
+  CALLER_ROLES,
+  GATES,
+  mayAccessPane,
+  mayAccessTask,
+  mayNameContext,
+  namedIds,
+  roleRefusal,
+  sandboxRefusal,
+  SOCKET_GATES,
+  spawnOf,
+  startSandboxFlag,
+} from "./roles";
 
-const procedures = Object.keys((appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures).sort();
+const procedures = Object.keys(
+  (appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures,
+).sort();
 
 describe("the role gate table", () => {
   it("has exactly one entry per procedure of the router", () => {
@@ -26,14 +41,41 @@ describe("the role gate table", () => {
 
   // What every task-bound pane may call: read itself and its thread, ask, register worktrees, post hooks.
   const SELF = [
-    "agents.list", "hooks.post", "panes.get", "panes.read", "plans.list", "reviews.list", "reviews.listComments", "status", "tasks.ask", "tasks.get", "tasks.registerWorktree", "tasks.rounds",
-    "tasks.thread", "tasks.worktrees", "whoami",
+    "agents.list",
+    "hooks.post",
+    "panes.get",
+    "panes.read",
+    "plans.list",
+    "reviews.list",
+    "reviews.listComments",
+    "status",
+    "tasks.ask",
+    "tasks.get",
+    "tasks.registerWorktree",
+    "tasks.rounds",
+    "tasks.thread",
+    "tasks.worktrees",
+    "whoami",
   ];
   // role → procedures it may call (everything else is refused): the whole matrix, spelled out.
   const MAY: Record<Exclude<(typeof CALLER_ROLES)[number], "person">, string[]> = {
-    orchestrator: procedures.filter((p) => !/^(server|projects|board|agents\.(add|update|try|tryStatus|remove))\b/.test(p) && p !== "tasks.report" && p !== "plans.submit"),
+    orchestrator: procedures.filter(
+      (p) =>
+        !/^(server|projects|board|agents\.(add|update|try|tryStatus|remove))\b/.test(p) &&
+        p !== "tasks.report" &&
+        p !== "plans.submit",
+    ),
     worker: [...SELF, "tasks.report"],
-    reviewer: [...SELF, "plans.review", "reviews.addComment", "reviews.deleteComment", "reviews.editComment", "reviews.resolveComment", "reviews.submit", "tasks.diff"],
+    reviewer: [
+      ...SELF,
+      "plans.review",
+      "reviews.addComment",
+      "reviews.deleteComment",
+      "reviews.editComment",
+      "reviews.resolveComment",
+      "reviews.submit",
+      "tasks.diff",
+    ],
     planner: [...SELF, "plans.submit"],
   };
   it.each(Object.entries(MAY))("a %s pane may call exactly its procedures", (role, allowed) => {
@@ -51,18 +93,27 @@ describe("the role gate table", () => {
     const d = schema._def ?? {};
     return [...keysOf(d.innerType), ...keysOf(d.schema), ...keysOf(d.in)];
   };
-  const procDefs = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { inputs: unknown[] } }> } })._def.procedures;
+  const procDefs = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { inputs: unknown[] } }> } })
+    ._def.procedures;
   it.each(procedures)("%s: every id it names in its input is gated", (p) => {
     const fields = procDefs[p]!._def.inputs.flatMap(keysOf).filter((k) => NAMING.includes(k));
     const g = GATES[p]!;
-    const gated = [g.task, g.pane, ...(g.names?.tasks ?? []), ...(g.names?.panes ?? []), ...(g.names?.contexts ?? []), ...(FILTERS[p] ?? [])];
+    const gated = [
+      g.task,
+      g.pane,
+      ...(g.names?.tasks ?? []),
+      ...(g.names?.panes ?? []),
+      ...(g.names?.contexts ?? []),
+      ...(FILTERS[p] ?? []),
+    ];
     for (const f of fields) expect(gated, `${p}.${f}`).toContain(f);
   });
 
   it("says which calls may start a process, or type into one, for what", () => {
     expect(spawnOf("panes.spawn", { argv: ["sh"] })).toBe("pane");
     expect(spawnOf("tasks.start", {})).toBe("start");
-    for (const p of ["tasks.startBacklog", "tasks.resume", "tasks.depend", "tasks.followUp", "tasks.answer"]) expect(spawnOf(p, { id: "tskA" })).toBe("task");
+    for (const p of ["tasks.startBacklog", "tasks.resume", "tasks.depend", "tasks.followUp", "tasks.answer"])
+      expect(spawnOf(p, { id: "tskA" })).toBe("task");
     expect(spawnOf("reviews.submit", { taskId: "tskA", verdict: "request_changes" })).toBe("task");
     expect(spawnOf("reviews.submit", { taskId: "tskA", verdict: "approve" })).toBeNull();
     // Approving starts the subtasks; requesting changes types the notes to the planner.
@@ -71,13 +122,31 @@ describe("the role gate table", () => {
     expect(spawnOf("tasks.agentReview", { id: "tskA", action: "rerun" })).toBe("task");
     expect(spawnOf("tasks.agentReview", { id: "tskA", action: "skip" })).toBeNull();
     for (const p of ["panes.submit", "panes.sendKeys"]) expect(spawnOf(p, { id: "paneA" })).toBe("typed");
-    for (const p of ["tasks.cancel", "panes.kill", "panes.resize", "tasks.get"]) expect(spawnOf(p, { id: "tskA" })).toBeNull();
+    for (const p of ["tasks.cancel", "panes.kill", "panes.resize", "tasks.get"])
+      expect(spawnOf(p, { id: "tskA" })).toBeNull();
     // A process on a caller's behalf starts, or is typed to, only through the calls that say so.
-    expect(procedures.filter((p) => GATES[p]!.spawns).sort()).toEqual(["panes.sendKeys", "panes.spawn", "panes.submit", "plans.review", "reviews.submit", "tasks.agentReview", "tasks.answer", "tasks.depend", "tasks.followUp", "tasks.resume", "tasks.start", "tasks.startBacklog"]);
+    expect(procedures.filter((p) => GATES[p]!.spawns).sort()).toEqual([
+      "panes.sendKeys",
+      "panes.spawn",
+      "panes.submit",
+      "plans.review",
+      "reviews.submit",
+      "tasks.agentReview",
+      "tasks.answer",
+      "tasks.depend",
+      "tasks.followUp",
+      "tasks.resume",
+      "tasks.start",
+      "tasks.startBacklog",
+    ]);
   });
 
   it("checks a comment's task for the calls that name a comment", () => {
-    expect(procedures.filter((p) => GATES[p]!.comment).sort()).toEqual(["reviews.deleteComment", "reviews.editComment", "reviews.resolveComment"]);
+    expect(procedures.filter((p) => GATES[p]!.comment).sort()).toEqual([
+      "reviews.deleteComment",
+      "reviews.editComment",
+      "reviews.resolveComment",
+    ]);
   });
 
   it("reads the ids an input names, one or a list", () => {
@@ -89,7 +158,13 @@ describe("the role gate table", () => {
 });
 
 describe("the sandbox follows the caller", () => {
-  const caller = (sandbox: Caller["sandbox"], taskId: string | null = "tskO"): Caller => ({ role: "orchestrator", paneId: "paneO", taskId, contextId: null, sandbox });
+  const caller = (sandbox: Caller["sandbox"], taskId: string | null = "tskO"): Caller => ({
+    role: "orchestrator",
+    paneId: "paneO",
+    taskId,
+    contextId: null,
+    sandbox,
+  });
   const off = caller(null);
   const noNet = caller({ network: false });
   const net = caller({ network: true });
@@ -105,7 +180,8 @@ describe("the sandbox follows the caller", () => {
   ] as const)("%s", (_name, c, sandbox, taskId, ok) => {
     const why = sandboxRefusal(c, { sandbox, taskId }, "the work");
     expect(why === null).toBe(ok);
-    if (!ok) expect(why).toMatch(/^An orchestrator pane in the OS sandbox (may only create sandboxed work|has no network)/);
+    if (!ok)
+      expect(why).toMatch(/^An orchestrator pane in the OS sandbox (may only create sandboxed work|has no network)/);
   });
 
   it("a sandboxed caller's start without a flag runs sandboxed; a flag it gives stays (and is then refused or not)", () => {
@@ -117,7 +193,14 @@ describe("the sandbox follows the caller", () => {
 });
 
 describe("which context a caller may name for new work", () => {
-  const c = (extra: Partial<Caller> = {}): Caller => ({ role: "orchestrator", paneId: "paneO", taskId: null, contextId: null, sandbox: null, ...extra });
+  const c = (extra: Partial<Caller> = {}): Caller => ({
+    role: "orchestrator",
+    paneId: "paneO",
+    taskId: null,
+    contextId: null,
+    sandbox: null,
+    ...extra,
+  });
   const mine = { id: "tskM", parentPaneId: "paneO", rootParentPaneId: "paneO", contextId: "ctxM" };
   const foreign = { id: "tskF", parentPaneId: "paneX", rootParentPaneId: "paneX", contextId: "ctxM" };
   it.each([
@@ -125,7 +208,13 @@ describe("which context a caller may name for new work", () => {
     ["a context nobody uses yet", {}, "ctxNew", [], true],
     ["a context holding only its own tasks", {}, "ctxM", [mine], true],
     ["a context holding someone else's task", {}, "ctxM", [mine, foreign], false],
-    ["its own task's context, whoever else is in it", { taskId: "tskZ", contextId: "ctxM" }, "ctxM", [mine, foreign], true],
+    [
+      "its own task's context, whoever else is in it",
+      { taskId: "tskZ", contextId: "ctxM" },
+      "ctxM",
+      [mine, foreign],
+      true,
+    ],
     ["another context than its own task's", { taskId: "tskZ", contextId: "ctxZ" }, "ctxM", [foreign], false],
   ] as const)("%s", (_name, extra, ctx, tasks, ok) => {
     expect(mayNameContext(c(extra), ctx, tasks)).toBe(ok);
@@ -136,17 +225,34 @@ describe("which task a caller may touch", () => {
   const task = { id: "tskA", parentPaneId: "paneO", rootParentPaneId: "paneO", contextId: "ctx1" };
   const sub = { id: "tskS", parentPaneId: null, rootParentPaneId: "paneO", contextId: null };
   const other = { id: "tskB", parentPaneId: "paneX", rootParentPaneId: "paneX", contextId: "ctx2" };
-  const c = (role: Caller["role"], extra: Partial<Caller> = {}): Caller => ({ role, paneId: "paneO", taskId: null, contextId: null, sandbox: null, ...extra });
+  const c = (role: Caller["role"], extra: Partial<Caller> = {}): Caller => ({
+    role,
+    paneId: "paneO",
+    taskId: null,
+    contextId: null,
+    sandbox: null,
+    ...extra,
+  });
   it.each([
     ["the person, any task", c("person", { paneId: null }), other, true],
     ["an orchestrator, a task it started", c("orchestrator"), task, true],
     ["an orchestrator, a subtask of a task it started", c("orchestrator"), sub, true],
     ["an orchestrator, someone else's task", c("orchestrator"), other, false],
-    ["an orchestrating task, a task in its context", c("orchestrator", { paneId: "paneZ", taskId: "tskZ", contextId: "ctx2" }), other, true],
+    [
+      "an orchestrating task, a task in its context",
+      c("orchestrator", { paneId: "paneZ", taskId: "tskZ", contextId: "ctx2" }),
+      other,
+      true,
+    ],
     ["an orchestrator, its own task", c("orchestrator", { paneId: "paneZ", taskId: "tskB" }), other, true],
     ["a worker, its own task", c("worker", { paneId: "paneW", taskId: "tskA" }), task, true],
     ["a worker, a task its parent started", c("worker", { paneId: "paneW", taskId: "tskS" }), task, false],
-    ["a worker with a context, another task in it", c("worker", { paneId: "paneW", taskId: "tskZ", contextId: "ctx1" }), task, false],
+    [
+      "a worker with a context, another task in it",
+      c("worker", { paneId: "paneW", taskId: "tskZ", contextId: "ctx1" }),
+      task,
+      false,
+    ],
     ["a reviewer, the task it reviews", c("reviewer", { paneId: "paneR", taskId: "tskA" }), task, true],
     ["a reviewer, another task", c("reviewer", { paneId: "paneR", taskId: "tskA" }), other, false],
   ] as const)("%s: %s", (_name, caller, t, ok) => {

@@ -11,7 +11,16 @@
 
 import { CALLER_ROLES, type CallerRole } from "../core/agents/roles";
 
-export { CALLER_ROLES, type CallerRole, mayAccessPane, mayAccessTask, mayNameContext, sandboxRefusal, startSandboxFlag, type Caller } from "../core/agents/roles";
+export {
+  CALLER_ROLES,
+  type CallerRole,
+  mayAccessPane,
+  mayAccessTask,
+  mayNameContext,
+  sandboxRefusal,
+  startSandboxFlag,
+  type Caller,
+} from "../core/agents/roles";
 
 /**
  * What a call may start a process for, as the sandbox rule reads it (a sandboxed caller creates
@@ -66,7 +75,11 @@ export const GATES: Record<string, Gate> = {
   "panes.kill": { roles: PO, pane: "id" },
   "panes.markSeen": { roles: PO, pane: "id" },
   "panes.attention": { roles: PO },
-  "tasks.start": { roles: PO, names: { tasks: ["parentTaskId", "dependsOn"], panes: ["parentPaneId"], contexts: ["contextId"] }, spawns: { kind: "start" } },
+  "tasks.start": {
+    roles: PO,
+    names: { tasks: ["parentTaskId", "dependsOn"], panes: ["parentPaneId"], contexts: ["contextId"] },
+    spawns: { kind: "start" },
+  },
   "tasks.startBacklog": { roles: PO, task: "id", spawns: { kind: "task" } },
   "tasks.get": { roles: ALL, task: "id" },
   "tasks.list": { roles: PO },
@@ -100,7 +113,11 @@ export const GATES: Record<string, Gate> = {
   "reviews.deleteComment": { roles: REVIEW_WRITERS, comment: "id" },
   "reviews.listComments": { roles: ALL, task: "taskId" },
   // Changes requested start the next round, in a fresh pane when the agent's has exited.
-  "reviews.submit": { roles: REVIEW_WRITERS, task: "taskId", spawns: { kind: "task", when: (i) => i.verdict === "request_changes" } },
+  "reviews.submit": {
+    roles: REVIEW_WRITERS,
+    task: "taskId",
+    spawns: { kind: "task", when: (i) => i.verdict === "request_changes" },
+  },
   "reviews.list": { roles: ALL, task: "taskId" },
   "hooks.post": { roles: ALL, pane: "paneId" },
   "events.list": { roles: PO },
@@ -128,7 +145,9 @@ export const SOCKET_GATES: Record<string, Gate> = {
 export function roleRefusal(path: string, role: CallerRole): string | null {
   const gate = GATES[path];
   if (!gate) return role === "person" ? null : `${path} is not open to panes`;
-  return gate.roles.includes(role) ? null : `${/^[aeiou]/.test(role) ? "An" : "A"} ${role} pane may not call ${path} (open to: ${gate.roles.join(", ")})`;
+  return gate.roles.includes(role)
+    ? null
+    : `${/^[aeiou]/.test(role) ? "An" : "A"} ${role} pane may not call ${path} (open to: ${gate.roles.join(", ")})`;
 }
 
 /** What the call with this input may start a process for (see SpawnKind), or null when it starts none. */

@@ -11,14 +11,29 @@ import { reviewsRouter } from "./reviews";
 import { tasksRouter } from "./tasks";
 import { whoamiReply } from "../contracts/orchestration";
 import { absolutePath, id, paneId, profileId } from "../contracts/common";
-import { profileList, profileRemoved, profileView, project, projectList, statusReply, stopInput, stopReply, trialStarted, trialStatus } from "../contracts/projects";
+import {
+  profileList,
+  profileRemoved,
+  profileView,
+  project,
+  projectList,
+  statusReply,
+  stopInput,
+  stopReply,
+  trialStarted,
+  trialStatus,
+} from "../contracts/projects";
 import { boardOutput, projectRefsInput, projectRefsOutput } from "../contracts/tasks";
 import { YardError } from "../core/errors";
 import { callerProcedure, router } from "./trpc";
 
-async function sandboxStatus(services: Services): Promise<{ available: boolean; reason: string | null; message: string | null }> {
+async function sandboxStatus(
+  services: Services,
+): Promise<{ available: boolean; reason: string | null; message: string | null }> {
   const a = await services.sandbox.availability();
-  return a.ok ? { available: true, reason: null, message: null } : { available: false, reason: a.reason, message: a.message };
+  return a.ok
+    ? { available: true, reason: null, message: null }
+    : { available: false, reason: a.reason, message: a.message };
 }
 
 export const appRouter = router({
@@ -45,28 +60,56 @@ export const appRouter = router({
       .output(stopReply)
       .mutation(({ ctx, input }) => {
         const stop = ctx.services.requestStop;
-        if (!stop) throw new YardError("CONFLICT", "This server was not started by `yard serve`/`npm start` and cannot be stopped through the API");
+        if (!stop)
+          throw new YardError(
+            "CONFLICT",
+            "This server was not started by `yard serve`/`npm start` and cannot be stopped through the API",
+          );
         const all = input?.all ?? false;
         setImmediate(() => stop(all));
-        return { stopping: true as const, all, agents: ctx.services.panes.liveCount, serverPid: process.pid, hostPid: ctx.services.host.hello.hostPid };
+        return {
+          stopping: true as const,
+          all,
+          agents: ctx.services.panes.liveCount,
+          serverPid: process.pid,
+          hostPid: ctx.services.host.hello.hostPid,
+        };
       }),
   }),
 
   projects: router({
-    add: callerProcedure.input(projectAddInput).output(project).mutation(({ ctx, input }) => ctx.services.projects.add(input)),
+    add: callerProcedure
+      .input(projectAddInput)
+      .output(project)
+      .mutation(({ ctx, input }) => ctx.services.projects.add(input)),
     list: callerProcedure.output(projectList).query(({ ctx }) => ctx.services.projects.list()),
-    get: callerProcedure.input(z.object({ id })).output(project).query(({ ctx, input }) => ctx.services.projects.get(input.id)),
-    remove: callerProcedure.input(z.object({ id })).output(project).mutation(({ ctx, input }) => ctx.services.projects.remove(input.id)),
+    get: callerProcedure
+      .input(z.object({ id }))
+      .output(project)
+      .query(({ ctx, input }) => ctx.services.projects.get(input.id)),
+    remove: callerProcedure
+      .input(z.object({ id }))
+      .output(project)
+      .mutation(({ ctx, input }) => ctx.services.projects.remove(input.id)),
     /** Branches and recent commits to pick a task's base from. */
     refs: callerProcedure
       .input(projectRefsInput)
       .output(projectRefsOutput)
-      .query(async ({ ctx, input }) => listRefs((await ctx.services.projects.get(input.id)).path, { query: input.query, limit: input.limit })),
+      .query(async ({ ctx, input }) =>
+        listRefs((await ctx.services.projects.get(input.id)).path, { query: input.query, limit: input.limit }),
+      ),
     /** Rename a project or change its trust setting. */
     update: callerProcedure
       .input(projectUpdateInput)
       .output(project)
-      .mutation(({ ctx, input }) => ctx.services.projects.update(input, (id) => ctx.services.agents.get(id).then(() => true, () => false))),
+      .mutation(({ ctx, input }) =>
+        ctx.services.projects.update(input, (id) =>
+          ctx.services.agents.get(id).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      ),
   }),
 
   board: router({
@@ -88,16 +131,31 @@ export const appRouter = router({
 
   agents: router({
     list: callerProcedure.output(profileList).query(({ ctx }) => ctx.services.agents.list()),
-    add: callerProcedure.input(agentProfileInput).output(profileView).mutation(({ ctx, input }) => ctx.services.agents.add(input)),
+    add: callerProcedure
+      .input(agentProfileInput)
+      .output(profileView)
+      .mutation(({ ctx, input }) => ctx.services.agents.add(input)),
     /** Change a profile. env: {set: {NAME: value}, remove: [NAME]}; variables not named keep their (write-only) values. */
-    update: callerProcedure.input(agentProfileUpdate).output(profileView).mutation(({ ctx, input }) => ctx.services.agents.update(input)),
+    update: callerProcedure
+      .input(agentProfileUpdate)
+      .output(profileView)
+      .mutation(({ ctx, input }) => ctx.services.agents.update(input)),
     /** Start the profile in a scratch pane ("Try it"); read the outcome with agents.tryStatus. */
-    try: callerProcedure.input(z.object({ id: profileId, cwd: absolutePath.optional() })).output(trialStarted).mutation(({ ctx, input }) => ctx.services.trials.try(input)),
+    try: callerProcedure
+      .input(z.object({ id: profileId, cwd: absolutePath.optional() }))
+      .output(trialStarted)
+      .mutation(({ ctx, input }) => ctx.services.trials.try(input)),
     /** Whether the trial agent became ready, or which start-up dialog it waits at, and its screen. */
-    tryStatus: callerProcedure.input(z.object({ paneId })).output(trialStatus).query(({ ctx, input }) => ctx.services.trials.status(input.paneId)),
-    remove: callerProcedure.input(z.object({ id: profileId })).output(profileRemoved).mutation(async ({ ctx, input }) => {
-      return ctx.services.agents.remove(input.id, await ctx.services.tasks.activeCount({ agent: input.id }));
-    }),
+    tryStatus: callerProcedure
+      .input(z.object({ paneId }))
+      .output(trialStatus)
+      .query(({ ctx, input }) => ctx.services.trials.status(input.paneId)),
+    remove: callerProcedure
+      .input(z.object({ id: profileId }))
+      .output(profileRemoved)
+      .mutation(async ({ ctx, input }) => {
+        return ctx.services.agents.remove(input.id, await ctx.services.tasks.activeCount({ agent: input.id }));
+      }),
   }),
 });
 

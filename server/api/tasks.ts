@@ -41,7 +41,9 @@ export const tasksRouter = router({
     .output(startOutput)
     .mutation(async ({ ctx, input }) => {
       // A sandboxed pane's task runs sandboxed, with no more network than the pane (core/tasks/start.ts).
-      const caller: StartCaller = ctx.pane ? { paneId: ctx.pane.id, role: ctx.pane.role, sandbox: (await ctx.services.access.caller(ctx.pane)).sandbox } : { paneId: null, role: "person", sandbox: null };
+      const caller: StartCaller = ctx.pane
+        ? { paneId: ctx.pane.id, role: ctx.pane.role, sandbox: (await ctx.services.access.caller(ctx.pane)).sandbox }
+        : { paneId: null, role: "person", sandbox: null };
       return ctx.services.tasks.start(input, caller);
     }),
   startBacklog: callerProcedure
@@ -69,7 +71,16 @@ export const tasksRouter = router({
       const pane = ctx.pane;
       const release = waitLimit.acquire(waitCaller(pane));
       try {
-        return { tasks: await ctx.services.tasks.wait({ taskId: input.id, contextId: input.contextId, until: input.until, timeoutMs: input.timeoutMs, signal, visible: pane ? (tasks) => ctx.services.access.visible(pane, tasks) : undefined }) };
+        return {
+          tasks: await ctx.services.tasks.wait({
+            taskId: input.id,
+            contextId: input.contextId,
+            until: input.until,
+            timeoutMs: input.timeoutMs,
+            signal,
+            visible: pane ? (tasks) => ctx.services.access.visible(pane, tasks) : undefined,
+          }),
+        };
       } finally {
         release();
       }
@@ -77,7 +88,13 @@ export const tasksRouter = router({
   report: callerProcedure
     .input(reportInput)
     .output(taskView)
-    .mutation(({ ctx, input }) => ctx.services.tasks.report(input, { paneId: ctx.pane?.id ?? null, paneTaskId: ctx.pane?.taskId ?? null, admin: ctx.principal.kind === "admin" })),
+    .mutation(({ ctx, input }) =>
+      ctx.services.tasks.report(input, {
+        paneId: ctx.pane?.id ?? null,
+        paneTaskId: ctx.pane?.taskId ?? null,
+        admin: ctx.principal.kind === "admin",
+      }),
+    ),
   followUp: callerProcedure
     .input(followUpInput)
     .output(followUpOutput)
@@ -85,7 +102,11 @@ export const tasksRouter = router({
   diff: callerProcedure
     .input(taskDiffInput)
     .output(taskDiffOutput)
-    .query(async ({ ctx, input }) => (input.since === "last_review" ? ctx.services.reviews.changesSinceLastReview(input.id) : { ...(await ctx.services.tasks.diff(input.id)), since: null })),
+    .query(async ({ ctx, input }) =>
+      input.since === "last_review"
+        ? ctx.services.reviews.changesSinceLastReview(input.id)
+        : { ...(await ctx.services.tasks.diff(input.id)), since: null },
+    ),
   rounds: callerProcedure
     .input(taskIdInput)
     .output(roundsOutput)
@@ -98,11 +119,19 @@ export const tasksRouter = router({
   resume: callerProcedure
     .input(resumeInput)
     .output(taskWithPane)
-    .mutation(({ ctx, input }) => ctx.services.tasks.resume(input.id, { prompt: input.prompt, readyTimeoutMs: input.readyTimeoutMs })),
+    .mutation(({ ctx, input }) =>
+      ctx.services.tasks.resume(input.id, { prompt: input.prompt, readyTimeoutMs: input.readyTimeoutMs }),
+    ),
   finish: callerProcedure
     .input(finishInput)
     .output(finishOutput)
-    .mutation(({ ctx, input }) => ctx.services.tasks.finish(input.id, { merge: input.merge, discard: input.discard }, { paneId: ctx.pane?.id ?? null })),
+    .mutation(({ ctx, input }) =>
+      ctx.services.tasks.finish(
+        input.id,
+        { merge: input.merge, discard: input.discard },
+        { paneId: ctx.pane?.id ?? null },
+      ),
+    ),
   /** What a discard would lose: the worktree's uncommitted files (the browser's and the CLI's confirmation list them). */
   uncommitted: callerProcedure
     .input(taskIdInput)

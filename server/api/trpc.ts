@@ -70,7 +70,10 @@ export function toYardError(error: TRPCError): YardError {
     case "PARSE_ERROR":
       return new YardError("BAD_PARAMS", error.message);
     case "METHOD_NOT_SUPPORTED":
-      return new YardError("BAD_PARAMS", `${error.message || "Wrong HTTP method"}: queries are GET, mutations are POST`);
+      return new YardError(
+        "BAD_PARAMS",
+        `${error.message || "Wrong HTTP method"}: queries are GET, mutations are POST`,
+      );
     case "UNSUPPORTED_MEDIA_TYPE":
       return new YardError("BAD_PARAMS", `${error.message || "Unsupported content type"}: send application/json`);
     case "PAYLOAD_TOO_LARGE":
@@ -95,7 +98,12 @@ export function toYardError(error: TRPCError): YardError {
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     const y = toYardError(error);
-    const yard: YardErrorData = { code: y.code, message: y.message, details: y.details ?? null, retryable: y.retryable };
+    const yard: YardErrorData = {
+      code: y.code,
+      message: y.message,
+      details: y.details ?? null,
+      retryable: y.retryable,
+    };
     return { ...shape, message: y.message, data: { ...shape.data, stack: undefined, yard } };
   },
 });
@@ -104,7 +112,12 @@ const t = initTRPC.context<Context>().create({
 const mapErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {
-    const y = result.error.cause instanceof YardError ? result.error.cause : result.error.cause instanceof ZodError ? zodToYardError(result.error.cause) : null;
+    const y =
+      result.error.cause instanceof YardError
+        ? result.error.cause
+        : result.error.cause instanceof ZodError
+          ? zodToYardError(result.error.cause)
+          : null;
     if (y) throw new TRPCError({ code: TRPC_CODE[y.code], message: y.message, cause: y });
   }
   return result;
@@ -137,41 +150,77 @@ const gate = t.middleware(async ({ ctx, path, getRawInput, next }) => {
   const raw = (await getRawInput()) as Record<string, unknown> | null | undefined;
   const spawn = spawnOf(path, raw);
   if (!g.task && !g.pane && !g.comment && !g.names && !spawn) return next();
-  const named = (field: string | undefined) => (field && raw && typeof raw === "object" && typeof raw[field] === "string" ? (raw[field] as string) : null);
+  const named = (field: string | undefined) =>
+    field && raw && typeof raw === "object" && typeof raw[field] === "string" ? (raw[field] as string) : null;
   const { services } = ctx;
-  const scope = await services.access.scope(ctx.pane, { tasksInContext: (id) => services.tasks.list({ contextId: id }) });
+  const scope = await services.access.scope(ctx.pane, {
+    tasksInContext: (id) => services.tasks.list({ contextId: id }),
+  });
   const taskId = named(g.task);
-  if (taskId && (await scope.task(taskId)) === false) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch task ${taskId}`, { role, taskId });
+  if (taskId && (await scope.task(taskId)) === false)
+    throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch task ${taskId}`, { role, taskId });
   const paneId = named(g.pane);
-  if (paneId && (await scope.pane(paneId)) === false) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch pane ${paneId}`, { role, paneId });
+  if (paneId && (await scope.pane(paneId)) === false)
+    throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch pane ${paneId}`, { role, paneId });
   const commentId = named(g.comment);
   const commentTask = commentId ? await services.reviews.commentTask(commentId) : null;
-  if (commentTask && (await scope.task(commentTask)) === false) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not touch comment ${commentId} (on task ${commentTask})`, { role, commentId, taskId: commentTask });
+  if (commentTask && (await scope.task(commentTask)) === false)
+    throw new YardError(
+      "FORBIDDEN",
+      `${article(role)} ${role} pane may not touch comment ${commentId} (on task ${commentTask})`,
+      { role, commentId, taskId: commentTask },
+    );
   for (const field of g.names?.tasks ?? []) {
     for (const id of namedIds(raw, field)) {
-      if ((await scope.task(id)) === false) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not name task ${id} (${field}): it is not a task it reaches`, { role, field, taskId: id });
+      if ((await scope.task(id)) === false)
+        throw new YardError(
+          "FORBIDDEN",
+          `${article(role)} ${role} pane may not name task ${id} (${field}): it is not a task it reaches`,
+          { role, field, taskId: id },
+        );
     }
   }
   for (const field of g.names?.panes ?? []) {
     for (const id of namedIds(raw, field)) {
-      if ((await scope.pane(id)) === false) throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not name pane ${id} (${field}): it is not a pane it reaches`, { role, field, paneId: id });
+      if ((await scope.pane(id)) === false)
+        throw new YardError(
+          "FORBIDDEN",
+          `${article(role)} ${role} pane may not name pane ${id} (${field}): it is not a pane it reaches`,
+          { role, field, paneId: id },
+        );
     }
   }
   for (const field of g.names?.contexts ?? []) {
     for (const id of namedIds(raw, field)) {
       if (!(await scope.context(id))) {
-        throw new YardError("FORBIDDEN", `${article(role)} ${role} pane may not start work in context ${id}: it holds tasks the pane does not reach (name your own context, or one of your own)`, { role, field, contextId: id });
+        throw new YardError(
+          "FORBIDDEN",
+          `${article(role)} ${role} pane may not start work in context ${id}: it holds tasks the pane does not reach (name your own context, or one of your own)`,
+          { role, field, contextId: id },
+        );
       }
     }
   }
   if (spawn && scope.caller.sandbox) {
     const why =
       spawn === "pane"
-        ? sandboxRefusal(scope.caller, { sandbox: null }, "a bare pane (it has no worktree to sandbox into; start a task instead)")
+        ? sandboxRefusal(
+            scope.caller,
+            { sandbox: null },
+            "a bare pane (it has no worktree to sandbox into; start a task instead)",
+          )
         : spawn === "task" && taskId
-          ? sandboxRefusal(scope.caller, { sandbox: await taskSandbox(services, taskId), taskId }, `task ${taskId}'s agent`)
+          ? sandboxRefusal(
+              scope.caller,
+              { sandbox: await taskSandbox(services, taskId), taskId },
+              `task ${taskId}'s agent`,
+            )
           : spawn === "typed" && paneId && services.panes.sandboxOf(paneId) !== undefined
-            ? sandboxRefusal(scope.caller, { sandbox: services.panes.sandboxOf(paneId) ?? null }, `typing into pane ${paneId}`)
+            ? sandboxRefusal(
+                scope.caller,
+                { sandbox: services.panes.sandboxOf(paneId) ?? null },
+                `typing into pane ${paneId}`,
+              )
             : null; // "start": tasks.start runs the new task sandboxed, or refuses (core/tasks/start.ts); a pane not running says so itself
     if (why) throw new YardError("FORBIDDEN", why, { role, procedure: path, ...(taskId ? { taskId } : {}) });
   }

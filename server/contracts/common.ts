@@ -79,7 +79,8 @@ export function inputShapeError(value: unknown): string | null {
     const children = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
     if (children.length > LIMITS.entries) return `an array or object has more than ${LIMITS.entries} entries`;
     if (!Array.isArray(v)) {
-      for (const k of Object.keys(v as Record<string, unknown>)) if (k.length > 1024) return "an object key is longer than 1024 characters";
+      for (const k of Object.keys(v as Record<string, unknown>))
+        if (k.length > 1024) return "an object key is longer than 1024 characters";
     }
     for (const c of children) stack.push({ v: c, depth: depth + 1 });
   }
@@ -130,11 +131,26 @@ export const argvSchema = z
 export const paneId = z.string().regex(/^pane[a-z0-9]{4,40}$/, "not a pane id");
 export const taskId = z.string().regex(/^tsk[a-z0-9]{4,40}$/, "not a task id");
 /** Project and other generic ids. */
-export const id = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "ids are letters, digits, _ and -");
-export const profileId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "profile ids are lowercase letters, digits and -, up to 40 characters");
-export const contextId = z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, "context ids are letters, digits and _ . : -");
+export const id = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, "ids are letters, digits, _ and -");
+export const profileId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "profile ids are lowercase letters, digits and -, up to 40 characters");
+export const contextId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9_.:-]+$/, "context ids are letters, digits and _ . : -");
 /** An event type glob: `task.*`, `pane.lifecycle`. */
-export const eventTypeGlob = z.string().max(100).regex(/^[A-Za-z0-9_.*-]+$/, "type is a glob of letters, digits, . and *");
+export const eventTypeGlob = z
+  .string()
+  .max(100)
+  .regex(/^[A-Za-z0-9_.*-]+$/, "type is a glob of letters, digits, . and *");
 
 /** Free-form JSON evidence, capped in size (depth and entries are capped by inputShapeError). */
 export const evidence = z.record(z.string().max(1024), z.unknown()).refine((v) => {

@@ -31,7 +31,11 @@ export const waiting = z.object({
 export const dependReply = z.object({ id: z.string(), startWhen: startWhen.nullable(), waiting, started: z.boolean() });
 
 export const askInput = z.object({ question: text(8000).pipe(z.string().trim().min(1, "the question is empty")) });
-export const answerInput = z.object({ id: taskId, text: text(64 * 1024).pipe(z.string().trim().min(1, "the answer is empty")), stallMs: z.number().int().min(100).max(600_000).optional() });
+export const answerInput = z.object({
+  id: taskId,
+  text: text(64 * 1024).pipe(z.string().trim().min(1, "the answer is empty")),
+  stallMs: z.number().int().min(100).max(600_000).optional(),
+});
 
 export const ackInput = z.object({ id: taskId });
 export const agentReviewInput = z.object({ id: taskId, action: z.enum(["skip", "rerun"]) });
@@ -50,7 +54,11 @@ export const message = z.object({
 });
 
 export const messageReply = z.object({ message });
-export const threadReply = z.object({ messages: z.array(message), openQuestion: z.string().nullable(), acknowledgedAt: z.string().nullable() });
+export const threadReply = z.object({
+  messages: z.array(message),
+  openQuestion: z.string().nullable(),
+  acknowledgedAt: z.string().nullable(),
+});
 export const ackReply = z.object({ id: z.string(), acknowledgedAt: z.string(), alreadyAcknowledged: z.boolean() });
 
 export const registerWorktreeInput = z.object({

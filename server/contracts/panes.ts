@@ -61,17 +61,34 @@ export const submitInput = z.object({
   stallMs: z.number().int().min(100).max(600_000).optional(),
 });
 
-export const submitReply = z.object({ ok: z.literal(true), activitySeq: z.number().int(), bracketed: z.boolean(), lifecycle });
+export const submitReply = z.object({
+  ok: z.literal(true),
+  activitySeq: z.number().int(),
+  bracketed: z.boolean(),
+  lifecycle,
+});
 
 export const sendKeysInput = z.object({ id: paneId, text: z.string().max(64 * 1024), enter: z.boolean().optional() });
 export const sendKeysReply = z.object({ bytes: z.number().int() });
 
-export const resizeInput = z.object({ id: paneId, cols: z.number().int().min(10).max(1000), rows: z.number().int().min(4).max(500) });
+export const resizeInput = z.object({
+  id: paneId,
+  cols: z.number().int().min(10).max(1000),
+  rows: z.number().int().min(4).max(500),
+});
 
 export const attentionItem = z.object({
   paneId: z.string(),
   taskId: z.string().optional(),
-  reason: z.enum(["startup_dialog", "blocked", "input_required", "result_unacknowledged", "crashed", "turn_failed", "done"]),
+  reason: z.enum([
+    "startup_dialog",
+    "blocked",
+    "input_required",
+    "result_unacknowledged",
+    "crashed",
+    "turn_failed",
+    "done",
+  ]),
   severity: z.number().int(),
   since: z.number().nullable(),
   /** One line saying what is wrong, when known: a start-up dialog's title, an API error. */

@@ -9,14 +9,22 @@ export const MAX_SUBTASKS = 20;
 
 export const planSubtask = z.object({
   /** The subtask's name inside the plan; dependsOn refers to these. */
-  key: z.string().trim().min(1).max(40).regex(/^[A-Za-z0-9_-]+$/, "keys are letters, digits, _ and -"),
+  key: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .regex(/^[A-Za-z0-9_-]+$/, "keys are letters, digits, _ and -"),
   title: line(200),
   objective: line(LIMITS.prompt),
   acceptanceCriteria: z.array(line(2000)).max(50).default([]),
   constraints: z.array(line(2000)).max(50).default([]),
   dependsOn: z.array(z.string().max(40)).max(MAX_SUBTASKS).default([]),
   /** The agent profile for this subtask (default: the parent task's). */
-  agent: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
+  agent: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/)
+    .optional(),
 });
 
 export const planBody = z.object({
@@ -48,10 +56,22 @@ export const planView = z.object({
   state: z.enum(["in_review", "changes_requested", "approved", "decomposed", "superseded"]),
   plan: planBody,
   createdAt: z.string(),
-  reviews: z.array(z.object({ id: z.string(), verdict: z.enum(["approved", "changes_requested"]), summary: z.string().nullable(), notes: z.array(planNote), reviewer: z.string(), createdAt: z.string() })),
+  reviews: z.array(
+    z.object({
+      id: z.string(),
+      verdict: z.enum(["approved", "changes_requested"]),
+      summary: z.string().nullable(),
+      notes: z.array(planNote),
+      reviewer: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
   /** Once decomposed: the subtasks it became, by key. */
   subtasks: z.record(z.string(), z.string()).nullable(),
 });
 
 export const plansReply = z.object({ taskId: z.string(), plans: z.array(planView) });
-export const planReviewReply = z.object({ plan: planView, subtasks: z.array(z.object({ key: z.string(), id: z.string(), title: z.string() })) });
+export const planReviewReply = z.object({
+  plan: planView,
+  subtasks: z.array(z.object({ key: z.string(), id: z.string(), title: z.string() })),
+});

@@ -62,11 +62,16 @@ export const statusReply = z.object({
   /** Called from a pane: whether that pane runs in the OS sandbox. */
   sandboxed: z.boolean().optional(),
   /** For the user: whether sandboxed tasks can start on this machine, and if not why. */
-  sandbox: z.object({ available: z.boolean(), reason: z.string().nullable(), message: z.string().nullable() }).optional(),
+  sandbox: z
+    .object({ available: z.boolean(), reason: z.string().nullable(), message: z.string().nullable() })
+    .optional(),
 });
 
 /** `yard stop [--all]`: the server stops right after answering; with `all` its agents and the pane host too. */
-export const stopInput = z.object({ all: z.boolean().default(false) }).strict().optional();
+export const stopInput = z
+  .object({ all: z.boolean().default(false) })
+  .strict()
+  .optional();
 export const stopReply = z.object({
   stopping: z.literal(true),
   all: z.boolean(),

@@ -15,7 +15,10 @@ const repoRelativePath = z
   .string()
   .min(1)
   .max(LIMITS.path)
-  .refine((p) => !p.includes("\0") && !p.startsWith("/") && !p.split("/").includes(".."), "a path inside the repository, relative to its root");
+  .refine(
+    (p) => !p.includes("\0") && !p.startsWith("/") && !p.split("/").includes(".."),
+    "a path inside the repository, relative to its root",
+  );
 
 const commentBody = z.string().trim().min(1, "a comment needs text").max(LIMITS.summary);
 
@@ -69,7 +72,10 @@ export const addCommentInput = z
     side: diffSide.default("new"),
     body: commentBody,
   })
-  .refine((c) => c.endLine === undefined || c.endLine >= c.startLine, { message: "endLine must not be before startLine", path: ["endLine"] });
+  .refine((c) => c.endLine === undefined || c.endLine >= c.startLine, {
+    message: "endLine must not be before startLine",
+    path: ["endLine"],
+  });
 
 export const editCommentInput = z.object({ id: commentId, body: commentBody });
 export const resolveCommentInput = z.object({ id: commentId, resolved: z.boolean().default(true) });
@@ -96,7 +102,11 @@ export type ReviewStatus = z.infer<typeof reviewStatus>;
 export const commentOutput = z.object({ comment: reviewComment });
 export const commentsOutput = z.object({ comments: z.array(reviewComment) });
 /** The reviews asked for, plus where the task's current round stands. */
-export const reviewsOutput = z.object({ reviews: z.array(review), round: z.number().int().min(1), status: reviewStatus });
+export const reviewsOutput = z.object({
+  reviews: z.array(review),
+  round: z.number().int().min(1),
+  status: reviewStatus,
+});
 
 /** The task after a review: approved (same round), or the next round starting (round + 1, pending). */
 export const reviewedTask = z.object({

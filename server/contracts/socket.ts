@@ -8,7 +8,13 @@ import { eventTypeGlob, inputShapeError, paneId, taskId } from "./common";
 
 export const socketInputs = {
   "pane:attach": z.object({ paneId }),
-  "pane:input": z.object({ paneId, data: z.string().min(1).max(64 * 1024) }),
+  "pane:input": z.object({
+    paneId,
+    data: z
+      .string()
+      .min(1)
+      .max(64 * 1024),
+  }),
   "pane:resize": z.object({ paneId, cols: z.number().int().min(10).max(1000), rows: z.number().int().min(4).max(500) }),
   "pane:detach": z.object({ paneId }),
   "events:subscribe": z
@@ -35,7 +41,10 @@ export type Ack<T> = ({ ok: true } & T) | { ok: false; error: SocketErrorShape }
 /** The failed ack for an error: a YardError's code, message and details; anything else INTERNAL. */
 export const errorReply = (e: unknown): { ok: false; error: SocketErrorShape } => ({
   ok: false,
-  error: e instanceof YardError ? e.toJSON() : { code: "INTERNAL", message: (e as Error)?.message ?? String(e), details: null },
+  error:
+    e instanceof YardError
+      ? e.toJSON()
+      : { code: "INTERNAL", message: (e as Error)?.message ?? String(e), details: null },
 });
 
 export interface PaneSnapshot {
@@ -46,12 +55,18 @@ export interface PaneSnapshot {
 
 /** Events the browser sends (each with an ack callback where the protocol has one). */
 export interface ClientToServerEvents {
-  "pane:attach": (msg: SocketInput<"pane:attach">, ack: (reply: Ack<{ snapshot: PaneSnapshot; pane: PaneInfo }>) => void) => void;
+  "pane:attach": (
+    msg: SocketInput<"pane:attach">,
+    ack: (reply: Ack<{ snapshot: PaneSnapshot; pane: PaneInfo }>) => void,
+  ) => void;
   "pane:input": (msg: SocketInput<"pane:input">, ack?: (reply: Ack<object>) => void) => void;
   "pane:resize": (msg: SocketInput<"pane:resize">, ack?: (reply: Ack<{ pane: PaneInfo }>) => void) => void;
   "pane:detach": (msg: SocketInput<"pane:detach">) => void;
   /** The ack's `head`: every matching event after that seq reaches the socket (see realtime/socket.ts). */
-  "events:subscribe": (msg: z.input<(typeof socketInputs)["events:subscribe"]>, ack?: (reply: Ack<{ head: number }>) => void) => void;
+  "events:subscribe": (
+    msg: z.input<(typeof socketInputs)["events:subscribe"]>,
+    ack?: (reply: Ack<{ head: number }>) => void,
+  ) => void;
 }
 
 /** Events the server pushes. */
@@ -70,7 +85,11 @@ export function parseSocketInput<N extends SocketInputName>(name: N, raw: unknow
   const r = socketInputs[name].safeParse(raw ?? undefined);
   if (!r.success) {
     const issues = r.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-    throw new YardError("BAD_PARAMS", `${name}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")}`, { issues });
+    throw new YardError(
+      "BAD_PARAMS",
+      `${name}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")}`,
+      { issues },
+    );
   }
   return r.data as SocketInput<N>;
 }

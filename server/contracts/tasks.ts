@@ -8,7 +8,12 @@ import { paneInfo, yardEvent } from "./panes";
 import { startWhen, waiting } from "./orchestration";
 import { reviewStatus, reviewVerdict } from "./reviews";
 
-const idString = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
+const idString = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/);
 
 // ---- start, report ---------------------------------------------------------------------
 
@@ -16,7 +21,11 @@ const contractLine = z.string().trim().min(1).max(4000);
 
 /** A task's contract: what the worker is asked to do. */
 export const contractInput = z.object({
-  objective: z.string().trim().min(1, "the contract needs an objective").max(64 * 1024),
+  objective: z
+    .string()
+    .trim()
+    .min(1, "the contract needs an objective")
+    .max(64 * 1024),
   constraints: z.array(contractLine).max(100).default([]),
   acceptanceCriteria: z.array(contractLine).max(100).default([]),
   outputFormat: z.string().trim().min(1).max(8000).optional(),
@@ -28,17 +37,28 @@ export const startInput = contractInput.extend({
   contextId: contextId.optional(),
   projectId: idString.optional(),
   repoPath: absolutePath.optional(),
-  agent: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
+  agent: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/)
+    .optional(),
   argv: argvSchema.optional(),
   baseRef: text(LIMITS.ref).pipe(z.string().min(1)).optional(),
   fetch: z.boolean().optional(),
   branch: text(LIMITS.ref).pipe(z.string().min(1)).optional(),
   path: absolutePath.optional(),
-  parentPaneId: z.string().regex(/^pane[a-z0-9]+$/).optional(),
+  parentPaneId: z
+    .string()
+    .regex(/^pane[a-z0-9]+$/)
+    .optional(),
   parentTaskId: idString.optional(),
   readyTimeoutMs: z.number().int().min(100).max(600_000).optional(),
   /** How long a start-up dialog may wait for a human (default: the ready timeout); the ready clock is paused meanwhile. */
-  dialogTimeoutMs: z.number().int().min(100).max(24 * 3600_000).optional(),
+  dialogTimeoutMs: z
+    .number()
+    .int()
+    .min(100)
+    .max(24 * 3600_000)
+    .optional(),
   stallMs: z.number().int().min(100).max(600_000).optional(),
   /** Record the task in the backlog instead of starting it (tasks.startBacklog starts it later). */
   backlog: z.boolean().optional(),
@@ -49,13 +69,22 @@ export const startInput = contractInput.extend({
   /** When a dependency counts as met: merged (default: the base then has its work) or completed. */
   startWhen: startWhen.optional(),
   /** An agent profile that reviews each completed round before a person does (else the project's). */
-  reviewer: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
+  reviewer: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/)
+    .optional(),
   /** Plan first: a planner agent writes a plan (reviewed like code) that becomes the subtasks. */
   needsPlan: z.boolean().optional(),
   /** The planner profile for needsPlan (else the project's). */
-  planner: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
+  planner: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/)
+    .optional(),
   /** An agent profile that reviews each plan version of a needsPlan task (else people and orchestrators do). */
-  planReviewer: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
+  planReviewer: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/)
+    .optional(),
 });
 export type StartInput = z.input<typeof startInput>;
 
@@ -76,21 +105,45 @@ export type ReportInput = z.input<typeof reportInput>;
 export const taskIdInput = z.object({ id: taskId });
 
 export const listInput = z
-  .object({ contextId: z.string().max(100).optional(), states: z.array(z.string().max(32)).max(10).optional(), projectId: z.string().max(64).optional() })
+  .object({
+    contextId: z.string().max(100).optional(),
+    states: z.array(z.string().max(32)).max(10).optional(),
+    projectId: z.string().max(64).optional(),
+  })
   .optional();
 
 export const waitInput = z.object({
   id: taskId.optional(),
   contextId: z.string().max(100).optional(),
   until: z.union([z.string().max(200), z.array(z.string().max(32)).max(10)]).optional(),
-  timeoutMs: z.number().int().min(1).max(24 * 3600_000).optional(),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600_000)
+    .optional(),
 });
 
-export const resumeInput = z.object({ id: taskId, prompt: z.string().trim().min(1).max(64 * 1024).optional(), readyTimeoutMs: z.number().int().min(100).max(600_000).optional() });
+export const resumeInput = z.object({
+  id: taskId,
+  prompt: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64 * 1024)
+    .optional(),
+  readyTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+});
 
 export const finishInput = z.object({
   id: taskId,
-  merge: z.object({ target: z.string().min(1).max(255).optional(), keepBranch: z.boolean().optional(), ignoreDirty: z.boolean().optional() }).optional(),
+  merge: z
+    .object({
+      target: z.string().min(1).max(255).optional(),
+      keepBranch: z.boolean().optional(),
+      ignoreDirty: z.boolean().optional(),
+    })
+    .optional(),
   /** force: a pane (an orchestrator) discarding a task whose worktree has uncommitted work must say so. */
   discard: z.object({ deleteBranch: z.boolean().optional(), force: z.boolean().optional() }).optional(),
 });
@@ -103,7 +156,16 @@ export const eventsInput = z.object({ id: taskId, since: z.number().int().min(0)
 // ---- the task view -----------------------------------------------------------------------
 
 /** The task states (the reducer in the core owns them; its type is checked equal to this). */
-export const taskState = z.enum(["backlog", "pending", "working", "input_required", "completed", "failed", "canceled", "rejected"]);
+export const taskState = z.enum([
+  "backlog",
+  "pending",
+  "working",
+  "input_required",
+  "completed",
+  "failed",
+  "canceled",
+  "rejected",
+]);
 
 /** What a worker reported for a round. */
 export const taskResult = z.object({
@@ -134,7 +196,12 @@ export const taskView = z.object({
   projectId: z.string().nullable(),
   repoPath: z.string(),
   agent: z.string(),
-  contract: z.object({ objective: z.string(), constraints: z.array(z.string()), acceptanceCriteria: z.array(z.string()), outputFormat: z.string().nullable() }),
+  contract: z.object({
+    objective: z.string(),
+    constraints: z.array(z.string()),
+    acceptanceCriteria: z.array(z.string()),
+    outputFormat: z.string().nullable(),
+  }),
   baseRef: z.string().nullable(),
   baseSha: z.string().nullable(),
   targetBranch: z.string().nullable(),
@@ -153,7 +220,9 @@ export const taskView = z.object({
   /** The agent runs in the OS sandbox. */
   sandboxed: z.boolean(),
   /** The agent's own session (from its hooks), with its token usage read from its transcript. */
-  agentSession: z.object({ id: z.string(), transcriptPath: z.string().nullable(), tokens: tokenUsage.nullable() }).nullable(),
+  agentSession: z
+    .object({ id: z.string(), transcriptPath: z.string().nullable(), tokens: tokenUsage.nullable() })
+    .nullable(),
   /** One line saying what needs attention or what is going on (a dialog, an API error, retrying). */
   statusLine: z.string().nullable(),
   disposition: z.enum(["merged", "discarded"]).nullable(),
@@ -167,7 +236,12 @@ export const taskView = z.object({
   /** The parent acknowledged this round's result (yard task ack). */
   acknowledgedAt: z.string().nullable(),
   /** The agent reviewer stage: its profile, state (running, approved, changes_requested, skipped, capped, failed), pane and runs. */
-  agentReview: z.object({ reviewer: z.string().nullable(), state: z.string().nullable(), paneId: z.string().nullable(), runs: z.number().int() }),
+  agentReview: z.object({
+    reviewer: z.string().nullable(),
+    state: z.string().nullable(),
+    paneId: z.string().nullable(),
+    runs: z.number().int(),
+  }),
 });
 export type TaskView = z.infer<typeof taskView>;
 
@@ -182,7 +256,10 @@ export const taskWithPane = z.object({ task: taskView, pane: paneInfo });
 
 export const waitOutput = z.object({ tasks: taskList });
 
-export const followUpOutput = z.object({ task: taskView, submit: z.object({ activitySeq: z.number().int(), bracketed: z.boolean() }) });
+export const followUpOutput = z.object({
+  task: taskView,
+  submit: z.object({ activitySeq: z.number().int(), bracketed: z.boolean() }),
+});
 
 /** What removing the worktree (and maybe the branch) did; `error` when part of it failed. */
 export const finishCleanup = z.object({

@@ -14,16 +14,32 @@ export const ERROR_CODES = {
   PANE_BUSY: { message: "The pane is busy (the agent is working or waiting on a prompt).", retryable: true, http: 409 },
   AGENT_NOT_READY: { message: "The agent is not ready for input yet.", retryable: true, http: 409 },
   PANE_EXITED: { message: "The pane's process has exited.", retryable: false, http: 409 },
-  SUBMIT_STALLED: { message: "The agent did not start working after the prompt was submitted.", retryable: true, http: 409 },
+  SUBMIT_STALLED: {
+    message: "The agent did not start working after the prompt was submitted.",
+    retryable: true,
+    http: 409,
+  },
   TASK_NOT_COMPLETED: { message: "Only a completed task can be merged.", retryable: false, http: 409 },
   DIRTY_TARGET: { message: "The target branch's checkout has uncommitted changes.", retryable: false, http: 409 },
   DIRTY_SOURCE: { message: "The task's worktree has uncommitted changes.", retryable: false, http: 409 },
-  MERGE_CONFLICT: { message: "The merge conflicts; it was aborted and the target left clean.", retryable: false, http: 409 },
+  MERGE_CONFLICT: {
+    message: "The merge conflicts; it was aborted and the target left clean.",
+    retryable: false,
+    http: 409,
+  },
   PAYLOAD_TOO_LARGE: { message: "The request is too large.", retryable: false, http: 413 },
   GIT_FAILED: { message: "A git command failed.", retryable: false, http: 500 },
   SERVER_UNAVAILABLE: { message: "The Switchyard server is not reachable.", retryable: true, http: 503 },
-  SANDBOX_UNAVAILABLE: { message: "The OS sandbox (bubblewrap) cannot start on this machine.", retryable: false, http: 503 },
-  PANE_HOST_UNAVAILABLE: { message: "The pane host (the process that runs the agents' terminals) is not reachable.", retryable: true, http: 503 },
+  SANDBOX_UNAVAILABLE: {
+    message: "The OS sandbox (bubblewrap) cannot start on this machine.",
+    retryable: false,
+    http: 503,
+  },
+  PANE_HOST_UNAVAILABLE: {
+    message: "The pane host (the process that runs the agents' terminals) is not reachable.",
+    retryable: true,
+    http: 503,
+  },
   INTERNAL: { message: "Internal error.", retryable: false, http: 500 },
 } as const;
 

@@ -3,11 +3,30 @@
 // a file of another user's; and the writer (replaceRegularFile), which never writes through a
 // link, into a FIFO or in a linked directory.
 import { execFileSync } from "node:child_process";
-import { chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { currentUid, isInside, isUnder, readRegularFile, readRegularFileSync, realDirectory, replaceRegularFile } from "./safe-fs";
+import {
+  currentUid,
+  isInside,
+  isUnder,
+  readRegularFile,
+  readRegularFileSync,
+  realDirectory,
+  replaceRegularFile,
+} from "./safe-fs";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "yard-safefs-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,22 +48,34 @@ describe("readRegularFile", () => {
   it("refuses a device (/dev/zero) and a link to one", async () => {
     expect(await readRegularFile("/dev/zero", { maxBytes: 100 })).toMatchObject({ ok: false, reason: "not_regular" });
     symlinkSync("/dev/zero", path.join(dir, "zero"));
-    expect(await readRegularFile(path.join(dir, "zero"), { maxBytes: 100 })).toMatchObject({ ok: false, reason: "symlink" });
+    expect(await readRegularFile(path.join(dir, "zero"), { maxBytes: 100 })).toMatchObject({
+      ok: false,
+      reason: "symlink",
+    });
   });
 
   it("never follows a link in the last component, even to a regular file", async () => {
     writeFileSync(path.join(dir, "secret"), "host secret");
     symlinkSync(path.join(dir, "secret"), path.join(dir, "link"));
-    expect(await readRegularFile(path.join(dir, "link"), { maxBytes: 100 })).toMatchObject({ ok: false, reason: "symlink" });
+    expect(await readRegularFile(path.join(dir, "link"), { maxBytes: 100 })).toMatchObject({
+      ok: false,
+      reason: "symlink",
+    });
   });
 
   it("refuses a file over the cap without reading it", async () => {
     writeFileSync(path.join(dir, "big"), Buffer.alloc(1000));
-    expect(await readRegularFile(path.join(dir, "big"), { maxBytes: 999 })).toMatchObject({ ok: false, reason: "too_large" });
+    expect(await readRegularFile(path.join(dir, "big"), { maxBytes: 999 })).toMatchObject({
+      ok: false,
+      reason: "too_large",
+    });
   });
 
   it("answers missing for a file that is not there", async () => {
-    expect(await readRegularFile(path.join(dir, "nope"), { maxBytes: 10 })).toMatchObject({ ok: false, reason: "missing" });
+    expect(await readRegularFile(path.join(dir, "nope"), { maxBytes: 10 })).toMatchObject({
+      ok: false,
+      reason: "missing",
+    });
   });
 
   it("with `within`, refuses a path that leaves the directory through a linked parent", async () => {
@@ -54,7 +85,10 @@ describe("readRegularFile", () => {
     mkdirSync(outside);
     writeFileSync(path.join(outside, "f"), "x");
     symlinkSync(outside, path.join(inside, "sub"));
-    expect(await readRegularFile(path.join(inside, "sub", "f"), { maxBytes: 10, within: inside })).toMatchObject({ ok: false, reason: "outside" });
+    expect(await readRegularFile(path.join(inside, "sub", "f"), { maxBytes: 10, within: inside })).toMatchObject({
+      ok: false,
+      reason: "outside",
+    });
     writeFileSync(path.join(inside, "g"), "y");
     const r = await readRegularFile(path.join(inside, "g"), { maxBytes: 10, within: inside });
     expect(r.ok).toBe(true);
@@ -70,9 +104,15 @@ describe("readRegularFileSync", () => {
     const ok = readRegularFileSync(path.join(d, "ok"), { maxBytes: 100 });
     expect(ok.ok && ok.value.toString()).toBe("hello");
     execFileSync("mkfifo", [path.join(d, "fifo")]);
-    expect(readRegularFileSync(path.join(d, "fifo"), { maxBytes: 100 })).toMatchObject({ ok: false, reason: "not_regular" });
+    expect(readRegularFileSync(path.join(d, "fifo"), { maxBytes: 100 })).toMatchObject({
+      ok: false,
+      reason: "not_regular",
+    });
     symlinkSync(path.join(d, "ok"), path.join(d, "link"));
-    expect(readRegularFileSync(path.join(d, "link"), { maxBytes: 100 })).toMatchObject({ ok: false, reason: "symlink" });
+    expect(readRegularFileSync(path.join(d, "link"), { maxBytes: 100 })).toMatchObject({
+      ok: false,
+      reason: "symlink",
+    });
     expect(readRegularFileSync(path.join(d, "ok"), { maxBytes: 4 })).toMatchObject({ ok: false, reason: "too_large" });
     expect(readRegularFileSync(path.join(d, "nope"), { maxBytes: 4 })).toMatchObject({ ok: false, reason: "missing" });
   });
@@ -87,8 +127,14 @@ describe("ownedBy", () => {
       writeFileSync(foreign, "x");
       chownSync(foreign, 65534, 65534);
     }
-    expect(await readRegularFile(foreign, { maxBytes: 1000, ownedBy: uid })).toMatchObject({ ok: false, reason: "foreign_owner" });
-    expect(readRegularFileSync(foreign, { maxBytes: 1000, ownedBy: uid })).toMatchObject({ ok: false, reason: "foreign_owner" });
+    expect(await readRegularFile(foreign, { maxBytes: 1000, ownedBy: uid })).toMatchObject({
+      ok: false,
+      reason: "foreign_owner",
+    });
+    expect(readRegularFileSync(foreign, { maxBytes: 1000, ownedBy: uid })).toMatchObject({
+      ok: false,
+      reason: "foreign_owner",
+    });
     writeFileSync(path.join(dir, "mine"), "x");
     expect((await readRegularFile(path.join(dir, "mine"), { maxBytes: 10, ownedBy: uid })).ok).toBe(true);
   });
@@ -126,8 +172,14 @@ describe("replaceRegularFile", () => {
     const d = mkdtempSync(path.join(dir, "replace-"));
     const f = path.join(d, "cfg.json");
     writeFileSync(f, "theirs");
-    expect(await replaceRegularFile(f, "ours", { expect: "before", mode, maxBytes })).toMatchObject({ ok: false, reason: "changed" });
-    expect(await replaceRegularFile(f, "ours", { expect: null, mode, maxBytes })).toMatchObject({ ok: false, reason: "changed" });
+    expect(await replaceRegularFile(f, "ours", { expect: "before", mode, maxBytes })).toMatchObject({
+      ok: false,
+      reason: "changed",
+    });
+    expect(await replaceRegularFile(f, "ours", { expect: null, mode, maxBytes })).toMatchObject({
+      ok: false,
+      reason: "changed",
+    });
     expect(readFileSync(f, "utf8")).toBe("theirs");
     expect(readdirSync(d)).toEqual(["cfg.json"]);
   });
@@ -137,12 +189,19 @@ describe("replaceRegularFile", () => {
     const host = path.join(d, "host-file");
     writeFileSync(host, "host bytes");
     symlinkSync(host, path.join(d, "link"));
-    expect(await replaceRegularFile(path.join(d, "link"), "x", { expect: "host bytes", mode, maxBytes })).toMatchObject({ ok: false, reason: "symlink" });
+    expect(await replaceRegularFile(path.join(d, "link"), "x", { expect: "host bytes", mode, maxBytes })).toMatchObject(
+      { ok: false, reason: "symlink" },
+    );
     execFileSync("mkfifo", [path.join(d, "fifo")]);
-    expect(await replaceRegularFile(path.join(d, "fifo"), "x", { expect: null, mode, maxBytes })).toMatchObject({ ok: false, reason: "not_regular" });
+    expect(await replaceRegularFile(path.join(d, "fifo"), "x", { expect: null, mode, maxBytes })).toMatchObject({
+      ok: false,
+      reason: "not_regular",
+    });
     mkdirSync(path.join(d, "real"));
     symlinkSync(path.join(d, "real"), path.join(d, "linked-dir"));
-    expect(await replaceRegularFile(path.join(d, "linked-dir", "f"), "x", { expect: null, mode, maxBytes })).toMatchObject({ ok: false, reason: "symlink" });
+    expect(
+      await replaceRegularFile(path.join(d, "linked-dir", "f"), "x", { expect: null, mode, maxBytes }),
+    ).toMatchObject({ ok: false, reason: "symlink" });
     expect(readFileSync(host, "utf8")).toBe("host bytes");
     expect(lstatSync(path.join(d, "link")).isSymbolicLink()).toBe(true);
     expect(lstatSync(path.join(d, "fifo")).isFIFO()).toBe(true);

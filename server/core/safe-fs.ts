@@ -19,11 +19,28 @@
 //   replaceRegularFile(file, data, { expect, mode, maxBytes, ownedBy? }) -> ok, "changed" or a refusal
 //   isInside(file, dir) -> whether file's real path lies inside dir's real path
 import { randomBytes } from "node:crypto";
-import { closeSync, constants as fsConstants, fstatSync, promises as fsp, openSync, readSync, renameSync, rmSync } from "node:fs";
+import {
+  closeSync,
+  constants as fsConstants,
+  fstatSync,
+  promises as fsp,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+} from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 
-export type UnsafeReason = "missing" | "not_regular" | "symlink" | "too_large" | "outside" | "unreadable" | "foreign_owner" | "not_directory";
+export type UnsafeReason =
+  | "missing"
+  | "not_regular"
+  | "symlink"
+  | "too_large"
+  | "outside"
+  | "unreadable"
+  | "foreign_owner"
+  | "not_directory";
 
 export type Refusal = { ok: false; reason: UnsafeReason; message: string };
 /** `mode`: the file's permission bits. */
@@ -39,7 +56,8 @@ export interface SafeReadOptions {
 }
 
 /** This process's user id, for `ownedBy` (undefined where there is none). */
-export const currentUid = (): number | undefined => (typeof process.getuid === "function" ? process.getuid() : undefined);
+export const currentUid = (): number | undefined =>
+  typeof process.getuid === "function" ? process.getuid() : undefined;
 
 const OPEN_FLAGS = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK | (fsConstants.O_NOCTTY ?? 0);
 
@@ -89,7 +107,11 @@ function openRefusal(file: string, e: unknown): { ok: false; reason: UnsafeReaso
 }
 
 /** What is wrong with the opened file's stat for these limits, or null. */
-function statRefusal(file: string, st: { isFile(): boolean; uid: number; size: number }, opts: Pick<SafeReadOptions, "ownedBy" | "maxBytes">) {
+function statRefusal(
+  file: string,
+  st: { isFile(): boolean; uid: number; size: number },
+  opts: Pick<SafeReadOptions, "ownedBy" | "maxBytes">,
+) {
   if (!st.isFile()) return refused("not_regular", file);
   if (opts.ownedBy !== undefined && st.uid !== opts.ownedBy) return refused("foreign_owner", file, `owner ${st.uid}`);
   if (st.size > opts.maxBytes) return refused("too_large", file, `${st.size} bytes, the cap is ${opts.maxBytes}`);
@@ -98,7 +120,8 @@ function statRefusal(file: string, st: { isFile(): boolean; uid: number; size: n
 
 /** Opens `file` for reading when it is a regular file within the limits; the caller closes the handle. */
 export async function openRegularFile(file: string, opts: SafeReadOptions): Promise<SafeRead<FileHandle>> {
-  if (typeof file !== "string" || !path.isAbsolute(file) || file.includes("\0")) return refused("unreadable", String(file), "not an absolute path");
+  if (typeof file !== "string" || !path.isAbsolute(file) || file.includes("\0"))
+    return refused("unreadable", String(file), "not an absolute path");
   if (opts.within && !(await isInside(file, opts.within))) return refused("outside", file, opts.within);
   let fh: FileHandle;
   try {
@@ -153,7 +176,8 @@ export async function readRegularFile(file: string, opts: SafeReadOptions): Prom
 
 /** readRegularFile, synchronously (for a check that must run back to back with a rename); no `within`. */
 export function readRegularFileSync(file: string, opts: Omit<SafeReadOptions, "within">): SafeRead<Buffer> {
-  if (typeof file !== "string" || !path.isAbsolute(file) || file.includes("\0")) return refused("unreadable", String(file), "not an absolute path");
+  if (typeof file !== "string" || !path.isAbsolute(file) || file.includes("\0"))
+    return refused("unreadable", String(file), "not an absolute path");
   let fd: number;
   try {
     fd = openSync(file, OPEN_FLAGS);
@@ -183,14 +207,21 @@ export function readRegularFileSync(file: string, opts: Omit<SafeReadOptions, "w
  * `dir` is a directory itself (lstat: not a link to one) and, with `ownedBy`, owned by that user.
  * With `create`, a missing `dir` is made first (its parent must exist; mode 0700 unless told).
  */
-export async function realDirectory(dir: string, opts: { create?: boolean; mode?: number; ownedBy?: number } = {}): Promise<{ ok: true } | Refusal> {
-  if (typeof dir !== "string" || !path.isAbsolute(dir) || dir.includes("\0")) return refused("unreadable", String(dir), "not an absolute path");
+export async function realDirectory(
+  dir: string,
+  opts: { create?: boolean; mode?: number; ownedBy?: number } = {},
+): Promise<{ ok: true } | Refusal> {
+  if (typeof dir !== "string" || !path.isAbsolute(dir) || dir.includes("\0"))
+    return refused("unreadable", String(dir), "not an absolute path");
   let st = await fsp.lstat(dir).catch((e: NodeJS.ErrnoException) => e);
   if (st instanceof Error && st.code === "ENOENT" && opts.create) {
     await fsp.mkdir(dir, { mode: opts.mode ?? 0o700 }).catch(() => {});
     st = await fsp.lstat(dir).catch((e: NodeJS.ErrnoException) => e);
   }
-  if (st instanceof Error) return st.code === "ENOENT" || st.code === "ENOTDIR" ? refused("missing", dir) : refused("unreadable", dir, st.code);
+  if (st instanceof Error)
+    return st.code === "ENOENT" || st.code === "ENOTDIR"
+      ? refused("missing", dir)
+      : refused("unreadable", dir, st.code);
   if (st.isSymbolicLink()) return refused("symlink", dir);
   if (!st.isDirectory()) return refused("not_directory", dir);
   if (opts.ownedBy !== undefined && st.uid !== opts.ownedBy) return refused("foreign_owner", dir, `owner ${st.uid}`);
@@ -216,14 +247,23 @@ export type ReplaceResult = { ok: true } | Refusal | { ok: false; reason: "chang
  * absent) holding `opts.expect`; the check and the rename run back to back, synchronously. The
  * directory must be a real directory. A refusal or "changed" leaves `file` as it was.
  */
-export async function replaceRegularFile(file: string, data: Buffer | string, opts: ReplaceOptions): Promise<ReplaceResult> {
-  if (typeof file !== "string" || !path.isAbsolute(file) || file.includes("\0")) return refused("unreadable", String(file), "not an absolute path");
+export async function replaceRegularFile(
+  file: string,
+  data: Buffer | string,
+  opts: ReplaceOptions,
+): Promise<ReplaceResult> {
+  if (typeof file !== "string" || !path.isAbsolute(file) || file.includes("\0"))
+    return refused("unreadable", String(file), "not an absolute path");
   const dir = path.dirname(file);
   const d = await realDirectory(dir, { ownedBy: opts.ownedBy });
   if (!d.ok) return d;
   const tmp = path.join(dir, `.${path.basename(file)}.yard-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
   // O_CREAT|O_EXCL ("wx") never follows a link and never opens a file someone else made.
-  const handle = await fsp.open(tmp, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_NOFOLLOW, opts.mode & 0o777);
+  const handle = await fsp.open(
+    tmp,
+    fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_NOFOLLOW,
+    opts.mode & 0o777,
+  );
   try {
     try {
       await handle.writeFile(data);
@@ -233,7 +273,8 @@ export async function replaceRegularFile(file: string, data: Buffer | string, op
       await handle.close();
     }
     const now = readRegularFileSync(file, { maxBytes: opts.maxBytes, ownedBy: opts.ownedBy });
-    const expect = opts.expect === null ? null : Buffer.isBuffer(opts.expect) ? opts.expect : Buffer.from(opts.expect, "utf8");
+    const expect =
+      opts.expect === null ? null : Buffer.isBuffer(opts.expect) ? opts.expect : Buffer.from(opts.expect, "utf8");
     if (!now.ok && now.reason !== "missing") return now;
     const same = now.ok ? expect !== null && now.value.equals(expect) : expect === null;
     if (!same) return { ok: false, reason: "changed", message: `${file} changed while it was being updated` };

@@ -22,7 +22,9 @@ export async function openDatabase(dbFile: string): Promise<{ db: Db; applied: s
   raw.close();
   // The WebAssembly migration engine is loaded only when there is something to apply.
   const migrationsDir = path.join(REPO_ROOT, "prisma/migrations");
-  const applied = migrationsAreCurrent(dbFile, migrationsDir) ? [] : await (await import("./schema-engine")).applyMigrations(dbFile);
+  const applied = migrationsAreCurrent(dbFile, migrationsDir)
+    ? []
+    : await (await import("./schema-engine")).applyMigrations(dbFile);
   const db = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${dbFile}` }) });
   await db.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
   return { db, applied };

@@ -13,12 +13,21 @@ export function migrationsAreCurrent(dbFile: string, migrationsDir: string): boo
   if (!existsSync(dbFile)) return false;
   const committed = readdirSync(migrationsDir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .map((d) => ({ name: d.name, checksum: createHash("sha256").update(readFileSync(path.join(migrationsDir, d.name, "migration.sql"))).digest("hex") }));
+    .map((d) => ({
+      name: d.name,
+      checksum: createHash("sha256")
+        .update(readFileSync(path.join(migrationsDir, d.name, "migration.sql")))
+        .digest("hex"),
+    }));
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
   try {
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'").get();
     if (!table) return false;
-    const rows = db.prepare("SELECT migration_name AS name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL").all() as { name: string; checksum: string }[];
+    const rows = db
+      .prepare(
+        "SELECT migration_name AS name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL",
+      )
+      .all() as { name: string; checksum: string }[];
     const applied = new Map(rows.map((r) => [r.name, r.checksum]));
     return committed.every((m) => applied.get(m.name) === m.checksum);
   } finally {

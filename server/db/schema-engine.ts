@@ -19,9 +19,14 @@ let wasmReady: Promise<void> | null = null;
 function loadWasm(): Promise<void> {
   wasmReady ??= (async () => {
     const require = createRequire(import.meta.url);
-    const wasmPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "schema_engine_bg.wasm");
+    const wasmPath = path.join(
+      path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")),
+      "schema_engine_bg.wasm",
+    );
     const module = await WebAssembly.compile(await readFile(wasmPath));
-    const instance = new WebAssembly.Instance(module, { "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports });
+    const instance = new WebAssembly.Instance(module, {
+      "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports,
+    });
     const exports = instance.exports as unknown as { __wbindgen_start: () => void };
     (bg as unknown as { __wbg_set_wasm: (e: unknown) => void }).__wbg_set_wasm(instance.exports);
     exports.__wbindgen_start();
@@ -32,7 +37,10 @@ function loadWasm(): Promise<void> {
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationList> {
   let names: string[] = [];
   try {
-    names = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    names = (await readdir(dir, { withFileTypes: true }))
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
   }
@@ -88,7 +96,10 @@ function withMultiStatementShadow(factory: PrismaBetterSqlite3): PrismaBetterSql
 
 // The engine does not close the connections it opens through the adapter, and an open one
 // keeps SQLite locked: remember them so `close` can dispose of them.
-function trackConnections(factory: PrismaBetterSqlite3, open: Array<{ dispose(): Promise<void> }>): PrismaBetterSqlite3 {
+function trackConnections(
+  factory: PrismaBetterSqlite3,
+  open: Array<{ dispose(): Promise<void> }>,
+): PrismaBetterSqlite3 {
   for (const method of ["connect", "connectToShadowDb"] as const) {
     const original = factory[method].bind(factory);
     factory[method] = async () => {
@@ -110,8 +121,15 @@ export async function openEngine(dbFile: string): Promise<OpenEngine> {
   await loadWasm();
   const schema = await readFile(SCHEMA_PATH, "utf8");
   const connections: Array<{ dispose(): Promise<void> }> = [];
-  const factory = trackConnections(withMultiStatementShadow(new PrismaBetterSqlite3({ url: `file:${dbFile}` })), connections);
-  const engine = await bg.SchemaEngine.new({ datamodels: [["schema.prisma", schema]] }, () => {}, bindMigrationAwareSqlAdapterFactory(factory));
+  const factory = trackConnections(
+    withMultiStatementShadow(new PrismaBetterSqlite3({ url: `file:${dbFile}` })),
+    connections,
+  );
+  const engine = await bg.SchemaEngine.new(
+    { datamodels: [["schema.prisma", schema]] },
+    () => {},
+    bindMigrationAwareSqlAdapterFactory(factory),
+  );
   return {
     engine,
     async close() {

@@ -9,7 +9,19 @@ import { closeSync, openSync, statSync, truncateSync } from "node:fs";
 import path from "node:path";
 import { YardError } from "../core/errors";
 import type { HostExit, HostHook, PaneHostEvents, PaneHostPort } from "../core/panes/host-port";
-import { type Body, checkPrivateDir, Conn, connectSocket, ensurePrivateDir, type HelloReply, hostPaths, loadHostSecret, type Msg, processAlive, PROTOCOL } from "./protocol";
+import {
+  type Body,
+  checkPrivateDir,
+  Conn,
+  connectSocket,
+  ensurePrivateDir,
+  type HelloReply,
+  hostPaths,
+  loadHostSecret,
+  type Msg,
+  processAlive,
+  PROTOCOL,
+} from "./protocol";
 
 import { REPO_ROOT } from "../root";
 /**
@@ -18,7 +30,9 @@ import { REPO_ROOT } from "../root";
  * of modules).
  */
 const BUNDLED = import.meta.url.endsWith(".mjs");
-const HOST_ARGV = BUNDLED ? [path.join(REPO_ROOT, "server/dist/panehost.mjs")] : ["--import", "tsx", path.join(REPO_ROOT, "server/panehost/main.ts")];
+const HOST_ARGV = BUNDLED
+  ? [path.join(REPO_ROOT, "server/dist/panehost.mjs")]
+  : ["--import", "tsx", path.join(REPO_ROOT, "server/panehost/main.ts")];
 const START_MS = 30_000;
 const LOG_MAX = 10 * 1024 * 1024;
 
@@ -76,18 +90,30 @@ export class PaneHostClient implements PaneHostPort {
       try {
         conn = new Conn(await connectSocket(p.socket));
       } catch (e) {
-        if (!start) throw new YardError("PANE_HOST_UNAVAILABLE", `No pane host is listening on ${p.socket}`, { cause: (e as Error).message });
+        if (!start)
+          throw new YardError("PANE_HOST_UNAVAILABLE", `No pane host is listening on ${p.socket}`, {
+            cause: (e as Error).message,
+          });
         if (!started) {
           this.startHost();
           started = true;
         }
-        if (Date.now() > deadline) throw new YardError("PANE_HOST_UNAVAILABLE", `The pane host did not start within ${START_MS / 1000} s (see ${p.log})`, { log: p.log });
+        if (Date.now() > deadline)
+          throw new YardError(
+            "PANE_HOST_UNAVAILABLE",
+            `The pane host did not start within ${START_MS / 1000} s (see ${p.log})`,
+            { log: p.log },
+          );
         await new Promise((r) => setTimeout(r, Math.min(200, 20 * (attempt + 1))));
         continue;
       }
       let hello: HelloReply;
       try {
-        hello = await conn.request<HelloReply>("hello", { secret, role: "server", pid: process.pid, protocol: PROTOCOL }, { timeoutMs: 10_000 });
+        hello = await conn.request<HelloReply>(
+          "hello",
+          { secret, role: "server", pid: process.pid, protocol: PROTOCOL },
+          { timeoutMs: 10_000 },
+        );
       } catch (e) {
         conn.destroy();
         // The host was stopping (idle) as we connected: start another one.
@@ -96,7 +122,11 @@ export class PaneHostClient implements PaneHostPort {
       }
       if (hello.protocol !== PROTOCOL) {
         conn.destroy();
-        throw new YardError("CONFLICT", `The running pane host (pid ${hello.hostPid}) speaks protocol ${hello.protocol}, this server ${PROTOCOL}: stop it with \`yard stop --all\` (it ends its agents)`, { hostPid: hello.hostPid });
+        throw new YardError(
+          "CONFLICT",
+          `The running pane host (pid ${hello.hostPid}) speaks protocol ${hello.protocol}, this server ${PROTOCOL}: stop it with \`yard stop --all\` (it ends its agents)`,
+          { hostPid: hello.hostPid },
+        );
       }
       this.hello = hello;
       this.conn = conn;
@@ -121,12 +151,16 @@ export class PaneHostClient implements PaneHostPort {
     }
     const fd = openSync(p.log, "a", 0o600);
     try {
-      const child = spawn(process.execPath, [...(this.opts.entry ? [this.opts.entry] : HOST_ARGV), "--home", this.opts.home], {
-        cwd: REPO_ROOT,
-        detached: true,
-        stdio: ["ignore", fd, fd],
-        env: process.env,
-      });
+      const child = spawn(
+        process.execPath,
+        [...(this.opts.entry ? [this.opts.entry] : HOST_ARGV), "--home", this.opts.home],
+        {
+          cwd: REPO_ROOT,
+          detached: true,
+          stdio: ["ignore", fd, fd],
+          env: process.env,
+        },
+      );
       child.unref(); // its own start is in host/host.log
     } finally {
       closeSync(fd);
@@ -145,7 +179,10 @@ export class PaneHostClient implements PaneHostPort {
     // The connection broke but the host lives: reconnect and compare what it holds.
     this.connecting ??= this.connect(false).finally(() => (this.connecting = null));
     this.connecting.then(
-      () => (this.hello.hostPid === oldPid ? this.events.reattached?.(this.hello.panes) : this.events.lost?.("pane_host_died")),
+      () =>
+        this.hello.hostPid === oldPid
+          ? this.events.reattached?.(this.hello.panes)
+          : this.events.lost?.("pane_host_died"),
       () => this.events.lost?.("pane_host_died"),
     );
   }
@@ -159,7 +196,11 @@ export class PaneHostClient implements PaneHostPort {
         this.events.activity?.(m.paneId as string, m.at as number);
         return;
       case "fault":
-        this.events.fault?.(m.paneId as string, { message: String(m.message ?? ""), name: String(m.name ?? "Error"), count: Number(m.count ?? 0) });
+        this.events.fault?.(m.paneId as string, {
+          message: String(m.message ?? ""),
+          name: String(m.name ?? "Error"),
+          count: Number(m.count ?? 0),
+        });
         return;
       case "resync":
         this.events.resync?.(m.paneId as string);
@@ -172,7 +213,9 @@ export class PaneHostClient implements PaneHostPort {
             if (m.ev === "hook") await this.events.hook?.(m as unknown as HostHook);
             else await this.events.exit?.(m as unknown as HostExit);
           } catch (e) {
-            this.log(`switchyard: handling the pane host's ${String(m.ev)} for ${String(m.paneId)} failed: ${(e as Error).message}`);
+            this.log(
+              `switchyard: handling the pane host's ${String(m.ev)} for ${String(m.paneId)} failed: ${(e as Error).message}`,
+            );
           }
           await this.conn?.request("ack", { seq }).catch(() => {});
         };

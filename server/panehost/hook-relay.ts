@@ -29,10 +29,13 @@ export function parseRelayLine(line: string): RelayedHook {
     throw new YardError("BAD_PARAMS", "the hook relay takes one JSON object per line");
   }
   const o = (v ?? {}) as Record<string, unknown>;
-  if (typeof o.paneId !== "string" || !/^pane[a-z0-9]{4,40}$/.test(o.paneId)) throw new YardError("BAD_PARAMS", "paneId is not a pane id");
+  if (typeof o.paneId !== "string" || !/^pane[a-z0-9]{4,40}$/.test(o.paneId))
+    throw new YardError("BAD_PARAMS", "paneId is not a pane id");
   if (typeof o.token !== "string" || o.token.length > 200) throw new YardError("UNAUTHORIZED", "no pane token");
-  if (typeof o.event !== "string" || !/^[A-Za-z]{1,64}$/.test(o.event)) throw new YardError("BAD_PARAMS", "event must be a hook event name");
-  if (!o.payload || typeof o.payload !== "object" || Array.isArray(o.payload)) throw new YardError("BAD_PARAMS", "payload must be a JSON object");
+  if (typeof o.event !== "string" || !/^[A-Za-z]{1,64}$/.test(o.event))
+    throw new YardError("BAD_PARAMS", "event must be a hook event name");
+  if (!o.payload || typeof o.payload !== "object" || Array.isArray(o.payload))
+    throw new YardError("BAD_PARAMS", "payload must be a JSON object");
   return { paneId: o.paneId, token: o.token, event: o.event, payload: o.payload as Record<string, unknown> };
 }
 
@@ -54,7 +57,8 @@ export async function listenHookRelay(file: string, accept: (hook: RelayedHook) 
       buf += chunk;
       const nl = buf.indexOf("\n");
       if (nl < 0) {
-        if (buf.length > MAX_LINE) answer({ ok: false, error: toWireError(new YardError("PAYLOAD_TOO_LARGE", "hook too large")) });
+        if (buf.length > MAX_LINE)
+          answer({ ok: false, error: toWireError(new YardError("PAYLOAD_TOO_LARGE", "hook too large")) });
         return;
       }
       try {

@@ -21,7 +21,20 @@ import { hashSecret, parsePaneToken, safeEqual } from "../security/token";
 import { paths } from "../config";
 import { listenHookRelay, type RelayedHook } from "./hook-relay";
 import { MirrorPool } from "./mirror-pool";
-import { checkPrivateDir, Conn, ensurePrivateDir, listenPrivateSocket, type HelloReply, hostPaths, loadHostSecret, type Msg, processAlive, PROTOCOL, secretMatches, type HostPaneStatus } from "./protocol";
+import {
+  checkPrivateDir,
+  Conn,
+  ensurePrivateDir,
+  listenPrivateSocket,
+  type HelloReply,
+  hostPaths,
+  loadHostSecret,
+  type Msg,
+  processAlive,
+  PROTOCOL,
+  secretMatches,
+  type HostPaneStatus,
+} from "./protocol";
 
 /** The PTY is paused while more than this many bytes are read but not parsed... */
 export const BACKPRESSURE_HIGH = 1024 * 1024;
@@ -44,8 +57,25 @@ const HELLO_MS = 5000;
 const FIRST_SERVER_MS = 30_000;
 
 type Deliverable =
-  | { seq: number; kind: "hook"; paneId: string; token: string; event: string; payload: Record<string, unknown>; at: number }
-  | { seq: number; kind: "exit"; paneId: string; exitCode: number | null; signal: number | null; at: number; screenError: string | null; stats: FlowStats };
+  | {
+      seq: number;
+      kind: "hook";
+      paneId: string;
+      token: string;
+      event: string;
+      payload: Record<string, unknown>;
+      at: number;
+    }
+  | {
+      seq: number;
+      kind: "exit";
+      paneId: string;
+      exitCode: number | null;
+      signal: number | null;
+      at: number;
+      screenError: string | null;
+      stats: FlowStats;
+    };
 
 interface HostPane {
   id: string;
@@ -129,7 +159,11 @@ export class PaneHost {
     this.log = opts.log ?? ((l) => console.log(`${new Date().toISOString()} ${l}`));
     this.secret = loadHostSecret(opts.home, true);
     this.pool = new MirrorPool(
-      { size: opts.workers ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)), screens: paths(opts.home).screens, log: this.log },
+      {
+        size: opts.workers ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
+        screens: paths(opts.home).screens,
+        log: this.log,
+      },
       { parsed: (id, total) => this.onParsed(id, total), fault: (id, f) => this.onFault(id, f) },
     );
   }
@@ -201,7 +235,8 @@ export class PaneHost {
     }
     this.idleSince ??= Date.now();
     const idleMs = this.opts.idleMs ?? 5000;
-    if (Date.now() - this.idleSince >= (this.served ? idleMs : Math.max(idleMs, FIRST_SERVER_MS))) void this.stop("idle");
+    if (Date.now() - this.idleSince >= (this.served ? idleMs : Math.max(idleMs, FIRST_SERVER_MS)))
+      void this.stop("idle");
   }
 
   /**
@@ -218,7 +253,8 @@ export class PaneHost {
       this.control?.close();
       this.relay?.close();
       rmSync(this.paths.socket, { force: true });
-      if (this.paths.socket !== path.join(this.paths.dir, "host.sock")) rmSync(path.dirname(this.paths.socket), { recursive: true, force: true });
+      if (this.paths.socket !== path.join(this.paths.dir, "host.sock"))
+        rmSync(path.dirname(this.paths.socket), { recursive: true, force: true });
       if (this.paths.relay) rmSync(this.paths.relay, { force: true });
       for (const c of [...this.controls]) c.end();
       this.server?.end();
@@ -237,7 +273,10 @@ export class PaneHost {
   private loadPending(): void {
     if (!existsSync(this.paths.pending)) return;
     try {
-      const saved = JSON.parse(readFileSync(this.paths.pending, "utf8")) as { deliverables: Deliverable[]; panes: Array<Pick<HostPane, "id" | "pid" | "cols" | "rows" | "meta">> };
+      const saved = JSON.parse(readFileSync(this.paths.pending, "utf8")) as {
+        deliverables: Deliverable[];
+        panes: Array<Pick<HostPane, "id" | "pid" | "cols" | "rows" | "meta">>;
+      };
       for (const p of saved.panes ?? []) {
         const rec = this.exitedRecord(p);
         rec.markExited();
@@ -254,7 +293,9 @@ export class PaneHost {
   private savePending(): void {
     if (!this.deliverables.length) return;
     const ids = new Set(this.deliverables.map((d) => d.paneId));
-    const panes = [...this.panes.values()].filter((p) => ids.has(p.id) && p.state === "exited").map((p) => ({ id: p.id, pid: p.pid, cols: p.cols, rows: p.rows, meta: p.meta }));
+    const panes = [...this.panes.values()]
+      .filter((p) => ids.has(p.id) && p.state === "exited")
+      .map((p) => ({ id: p.id, pid: p.pid, cols: p.cols, rows: p.rows, meta: p.meta }));
     writeFileSync(this.paths.pending, JSON.stringify({ deliverables: this.deliverables, panes }), { mode: 0o600 });
   }
 
@@ -264,9 +305,36 @@ export class PaneHost {
     return {
       exited,
       markExited,
-      id: p.id, proc: null, pid: p.pid, cols: p.cols, rows: p.rows, state: "exited", flow: null, high: 0, low: 0, backpressure: null, backpressurePauses: 0,
-      maxPendingBytes: 0, readBytes: 0, postedBytes: 0, parsedBytes: 0, chunks: [], chunkBytes: 0, subscribed: false, tail: null, activity: false,
-      activityTimer: null, lastActivitySent: 0, lastOutputAt: 0, tokenHash: "", meta: p.meta, killTimer: null, firstReadAt: null, lastParsedAt: null, parsedWaiters: [], faults: 0,
+      id: p.id,
+      proc: null,
+      pid: p.pid,
+      cols: p.cols,
+      rows: p.rows,
+      state: "exited",
+      flow: null,
+      high: 0,
+      low: 0,
+      backpressure: null,
+      backpressurePauses: 0,
+      maxPendingBytes: 0,
+      readBytes: 0,
+      postedBytes: 0,
+      parsedBytes: 0,
+      chunks: [],
+      chunkBytes: 0,
+      subscribed: false,
+      tail: null,
+      activity: false,
+      activityTimer: null,
+      lastActivitySent: 0,
+      lastOutputAt: 0,
+      tokenHash: "",
+      meta: p.meta,
+      killTimer: null,
+      firstReadAt: null,
+      lastParsedAt: null,
+      parsedWaiters: [],
+      faults: 0,
     };
   }
 
@@ -291,14 +359,26 @@ export class PaneHost {
           return;
         }
         if (m.protocol !== PROTOCOL) {
-          conn.replyError(id, new YardError("CONFLICT", `This pane host speaks protocol ${PROTOCOL}, the client ${String(m.protocol)}`, { protocol: PROTOCOL }));
+          conn.replyError(
+            id,
+            new YardError("CONFLICT", `This pane host speaks protocol ${PROTOCOL}, the client ${String(m.protocol)}`, {
+              protocol: PROTOCOL,
+            }),
+          );
           conn.end();
           return;
         }
         const wanted = m.role === "server" ? "server" : "control";
         if (wanted === "server") {
           if (this.server && !this.server.closed && processAlive(this.serverPid) && this.serverPid !== m.pid) {
-            conn.replyError(id, new YardError("CONFLICT", `Another Switchyard server (pid ${this.serverPid}) is attached to this pane host`, { pid: this.serverPid }));
+            conn.replyError(
+              id,
+              new YardError(
+                "CONFLICT",
+                `Another Switchyard server (pid ${this.serverPid}) is attached to this pane host`,
+                { pid: this.serverPid },
+              ),
+            );
             conn.end();
             return;
           }
@@ -345,11 +425,25 @@ export class PaneHost {
   }
 
   private helloReply(): HelloReply {
-    return { hostPid: process.pid, protocol: PROTOCOL, startedAt: this.startedAt, serving: this.serving, panes: [...this.panes.values()].map((p) => this.status(p)) };
+    return {
+      hostPid: process.pid,
+      protocol: PROTOCOL,
+      startedAt: this.startedAt,
+      serving: this.serving,
+      panes: [...this.panes.values()].map((p) => this.status(p)),
+    };
   }
 
   private status(p: HostPane): HostPaneStatus {
-    return { paneId: p.id, pid: p.pid, cols: p.cols, rows: p.rows, state: p.state, readBytes: p.readBytes, meta: p.meta };
+    return {
+      paneId: p.id,
+      pid: p.pid,
+      cols: p.cols,
+      rows: p.rows,
+      state: p.state,
+      readBytes: p.readBytes,
+      meta: p.meta,
+    };
   }
 
   private pane(id: unknown): HostPane {
@@ -360,14 +454,19 @@ export class PaneHost {
 
   private runningPane(id: unknown): HostPane {
     const p = this.pane(id);
-    if (p.state !== "running") throw new YardError("PANE_EXITED", `Pane ${p.id} has exited`, { paneId: p.id, state: p.state });
+    if (p.state !== "running")
+      throw new YardError("PANE_EXITED", `Pane ${p.id} has exited`, { paneId: p.id, state: p.state });
     return p;
   }
 
   /** A pane whose mirror is still in its worker (running, or exiting before the final screen is saved). */
   private mirrored(id: unknown): HostPane {
     const p = this.pane(id);
-    if (p.state === "exited") throw new YardError("PANE_EXITED", `Pane ${p.id} has exited; its final screen is saved`, { paneId: p.id, state: p.state });
+    if (p.state === "exited")
+      throw new YardError("PANE_EXITED", `Pane ${p.id} has exited; its final screen is saved`, {
+        paneId: p.id,
+        state: p.state,
+      });
     this.flushPane(p);
     return p;
   }
@@ -375,7 +474,8 @@ export class PaneHost {
   private async handle(conn: Conn, role: "server" | "control", m: Msg): Promise<unknown> {
     const op = m.op as string;
     await this.poolReady; // (every request, so they stay in arrival order)
-    if (role === "control" && !["status", "list", "shutdown", "stats"].includes(op)) throw new YardError("FORBIDDEN", `A control connection cannot ${op}`);
+    if (role === "control" && !["status", "list", "shutdown", "stats"].includes(op))
+      throw new YardError("FORBIDDEN", `A control connection cannot ${op}`);
     switch (op) {
       case "status":
         return {
@@ -387,13 +487,18 @@ export class PaneHost {
           undelivered: this.deliverables.length,
           hooksQueued: this.deliverables.filter((d) => d.kind === "hook").length,
           /** What waits for a server, oldest first. */
-          queue: this.deliverables.map((d) => ({ paneId: d.paneId, kind: d.kind, ...(d.kind === "hook" ? { event: d.event } : { exitCode: d.exitCode }) })),
+          queue: this.deliverables.map((d) => ({
+            paneId: d.paneId,
+            kind: d.kind,
+            ...(d.kind === "hook" ? { event: d.event } : { exitCode: d.exitCode }),
+          })),
           serving: this.serving,
         };
       case "list":
         return { panes: [...this.panes.values()].map((p) => this.status(p)) };
       case "serving":
-        if (typeof m.url !== "string" || typeof m.port !== "number" || typeof m.host !== "string") throw new YardError("BAD_PARAMS", "serving needs url, host and port");
+        if (typeof m.url !== "string" || typeof m.port !== "number" || typeof m.host !== "string")
+          throw new YardError("BAD_PARAMS", "serving needs url, host and port");
         this.serving = { url: m.url, host: m.host, port: m.port };
         return {};
       case "ready": {
@@ -423,7 +528,15 @@ export class PaneHost {
         const p = this.runningPane(m.paneId);
         const cols = m.cols as number;
         const rows = m.rows as number;
-        if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 2 || rows < 1 || cols > 10_000 || rows > 10_000) throw new YardError("BAD_PARAMS", "bad size");
+        if (
+          !Number.isInteger(cols) ||
+          !Number.isInteger(rows) ||
+          cols < 2 ||
+          rows < 1 ||
+          cols > 10_000 ||
+          rows > 10_000
+        )
+          throw new YardError("BAD_PARAMS", "bad size");
         this.flushPane(p); // the output read so far is parsed at the old size, as a terminal would
         p.proc!.resize(cols, rows);
         this.pool.resize(p.id, cols, rows);
@@ -438,7 +551,11 @@ export class PaneHost {
       }
       case "read": {
         const p = this.mirrored(m.paneId);
-        const r = await this.pool.request<{ text: string; cursor: number; start: number; dropped: unknown }>(p.id, "read", { mode: m.mode, lines: m.lines, cursor: m.cursor, reader: m.reader });
+        const r = await this.pool.request<{ text: string; cursor: number; start: number; dropped: unknown }>(
+          p.id,
+          "read",
+          { mode: m.mode, lines: m.lines, cursor: m.cursor, reader: m.reader },
+        );
         const { text, ...rest } = r;
         return { $body: { field: "text", data: text }, result: rest };
       }
@@ -468,7 +585,10 @@ export class PaneHost {
         if (typeof m.untilParsed === "number" && p.parsedBytes < m.untilParsed && p.state !== "exited") {
           const target = m.untilParsed;
           await new Promise<void>((resolve, reject) => {
-            const timer = setTimeout(() => reject(new YardError("TIMEOUT", `pane ${p.id} parsed ${p.parsedBytes} of ${target} bytes`)), typeof m.timeoutMs === "number" ? m.timeoutMs : 30_000);
+            const timer = setTimeout(
+              () => reject(new YardError("TIMEOUT", `pane ${p.id} parsed ${p.parsedBytes} of ${target} bytes`)),
+              typeof m.timeoutMs === "number" ? m.timeoutMs : 30_000,
+            );
             p.parsedWaiters.push({ bytes: target, resolve: () => (clearTimeout(timer), resolve()) });
           });
         }
@@ -476,7 +596,13 @@ export class PaneHost {
       }
       case "shutdown":
         // Answer first; the stop (and the process exit) follow.
-        setImmediate(() => void this.stop(`shutdown requested by ${role}`, { stopPanes: m.stopPanes !== false, graceMs: typeof m.graceMs === "number" ? m.graceMs : 1000 }));
+        setImmediate(
+          () =>
+            void this.stop(`shutdown requested by ${role}`, {
+              stopPanes: m.stopPanes !== false,
+              graceMs: typeof m.graceMs === "number" ? m.graceMs : 1000,
+            }),
+        );
         return { stopping: this.running().length };
       case "bye":
         if (role === "server" && this.server === conn) this.serverGone();
@@ -495,13 +621,16 @@ export class PaneHost {
     if (typeof id !== "string" || !/^pane[a-z0-9]{4,40}$/.test(id)) throw new YardError("BAD_PARAMS", "bad pane id");
     if (this.panes.has(id)) throw new YardError("CONFLICT", `The pane host already has pane ${id}`);
     const argv = m.argv;
-    if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a) => typeof a === "string")) throw new YardError("BAD_PARAMS", "argv must be a non-empty array of strings");
+    if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a) => typeof a === "string"))
+      throw new YardError("BAD_PARAMS", "argv must be a non-empty array of strings");
     const env = m.env as Record<string, string>;
-    if (!env || typeof env !== "object" || !Object.values(env).every((v) => typeof v === "string")) throw new YardError("BAD_PARAMS", "env must map names to strings");
+    if (!env || typeof env !== "object" || !Object.values(env).every((v) => typeof v === "string"))
+      throw new YardError("BAD_PARAMS", "env must map names to strings");
     const cols = m.cols as number;
     const rows = m.rows as number;
     const scrollback = m.scrollback as number;
-    if (![cols, rows, scrollback].every((n) => Number.isInteger(n) && n > 0)) throw new YardError("BAD_PARAMS", "cols, rows and scrollback must be positive whole numbers");
+    if (![cols, rows, scrollback].every((n) => Number.isInteger(n) && n > 0))
+      throw new YardError("BAD_PARAMS", "cols, rows and scrollback must be positive whole numbers");
     const bp = (m.backpressure ?? {}) as { highBytes?: number; lowBytes?: number };
     const high = bp.highBytes ?? BACKPRESSURE_HIGH;
     const low = bp.lowBytes ?? BACKPRESSURE_LOW;
@@ -509,7 +638,14 @@ export class PaneHost {
     let proc: pty.IPty;
     try {
       // Raw bytes: the mirror decodes UTF-8 itself.
-      proc = pty.spawn(argv[0] as string, (argv as string[]).slice(1), { name: "xterm-256color", cols, rows, cwd: m.cwd as string, env, encoding: null });
+      proc = pty.spawn(argv[0] as string, (argv as string[]).slice(1), {
+        name: "xterm-256color",
+        cols,
+        rows,
+        cwd: m.cwd as string,
+        env,
+        encoding: null,
+      });
     } catch (e) {
       throw new YardError("BAD_PARAMS", `Could not start ${String(argv[0])}: ${(e as Error).message}`, { argv });
     }
@@ -549,7 +685,8 @@ export class PaneHost {
     }
     if (p.subscribed && this.server) {
       if (this.server.socket.writableLength > SERVER_BUFFER_MAX) this.overflowed.add(p.id);
-      else if (!this.overflowed.has(p.id)) this.server.send({ ev: "output", paneId: p.id, offset }, { field: "data", data: chunk });
+      else if (!this.overflowed.has(p.id))
+        this.server.send({ ev: "output", paneId: p.id, offset }, { field: "data", data: chunk });
     }
     p.tail = incompleteUtf8Tail(chunk);
     p.lastOutputAt = Date.now();
@@ -702,7 +839,16 @@ export class PaneHost {
     p.parsedWaiters = [];
     p.markExited();
     this.log(`${p.id} exited (code ${exitCode}, signal ${signal ?? 0})`);
-    const d: Deliverable = { seq: ++this.seq, kind: "exit", paneId: p.id, exitCode, signal: signal || null, at: Date.now(), screenError, stats };
+    const d: Deliverable = {
+      seq: ++this.seq,
+      kind: "exit",
+      paneId: p.id,
+      exitCode,
+      signal: signal || null,
+      at: Date.now(),
+      screenError,
+      stats,
+    };
     this.deliverables.push(d);
     if (this.serverReady) this.deliver(d);
   }
@@ -710,11 +856,27 @@ export class PaneHost {
   private onRelayedHook(h: RelayedHook): void {
     const p = this.panes.get(h.paneId);
     const parsed = parsePaneToken(h.token);
-    if (!p || p.state === "exited" || !parsed || parsed.paneId !== p.id || !p.tokenHash || !safeEqual(hashSecret(parsed.secret), p.tokenHash)) {
+    if (
+      !p ||
+      p.state === "exited" ||
+      !parsed ||
+      parsed.paneId !== p.id ||
+      !p.tokenHash ||
+      !safeEqual(hashSecret(parsed.secret), p.tokenHash)
+    ) {
       throw new YardError("UNAUTHORIZED", "This pane token is not valid for a pane this host runs");
     }
-    if (this.deliverables.length >= MAX_QUEUED_HOOKS) throw new YardError("RATE_LIMITED", "The pane host's hook queue is full");
-    const d: Deliverable = { seq: ++this.seq, kind: "hook", paneId: h.paneId, token: h.token, event: h.event, payload: h.payload, at: Date.now() };
+    if (this.deliverables.length >= MAX_QUEUED_HOOKS)
+      throw new YardError("RATE_LIMITED", "The pane host's hook queue is full");
+    const d: Deliverable = {
+      seq: ++this.seq,
+      kind: "hook",
+      paneId: h.paneId,
+      token: h.token,
+      event: h.event,
+      payload: h.payload,
+      at: Date.now(),
+    };
     this.deliverables.push(d);
     if (this.serverReady) this.deliver(d);
   }

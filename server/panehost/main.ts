@@ -16,11 +16,18 @@ if (!home) {
   process.exit(2);
 }
 const envInt = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
-const host = new PaneHost({ home, idleMs: envInt("YARD_HOST_IDLE_MS"), workers: envInt("YARD_HOST_WORKERS"), onStopped: () => process.exit(0) });
+const host = new PaneHost({
+  home,
+  idleMs: envInt("YARD_HOST_IDLE_MS"),
+  workers: envInt("YARD_HOST_WORKERS"),
+  onStopped: () => process.exit(0),
+});
 
 // A bug in one handler must not take every agent down with the host.
 process.on("uncaughtException", (e) => console.error(`${new Date().toISOString()} uncaught: ${e.stack ?? e}`));
-process.on("unhandledRejection", (e) => console.error(`${new Date().toISOString()} unhandled rejection: ${(e as Error)?.stack ?? e}`));
+process.on("unhandledRejection", (e) =>
+  console.error(`${new Date().toISOString()} unhandled rejection: ${(e as Error)?.stack ?? e}`),
+);
 process.on("SIGHUP", () => {}); // no controlling terminal to lose; never die of it
 for (const sig of ["SIGTERM", "SIGINT"] as const) {
   process.on(sig, () => {

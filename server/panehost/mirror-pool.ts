@@ -15,7 +15,9 @@ import { fromWireError } from "./protocol";
 import type { WorkerIn, WorkerOut } from "./worker-messages";
 
 /** Bundled (server/dist/panehost.mjs): the worker's own bundle; from source: a boot file that registers tsx first. */
-const BOOT = import.meta.url.endsWith(".mjs") ? new URL("./mirror-worker.mjs", import.meta.url) : new URL("./worker-boot.mjs", import.meta.url);
+const BOOT = import.meta.url.endsWith(".mjs")
+  ? new URL("./mirror-worker.mjs", import.meta.url)
+  : new URL("./worker-boot.mjs", import.meta.url);
 
 export interface PoolEvents {
   /** Total bytes of the pane parsed so far. */
@@ -44,7 +46,10 @@ export class MirrorPool {
   private readonly slots: Slot[] = [];
   private readonly where = new Map<string, Slot>();
   private readonly specs = new Map<string, MirrorSpec>();
-  private readonly pending = new Map<number, { slot: Slot; resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { slot: Slot; resolve: (v: unknown) => void; reject: (e: Error) => void }
+  >();
   private nextRid = 1;
   private closing = false;
   /** Bundled: the worker bundle's text when the host started (null from source). */
@@ -68,13 +73,18 @@ export class MirrorPool {
     } catch {
       /* removed: use the copy */
     }
-    const copy = new URL(`./.mirror-worker-${createHash("sha256").update(this.code).digest("hex").slice(0, 16)}.mjs`, BOOT);
+    const copy = new URL(
+      `./.mirror-worker-${createHash("sha256").update(this.code).digest("hex").slice(0, 16)}.mjs`,
+      BOOT,
+    );
     if (!existsSync(copy)) {
       const tmp = `${fileURLToPath(copy)}.${process.pid}.tmp`;
       writeFileSync(tmp, this.code);
       renameSync(tmp, copy);
     }
-    this.opts.log(`the mirror worker bundle changed since this host started; new workers run the copy ${fileURLToPath(copy)}`);
+    this.opts.log(
+      `the mirror worker bundle changed since this host started; new workers run the copy ${fileURLToPath(copy)}`,
+    );
     return copy;
   }
 
@@ -95,7 +105,9 @@ export class MirrorPool {
 
   /** A worker died (a bug): its panes get fresh, empty mirrors in a new worker, and a fault each. */
   private replace(dead: Slot, code: number): void {
-    this.opts.log(`mirror worker exited with code ${code}; replacing it (${dead.panes.size} panes lose their screen history)`);
+    this.opts.log(
+      `mirror worker exited with code ${code}; replacing it (${dead.panes.size} panes lose their screen history)`,
+    );
     this.slots.splice(this.slots.indexOf(dead), 1);
     for (const [rid, p] of this.pending) {
       if (p.slot !== dead) continue;

@@ -100,7 +100,8 @@ port.on("message", (m: WorkerIn) => {
         cols: m.cols,
         rows: m.rows,
         scrollback: m.scrollback,
-        onFault: (error) => post({ t: "fault", id: m.id, message: error.message, name: error.name, count: mirror.faults }),
+        onFault: (error) =>
+          post({ t: "fault", id: m.id, message: error.message, name: error.name, count: mirror.faults }),
       });
       mirror.onWriteParsed(() => markParsed(m.id));
       mirrors.set(m.id, { mirror, written: 0 });

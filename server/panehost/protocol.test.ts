@@ -53,7 +53,10 @@ describe("frames", () => {
 
 describe("host paths", () => {
   it("keep the control socket in the data dir, or in a private temp dir of its own when that path is too long", () => {
-    expect(hostPaths("/home/u/.local/share/switchyard")).toMatchObject({ socket: "/home/u/.local/share/switchyard/host/host.sock", relay: "/home/u/.local/share/switchyard/run/hook.sock" });
+    expect(hostPaths("/home/u/.local/share/switchyard")).toMatchObject({
+      socket: "/home/u/.local/share/switchyard/host/host.sock",
+      relay: "/home/u/.local/share/switchyard/run/hook.sock",
+    });
     const long = `/var/tmp/${"d".repeat(100)}`;
     const a = hostPaths(long);
     expect(a.socket.startsWith(os.tmpdir())).toBe(true);
@@ -65,7 +68,12 @@ describe("host paths", () => {
 });
 
 describe("hook relay lines", () => {
-  const ok = { paneId: "paneabcd1234", token: "yp_paneabcd1234_" + "a".repeat(32), event: "Stop", payload: { hook_event_name: "Stop" } };
+  const ok = {
+    paneId: "paneabcd1234",
+    token: "yp_paneabcd1234_" + "a".repeat(32),
+    event: "Stop",
+    payload: { hook_event_name: "Stop" },
+  };
   it("accept a pane's hook", () => {
     expect(parseRelayLine(JSON.stringify(ok))).toEqual(ok);
   });

@@ -36,7 +36,13 @@ export function hostPaths(home: string) {
      * The control socket. A data dir whose path is too long for a socket address gets it in a
      * private directory of its own under the temp dir instead (checked before every use).
      */
-    socket: socketPathFits(socket) ? socket : path.join(os.tmpdir(), `yard-host-${process.getuid?.() ?? 0}-${createHash("sha256").update(path.resolve(home)).digest("hex").slice(0, 16)}`, "host.sock"),
+    socket: socketPathFits(socket)
+      ? socket
+      : path.join(
+          os.tmpdir(),
+          `yard-host-${process.getuid?.() ?? 0}-${createHash("sha256").update(path.resolve(home)).digest("hex").slice(0, 16)}`,
+          "host.sock",
+        ),
     pid: path.join(dir, "host.pid"),
     secret: path.join(dir, "secret"),
     log: path.join(dir, "host.log"),
@@ -67,7 +73,8 @@ export function loadHostSecret(home: string, create: boolean): string {
     const s = readFileSync(p.secret, "utf8").trim();
     if (/^[A-Za-z0-9_-]{32,}$/.test(s)) return s;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT" || !create) throw new YardError("PANE_HOST_UNAVAILABLE", `No pane host secret in ${p.dir}`, { home });
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT" || !create)
+      throw new YardError("PANE_HOST_UNAVAILABLE", `No pane host secret in ${p.dir}`, { home });
   }
   if (!create) throw new YardError("PANE_HOST_UNAVAILABLE", `The pane host secret in ${p.dir} is malformed`, { home });
   ensurePrivateDir(p.dir);
@@ -136,11 +143,20 @@ export interface Body {
 }
 
 export function encodeFrame(msg: Msg, body?: Body): Buffer {
-  const bodyBuf = body === undefined ? null : typeof body.data === "string" ? Buffer.from(body.data, "utf8") : body.data;
-  const header = Buffer.from(JSON.stringify(body ? { ...msg, $b: body.field, $t: typeof body.data === "string" ? "s" : "b" } : msg), "utf8");
+  const bodyBuf =
+    body === undefined ? null : typeof body.data === "string" ? Buffer.from(body.data, "utf8") : body.data;
+  const header = Buffer.from(
+    JSON.stringify(body ? { ...msg, $b: body.field, $t: typeof body.data === "string" ? "s" : "b" } : msg),
+    "utf8",
+  );
   const bodyLen = bodyBuf?.length ?? 0;
   const total = 4 + header.length + bodyLen;
-  if (total > MAX_FRAME) throw new YardError("PAYLOAD_TOO_LARGE", `A pane host frame of ${total} bytes is over the ${MAX_FRAME} byte limit`, { bytes: total });
+  if (total > MAX_FRAME)
+    throw new YardError(
+      "PAYLOAD_TOO_LARGE",
+      `A pane host frame of ${total} bytes is over the ${MAX_FRAME} byte limit`,
+      { bytes: total },
+    );
   const out = Buffer.allocUnsafe(8 + header.length + bodyLen);
   out.writeUInt32BE(total, 0);
   out.writeUInt32BE(header.length, 4);
@@ -203,7 +219,8 @@ function decodeFrame(frame: Buffer): Msg {
   const hlen = frame.readUInt32BE(0);
   if (hlen > MAX_HEADER || 4 + hlen > frame.length) throw new YardError("BAD_PARAMS", "bad pane host frame header");
   const msg = JSON.parse(frame.toString("utf8", 4, 4 + hlen)) as unknown;
-  if (!msg || typeof msg !== "object" || Array.isArray(msg)) throw new YardError("BAD_PARAMS", "a pane host frame must hold an object");
+  if (!msg || typeof msg !== "object" || Array.isArray(msg))
+    throw new YardError("BAD_PARAMS", "a pane host frame must hold an object");
   const m = msg as Msg;
   const field = m.$b;
   if (typeof field === "string") {
@@ -235,7 +252,11 @@ export function toWireError(e: unknown): WireError {
 
 export function fromWireError(w: unknown): YardError {
   const e = (w ?? {}) as Partial<WireError>;
-  return new YardError(isErrorCode(e.code) ? e.code : "INTERNAL", typeof e.message === "string" ? e.message : "pane host error", e.details ?? undefined);
+  return new YardError(
+    isErrorCode(e.code) ? e.code : "INTERNAL",
+    typeof e.message === "string" ? e.message : "pane host error",
+    e.details ?? undefined,
+  );
 }
 
 // ---- one connection ----------------------------------------------------------------------
@@ -315,14 +336,23 @@ export class Conn {
   }
 
   request<T = unknown>(op: string, args: Msg = {}, opts: { body?: Body; timeoutMs?: number } = {}): Promise<T> {
-    if (this.socket.destroyed) return Promise.reject(new YardError("PANE_HOST_UNAVAILABLE", "The pane host is not connected"));
+    if (this.socket.destroyed)
+      return Promise.reject(new YardError("PANE_HOST_UNAVAILABLE", "The pane host is not connected"));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const timeoutMs = opts.timeoutMs ?? 30_000;
-      const timer = timeoutMs > 0 ? setTimeout(() => {
-        this.pending.delete(id);
-        reject(new YardError("TIMEOUT", `The pane host did not answer ${op} within ${timeoutMs} ms`, { op, timeoutMs }));
-      }, timeoutMs) : null;
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(() => {
+              this.pending.delete(id);
+              reject(
+                new YardError("TIMEOUT", `The pane host did not answer ${op} within ${timeoutMs} ms`, {
+                  op,
+                  timeoutMs,
+                }),
+              );
+            }, timeoutMs)
+          : null;
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
       try {
         this.send({ id, op, ...args }, opts.body);
@@ -375,7 +405,10 @@ export function connectSocket(file: string, timeoutMs = 5000): Promise<net.Socke
 }
 
 /** A control connection for the CLI and tests: hello as `control`, then requests. */
-export async function connectControl(home: string, opts: { timeoutMs?: number } = {}): Promise<{ conn: Conn; hello: HelloReply }> {
+export async function connectControl(
+  home: string,
+  opts: { timeoutMs?: number } = {},
+): Promise<{ conn: Conn; hello: HelloReply }> {
   const secret = loadHostSecret(home, false);
   const file = hostPaths(home).socket;
   checkPrivateDir(path.dirname(file));
@@ -383,11 +416,17 @@ export async function connectControl(home: string, opts: { timeoutMs?: number } 
   try {
     socket = await connectSocket(file, opts.timeoutMs);
   } catch (e) {
-    throw new YardError("PANE_HOST_UNAVAILABLE", `No pane host is running for ${home} (${(e as Error).message})`, { home });
+    throw new YardError("PANE_HOST_UNAVAILABLE", `No pane host is running for ${home} (${(e as Error).message})`, {
+      home,
+    });
   }
   const conn = new Conn(socket);
   try {
-    const hello = await conn.request<HelloReply>("hello", { secret, role: "control", pid: process.pid, protocol: PROTOCOL }, { timeoutMs: opts.timeoutMs ?? 5000 });
+    const hello = await conn.request<HelloReply>(
+      "hello",
+      { secret, role: "control", pid: process.pid, protocol: PROTOCOL },
+      { timeoutMs: opts.timeoutMs ?? 5000 },
+    );
     return { conn, hello };
   } catch (e) {
     conn.destroy();

@@ -12,7 +12,13 @@ export type WorkerIn =
   | { t: "create"; id: string; cols: number; rows: number; scrollback: number }
   | { t: "write"; id: string; data: ArrayBuffer }
   | { t: "resize"; id: string; cols: number; rows: number }
-  | { t: "req"; rid: number; id: string; op: "read" | "snapshot" | "modes" | "finalize" | "count"; args: Record<string, unknown> }
+  | {
+      t: "req";
+      rid: number;
+      id: string;
+      op: "read" | "snapshot" | "modes" | "finalize" | "count";
+      args: Record<string, unknown>;
+    }
   | { t: "dispose"; id: string };
 
 export type WorkerOut =

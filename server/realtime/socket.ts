@@ -6,10 +6,23 @@
 // subscribed clients.
 import http from "node:http";
 import { Server, type Socket } from "socket.io";
-import { type Ack, type ClientToServerEvents, errorReply, parseSocketInput, type ServerToClientEvents } from "../contracts/socket";
+import {
+  type Ack,
+  type ClientToServerEvents,
+  errorReply,
+  parseSocketInput,
+  type ServerToClientEvents,
+} from "../contracts/socket";
 import { YardError } from "../core/errors";
 import type { YardEvent } from "../core/events/journal";
-import { authenticate, checkHost, checkSocketOrigin, type GuardConfig, keylessSession, type Refusal } from "../security/guard";
+import {
+  authenticate,
+  checkHost,
+  checkSocketOrigin,
+  type GuardConfig,
+  keylessSession,
+  type Refusal,
+} from "../security/guard";
 import { SESSION_KEY_HEADER, SESSION_KEY_QUERY } from "../security/session-key";
 import { SessionStore } from "../security/sessions";
 import type { Services } from "../services";
@@ -48,12 +61,20 @@ function handshakeKey(req: http.IncomingMessage): string | undefined {
  * pane token gets in.
  */
 function admit(req: http.IncomingMessage, guard: GuardConfig): Admitted | Refusal {
-  const refusal = checkHost(req.headers.host, guard) ?? checkSocketOrigin(req.headers.origin, req.headers.host, req.headers["sec-fetch-site"] as string | undefined);
+  const refusal =
+    checkHost(req.headers.host, guard) ??
+    checkSocketOrigin(req.headers.origin, req.headers.host, req.headers["sec-fetch-site"] as string | undefined);
   if (refusal) return refusal;
-  const credentials = { authorization: req.headers.authorization, cookie: req.headers.cookie, sessionKey: handshakeKey(req) };
+  const credentials = {
+    authorization: req.headers.authorization,
+    cookie: req.headers.cookie,
+    sessionKey: handshakeKey(req),
+  };
   const principal = authenticate(credentials, guard);
   if (!principal || principal.kind !== "admin") {
-    const message = keylessSession(credentials, guard) ? "This browser's session key is missing or stale: open the login link again" : "This board needs its login token";
+    const message = keylessSession(credentials, guard)
+      ? "This browser's session key is missing or stale: open the login link again"
+      : "This board needs its login token";
     return { status: 401, code: "UNAUTHORIZED", message };
   }
   return { ok: true, session: principal.session, key: principal.session ? credentials.sessionKey : undefined };
@@ -61,10 +82,23 @@ function admit(req: http.IncomingMessage, guard: GuardConfig): Admitted | Refusa
 
 /** A refused handshake's answer, in the shape tRPC errors have (the status says it too). */
 function refusalBody(r: Refusal): string {
-  return JSON.stringify({ error: { message: r.message, code: r.status === 401 ? -32001 : -32003, data: { code: r.code, httpStatus: r.status, yard: { code: r.code, message: r.message, details: null, retryable: false } } } });
+  return JSON.stringify({
+    error: {
+      message: r.message,
+      code: r.status === 401 ? -32001 : -32003,
+      data: {
+        code: r.code,
+        httpStatus: r.status,
+        yard: { code: r.code, message: r.message, details: null, retryable: false },
+      },
+    },
+  });
 }
 
-export function attachRealtime(server: http.Server, opts: { services: Services; guard: GuardConfig; sessions: SessionStore }): Realtime {
+export function attachRealtime(
+  server: http.Server,
+  opts: { services: Services; guard: GuardConfig; sessions: SessionStore },
+): Realtime {
   const io: YardServer = new Server(server, {
     path: "/socket.io",
     serveClient: false,
@@ -90,7 +124,10 @@ export function attachRealtime(server: http.Server, opts: { services: Services; 
     } else {
       // A WebSocket upgrade: answer on the raw socket and close it at once.
       const socket = req.socket;
-      if (socket.writable) socket.write(`HTTP/1.1 ${a.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      if (socket.writable)
+        socket.write(
+          `HTTP/1.1 ${a.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
       socket.destroy();
     }
     next(new Error(a.code));
@@ -106,7 +143,8 @@ export function attachRealtime(server: http.Server, opts: { services: Services; 
   });
 
   const stopRevocations = opts.sessions.onRevoked((hash) => {
-    for (const s of io.sockets.sockets.values()) if (s.data.session && SessionStore.hash(s.data.session) === hash) s.disconnect(true);
+    for (const s of io.sockets.sockets.values())
+      if (s.data.session && SessionStore.hash(s.data.session) === hash) s.disconnect(true);
   });
 
   io.on("connection", (socket) => {
@@ -132,20 +170,24 @@ export function attachRealtime(server: http.Server, opts: { services: Services; 
       } catch (e) {
         return reply(errorReply(e)); // a malformed subscription subscribes to nothing
       }
-      if (unsubscribers.length >= 64) return reply(errorReply(new YardError("RATE_LIMITED", "A socket takes at most 64 event subscriptions")));
+      if (unsubscribers.length >= 64)
+        return reply(errorReply(new YardError("RATE_LIMITED", "A socket takes at most 64 event subscriptions")));
       // Subscribed first, the head read after: an event appended in between is held in `pending`
       // and sent below, never lost.
       const pending: YardEvent[] = [];
       let replaying = true;
       let last = -1;
       unsubscribers.push(
-        opts.services.journal.subscribe((e) => {
-          if (replaying) pending.push(e);
-          else if (e.seq > last) {
-            last = e.seq;
-            socket.emit("event", e);
-          }
-        }, { ...query, since: undefined }),
+        opts.services.journal.subscribe(
+          (e) => {
+            if (replaying) pending.push(e);
+            else if (e.seq > last) {
+              last = e.seq;
+              socket.emit("event", e);
+            }
+          },
+          { ...query, since: undefined },
+        ),
       );
       last = query.since ?? (await opts.services.journal.head());
       const head = last;

@@ -122,11 +122,15 @@ export function wireTerminals(socket: YardSocket, services: Services) {
       const attached = await services.panes.attach(paneId, listenerFor(v));
       if (generation.get(paneId) !== gen || !socket.connected) {
         attached.detach();
-        return reply({ ok: false, error: { code: "CONFLICT", message: "superseded by a newer attach or a detach", details: null } });
+        return reply({
+          ok: false,
+          error: { code: "CONFLICT", message: "superseded by a newer attach or a detach", details: null },
+        });
       }
       v.detach = attached.detach;
       viewers.set(paneId, v);
-      if (attached.pane.lifecycle === "done" || attached.pane.lifecycle === "exited") void services.panes.markSeen(paneId).catch(() => {});
+      if (attached.pane.lifecycle === "done" || attached.pane.lifecycle === "exited")
+        void services.panes.markSeen(paneId).catch(() => {});
       reply({ ok: true, snapshot: attached.snapshot, pane: attached.pane });
     } catch (e) {
       reply(errorReply(e));

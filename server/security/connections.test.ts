@@ -4,13 +4,20 @@
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConnectionLimiter, connectionCapsFrom, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_TOTAL } from "./connections";
+import {
+  ConnectionLimiter,
+  connectionCapsFrom,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_TOTAL,
+} from "./connections";
 
 const servers: http.Server[] = [];
 const clients: net.Socket[] = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) c.destroy();
-  await Promise.all(servers.splice(0).map((s) => new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r())))));
+  await Promise.all(
+    servers.splice(0).map((s) => new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r())))),
+  );
 });
 
 /** A server whose /hold requests stay unanswered until `release()`. */
@@ -23,7 +30,11 @@ async function serve(limiter: ConnectionLimiter) {
   limiter.watch(srv);
   servers.push(srv);
   await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  return { port: (srv.address() as AddressInfo).port, held: () => held.length, release: () => held.splice(0).forEach((r) => r.end("done")) };
+  return {
+    port: (srv.address() as AddressInfo).port,
+    held: () => held.length,
+    release: () => held.splice(0).forEach((r) => r.end("done")),
+  };
 }
 
 /** A connected client that sends `request` (or nothing); `closed` settles when the server ends it. */
@@ -46,9 +57,18 @@ const until = async (probe: () => boolean) => {
 
 describe("ConnectionLimiter", () => {
   it("reads its caps from the environment, with defaults", () => {
-    expect(connectionCapsFrom({})).toEqual({ perListener: DEFAULT_MAX_CONNECTIONS, total: DEFAULT_MAX_CONNECTIONS_TOTAL });
-    expect(connectionCapsFrom({ YARD_MAX_CONNECTIONS: "8", YARD_MAX_CONNECTIONS_TOTAL: "12" })).toEqual({ perListener: 8, total: 12 });
-    expect(connectionCapsFrom({ YARD_MAX_CONNECTIONS: "0", YARD_MAX_CONNECTIONS_TOTAL: "lots" })).toEqual({ perListener: DEFAULT_MAX_CONNECTIONS, total: DEFAULT_MAX_CONNECTIONS_TOTAL });
+    expect(connectionCapsFrom({})).toEqual({
+      perListener: DEFAULT_MAX_CONNECTIONS,
+      total: DEFAULT_MAX_CONNECTIONS_TOTAL,
+    });
+    expect(connectionCapsFrom({ YARD_MAX_CONNECTIONS: "8", YARD_MAX_CONNECTIONS_TOTAL: "12" })).toEqual({
+      perListener: 8,
+      total: 12,
+    });
+    expect(connectionCapsFrom({ YARD_MAX_CONNECTIONS: "0", YARD_MAX_CONNECTIONS_TOTAL: "lots" })).toEqual({
+      perListener: DEFAULT_MAX_CONNECTIONS,
+      total: DEFAULT_MAX_CONNECTIONS_TOTAL,
+    });
   });
 
   it("closes the oldest idle connection to admit a new one, and never a busy one", async () => {

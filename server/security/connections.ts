@@ -20,10 +20,14 @@ export interface ConnectionCaps {
   total: number;
 }
 
-const positive = (v: string | undefined, fallback: number) => (v !== undefined && /^\d+$/.test(v.trim()) && Number(v) >= 1 ? Number(v) : fallback);
+const positive = (v: string | undefined, fallback: number) =>
+  v !== undefined && /^\d+$/.test(v.trim()) && Number(v) >= 1 ? Number(v) : fallback;
 
 export function connectionCapsFrom(env: Record<string, string | undefined> = process.env): ConnectionCaps {
-  return { perListener: positive(env.YARD_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS), total: positive(env.YARD_MAX_CONNECTIONS_TOTAL, DEFAULT_MAX_CONNECTIONS_TOTAL) };
+  return {
+    perListener: positive(env.YARD_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS),
+    total: positive(env.YARD_MAX_CONNECTIONS_TOTAL, DEFAULT_MAX_CONNECTIONS_TOTAL),
+  };
 }
 
 interface Conn {
@@ -86,7 +90,11 @@ export class ConnectionLimiter {
 
   private admit(listener: Listener, socket: net.Socket): void {
     if (listener.conns.size >= this.caps.perListener || this.total >= this.caps.total) {
-      const victim = this.oldestIdle(listener.conns.size >= this.caps.perListener ? [listener] : [listener, ...this.listeners.filter((l) => l !== listener)]);
+      const victim = this.oldestIdle(
+        listener.conns.size >= this.caps.perListener
+          ? [listener]
+          : [listener, ...this.listeners.filter((l) => l !== listener)],
+      );
       if (!victim) {
         this.stats.refused++;
         // Closed at once: the answer goes out only if the kernel takes it now, nothing waits for the peer.

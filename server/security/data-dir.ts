@@ -14,7 +14,8 @@ export function tightenDataDir(home: string): void {
     if (st.isSymbolicLink()) continue;
     if (st.isDirectory()) {
       chmodSync(p, 0o700);
-      if (name === "bin") for (const f of readdirSync(p)) if (lstatSync(path.join(p, f)).isFile()) chmodSync(path.join(p, f), 0o700);
+      if (name === "bin")
+        for (const f of readdirSync(p)) if (lstatSync(path.join(p, f)).isFile()) chmodSync(path.join(p, f), 0o700);
     } else if (st.isFile()) {
       chmodSync(p, 0o600);
     }

@@ -35,7 +35,11 @@ export function hostName(host: string | undefined): string | null {
 export function checkHost(host: string | undefined, cfg: GuardConfig): Refusal | null {
   const name = hostName(host);
   if (name && (isLoopbackHost(name) || cfg.extraHosts?.includes(name))) return null;
-  return { status: 403, code: "FORBIDDEN", message: `Host ${JSON.stringify(host ?? "")} is not allowed: use 127.0.0.1 or localhost` };
+  return {
+    status: 403,
+    code: "FORBIDDEN",
+    message: `Host ${JSON.stringify(host ?? "")} is not allowed: use 127.0.0.1 or localhost`,
+  };
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -44,12 +48,21 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * A request may change state only if it has no Origin (a non-browser client: CLI, curl) or its
  * Origin is this server (same scheme-less host:port as the Host header, which checkHost vetted).
  */
-export function checkOrigin(method: string, origin: string | undefined, host: string | undefined, fetchSite?: string): Refusal | null {
+export function checkOrigin(
+  method: string,
+  origin: string | undefined,
+  host: string | undefined,
+  fetchSite?: string,
+): Refusal | null {
   if (SAFE_METHODS.has(method.toUpperCase())) return null;
   return checkSocketOrigin(origin, host, fetchSite);
 }
 
-export function checkSocketOrigin(origin: string | undefined, host: string | undefined, fetchSite?: string): Refusal | null {
+export function checkSocketOrigin(
+  origin: string | undefined,
+  host: string | undefined,
+  fetchSite?: string,
+): Refusal | null {
   if (fetchSite === "cross-site") return { status: 403, code: "FORBIDDEN", message: "Cross-site requests are refused" };
   if (origin === undefined || origin === "") return null;
   let originHost: string;
@@ -61,7 +74,11 @@ export function checkSocketOrigin(origin: string | undefined, host: string | und
     return { status: 403, code: "FORBIDDEN", message: `Origin ${JSON.stringify(origin)} is refused` };
   }
   if (host && originHost.toLowerCase() === host.toLowerCase()) return null;
-  return { status: 403, code: "FORBIDDEN", message: `Origin ${origin} is not this server; cross-origin requests are refused` };
+  return {
+    status: 403,
+    code: "FORBIDDEN",
+    message: `Origin ${origin} is not this server; cross-origin requests are refused`,
+  };
 }
 
 export function parseCookies(header: string | undefined): Record<string, string> {
@@ -103,7 +120,8 @@ export function authenticate(headers: Credentials, cfg: GuardConfig, opts: { pag
     return pane ? { kind: "pane", paneId: pane.paneId, secret: pane.secret } : null;
   }
   const cookie = sessionCookie(headers.cookie, cfg.cookieName);
-  if (cookie && (opts.pages ? cfg.sessions.verifyCookie(cookie) : cfg.sessions.verify(cookie, headers.sessionKey))) return { kind: "admin", session: cookie };
+  if (cookie && (opts.pages ? cfg.sessions.verifyCookie(cookie) : cfg.sessions.verify(cookie, headers.sessionKey)))
+    return { kind: "admin", session: cookie };
   return null;
 }
 

@@ -42,7 +42,14 @@ export class SessionStore {
       const data = JSON.parse(readFileSync(file, "utf8")) as { sessions?: Entry[] };
       // Sessions from before keys existed (no keyHash) cannot be completed: they are dropped, and
       // that browser opens the login link once more.
-      this.entries = (data.sessions ?? []).filter((e) => typeof e.hash === "string" && HEX64.test(e.hash) && typeof e.keyHash === "string" && HEX64.test(e.keyHash) && Number.isFinite(e.createdAt));
+      this.entries = (data.sessions ?? []).filter(
+        (e) =>
+          typeof e.hash === "string" &&
+          HEX64.test(e.hash) &&
+          typeof e.keyHash === "string" &&
+          HEX64.test(e.keyHash) &&
+          Number.isFinite(e.createdAt),
+      );
     } catch {
       this.entries = [];
     }

@@ -18,14 +18,21 @@ export class DependencyStore {
 
   /** Every edge (dependent → dependency) among the given tasks' repository, for cycle checks. */
   async edgesInRepo(repoPath: string): Promise<Array<{ taskId: string; dependsOnId: string }>> {
-    return this.db.taskDependency.findMany({ where: { task: { repoPath } }, select: { taskId: true, dependsOnId: true } });
+    return this.db.taskDependency.findMany({
+      where: { task: { repoPath } },
+      select: { taskId: true, dependsOnId: true },
+    });
   }
 
   /** What a task waits for, with each dependency's state. */
   async dependenciesOf(taskId: string): Promise<DependencyRow[]> {
     const rows = await this.db.taskDependency.findMany({
       where: { taskId },
-      select: { taskId: true, dependsOnId: true, dependsOn: { select: { state: true, disposition: true, title: true } } },
+      select: {
+        taskId: true,
+        dependsOnId: true,
+        dependsOn: { select: { state: true, disposition: true, title: true } },
+      },
       orderBy: { dependsOnId: "asc" },
     });
     return rows.map((r) => ({ taskId: r.taskId, dependsOnId: r.dependsOnId, ...r.dependsOn }));
@@ -43,7 +50,11 @@ export class DependencyStore {
     // parameters of one) only for unordered reads; sorted here instead.
     const rows = await this.db.taskDependency.findMany({
       where: projectId === undefined ? { taskId: { in: taskIds } } : { task: { projectId } },
-      select: { taskId: true, dependsOnId: true, dependsOn: { select: { state: true, disposition: true, title: true } } },
+      select: {
+        taskId: true,
+        dependsOnId: true,
+        dependsOn: { select: { state: true, disposition: true, title: true } },
+      },
     });
     rows.sort((a, b) => (a.dependsOnId < b.dependsOnId ? -1 : a.dependsOnId > b.dependsOnId ? 1 : 0));
     for (const r of rows) {
@@ -57,19 +68,31 @@ export class DependencyStore {
 
   /** Backlog tasks waiting on this one (candidates to start when it changes). */
   async waitingDependents(dependsOnId: string): Promise<string[]> {
-    const rows = await this.db.taskDependency.findMany({ where: { dependsOnId, task: { state: "backlog", autoStartWhen: { not: null } } }, select: { taskId: true } });
+    const rows = await this.db.taskDependency.findMany({
+      where: { dependsOnId, task: { state: "backlog", autoStartWhen: { not: null } } },
+      select: { taskId: true },
+    });
     return rows.map((r) => r.taskId);
   }
 
   /** Every backlog task that starts by itself (the sweep after a restart). */
   async autoStartBacklog(): Promise<Array<{ id: string; autoStartWhen: AutoStartWhen }>> {
-    const rows = await this.db.task.findMany({ where: { state: "backlog", autoStartWhen: { not: null } }, select: { id: true, autoStartWhen: true }, orderBy: { createdAt: "asc" } });
+    const rows = await this.db.task.findMany({
+      where: { state: "backlog", autoStartWhen: { not: null } },
+      select: { id: true, autoStartWhen: true },
+      orderBy: { createdAt: "asc" },
+    });
     return rows.map((r) => ({ id: r.id, autoStartWhen: r.autoStartWhen as AutoStartWhen }));
   }
 
   /** The repository and state of each named task (unknown ids are missing from the map). */
-  async tasksByIds(ids: string[]): Promise<Map<string, { id: string; title: string; repoPath: string; state: string; disposition: string | null }>> {
-    const rows = await this.db.task.findMany({ where: { id: { in: ids } }, select: { id: true, title: true, repoPath: true, state: true, disposition: true } });
+  async tasksByIds(
+    ids: string[],
+  ): Promise<Map<string, { id: string; title: string; repoPath: string; state: string; disposition: string | null }>> {
+    const rows = await this.db.task.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, title: true, repoPath: true, state: true, disposition: true },
+    });
     return new Map(rows.map((r) => [r.id, r]));
   }
 
@@ -81,7 +104,13 @@ export class DependencyStore {
   /** Adds edges and sets the auto-start rule in one transaction. */
   async add(taskId: string, dependsOn: string[], autoStartWhen: AutoStartWhen | null): Promise<void> {
     await this.db.$transaction([
-      ...dependsOn.map((d) => this.db.taskDependency.upsert({ where: { taskId_dependsOnId: { taskId, dependsOnId: d } }, create: { taskId, dependsOnId: d }, update: {} })),
+      ...dependsOn.map((d) =>
+        this.db.taskDependency.upsert({
+          where: { taskId_dependsOnId: { taskId, dependsOnId: d } },
+          create: { taskId, dependsOnId: d },
+          update: {},
+        }),
+      ),
       ...(autoStartWhen ? [this.db.task.update({ where: { id: taskId }, data: { autoStartWhen } })] : []),
     ]);
   }

@@ -42,17 +42,34 @@ beforeEach(async () => {
 });
 
 /** `n` events of `type`, `ageMs` old (one millisecond apart, oldest first); returns their seqs. */
-async function seed(n: number, ageMs: number, extra: { type?: string; paneId?: string; taskId?: string } = {}): Promise<number[]> {
+async function seed(
+  n: number,
+  ageMs: number,
+  extra: { type?: string; paneId?: string; taskId?: string } = {},
+): Promise<number[]> {
   const t0 = NOW - ageMs;
   // One statement (Prisma's createMany inserts row by row): times as Prisma writes them.
-  const times = JSON.stringify(Array.from({ length: n }, (_, i) => new Date(t0 + i).toISOString().replace("Z", "+00:00")));
+  const times = JSON.stringify(
+    Array.from({ length: n }, (_, i) => new Date(t0 + i).toISOString().replace("Z", "+00:00")),
+  );
   await db.$executeRaw`INSERT INTO Event (type, paneId, taskId, payload, time) SELECT ${extra.type ?? "test.old"}, ${extra.paneId ?? null}, ${extra.taskId ?? null}, '{"i":' || key || '}', value FROM json_each(${times}) ORDER BY key`;
   return (await db.event.findMany({ orderBy: { seq: "asc" }, select: { seq: true } })).map((r) => r.seq).slice(-n);
 }
 
-const allSeqs = async () => (await db.event.findMany({ orderBy: { seq: "asc" }, select: { seq: true, type: true } })).filter((r) => r.type !== PRUNED_EVENT).map((r) => r.seq);
+const allSeqs = async () =>
+  (await db.event.findMany({ orderBy: { seq: "asc" }, select: { seq: true, type: true } }))
+    .filter((r) => r.type !== PRUNED_EVENT)
+    .map((r) => r.seq);
 const pruner = (o: { maxAgeMs?: number | null; maxEvents?: number | null; batch?: number; minAgeMs?: number }) =>
-  new JournalPruner({ store, journal, maxAgeMs: o.maxAgeMs ?? null, maxEvents: o.maxEvents ?? null, batch: o.batch, minAgeMs: o.minAgeMs, now: () => NOW });
+  new JournalPruner({
+    store,
+    journal,
+    maxAgeMs: o.maxAgeMs ?? null,
+    maxEvents: o.maxEvents ?? null,
+    batch: o.batch,
+    minAgeMs: o.minAgeMs,
+    now: () => NOW,
+  });
 
 describe("journal retention", () => {
   it("by count: keeps the newest maxEvents events (the marker included), in batches", async () => {
@@ -87,8 +104,12 @@ describe("journal retention", () => {
   it("keeps what the server reads back: a live pane's last lifecycle event, an unfinished task's plan events", async () => {
     await db.pane.create({ data: { id: "paneliveone", argv: "[]", cwd: "/", lifecycle: "idle" } });
     await db.pane.create({ data: { id: "panegoneone", argv: "[]", cwd: "/", lifecycle: "exited" } });
-    await db.task.create({ data: { id: "tskplanning", title: "t", repoPath: "/", agent: "demo", objective: "o", state: "input_required" } });
-    await db.task.create({ data: { id: "tskfinished", title: "t", repoPath: "/", agent: "demo", objective: "o", state: "completed" } });
+    await db.task.create({
+      data: { id: "tskplanning", title: "t", repoPath: "/", agent: "demo", objective: "o", state: "input_required" },
+    });
+    await db.task.create({
+      data: { id: "tskfinished", title: "t", repoPath: "/", agent: "demo", objective: "o", state: "completed" },
+    });
     const live = await seed(3, 40 * DAY, { type: "pane.lifecycle", paneId: "paneliveone" });
     await seed(3, 40 * DAY, { type: "pane.lifecycle", paneId: "panegoneone" });
     const plans = await seed(2, 40 * DAY, { type: "task.plan", taskId: "tskplanning" });
@@ -105,7 +126,10 @@ describe("journal retention", () => {
     const listed = await journal.list({ since: 0, limit: 10_000 });
     expect(listed[0]!.seq).toBe(seqs[501]);
     const marker = listed.at(-1)!;
-    expect(marker).toMatchObject({ type: PRUNED_EVENT, payload: { through: seqs[500], deleted: 501, kept: 0, maxEvents: 1000 } });
+    expect(marker).toMatchObject({
+      type: PRUNED_EVENT,
+      payload: { through: seqs[500], deleted: 501, kept: 0, maxEvents: 1000 },
+    });
     expect(await journal.prunedThrough()).toBe(seqs[500]);
     expect(await journal.head()).toBe(marker.seq);
   });
@@ -121,7 +145,9 @@ describe("journal retention", () => {
 describe("journal payload bounds", () => {
   it("cuts long strings with a marker, caps arrays, and keeps every payload under the byte cap", async () => {
     const note = "n".repeat(200 * 1024);
-    const e = await journal.append("test.big", { payload: { note, files: Array.from({ length: 5000 }, (_, i) => `f${i}`), small: "ok" } });
+    const e = await journal.append("test.big", {
+      payload: { note, files: Array.from({ length: 5000 }, (_, i) => `f${i}`), small: "ok" },
+    });
     const row = await db.event.findUniqueOrThrow({ where: { seq: e.seq } });
     expect(Buffer.byteLength(row.payload)).toBeLessThanOrEqual(LIMITS.eventPayloadBytes);
     const p = JSON.parse(row.payload);
@@ -132,7 +158,13 @@ describe("journal payload bounds", () => {
     expect(p._cut).toEqual({ note: note.length, files: 5000 });
     // Many fields each under the string cap but together far over the byte cap: the largest go, named.
     const wide = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, "x".repeat(4000)]));
-    const w = JSON.parse((await db.event.findUniqueOrThrow({ where: { seq: (await journal.append("test.wide", { payload: { ...wide, id: 7 } })).seq } })).payload);
+    const w = JSON.parse(
+      (
+        await db.event.findUniqueOrThrow({
+          where: { seq: (await journal.append("test.wide", { payload: { ...wide, id: 7 } })).seq },
+        })
+      ).payload,
+    );
     expect(Buffer.byteLength(JSON.stringify(w))).toBeLessThanOrEqual(LIMITS.eventPayloadBytes);
     expect(w.id).toBe(7);
     expect(w._omitted.length).toBeGreaterThan(0);

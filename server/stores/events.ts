@@ -3,14 +3,28 @@
 import type { YardEvent } from "../core/events/journal";
 import type { Db } from "../db";
 
-function toEvent(row: { seq: number; type: string; taskId: string | null; paneId: string | null; payload: string; time: Date }): YardEvent {
+function toEvent(row: {
+  seq: number;
+  type: string;
+  taskId: string | null;
+  paneId: string | null;
+  payload: string;
+  time: Date;
+}): YardEvent {
   let payload: Record<string, unknown> = {};
   try {
     payload = JSON.parse(row.payload) as Record<string, unknown>;
   } catch {
     payload = { raw: row.payload };
   }
-  return { seq: row.seq, type: row.type, taskId: row.taskId, paneId: row.paneId, payload, time: row.time.toISOString() };
+  return {
+    seq: row.seq,
+    type: row.type,
+    taskId: row.taskId,
+    paneId: row.paneId,
+    payload,
+    time: row.time.toISOString(),
+  };
 }
 
 export interface EventPageQuery {
@@ -26,14 +40,28 @@ export interface EventPageQuery {
 export class EventStore {
   constructor(private readonly db: Db) {}
 
-  async append(e: { type: string; taskId: string | null; paneId: string | null; payload: Record<string, unknown> }): Promise<YardEvent> {
-    return toEvent(await this.db.event.create({ data: { type: e.type, taskId: e.taskId, paneId: e.paneId, payload: JSON.stringify(e.payload) } }));
+  async append(e: {
+    type: string;
+    taskId: string | null;
+    paneId: string | null;
+    payload: Record<string, unknown>;
+  }): Promise<YardEvent> {
+    return toEvent(
+      await this.db.event.create({
+        data: { type: e.type, taskId: e.taskId, paneId: e.paneId, payload: JSON.stringify(e.payload) },
+      }),
+    );
   }
 
   /** One page in sequence order. */
   async page(q: EventPageQuery): Promise<YardEvent[]> {
     const rows = await this.db.event.findMany({
-      where: { seq: q.after !== undefined ? { gt: q.after } : undefined, taskId: q.taskId, paneId: q.paneId, type: q.typePrefix ? { startsWith: q.typePrefix } : undefined },
+      where: {
+        seq: q.after !== undefined ? { gt: q.after } : undefined,
+        taskId: q.taskId,
+        paneId: q.paneId,
+        type: q.typePrefix ? { startsWith: q.typePrefix } : undefined,
+      },
       orderBy: { seq: "asc" },
       take: q.take,
     });
@@ -51,7 +79,12 @@ export class EventStore {
 
   /** Sequence numbers and times of up to `take` events after `after`, none above `upTo`, oldest first. */
   async scan(after: number, upTo: number, take: number): Promise<Array<{ seq: number; time: Date }>> {
-    return this.db.event.findMany({ where: { seq: { gt: after, lte: upTo } }, orderBy: { seq: "asc" }, take, select: { seq: true, time: true } });
+    return this.db.event.findMany({
+      where: { seq: { gt: after, lte: upTo } },
+      orderBy: { seq: "asc" },
+      take,
+      select: { seq: true, time: true },
+    });
   }
 
   /** Deletes these events (a batch: at most a few hundred); returns how many went. */

@@ -17,10 +17,34 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "yard-many-ids-"));
   ({ db } = await openDatabase(path.join(dir, "yard.db")));
   for (const id of ["tsk_a", "tsk_b", "tsk_c"]) {
-    await db.task.create({ data: { id, title: id, repoPath: dir, agent: "demo", objective: "o", state: id === "tsk_c" ? "backlog" : "working" } });
+    await db.task.create({
+      data: {
+        id,
+        title: id,
+        repoPath: dir,
+        agent: "demo",
+        objective: "o",
+        state: id === "tsk_c" ? "backlog" : "working",
+      },
+    });
   }
-  await db.taskDependency.createMany({ data: [{ taskId: "tsk_c", dependsOnId: "tsk_b" }, { taskId: "tsk_c", dependsOnId: "tsk_a" }] });
-  await db.taskRound.create({ data: { id: "rnd_a", taskId: "tsk_a", number: 1, state: "completed", prompt: "p", result: '{"summary":"s"}', startedAt: new Date() } });
+  await db.taskDependency.createMany({
+    data: [
+      { taskId: "tsk_c", dependsOnId: "tsk_b" },
+      { taskId: "tsk_c", dependsOnId: "tsk_a" },
+    ],
+  });
+  await db.taskRound.create({
+    data: {
+      id: "rnd_a",
+      taskId: "tsk_a",
+      number: 1,
+      state: "completed",
+      prompt: "p",
+      result: '{"summary":"s"}',
+      startedAt: new Date(),
+    },
+  });
 });
 
 afterAll(async () => {
@@ -39,7 +63,9 @@ describe("reads of many task ids", () => {
     await db.project.create({ data: { id: "prj_p", path: dir, name: "p" } });
     await db.task.updateMany({ data: { projectId: "prj_p" } });
     const store = new DependencyStore(db);
-    expect((await store.dependenciesOfMany([...MANY, "tsk_c"], "prj_p")).get("tsk_c")!.map((d) => d.dependsOnId)).toEqual(["tsk_a", "tsk_b"]);
+    expect(
+      (await store.dependenciesOfMany([...MANY, "tsk_c"], "prj_p")).get("tsk_c")!.map((d) => d.dependsOnId),
+    ).toEqual(["tsk_a", "tsk_b"]);
     expect((await store.dependenciesOfMany(["tsk_a"], "prj_p")).size).toBe(0);
   });
 

@@ -42,7 +42,10 @@ export class MessageStore {
   }
 
   /** Tasks a parent pane started whose result it has not acknowledged (its attention). */
-  async unacknowledged(parentPaneId: string, states: readonly string[]): Promise<Array<{ id: string; title: string; state: string; updatedAt: Date; paneId: string | null }>> {
+  async unacknowledged(
+    parentPaneId: string,
+    states: readonly string[],
+  ): Promise<Array<{ id: string; title: string; state: string; updatedAt: Date; paneId: string | null }>> {
     return this.db.task.findMany({
       where: { parentPaneId, state: { in: [...states] }, resultAckedAt: null, disposition: null },
       select: { id: true, title: true, state: true, updatedAt: true, paneId: true },

@@ -54,7 +54,9 @@ export class PaneStore {
   }
 
   /** What a pane token is checked against: the stored hash (null once the pane exited). */
-  credentials(id: string): Promise<{ id: string; taskId: string | null; tokenHash: string | null; role: string } | null> {
+  credentials(
+    id: string,
+  ): Promise<{ id: string; taskId: string | null; tokenHash: string | null; role: string } | null> {
     return this.db.pane.findUnique({ where: { id }, select: { id: true, taskId: true, tokenHash: true, role: true } });
   }
 
@@ -64,7 +66,10 @@ export class PaneStore {
 
   /** The host could not start the process: the pane ended before it ran (exit code 127). */
   async spawnFailed(id: string): Promise<void> {
-    await this.db.pane.update({ where: { id }, data: { lifecycle: "exited", exitCode: 127, exitedAt: new Date(), tokenHash: null } });
+    await this.db.pane.update({
+      where: { id },
+      data: { lifecycle: "exited", exitCode: 127, exitedAt: new Date(), tokenHash: null },
+    });
   }
 
   async saveState(id: string, s: PaneStateColumns): Promise<void> {
@@ -82,7 +87,10 @@ export class PaneStore {
 
   /** A pane recorded as running whose process is gone (found at start-up): exited, unseen, token cleared. */
   async markLost(id: string): Promise<void> {
-    await this.db.pane.update({ where: { id }, data: { lifecycle: "exited", exitedAt: new Date(), doneSeen: false, tokenHash: null } });
+    await this.db.pane.update({
+      where: { id },
+      data: { lifecycle: "exited", exitedAt: new Date(), doneSeen: false, tokenHash: null },
+    });
   }
 
   /** How many panes were ever recorded (one COUNT, not a read of every row). */
@@ -97,7 +105,9 @@ export class PaneStore {
 
   /** The rows attention ranks: panes blocked, done or exited, and every task's pane. */
   attentionRows(): Promise<PaneRow[]> {
-    return this.db.pane.findMany({ where: { OR: [{ lifecycle: { in: ["blocked", "done", "exited"] } }, { taskId: { not: null } }] } });
+    return this.db.pane.findMany({
+      where: { OR: [{ lifecycle: { in: ["blocked", "done", "exited"] } }, { taskId: { not: null } }] },
+    });
   }
 
   /** Rows not recorded as exited: the panes a starting server expects the host to still run. */
@@ -107,6 +117,8 @@ export class PaneStore {
 
   /** Ids of the panes that are blocked on a prompt right now (few at any time): one query. */
   async blockedIds(): Promise<Set<string>> {
-    return new Set((await this.db.pane.findMany({ where: { lifecycle: "blocked" }, select: { id: true } })).map((p) => p.id));
+    return new Set(
+      (await this.db.pane.findMany({ where: { lifecycle: "blocked" }, select: { id: true } })).map((p) => p.id),
+    );
   }
 }

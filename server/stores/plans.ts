@@ -30,8 +30,21 @@ export class PlanStore {
   constructor(private readonly db: Db) {}
 
   async list(taskId: string): Promise<PlanRecord[]> {
-    const rows = await this.db.plan.findMany({ where: { taskId }, orderBy: { round: "asc" }, include: { reviews: { orderBy: { createdAt: "asc" } } } });
-    return rows.map((r) => ({ id: r.id, taskId: r.taskId, version: r.round, state: r.state as PlanState, body: r.body, annotations: r.annotations, createdAt: r.createdAt, reviews: r.reviews }));
+    const rows = await this.db.plan.findMany({
+      where: { taskId },
+      orderBy: { round: "asc" },
+      include: { reviews: { orderBy: { createdAt: "asc" } } },
+    });
+    return rows.map((r) => ({
+      id: r.id,
+      taskId: r.taskId,
+      version: r.round,
+      state: r.state as PlanState,
+      body: r.body,
+      annotations: r.annotations,
+      createdAt: r.createdAt,
+      reviews: r.reviews,
+    }));
   }
 
   /**
@@ -39,8 +52,23 @@ export class PlanStore {
    * server stopped between the subtasks' transaction and the parent's completion.
    */
   async decomposedWithOpenTask(): Promise<PlanRecord[]> {
-    const rows = await this.db.plan.findMany({ where: { state: "decomposed", task: { state: { in: ["input_required", "working", "pending"] }, disposition: null } }, include: { reviews: { orderBy: { createdAt: "asc" } } } });
-    return rows.map((r) => ({ id: r.id, taskId: r.taskId, version: r.round, state: r.state as PlanState, body: r.body, annotations: r.annotations, createdAt: r.createdAt, reviews: r.reviews }));
+    const rows = await this.db.plan.findMany({
+      where: {
+        state: "decomposed",
+        task: { state: { in: ["input_required", "working", "pending"] }, disposition: null },
+      },
+      include: { reviews: { orderBy: { createdAt: "asc" } } },
+    });
+    return rows.map((r) => ({
+      id: r.id,
+      taskId: r.taskId,
+      version: r.round,
+      state: r.state as PlanState,
+      body: r.body,
+      annotations: r.annotations,
+      createdAt: r.createdAt,
+      reviews: r.reviews,
+    }));
   }
 
   /** A new version; the one still in review (if any) is superseded by it. */
@@ -51,24 +79,62 @@ export class PlanStore {
     ]);
   }
 
-  async review(planId: string, r: { version: number; verdict: "changes_requested"; summary: string | null; annotations: string; state: PlanState }): Promise<void> {
+  async review(
+    planId: string,
+    r: { version: number; verdict: "changes_requested"; summary: string | null; annotations: string; state: PlanState },
+  ): Promise<void> {
     await this.db.$transaction([
-      this.db.planReview.create({ data: { id: newId("rev"), planId, round: r.version, verdict: r.verdict, summary: r.summary, annotations: r.annotations } }),
+      this.db.planReview.create({
+        data: {
+          id: newId("rev"),
+          planId,
+          round: r.version,
+          verdict: r.verdict,
+          summary: r.summary,
+          annotations: r.annotations,
+        },
+      }),
       this.db.plan.update({ where: { id: planId }, data: { state: r.state } }),
     ]);
   }
 
   /** The approving review, the plan's subtasks with their first rounds and dependencies, and the plan decomposed: all or nothing. */
-  async decompose(planId: string, approval: { version: number; summary: string | null; annotations: string }, subtasks: NewSubtask[], keys: Record<string, string>): Promise<void> {
+  async decompose(
+    planId: string,
+    approval: { version: number; summary: string | null; annotations: string },
+    subtasks: NewSubtask[],
+    keys: Record<string, string>,
+  ): Promise<void> {
     await this.db.$transaction([
-      this.db.planReview.create({ data: { id: newId("rev"), planId, round: approval.version, verdict: "approved", summary: approval.summary, annotations: approval.annotations } }),
+      this.db.planReview.create({
+        data: {
+          id: newId("rev"),
+          planId,
+          round: approval.version,
+          verdict: "approved",
+          summary: approval.summary,
+          annotations: approval.annotations,
+        },
+      }),
       ...subtasks.map((s) =>
         this.db.task.create({
-          data: { ...s.fields, state: "backlog", round: 1, autoStartWhen: "merged", startOptions: JSON.stringify(s.startOptions), rounds: { create: { id: newId("rnd"), number: 1, state: "backlog" } } },
+          data: {
+            ...s.fields,
+            state: "backlog",
+            round: 1,
+            autoStartWhen: "merged",
+            startOptions: JSON.stringify(s.startOptions),
+            rounds: { create: { id: newId("rnd"), number: 1, state: "backlog" } },
+          },
         }),
       ),
-      ...subtasks.flatMap((s) => s.dependsOn.map((d) => this.db.taskDependency.create({ data: { taskId: s.fields.id, dependsOnId: d } }))),
-      this.db.plan.update({ where: { id: planId }, data: { state: "decomposed", annotations: JSON.stringify({ subtasks: keys }) } }),
+      ...subtasks.flatMap((s) =>
+        s.dependsOn.map((d) => this.db.taskDependency.create({ data: { taskId: s.fields.id, dependsOnId: d } })),
+      ),
+      this.db.plan.update({
+        where: { id: planId },
+        data: { state: "decomposed", annotations: JSON.stringify({ subtasks: keys }) },
+      }),
     ]);
   }
 }

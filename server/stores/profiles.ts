@@ -3,7 +3,17 @@
 import type { AgentProfile, Role } from "../core/agents/profiles";
 import type { Db } from "../db";
 
-type Row = { id: string; name: string; role: string; argv: string; supportsHooks: boolean; env: string; builtIn: boolean; sandbox: boolean; sandboxNetwork: boolean };
+type Row = {
+  id: string;
+  name: string;
+  role: string;
+  argv: string;
+  supportsHooks: boolean;
+  env: string;
+  builtIn: boolean;
+  sandbox: boolean;
+  sandboxNetwork: boolean;
+};
 
 const toProfile = (r: Row): AgentProfile => ({
   id: r.id,
@@ -33,7 +43,9 @@ export class ProfileStore {
 
   async put(p: AgentProfile): Promise<AgentProfile> {
     const data = toData(p);
-    return toProfile(await this.db.agentProfile.upsert({ where: { id: p.id }, create: { id: p.id, ...data }, update: data }));
+    return toProfile(
+      await this.db.agentProfile.upsert({ where: { id: p.id }, create: { id: p.id, ...data }, update: data }),
+    );
   }
 
   async create(p: AgentProfile): Promise<AgentProfile> {

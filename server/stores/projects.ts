@@ -2,7 +2,16 @@
 import type { Project } from "../core/projects/projects";
 import type { Db } from "../db";
 
-const toProject = (r: { id: string; path: string; name: string; defaultTarget: string | null; createdAt: Date; trustAgents: boolean; reviewerProfile: string | null; plannerProfile: string | null }): Project => ({
+const toProject = (r: {
+  id: string;
+  path: string;
+  name: string;
+  defaultTarget: string | null;
+  createdAt: Date;
+  trustAgents: boolean;
+  reviewerProfile: string | null;
+  plannerProfile: string | null;
+}): Project => ({
   id: r.id,
   path: r.path,
   name: r.name,
@@ -16,11 +25,20 @@ const toProject = (r: { id: string; path: string; name: string; defaultTarget: s
 export class ProjectStore {
   constructor(private readonly db: Db) {}
 
-  async create(p: { id: string; path: string; name: string; defaultTarget: string | null; trustAgents: boolean }): Promise<Project> {
+  async create(p: {
+    id: string;
+    path: string;
+    name: string;
+    defaultTarget: string | null;
+    trustAgents: boolean;
+  }): Promise<Project> {
     return toProject(await this.db.project.create({ data: p }));
   }
 
-  async update(id: string, changes: { name?: string; trustAgents?: boolean; reviewerProfile?: string | null; plannerProfile?: string | null }): Promise<Project> {
+  async update(
+    id: string,
+    changes: { name?: string; trustAgents?: boolean; reviewerProfile?: string | null; plannerProfile?: string | null },
+  ): Promise<Project> {
     return toProject(await this.db.project.update({ where: { id }, data: changes }));
   }
 

@@ -35,7 +35,12 @@ export interface NewReview {
 /** A review with the snapshot it was taken against (for "changes since the last review"). */
 export type StoredReview = Review & { reviewedTree: string | null };
 
-const COMMENT_ORDER = [{ round: "asc" as const }, { path: "asc" as const }, { startLine: "asc" as const }, { createdAt: "asc" as const }];
+const COMMENT_ORDER = [
+  { round: "asc" as const },
+  { path: "asc" as const },
+  { startLine: "asc" as const },
+  { createdAt: "asc" as const },
+];
 
 export class ReviewStore {
   constructor(private readonly db: Db) {}
@@ -63,7 +68,12 @@ export class ReviewStore {
 
   /** A round's comments not yet submitted with a review. */
   async drafts(taskId: string, round: number, opts: { unresolvedOnly?: boolean } = {}): Promise<ReviewComment[]> {
-    return (await this.db.reviewComment.findMany({ where: { taskId, round, reviewId: null, ...(opts.unresolvedOnly ? { resolved: false } : {}) }, orderBy: COMMENT_ORDER })).map(toComment);
+    return (
+      await this.db.reviewComment.findMany({
+        where: { taskId, round, reviewId: null, ...(opts.unresolvedOnly ? { resolved: false } : {}) },
+        orderBy: COMMENT_ORDER,
+      })
+    ).map(toComment);
   }
 
   /** Writes the review and attaches the given draft comments to it, in one transaction. */
@@ -71,14 +81,20 @@ export class ReviewStore {
     const { reviewer, ...rest } = r;
     await this.db.$transaction([
       this.db.review.create({ data: { ...rest, reviewerKind: reviewer } }),
-      this.db.reviewComment.updateMany({ where: { id: { in: commentIds }, taskId: r.taskId, reviewId: null }, data: { reviewId: r.id } }),
+      this.db.reviewComment.updateMany({
+        where: { id: { in: commentIds }, taskId: r.taskId, reviewId: null },
+        data: { reviewId: r.id },
+      }),
     ]);
     return (await this.review(r.id))!;
   }
 
   /** Undoes createReview (the next round could not start): its comments become drafts again. */
   async deleteReview(id: string): Promise<void> {
-    await this.db.$transaction([this.db.reviewComment.updateMany({ where: { reviewId: id }, data: { reviewId: null } }), this.db.review.delete({ where: { id } })]);
+    await this.db.$transaction([
+      this.db.reviewComment.updateMany({ where: { reviewId: id }, data: { reviewId: null } }),
+      this.db.review.delete({ where: { id } }),
+    ]);
   }
 
   async review(id: string): Promise<StoredReview | null> {
@@ -88,13 +104,21 @@ export class ReviewStore {
 
   /** Reviews oldest first, each with its comments. */
   async reviews(taskId: string, round?: number): Promise<StoredReview[]> {
-    const rows = await this.db.review.findMany({ where: { taskId, round }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], include: { comments: { orderBy: COMMENT_ORDER } } });
+    const rows = await this.db.review.findMany({
+      where: { taskId, round },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      include: { comments: { orderBy: COMMENT_ORDER } },
+    });
     return rows.map(toReview);
   }
 
   /** The task's most recent review that recorded a snapshot, or null. */
   async lastReviewWithTree(taskId: string): Promise<StoredReview | null> {
-    const row = await this.db.review.findFirst({ where: { taskId, reviewedTree: { not: null } }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], include: { comments: { orderBy: COMMENT_ORDER } } });
+    const row = await this.db.review.findFirst({
+      where: { taskId, reviewedTree: { not: null } },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      include: { comments: { orderBy: COMMENT_ORDER } },
+    });
     return row ? toReview(row) : null;
   }
 
@@ -102,14 +126,27 @@ export class ReviewStore {
    * What the round's latest review approved, when its latest review is an approval: the commit
    * and tree it saw (either may be null for reviews recorded before approvals were pinned).
    */
-  async approval(taskId: string, round: number): Promise<{ reviewId: string; commit: string | null; tree: string | null } | null> {
-    const row = await this.db.review.findFirst({ where: { taskId, round }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { id: true, verdict: true, reviewedCommit: true, reviewedTree: true } });
-    return row?.verdict === "approved" ? { reviewId: row.id, commit: row.reviewedCommit, tree: row.reviewedTree } : null;
+  async approval(
+    taskId: string,
+    round: number,
+  ): Promise<{ reviewId: string; commit: string | null; tree: string | null } | null> {
+    const row = await this.db.review.findFirst({
+      where: { taskId, round },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      select: { id: true, verdict: true, reviewedCommit: true, reviewedTree: true },
+    });
+    return row?.verdict === "approved"
+      ? { reviewId: row.id, commit: row.reviewedCommit, tree: row.reviewedTree }
+      : null;
   }
 
   /** The round's latest verdict (of one stage only, when given). */
   async status(taskId: string, round: number, stage?: "human" | "agent"): Promise<ReviewStatus> {
-    const row = await this.db.review.findFirst({ where: { taskId, round, stage }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { verdict: true } });
+    const row = await this.db.review.findFirst({
+      where: { taskId, round, stage },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      select: { verdict: true },
+    });
     return toStatus(row?.verdict ?? null);
   }
 }

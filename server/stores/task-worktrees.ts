@@ -13,7 +13,11 @@ export class TaskWorktreeStore {
 
   /** Records (or updates the branch of) one worktree; at most `cap` per task. */
   async register(id: string, taskId: string, path: string, branch: string | null): Promise<void> {
-    await this.db.taskWorktree.upsert({ where: { taskId_path: { taskId, path } }, create: { id, taskId, path, branch }, update: { branch } });
+    await this.db.taskWorktree.upsert({
+      where: { taskId_path: { taskId, path } },
+      create: { id, taskId, path, branch },
+      update: { branch },
+    });
   }
 
   async count(taskId: string): Promise<number> {
@@ -25,6 +29,10 @@ export class TaskWorktreeStore {
   }
 
   async list(taskId: string): Promise<TaskWorktreeRow[]> {
-    return this.db.taskWorktree.findMany({ where: { taskId }, select: { path: true, branch: true, createdAt: true }, orderBy: { createdAt: "asc" } });
+    return this.db.taskWorktree.findMany({
+      where: { taskId },
+      select: { path: true, branch: true, createdAt: true },
+      orderBy: { createdAt: "asc" },
+    });
   }
 }

@@ -94,7 +94,11 @@ export class TaskStore {
 
   list(filter: { contextId?: string; states?: string[]; projectId?: string } = {}): Promise<TaskRow[]> {
     return this.db.task.findMany({
-      where: { contextId: filter.contextId, projectId: filter.projectId, state: filter.states?.length ? { in: filter.states } : undefined },
+      where: {
+        contextId: filter.contextId,
+        projectId: filter.projectId,
+        state: filter.states?.length ? { in: filter.states } : undefined,
+      },
       orderBy: { createdAt: "asc" },
     });
   }
@@ -110,7 +114,10 @@ export class TaskStore {
 
   /** Tasks with a pane, for attention: id, state, evidence and when it last changed. */
   withPanes(): Promise<Array<{ id: string; state: string; evidence: string | null; updatedAt: Date }>> {
-    return this.db.task.findMany({ where: { paneId: { not: null } }, select: { id: true, state: true, evidence: true, updatedAt: true } });
+    return this.db.task.findMany({
+      where: { paneId: { not: null } },
+      select: { id: true, state: true, evidence: true, updatedAt: true },
+    });
   }
 
   count(): Promise<number> {
@@ -125,36 +132,67 @@ export class TaskStore {
   async applyTransition(
     taskId: string,
     round: number,
-    t: { state: string; evidence?: string | null; result?: string; endsRoundAt?: Date; finished?: { disposition: string; at: Date; mergeCommit?: string | null; cleanupError?: string | null } },
+    t: {
+      state: string;
+      evidence?: string | null;
+      result?: string;
+      endsRoundAt?: Date;
+      finished?: { disposition: string; at: Date; mergeCommit?: string | null; cleanupError?: string | null };
+    },
   ): Promise<void> {
     const evidence = t.evidence !== undefined ? { evidence: t.evidence } : {};
     const finished = t.finished
-      ? { disposition: t.finished.disposition, finishedAt: t.finished.at, ...(t.finished.mergeCommit !== undefined ? { mergeCommit: t.finished.mergeCommit } : {}), cleanupError: t.finished.cleanupError ?? null }
+      ? {
+          disposition: t.finished.disposition,
+          finishedAt: t.finished.at,
+          ...(t.finished.mergeCommit !== undefined ? { mergeCommit: t.finished.mergeCommit } : {}),
+          cleanupError: t.finished.cleanupError ?? null,
+        }
       : {};
     await this.db.$transaction([
       this.db.task.update({ where: { id: taskId }, data: { state: t.state, ...evidence, ...finished } }),
       this.db.taskRound.update({
         where: { taskId_number: { taskId, number: round } },
-        data: { state: t.state, ...(t.result !== undefined ? { result: t.result } : {}), ...evidence, ...(t.endsRoundAt ? { endedAt: t.endsRoundAt } : {}) },
+        data: {
+          state: t.state,
+          ...(t.result !== undefined ? { result: t.result } : {}),
+          ...evidence,
+          ...(t.endsRoundAt ? { endedAt: t.endsRoundAt } : {}),
+        },
       }),
     ]);
   }
 
   /** The task's pane and the agent session its hooks reported (null: no such task). */
-  agentSession(taskId: string): Promise<{ paneId: string | null; agentSessionId: string | null; agentTranscriptPath: string | null } | null> {
-    return this.db.task.findUnique({ where: { id: taskId }, select: { paneId: true, agentSessionId: true, agentTranscriptPath: true } });
+  agentSession(
+    taskId: string,
+  ): Promise<{ paneId: string | null; agentSessionId: string | null; agentTranscriptPath: string | null } | null> {
+    return this.db.task.findUnique({
+      where: { id: taskId },
+      select: { paneId: true, agentSessionId: true, agentTranscriptPath: true },
+    });
   }
 
   /** Records the agent's session id (and its transcript, when known). */
   async recordAgentSession(taskId: string, sessionId: string, transcriptPath: string | null): Promise<void> {
-    await this.db.task.update({ where: { id: taskId }, data: { agentSessionId: sessionId, ...(transcriptPath ? { agentTranscriptPath: transcriptPath } : {}) } });
+    await this.db.task.update({
+      where: { id: taskId },
+      data: { agentSessionId: sessionId, ...(transcriptPath ? { agentTranscriptPath: transcriptPath } : {}) },
+    });
   }
 
   /** The agent reviewer stage of a task: its state, its pane, and one more run when it starts. */
-  async setAgentReview(taskId: string, r: { state: string | null; paneId?: string | null; started?: boolean }): Promise<void> {
+  async setAgentReview(
+    taskId: string,
+    r: { state: string | null; paneId?: string | null; started?: boolean },
+  ): Promise<void> {
     await this.db.task.update({
       where: { id: taskId },
-      data: { agentReviewState: r.state, ...(r.paneId !== undefined ? { agentReviewPaneId: r.paneId } : {}), ...(r.started ? { agentReviewRuns: { increment: 1 } } : {}) },
+      data: {
+        agentReviewState: r.state,
+        ...(r.paneId !== undefined ? { agentReviewPaneId: r.paneId } : {}),
+        ...(r.started ? { agentReviewRuns: { increment: 1 } } : {}),
+      },
     });
   }
 
@@ -180,12 +218,28 @@ export class TaskStore {
   /** A task that starts now: pending, with round 1 and its prompt. */
   async createStarted(t: TaskFields, l: LaunchFields): Promise<void> {
     const { prompt, ...where } = l;
-    await this.db.task.create({ data: { ...t, ...where, state: "pending", round: 1, rounds: { create: { id: newId("rnd"), number: 1, state: "pending", paneId: l.paneId, prompt } } } });
+    await this.db.task.create({
+      data: {
+        ...t,
+        ...where,
+        state: "pending",
+        round: 1,
+        rounds: { create: { id: newId("rnd"), number: 1, state: "pending", paneId: l.paneId, prompt } },
+      },
+    });
   }
 
   /** A task that waits in the backlog: its contract, project and agent, no worktree, branch or pane yet. */
   async createBacklog(t: TaskFields, startOptions: Record<string, unknown>): Promise<void> {
-    await this.db.task.create({ data: { ...t, state: "backlog", round: 1, startOptions: JSON.stringify(startOptions), rounds: { create: { id: newId("rnd"), number: 1, state: "backlog" } } } });
+    await this.db.task.create({
+      data: {
+        ...t,
+        state: "backlog",
+        round: 1,
+        startOptions: JSON.stringify(startOptions),
+        rounds: { create: { id: newId("rnd"), number: 1, state: "backlog" } },
+      },
+    });
   }
 
   /** A backlog task got its worktree and pane (its state moves through the reducer next). */
@@ -193,7 +247,10 @@ export class TaskStore {
     const { prompt, ...where } = l;
     await this.db.$transaction([
       this.db.task.update({ where: { id: taskId }, data: { ...where, startOptions: null } }),
-      this.db.taskRound.update({ where: { taskId_number: { taskId, number: 1 } }, data: { paneId: l.paneId, prompt, startedAt: new Date() } }),
+      this.db.taskRound.update({
+        where: { taskId_number: { taskId, number: 1 } },
+        data: { paneId: l.paneId, prompt, startedAt: new Date() },
+      }),
     ]);
   }
 
@@ -201,12 +258,28 @@ export class TaskStore {
    * Round `next` starts in `state`: the task moves to it and a new round row is written. The old
    * round keeps its state, result and evidence; only an open end time is closed.
    */
-  async startRound(taskId: string, r: { previous: number; next: number; state: string; prompt: string; paneId: string; at: Date }): Promise<void> {
+  async startRound(
+    taskId: string,
+    r: { previous: number; next: number; state: string; prompt: string; paneId: string; at: Date },
+  ): Promise<void> {
     await this.db.$transaction([
       // A new round's result needs its own acknowledgement.
-      this.db.task.update({ where: { id: taskId }, data: { state: r.state, round: r.next, paneId: r.paneId, evidence: null, resultAckedAt: null } }),
+      this.db.task.update({
+        where: { id: taskId },
+        data: { state: r.state, round: r.next, paneId: r.paneId, evidence: null, resultAckedAt: null },
+      }),
       this.db.taskRound.updateMany({ where: { taskId, number: r.previous, endedAt: null }, data: { endedAt: r.at } }),
-      this.db.taskRound.create({ data: { id: newId("rnd"), taskId, number: r.next, state: r.state, prompt: r.prompt, paneId: r.paneId, startedAt: r.at } }),
+      this.db.taskRound.create({
+        data: {
+          id: newId("rnd"),
+          taskId,
+          number: r.next,
+          state: r.state,
+          prompt: r.prompt,
+          paneId: r.paneId,
+          startedAt: r.at,
+        },
+      }),
     ]);
   }
 
@@ -215,27 +288,45 @@ export class TaskStore {
   }
 
   /** For each task, its current round's result (JSON text) and latest review verdict: two reads for any number of tasks (Prisma splits very long id lists). */
-  async currentRounds(tasks: Array<{ id: string; round: number }>): Promise<Map<string, { result: string | null; verdict: string | null; reviewedCommit: string | null }>> {
+  async currentRounds(
+    tasks: Array<{ id: string; round: number }>,
+  ): Promise<Map<string, { result: string | null; verdict: string | null; reviewedCommit: string | null }>> {
     const out = new Map<string, { result: string | null; verdict: string | null; reviewedCommit: string | null }>();
     if (tasks.length === 0) return out;
     const round = new Map(tasks.map((t) => [t.id, t.round]));
     const ids = [...round.keys()];
     const [rounds, reviews] = await Promise.all([
-      this.db.taskRound.findMany({ where: { taskId: { in: ids } }, select: { taskId: true, number: true, result: true } }),
+      this.db.taskRound.findMany({
+        where: { taskId: { in: ids } },
+        select: { taskId: true, number: true, result: true },
+      }),
       // No orderBy: Prisma splits a long `in` list over several statements only for unordered reads.
-      this.db.review.findMany({ where: { taskId: { in: ids } }, select: { id: true, taskId: true, round: true, verdict: true, reviewedCommit: true, createdAt: true } }),
+      this.db.review.findMany({
+        where: { taskId: { in: ids } },
+        select: { id: true, taskId: true, round: true, verdict: true, reviewedCommit: true, createdAt: true },
+      }),
     ]);
     for (const id of ids) out.set(id, { result: null, verdict: null, reviewedCommit: null });
     for (const r of rounds) if (round.get(r.taskId) === r.number) out.get(r.taskId)!.result = r.result;
     reviews.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     // oldest first: the last one wins
-    for (const v of reviews) if (round.get(v.taskId) === v.round) Object.assign(out.get(v.taskId)!, { verdict: v.verdict, reviewedCommit: v.reviewedCommit });
+    for (const v of reviews)
+      if (round.get(v.taskId) === v.round)
+        Object.assign(out.get(v.taskId)!, { verdict: v.verdict, reviewedCommit: v.reviewedCommit });
     return out;
   }
 
   /** Every task of a project with its card's derived columns, newest first: one query. */
   async boardRows(projectId: string): Promise<BoardRow[]> {
-    const rows = await this.db.$queryRaw<Array<Omit<BoardRow, "createdAt" | "updatedAt" | "changedFiles"> & { createdAt: unknown; updatedAt: unknown; changedFiles: number | bigint | null }>>`
+    const rows = await this.db.$queryRaw<
+      Array<
+        Omit<BoardRow, "createdAt" | "updatedAt" | "changedFiles"> & {
+          createdAt: unknown;
+          updatedAt: unknown;
+          changedFiles: number | bigint | null;
+        }
+      >
+    >`
       SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.repoPath, t.contextId, t.paneId, t.evidence, t.autoStartWhen, t.createdAt, t.updatedAt,
         (SELECT json_array_length(r.result, '$.changedFiles') FROM TaskRound r
           WHERE r.taskId = t.id AND r.result IS NOT NULL ORDER BY r.number DESC LIMIT 1) AS changedFiles,
@@ -246,7 +337,13 @@ export class TaskStore {
       FROM Task t
       WHERE t.projectId = ${projectId}
       ORDER BY t.updatedAt DESC`;
-    return rows.map((r) => ({ ...r, round: Number(r.round), changedFiles: r.changedFiles === null ? null : Number(r.changedFiles), createdAt: asDate(r.createdAt), updatedAt: asDate(r.updatedAt) }));
+    return rows.map((r) => ({
+      ...r,
+      round: Number(r.round),
+      changedFiles: r.changedFiles === null ? null : Number(r.changedFiles),
+      createdAt: asDate(r.createdAt),
+      updatedAt: asDate(r.updatedAt),
+    }));
   }
 
   /** Ids of the panes that are blocked on a prompt right now (few at any time): one query, the pane store's. */

@@ -12,7 +12,10 @@ export function agentBinDirs(): string[] {
   const out: string[] = [];
   for (const name of ["claude", "codex"] as const) {
     const { bin } = agentPaths(name);
-    if (!existsSync(bin)) throw new Error(`${name} is not installed at ${bin}: run \`node scripts/install-agents.mjs\` once (npm test and .ci/run do)`);
+    if (!existsSync(bin))
+      throw new Error(
+        `${name} is not installed at ${bin}: run \`node scripts/install-agents.mjs\` once (npm test and .ci/run do)`,
+      );
     out.push(path.dirname(bin));
   }
   return out;
@@ -30,10 +33,22 @@ export function claudeUser(home: string, stub: ModelStub, extra: Record<string, 
   mkdirSync(path.join(home, ".claude"), { recursive: true });
   writeFileSync(
     path.join(home, ".claude.json"),
-    JSON.stringify({ hasCompletedOnboarding: true, customApiKeyResponses: { approved: [ANTHROPIC_KEY.slice(-20)], rejected: [] }, userMarker: "kept", ...extra }, null, 2),
+    JSON.stringify(
+      {
+        hasCompletedOnboarding: true,
+        customApiKeyResponses: { approved: [ANTHROPIC_KEY.slice(-20)], rejected: [] },
+        userMarker: "kept",
+        ...extra,
+      },
+      null,
+      2,
+    ),
     { mode: 0o600 },
   );
-  writeFileSync(path.join(home, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "default", disableAutoMode: "disable" } }, null, 2));
+  writeFileSync(
+    path.join(home, ".claude", "settings.json"),
+    JSON.stringify({ permissions: { defaultMode: "default", disableAutoMode: "disable" } }, null, 2),
+  );
   return {
     HOME: home,
     ANTHROPIC_API_KEY: ANTHROPIC_KEY,

@@ -90,7 +90,10 @@ export interface TestRepo {
 }
 
 /** A fresh non-bare repository on `main` with one commit of `files` (default: README.md). */
-export async function makeRepo(files: Record<string, string | Buffer> = { "README.md": "hello\n" }, name = "repo"): Promise<TestRepo> {
+export async function makeRepo(
+  files: Record<string, string | Buffer> = { "README.md": "hello\n" },
+  name = "repo",
+): Promise<TestRepo> {
   const parent = await tmpDir("yard-repo-");
   const root = path.join(parent, name);
   await fsp.mkdir(root);

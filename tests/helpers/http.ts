@@ -9,11 +9,20 @@ export interface RawResponse {
   body: string;
 }
 
-export function request(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+export function request(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const req = http.request(
-      { hostname: u.hostname, port: u.port, path: u.pathname + u.search, method: opts.method ?? "GET", headers: opts.headers },
+      {
+        hostname: u.hostname,
+        port: u.port,
+        path: u.pathname + u.search,
+        method: opts.method ?? "GET",
+        headers: opts.headers,
+      },
       (res) => {
         let body = "";
         res.setEncoding("utf8");
@@ -28,8 +37,17 @@ export function request(url: string, opts: { method?: string; headers?: Record<s
 }
 
 /** A tRPC mutation over raw HTTP. */
-export function trpcPost(base: string, proc: string, input: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return request(`${base}/api/trpc/${proc}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(input) });
+export function trpcPost(
+  base: string,
+  proc: string,
+  input: unknown,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
+  return request(`${base}/api/trpc/${proc}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(input),
+  });
 }
 
 export interface BrowserSession {
@@ -51,7 +69,8 @@ export async function browserLogin(loginUrl: string, previous?: string): Promise
   const res = await request(loginUrl, previous ? { headers: { cookie: previous } } : {});
   const setCookie = ([] as string[]).concat(res.headers["set-cookie"] ?? [])[0];
   const key = /<meta name="yard-session-key" content="([^"]+)">/.exec(res.body)?.[1];
-  if (res.status !== 200 || !setCookie || !key) throw new Error(`login answered ${res.status} without a session: ${res.body.slice(0, 300)}`);
+  if (res.status !== 200 || !setCookie || !key)
+    throw new Error(`login answered ${res.status} without a session: ${res.body.slice(0, 300)}`);
   const cookie = setCookie.split(";")[0]!;
   return { cookie, key, headers: { cookie, [SESSION_KEY_HEADER]: key }, setCookie };
 }

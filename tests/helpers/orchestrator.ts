@@ -7,7 +7,11 @@ import { waitFor } from "./wait";
 
 export async function orchestratorPane(api: ReturnType<typeof adminClient>, dir: string) {
   const envFile = path.join(dir, `orchestrator-${Date.now()}.env`);
-  const pane = await api.panes.spawn.mutate({ argv: ["sh", "-c", `env > ${envFile}.tmp && mv ${envFile}.tmp ${envFile}; exec sleep 3600`], cwd: dir, label: "orchestrator" });
+  const pane = await api.panes.spawn.mutate({
+    argv: ["sh", "-c", `env > ${envFile}.tmp && mv ${envFile}.tmp ${envFile}; exec sleep 3600`],
+    cwd: dir,
+    label: "orchestrator",
+  });
   const text = await waitFor(() => {
     try {
       return readFileSync(envFile, "utf8");

@@ -12,14 +12,28 @@ export const PLAN = {
   goal: "Three greeting files",
   steps: ["write a.txt", "write b.txt after a", "write c.txt after b"],
   subtasks: [
-    { key: "a", title: "File A", objective: "write a.txt A\ncommit a\nreport completed wrote a", acceptanceCriteria: ["a.txt exists"] },
-    { key: "b", title: "File B", objective: 'write b.txt B\ncommit b\nrun-yard task ask "Which greeting goes in b?"', dependsOn: ["a"] },
+    {
+      key: "a",
+      title: "File A",
+      objective: "write a.txt A\ncommit a\nreport completed wrote a",
+      acceptanceCriteria: ["a.txt exists"],
+    },
+    {
+      key: "b",
+      title: "File B",
+      objective: 'write b.txt B\ncommit b\nrun-yard task ask "Which greeting goes in b?"',
+      dependsOn: ["a"],
+    },
     { key: "c", title: "File C", objective: "write c.txt C\ncommit c\nreport completed wrote c", dependsOn: ["b"] },
   ],
 };
 
 /** A first version without C (the browser test asks for it). */
-export const PLAN_V1 = { goal: "Two greeting files", steps: ["write a.txt", "write b.txt after a"], subtasks: PLAN.subtasks.slice(0, 2) };
+export const PLAN_V1 = {
+  goal: "Two greeting files",
+  steps: ["write a.txt", "write b.txt after a"],
+  subtasks: PLAN.subtasks.slice(0, 2),
+};
 
 const submit = (plan: object) => `run-yard plan submit --plan-json '${JSON.stringify(plan)}'`;
 

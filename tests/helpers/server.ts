@@ -16,7 +16,10 @@ export const YARD_BIN = path.join(ROOT, "cli/bin/yard.js");
  * source changed. One process: a signal to it reaches the server itself.
  */
 export const SERVER_BUNDLE = path.join(ROOT, "server/dist/main.mjs");
-execFileSync(process.execPath, [path.join(ROOT, "scripts/build-server.mjs"), "--if-stale"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+execFileSync(process.execPath, [path.join(ROOT, "scripts/build-server.mjs"), "--if-stale"], {
+  cwd: ROOT,
+  stdio: ["ignore", "ignore", "inherit"],
+});
 export const SERVER_ARGV = [SERVER_BUNDLE];
 /** The pane host's bundle, built with the server's: tests that run services from source start it. */
 export const HOST_BUNDLE = path.join(ROOT, "server/dist/panehost.mjs");
@@ -35,7 +38,9 @@ export interface TestServer {
   dispose(): Promise<void>;
 }
 
-export async function startTestServer(opts: { home?: string; ui?: boolean; env?: Record<string, string>; args?: string[] } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { home?: string; ui?: boolean; env?: Record<string, string>; args?: string[] } = {},
+): Promise<TestServer> {
   let home = opts.home;
   if (home === undefined) {
     home = mkdtempSync(path.join(os.tmpdir(), "yard-home-"));
@@ -44,7 +49,14 @@ export async function startTestServer(opts: { home?: string; ui?: boolean; env?:
   let out = "";
   const proc = spawn(process.execPath, [...SERVER_ARGV, "--port", "0", ...(opts.args ?? [])], {
     cwd: ROOT,
-    env: { ...process.env, YARD_HOME: home, YARD_NO_UI: opts.ui ? "0" : "1", YARD_URL: "", YARD_TOKEN: "", ...opts.env },
+    env: {
+      ...process.env,
+      YARD_HOME: home,
+      YARD_NO_UI: opts.ui ? "0" : "1",
+      YARD_URL: "",
+      YARD_TOKEN: "",
+      ...opts.env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   proc.stdout!.on("data", (d) => (out += d));
@@ -123,14 +135,27 @@ export interface CliResult {
 }
 
 /** Runs the real `yard` CLI. By default it discovers the server from YARD_HOME (zero config). */
-export function yard(server: Pick<TestServer, "home">, args: string[], opts: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<CliResult> {
+export function yard(
+  server: Pick<TestServer, "home">,
+  args: string[],
+  opts: { env?: Record<string, string>; input?: string; cwd?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
       [YARD_BIN, ...args],
-      { cwd: opts.cwd ?? ROOT, env: { ...process.env, YARD_HOME: server.home, YARD_URL: "", YARD_TOKEN: "", ...opts.env }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+      {
+        cwd: opts.cwd ?? ROOT,
+        env: { ...process.env, YARD_HOME: server.home, YARD_URL: "", YARD_TOKEN: "", ...opts.env },
+        timeout: 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : 1) : 0;
+        const code = err
+          ? typeof (err as { code?: unknown }).code === "number"
+            ? (err as { code: number }).code
+            : 1
+          : 0;
         let json: unknown = undefined;
         try {
           json = JSON.parse(stdout);

@@ -9,14 +9,27 @@ import { waitFor } from "./wait";
 type Api = ReturnType<typeof adminClient>;
 
 /** Starts the task (`before` runs in the worktree first) and returns it with its pane's YARD_* environment. */
-export async function startRecordingWorker(api: Api, repoPath: string, opts: { before?: string; objective?: string } = {}) {
+export async function startRecordingWorker(
+  api: Api,
+  repoPath: string,
+  opts: { before?: string; objective?: string } = {},
+) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "yard-worker-env-"));
   const envFile = path.join(dir, "env");
   try {
     const script = `${opts.before ? `${opts.before}; ` : ""}env > ${envFile}.tmp && mv ${envFile}.tmp ${envFile}; exec sleep 600`;
-    const { task, pane } = await api.tasks.start.mutate({ repoPath, objective: opts.objective ?? "x", argv: ["sh", "-c", script], stallMs: 300 });
+    const { task, pane } = await api.tasks.start.mutate({
+      repoPath,
+      objective: opts.objective ?? "x",
+      argv: ["sh", "-c", script],
+      stallMs: 300,
+    });
     const env = Object.fromEntries(
-      (await waitFor(() => (existsSync(envFile) ? readFileSync(envFile, "utf8") : null), { what: "the worker's environment" }))
+      (
+        await waitFor(() => (existsSync(envFile) ? readFileSync(envFile, "utf8") : null), {
+          what: "the worker's environment",
+        })
+      )
         .split("\n")
         .filter((l) => l.startsWith("YARD_"))
         .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),

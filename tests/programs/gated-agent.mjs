@@ -12,7 +12,13 @@ const [gate, summary = "done"] = process.argv.slice(2);
 const say = (line) => process.stdout.write(`gated: ${line}\r\n`);
 const hook = (event, extra = {}) =>
   spawnSync("yard", ["hook", event], {
-    input: JSON.stringify({ session_id: "gated", transcript_path: "/dev/null", cwd: process.cwd(), hook_event_name: event, ...extra }),
+    input: JSON.stringify({
+      session_id: "gated",
+      transcript_path: "/dev/null",
+      cwd: process.cwd(),
+      hook_event_name: event,
+      ...extra,
+    }),
     stdio: ["pipe", "ignore", "inherit"],
   });
 
@@ -39,7 +45,9 @@ process.stdin.on("data", (buf) => {
   } else if (phase === "ask" && s.includes("y")) {
     phase = "done";
     hook("PostToolUse", { tool_name: "Bash", tool_input: { command: "risky" }, tool_response: { approved: true } });
-    const r = spawnSync("yard", ["task", "report", "--status", "completed", "--summary", summary], { stdio: ["ignore", "ignore", "inherit"] });
+    const r = spawnSync("yard", ["task", "report", "--status", "completed", "--summary", summary], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     say(`reported (exit ${r.status})`);
     hook("Stop", { stop_hook_active: false, last_assistant_message: summary });
   }

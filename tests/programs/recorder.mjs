@@ -20,7 +20,9 @@ let inPaste = false;
 
 function postHook(event) {
   const child = spawn("yard", ["hook", event], { stdio: ["pipe", "ignore", "inherit"] });
-  child.stdin.end(JSON.stringify({ session_id: "rec", transcript_path: "/dev/null", cwd: process.cwd(), hook_event_name: event }));
+  child.stdin.end(
+    JSON.stringify({ session_id: "rec", transcript_path: "/dev/null", cwd: process.cwd(), hook_event_name: event }),
+  );
 }
 
 process.stdin.on("data", (buf) => {

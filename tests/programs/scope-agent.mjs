@@ -12,14 +12,24 @@ import path from "node:path";
 
 const hook = (event, extra = {}) =>
   spawnSync("yard", ["hook", event], {
-    input: JSON.stringify({ session_id: `scope-${process.env.YARD_PANE}`, transcript_path: "/dev/null", cwd: process.cwd(), hook_event_name: event, ...extra }),
+    input: JSON.stringify({
+      session_id: `scope-${process.env.YARD_PANE}`,
+      transcript_path: "/dev/null",
+      cwd: process.cwd(),
+      hook_event_name: event,
+      ...extra,
+    }),
     stdio: ["pipe", "ignore", "ignore"],
   });
 
 if (process.stdin.isTTY) process.stdin.setRawMode(true);
 hook("SessionStart", { source: "startup" });
 
-const env = Object.entries(process.env).filter(([k]) => k.startsWith("YARD_")).map(([k, v]) => `${k}=${v}`).join("\n") + "\n";
+const env =
+  Object.entries(process.env)
+    .filter(([k]) => k.startsWith("YARD_"))
+    .map(([k, v]) => `${k}=${v}`)
+    .join("\n") + "\n";
 const record = (dir) => {
   const file = path.join(dir, `${process.env.YARD_PANE}.env`);
   writeFileSync(`${file}.tmp`, env);

@@ -124,7 +124,8 @@ export async function startModelStub(): Promise<ModelStub> {
       if (req.method === "POST" && p.endsWith("/messages/count_tokens")) return json(res, 200, { input_tokens: 100 });
       if (req.method === "POST" && p.endsWith("/messages")) return anthropic(body, data, p, res);
       if (req.method === "POST" && p.endsWith("/responses")) return openai(body, data, p, res);
-      if (req.method === "GET" && p.endsWith("/models")) return json(res, 200, { object: "list", data: [{ id: "stub-model", object: "model" }], models: [] });
+      if (req.method === "GET" && p.endsWith("/models"))
+        return json(res, 200, { object: "list", data: [{ id: "stub-model", object: "model" }], models: [] });
       json(res, 404, { error: { type: "not_found_error", message: `stub: no route ${req.method} ${p}` } });
     });
   });
@@ -135,7 +136,18 @@ export async function startModelStub(): Promise<ModelStub> {
     const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
     const s = hasTools ? findScript(raw) : null;
     const cwd = /Primary working directory: ([^\n"\\]+)/.exec(raw)?.[1]?.trim() ?? null;
-    const rec: RecordedRequest = { api: "anthropic", path, body, script: s?.marker ?? null, step: null, history, raw, cwd, at: Date.now(), answered: "side" };
+    const rec: RecordedRequest = {
+      api: "anthropic",
+      path,
+      body,
+      script: s?.marker ?? null,
+      step: null,
+      history,
+      raw,
+      cwd,
+      at: Date.now(),
+      answered: "side",
+    };
     if (!hasTools) {
       record(rec);
       return anthropicReply(res, body, { text: "Scripted side reply." });
@@ -143,7 +155,10 @@ export async function startModelStub(): Promise<ModelStub> {
     if (!s) {
       rec.answered = "unmatched";
       record(rec);
-      return json(res, 400, { type: "error", error: { type: "invalid_request_error", message: "stub: no script matches this conversation" } });
+      return json(res, 400, {
+        type: "error",
+        error: { type: "invalid_request_error", message: "stub: no script matches this conversation" },
+      });
     }
     const picked = pickStep(s, history);
     rec.step = picked?.index ?? null;
@@ -157,7 +172,11 @@ export async function startModelStub(): Promise<ModelStub> {
       s.errorsServed.set(index, (s.errorsServed.get(index) ?? 0) + 1);
       rec.answered = "error";
       record(rec);
-      const send = () => json(res, step.error.status, { type: "error", error: { type: step.error.type ?? "invalid_request_error", message: step.error.message } });
+      const send = () =>
+        json(res, step.error.status, {
+          type: "error",
+          error: { type: step.error.type ?? "invalid_request_error", message: step.error.message },
+        });
       if (step.delayMs) return void setTimeout(send, step.delayMs);
       return send();
     }
@@ -166,7 +185,11 @@ export async function startModelStub(): Promise<ModelStub> {
     anthropicReply(res, body, withCwd(step, cwd));
   }
 
-  function anthropicReply(res: http.ServerResponse, body: Record<string, unknown>, step: { text: string } | { tool: string; input: Record<string, unknown>; text?: string }) {
+  function anthropicReply(
+    res: http.ServerResponse,
+    body: Record<string, unknown>,
+    step: { text: string } | { tool: string; input: Record<string, unknown>; text?: string },
+  ) {
     const id = `msg_stub${++seq}`;
     const model = typeof body.model === "string" ? body.model : "claude-stub";
     const blocks: Array<Record<string, unknown>> = [];
@@ -177,24 +200,61 @@ export async function startModelStub(): Promise<ModelStub> {
       blocks.push({ type: "text", text: step.text });
     }
     const stopReason = "tool" in step ? "tool_use" : "end_turn";
-    const usage = { input_tokens: USAGE.input, output_tokens: USAGE.output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    const usage = {
+      input_tokens: USAGE.input,
+      output_tokens: USAGE.output,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    };
     if (body.stream !== true) {
-      return json(res, 200, { id, type: "message", role: "assistant", model, content: blocks, stop_reason: stopReason, stop_sequence: null, usage });
+      return json(res, 200, {
+        id,
+        type: "message",
+        role: "assistant",
+        model,
+        content: blocks,
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage,
+      });
     }
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "request-id": `req_stub${seq}` });
-    const ev = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-    ev("message_start", { message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+    res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      "request-id": `req_stub${seq}`,
+    });
+    const ev = (type: string, data: Record<string, unknown>) =>
+      res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    ev("message_start", {
+      message: {
+        id,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...usage, output_tokens: 1 },
+      },
+    });
     blocks.forEach((b, index) => {
       if (b.type === "text") {
         ev("content_block_start", { index, content_block: { type: "text", text: "" } });
         ev("content_block_delta", { index, delta: { type: "text_delta", text: b.text } });
       } else {
         ev("content_block_start", { index, content_block: { type: "tool_use", id: b.id, name: b.name, input: {} } });
-        ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: JSON.stringify(b.input) } });
+        ev("content_block_delta", {
+          index,
+          delta: { type: "input_json_delta", partial_json: JSON.stringify(b.input) },
+        });
       }
       ev("content_block_stop", { index });
     });
-    ev("message_delta", { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: USAGE.output } });
+    ev("message_delta", {
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      usage: { output_tokens: USAGE.output },
+    });
     ev("message_stop", {});
     res.end();
   }
@@ -206,7 +266,14 @@ export async function startModelStub(): Promise<ModelStub> {
     let history = 0;
     let prev: string | null = null;
     for (const item of input) {
-      const kind = item.type === "function_call" ? "call" : item.type === "message" && item.role === "assistant" ? "msg" : item.type === "reasoning" ? "skip" : "other";
+      const kind =
+        item.type === "function_call"
+          ? "call"
+          : item.type === "message" && item.role === "assistant"
+            ? "msg"
+            : item.type === "reasoning"
+              ? "skip"
+              : "other";
       if (kind === "skip") continue;
       if (kind === "call" || (kind === "msg" && prev !== "msg-head")) history++;
       prev = kind === "msg" ? "msg-head" : kind;
@@ -214,7 +281,18 @@ export async function startModelStub(): Promise<ModelStub> {
     const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
     const s = hasTools ? findScript(raw) : null;
     const cwd = /<cwd>([^<]+)<\/cwd>/.exec(raw)?.[1]?.trim() ?? null;
-    const rec: RecordedRequest = { api: "openai", path, body, script: s?.marker ?? null, step: null, history, raw, cwd, at: Date.now(), answered: "side" };
+    const rec: RecordedRequest = {
+      api: "openai",
+      path,
+      body,
+      script: s?.marker ?? null,
+      step: null,
+      history,
+      raw,
+      cwd,
+      at: Date.now(),
+      answered: "side",
+    };
     if (!hasTools) {
       record(rec);
       return openaiReply(res, body, { text: "Scripted side reply" });
@@ -222,7 +300,9 @@ export async function startModelStub(): Promise<ModelStub> {
     if (!s) {
       rec.answered = "unmatched";
       record(rec);
-      return json(res, 400, { error: { type: "invalid_request_error", code: null, message: "stub: no script matches this conversation" } });
+      return json(res, 400, {
+        error: { type: "invalid_request_error", code: null, message: "stub: no script matches this conversation" },
+      });
     }
     const picked = pickStep(s, history);
     rec.step = picked?.index ?? null;
@@ -236,35 +316,80 @@ export async function startModelStub(): Promise<ModelStub> {
       s.errorsServed.set(index, (s.errorsServed.get(index) ?? 0) + 1);
       rec.answered = "error";
       record(rec);
-      return json(res, step.error.status, { error: { type: step.error.type ?? "invalid_request_error", code: null, message: step.error.message } });
+      return json(res, step.error.status, {
+        error: { type: step.error.type ?? "invalid_request_error", code: null, message: step.error.message },
+      });
     }
     rec.answered = "tool" in step ? "tool" : "text";
     record(rec);
     openaiReply(res, body, withCwd(step, cwd));
   }
 
-  function openaiReply(res: http.ServerResponse, body: Record<string, unknown>, step: { text: string } | { tool: string; input: Record<string, unknown>; text?: string }) {
+  function openaiReply(
+    res: http.ServerResponse,
+    body: Record<string, unknown>,
+    step: { text: string } | { tool: string; input: Record<string, unknown>; text?: string },
+  ) {
     const n = ++seq;
     const respId = `resp_stub${n}`;
     const model = typeof body.model === "string" ? body.model : "stub-model";
     const items: Array<Record<string, unknown>> = [];
     const text = "tool" in step ? step.text : step.text;
-    if (text) items.push({ type: "message", id: `msg_stub${n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
-    if ("tool" in step) items.push({ type: "function_call", id: `fc_stub${n}`, call_id: `call_stub${n}`, name: step.tool, arguments: JSON.stringify(step.input), status: "completed" });
-    const usage = { input_tokens: USAGE.input, input_tokens_details: { cached_tokens: 0 }, output_tokens: USAGE.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: USAGE.input + USAGE.output };
+    if (text)
+      items.push({
+        type: "message",
+        id: `msg_stub${n}`,
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text, annotations: [] }],
+      });
+    if ("tool" in step)
+      items.push({
+        type: "function_call",
+        id: `fc_stub${n}`,
+        call_id: `call_stub${n}`,
+        name: step.tool,
+        arguments: JSON.stringify(step.input),
+        status: "completed",
+      });
+    const usage = {
+      input_tokens: USAGE.input,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: USAGE.output,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: USAGE.input + USAGE.output,
+    };
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
     let sn = 0;
-    const ev = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sn++, ...data })}\n\n`);
-    const base = { id: respId, object: "response", created_at: Math.floor(Date.now() / 1000), model, status: "in_progress", output: [] as unknown[] };
+    const ev = (type: string, data: Record<string, unknown>) =>
+      res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sn++, ...data })}\n\n`);
+    const base = {
+      id: respId,
+      object: "response",
+      created_at: Math.floor(Date.now() / 1000),
+      model,
+      status: "in_progress",
+      output: [] as unknown[],
+    };
     ev("response.created", { response: base });
     ev("response.in_progress", { response: base });
     items.forEach((item, output_index) => {
       if (item.type === "message") {
         ev("response.output_item.added", { output_index, item: { ...item, status: "in_progress", content: [] } });
-        ev("response.content_part.added", { output_index, item_id: item.id, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+        ev("response.content_part.added", {
+          output_index,
+          item_id: item.id,
+          content_index: 0,
+          part: { type: "output_text", text: "", annotations: [] },
+        });
         ev("response.output_text.delta", { output_index, item_id: item.id, content_index: 0, delta: text });
         ev("response.output_text.done", { output_index, item_id: item.id, content_index: 0, text });
-        ev("response.content_part.done", { output_index, item_id: item.id, content_index: 0, part: { type: "output_text", text, annotations: [] } });
+        ev("response.content_part.done", {
+          output_index,
+          item_id: item.id,
+          content_index: 0,
+          part: { type: "output_text", text, annotations: [] },
+        });
       } else {
         ev("response.output_item.added", { output_index, item: { ...item, status: "in_progress", arguments: "" } });
         ev("response.function_call_arguments.delta", { output_index, item_id: item.id, delta: item.arguments });
@@ -313,9 +438,19 @@ export async function startModelStub(): Promise<ModelStub> {
 }
 
 /** `{{cwd}}` in a tool call's input, replaced by the agent's working directory. */
-function withCwd<T extends { text: string } | { tool: string; input: Record<string, unknown>; text?: string }>(step: T, cwd: string | null): T {
+function withCwd<T extends { text: string } | { tool: string; input: Record<string, unknown>; text?: string }>(
+  step: T,
+  cwd: string | null,
+): T {
   if (!("tool" in step) || cwd === null) return step;
-  const sub = (v: unknown): unknown => (typeof v === "string" ? v.split("{{cwd}}").join(cwd) : Array.isArray(v) ? v.map(sub) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sub(x)])) : v);
+  const sub = (v: unknown): unknown =>
+    typeof v === "string"
+      ? v.split("{{cwd}}").join(cwd)
+      : Array.isArray(v)
+        ? v.map(sub)
+        : v && typeof v === "object"
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sub(x)]))
+          : v;
   return { ...step, input: sub(step.input) as Record<string, unknown> };
 }
 

@@ -98,8 +98,10 @@ export async function commitAll(message) {
   if (add.code !== 0) return failure(add);
   /** @type {string[]} */
   const identity = [];
-  if ((await runGit(["config", "user.name"])).stdout.trim() === "") identity.push("-c", `user.name=${FALLBACK_GIT_NAME}`);
-  if ((await runGit(["config", "user.email"])).stdout.trim() === "") identity.push("-c", `user.email=${FALLBACK_GIT_EMAIL}`);
+  if ((await runGit(["config", "user.name"])).stdout.trim() === "")
+    identity.push("-c", `user.name=${FALLBACK_GIT_NAME}`);
+  if ((await runGit(["config", "user.email"])).stdout.trim() === "")
+    identity.push("-c", `user.email=${FALLBACK_GIT_EMAIL}`);
   const commit = await runGit([...identity, "commit", "-m", message]);
   if (commit.code !== 0) return failure(commit);
   const head = await runGit(["rev-parse", "--short", "HEAD"]);

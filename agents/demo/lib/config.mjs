@@ -76,6 +76,5 @@ export const SESSION_ID =
     const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
   })();
-export const TRANSCRIPT_DIR =
-  process.env.DEMO_TRANSCRIPT_DIR || path.join(os.tmpdir(), "switchyard-demo-agent");
+export const TRANSCRIPT_DIR = process.env.DEMO_TRANSCRIPT_DIR || path.join(os.tmpdir(), "switchyard-demo-agent");
 export const TRANSCRIPT_PATH = path.join(TRANSCRIPT_DIR, `${SESSION_ID}.jsonl`);

@@ -43,8 +43,21 @@ export const HELP_LINES = [
  */
 
 const DIRECTIVES = new Set([
-  "write", "append", "untracked", "ask", "sleep", "print", "lines",
-  "report", "commit", "noreport", "crash", "ignore", "exit", "help", "run-yard",
+  "write",
+  "append",
+  "untracked",
+  "ask",
+  "sleep",
+  "print",
+  "lines",
+  "report",
+  "commit",
+  "noreport",
+  "crash",
+  "ignore",
+  "exit",
+  "help",
+  "run-yard",
 ]);
 
 /**
@@ -151,8 +164,7 @@ export function parsePrompt(prompt) {
         break;
       }
       case "crash":
-        if (!isInt || Number(rest) > 255)
-          steps.push({ kind: "invalid", error: "crash needs <code> (0-255)" });
+        if (!isInt || Number(rest) > 255) steps.push({ kind: "invalid", error: "crash needs <code> (0-255)" });
         else steps.push({ kind: "crash", code: Number(rest) });
         break;
       default: // noreport, ignore, exit, help: no arguments

@@ -24,10 +24,14 @@ describe("splitArgs", () => {
 
 describe("the run-yard directive", () => {
   it("parses args and a saved name", () => {
-    expect(parsePrompt('run-yard --json task start --objective "do it" => t1')).toEqual([{ kind: "yard", args: ["--json", "task", "start", "--objective", "do it"], save: "t1" }]);
+    expect(parsePrompt('run-yard --json task start --objective "do it" => t1')).toEqual([
+      { kind: "yard", args: ["--json", "task", "start", "--objective", "do it"], save: "t1" },
+    ]);
   });
   it("without a name saves nothing", () => {
-    expect(parsePrompt("run-yard task ack {t1.task.id}")).toEqual([{ kind: "yard", args: ["task", "ack", "{t1.task.id}"], save: null }]);
+    expect(parsePrompt("run-yard task ack {t1.task.id}")).toEqual([
+      { kind: "yard", args: ["task", "ack", "{t1.task.id}"], save: null },
+    ]);
   });
   it("needs arguments", () => {
     expect(parsePrompt("run-yard")).toEqual([{ kind: "invalid", error: "run-yard needs <args...>" }]);

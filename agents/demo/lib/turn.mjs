@@ -272,7 +272,12 @@ export async function runTurn(prompt) {
               saved.set(step.save, r.stdout.trim());
             }
           }
-          for (const l of (r.stdout + r.stderr).split("\n").map((x) => x.trimEnd()).filter(Boolean).slice(-5)) print(dim("     " + clean(l)));
+          for (const l of (r.stdout + r.stderr)
+            .split("\n")
+            .map((x) => x.trimEnd())
+            .filter(Boolean)
+            .slice(-5))
+            print(dim("     " + clean(l)));
           const line = `exit ${r.code}` + (r.error ? ` (${r.error})` : "");
           return r.code === 0
             ? { ok: true, response: { stdout: r.stdout, stderr: r.stderr, interrupted: false, exit_code: 0 }, line }
@@ -294,7 +299,11 @@ export async function runTurn(prompt) {
           summary = r.ok ? `Committed ${r.sha}: ${message}.` : `Did not commit (${r.line}).`;
           for (const l of r.detail) print(dim("     " + clean(l)));
           return r.ok
-            ? { ok: true, response: { stdout: r.stdout, stderr: r.stderr, interrupted: false, exit_code: 0 }, line: `Committed ${r.sha}: ${message}` }
+            ? {
+                ok: true,
+                response: { stdout: r.stdout, stderr: r.stderr, interrupted: false, exit_code: 0 },
+                line: `Committed ${r.sha}: ${message}`,
+              }
             : { ok: false, error: r.error, line: r.line };
         });
         if (summary) done.push(summary);
@@ -314,7 +323,7 @@ export async function runTurn(prompt) {
   }
 
   if (ui.mode === "exiting") return;
-  const message = done.length > 0 ? done.join(" ") : lastEcho ?? "Nothing to do.";
+  const message = done.length > 0 ? done.join(" ") : (lastEcho ?? "Nothing to do.");
   if (done.length > 0 || !lastEcho) print(green("●") + " " + clean(message));
   logTranscript({ type: "assistant", message: { role: "assistant", content: [{ type: "text", text: message }] } });
   setActivity("finishing");

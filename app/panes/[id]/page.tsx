@@ -81,9 +81,16 @@ export default function PanePage() {
         <TopBar />
         <main className="mx-auto mt-16 w-full max-w-xl p-4">
           <div role="alert" className="rounded-lg border border-line p-8 text-center">
-            <h1 className="text-lg font-semibold">{missing.code === "NOT_FOUND" || missing.code === "BAD_PARAMS" ? "No such pane" : "Could not open this pane"}</h1>
+            <h1 className="text-lg font-semibold">
+              {missing.code === "NOT_FOUND" || missing.code === "BAD_PARAMS"
+                ? "No such pane"
+                : "Could not open this pane"}
+            </h1>
             <p className="mt-2 text-sm text-fg-muted">{missing.message}</p>
-            <Link href="/panes" className="mt-4 inline-block rounded-md border border-line bg-btn px-3 py-1.5 text-sm hover:bg-btn-hover">
+            <Link
+              href="/panes"
+              className="mt-4 inline-block rounded-md border border-line bg-btn px-3 py-1.5 text-sm hover:bg-btn-hover"
+            >
               ← All panes
             </Link>
           </div>
@@ -136,7 +143,10 @@ export default function PanePage() {
               </div>
             </dl>
             {!connected && (
-              <span role="status" className="rounded-full bg-yellow-100 px-2 py-0.5 text-xs text-yellow-900 dark:bg-yellow-900/40 dark:text-yellow-200">
+              <span
+                role="status"
+                className="rounded-full bg-yellow-100 px-2 py-0.5 text-xs text-yellow-900 dark:bg-yellow-900/40 dark:text-yellow-200"
+              >
                 Reconnecting…
               </span>
             )}

@@ -36,10 +36,17 @@ function TaskPage() {
   const { trpc } = api;
   const task = useQuery({ ...trpc.tasks.get.queryOptions({ id }), retry: false });
   const t = task.data;
-  const tab: Tab = (TABS as readonly string[]).includes(search.get("tab") ?? "") ? (search.get("tab") as Tab) : "terminal";
+  const tab: Tab = (TABS as readonly string[]).includes(search.get("tab") ?? "")
+    ? (search.get("tab") as Tab)
+    : "terminal";
   const setTab = (v: Tab) => replaceUrl(`/tasks/${id}?tab=${v}`);
   // A diff can be megabytes: no structural sharing (a deep compare on every refetch).
-  const diff = useQuery({ ...trpc.tasks.diff.queryOptions({ id }), enabled: !!t && !!t.worktreePath && tab !== "terminal", retry: false, structuralSharing: false });
+  const diff = useQuery({
+    ...trpc.tasks.diff.queryOptions({ id }),
+    enabled: !!t && !!t.worktreePath && tab !== "terminal",
+    retry: false,
+    structuralSharing: false,
+  });
 
   useEffect(() => {
     if (t) document.title = `${t.title} · Switchyard`;
@@ -48,7 +55,15 @@ function TaskPage() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const el = e.target as HTMLElement;
-      if (e.ctrlKey || e.metaKey || e.altKey || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) || el.closest(".xterm") || document.querySelector("dialog[open]")) return;
+      if (
+        e.ctrlKey ||
+        e.metaKey ||
+        e.altKey ||
+        /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) ||
+        el.closest(".xterm") ||
+        document.querySelector("dialog[open]")
+      )
+        return;
       const i = ["1", "2", "3"].indexOf(e.key);
       if (i >= 0) setTab(TABS[i]!);
     };
@@ -62,9 +77,16 @@ function TaskPage() {
       <Shell>
         <main className="mx-auto mt-16 w-full max-w-xl p-4">
           <div role="alert" className="rounded-lg border border-line p-8 text-center">
-            <h1 className="text-lg font-semibold">{y.code === "NOT_FOUND" || y.code === "BAD_PARAMS" ? "No such task" : "Could not open this task"}</h1>
-            <p className="mt-2 text-sm text-fg-muted">{y.code === "BAD_PARAMS" ? `“${id}” is not a task id.` : y.message}</p>
-            <Link href="/" className="mt-4 inline-block rounded-md border border-line bg-btn px-3 py-1.5 text-sm hover:bg-btn-hover">
+            <h1 className="text-lg font-semibold">
+              {y.code === "NOT_FOUND" || y.code === "BAD_PARAMS" ? "No such task" : "Could not open this task"}
+            </h1>
+            <p className="mt-2 text-sm text-fg-muted">
+              {y.code === "BAD_PARAMS" ? `“${id}” is not a task id.` : y.message}
+            </p>
+            <Link
+              href="/"
+              className="mt-4 inline-block rounded-md border border-line bg-btn px-3 py-1.5 text-sm hover:bg-btn-hover"
+            >
               ← Board
             </Link>
           </div>
@@ -108,11 +130,19 @@ function TaskPage() {
                   className={`-mb-px flex items-center gap-2 border-b-2 px-3 py-2 text-sm ${tab === v ? "border-severe font-semibold text-fg" : "border-transparent text-fg-muted hover:border-line hover:text-fg"}`}
                 >
                   {TAB_NAMES[v]}
-                  {v === "changes" && files !== undefined && <span className="rounded-full bg-neutral-muted px-1.5 text-xs font-medium leading-5">{files}</span>}
+                  {v === "changes" && files !== undefined && (
+                    <span className="rounded-full bg-neutral-muted px-1.5 text-xs font-medium leading-5">{files}</span>
+                  )}
                 </button>
               ))}
             </div>
-            <div role="tabpanel" id="panel-terminal" aria-labelledby="tab-terminal" hidden={tab !== "terminal"} className="pt-3">
+            <div
+              role="tabpanel"
+              id="panel-terminal"
+              aria-labelledby="tab-terminal"
+              hidden={tab !== "terminal"}
+              className="pt-3"
+            >
               <TerminalTab task={t} visible={tab === "terminal"} />
             </div>
             {tab === "changes" && (
@@ -122,14 +152,21 @@ function TaskPage() {
             )}
             {tab === "review" && (
               <div role="tabpanel" id="panel-review" aria-labelledby="tab-review" className="pt-3">
-                {t.worktreePath ? <ReviewPanel task={t} diff={diff} /> : <p className="text-sm text-fg-muted">Nothing to review yet: the task has not started.</p>}
+                {t.worktreePath ? (
+                  <ReviewPanel task={t} diff={diff} />
+                ) : (
+                  <p className="text-sm text-fg-muted">Nothing to review yet: the task has not started.</p>
+                )}
               </div>
             )}
           </div>
           <aside aria-label="Task details" className="flex min-w-0 flex-col gap-5">
             <FinishPanel task={t} />
             <AgentReviewSection task={t} />
-            {t.state === "input_required" && !["question", "plan_review"].includes(String((t.evidence as { reason?: string } | null)?.reason)) && <FollowUp task={t} />}
+            {t.state === "input_required" &&
+              !["question", "plan_review"].includes(String((t.evidence as { reason?: string } | null)?.reason)) && (
+                <FollowUp task={t} />
+              )}
             {t.state === "backlog" && <StartBacklog task={t} />}
             <DependenciesSection task={t} />
             <ThreadSection task={t} />
@@ -180,16 +217,27 @@ function TaskHeader({ task: t }: { task: Task }) {
           <span className="flex items-center gap-1 font-mono text-xs">
             <span className="rounded-md bg-accent-muted px-1.5 py-0.5 text-accent">{t.branch}</span>
             <span aria-label="into">→</span>
-            <span className="rounded-md bg-accent-muted px-1.5 py-0.5 text-accent">{t.targetBranch ?? "(no target)"}</span>
+            <span className="rounded-md bg-accent-muted px-1.5 py-0.5 text-accent">
+              {t.targetBranch ?? "(no target)"}
+            </span>
           </span>
         )}
         <span className="flex items-center gap-0.5">
-          base <span className="font-mono text-xs text-fg" data-testid="base-sha" title={t.baseSha ?? ""}>{short(t.baseSha)}</span>
+          base{" "}
+          <span className="font-mono text-xs text-fg" data-testid="base-sha" title={t.baseSha ?? ""}>
+            {short(t.baseSha)}
+          </span>
           {t.baseSha && <CopyButton text={t.baseSha} label="Copy base SHA" />}
         </span>
         {t.contextId && (
           <span>
-            context <Link href={`/?project=${t.projectId ?? "all"}&context=${encodeURIComponent(t.contextId)}`} className="font-mono text-xs text-accent hover:underline">{t.contextId}</Link>
+            context{" "}
+            <Link
+              href={`/?project=${t.projectId ?? "all"}&context=${encodeURIComponent(t.contextId)}`}
+              className="font-mono text-xs text-accent hover:underline"
+            >
+              {t.contextId}
+            </Link>
           </span>
         )}
         {t.label && <Label>{t.label}</Label>}
@@ -217,13 +265,20 @@ function TerminalTab({ task: t, visible }: { task: Task; visible: boolean }) {
   useEffect(() => {
     if (visible) termRef.current?.focus();
   }, [visible]);
-  if (!t.paneId) return <p className="rounded-md border border-dashed border-line p-6 text-center text-sm text-fg-muted">{t.state === "backlog" ? "This task is in the backlog: start it to get a terminal." : "This task has no pane."}</p>;
+  if (!t.paneId)
+    return (
+      <p className="rounded-md border border-dashed border-line p-6 text-center text-sm text-fg-muted">
+        {t.state === "backlog" ? "This task is in the backlog: start it to get a terminal." : "This task has no pane."}
+      </p>
+    );
   const exited = pane ? !pane.live : false;
   return (
     <div className="flex flex-col gap-2">
       <div className="flex items-center gap-2 text-xs text-fg-muted">
         <span>
-          {exited ? "The agent exited; this is its final screen." : "Live terminal: type here to answer the agent (permission prompts, questions)."}
+          {exited
+            ? "The agent exited; this is its final screen."
+            : "Live terminal: type here to answer the agent (permission prompts, questions)."}
         </span>
         {pane && <span className="font-mono">{pane.lifecycle}</span>}
         <Link href={`/panes/${t.paneId}`} className="ml-auto text-accent hover:underline">
@@ -244,43 +299,83 @@ function TerminalTab({ task: t, visible }: { task: Task; visible: boolean }) {
             }}
           />
         </div>
-        {exited && empty && <p className="absolute inset-x-0 top-16 mx-auto w-fit rounded-md border border-line bg-canvas-subtle px-4 py-2 text-sm text-fg-muted">No screen to show: the pane printed nothing, or the server restarted since it ended.</p>}
+        {exited && empty && (
+          <p className="absolute inset-x-0 top-16 mx-auto w-fit rounded-md border border-line bg-canvas-subtle px-4 py-2 text-sm text-fg-muted">
+            No screen to show: the pane printed nothing, or the server restarted since it ended.
+          </p>
+        )}
       </div>
     </div>
   );
 }
 
-function ChangesTab({ task: t, diff }: { task: Task; diff: { data?: import("../../../lib/types").TaskDiff; isPending: boolean; error: { message: string } | null } }) {
+function ChangesTab({
+  task: t,
+  diff,
+}: {
+  task: Task;
+  diff: { data?: import("../../../lib/types").TaskDiff; isPending: boolean; error: { message: string } | null };
+}) {
   const api = useApi();
   const [since, setSince] = useState(false);
-  const sinceQ = useQuery({ ...api.tasks.diffSince.queryOptions({ id: t.id, since: "last_review" }), enabled: since, retry: false });
+  const sinceQ = useQuery({
+    ...api.tasks.diffSince.queryOptions({ id: t.id, since: "last_review" }),
+    enabled: since,
+    retry: false,
+  });
   const { actions, comments } = useCommentActions(t.id);
-  if (!t.worktreePath) return <p className="rounded-md border border-dashed border-line p-6 text-center text-sm text-fg-muted">No changes yet: the task has not started.</p>;
+  if (!t.worktreePath)
+    return (
+      <p className="rounded-md border border-dashed border-line p-6 text-center text-sm text-fg-muted">
+        No changes yet: the task has not started.
+      </p>
+    );
   const shown = since ? sinceQ : diff;
   return (
     <div className="flex flex-col gap-3">
       {t.round > 1 && (
-        <div role="group" aria-label="Which changes" className="flex w-fit overflow-hidden rounded-md border border-line text-xs">
-          <button type="button" aria-pressed={!since} onClick={() => setSince(false)} className={`px-3 py-1 ${!since ? "bg-neutral-muted font-semibold" : "bg-btn hover:bg-btn-hover"}`}>
+        <div
+          role="group"
+          aria-label="Which changes"
+          className="flex w-fit overflow-hidden rounded-md border border-line text-xs"
+        >
+          <button
+            type="button"
+            aria-pressed={!since}
+            onClick={() => setSince(false)}
+            className={`px-3 py-1 ${!since ? "bg-neutral-muted font-semibold" : "bg-btn hover:bg-btn-hover"}`}
+          >
             All changes
           </button>
-          <button type="button" aria-pressed={since} onClick={() => setSince(true)} className={`px-3 py-1 ${since ? "bg-neutral-muted font-semibold" : "bg-btn hover:bg-btn-hover"}`}>
+          <button
+            type="button"
+            aria-pressed={since}
+            onClick={() => setSince(true)}
+            className={`px-3 py-1 ${since ? "bg-neutral-muted font-semibold" : "bg-btn hover:bg-btn-hover"}`}
+          >
             Changes since last review
           </button>
         </div>
       )}
-      {diff.data?.source === "branch" && !since && <p className="text-xs text-fg-muted">The worktree is gone; this is the committed work on the branch.</p>}
+      {diff.data?.source === "branch" && !since && (
+        <p className="text-xs text-fg-muted">The worktree is gone; this is the committed work on the branch.</p>
+      )}
       {shown.isPending ? (
         <Spinner label="Loading the diff…" />
       ) : shown.error ? (
         <Alert title="Could not load the diff">{shown.error.message}</Alert>
       ) : shown.data ? (
-        <DiffView diff={shown.data.diff} files={shown.data.files} comments={since ? [] : comments.list.filter((c) => c.round === t.round)} actions={since ? null : actions} emptyText={since ? "No changes since the last review." : "No changes against the base yet."} />
+        <DiffView
+          diff={shown.data.diff}
+          files={shown.data.files}
+          comments={since ? [] : comments.list.filter((c) => c.round === t.round)}
+          actions={since ? null : actions}
+          emptyText={since ? "No changes since the last review." : "No changes against the base yet."}
+        />
       ) : null}
     </div>
   );
 }
-
 
 function Details({ task: t }: { task: Task }) {
   const rows: Array<[string, ReactNode]> = [
@@ -289,9 +384,24 @@ function Details({ task: t }: { task: Task }) {
     ["Agent", t.agent],
     ["Branch", t.branch ? <span className="font-mono">{t.branch}</span> : "—"],
     ["Target", t.targetBranch ? <span className="font-mono">{t.targetBranch}</span> : "—"],
-    ["Base", <span key="b" className="font-mono" title={t.baseSha ?? ""}>{short(t.baseSha)}{t.baseRef ? ` (${t.baseRef})` : ""}</span>],
+    [
+      "Base",
+      <span key="b" className="font-mono" title={t.baseSha ?? ""}>
+        {short(t.baseSha)}
+        {t.baseRef ? ` (${t.baseRef})` : ""}
+      </span>,
+    ],
     ["Worktree", t.worktreePath ? <span className="break-all font-mono text-[11px]">{t.worktreePath}</span> : "—"],
-    ["Pane", t.paneId ? <Link href={`/panes/${t.paneId}`} className="font-mono text-accent hover:underline">{t.paneId}</Link> : "—"],
+    [
+      "Pane",
+      t.paneId ? (
+        <Link href={`/panes/${t.paneId}`} className="font-mono text-accent hover:underline">
+          {t.paneId}
+        </Link>
+      ) : (
+        "—"
+      ),
+    ],
   ];
   return (
     <Section title="Details" id="sec-details">
@@ -346,11 +456,17 @@ function Result({ task: t }: { task: Task }) {
   const r = t.result;
   // A decomposed plan's result: the subtasks it became ({key, id, title}).
   const raw = (r?.evidence as { subtasks?: unknown } | null | undefined)?.subtasks;
-  const subtasks = Array.isArray(raw) ? (raw as Array<{ id?: unknown; title?: unknown }>).filter((s): s is { id: string; title: string } => typeof s.id === "string" && typeof s.title === "string") : [];
+  const subtasks = Array.isArray(raw)
+    ? (raw as Array<{ id?: unknown; title?: unknown }>).filter(
+        (s): s is { id: string; title: string } => typeof s.id === "string" && typeof s.title === "string",
+      )
+    : [];
   return (
     <Section title="Latest result" id="sec-result">
       {!r ? (
-        <p className="text-xs text-fg-muted">{t.evidence ? "No report; see the evidence below." : "No report yet for this round."}</p>
+        <p className="text-xs text-fg-muted">
+          {t.evidence ? "No report; see the evidence below." : "No report yet for this round."}
+        </p>
       ) : (
         <div className="flex flex-col gap-2 text-sm" data-testid="task-result">
           <div className="flex items-center gap-2">
@@ -372,7 +488,9 @@ function Result({ task: t }: { task: Task }) {
               </ul>
             </div>
           )}
-          {r.artifacts.filter((a) => !subtasks.some((s) => s.id === a)).length > 0 && <List title="Artifacts" items={r.artifacts.filter((a) => !subtasks.some((s) => s.id === a))} />}
+          {r.artifacts.filter((a) => !subtasks.some((s) => s.id === a)).length > 0 && (
+            <List title="Artifacts" items={r.artifacts.filter((a) => !subtasks.some((s) => s.id === a))} />
+          )}
           {r.evidence && <Evidence value={r.evidence} />}
         </div>
       )}
@@ -385,27 +503,41 @@ function Evidence({ value, title = "Evidence" }: { value: Record<string, unknown
   return (
     <details className="mt-1 text-xs">
       <summary className="cursor-pointer font-semibold">{title}</summary>
-      <pre className="mt-1 max-h-48 overflow-auto rounded border border-line bg-canvas-subtle p-2 font-mono text-[11px]">{JSON.stringify(value, null, 2)}</pre>
+      <pre className="mt-1 max-h-48 overflow-auto rounded border border-line bg-canvas-subtle p-2 font-mono text-[11px]">
+        {JSON.stringify(value, null, 2)}
+      </pre>
     </details>
   );
 }
 
 const EVENT_WORDS: Record<string, (p: Record<string, unknown>) => string> = {
   "task.created": () => "Task created",
-  "task.state": (p) => `${STATE_WORDS[String(p.from)] ?? p.from} → ${STATE_WORDS[String(p.to)] ?? p.to}${p.cause ? ` (${String(p.cause).replace(/_/g, " ")})` : ""}`,
+  "task.state": (p) =>
+    `${STATE_WORDS[String(p.from)] ?? p.from} → ${STATE_WORDS[String(p.to)] ?? p.to}${p.cause ? ` (${String(p.cause).replace(/_/g, " ")})` : ""}`,
   "task.result": (p) => `Reported ${p.status}: ${String(p.summary ?? "").slice(0, 80)}`,
   "task.finished": (p) => (p.disposition === "merged" ? `Merged into ${p.target ?? "target"}` : "Discarded"),
   "task.merge_failed": (p) => `Merge refused: ${p.code}`,
   "task.cleanup": () => "Cleanup retried",
-  "task.dependencies": (p) => (Array.isArray(p.removed) ? `Dependency removed: ${(p.removed as string[]).join(", ")}` : `Depends on ${((p.added as string[] | undefined) ?? []).join(", ")}`),
+  "task.dependencies": (p) =>
+    Array.isArray(p.removed)
+      ? `Dependency removed: ${(p.removed as string[]).join(", ")}`
+      : `Depends on ${((p.added as string[] | undefined) ?? []).join(", ")}`,
   "task.auto_started": () => "Started by itself: its dependencies were met",
   "task.auto_start_failed": (p) => `Could not start by itself: ${String(p.message ?? p.code ?? "")}`,
   "task.question": (p) => `The worker asked: ${String(p.text ?? "").slice(0, 80)}`,
   "task.answer": (p) => `Answered: ${String(p.text ?? "").slice(0, 80)}`,
   "task.acknowledged": () => "Result acknowledged",
   "task.worktree_registered": () => "Extra worktree registered",
-  "task.plan": (p) => (p.state === "in_review" ? `Plan version ${p.version} submitted for review` : p.state === "changes_requested" ? `Changes requested to plan version ${p.version}` : p.state === "decomposed" ? `Plan version ${p.version} approved: subtasks created` : `Plan version ${p.version}: ${p.state}`),
-  "task.agent_review": (p) => `Agent review ${String(p.state ?? "").replace(/_/g, " ")}${p.reviewer ? ` (${p.reviewer})` : ""}`,
+  "task.plan": (p) =>
+    p.state === "in_review"
+      ? `Plan version ${p.version} submitted for review`
+      : p.state === "changes_requested"
+        ? `Changes requested to plan version ${p.version}`
+        : p.state === "decomposed"
+          ? `Plan version ${p.version} approved: subtasks created`
+          : `Plan version ${p.version}: ${p.state}`,
+  "task.agent_review": (p) =>
+    `Agent review ${String(p.state ?? "").replace(/_/g, " ")}${p.reviewer ? ` (${p.reviewer})` : ""}`,
 };
 
 function Timeline({ task: t }: { task: Task }) {
@@ -424,8 +556,13 @@ function Timeline({ task: t }: { task: Task }) {
         <ol className="relative flex flex-col gap-2 border-l border-line pl-3 text-xs">
           {list.map((e) => (
             <li key={e.seq} className="relative">
-              <span aria-hidden className="absolute -left-[17px] top-1 h-2 w-2 rounded-full border border-canvas bg-fg-subtle" />
-              <div>{(EVENT_WORDS[e.type] ?? ((p) => `${e.type}${p.round ? ` (round ${p.round})` : ""}`))(e.payload ?? {})}</div>
+              <span
+                aria-hidden
+                className="absolute -left-[17px] top-1 h-2 w-2 rounded-full border border-canvas bg-fg-subtle"
+              />
+              <div>
+                {(EVENT_WORDS[e.type] ?? ((p) => `${e.type}${p.round ? ` (round ${p.round})` : ""}`))(e.payload ?? {})}
+              </div>
               <div className="text-fg-subtle" title={e.time}>
                 {timeAgo(e.time)}
               </div>
@@ -461,8 +598,21 @@ function FollowUp({ task: t }: { task: Task }) {
         <label htmlFor="follow-up" className="text-xs text-fg-muted">
           The agent ended its turn without reporting. Tell it what to do next.
         </label>
-        <textarea id="follow-up" aria-label="Follow-up prompt" rows={3} value={text} onChange={(e) => setText(e.target.value)} className="w-full rounded-md border border-line bg-canvas px-2 py-1.5 text-sm focus:border-accent focus:outline-none" />
-        {send.error && <Alert>{errorOf(send.error).code === "NOT_FOUND" ? "This server cannot send follow-ups yet; type in the Terminal tab instead." : errorOf(send.error).message}</Alert>}
+        <textarea
+          id="follow-up"
+          aria-label="Follow-up prompt"
+          rows={3}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          className="w-full rounded-md border border-line bg-canvas px-2 py-1.5 text-sm focus:border-accent focus:outline-none"
+        />
+        {send.error && (
+          <Alert>
+            {errorOf(send.error).code === "NOT_FOUND"
+              ? "This server cannot send follow-ups yet; type in the Terminal tab instead."
+              : errorOf(send.error).message}
+          </Alert>
+        )}
         <Button type="submit" variant="primary" disabled={!text.trim() || send.isPending} className="self-end">
           {send.isPending ? "Sending…" : "Send follow-up"}
         </Button>
@@ -474,10 +624,14 @@ function FollowUp({ task: t }: { task: Task }) {
 function StartBacklog({ task: t }: { task: Task }) {
   const api = useApi();
   const qc = useQueryClient();
-  const start = useMutation(api.tasks.startBacklog.mutationOptions({ onSuccess: () => void qc.invalidateQueries(api.trpc.tasks.pathFilter()) }));
+  const start = useMutation(
+    api.tasks.startBacklog.mutationOptions({ onSuccess: () => void qc.invalidateQueries(api.trpc.tasks.pathFilter()) }),
+  );
   return (
     <Section title="Backlog" id="sec-backlog">
-      <p className="mb-2 text-xs text-fg-muted">Saved, not started. Starting creates its worktree and launches {t.agent}.</p>
+      <p className="mb-2 text-xs text-fg-muted">
+        Saved, not started. Starting creates its worktree and launches {t.agent}.
+      </p>
       {start.error && <Alert>{errorOf(start.error).message}</Alert>}
       <Button variant="primary" onClick={() => start.mutate({ id: t.id })} disabled={start.isPending}>
         Start

@@ -2,7 +2,18 @@
 // Switchyard processes and a Claude-like writer rewriting the file all the while) never corrupt
 // the file or lose an entry.
 import { execFile, execFileSync } from "node:child_process";
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -69,7 +80,9 @@ describe("recordClaudeTrust", () => {
   it("creates the file (and its directory) when there is none", async () => {
     const file = path.join(tmp(), "cfgdir", ".claude.json");
     await recordClaudeTrust(["/repo/new"], { file });
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ projects: { "/repo/new": { hasTrustDialogAccepted: true } } });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+      projects: { "/repo/new": { hasTrustDialogAccepted: true } },
+    });
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
@@ -89,7 +102,10 @@ describe("recordClaudeTrust", () => {
     writeFileSync(host, hostText);
     const link = path.join(d, ".claude.json");
     symlinkSync(host, link);
-    await expect(recordClaudeTrust(["/repo/s"], { file: link })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("symbolic link") });
+    await expect(recordClaudeTrust(["/repo/s"], { file: link })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining("symbolic link"),
+    });
     expect(readFileSync(host, "utf8")).toBe(hostText);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readdirOf(d)).toEqual([".claude.json", "host-file.json"]); // no temporary or lock file left
@@ -99,7 +115,10 @@ describe("recordClaudeTrust", () => {
     const d = tmp();
     const fifo = path.join(d, ".claude.json");
     execFileSync("mkfifo", [fifo]);
-    await expect(recordClaudeTrust(["/repo/f"], { file: fifo })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("not a regular file") });
+    await expect(recordClaudeTrust(["/repo/f"], { file: fifo })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining("not a regular file"),
+    });
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(await isClaudeTrusted(["/repo/f"], { file: fifo })).toBe(false);
     await expect(recordClaudeTrust(["/repo/f"], { file: "/dev/null" })).rejects.toMatchObject({ code: "CONFLICT" });
@@ -110,15 +129,22 @@ describe("recordClaudeTrust", () => {
     const hostDir = path.join(d, "host-dir");
     mkdirSync(hostDir);
     symlinkSync(hostDir, path.join(d, "cfg"));
-    await expect(recordClaudeTrust(["/repo/d"], { file: path.join(d, "cfg", ".claude.json") })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("directory") });
+    await expect(recordClaudeTrust(["/repo/d"], { file: path.join(d, "cfg", ".claude.json") })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining("directory"),
+    });
     const home = path.join(d, "sandbox-home");
     mkdirSync(home);
     symlinkSync(hostDir, path.join(home, "conf"));
-    await expect(recordClaudeTrust(["/repo/d"], { file: path.join(home, "conf", "x", ".claude.json"), within: home })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("leads out of") });
+    await expect(
+      recordClaudeTrust(["/repo/d"], { file: path.join(home, "conf", "x", ".claude.json"), within: home }),
+    ).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("leads out of") });
     expect(readdirSync(hostDir)).toEqual([]);
     // Inside, as a regular file: written as always.
     await recordClaudeTrust(["/repo/d"], { file: path.join(home, ".claude.json"), within: home });
-    expect(JSON.parse(readFileSync(path.join(home, ".claude.json"), "utf8"))).toEqual({ projects: { "/repo/d": { hasTrustDialogAccepted: true } } });
+    expect(JSON.parse(readFileSync(path.join(home, ".claude.json"), "utf8"))).toEqual({
+      projects: { "/repo/d": { hasTrustDialogAccepted: true } },
+    });
   });
 
   it("leaves a file that is not JSON untouched and says so", async () => {
@@ -132,7 +158,9 @@ describe("recordClaudeTrust", () => {
   }, 30_000);
 
   it("refuses relative paths", async () => {
-    await expect(recordClaudeTrust(["repo"], { file: path.join(tmp(), ".claude.json") })).rejects.toMatchObject({ code: "BAD_PARAMS" });
+    await expect(recordClaudeTrust(["repo"], { file: path.join(tmp(), ".claude.json") })).rejects.toMatchObject({
+      code: "BAD_PARAMS",
+    });
   });
 });
 
@@ -144,7 +172,12 @@ describe("recordClaudeTrust with concurrent writers", () => {
     const startAt = String(Date.now() + 2500); // every writer has started its runtime by then
     const run = (argv: string[], env: Record<string, string> = {}) =>
       new Promise<string>((resolve, reject) =>
-        execFile(process.execPath, argv, { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout))),
+        execFile(
+          process.execPath,
+          argv,
+          { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 },
+          (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
+        ),
       );
     const paths = Array.from({ length: 8 }, (_, i) => `/work/repo-${i}`);
     let reads = 0;
@@ -164,8 +197,17 @@ describe("recordClaudeTrust with concurrent writers", () => {
     })();
     // The Claude-like writer runs from before our writers start until they have all ended.
     const stopFile = path.join(tmp(), "stop");
-    const claudeLikeRun = run([path.join(ROOT, "tests/programs/claude-like-writer.mjs"), file], { DURATION_MS: "30000", STOP_FILE: stopFile });
-    const ours = await Promise.all(paths.map((p) => run(["--import", "tsx", path.join(ROOT, "tests/programs/claude-trust-writer.ts"), file, p], { START_AT: startAt })));
+    const claudeLikeRun = run([path.join(ROOT, "tests/programs/claude-like-writer.mjs"), file], {
+      DURATION_MS: "30000",
+      STOP_FILE: stopFile,
+    });
+    const ours = await Promise.all(
+      paths.map((p) =>
+        run(["--import", "tsx", path.join(ROOT, "tests/programs/claude-trust-writer.ts"), file, p], {
+          START_AT: startAt,
+        }),
+      ),
+    );
     writeFileSync(stopFile, "");
     const claudeLike = await claudeLikeRun;
     polling = false;

@@ -103,7 +103,11 @@ async function readIfExists(file: string): Promise<string | null> {
 }
 
 const untouched = (file: string, why: string, reason: string) =>
-  new YardError("CONFLICT", `Claude Code's config ${why}: Switchyard never writes through a link or into anything but a regular file of yours, so it left it untouched`, { file, reason });
+  new YardError(
+    "CONFLICT",
+    `Claude Code's config ${why}: Switchyard never writes through a link or into anything but a regular file of yours, so it left it untouched`,
+    { file, reason },
+  );
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -112,13 +116,21 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * config file `file` (see claudeConfigFile). Safe against concurrent writers; see the top.
  */
 export async function recordClaudeTrust(dirs: string[], opts: { file: string; within?: string }): Promise<TrustResult> {
-  for (const d of dirs) if (!path.isAbsolute(d)) throw new YardError("BAD_PARAMS", `Claude trust needs absolute paths (got ${JSON.stringify(d)})`, { path: d });
+  for (const d of dirs)
+    if (!path.isAbsolute(d))
+      throw new YardError("BAD_PARAMS", `Claude trust needs absolute paths (got ${JSON.stringify(d)})`, { path: d });
   const file = path.resolve(opts.file);
   const there = await fs.lstat(file).catch(() => null);
-  if (there && !there.isFile()) throw untouched(file, `${file} ${there.isSymbolicLink() ? "is a symbolic link" : "is not a regular file"}`, there.isSymbolicLink() ? "symlink" : "not_regular");
+  if (there && !there.isFile())
+    throw untouched(
+      file,
+      `${file} ${there.isSymbolicLink() ? "is a symbolic link" : "is not a regular file"}`,
+      there.isSymbolicLink() ? "symlink" : "not_regular",
+    );
   if (opts.within) {
     await fs.mkdir(opts.within, { recursive: true, mode: 0o700 }); // Switchyard's own dir (the sandbox's), made before its first launch
-    if (!(await isInside(file, opts.within))) throw untouched(file, `leads out of ${opts.within} through a link`, "outside");
+    if (!(await isInside(file, opts.within)))
+      throw untouched(file, `leads out of ${opts.within} through a link`, "outside");
   }
   const dir = path.dirname(file);
   await fs.mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => {}); // what is there is checked next
@@ -146,9 +158,13 @@ async function lock(file: string): Promise<() => Promise<void>> {
       return () => fs.rm(lockFile, { force: true });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      const age = await fs.lstat(lockFile).then((s) => Date.now() - s.mtimeMs, () => 0);
+      const age = await fs.lstat(lockFile).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
       if (age > LOCK_STALE_MS) await fs.rm(lockFile, { force: true });
-      else if (Date.now() > deadline) throw new YardError("CONFLICT", `Another Switchyard process keeps ${lockFile} locked`, { file: lockFile });
+      else if (Date.now() > deadline)
+        throw new YardError("CONFLICT", `Another Switchyard process keeps ${lockFile} locked`, { file: lockFile });
       else await pause(5 + Math.random() * 20);
     }
   }
@@ -185,14 +201,20 @@ async function update(file: string, dirs: string[]): Promise<TrustResult> {
     if (missing.length === 0) return { file, added: [], written: false, attempts: attempt };
 
     const projects: Json = isObject(cfg.projects) ? { ...cfg.projects } : {};
-    for (const d of missing) projects[d] = { ...(isObject(projects[d]) ? (projects[d] as Json) : {}), hasTrustDialogAccepted: true };
+    for (const d of missing)
+      projects[d] = { ...(isObject(projects[d]) ? (projects[d] as Json) : {}), hasTrustDialogAccepted: true };
     const next = { ...cfg, projects };
     const out = JSON.stringify(next, null, text ? indentOf(text) : 2) + "\n";
 
     // A temporary file created exclusively, renamed over the file only if it still holds what was
     // read (the check and the rename back to back, synchronously): a writer that got in meanwhile
     // wins, and we start over. Never through a link (safe-fs replaceRegularFile).
-    const replaced = await replaceRegularFile(file, out, { expect: read?.raw ?? null, mode: read?.mode ?? 0o600, maxBytes: MAX_CONFIG_BYTES, ownedBy: currentUid() });
+    const replaced = await replaceRegularFile(file, out, {
+      expect: read?.raw ?? null,
+      mode: read?.mode ?? 0o600,
+      maxBytes: MAX_CONFIG_BYTES,
+      ownedBy: currentUid(),
+    });
     if (!replaced.ok) {
       if (replaced.reason !== "changed") throw untouched(file, replaced.message, replaced.reason);
       lastProblem = "changed while being updated";
@@ -206,7 +228,11 @@ async function update(file: string, dirs: string[]): Promise<TrustResult> {
     }
     lastProblem = "replaced by another writer right after the update";
   }
-  throw new YardError("CONFLICT", `Could not record Claude Code's trust in ${file}: ${lastProblem || "it kept changing"}; it was left as it is`, { file });
+  throw new YardError(
+    "CONFLICT",
+    `Could not record Claude Code's trust in ${file}: ${lastProblem || "it kept changing"}; it was left as it is`,
+    { file },
+  );
 }
 
 /** Whether every one of `dirs` is already trusted in `file` (a read only). */

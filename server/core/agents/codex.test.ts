@@ -1,20 +1,47 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CODEX_HOOK_EVENTS, codexHome, codexHooksOverride, codexNotifyAsHook, codexNotifyOverride, codexProjectTrusted, codexResumeArgv, codexTokenUsage, prepareCodexLaunch } from "./codex";
+import {
+  CODEX_HOOK_EVENTS,
+  codexHome,
+  codexHooksOverride,
+  codexNotifyAsHook,
+  codexNotifyOverride,
+  codexProjectTrusted,
+  codexResumeArgv,
+  codexTokenUsage,
+  prepareCodexLaunch,
+} from "./codex";
 
 describe("Codex launch flags", () => {
   it("registers every Switchyard hook as a session flag, each running yard hook <Event>", () => {
     const v = codexHooksOverride();
     expect(v.startsWith("hooks={")).toBe(true);
-    for (const e of CODEX_HOOK_EVENTS) expect(v).toContain(`${e}=[{hooks=[{type="command",command="yard hook ${e}"}]}]`);
+    for (const e of CODEX_HOOK_EVENTS)
+      expect(v).toContain(`${e}=[{hooks=[{type="command",command="yard hook ${e}"}]}]`);
     expect(codexNotifyOverride()).toBe('notify=["yard","hook","CodexNotify"]');
   });
 
   it("resumes with the profile's own options after `resume <session>`", () => {
-    expect(codexResumeArgv(["codex", "--no-daemon", "-c", "x=1"], "s-1")).toEqual(["codex", "resume", "s-1", "--no-daemon", "-c", "x=1"]);
+    expect(codexResumeArgv(["codex", "--no-daemon", "-c", "x=1"], "s-1")).toEqual([
+      "codex",
+      "resume",
+      "s-1",
+      "--no-daemon",
+      "-c",
+      "x=1",
+    ]);
   });
 
   it("finds the Codex home like Codex does", () => {
@@ -24,9 +51,23 @@ describe("Codex launch flags", () => {
 });
 
 describe("codexNotifyAsHook", () => {
-  const turn = (thread: string, extra: Record<string, unknown> = {}) => ({ type: "agent-turn-complete", "thread-id": thread, "turn-id": "t1", "last-assistant-message": "All done.", ...extra });
+  const turn = (thread: string, extra: Record<string, unknown> = {}) => ({
+    type: "agent-turn-complete",
+    "thread-id": thread,
+    "turn-id": "t1",
+    "last-assistant-message": "All done.",
+    ...extra,
+  });
   it("maps the pane's own thread to a Stop with the last message", () => {
-    expect(codexNotifyAsHook(turn("s-main"), "s-main")).toEqual({ event: "Stop", payload: { hook_event_name: "Stop", session_id: "s-main", last_assistant_message: "All done.", source: "codex-notify" } });
+    expect(codexNotifyAsHook(turn("s-main"), "s-main")).toEqual({
+      event: "Stop",
+      payload: {
+        hook_event_name: "Stop",
+        session_id: "s-main",
+        last_assistant_message: "All done.",
+        source: "codex-notify",
+      },
+    });
   });
   it.each([
     ["another thread (the title request)", turn("s-title"), "s-main"],
@@ -39,7 +80,18 @@ describe("codexNotifyAsHook", () => {
 });
 
 describe("codexProjectTrusted (a text check of config.toml)", () => {
-  const cfg = ['model = "x"', "", '[projects."/repo/a"]', 'trust_level = "trusted"', "", '[projects."/repo/b"]', 'trust_level = "untrusted"', "", "[tui]", "x = 1"].join("\n");
+  const cfg = [
+    'model = "x"',
+    "",
+    '[projects."/repo/a"]',
+    'trust_level = "trusted"',
+    "",
+    '[projects."/repo/b"]',
+    'trust_level = "untrusted"',
+    "",
+    "[tui]",
+    "x = 1",
+  ].join("\n");
   it.each([
     ["/repo/a", true],
     ["/repo/b", false],
@@ -48,15 +100,44 @@ describe("codexProjectTrusted (a text check of config.toml)", () => {
     expect(codexProjectTrusted(cfg, dir)).toBe(trusted);
   });
   it("does not read a later table's trust_level", () => {
-    expect(codexProjectTrusted('[projects."/repo/x"]\nfoo = 1\n[projects."/repo/y"]\ntrust_level = "trusted"\n', "/repo/x")).toBe(false);
+    expect(
+      codexProjectTrusted('[projects."/repo/x"]\nfoo = 1\n[projects."/repo/y"]\ntrust_level = "trusted"\n', "/repo/x"),
+    ).toBe(false);
   });
 });
 
 describe("codexTokenUsage", () => {
   it("takes the last token_count total of the rollout file", () => {
-    const line = (input: number, output: number) => JSON.stringify({ type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { input_tokens: input, cached_input_tokens: 5, cache_write_input_tokens: 0, output_tokens: output, total_tokens: input + output } } } });
-    const jsonl = [JSON.stringify({ type: "session_meta", payload: {} }), line(120, 30), '{"type":"response_item"}', line(240, 60), '{"half a li'].join("\n");
-    expect(codexTokenUsage(jsonl)).toEqual({ inputTokens: 240, outputTokens: 60, cacheReadTokens: 5, cacheWriteTokens: 0, totalTokens: 300 });
+    const line = (input: number, output: number) =>
+      JSON.stringify({
+        type: "event_msg",
+        payload: {
+          type: "token_count",
+          info: {
+            total_token_usage: {
+              input_tokens: input,
+              cached_input_tokens: 5,
+              cache_write_input_tokens: 0,
+              output_tokens: output,
+              total_tokens: input + output,
+            },
+          },
+        },
+      });
+    const jsonl = [
+      JSON.stringify({ type: "session_meta", payload: {} }),
+      line(120, 30),
+      '{"type":"response_item"}',
+      line(240, 60),
+      '{"half a li',
+    ].join("\n");
+    expect(codexTokenUsage(jsonl)).toEqual({
+      inputTokens: 240,
+      outputTokens: 60,
+      cacheReadTokens: 5,
+      cacheWriteTokens: 0,
+      totalTokens: 300,
+    });
     expect(codexTokenUsage('{"type":"session_meta"}')).toBeNull();
   });
 });
@@ -81,7 +162,15 @@ describe("prepareCodexLaunch for a Codex home the agent can write (isolate)", ()
     const program = path.join(root, "codex");
     writeFileSync(program, `#!/bin/sh\ntouch '${ran}'\nexit 1\n`, { mode: 0o755 });
     const prep = () =>
-      prepareCodexLaunch({ program, env: { PATH: process.env.PATH ?? "", HOME: home }, cwd: root, trustHooks: true, trustDir: "/repo", isolate: { scratchParent: sandboxDir, within: home }, timeoutMs: 5000 });
+      prepareCodexLaunch({
+        program,
+        env: { PATH: process.env.PATH ?? "", HOME: home },
+        cwd: root,
+        trustHooks: true,
+        trustDir: "/repo",
+        isolate: { scratchParent: sandboxDir, within: home },
+        timeoutMs: 5000,
+      });
     return { home, hostDir, hostConfig, ran, prep, sandboxDir };
   }
 
@@ -90,7 +179,10 @@ describe("prepareCodexLaunch for a Codex home the agent can write (isolate)", ()
     mkdirSync(path.join(c.home, ".codex"));
     symlinkSync(c.hostConfig, path.join(c.home, ".codex", "config.toml"));
     const before = readFileSync(c.hostConfig);
-    await expect(c.prep()).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("symbolic link") });
+    await expect(c.prep()).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining("symbolic link"),
+    });
     expect(readFileSync(c.hostConfig).equals(before)).toBe(true);
     expect(existsSync(c.ran)).toBe(false);
   });
@@ -98,7 +190,10 @@ describe("prepareCodexLaunch for a Codex home the agent can write (isolate)", ()
   it("refuses a CODEX_HOME that is a link to a host directory: nothing is created there", async () => {
     const c = setup();
     symlinkSync(c.hostDir, path.join(c.home, ".codex"));
-    await expect(c.prep()).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("leads out of") });
+    await expect(c.prep()).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining("leads out of"),
+    });
     expect(readdirSync(c.hostDir)).toEqual(["config.toml"]);
     expect(existsSync(c.ran)).toBe(false);
   });
@@ -107,7 +202,10 @@ describe("prepareCodexLaunch for a Codex home the agent can write (isolate)", ()
     const c = setup();
     mkdirSync(path.join(c.home, ".codex"));
     execFileSync("mkfifo", [path.join(c.home, ".codex", "config.toml")]);
-    await expect(c.prep()).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("not a regular file") });
+    await expect(c.prep()).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining("not a regular file"),
+    });
     expect(existsSync(c.ran)).toBe(false);
   });
 
@@ -117,7 +215,9 @@ describe("prepareCodexLaunch for a Codex home the agent can write (isolate)", ()
     writeFileSync(path.join(c.home, ".codex", "config.toml"), 'model = "agent"\n');
     // The fake codex fails; what matters is where it ran, and that the agent's dir was not handed to it.
     const program = path.join(path.dirname(c.ran), "codex");
-    writeFileSync(program, `#!/bin/sh\nprintf '%s\\n' "$CODEX_HOME" "$HOME" "$PWD" > '${c.ran}'\nexit 1\n`, { mode: 0o755 });
+    writeFileSync(program, `#!/bin/sh\nprintf '%s\\n' "$CODEX_HOME" "$HOME" "$PWD" > '${c.ran}'\nexit 1\n`, {
+      mode: 0o755,
+    });
     await expect(c.prep()).rejects.toThrow(/app-server/);
     const [codexHomeSeen, homeSeen, cwdSeen] = readFileSync(c.ran, "utf8").trim().split("\n");
     expect(path.dirname(codexHomeSeen!)).toBe(c.sandboxDir);

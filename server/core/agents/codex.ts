@@ -36,7 +36,14 @@ import { YardError } from "../errors";
 import { currentUid, isInside, readRegularFile, realDirectory, replaceRegularFile } from "../safe-fs";
 
 /** Hook events Switchyard registers with Codex (the ones Codex fires; Claude-shaped payloads). */
-export const CODEX_HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "Stop"] as const;
+export const CODEX_HOOK_EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PermissionRequest",
+  "PostToolUse",
+  "Stop",
+] as const;
 
 /** The event `yard hook` posts for Codex's `notify` program. */
 export const CODEX_NOTIFY_EVENT = "CodexNotify";
@@ -47,7 +54,9 @@ const tomlString = (s: string) => JSON.stringify(s); // a TOML basic string is a
 
 /** `-c` value: Switchyard's hooks as Codex session flags. */
 export function codexHooksOverride(): string {
-  const events = CODEX_HOOK_EVENTS.map((e) => `${e}=[{hooks=[{type="command",command=${tomlString(hookCommand(e))}}]}]`);
+  const events = CODEX_HOOK_EVENTS.map(
+    (e) => `${e}=[{hooks=[{type="command",command=${tomlString(hookCommand(e))}}]}]`,
+  );
   return `hooks={${events.join(",")}}`;
 }
 
@@ -71,14 +80,22 @@ export function codexResumeArgv(argv: readonly string[], sessionId: string): str
  * Codex's notify JSON as the hook it stands for: the main thread's agent-turn-complete is a Stop.
  * Other threads (Codex's title request, subagents) and other notification types map to nothing.
  */
-export function codexNotifyAsHook(payload: Record<string, unknown>, sessionId: string | null): { event: "Stop"; payload: Record<string, unknown> } | null {
+export function codexNotifyAsHook(
+  payload: Record<string, unknown>,
+  sessionId: string | null,
+): { event: "Stop"; payload: Record<string, unknown> } | null {
   if (payload.type !== "agent-turn-complete") return null;
   const thread = payload["thread-id"];
   if (!sessionId || typeof thread !== "string" || thread !== sessionId) return null;
   const last = payload["last-assistant-message"];
   return {
     event: "Stop",
-    payload: { hook_event_name: "Stop", session_id: thread, ...(typeof last === "string" ? { last_assistant_message: last } : {}), source: "codex-notify" },
+    payload: {
+      hook_event_name: "Stop",
+      session_id: thread,
+      ...(typeof last === "string" ? { last_assistant_message: last } : {}),
+      source: "codex-notify",
+    },
   };
 }
 
@@ -94,7 +111,8 @@ export interface CodexPrepareResult {
   skipped: boolean;
 }
 
-const sessionFlagKey = (event: string) => `/<session-flags>/config.toml:${event.replace(/[A-Z]/g, (c, i: number) => (i ? "_" : "") + c.toLowerCase())}:0:0`;
+const sessionFlagKey = (event: string) =>
+  `/<session-flags>/config.toml:${event.replace(/[A-Z]/g, (c, i: number) => (i ? "_" : "") + c.toLowerCase())}:0:0`;
 
 /** config.toml has a trust entry for each of Switchyard's hooks (a text check, no parsing). */
 function hooksTrusted(text: string): boolean {
@@ -123,7 +141,10 @@ export function prepareCodexLaunch(opts: PrepareOptions): Promise<CodexPrepareRe
   const prev = queues.get(home) ?? Promise.resolve();
   const run = () => prepare(home, opts);
   const p = prev.then(run, run);
-  queues.set(home, p.catch(() => {}));
+  queues.set(
+    home,
+    p.catch(() => {}),
+  );
   return p;
 }
 
@@ -149,7 +170,11 @@ interface PrepareOptions {
 const MAX_CODEX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 const refusedConfig = (what: string, why: string, reason: string) =>
-  new YardError("CONFLICT", `Codex's ${what} ${why}: Switchyard reads and writes only regular files of yours there, never through a link an agent could have planted, so it left it untouched`, { file: what, reason });
+  new YardError(
+    "CONFLICT",
+    `Codex's ${what} ${why}: Switchyard reads and writes only regular files of yours there, never through a link an agent could have planted, so it left it untouched`,
+    { file: what, reason },
+  );
 
 async function prepare(home: string, opts: PrepareOptions): Promise<CodexPrepareResult> {
   if (opts.isolate) return prepareIsolated(home, opts, opts.isolate);
@@ -165,14 +190,20 @@ async function prepare(home: string, opts: PrepareOptions): Promise<CodexPrepare
   return { codexHome: home, ...done, skipped: false };
 }
 
-const everythingTrusted = (text: string, opts: PrepareOptions) => (!opts.trustHooks || hooksTrusted(text)) && (!opts.trustDir || codexProjectTrusted(text, opts.trustDir));
+const everythingTrusted = (text: string, opts: PrepareOptions) =>
+  (!opts.trustHooks || hooksTrusted(text)) && (!opts.trustDir || codexProjectTrusted(text, opts.trustDir));
 
 /** A Codex home the agent can write: checked, copied, edited in private, written back safely. */
-async function prepareIsolated(home: string, opts: PrepareOptions, iso: { scratchParent: string; within: string | null }): Promise<CodexPrepareResult> {
+async function prepareIsolated(
+  home: string,
+  opts: PrepareOptions,
+  iso: { scratchParent: string; within: string | null },
+): Promise<CodexPrepareResult> {
   const uid = currentUid();
   if (iso.within) {
     await fsp.mkdir(iso.within, { recursive: true, mode: 0o700 }); // Switchyard's own dir (the sandbox's home)
-    if (!(await isInside(home, iso.within))) throw refusedConfig(`home ${home}`, `leads out of ${iso.within} through a link`, "outside");
+    if (!(await isInside(home, iso.within)))
+      throw refusedConfig(`home ${home}`, `leads out of ${iso.within} through a link`, "outside");
   }
   await fsp.mkdir(home, { recursive: true, mode: 0o700 }).catch(() => {}); // what is there is checked next
   const dir = await realDirectory(home, { ownedBy: uid });
@@ -192,9 +223,17 @@ async function prepareIsolated(home: string, opts: PrepareOptions, iso: { scratc
     const done = await editThroughAppServer({ ...opts.env, CODEX_HOME: scratch, HOME: scratch }, scratch, text, opts);
     if (done.trustedHooks.length || done.trustedProject) {
       const out = await fsp.readFile(scratchConfig);
-      const replaced = await replaceRegularFile(configFile, out, { expect: read.ok ? read.value : null, mode: read.ok ? read.mode & 0o777 : 0o600, maxBytes: MAX_CODEX_CONFIG_BYTES, ownedBy: uid });
+      const replaced = await replaceRegularFile(configFile, out, {
+        expect: read.ok ? read.value : null,
+        mode: read.ok ? read.mode & 0o777 : 0o600,
+        maxBytes: MAX_CODEX_CONFIG_BYTES,
+        ownedBy: uid,
+      });
       if (!replaced.ok) {
-        if (replaced.reason === "changed") throw new YardError("CONFLICT", `${configFile} changed while Switchyard prepared it; it was left as it is`, { file: configFile });
+        if (replaced.reason === "changed")
+          throw new YardError("CONFLICT", `${configFile} changed while Switchyard prepared it; it was left as it is`, {
+            file: configFile,
+          });
         throw refusedConfig(configFile, replaced.message, replaced.reason);
       }
     }
@@ -205,12 +244,23 @@ async function prepareIsolated(home: string, opts: PrepareOptions, iso: { scratc
 }
 
 /** Runs `codex app-server` (its CODEX_HOME in `env`) and makes the edits: trust for our hooks and the repository. */
-async function editThroughAppServer(env: Record<string, string>, cwd: string, text: string, opts: PrepareOptions): Promise<{ trustedHooks: string[]; trustedProject: string | null }> {
-  const rpc = await AppServer.start(opts.program, ["app-server", ...(opts.trustHooks ? ["-c", codexHooksOverride()] : [])], { env, cwd, timeoutMs: opts.timeoutMs ?? 20_000 });
+async function editThroughAppServer(
+  env: Record<string, string>,
+  cwd: string,
+  text: string,
+  opts: PrepareOptions,
+): Promise<{ trustedHooks: string[]; trustedProject: string | null }> {
+  const rpc = await AppServer.start(
+    opts.program,
+    ["app-server", ...(opts.trustHooks ? ["-c", codexHooksOverride()] : [])],
+    { env, cwd, timeoutMs: opts.timeoutMs ?? 20_000 },
+  );
   try {
     await rpc.call("initialize", { clientInfo: { name: "switchyard", version: "1" } });
     rpc.notify("initialized");
-    const listed = (await rpc.call("hooks/list", { cwds: [cwd] })) as { data?: Array<{ hooks?: Array<Record<string, unknown>> }> };
+    const listed = (await rpc.call("hooks/list", { cwds: [cwd] })) as {
+      data?: Array<{ hooks?: Array<Record<string, unknown>> }>;
+    };
     const ours = new Set(CODEX_HOOK_EVENTS.map(hookCommand));
     const toTrust: Record<string, { trusted_hash: string }> = {};
     for (const h of listed.data?.flatMap((d) => d.hooks ?? []) ?? []) {
@@ -221,7 +271,12 @@ async function editThroughAppServer(env: Record<string, string>, cwd: string, te
     const edits: Array<{ keyPath: string; value: unknown; mergeStrategy: "upsert" }> = [];
     if (Object.keys(toTrust).length) edits.push({ keyPath: "hooks.state", value: toTrust, mergeStrategy: "upsert" });
     const trustProject = opts.trustDir && !codexProjectTrusted(text, opts.trustDir) ? opts.trustDir : null;
-    if (trustProject) edits.push({ keyPath: "projects", value: { [trustProject]: { trust_level: "trusted" } }, mergeStrategy: "upsert" });
+    if (trustProject)
+      edits.push({
+        keyPath: "projects",
+        value: { [trustProject]: { trust_level: "trusted" } },
+        mergeStrategy: "upsert",
+      });
     if (edits.length) await rpc.call("config/batchWrite", { edits });
     return { trustedHooks: Object.keys(toTrust), trustedProject: trustProject };
   } finally {
@@ -238,7 +293,10 @@ class AppServer {
   private exited: string | null = null;
   private timer: NodeJS.Timeout;
 
-  private constructor(private readonly child: import("node:child_process").ChildProcessWithoutNullStreams, timeoutMs: number) {
+  private constructor(
+    private readonly child: import("node:child_process").ChildProcessWithoutNullStreams,
+    timeoutMs: number,
+  ) {
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (d: string) => this.onData(d));
     child.stderr.on("data", (d) => (this.stderr = (this.stderr + String(d)).slice(-2000)));
@@ -253,8 +311,16 @@ class AppServer {
     this.timer.unref();
   }
 
-  static async start(program: string, args: string[], opts: { env: Record<string, string>; cwd: string; timeoutMs: number }): Promise<AppServer> {
-    const child = spawn(program, args, { env: opts.env as NodeJS.ProcessEnv, cwd: opts.cwd, stdio: ["pipe", "pipe", "pipe"] });
+  static async start(
+    program: string,
+    args: string[],
+    opts: { env: Record<string, string>; cwd: string; timeoutMs: number },
+  ): Promise<AppServer> {
+    const child = spawn(program, args, {
+      env: opts.env as NodeJS.ProcessEnv,
+      cwd: opts.cwd,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     return new AppServer(child, opts.timeoutMs);
   }
 
@@ -273,14 +339,16 @@ class AppServer {
       const p = this.pending.get(msg.id);
       if (!p) continue;
       this.pending.delete(msg.id);
-      if (msg.error) p.reject(new YardError("INTERNAL", `codex app-server: ${msg.error.message ?? "error"}`, { error: msg.error }));
+      if (msg.error)
+        p.reject(new YardError("INTERNAL", `codex app-server: ${msg.error.message ?? "error"}`, { error: msg.error }));
       else p.resolve(msg.result);
     }
   }
 
   private failAll(why: string) {
     this.exited ??= why;
-    for (const p of this.pending.values()) p.reject(new YardError("INTERNAL", `${why}${this.stderr ? `: ${this.stderr.trim().slice(-500)}` : ""}`));
+    for (const p of this.pending.values())
+      p.reject(new YardError("INTERNAL", `${why}${this.stderr ? `: ${this.stderr.trim().slice(-500)}` : ""}`));
     this.pending.clear();
   }
 
@@ -320,7 +388,10 @@ export function codexTokenUsage(jsonl: string): TokenUsage | null {
   for (const line of jsonl.split("\n")) {
     if (!line.includes('"token_count"')) continue;
     try {
-      const d = JSON.parse(line) as { type?: string; payload?: { type?: string; info?: { total_token_usage?: Record<string, number> } } };
+      const d = JSON.parse(line) as {
+        type?: string;
+        payload?: { type?: string; info?: { total_token_usage?: Record<string, number> } };
+      };
       const u = d.payload?.type === "token_count" ? d.payload.info?.total_token_usage : undefined;
       if (u) last = u;
     } catch {
@@ -333,5 +404,11 @@ export function codexTokenUsage(jsonl: string): TokenUsage | null {
 /** A Codex `total_token_usage` object as Switchyard's token usage. */
 export function codexUsageOf(last: Record<string, number>): TokenUsage {
   const n = (k: string) => (typeof last[k] === "number" ? last[k]! : 0);
-  return { inputTokens: n("input_tokens"), outputTokens: n("output_tokens"), cacheReadTokens: n("cached_input_tokens"), cacheWriteTokens: n("cache_write_input_tokens"), totalTokens: n("total_tokens") || n("input_tokens") + n("output_tokens") };
+  return {
+    inputTokens: n("input_tokens"),
+    outputTokens: n("output_tokens"),
+    cacheReadTokens: n("cached_input_tokens"),
+    cacheWriteTokens: n("cache_write_input_tokens"),
+    totalTokens: n("total_tokens") || n("input_tokens") + n("output_tokens"),
+  };
 }

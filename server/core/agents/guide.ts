@@ -40,7 +40,7 @@ const COMMON = [
 const SHORT: Record<GuideRole, string[]> = {
   worker: [
     "You are a worker in a Switchyard task: work only in this worktree and branch.",
-    "- Stuck on a question only your orchestrator can answer? `yard task ask \"QUESTION\"`, then end your turn: the answer arrives as your next prompt.",
+    '- Stuck on a question only your orchestrator can answer? `yard task ask "QUESTION"`, then end your turn: the answer arrives as your next prompt.',
     "- Made extra git worktrees for this task? `yard task register-worktree PATH [--branch B]`.",
     '- Done: commit, then `yard task report --status completed --summary "…"` (failed / rejected if not).',
     "- `yard guide worker` has the details.",
@@ -48,12 +48,12 @@ const SHORT: Record<GuideRole, string[]> = {
   orchestrator: [
     "You orchestrate Switchyard tasks: start workers, wait, answer them, review, then merge or discard.",
     "- `yard --json task start --project P --objective TEXT [--depends-on ID]...` then `yard --json task wait ID`.",
-    "- input_required with a question: `yard task answer ID \"…\"`; a result: read `yard task diff ID`, then `yard task ack ID`.",
+    '- input_required with a question: `yard task answer ID "…"`; a result: read `yard task diff ID`, then `yard task ack ID`.',
     "- `yard guide orchestrator` has the details.",
   ],
   reviewer: [
     "You review a Switchyard task's work: read the contract, the result and the diff; write a review.",
-    "- `yard --json task get ID`, `yard task diff ID`, `yard task comment ID --path P --line N \"…\"`, `yard task review ID --approve | --request-changes --summary \"…\"`.",
+    '- `yard --json task get ID`, `yard task diff ID`, `yard task comment ID --path P --line N "…"`, `yard task review ID --approve | --request-changes --summary "…"`.',
     "- `yard guide reviewer` has the details.",
   ],
   planner: [
@@ -91,10 +91,10 @@ const FULL: Record<GuideRole, string[]> = {
     '  yard task follow-up ID "TEXT"             any other prompt to an input_required task',
     "  yard task ack ID                          acknowledge a result; until then it stays in your `yard attention`",
     "  yard task start … --needs-plan [--planner P]   a planner writes the plan first; review it with",
-    "  yard plan show ID · yard plan review ID --approve | --request-changes --summary \"…\" [--note \"…\"]...",
+    '  yard plan show ID · yard plan review ID --approve | --request-changes --summary "…" [--note "…"]...',
     "      (approved: the subtasks are created, linked to the task, and start in dependency order)",
     "  yard task agent-review ID --skip | --rerun   the agent reviewer stage (a project's or task's --reviewer)",
-    "  yard task review ID --approve | --request-changes --summary \"FEEDBACK\"   (changes start the next round)",
+    '  yard task review ID --approve | --request-changes --summary "FEEDBACK"   (changes start the next round)',
     "  yard task finish ID --merge [--target B] | --discard     land or drop the work",
     "  yard task cancel ID · yard task resume ID · yard attention",
     "You may act on tasks you started, their subtasks, and tasks in your own task's context.",
@@ -126,8 +126,21 @@ export function shortGuide(role: GuideRole): string {
 }
 
 export function fullGuide(role: GuideRole): string {
-  const errors = (Object.keys(ON_ERROR) as ErrorCode[]).map((c) => `  ${c.padEnd(22)} ${ERROR_CODES[c].retryable ? "(retryable) " : ""}${ON_ERROR[c]}`);
-  return [`Switchyard for the ${role}`, "", ...SHORT[role].slice(0, 1), "", ...FULL[role], "", ...COMMON, "", "Error codes and what to do:", ...errors].join("\n");
+  const errors = (Object.keys(ON_ERROR) as ErrorCode[]).map(
+    (c) => `  ${c.padEnd(22)} ${ERROR_CODES[c].retryable ? "(retryable) " : ""}${ON_ERROR[c]}`,
+  );
+  return [
+    `Switchyard for the ${role}`,
+    "",
+    ...SHORT[role].slice(0, 1),
+    "",
+    ...FULL[role],
+    "",
+    ...COMMON,
+    "",
+    "Error codes and what to do:",
+    ...errors,
+  ].join("\n");
 }
 
 /** The Claude Code skill for orchestrators (`yard skill install`): SKILL.md with its frontmatter. */

@@ -47,7 +47,11 @@ export interface LaunchPrepResult {
 }
 
 /** The environment the agent will see, as far as finding its config (and its transcripts) goes. */
-export function agentEnvironment(input: { profileEnv: Record<string, string>; sandboxHome: string | null; pathEnv?: string }): Record<string, string> {
+export function agentEnvironment(input: {
+  profileEnv: Record<string, string>;
+  sandboxHome: string | null;
+  pathEnv?: string;
+}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("YARD_")) env[k] = v;
   Object.assign(env, input.profileEnv, input.pathEnv !== undefined ? { PATH: input.pathEnv } : {});
@@ -61,7 +65,8 @@ export async function prepareAgentLaunch(input: LaunchPrepInput): Promise<Launch
   // What the agent can write: for a sandboxed one, its home and temp dir (the sandbox's dir) and its worktree.
   const sandboxDir = input.sandboxHome ? path.dirname(input.sandboxHome) : null;
   // The directory a path must really stay inside when it lies where the sandboxed agent can write, else null.
-  const confinedTo = (p: string): string | null => (sandboxDir === null ? null : isUnder(p, sandboxDir) ? sandboxDir : isUnder(p, input.cwd) ? input.cwd : null);
+  const confinedTo = (p: string): string | null =>
+    sandboxDir === null ? null : isUnder(p, sandboxDir) ? sandboxDir : isUnder(p, input.cwd) ? input.cwd : null;
   if (kind === "claude") {
     if (!input.trustDir) return { kind };
     const file = claudeConfigFile(env);
@@ -74,7 +79,17 @@ export async function prepareAgentLaunch(input: LaunchPrepInput): Promise<Launch
     const home = codexHome(env);
     const within = confinedTo(home);
     const isolate = within ? { scratchParent: sandboxDir!, within } : null;
-    return { kind, codex: await prepareCodexLaunch({ program, env, cwd: input.cwd, trustHooks: withOurHooks, trustDir: input.trustDir, isolate }) };
+    return {
+      kind,
+      codex: await prepareCodexLaunch({
+        program,
+        env,
+        cwd: input.cwd,
+        trustHooks: withOurHooks,
+        trustDir: input.trustDir,
+        isolate,
+      }),
+    };
   }
   return { kind };
 }

@@ -6,7 +6,10 @@ export const ARGV_PLACEHOLDERS = [
   { name: "node", means: "this server's Node executable" },
   { name: "yardRoot", means: "this Switchyard checkout (e.g. {{yardRoot}}/agents/demo/demo-agent.mjs)" },
   { name: "shell", means: "$SHELL (default /bin/bash)" },
-  { name: "claudeHookSettings", means: "the JSON for `claude --settings`: every Claude Code hook runs `yard hook <Event>`" },
+  {
+    name: "claudeHookSettings",
+    means: "the JSON for `claude --settings`: every Claude Code hook runs `yard hook <Event>`",
+  },
   { name: "codexHooks", means: "the `-c` value registering Switchyard's hooks with Codex (`hooks={...}`)" },
   { name: "codexNotify", means: "the `-c` value making Codex's notify run `yard hook CodexNotify`" },
 ] as const;

@@ -40,7 +40,11 @@ describe("AgentProfiles.update", () => {
     await profiles.update({ id: "aider", env: { remove: ["NEW"] } });
     expect((await profiles.get("aider")).env).toEqual({ OPENAI_API_KEY: "sk-two", OTHER: "keep-me" });
     await profiles.update({ id: "aider", name: "Aider", argv: ["aider", "--yes"] });
-    expect(await profiles.get("aider")).toMatchObject({ name: "Aider", argv: ["aider", "--yes"], env: { OPENAI_API_KEY: "sk-two", OTHER: "keep-me" } });
+    expect(await profiles.get("aider")).toMatchObject({
+      name: "Aider",
+      argv: ["aider", "--yes"],
+      env: { OPENAI_API_KEY: "sk-two", OTHER: "keep-me" },
+    });
   });
 
   it("refuses to remove a variable that is not there, and bad argv or placeholders", async () => {
@@ -48,7 +52,9 @@ describe("AgentProfiles.update", () => {
     await profiles.add({ id: "x", argv: ["x"] });
     await expect(profiles.update({ id: "x", env: { remove: ["NOPE"] } })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(profiles.update({ id: "x", argv: ["x", "{{nope}}"] })).rejects.toMatchObject({ code: "BAD_PARAMS" });
-    await expect(profiles.update({ id: "missing", env: { set: { A: "1" } } })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(profiles.update({ id: "missing", env: { set: { A: "1" } } })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
   });
 
   it("built-ins take env changes only, and keep them across a restart's re-seed", async () => {
@@ -59,7 +65,9 @@ describe("AgentProfiles.update", () => {
     await expect(profiles.update({ id: "claude-code", argv: ["claude"] })).rejects.toMatchObject({ code: "CONFLICT" });
     await new AgentProfiles(store).seed();
     expect((await profiles.get("claude-code")).env).toEqual({ ANTHROPIC_API_KEY: "sk-ant" });
-    expect((await profiles.get("claude-code")).argv).toEqual(BUILT_IN_PROFILES.find((p) => p.id === "claude-code")!.argv);
+    expect((await profiles.get("claude-code")).argv).toEqual(
+      BUILT_IN_PROFILES.find((p) => p.id === "claude-code")!.argv,
+    );
   });
 });
 

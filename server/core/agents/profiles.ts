@@ -41,28 +41,78 @@ export function toView(p: AgentProfile): ProfileView {
   return { ...rest, envNames: Object.keys(env).sort() };
 }
 
-
 /** Hook events Switchyard registers with Claude Code; each runs `yard hook <Event>`. */
 export const CLAUDE_HOOK_EVENTS = [
-  "SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure",
-  "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop", "SessionEnd",
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PermissionRequest",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Notification",
+  "Stop",
+  "StopFailure",
+  "SubagentStart",
+  "SubagentStop",
+  "SessionEnd",
 ] as const;
 
 export function claudeHookSettings(): string {
   const hooks: Record<string, unknown> = {};
-  for (const ev of CLAUDE_HOOK_EVENTS) hooks[ev] = [{ matcher: "", hooks: [{ type: "command", command: `yard hook ${ev}` }] }];
+  for (const ev of CLAUDE_HOOK_EVENTS)
+    hooks[ev] = [{ matcher: "", hooks: [{ type: "command", command: `yard hook ${ev}` }] }];
   return JSON.stringify({ hooks });
 }
 
 export const BUILT_IN_PROFILES: AgentProfile[] = [
-  { id: "claude-code", name: "Claude Code", role: "worker", argv: ["claude", "--settings", "{{claudeHookSettings}}"], supportsHooks: true, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
+  {
+    id: "claude-code",
+    name: "Claude Code",
+    role: "worker",
+    argv: ["claude", "--settings", "{{claudeHookSettings}}"],
+    supportsHooks: true,
+    env: {},
+    builtIn: true,
+    sandbox: false,
+    sandboxNetwork: false,
+  },
   // --no-daemon: Codex's shared background server would outlive the pane and run later tasks'
   // commands with this pane's environment. allow_login_shell=false: a login shell's profile resets
   // PATH, and the agent's commands must see the pane's (`yard` on it). Hooks and notify are
   // session flags (core/agents/codex.ts). Nothing here is written to the user's config.
-  { id: "codex", name: "Codex", role: "worker", argv: ["codex", "--no-daemon", "-c", "allow_login_shell=false", "-c", "{{codexHooks}}", "-c", "{{codexNotify}}"], supportsHooks: true, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
-  { id: "shell", name: "Shell", role: "worker", argv: ["{{shell}}"], supportsHooks: false, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
-  { id: "demo", name: "Demo agent", role: "worker", argv: ["{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs"], supportsHooks: true, env: {}, builtIn: true, sandbox: false, sandboxNetwork: false },
+  {
+    id: "codex",
+    name: "Codex",
+    role: "worker",
+    argv: ["codex", "--no-daemon", "-c", "allow_login_shell=false", "-c", "{{codexHooks}}", "-c", "{{codexNotify}}"],
+    supportsHooks: true,
+    env: {},
+    builtIn: true,
+    sandbox: false,
+    sandboxNetwork: false,
+  },
+  {
+    id: "shell",
+    name: "Shell",
+    role: "worker",
+    argv: ["{{shell}}"],
+    supportsHooks: false,
+    env: {},
+    builtIn: true,
+    sandbox: false,
+    sandboxNetwork: false,
+  },
+  {
+    id: "demo",
+    name: "Demo agent",
+    role: "worker",
+    argv: ["{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs"],
+    supportsHooks: true,
+    env: {},
+    builtIn: true,
+    sandbox: false,
+    sandboxNetwork: false,
+  },
 ];
 
 /** Replaces `{{name}}` placeholders; an unknown placeholder is a BAD_PARAMS error at spawn time. */
@@ -79,7 +129,8 @@ export function expandArgv(argv: string[], vars: Record<string, string> = {}): s
   return argv.map((arg) =>
     arg.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
       const v = all[name];
-      if (v === undefined) throw new YardError("BAD_PARAMS", `Unknown placeholder {{${name}}} in agent argv`, { placeholder: name });
+      if (v === undefined)
+        throw new YardError("BAD_PARAMS", `Unknown placeholder {{${name}}} in agent argv`, { placeholder: name });
       return v;
     }),
   );
@@ -90,20 +141,28 @@ const noNul = (s: string) => !s.includes("\0");
 export { argvSchema };
 
 export const envSchema = z.record(
-  z.string().max(256).regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "environment variable names are letters, digits and _"),
+  z
+    .string()
+    .max(256)
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "environment variable names are letters, digits and _"),
   z.string().max(32768).refine(noNul, "environment values must not contain NUL bytes"),
 );
 
-export const agentProfileInput = z.object({
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "id: lowercase letters, digits and -, up to 40 characters"),
-  name: z.string().trim().min(1).max(80).optional(),
-  role: z.enum(ROLES).default("worker"),
-  argv: argvSchema,
-  supportsHooks: z.boolean().default(false),
-  env: envSchema.default({}),
-  sandbox: z.boolean().default(false),
-  sandboxNetwork: z.boolean().default(false),
-}).refine((p) => p.sandbox || !p.sandboxNetwork, { message: "sandboxNetwork only applies to a sandboxed profile (add sandbox: true / --sandbox)", path: ["sandboxNetwork"] });
+export const agentProfileInput = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "id: lowercase letters, digits and -, up to 40 characters"),
+    name: z.string().trim().min(1).max(80).optional(),
+    role: z.enum(ROLES).default("worker"),
+    argv: argvSchema,
+    supportsHooks: z.boolean().default(false),
+    env: envSchema.default({}),
+    sandbox: z.boolean().default(false),
+    sandboxNetwork: z.boolean().default(false),
+  })
+  .refine((p) => p.sandbox || !p.sandboxNetwork, {
+    message: "sandboxNetwork only applies to a sandboxed profile (add sandbox: true / --sandbox)",
+    path: ["sandboxNetwork"],
+  });
 export type AgentProfileInput = z.input<typeof agentProfileInput>;
 
 /**
@@ -137,12 +196,28 @@ export class AgentProfiles {
   async update(raw: AgentProfileUpdate): Promise<ProfileView> {
     const u = agentProfileUpdate.parse(raw);
     const p = await this.get(u.id);
-    if (p.builtIn && (u.argv || u.role || u.supportsHooks !== undefined || u.name || u.sandbox !== undefined || u.sandboxNetwork !== undefined)) {
-      throw new YardError("CONFLICT", `${u.id} is a built-in profile: only its environment can be changed (add a custom profile for another command)`, { id: u.id });
+    if (
+      p.builtIn &&
+      (u.argv ||
+        u.role ||
+        u.supportsHooks !== undefined ||
+        u.name ||
+        u.sandbox !== undefined ||
+        u.sandboxNetwork !== undefined)
+    ) {
+      throw new YardError(
+        "CONFLICT",
+        `${u.id} is a built-in profile: only its environment can be changed (add a custom profile for another command)`,
+        { id: u.id },
+      );
     }
     const env = { ...p.env };
     for (const name of u.env?.remove ?? []) {
-      if (!(name in env)) throw new YardError("NOT_FOUND", `The profile ${u.id} has no variable ${JSON.stringify(name)}`, { id: u.id, name });
+      if (!(name in env))
+        throw new YardError("NOT_FOUND", `The profile ${u.id} has no variable ${JSON.stringify(name)}`, {
+          id: u.id,
+          name,
+        });
       delete env[name];
     }
     Object.assign(env, u.env?.set ?? {});
@@ -156,7 +231,8 @@ export class AgentProfiles {
       sandboxNetwork: u.sandboxNetwork ?? (u.sandbox === false ? false : p.sandboxNetwork),
       env,
     };
-    if (next.sandboxNetwork && !next.sandbox) throw new YardError("BAD_PARAMS", "sandboxNetwork only applies to a sandboxed profile", { id: u.id });
+    if (next.sandboxNetwork && !next.sandbox)
+      throw new YardError("BAD_PARAMS", "sandboxNetwork only applies to a sandboxed profile", { id: u.id });
     if (u.argv) expandArgv(next.argv);
     return toView(await this.store.put(next));
   }
@@ -178,14 +254,20 @@ export class AgentProfiles {
   async remove(id: string, activeTasks: number): Promise<{ removed: string }> {
     const p = await this.get(id);
     if (p.builtIn) throw new YardError("CONFLICT", `${id} is a built-in profile; it cannot be removed`, { id });
-    if (activeTasks > 0) throw new YardError("CONFLICT", `${activeTasks} running task(s) use the profile ${id}; finish or cancel them first`, { id, activeTasks });
+    if (activeTasks > 0)
+      throw new YardError(
+        "CONFLICT",
+        `${activeTasks} running task(s) use the profile ${id}; finish or cancel them first`,
+        { id, activeTasks },
+      );
     await this.store.delete(id);
     return { removed: id };
   }
 
   async add(input: AgentProfileInput): Promise<ProfileView> {
     const p = agentProfileInput.parse(input);
-    if (await this.store.find(p.id)) throw new YardError("CONFLICT", `An agent profile ${JSON.stringify(p.id)} already exists`, { id: p.id });
+    if (await this.store.find(p.id))
+      throw new YardError("CONFLICT", `An agent profile ${JSON.stringify(p.id)} already exists`, { id: p.id });
     expandArgv(p.argv); // unknown placeholders fail now, not at the first spawn
     const created = await this.store.create({
       id: p.id,

@@ -7,7 +7,8 @@ export const PANE_ROLES = ["orchestrator", "worker", "reviewer", "planner"] as c
 export type PaneRole = (typeof PANE_ROLES)[number];
 
 /** A task's agent works the task, unless its profile orchestrates (then it may start and steer tasks in its context). */
-export const taskPaneRole = (profileRole: string | null | undefined): PaneRole => (profileRole === "orchestrator" ? "orchestrator" : "worker");
+export const taskPaneRole = (profileRole: string | null | undefined): PaneRole =>
+  profileRole === "orchestrator" ? "orchestrator" : "worker";
 
 /** A process's OS sandbox, with the host's network or without; `null` where one is expected: unsandboxed. */
 export interface SandboxOf {
@@ -45,7 +46,10 @@ export function mayAccessTask(c: Caller, t: TaskForAccess): boolean {
   if (c.role === "person") return true;
   if (t.id === c.taskId) return true;
   if (c.role !== "orchestrator") return false;
-  return (c.paneId !== null && (t.parentPaneId === c.paneId || t.rootParentPaneId === c.paneId)) || (c.contextId !== null && t.contextId === c.contextId);
+  return (
+    (c.paneId !== null && (t.parentPaneId === c.paneId || t.rootParentPaneId === c.paneId)) ||
+    (c.contextId !== null && t.contextId === c.contextId)
+  );
 }
 
 /** `taskOfPane`: the access verdict for the pane's task, when it has one. */
@@ -54,7 +58,6 @@ export function mayAccessPane(c: Caller, p: PaneForAccess, taskOfPane: boolean |
   if (c.role !== "orchestrator") return false;
   return p.parentPaneId === c.paneId || p.rootPaneId === c.paneId || taskOfPane === true;
 }
-
 
 /**
  * Whether the caller may name `contextId` for new work: the new task (and, if it orchestrates,
@@ -78,10 +81,15 @@ export function startSandboxFlag(c: Pick<Caller, "sandbox">, flag: boolean | und
  * sandbox, or null when it may: a sandboxed caller creates only sandboxed work, with no more
  * network than it has itself (its own task's work runs as that task was set up).
  */
-export function sandboxRefusal(c: Pick<Caller, "role" | "sandbox" | "taskId">, work: { sandbox: SandboxOf | null; taskId?: string | null }, what: string): string | null {
+export function sandboxRefusal(
+  c: Pick<Caller, "role" | "sandbox" | "taskId">,
+  work: { sandbox: SandboxOf | null; taskId?: string | null },
+  what: string,
+): string | null {
   if (!c.sandbox) return null;
   const who = `${/^[aeiou]/.test(c.role) ? "An" : "A"} ${c.role} pane in the OS sandbox`;
   if (!work.sandbox) return `${who} may only create sandboxed work: ${what} would run outside the sandbox`;
-  if (work.sandbox.network && !c.sandbox.network && !(work.taskId && work.taskId === c.taskId)) return `${who} has no network: ${what} would run with the host's network`;
+  if (work.sandbox.network && !c.sandbox.network && !(work.taskId && work.taskId === c.taskId))
+    return `${who} has no network: ${what} would run with the host's network`;
   return null;
 }

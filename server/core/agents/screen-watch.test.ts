@@ -115,21 +115,24 @@ describe("ScreenWatcher", () => {
   it.each([
     ["typed by the task engine (confirmReady read the screen first)", true],
     ["typed by a person (the last reading while idle)", false],
-  ])("Codex: an error answered before the prompt's hook arrives still ends the turn as failed, %s", async (_how, engine) => {
-    const p = fakePanes();
-    const w = watcher(p, "codex");
-    const ready = screen("codex-ready.txt");
-    p.show(ready);
-    await until(() => p.state.lifecycle === "idle");
-    await new Promise((r) => setTimeout(r, 300));
-    if (engine) expect(await w.confirmReady("p1")).toBe(true);
-    // The API error is on the screen by the time the watcher first sees the turn working.
-    p.show(ready.replace("› Ask Codex", '■ {"error":{"message":"answered at once"}}\n› Ask Codex'));
-    p.hook("UserPromptSubmit");
-    await until(() => p.state.lifecycle === "done");
-    expect(p.state.lastStop).toMatchObject({ failed: true, error: '■ {"error":{"message":"answered at once"}}' });
-    w.stop();
-  });
+  ])(
+    "Codex: an error answered before the prompt's hook arrives still ends the turn as failed, %s",
+    async (_how, engine) => {
+      const p = fakePanes();
+      const w = watcher(p, "codex");
+      const ready = screen("codex-ready.txt");
+      p.show(ready);
+      await until(() => p.state.lifecycle === "idle");
+      await new Promise((r) => setTimeout(r, 300));
+      if (engine) expect(await w.confirmReady("p1")).toBe(true);
+      // The API error is on the screen by the time the watcher first sees the turn working.
+      p.show(ready.replace("› Ask Codex", '■ {"error":{"message":"answered at once"}}\n› Ask Codex'));
+      p.hook("UserPromptSubmit");
+      await until(() => p.state.lifecycle === "done");
+      expect(p.state.lastStop).toMatchObject({ failed: true, error: '■ {"error":{"message":"answered at once"}}' });
+      w.stop();
+    },
+  );
 
   it("notes a retrying agent while it works and clears the note when it carries on", async () => {
     const p = fakePanes();
@@ -138,7 +141,10 @@ describe("ScreenWatcher", () => {
     p.hook("UserPromptSubmit");
     p.show(screen("claude-retrying.txt"));
     await until(() => p.state.note !== null);
-    expect(p.state.note).toMatchObject({ kind: "retrying", text: "401 invalid x-api-key · retrying in 18s · attempt 6/10" });
+    expect(p.state.note).toMatchObject({
+      kind: "retrying",
+      text: "401 invalid x-api-key · retrying in 18s · attempt 6/10",
+    });
     p.show(screen("claude-ready.txt"));
     await until(() => p.state.note === null);
     expect(p.state.lifecycle).toBe("working");

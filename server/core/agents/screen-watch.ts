@@ -64,7 +64,10 @@ export class ScreenWatcher {
         const p = e.payload as { argv?: unknown; agent?: unknown; kind?: unknown };
         const argv = Array.isArray(p.argv) ? p.argv.filter((a): a is string => typeof a === "string") : [];
         // The spawn says which agent its profile's template runs; older events only have the argv.
-        const kind = p.kind === "claude" || p.kind === "codex" ? p.kind : agentKindOf({ profileId: typeof p.agent === "string" ? p.agent : null, argv });
+        const kind =
+          p.kind === "claude" || p.kind === "codex"
+            ? p.kind
+            : agentKindOf({ profileId: typeof p.agent === "string" ? p.agent : null, argv });
         if (kind && e.paneId) void this.watch(e.paneId, kind);
       },
       { type: "pane.spawned" },
@@ -83,7 +86,21 @@ export class ScreenWatcher {
 
   async watch(paneId: string, kind: AgentKind): Promise<void> {
     if (this.watches.has(paneId)) return;
-    const w: Watch = { paneId, kind, detach: () => {}, timer: null, checking: false, again: false, lastText: null, lastChangeAt: Date.now(), baseline: null, preTurn: null, preTurnPinned: false, lastLifecycle: null, stopped: false };
+    const w: Watch = {
+      paneId,
+      kind,
+      detach: () => {},
+      timer: null,
+      checking: false,
+      again: false,
+      lastText: null,
+      lastChangeAt: Date.now(),
+      baseline: null,
+      preTurn: null,
+      preTurnPinned: false,
+      lastLifecycle: null,
+      stopped: false,
+    };
     this.watches.set(paneId, w);
     const listener: PaneListener = {
       output: () => this.schedule(w, CHECK_DEBOUNCE_MS),
@@ -117,7 +134,11 @@ export class ScreenWatcher {
       const reading = await this.read(w);
       if (!reading || w.stopped) return true;
       if (reading.dialog && this.beforeFirstPrompt(this.deps.panes.state(paneId))) {
-        this.deps.panes.observe(paneId, { type: "dialog", dialog: { kind: reading.dialog.kind, title: reading.dialog.title, text: reading.dialog.text }, at: Date.now() });
+        this.deps.panes.observe(paneId, {
+          type: "dialog",
+          dialog: { kind: reading.dialog.kind, title: reading.dialog.title, text: reading.dialog.text },
+          at: Date.now(),
+        });
         return false;
       }
       if (reading.ready || Date.now() >= deadline) {
@@ -210,14 +231,23 @@ export class ScreenWatcher {
 
     if (this.beforeFirstPrompt(s)) {
       if (reading.dialog) {
-        observe({ type: "dialog", dialog: { kind: reading.dialog.kind, title: reading.dialog.title, text: reading.dialog.text }, at: now });
+        observe({
+          type: "dialog",
+          dialog: { kind: reading.dialog.kind, title: reading.dialog.title, text: reading.dialog.text },
+          at: now,
+        });
       } else if (s.lifecycle === "blocked" && s.dialog) {
         observe({ type: "dialog_cleared", at: now });
       }
       if (SCREEN_READY.has(w.kind) && reading.ready) {
         const waited = now - w.lastChangeAt;
         const after = this.deps.panes.state(w.paneId);
-        if (after && (after.lifecycle === "starting" || after.lifecycle === "unknown" || (after.lifecycle === "blocked" && after.dialog))) {
+        if (
+          after &&
+          (after.lifecycle === "starting" ||
+            after.lifecycle === "unknown" ||
+            (after.lifecycle === "blocked" && after.dialog))
+        ) {
           if (waited >= READY_SETTLE_MS) observe({ type: "screen_ready", at: now });
           else this.schedule(w, READY_SETTLE_MS - waited + 10);
         }

@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkTranscriptPath, claudeTokenUsage, TranscriptUsage, transcriptRoots } from "./sessions";
 
 describe("claudeTokenUsage", () => {
-  const msg = (id: string, usage: Record<string, number>, model = "claude-opus-5-5") => JSON.stringify({ type: "assistant", message: { id, model, usage } });
+  const msg = (id: string, usage: Record<string, number>, model = "claude-opus-5-5") =>
+    JSON.stringify({ type: "assistant", message: { id, model, usage } });
   it("sums each assistant message once (a message written in several lines counts once), skipping synthetic error messages", () => {
     const jsonl = [
       JSON.stringify({ type: "user", message: { content: "hi" } }),
@@ -16,7 +17,13 @@ describe("claudeTokenUsage", () => {
       msg("err", { input_tokens: 0, output_tokens: 0 }, "<synthetic>"),
       "{not json",
     ].join("\n");
-    expect(claudeTokenUsage(jsonl)).toEqual({ inputTokens: 120, outputTokens: 15, cacheReadTokens: 50, cacheWriteTokens: 5, totalTokens: 190 });
+    expect(claudeTokenUsage(jsonl)).toEqual({
+      inputTokens: 120,
+      outputTokens: 15,
+      cacheReadTokens: 50,
+      cacheWriteTokens: 5,
+      totalTokens: 190,
+    });
   });
   it("is null for a transcript without assistant usage", () => {
     expect(claudeTokenUsage(JSON.stringify({ type: "user" }))).toBeNull();
@@ -40,13 +47,24 @@ describe("where a transcript may be read from (checkTranscriptPath)", () => {
   it.each([
     ["a path outside the agent's directory", () => path.join(base, "host-secret.jsonl"), "not inside"],
     ["a path that climbs out with ..", () => path.join(projects, "..", "..", "..", "host-secret.jsonl"), "not inside"],
-    ["a symbolic link to a host file", () => link("host-link.jsonl", path.join(base, "host-secret.jsonl")), "symbolic link"],
+    [
+      "a symbolic link to a host file",
+      () => link("host-link.jsonl", path.join(base, "host-secret.jsonl")),
+      "symbolic link",
+    ],
     ["a symbolic link to /dev/zero", () => link("zero.jsonl", "/dev/zero"), "symbolic link"],
     ["a FIFO", () => fifo("fifo.jsonl"), "not a regular file"],
-    ["a file behind a linked directory", () => path.join(link("linked-dir", base), "host-secret.jsonl"), "leads out of"],
+    [
+      "a file behind a linked directory",
+      () => path.join(link("linked-dir", base), "host-secret.jsonl"),
+      "leads out of",
+    ],
     ["a relative path", () => "projects/x.jsonl", "absolute"],
   ])("refuses %s", async (_what, make, reason) => {
-    expect(await checkTranscriptPath(make(), roots)).toMatchObject({ ok: false, reason: expect.stringContaining(reason) });
+    expect(await checkTranscriptPath(make(), roots)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 
   it("refuses everything for an agent with no known transcript directory", async () => {
@@ -60,7 +78,10 @@ describe("where a transcript may be read from (checkTranscriptPath)", () => {
     symlinkSync(path.join(base, "host-claude"), path.join(home, ".claude"));
     const confined = transcriptRoots("claude", { HOME: home }, home);
     expect(confined).toEqual([{ dir: path.join(home, ".claude", "projects"), confinedTo: home }]);
-    expect(await checkTranscriptPath(path.join(home, ".claude", "projects", "s.jsonl"), confined)).toMatchObject({ ok: false, reason: expect.stringContaining("sandbox") });
+    expect(await checkTranscriptPath(path.join(home, ".claude", "projects", "s.jsonl"), confined)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("sandbox"),
+    });
   });
 
   function link(name: string, target: string): string {
@@ -77,10 +98,18 @@ describe("where a transcript may be read from (checkTranscriptPath)", () => {
 
 describe("transcriptRoots", () => {
   it("is <config dir>/projects for Claude Code and $CODEX_HOME/sessions for Codex, nothing for other agents", () => {
-    expect(transcriptRoots("claude", { HOME: "/home/me" }, null)).toEqual([{ dir: "/home/me/.claude/projects", confinedTo: null }]);
-    expect(transcriptRoots("claude", { HOME: "/home/me", CLAUDE_CONFIG_DIR: "/cfg" }, null)).toEqual([{ dir: "/cfg/projects", confinedTo: null }]);
-    expect(transcriptRoots("codex", { HOME: "/home/me" }, null)).toEqual([{ dir: "/home/me/.codex/sessions", confinedTo: null }]);
-    expect(transcriptRoots("codex", { HOME: "/sbx/home", CODEX_HOME: "/sbx/home/cx" }, "/sbx/home")).toEqual([{ dir: "/sbx/home/cx/sessions", confinedTo: "/sbx/home" }]);
+    expect(transcriptRoots("claude", { HOME: "/home/me" }, null)).toEqual([
+      { dir: "/home/me/.claude/projects", confinedTo: null },
+    ]);
+    expect(transcriptRoots("claude", { HOME: "/home/me", CLAUDE_CONFIG_DIR: "/cfg" }, null)).toEqual([
+      { dir: "/cfg/projects", confinedTo: null },
+    ]);
+    expect(transcriptRoots("codex", { HOME: "/home/me" }, null)).toEqual([
+      { dir: "/home/me/.codex/sessions", confinedTo: null },
+    ]);
+    expect(transcriptRoots("codex", { HOME: "/sbx/home", CODEX_HOME: "/sbx/home/cx" }, "/sbx/home")).toEqual([
+      { dir: "/sbx/home/cx/sessions", confinedTo: "/sbx/home" },
+    ]);
     expect(transcriptRoots(null, { HOME: "/home/me" }, null)).toEqual([]);
   });
 });
@@ -91,7 +120,11 @@ describe("TranscriptUsage (the last known usage, counted in the background)", ()
   const root = path.join(base, "projects");
   mkdirSync(root);
   const roots = async () => [{ dir: root, confinedTo: null }];
-  const line = (id: string, input: number, output: number) => JSON.stringify({ type: "assistant", message: { id, model: "m", usage: { input_tokens: input, output_tokens: output } } }) + "\n";
+  const line = (id: string, input: number, output: number) =>
+    JSON.stringify({
+      type: "assistant",
+      message: { id, model: "m", usage: { input_tokens: input, output_tokens: output } },
+    }) + "\n";
 
   it("answers from memory at once, counts once refreshed, then reads only what was appended (a partial last line waits)", async () => {
     const usage = new TranscriptUsage({ refreshMs: 0 });
@@ -114,7 +147,14 @@ describe("TranscriptUsage (the last known usage, counted in the background)", ()
   it("counts a Codex rollout file by its last token_count", async () => {
     const usage = new TranscriptUsage({ refreshMs: 0 });
     const file = path.join(root, "rollout.jsonl");
-    const count = (i: number, o: number) => JSON.stringify({ type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { input_tokens: i, output_tokens: o, total_tokens: i + o } } } }) + "\n";
+    const count = (i: number, o: number) =>
+      JSON.stringify({
+        type: "event_msg",
+        payload: {
+          type: "token_count",
+          info: { total_token_usage: { input_tokens: i, output_tokens: o, total_tokens: i + o } },
+        },
+      }) + "\n";
     writeFileSync(file, count(5, 1) + count(50, 10));
     usage.peek("t2", file, roots);
     await usage.settled();

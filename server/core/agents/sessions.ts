@@ -39,8 +39,17 @@ export interface TranscriptRoot {
 }
 
 /** The transcript directory of an agent of `kind` running with `env` (HOME already the sandbox's for a sandboxed one). */
-export function transcriptRoots(kind: AgentKind | null, env: Record<string, string | undefined>, sandboxHome: string | null): TranscriptRoot[] {
-  const dir = kind === "claude" ? path.join(claudeConfigDir(env), "projects") : kind === "codex" ? path.join(codexHome(env), "sessions") : null;
+export function transcriptRoots(
+  kind: AgentKind | null,
+  env: Record<string, string | undefined>,
+  sandboxHome: string | null,
+): TranscriptRoot[] {
+  const dir =
+    kind === "claude"
+      ? path.join(claudeConfigDir(env), "projects")
+      : kind === "codex"
+        ? path.join(codexHome(env), "sessions")
+        : null;
   if (!dir) return [];
   return [{ dir, confinedTo: sandboxHome && isUnder(dir, sandboxHome) ? sandboxHome : null }];
 }
@@ -54,7 +63,10 @@ export interface TranscriptDeps {
 }
 
 /** The transcript directories of a task's agent, as it was launched (profile env, sandbox home). */
-export async function transcriptRootsOf(task: Pick<TaskRow, "id" | "agent" | "argv" | "sandboxed">, deps: TranscriptDeps): Promise<TranscriptRoot[]> {
+export async function transcriptRootsOf(
+  task: Pick<TaskRow, "id" | "agent" | "argv" | "sandboxed">,
+  deps: TranscriptDeps,
+): Promise<TranscriptRoot[]> {
   let argv: string[] | null = null;
   try {
     argv = task.argv ? (JSON.parse(task.argv) as string[]) : null;
@@ -87,12 +99,17 @@ export async function checkTranscriptPath(file: string, roots: TranscriptRoot[])
   if (roots.length === 0) return { ok: false, reason: "this agent has no known transcript directory" };
   for (const root of roots) {
     if (!isUnder(file, root.dir) || path.resolve(file) === path.resolve(root.dir)) continue;
-    if (root.confinedTo && !(await isInside(root.dir, root.confinedTo))) return { ok: false, reason: `${root.dir} leads out of the sandbox's home through a link` };
+    if (root.confinedTo && !(await isInside(root.dir, root.confinedTo)))
+      return { ok: false, reason: `${root.dir} leads out of the sandbox's home through a link` };
     const st = await fsp.lstat(file).catch(() => null);
     if (st?.isSymbolicLink()) return { ok: false, reason: "it is a symbolic link" };
     if (st && !st.isFile()) return { ok: false, reason: "it is not a regular file" };
-    const rootIsDir = await fsp.stat(root.dir).then((s) => s.isDirectory(), () => false);
-    if (rootIsDir && !(await isInside(file, root.dir))) return { ok: false, reason: `it leads out of ${root.dir} through a link` };
+    const rootIsDir = await fsp.stat(root.dir).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    if (rootIsDir && !(await isInside(file, root.dir)))
+      return { ok: false, reason: `it leads out of ${root.dir} through a link` };
     return { ok: true, root };
   }
   return { ok: false, reason: `it is not inside ${roots.map((r) => r.dir).join(" or ")}` };
@@ -121,7 +138,10 @@ export class AgentSessions {
   }
 
   /** A hook post for `paneId` (already authorized for it): record, translate, then the pane lifecycle. */
-  async post(paneId: string, raw: { event: string; payload: unknown }): Promise<Awaited<ReturnType<PaneManager["hook"]>>> {
+  async post(
+    paneId: string,
+    raw: { event: string; payload: unknown },
+  ): Promise<Awaited<ReturnType<PaneManager["hook"]>>> {
     // A post the lifecycle would refuse (its fields over their caps) records nothing either.
     parseHookPost(raw);
     let post = raw;
@@ -130,7 +150,11 @@ export class AgentSessions {
       const mapped = codexNotifyAsHook(payload, this.byPane.get(paneId) ?? null);
       if (mapped) post = mapped;
     } else if (payload && typeof payload.session_id === "string" && !isSubagentPayload(payload)) {
-      await this.record(paneId, payload.session_id, typeof payload.transcript_path === "string" ? payload.transcript_path : null).catch(() => {});
+      await this.record(
+        paneId,
+        payload.session_id,
+        typeof payload.transcript_path === "string" ? payload.transcript_path : null,
+      ).catch(() => {});
     }
     return this.deps.panes.hook(paneId, post);
   }
@@ -148,15 +172,26 @@ export class AgentSessions {
     if (task.agentSessionId === sessionId && (task.agentTranscriptPath === transcriptPath || !transcriptPath)) return;
     if (transcriptPath) {
       const row = await this.deps.tasks.row(info.taskId);
-      const check = row ? await checkTranscriptPath(transcriptPath, await transcriptRootsOf(row, this.transcriptDeps)) : ({ ok: false, reason: "no such task" } as const);
+      const check = row
+        ? await checkTranscriptPath(transcriptPath, await transcriptRootsOf(row, this.transcriptDeps))
+        : ({ ok: false, reason: "no such task" } as const);
       if (!check.ok) {
-        await this.deps.journal.append("task.transcript_refused", { taskId: info.taskId, paneId, payload: { sessionId, transcriptPath, reason: check.reason } });
+        await this.deps.journal.append("task.transcript_refused", {
+          taskId: info.taskId,
+          paneId,
+          payload: { sessionId, transcriptPath, reason: check.reason },
+        });
         transcriptPath = null;
         if (task.agentSessionId === sessionId) return;
       }
     }
     await this.deps.tasks.recordAgentSession(info.taskId, sessionId, transcriptPath);
-    if (known !== sessionId) await this.deps.journal.append("task.session", { taskId: info.taskId, paneId, payload: { sessionId, transcriptPath } });
+    if (known !== sessionId)
+      await this.deps.journal.append("task.session", {
+        taskId: info.taskId,
+        paneId,
+        payload: { sessionId, transcriptPath },
+      });
   }
 
   forget(paneId: string) {
@@ -178,7 +213,10 @@ export function claudeTokenUsage(jsonl: string): TokenUsage | null {
   for (const line of jsonl.split("\n")) {
     if (!line.includes('"usage"')) continue;
     try {
-      const d = JSON.parse(line) as { type?: string; message?: { id?: string; usage?: Record<string, number>; model?: string } };
+      const d = JSON.parse(line) as {
+        type?: string;
+        message?: { id?: string; usage?: Record<string, number>; model?: string };
+      };
       if (d.type !== "assistant" || !d.message?.usage || d.message.model === "<synthetic>") continue;
       byMessage.set(d.message.id ?? `anon-${anonymous++}`, d.message.usage);
     } catch {
@@ -191,7 +229,13 @@ export function claudeTokenUsage(jsonl: string): TokenUsage | null {
   const output = sum("output_tokens");
   const cacheRead = sum("cache_read_input_tokens");
   const cacheWrite = sum("cache_creation_input_tokens");
-  return { inputTokens: input, outputTokens: output, cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite, totalTokens: input + output + cacheRead + cacheWrite };
+  return {
+    inputTokens: input,
+    outputTokens: output,
+    cacheReadTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
+    totalTokens: input + output + cacheRead + cacheWrite,
+  };
 }
 
 /** Transcripts larger than this are not counted (usage unavailable). */
@@ -219,7 +263,9 @@ export class UsageCounter {
   line(line: string) {
     if (line.includes('"token_count"')) {
       try {
-        const d = JSON.parse(line) as { payload?: { type?: string; info?: { total_token_usage?: Record<string, number> } } };
+        const d = JSON.parse(line) as {
+          payload?: { type?: string; info?: { total_token_usage?: Record<string, number> } };
+        };
         const u = d.payload?.type === "token_count" ? d.payload.info?.total_token_usage : undefined;
         if (u) this.codexLast = u;
       } catch {
@@ -229,7 +275,10 @@ export class UsageCounter {
     }
     if (!line.includes('"usage"')) return;
     try {
-      const d = JSON.parse(line) as { type?: string; message?: { id?: string; usage?: Record<string, number>; model?: string } };
+      const d = JSON.parse(line) as {
+        type?: string;
+        message?: { id?: string; usage?: Record<string, number>; model?: string };
+      };
       if (d.type !== "assistant" || !d.message?.usage || d.message.model === "<synthetic>") return;
       const id = typeof d.message.id === "string" ? d.message.id : `anon-${this.anonymous++}`;
       if (!this.claude.has(id) && this.claude.size >= MAX_MESSAGES) {
@@ -246,12 +295,19 @@ export class UsageCounter {
     if (this.overflow) return null;
     if (this.codexLast) return codexUsageOf(this.codexLast);
     if (this.claude.size === 0) return null;
-    const sum = (k: string) => [...this.claude.values()].reduce((a, u) => a + (typeof u[k] === "number" ? u[k]! : 0), 0);
+    const sum = (k: string) =>
+      [...this.claude.values()].reduce((a, u) => a + (typeof u[k] === "number" ? u[k]! : 0), 0);
     const input = sum("input_tokens");
     const output = sum("output_tokens");
     const cacheRead = sum("cache_read_input_tokens");
     const cacheWrite = sum("cache_creation_input_tokens");
-    return { inputTokens: input, outputTokens: output, cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite, totalTokens: input + output + cacheRead + cacheWrite };
+    return {
+      inputTokens: input,
+      outputTokens: output,
+      cacheReadTokens: cacheRead,
+      cacheWriteTokens: cacheWrite,
+      totalTokens: input + output + cacheRead + cacheWrite,
+    };
   }
 }
 
@@ -296,7 +352,22 @@ export class TranscriptUsage {
     let e = this.entries.get(key);
     if (!e) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      e = { file, roots, knownRoots: null, usage: null, unavailable: null, checkedAt: 0, queued: false, dev: -1, ino: -1, offset: 0, mtimeMs: -1, counter: new UsageCounter(), carry: Buffer.alloc(0), skippingLine: false };
+      e = {
+        file,
+        roots,
+        knownRoots: null,
+        usage: null,
+        unavailable: null,
+        checkedAt: 0,
+        queued: false,
+        dev: -1,
+        ino: -1,
+        offset: 0,
+        mtimeMs: -1,
+        counter: new UsageCounter(),
+        carry: Buffer.alloc(0),
+        skippingLine: false,
+      };
       this.entries.set(key, e);
     }
     e.roots = roots;
@@ -304,11 +375,13 @@ export class TranscriptUsage {
       e.queued = true;
       this.pending++;
       const entry = e;
-      this.queue = this.queue.then(() => this.refresh(entry).catch(() => {})).finally(() => {
-        entry.queued = false;
-        entry.checkedAt = Date.now();
-        this.pending--;
-      });
+      this.queue = this.queue
+        .then(() => this.refresh(entry).catch(() => {}))
+        .finally(() => {
+          entry.queued = false;
+          entry.checkedAt = Date.now();
+          this.pending--;
+        });
     }
     return e.usage;
   }
@@ -329,7 +402,8 @@ export class TranscriptUsage {
   }
 
   private async refresh(e: UsageEntry): Promise<void> {
-    if (!e.knownRoots || Date.now() - e.knownRoots.at > ROOTS_TTL_MS) e.knownRoots = { at: Date.now(), roots: await e.roots() };
+    if (!e.knownRoots || Date.now() - e.knownRoots.at > ROOTS_TTL_MS)
+      e.knownRoots = { at: Date.now(), roots: await e.roots() };
     // The check itself runs every time: the agent may swap a link in at any moment.
     const check = await checkTranscriptPath(e.file, e.knownRoots.roots);
     if (!check.ok) {
@@ -338,11 +412,20 @@ export class TranscriptUsage {
       e.unavailable = `transcript refused: ${check.reason}`;
       return;
     }
-    const opened = await openRegularFile(e.file, { maxBytes: MAX_TRANSCRIPT_BYTES, within: check.root.dir, ownedBy: currentUid() });
+    const opened = await openRegularFile(e.file, {
+      maxBytes: MAX_TRANSCRIPT_BYTES,
+      within: check.root.dir,
+      ownedBy: currentUid(),
+    });
     if (!opened.ok) {
       this.reset(e);
       e.usage = null;
-      e.unavailable = opened.reason === "too_large" ? "usage unavailable: transcript too large" : opened.reason === "missing" ? null : `transcript refused: ${opened.message}`;
+      e.unavailable =
+        opened.reason === "too_large"
+          ? "usage unavailable: transcript too large"
+          : opened.reason === "missing"
+            ? null
+            : `transcript refused: ${opened.message}`;
       return;
     }
     const fh = opened.value;
@@ -373,7 +456,8 @@ export class TranscriptUsage {
       let chunk = buf.subarray(0, bytesRead);
       for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10)) {
         const piece = chunk.subarray(0, nl);
-        if (!e.skippingLine) e.counter.line((e.carry.length ? Buffer.concat([e.carry, piece]) : piece).toString("utf8"));
+        if (!e.skippingLine)
+          e.counter.line((e.carry.length ? Buffer.concat([e.carry, piece]) : piece).toString("utf8"));
         e.carry = Buffer.alloc(0);
         e.skippingLine = false;
         chunk = chunk.subarray(nl + 1);

@@ -7,7 +7,14 @@ import type { AgentKind } from "./kinds";
 const DIR = new URL("./fixtures/screens/", import.meta.url);
 const screen = (f: string) => readFileSync(new URL(f, DIR), "utf8");
 
-type Row = [file: string, agent: AgentKind, dialog: string | null, ready: boolean, errors: number, retrying: RegExp | null];
+type Row = [
+  file: string,
+  agent: AgentKind,
+  dialog: string | null,
+  ready: boolean,
+  errors: number,
+  retrying: RegExp | null,
+];
 const ROWS: Row[] = [
   ["claude-trust.txt", "claude", "trust", false, 0, null],
   ["claude-api-key.txt", "claude", "api_key", false, 0, null],
@@ -32,7 +39,9 @@ const ROWS: Row[] = [
 
 describe("readScreen on captured screens", () => {
   it("has a row for every fixture", () => {
-    const files = readdirSync(DIR).filter((f) => f.endsWith(".txt")).sort();
+    const files = readdirSync(DIR)
+      .filter((f) => f.endsWith(".txt"))
+      .sort();
     expect(ROWS.map((r) => r[0]).sort()).toEqual(files);
   });
 
@@ -63,12 +72,16 @@ describe("readScreen on captured screens", () => {
   });
 
   it("failed-turn lines are the error itself", () => {
-    expect(readScreen("codex", screen("codex-api-error-400.txt")).errors).toEqual(['■ {"error":{"type":"invalid_request_error","code":null,"message":"bad things happened"}}']);
+    expect(readScreen("codex", screen("codex-api-error-400.txt")).errors).toEqual([
+      '■ {"error":{"type":"invalid_request_error","code":null,"message":"bad things happened"}}',
+    ]);
     expect(readScreen("claude", screen("claude-api-error-400.txt")).errors).toEqual(["API Error: 400 bad things"]);
   });
 
   it("an interrupted Codex turn is not a failure", () => {
-    expect(readScreen("codex", "› hi\n■ Conversation interrupted - tell the model what to do differently.\n").errors).toEqual([]);
+    expect(
+      readScreen("codex", "› hi\n■ Conversation interrupted - tell the model what to do differently.\n").errors,
+    ).toEqual([]);
   });
 
   // Claude's retry status in its other forms (the captured screen's line, reworded as the pinned

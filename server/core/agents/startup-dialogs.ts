@@ -40,7 +40,8 @@ const CLAUDE_DIALOGS: DialogRule[] = [
     kind: "trust",
     match: [/Is this a project you created or one you trust\?|Do you trust the files in this folder\?/],
     title: "Claude Code asks whether you trust this folder",
-    answer: "choose 'Yes, I trust this folder' (Down, then Enter); the project setting 'Let agents work in this repository without the trust prompt' answers it for you",
+    answer:
+      "choose 'Yes, I trust this folder' (Down, then Enter); the project setting 'Let agents work in this repository without the trust prompt' answers it for you",
   },
   {
     kind: "api_key",
@@ -87,7 +88,8 @@ const CODEX_DIALOGS: DialogRule[] = [
     kind: "trust",
     match: [/Trust this folder\?|Do you trust the contents of this directory\?/],
     title: "Codex asks whether you trust this folder",
-    answer: "press Enter on '1. Trust and continue'; the project setting 'Let agents work in this repository without the trust prompt' answers it for you",
+    answer:
+      "press Enter on '1. Trust and continue'; the project setting 'Let agents work in this repository without the trust prompt' answers it for you",
   },
   {
     kind: "approval_mode",
@@ -167,7 +169,8 @@ function failedTurnLines(agent: AgentKind, screen: string): string[] {
  * once it is over, while the retried request is under way, `retrying…`. A reader that knew only
  * `retrying in Ns` lost the note for the whole of every retried request.
  */
-const CLAUDE_RETRYING = /\bretrying(?:…|\.\.\.| in \d+\s*[dhms](?:\s*\d+\s*[dhms])*(?:\s*\([^)]*\))?)\s*·\s*attempt \d+\s*\/\s*\d+/;
+const CLAUDE_RETRYING =
+  /\bretrying(?:…|\.\.\.| in \d+\s*[dhms](?:\s*\d+\s*[dhms])*(?:\s*\([^)]*\))?)\s*·\s*attempt \d+\s*\/\s*\d+/;
 /** Codex's: `Reconnecting... N/M`. */
 const CODEX_RETRYING = /Reconnecting\.\.\.\s*\d+\s*\/\s*\d+/;
 

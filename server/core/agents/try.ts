@@ -39,11 +39,23 @@ export interface TrialStatus {
 export class AgentTrials {
   private readonly trials = new Map<string, Trial>();
 
-  constructor(private readonly deps: { panes: Pick<PaneManager, "spawn" | "attach" | "kill" | "get" | "read">; agents: AgentProfiles; home: string; ttlMs?: number }) {}
+  constructor(
+    private readonly deps: {
+      panes: Pick<PaneManager, "spawn" | "attach" | "kill" | "get" | "read">;
+      agents: AgentProfiles;
+      home: string;
+      ttlMs?: number;
+    },
+  ) {}
 
   async try(input: { id: string; cwd?: string }): Promise<{ paneId: string }> {
     const profile = await this.deps.agents.get(input.id);
-    if (profile.sandbox) throw new YardError("BAD_PARAMS", `${profile.id} runs in the OS sandbox, which needs a task's worktree: try it with a task (yard task start --agent ${profile.id})`, { id: profile.id });
+    if (profile.sandbox)
+      throw new YardError(
+        "BAD_PARAMS",
+        `${profile.id} runs in the OS sandbox, which needs a task's worktree: try it with a task (yard task start --agent ${profile.id})`,
+        { id: profile.id },
+      );
     let scratch: string | null = null;
     let cwd = input.cwd;
     if (!cwd) {
@@ -82,10 +94,20 @@ export class AgentTrials {
 
   async status(paneId: string): Promise<TrialStatus> {
     const trial = this.trials.get(paneId);
-    if (!trial) throw new YardError("NOT_FOUND", `No trial pane ${paneId} (trials are kept until the server restarts)`, { paneId });
+    if (!trial)
+      throw new YardError("NOT_FOUND", `No trial pane ${paneId} (trials are kept until the server restarts)`, {
+        paneId,
+      });
     const info = await this.deps.panes.get(paneId);
-    const screen = await this.deps.panes.read(paneId, { mode: "screen" }).then((r) => r.text.replace(/\s+$/, ""), () => "");
-    if (trial.readyAt === null && (info.lifecycle === "idle" || info.lifecycle === "working" || info.lifecycle === "done")) trial.readyAt = Date.now();
+    const screen = await this.deps.panes.read(paneId, { mode: "screen" }).then(
+      (r) => r.text.replace(/\s+$/, ""),
+      () => "",
+    );
+    if (
+      trial.readyAt === null &&
+      (info.lifecycle === "idle" || info.lifecycle === "working" || info.lifecycle === "done")
+    )
+      trial.readyAt = Date.now();
     return {
       paneId,
       profileId: trial.profileId,

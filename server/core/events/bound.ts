@@ -41,7 +41,8 @@ export function boundPayload(payload: Record<string, unknown>): Record<string, u
     const entries = Object.entries(v as Record<string, unknown>);
     if (entries.length > LIMITS.eventEntries) note(where, entries.length);
     const out: Record<string, unknown> = {};
-    for (const [k, x] of entries.slice(0, LIMITS.eventEntries)) out[k] = walk(x, where ? `${where}.${k}` : k, depth + 1);
+    for (const [k, x] of entries.slice(0, LIMITS.eventEntries))
+      out[k] = walk(x, where ? `${where}.${k}` : k, depth + 1);
     return out;
   };
   const out = walk(payload, "", 0) as Record<string, unknown>;

@@ -44,9 +44,17 @@ export class EventJournal {
   }
 
   /** Appends in call order (serialized), then notifies subscribers. */
-  append(type: string, opts: { taskId?: string | null; paneId?: string | null; payload?: Record<string, unknown> } = {}): Promise<YardEvent> {
+  append(
+    type: string,
+    opts: { taskId?: string | null; paneId?: string | null; payload?: Record<string, unknown> } = {},
+  ): Promise<YardEvent> {
     const run = async (): Promise<YardEvent> => {
-      const event = await this.store.append({ type, taskId: opts.taskId ?? null, paneId: opts.paneId ?? null, payload: boundPayload(opts.payload ?? {}) });
+      const event = await this.store.append({
+        type,
+        taskId: opts.taskId ?? null,
+        paneId: opts.paneId ?? null,
+        payload: boundPayload(opts.payload ?? {}),
+      });
       this.bus.emit("event", event);
       return event;
     };
@@ -64,7 +72,13 @@ export class EventJournal {
     let after = q.since;
     for (;;) {
       const take = q.type ? LIST_PAGE : limit;
-      const page = await this.store.page({ after, taskId: q.taskId, paneId: q.paneId, typePrefix: typePrefix || undefined, take });
+      const page = await this.store.page({
+        after,
+        taskId: q.taskId,
+        paneId: q.paneId,
+        typePrefix: typePrefix || undefined,
+        take,
+      });
       for (const e of page) if (matches(e, q) && out.push(e) >= limit) return out;
       if (page.length < take || !q.type) return out;
       after = page.at(-1)!.seq;

@@ -136,7 +136,13 @@ export class JournalPruner {
     if (result.deleted) {
       result.kept = retainedSeen.filter((s) => s < result.through!).length;
       await this.o.journal.append(PRUNED_EVENT, {
-        payload: { through: result.through, deleted: result.deleted, kept: result.kept, maxDays: maxAgeMs === null ? null : maxAgeMs / 86_400_000, maxEvents },
+        payload: {
+          through: result.through,
+          deleted: result.deleted,
+          kept: result.kept,
+          maxDays: maxAgeMs === null ? null : maxAgeMs / 86_400_000,
+          maxEvents,
+        },
       });
       this.o.log?.(`journal retention: removed ${result.deleted} event(s) through seq ${result.through}`);
     }

@@ -8,7 +8,16 @@ import { execFileSync } from "node:child_process";
 import { promises as fsp, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { commitAll, exists, git, makeRepo, rejectsWith, removeTmpDirs, tmpDir, write } from "../../../tests/helpers/git-core";
+import {
+  commitAll,
+  exists,
+  git,
+  makeRepo,
+  rejectsWith,
+  removeTmpDirs,
+  tmpDir,
+  write,
+} from "../../../tests/helpers/git-core";
 import { diffWorktree, worktreeTree } from "./diff";
 import { mergeTask } from "./merge";
 import { statusEntries } from "./status";
@@ -22,11 +31,23 @@ async function setup() {
   const d = await tmpDir();
   const marks = path.join(d, "marks");
   await fsp.mkdir(marks);
-  const wt = await createWorktree({ repoRoot: repo.root, branch: "task", baseSha: repo.head, path: path.join(d, "wt") });
+  const wt = await createWorktree({
+    repoRoot: repo.root,
+    branch: "task",
+    baseSha: repo.head,
+    path: path.join(d, "wt"),
+  });
   const gitDir = (await git(wt.worktreePath, "rev-parse", "--absolute-git-dir")).trim();
   const commonDir = path.join(repo.root, ".git");
   const touch = (name: string) => `touch '${path.join(marks, name)}'`;
-  const merge = () => mergeTask({ repoRoot: repo.root, worktreePath: wt.worktreePath, branch: "task", targetBranch: "main", branchPreexisting: false });
+  const merge = () =>
+    mergeTask({
+      repoRoot: repo.root,
+      worktreePath: wt.worktreePath,
+      branch: "task",
+      targetBranch: "main",
+      branchPreexisting: false,
+    });
   return { root: repo.root, base: repo.head, wt: wt.worktreePath, gitDir, commonDir, marks, touch, merge, dir: d };
 }
 
@@ -53,7 +74,10 @@ describe("the host's git on agent-written data", () => {
     await git(sub, "commit", "-q", "--allow-empty", "-m", "inner");
     await write(s.dir, "evil.cfg", `[core]\n\tfsmonitor = ${s.touch("include")}\n`);
     const cfg = path.join(sub, ".git/config");
-    await fsp.appendFile(cfg, `[core]\n\tfsmonitor = ${s.touch("fsmonitor")}\n\tsshCommand = ${s.touch("ssh")}\n[includeIf "gitdir:/"]\n\tpath = ${path.join(s.dir, "evil.cfg")}\n`);
+    await fsp.appendFile(
+      cfg,
+      `[core]\n\tfsmonitor = ${s.touch("fsmonitor")}\n\tsshCommand = ${s.touch("ssh")}\n[includeIf "gitdir:/"]\n\tpath = ${path.join(s.dir, "evil.cfg")}\n`,
+    );
     await write(s.wt, "work.txt", "work\n");
     await commitAll(s.wt, "nested repository");
     // Plain git (as a person would run it) does run the nested repository's fsmonitor: the vector is real.
@@ -79,7 +103,18 @@ describe("the host's git on agent-written data", () => {
     await write(s.wt, "a.txt", "a\n");
     await commitAll(s.wt, "attributes");
     await write(s.wt, "a.txt", "a\nchanged\n"); // something for a textconv or clean filter to see
-    const { diff } = await hostReadsAndMerges({ ...s, merge: () => mergeTask({ repoRoot: s.root, worktreePath: s.wt, branch: "task", targetBranch: "main", branchPreexisting: false, ignoreDirty: true }) });
+    const { diff } = await hostReadsAndMerges({
+      ...s,
+      merge: () =>
+        mergeTask({
+          repoRoot: s.root,
+          worktreePath: s.wt,
+          branch: "task",
+          targetBranch: "main",
+          branchPreexisting: false,
+          ignoreDirty: true,
+        }),
+    });
     expect(diff.diff).toContain("+changed");
     expect(marksOf(s)).toEqual([]);
   });
@@ -88,7 +123,17 @@ describe("the host's git on agent-written data", () => {
     const s = await setup();
     // The person's repository uses a relative hooks path, as husky sets up: hooks are files of the checkout.
     await git(s.root, "config", "core.hooksPath", ".husky");
-    const hooks = ["pre-merge-commit", "post-merge", "reference-transaction", "post-checkout", "post-commit", "pre-commit", "prepare-commit-msg", "commit-msg", "post-index-change"];
+    const hooks = [
+      "pre-merge-commit",
+      "post-merge",
+      "reference-transaction",
+      "post-checkout",
+      "post-commit",
+      "pre-commit",
+      "prepare-commit-msg",
+      "commit-msg",
+      "post-index-change",
+    ];
     for (const h of hooks) {
       for (const dir of [path.join(s.gitDir, "hooks"), path.join(s.wt, ".husky")]) {
         await write(dir, h, `#!/bin/sh\n${s.touch(`${path.basename(dir)}-${h}`)}\n`);
@@ -125,7 +170,12 @@ describe("the host's git on agent-written data", () => {
     const m = await s.merge();
     expect(m.cleanup).toMatchObject({ ok: true, worktreeRemoved: true, branchDeleted: true });
     // Another task whose agent made its HEAD a FIFO: listing and removing worktrees go on.
-    const other = await createWorktree({ repoRoot: s.root, branch: "other", baseSha: s.base, path: path.join(s.dir, "wt2") });
+    const other = await createWorktree({
+      repoRoot: s.root,
+      branch: "other",
+      baseSha: s.base,
+      path: path.join(s.dir, "wt2"),
+    });
     const otherGitDir = await git(other.worktreePath, "rev-parse", "--absolute-git-dir");
     await fsp.rm(path.join(otherGitDir, "HEAD"));
     mkfifo(path.join(otherGitDir, "HEAD"));

@@ -23,7 +23,12 @@ async function setup() {
     ".gitignore": "*.log\n",
   });
   const d = await tmpDir();
-  const wt = await createWorktree({ repoRoot: repo.root, branch: "task", baseSha: repo.head, path: path.join(d, "wt") });
+  const wt = await createWorktree({
+    repoRoot: repo.root,
+    branch: "task",
+    baseSha: repo.head,
+    path: path.join(d, "wt"),
+  });
   return { ...repo, wt: wt.worktreePath };
 }
 
@@ -54,12 +59,16 @@ describe("diffCommits", () => {
     expect(r.diff).toContain("Binary files a/img.bin and b/img.bin differ");
     // The same answer the worktree diff gives for the same committed change.
     const live = await diffWorktree({ worktreePath: wt, baseSha: head });
-    expect([...live.files].sort((x, y) => x.path.localeCompare(y.path))).toEqual([...r.files].sort((x, y) => x.path.localeCompare(y.path)));
+    expect([...live.files].sort((x, y) => x.path.localeCompare(y.path))).toEqual(
+      [...r.files].sort((x, y) => x.path.localeCompare(y.path)),
+    );
   });
 
   it("refuses a bad base", async () => {
     const { root } = await setup();
-    await expect(diffCommits({ repoRoot: root, baseSha: "not-a-sha", tip: "task" })).rejects.toMatchObject({ code: "BAD_PARAMS" });
+    await expect(diffCommits({ repoRoot: root, baseSha: "not-a-sha", tip: "task" })).rejects.toMatchObject({
+      code: "BAD_PARAMS",
+    });
   });
 });
 
@@ -158,8 +167,12 @@ describe("diffWorktree", () => {
 
   it("errors: missing worktree NOT_FOUND, bad base BAD_PARAMS", async () => {
     const { head, wt } = await setup();
-    await expect(diffWorktree({ worktreePath: path.join(wt, "nope"), baseSha: head })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(diffWorktree({ worktreePath: wt, baseSha: "deadbeef".repeat(5) })).rejects.toMatchObject({ code: "BAD_PARAMS" });
+    await expect(diffWorktree({ worktreePath: path.join(wt, "nope"), baseSha: head })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(diffWorktree({ worktreePath: wt, baseSha: "deadbeef".repeat(5) })).rejects.toMatchObject({
+      code: "BAD_PARAMS",
+    });
     await expect(diffWorktree({ worktreePath: wt, baseSha: "HEAD" })).rejects.toMatchObject({ code: "BAD_PARAMS" });
     await expect(diffWorktree({ worktreePath: "relative", baseSha: head })).rejects.toBeInstanceOf(YardError);
     const d = await tmpDir();
@@ -187,7 +200,8 @@ describe("diffWorktreeStat", () => {
 
 describe("parseRawPatchZ", () => {
   it("counts lines per section, including content that looks like headers", () => {
-    const raw = ":100644 100644 aaa bbb M\0x.txt\0:100644 100644 ccc ddd R100\0old.txt\0new.txt\0:100644 100644 eee fff M\0b.bin\0\0";
+    const raw =
+      ":100644 100644 aaa bbb M\0x.txt\0:100644 100644 ccc ddd R100\0old.txt\0new.txt\0:100644 100644 eee fff M\0b.bin\0\0";
     const patch =
       "diff --git a/x.txt b/x.txt\nindex aaa..bbb 100644\n--- a/x.txt\n+++ b/x.txt\n" +
       "@@ -1,4 +1,4 @@\n context\n--- removed line that starts with dashes\n+++ added line that starts with pluses\n\n" +
@@ -223,7 +237,14 @@ describe("parseRawNumstatZ", () => {
     expect(parseRawNumstatZ(out)).toEqual({
       files: [
         { path: "a.txt", status: "modified", additions: 2, deletions: 1, binary: false },
-        { path: "new\tname.txt", status: "renamed", oldPath: "old name.txt", additions: 1, deletions: 1, binary: false },
+        {
+          path: "new\tname.txt",
+          status: "renamed",
+          oldPath: "old name.txt",
+          additions: 1,
+          deletions: 1,
+          binary: false,
+        },
         { path: "bin.dat", status: "added", additions: 0, deletions: 0, binary: true },
       ],
       patch: "diff --git a/a.txt b/a.txt\n",

@@ -72,7 +72,17 @@ export interface DiffWorktreeInput {
 }
 
 const DIFF_CONFIG = ["-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false", "-c", "diff.relative=false"];
-const DIFF_FLAGS = ["--cached", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", "-z", "--raw"];
+const DIFF_FLAGS = [
+  "--cached",
+  "-M",
+  "--no-color",
+  "--no-ext-diff",
+  "--no-textconv",
+  "--src-prefix=a/",
+  "--dst-prefix=b/",
+  "-z",
+  "--raw",
+];
 
 export async function diffWorktree(input: DiffWorktreeInput): Promise<WorktreeDiff> {
   const { files, patch } = await runDiff({ worktreePath: input?.worktreePath, baseSha: input?.baseSha }, true);
@@ -99,9 +109,12 @@ async function diffRevs(root: string, fromInput: DiffFrom, tip: string): Promise
   const flags = DIFF_FLAGS.filter((f) => f !== "--cached");
   const run = async (extra: string[]) => {
     try {
-      return (await runGit([...DIFF_CONFIG, "diff", ...flags, ...extra, from.rev, `${tip}^{commit}`, "--"], { cwd: root })).stdout;
+      return (
+        await runGit([...DIFF_CONFIG, "diff", ...flags, ...extra, from.rev, `${tip}^{commit}`, "--"], { cwd: root })
+      ).stdout;
     } catch (e) {
-      if ("tree" in fromInput && BAD_REVISION.test(gitStderr(e))) throw new YardError("BAD_PARAMS", from.badMessage, { ...from.details, tip });
+      if ("tree" in fromInput && BAD_REVISION.test(gitStderr(e)))
+        throw new YardError("BAD_PARAMS", from.badMessage, { ...from.details, tip });
       throw e;
     }
   };
@@ -146,7 +159,10 @@ async function withWorktreeIndex<T>(wt: string, fn: (env: Record<string, string>
     return result;
   } finally {
     // git removes its own .lock on exit; one can only be left behind if git was killed.
-    await Promise.all([fsp.rm(tmpIndex, { force: true }), failed ? fsp.rm(`${tmpIndex}.lock`, { force: true }) : undefined]);
+    await Promise.all([
+      fsp.rm(tmpIndex, { force: true }),
+      failed ? fsp.rm(`${tmpIndex}.lock`, { force: true }) : undefined,
+    ]);
   }
 }
 
@@ -190,24 +206,39 @@ type DiffFrom = { baseSha: string } | { tree: string };
 
 function fromRev(from: DiffFrom): { rev: string; badMessage: string; details: Record<string, string> } {
   if ("tree" in from) {
-    if (!isHexObjectId(from.tree)) throw new YardError("BAD_PARAMS", "tree must be a hex object id", { tree: String(from.tree ?? null) });
-    return { rev: `${from.tree}^{tree}`, badMessage: `the snapshot ${from.tree} is no longer in this repository`, details: { tree: from.tree } };
+    if (!isHexObjectId(from.tree))
+      throw new YardError("BAD_PARAMS", "tree must be a hex object id", { tree: String(from.tree ?? null) });
+    return {
+      rev: `${from.tree}^{tree}`,
+      badMessage: `the snapshot ${from.tree} is no longer in this repository`,
+      details: { tree: from.tree },
+    };
   }
-  if (!isHexObjectId(from.baseSha)) throw new YardError("BAD_PARAMS", "baseSha must be a hex commit id", { baseSha: String(from.baseSha ?? null) });
-  return { rev: `${from.baseSha}^{commit}`, badMessage: `base ${from.baseSha} is not a commit in this repository`, details: { baseSha: from.baseSha } };
+  if (!isHexObjectId(from.baseSha))
+    throw new YardError("BAD_PARAMS", "baseSha must be a hex commit id", { baseSha: String(from.baseSha ?? null) });
+  return {
+    rev: `${from.baseSha}^{commit}`,
+    badMessage: `base ${from.baseSha} is not a commit in this repository`,
+    details: { baseSha: from.baseSha },
+  };
 }
 
 const BAD_REVISION = /bad revision|unknown revision|bad object|not a valid|ambiguous argument|not a tree object/i;
 
-async function runDiff(input: { worktreePath: string } & DiffFrom, withPatch: boolean): Promise<{ files: DiffFile[]; patch: string }> {
+async function runDiff(
+  input: { worktreePath: string } & DiffFrom,
+  withPatch: boolean,
+): Promise<{ files: DiffFile[]; patch: string }> {
   const wt = requireAbsolutePath(input?.worktreePath, "worktreePath");
   const from = fromRev(input);
   return withWorktreeIndex(wt, async (env) => {
     const diff = async (extra: string[]) => {
       try {
-        return (await runGit([...DIFF_CONFIG, "diff", ...DIFF_FLAGS, ...extra, from.rev, "--"], { cwd: wt, env })).stdout;
+        return (await runGit([...DIFF_CONFIG, "diff", ...DIFF_FLAGS, ...extra, from.rev, "--"], { cwd: wt, env }))
+          .stdout;
       } catch (e) {
-        if (BAD_REVISION.test(gitStderr(e))) throw new YardError("BAD_PARAMS", from.badMessage, { ...from.details, worktreePath: wt });
+        if (BAD_REVISION.test(gitStderr(e)))
+          throw new YardError("BAD_PARAMS", from.badMessage, { ...from.details, worktreePath: wt });
         throw e;
       }
     };
@@ -215,7 +246,9 @@ async function runDiff(input: { worktreePath: string } & DiffFrom, withPatch: bo
       // One pass: raw records for exact paths/statuses, the patch for text and line counts
       // (cheaper than having git run every file diff twice for --numstat).
       const parsed = parseRawPatchZ(await diff(["-p"]));
-      return parsed.files ? { files: parsed.files, patch: parsed.patch } : { files: parseRawNumstatZ(await diff(["--numstat"])).files, patch: parsed.patch };
+      return parsed.files
+        ? { files: parsed.files, patch: parsed.patch }
+        : { files: parseRawNumstatZ(await diff(["--numstat"])).files, patch: parsed.patch };
     }
     return parseRawNumstatZ(await diff(["--numstat"]));
   });
@@ -235,7 +268,12 @@ export async function worktreeTree(input: { worktreePath: string }): Promise<str
 export async function uncommittedFiles(input: { worktreePath: string }): Promise<string[]> {
   const wt = requireAbsolutePath(input?.worktreePath, "worktreePath");
   return withWorktreeIndex(wt, async (env) => {
-    const out = (await runGit(["diff", "--cached", "--name-only", "--no-renames", "--no-ext-diff", "--no-textconv", "-z", "HEAD", "--"], { cwd: wt, env })).stdout;
+    const out = (
+      await runGit(
+        ["diff", "--cached", "--name-only", "--no-renames", "--no-ext-diff", "--no-textconv", "-z", "HEAD", "--"],
+        { cwd: wt, env },
+      )
+    ).stdout;
     return out.split("\0").filter(Boolean);
   });
 }
@@ -277,12 +315,22 @@ async function indexPathOf(wt: string): Promise<{ index: string; gitDir: string 
     const r = await runGit(["rev-parse", "--git-path", "index"], { cwd: wt });
     return { index: path.resolve(wt, r.stdout.trim()), gitDir: null };
   } catch (e) {
-    if (/not a git repository/i.test(gitStderr(e))) throw new YardError("BAD_PARAMS", `${wt} is not a git working tree`, { worktreePath: wt });
+    if (/not a git repository/i.test(gitStderr(e)))
+      throw new YardError("BAD_PARAMS", `${wt} is not a git working tree`, { worktreePath: wt });
     throw e;
   }
 }
 
-const STATUS_OF: Record<string, DiffFileStatus> = { A: "added", C: "added", D: "deleted", M: "modified", T: "modified", R: "renamed", U: "modified", X: "modified" };
+const STATUS_OF: Record<string, DiffFileStatus> = {
+  A: "added",
+  C: "added",
+  D: "deleted",
+  M: "modified",
+  T: "modified",
+  R: "renamed",
+  U: "modified",
+  X: "modified",
+};
 
 interface RawRecord {
   letter: string;
@@ -313,7 +361,13 @@ function readRaw(out: string): { raws: RawRecord[]; next: () => string; at: () =
 
 function fileOf(r: RawRecord, additions: number, deletions: number, binary: boolean): DiffFile {
   const status = STATUS_OF[r.letter] ?? "modified";
-  const f: DiffFile = { path: r.path, status, additions: binary ? 0 : additions, deletions: binary ? 0 : deletions, binary };
+  const f: DiffFile = {
+    path: r.path,
+    status,
+    additions: binary ? 0 : additions,
+    deletions: binary ? 0 : deletions,
+    binary,
+  };
   if (status === "renamed") f.oldPath = r.oldPath;
   return f;
 }

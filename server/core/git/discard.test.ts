@@ -4,7 +4,18 @@ import path from "node:path";
 import { YardError } from "../errors";
 import { discardWorktree, type DiscardWorktreeInput } from "./discard";
 import { createWorktree } from "./worktree";
-import { branches, commitAll, exists, git, makeRepo, read, removeTmpDirs, tmpDir, worktreePaths, write } from "../../../tests/helpers/git-core";
+import {
+  branches,
+  commitAll,
+  exists,
+  git,
+  makeRepo,
+  read,
+  removeTmpDirs,
+  tmpDir,
+  worktreePaths,
+  write,
+} from "../../../tests/helpers/git-core";
 
 afterAll(removeTmpDirs);
 
@@ -12,11 +23,21 @@ async function setup(opts: { preexisting?: boolean } = {}) {
   const repo = await makeRepo();
   if (opts.preexisting) await git(repo.root, "branch", "task", repo.head);
   const d = await tmpDir();
-  const wt = await createWorktree({ repoRoot: repo.root, branch: "task", baseSha: repo.head, path: path.join(d, "wt") });
+  const wt = await createWorktree({
+    repoRoot: repo.root,
+    branch: "task",
+    baseSha: repo.head,
+    path: path.join(d, "wt"),
+  });
   await write(wt.worktreePath, "work.txt", "committed\n");
   const tip = await commitAll(wt.worktreePath, "work");
   await write(wt.worktreePath, "wip.txt", "uncommitted\n");
-  const input: DiscardWorktreeInput = { repoRoot: repo.root, worktreePath: wt.worktreePath, branch: "task", branchPreexisting: wt.branchPreexisting };
+  const input: DiscardWorktreeInput = {
+    repoRoot: repo.root,
+    worktreePath: wt.worktreePath,
+    branch: "task",
+    branchPreexisting: wt.branchPreexisting,
+  };
   return { root: repo.root, head: repo.head, wt: wt.worktreePath, tip, input, dir: d };
 }
 
@@ -50,7 +71,12 @@ describe("discardWorktree", () => {
 
   it("only touches its own worktree", async () => {
     const { root, head, input, dir } = await setup();
-    const other = await createWorktree({ repoRoot: root, branch: "other", baseSha: head, path: path.join(dir, "other") });
+    const other = await createWorktree({
+      repoRoot: root,
+      branch: "other",
+      baseSha: head,
+      path: path.join(dir, "other"),
+    });
     await write(other.worktreePath, "o.txt", "other's wip\n");
     await discardWorktree({ ...input, deleteBranch: true });
     expect(await worktreePaths(root)).toEqual([root, other.worktreePath]);

@@ -39,9 +39,13 @@ export async function discardWorktree(input: DiscardWorktreeInput): Promise<Disc
   if (!input || typeof input !== "object") throw new YardError("BAD_PARAMS", "discardWorktree needs an options object");
   const repoArg = requireAbsolutePath(input.repoRoot, "repoRoot");
   const worktreePath = requireAbsolutePath(input.worktreePath, "worktreePath");
-  if (typeof input.branchPreexisting !== "boolean") throw new YardError("BAD_PARAMS", "branchPreexisting must be a boolean", { branchPreexisting: input.branchPreexisting ?? null });
+  if (typeof input.branchPreexisting !== "boolean")
+    throw new YardError("BAD_PARAMS", "branchPreexisting must be a boolean", {
+      branchPreexisting: input.branchPreexisting ?? null,
+    });
   const [repo, branch] = await Promise.all([inspectRepo(repoArg), validateBranchName(input.branch)]);
-  if (worktreePath === repo.root) throw new YardError("BAD_PARAMS", "refusing to discard the repository's main worktree", { worktreePath });
+  if (worktreePath === repo.root)
+    throw new YardError("BAD_PARAMS", "refusing to discard the repository's main worktree", { worktreePath });
 
   return withRepoLock(repo.commonDir, async () => {
     const errors: string[] = [];
@@ -64,7 +68,9 @@ export async function discardWorktree(input: DiscardWorktreeInput): Promise<Disc
         } else {
           const holders = (await listWorktrees(repo.root)).filter((w) => w.branch === branch);
           if (holders.length) {
-            errors.push(`branch '${branch}' not deleted: it is checked out at ${holders.map((h) => h.path).join(", ")}`);
+            errors.push(
+              `branch '${branch}' not deleted: it is checked out at ${holders.map((h) => h.path).join(", ")}`,
+            );
           } else {
             await runGit(["branch", "-D", "--", branch], { cwd: repo.root });
             branchDeleted = true;
@@ -74,6 +80,12 @@ export async function discardWorktree(input: DiscardWorktreeInput): Promise<Disc
         errors.push(`branch '${branch}' not deleted: ${(e as Error).message}`);
       }
     }
-    return { worktreeRemoved, worktreeMissing, branchDeleted, branchMissing, ...(errors.length ? { error: errors.join("; ") } : {}) };
+    return {
+      worktreeRemoved,
+      worktreeMissing,
+      branchDeleted,
+      branchMissing,
+      ...(errors.length ? { error: errors.join("; ") } : {}),
+    };
   });
 }

@@ -96,7 +96,21 @@ describe("runGit", () => {
     await chmod(path.join(root, ".git/hooks/pre-commit"), 0o755);
     const e = await caught(
       // (the call's own -c comes after runGit's safe config, so this hook does run)
-      runGit(["-c", "core.hooksPath=.git/hooks", "-c", "user.name=x", "-c", "user.email=x@x", "commit", "--allow-empty", "-m", "x"], { cwd: root, timeoutMs: 300 }),
+      runGit(
+        [
+          "-c",
+          "core.hooksPath=.git/hooks",
+          "-c",
+          "user.name=x",
+          "-c",
+          "user.email=x@x",
+          "commit",
+          "--allow-empty",
+          "-m",
+          "x",
+        ],
+        { cwd: root, timeoutMs: 300 },
+      ),
     );
     // Had git not been killed, the commit would have succeeded after the 3 s hook.
     expect(e.code).toBe("TIMEOUT");
@@ -112,7 +126,12 @@ describe("runGit", () => {
 describe("committerIdentityArgs", () => {
   it("supplies the fallback identity only when none is configured", async () => {
     const { root } = await makeRepo();
-    expect(await committerIdentityArgs(root)).toEqual(["-c", `user.name=${FALLBACK_IDENTITY.name}`, "-c", `user.email=${FALLBACK_IDENTITY.email}`]);
+    expect(await committerIdentityArgs(root)).toEqual([
+      "-c",
+      `user.name=${FALLBACK_IDENTITY.name}`,
+      "-c",
+      `user.email=${FALLBACK_IDENTITY.email}`,
+    ]);
     await git(root, "config", "user.email", "me@example.com");
     expect(await committerIdentityArgs(root)).toEqual(["-c", `user.name=${FALLBACK_IDENTITY.name}`]);
     await git(root, "config", "user.name", "Me");

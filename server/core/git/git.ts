@@ -73,12 +73,18 @@ export interface GitResult {
  * passes it on to the git processes it starts).
  */
 export const SAFE_CONFIG: readonly string[] = [
-  "-c", "core.fsmonitor=false",
-  "-c", "core.hooksPath=/dev/null",
-  "-c", "core.untrackedCache=false",
-  "-c", "core.attributesFile=/dev/null",
-  "-c", "submodule.recurse=false",
-  "-c", "protocol.file.allow=never",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "core.untrackedCache=false",
+  "-c",
+  "core.attributesFile=/dev/null",
+  "-c",
+  "submodule.recurse=false",
+  "-c",
+  "protocol.file.allow=never",
 ];
 
 /** Settings applied to every call, ahead of the subcommand. */
@@ -115,7 +121,8 @@ const STDERR_KEEP = 8 * 1024;
 export function gitEnv(extra?: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of STRIPPED_ENV) delete env[k];
-  for (const k of Object.keys(env)) if (k.startsWith("GIT_CONFIG_KEY_") || k.startsWith("GIT_CONFIG_VALUE_")) delete env[k];
+  for (const k of Object.keys(env))
+    if (k.startsWith("GIT_CONFIG_KEY_") || k.startsWith("GIT_CONFIG_VALUE_")) delete env[k];
   env.GIT_TERMINAL_PROMPT = "0";
   env.LC_ALL = "C";
   env.LANGUAGE = "C";
@@ -136,10 +143,13 @@ export function gitEnv(extra?: Record<string, string | undefined>): NodeJS.Proce
 export function runGit(args: readonly string[], opts: RunGitOptions): Promise<GitResult> {
   for (const a of args) {
     if (typeof a !== "string" || a.includes("\0")) {
-      return Promise.reject(new YardError("BAD_PARAMS", "git argument contains a NUL byte or is not a string", { args: [...args] }));
+      return Promise.reject(
+        new YardError("BAD_PARAMS", "git argument contains a NUL byte or is not a string", { args: [...args] }),
+      );
     }
   }
-  if (opts.detached && opts.input !== undefined) return Promise.reject(new YardError("BAD_PARAMS", "a detached git call takes no input"));
+  if (opts.detached && opts.input !== undefined)
+    return Promise.reject(new YardError("BAD_PARAMS", "a detached git call takes no input"));
   return opts.detached ? runToFiles(args, opts) : runPiped(args, opts);
 }
 
@@ -165,35 +175,57 @@ function killTree(child: ChildProcess) {
 }
 
 function timeoutError(args: readonly string[], opts: RunGitOptions, timeoutMs: number, stderr: string): YardError {
-  return new YardError("TIMEOUT", `git ${args[0] ?? ""} timed out after ${timeoutMs} ms`, { args: [...args], cwd: opts.cwd, stderr: tail(stderr) });
+  return new YardError("TIMEOUT", `git ${args[0] ?? ""} timed out after ${timeoutMs} ms`, {
+    args: [...args],
+    cwd: opts.cwd,
+    stderr: tail(stderr),
+  });
 }
 
 function spawnError(args: readonly string[], opts: RunGitOptions, e: NodeJS.ErrnoException): YardError {
   return new YardError(
     "GIT_FAILED",
-    e.code === "ENOENT" ? `cannot run git in ${opts.cwd} (git missing from PATH, or the directory does not exist)` : `cannot run git: ${e.message}`,
+    e.code === "ENOENT"
+      ? `cannot run git in ${opts.cwd} (git missing from PATH, or the directory does not exist)`
+      : `cannot run git: ${e.message}`,
     { args: [...args], cwd: opts.cwd, code: null, stderr: "" },
   );
 }
 
 /** The exit's meaning: the result, or the GIT_FAILED a non-zero exit is (unless allowFail). */
-function exitResult(args: readonly string[], opts: RunGitOptions, code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string): GitResult {
+function exitResult(
+  args: readonly string[],
+  opts: RunGitOptions,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  stdout: string,
+  stderr: string,
+): GitResult {
   const exit = code ?? (signal ? 128 : 1);
   if (exit !== 0 && !opts.allowFail) {
     const firstLine = firstErrorLine(stderr) || firstErrorLine(stdout);
-    throw new YardError("GIT_FAILED", `git ${describeArgs(args)} failed (exit ${exit})${firstLine ? `: ${firstLine}` : ""}`, {
-      args: [...args],
-      cwd: opts.cwd,
-      code: exit,
-      stderr: tail(stderr),
-      ...(stdout && exit !== 0 ? { stdout: tail(stdout) } : {}),
-    });
+    throw new YardError(
+      "GIT_FAILED",
+      `git ${describeArgs(args)} failed (exit ${exit})${firstLine ? `: ${firstLine}` : ""}`,
+      {
+        args: [...args],
+        cwd: opts.cwd,
+        code: exit,
+        stderr: tail(stderr),
+        ...(stdout && exit !== 0 ? { stdout: tail(stdout) } : {}),
+      },
+    );
   }
   return { stdout, stderr, code: exit };
 }
 
 function overflowError(args: readonly string[], opts: RunGitOptions, maxBuffer: number, stderr: string): YardError {
-  return new YardError("GIT_FAILED", `git ${args[0] ?? ""} produced more than ${maxBuffer} bytes of output`, { args: [...args], cwd: opts.cwd, code: null, stderr: tail(stderr) });
+  return new YardError("GIT_FAILED", `git ${args[0] ?? ""} produced more than ${maxBuffer} bytes of output`, {
+    args: [...args],
+    cwd: opts.cwd,
+    code: null,
+    stderr: tail(stderr),
+  });
 }
 
 function runPiped(args: readonly string[], opts: RunGitOptions): Promise<GitResult> {
@@ -277,11 +309,22 @@ async function runToFiles(args: readonly string[], opts: RunGitOptions): Promise
     errFile = await fsp.open(path.join(dir, "err"), "w+", 0o600);
     const child = spawnGit(args, opts, ["ignore", outFile.fd, errFile.fd]);
     if (child.pid) opts.onSpawn?.(child.pid);
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: YardError }>((resolve) => {
-      const timer = timeoutMs > 0 ? setTimeout(() => (killTree(child), resolve({ error: timeoutError(args, opts, timeoutMs, "") })), timeoutMs) : undefined;
-      child.on("error", (e: NodeJS.ErrnoException) => (clearTimeout(timer), resolve({ error: spawnError(args, opts, e) })));
-      child.on("exit", (code, signal) => (clearTimeout(timer), resolve({ code, signal })));
-    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: YardError }>(
+      (resolve) => {
+        const timer =
+          timeoutMs > 0
+            ? setTimeout(
+                () => (killTree(child), resolve({ error: timeoutError(args, opts, timeoutMs, "") })),
+                timeoutMs,
+              )
+            : undefined;
+        child.on(
+          "error",
+          (e: NodeJS.ErrnoException) => (clearTimeout(timer), resolve({ error: spawnError(args, opts, e) })),
+        );
+        child.on("exit", (code, signal) => (clearTimeout(timer), resolve({ code, signal })));
+      },
+    );
     // The files stay open for git and for the read below; their names are not needed any more.
     await fsp.rm(dir, { recursive: true, force: true });
     const ended = await exited;
@@ -315,7 +358,10 @@ function tail(s: string): string {
 }
 
 function firstErrorLine(s: string): string {
-  const lines = s.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = s
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const fatal = lines.find((l) => l.startsWith("fatal:") || l.startsWith("error:"));
   return (fatal ?? lines[0] ?? "").slice(0, 300);
 }
@@ -351,8 +397,10 @@ export async function committerIdentityArgs(cwd: string): Promise<string[]> {
   );
   const env = process.env;
   const out: string[] = [];
-  if (!keys.has("user.name") && !(env.GIT_AUTHOR_NAME && env.GIT_COMMITTER_NAME)) out.push("-c", `user.name=${FALLBACK_IDENTITY.name}`);
-  if (!keys.has("user.email") && !(env.GIT_AUTHOR_EMAIL && env.GIT_COMMITTER_EMAIL)) out.push("-c", `user.email=${FALLBACK_IDENTITY.email}`);
+  if (!keys.has("user.name") && !(env.GIT_AUTHOR_NAME && env.GIT_COMMITTER_NAME))
+    out.push("-c", `user.name=${FALLBACK_IDENTITY.name}`);
+  if (!keys.has("user.email") && !(env.GIT_AUTHOR_EMAIL && env.GIT_COMMITTER_EMAIL))
+    out.push("-c", `user.email=${FALLBACK_IDENTITY.email}`);
   return out;
 }
 

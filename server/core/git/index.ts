@@ -25,7 +25,18 @@ export { statusEntries, operationInProgress } from "./status";
 export type { StatusEntry, GitOperation } from "./status";
 export { createWorktree, listWorktrees, findWorktree, removeWorktree } from "./worktree";
 export type { CreateWorktreeInput, CreateWorktreeResult, WorktreeEntry, RemoveWorktreeResult } from "./worktree";
-export { diffCommits, diffTreeToCommit, diffWorktree, diffWorktreeSince, diffWorktreeStat, uncommittedFiles, parseRawNumstatZ, parseRawPatchZ, totalsOf, worktreeTree } from "./diff";
+export {
+  diffCommits,
+  diffTreeToCommit,
+  diffWorktree,
+  diffWorktreeSince,
+  diffWorktreeStat,
+  uncommittedFiles,
+  parseRawNumstatZ,
+  parseRawPatchZ,
+  totalsOf,
+  worktreeTree,
+} from "./diff";
 export type { DiffFile, DiffFileStatus, WorktreeDiff, WorktreeDiffStat, DiffTotals, DiffWorktreeInput } from "./diff";
 export { mergeTask, settleInterruptedMerge } from "./merge";
 export type { MergeTaskInput, MergeTaskResult, MergeCleanup } from "./merge";

@@ -4,7 +4,20 @@ import path from "node:path";
 import { mergeTask, type MergeTaskInput, settleInterruptedMerge } from "./merge";
 import { isMerged } from "./refs";
 import { createWorktree } from "./worktree";
-import { branches, commitAll, exists, git, gitCode, makeRepo, read, rejectsWith, removeTmpDirs, tmpDir, worktreePaths, write } from "../../../tests/helpers/git-core";
+import {
+  branches,
+  commitAll,
+  exists,
+  git,
+  gitCode,
+  makeRepo,
+  read,
+  rejectsWith,
+  removeTmpDirs,
+  tmpDir,
+  worktreePaths,
+  write,
+} from "../../../tests/helpers/git-core";
 
 afterAll(removeTmpDirs);
 
@@ -69,7 +82,9 @@ describe("mergeTask success", () => {
     await git(root, "config", "user.name", "Owner");
     await git(root, "config", "user.email", "owner@example.com");
     const r = await mergeTask({ ...input, message: "Land task #7" });
-    expect(await git(root, "log", "-1", "--format=%s|%an <%ae>", r.mergeCommit)).toBe("Land task #7|Owner <owner@example.com>");
+    expect(await git(root, "log", "-1", "--format=%s|%an <%ae>", r.mergeCommit)).toBe(
+      "Land task #7|Owner <owner@example.com>",
+    );
   });
 
   it("keepBranch keeps the task branch at its tip", async () => {
@@ -105,8 +120,19 @@ describe("mergeTask success", () => {
   it("a branch with nothing new is 'already up to date': success with mergeCommit = HEAD", async () => {
     const repo = await makeRepo();
     const d = await tmpDir();
-    const wt = await createWorktree({ repoRoot: repo.root, branch: "empty", baseSha: repo.head, path: path.join(d, "wt") });
-    const r = await mergeTask({ repoRoot: repo.root, worktreePath: wt.worktreePath, branch: "empty", targetBranch: "main", branchPreexisting: false });
+    const wt = await createWorktree({
+      repoRoot: repo.root,
+      branch: "empty",
+      baseSha: repo.head,
+      path: path.join(d, "wt"),
+    });
+    const r = await mergeTask({
+      repoRoot: repo.root,
+      worktreePath: wt.worktreePath,
+      branch: "empty",
+      targetBranch: "main",
+      branchPreexisting: false,
+    });
     expect(r.mergeCommit).toBe(repo.head);
     expect(r.alreadyUpToDate).toBe(true);
     expect(await git(repo.root, "rev-parse", "HEAD")).toBe(repo.head);
@@ -354,7 +380,10 @@ describe("mergeTask with an approval", () => {
     const unseen = await rejectsWith(mergeTask({ ...input, approved: { commit: later, tree } }), "CONFLICT");
     expect(unseen.details).toMatchObject({ approvedCommit: later, actualCommit: later, approvedTree: tree });
     expect(await git(root, "rev-parse", "HEAD")).toBe(base); // nothing merged on either refusal
-    const r = await mergeTask({ ...input, approved: { commit: later, tree: await git(root, "rev-parse", `${later}^{tree}`) } });
+    const r = await mergeTask({
+      ...input,
+      approved: { commit: later, tree: await git(root, "rev-parse", `${later}^{tree}`) },
+    });
     expect(await git(root, "rev-parse", `${r.mergeCommit}^2`)).toBe(later);
   });
 });

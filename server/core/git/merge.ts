@@ -104,15 +104,31 @@ export async function mergeTask(input: MergeTaskInput): Promise<MergeTaskResult>
   if (!input || typeof input !== "object") throw new YardError("BAD_PARAMS", "mergeTask needs an options object");
   const repoArg = requireAbsolutePath(input.repoRoot, "repoRoot");
   const worktreePath = requireAbsolutePath(input.worktreePath, "worktreePath");
-  if (typeof input.branchPreexisting !== "boolean") throw new YardError("BAD_PARAMS", "branchPreexisting must be a boolean", { branchPreexisting: input.branchPreexisting ?? null });
+  if (typeof input.branchPreexisting !== "boolean")
+    throw new YardError("BAD_PARAMS", "branchPreexisting must be a boolean", {
+      branchPreexisting: input.branchPreexisting ?? null,
+    });
   if (input.expectedTarget !== undefined && revisionProblem(input.expectedTarget)) {
-    throw new YardError("BAD_PARAMS", `invalid expectedTarget: ${revisionProblem(input.expectedTarget)}`, { expectedTarget: input.expectedTarget });
+    throw new YardError("BAD_PARAMS", `invalid expectedTarget: ${revisionProblem(input.expectedTarget)}`, {
+      expectedTarget: input.expectedTarget,
+    });
   }
-  if (input.message !== undefined && (typeof input.message !== "string" || input.message.trim() === "" || input.message.includes("\0"))) {
+  if (
+    input.message !== undefined &&
+    (typeof input.message !== "string" || input.message.trim() === "" || input.message.includes("\0"))
+  ) {
     throw new YardError("BAD_PARAMS", "message must be a non-empty string", {});
   }
-  const [first, branch, target] = await Promise.all([inspectRepo(repoArg), validateBranchName(input.branch), validateBranchName(input.targetBranch, "targetBranch")]);
-  if (branch === target) throw new YardError("BAD_PARAMS", "the task branch and the target branch are the same", { branch, targetBranch: target });
+  const [first, branch, target] = await Promise.all([
+    inspectRepo(repoArg),
+    validateBranchName(input.branch),
+    validateBranchName(input.targetBranch, "targetBranch"),
+  ]);
+  if (branch === target)
+    throw new YardError("BAD_PARAMS", "the task branch and the target branch are the same", {
+      branch,
+      targetBranch: target,
+    });
 
   return withRepoLock(first.commonDir, async () => {
     const repo = await inspectRepo(first.root);
@@ -130,7 +146,11 @@ export async function mergeTask(input: MergeTaskInput): Promise<MergeTaskResult>
     const targetBefore = repo.headSha;
     if (input.expectedTarget !== undefined) {
       const want = await resolveCommit(root, input.expectedTarget);
-      if (want !== targetBefore) throw new YardError("CONFLICT", `the target branch '${target}' moved`, { expected: want ?? input.expectedTarget, actual: targetBefore });
+      if (want !== targetBefore)
+        throw new YardError("CONFLICT", `the target branch '${target}' moved`, {
+          expected: want ?? input.expectedTarget,
+          actual: targetBefore,
+        });
     }
     const tip = await branchTip(root, branch);
     if (!tip) throw new YardError("NOT_FOUND", `branch '${branch}' does not exist`, { branch });
@@ -141,7 +161,11 @@ export async function mergeTask(input: MergeTaskInput): Promise<MergeTaskResult>
     const op = await operationInProgress(repo.gitDir);
     if (op) throw new YardError("DIRTY_TARGET", `a ${op} is in progress in ${root}`, { operation: op, target });
     const targetDirt = await statusEntries(root, { untracked: "no" });
-    if (targetDirt.length) throw new YardError("DIRTY_TARGET", `the target checkout ${root} has uncommitted changes`, { files: targetDirt.map((e) => e.path), target });
+    if (targetDirt.length)
+      throw new YardError("DIRTY_TARGET", `the target checkout ${root} has uncommitted changes`, {
+        files: targetDirt.map((e) => e.path),
+        target,
+      });
 
     // Source worktree: right branch, and clean unless told to ignore.
     if (await isDirectory(worktreePath)) {
@@ -152,33 +176,61 @@ export async function mergeTask(input: MergeTaskInput): Promise<MergeTaskResult>
         if (!isYardError(e) || e.code !== "BAD_PARAMS") throw e;
       }
       if (src && (src.commonDir !== repo.commonDir || src.root === root)) {
-        throw new YardError("BAD_PARAMS", `${worktreePath} is not a linked worktree of ${root}`, { worktreePath, repoRoot: root });
+        throw new YardError("BAD_PARAMS", `${worktreePath} is not a linked worktree of ${root}`, {
+          worktreePath,
+          repoRoot: root,
+        });
       }
       if (src) {
         if (src.currentBranch !== branch) {
-          throw new YardError("CONFLICT", `the task worktree has '${src.currentBranch ?? "a detached HEAD"}' checked out, not '${branch}'`, {
-            expected: branch,
-            actual: src.currentBranch,
-          });
+          throw new YardError(
+            "CONFLICT",
+            `the task worktree has '${src.currentBranch ?? "a detached HEAD"}' checked out, not '${branch}'`,
+            {
+              expected: branch,
+              actual: src.currentBranch,
+            },
+          );
         }
         if (!input.ignoreDirty) {
           const dirt = await uncommittedFiles({ worktreePath: src.root });
-          if (dirt.length) throw new YardError("DIRTY_SOURCE", `the task worktree has uncommitted changes`, { files: dirt, worktreePath: src.root });
+          if (dirt.length)
+            throw new YardError("DIRTY_SOURCE", `the task worktree has uncommitted changes`, {
+              files: dirt,
+              worktreePath: src.root,
+            });
         }
       }
     }
 
     const identity = await committerIdentityArgs(root);
     const message = input.message ?? `Merge branch '${branch}' into ${target}`;
-    const untrackedBefore = new Set((await statusEntries(root, { untracked: "all" })).filter((e) => e.x === "?").map((e) => e.path));
+    const untrackedBefore = new Set(
+      (await statusEntries(root, { untracked: "all" })).filter((e) => e.x === "?").map((e) => e.path),
+    );
     await input.onMergeStart?.({ targetBefore, tip });
-    const res = await runGit([...identity, "merge", "--no-ff", "--no-edit", "--no-stat", "--no-autostash", "--no-rerere-autoupdate", "-m", message, tip], {
-      cwd: root,
-      allowFail: true,
-      detached: true,
-      onSpawn: input.onMergePid,
-    });
-    if (res.code !== 0) await failMerge({ root, gitDir: repo.gitDir, targetBefore, branch, target, tip, untrackedBefore }, res);
+    const res = await runGit(
+      [
+        ...identity,
+        "merge",
+        "--no-ff",
+        "--no-edit",
+        "--no-stat",
+        "--no-autostash",
+        "--no-rerere-autoupdate",
+        "-m",
+        message,
+        tip,
+      ],
+      {
+        cwd: root,
+        allowFail: true,
+        detached: true,
+        onSpawn: input.onMergePid,
+      },
+    );
+    if (res.code !== 0)
+      await failMerge({ root, gitDir: repo.gitDir, targetBefore, branch, target, tip, untrackedBefore }, res);
 
     const mergeCommit = firstLine((await runGit(["rev-parse", "HEAD"], { cwd: root })).stdout).trim();
     await input.beforeCleanup?.().catch(() => {});
@@ -187,13 +239,20 @@ export async function mergeTask(input: MergeTaskInput): Promise<MergeTaskResult>
   });
 }
 
-export async function settleInterruptedMerge(input: { repoRoot: string; tip: string; targetBefore: string }): Promise<"none" | "completed" | "aborted"> {
+export async function settleInterruptedMerge(input: {
+  repoRoot: string;
+  tip: string;
+  targetBefore: string;
+}): Promise<"none" | "completed" | "aborted"> {
   const first = await inspectRepo(requireAbsolutePath(input.repoRoot, "repoRoot"));
   return withRepoLock(first.commonDir, async () => {
     const repo = await inspectRepo(first.root);
     const mergeHead = await runGit(["rev-parse", "-q", "--verify", "MERGE_HEAD"], { cwd: repo.root, allowFail: true });
     if (mergeHead.code !== 0 || firstLine(mergeHead.stdout).trim() !== input.tip) return "none";
-    const landed = repo.headSha !== input.targetBefore && (await runGit(["merge-base", "--is-ancestor", input.tip, "HEAD"], { cwd: repo.root, allowFail: true })).code === 0;
+    const landed =
+      repo.headSha !== input.targetBefore &&
+      (await runGit(["merge-base", "--is-ancestor", input.tip, "HEAD"], { cwd: repo.root, allowFail: true })).code ===
+        0;
     await runGit(["merge", landed ? "--quit" : "--abort"], { cwd: repo.root });
     return landed ? "completed" : "aborted";
   });
@@ -208,7 +267,12 @@ async function isDirectory(p: string): Promise<boolean> {
 }
 
 /** The approval still holds: the branch is at the approved commit, whose tree is the approved tree. */
-async function checkApproved(root: string, branch: string, tip: string, approved: { commit: string; tree: string | null }): Promise<void> {
+async function checkApproved(
+  root: string,
+  branch: string,
+  tip: string,
+  approved: { commit: string; tree: string | null },
+): Promise<void> {
   const actualTree = firstLine((await runGit(["rev-parse", `${tip}^{tree}`], { cwd: root })).stdout).trim();
   if (tip === approved.commit && (approved.tree === null || approved.tree === actualTree)) return;
   const moved = tip !== approved.commit;
@@ -251,24 +315,32 @@ async function failMerge(m: MergeAttempt, res: { stdout: string; stderr: string;
   ]);
   const headNow = firstLine(head.stdout).trim();
   if (headNow !== targetBefore || dirt === null || dirt.length > 0 || op || leftovers.length > 0) {
-    throw new YardError("GIT_FAILED", `the merge failed and the target checkout ${root} could not be restored cleanly; inspect it by hand`, {
-      target,
-      branch,
-      expectedHead: targetBefore,
-      actualHead: headNow || null,
-      files: dirt?.map((e) => e.path) ?? null,
-      leftovers,
-      operation: op,
-      stderr: res.stderr,
-      stdout: res.stdout,
-    });
+    throw new YardError(
+      "GIT_FAILED",
+      `the merge failed and the target checkout ${root} could not be restored cleanly; inspect it by hand`,
+      {
+        target,
+        branch,
+        expectedHead: targetBefore,
+        actualHead: headNow || null,
+        files: dirt?.map((e) => e.path) ?? null,
+        leftovers,
+        operation: op,
+        stderr: res.stderr,
+        stdout: res.stdout,
+      },
+    );
   }
   if (conflicted.length) {
-    throw new YardError("MERGE_CONFLICT", `merging '${branch}' into '${target}' conflicts in ${conflicted.length} file(s); the merge was aborted`, {
-      files: conflicted,
-      branch,
-      target,
-    });
+    throw new YardError(
+      "MERGE_CONFLICT",
+      `merging '${branch}' into '${target}' conflicts in ${conflicted.length} file(s); the merge was aborted`,
+      {
+        files: conflicted,
+        branch,
+        target,
+      },
+    );
   }
   const text = res.stderr + "\n" + res.stdout;
   if (/untracked working tree files would be (overwritten|removed) by merge/i.test(text)) {
@@ -279,14 +351,21 @@ async function failMerge(m: MergeAttempt, res: { stdout: string; stderr: string;
     });
   }
   if (/local changes to the following files would be overwritten/i.test(text)) {
-    throw new YardError("DIRTY_TARGET", `local changes in ${root} would be overwritten by the merge`, { files: indentedList(text), target });
+    throw new YardError("DIRTY_TARGET", `local changes in ${root} would be overwritten by the merge`, {
+      files: indentedList(text),
+      target,
+    });
   }
-  throw new YardError("GIT_FAILED", `git merge failed (exit ${res.code}): ${firstLine(res.stderr.trim()) || firstLine(res.stdout.trim())}`, {
-    args: ["merge", "--no-ff", `refs/heads/${branch}`],
-    code: res.code,
-    stderr: res.stderr,
-    stdout: res.stdout,
-  });
+  throw new YardError(
+    "GIT_FAILED",
+    `git merge failed (exit ${res.code}): ${firstLine(res.stderr.trim()) || firstLine(res.stdout.trim())}`,
+    {
+      args: ["merge", "--no-ff", `refs/heads/${branch}`],
+      code: res.code,
+      stderr: res.stderr,
+      stdout: res.stdout,
+    },
+  );
 }
 
 /**
@@ -296,9 +375,13 @@ async function failMerge(m: MergeAttempt, res: { stdout: string; stderr: string;
  * checkout). Returns the ones that could not be removed.
  */
 async function removeLeftovers(m: MergeAttempt): Promise<string[]> {
-  const now = (await statusEntries(m.root, { untracked: "all" }).catch(() => [])).filter((e) => e.x === "?" && !m.untrackedBefore.has(e.path)).map((e) => e.path);
+  const now = (await statusEntries(m.root, { untracked: "all" }).catch(() => []))
+    .filter((e) => e.x === "?" && !m.untrackedBefore.has(e.path))
+    .map((e) => e.path);
   if (!now.length) return [];
-  const inTip = new Set((await runGit(["ls-tree", "-r", "-z", "--name-only", m.tip], { cwd: m.root })).stdout.split("\0").filter(Boolean));
+  const inTip = new Set(
+    (await runGit(["ls-tree", "-r", "-z", "--name-only", m.tip], { cwd: m.root })).stdout.split("\0").filter(Boolean),
+  );
   const left: string[] = [];
   for (const rel of now) {
     const p = path.resolve(m.root, rel);
@@ -308,7 +391,8 @@ async function removeLeftovers(m: MergeAttempt): Promise<string[]> {
     }
     try {
       await fsp.unlink(p);
-      for (let d = path.dirname(p); d !== m.root && d.startsWith(m.root + path.sep); d = path.dirname(d)) await fsp.rmdir(d);
+      for (let d = path.dirname(p); d !== m.root && d.startsWith(m.root + path.sep); d = path.dirname(d))
+        await fsp.rmdir(d);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== "ENOTEMPTY" && code !== "EEXIST") left.push(rel);
@@ -326,7 +410,12 @@ function indentedList(text: string): string[] {
     .filter(Boolean);
 }
 
-async function cleanupAfterMerge(root: string, worktreePath: string, branch: string, deleteBranch: boolean): Promise<MergeCleanup> {
+async function cleanupAfterMerge(
+  root: string,
+  worktreePath: string,
+  branch: string,
+  deleteBranch: boolean,
+): Promise<MergeCleanup> {
   const errors: string[] = [];
   let worktreeRemoved = false;
   let worktreeMissing = false;
@@ -351,6 +440,11 @@ async function cleanupAfterMerge(root: string, worktreePath: string, branch: str
       errors.push(`branch '${branch}' not deleted: ${(e as Error).message}`);
     }
   }
-  return { ok: errors.length === 0, ...(errors.length ? { error: errors.join("; ") } : {}), worktreeRemoved, worktreeMissing, branchDeleted };
+  return {
+    ok: errors.length === 0,
+    ...(errors.length ? { error: errors.join("; ") } : {}),
+    worktreeRemoved,
+    worktreeMissing,
+    branchDeleted,
+  };
 }
-

@@ -41,7 +41,13 @@ async function kindOf(p: string): Promise<Kind> {
   }
 }
 
-const DESCRIBE: Record<Kind, string> = { missing: "missing", file: "a regular file", dir: "a directory", symlink: "a symbolic link", special: "a FIFO, socket or device" };
+const DESCRIBE: Record<Kind, string> = {
+  missing: "missing",
+  file: "a regular file",
+  dir: "a directory",
+  symlink: "a symbolic link",
+  special: "a FIFO, socket or device",
+};
 
 function unsafe(p: string, found: Kind): YardError {
   return new YardError(
@@ -105,7 +111,10 @@ export async function neutralizeWorktreeRecords(commonDir: string): Promise<stri
       const k = await kindOf(p);
       if (k === "missing" || k === "file") continue;
       if (k === "dir") continue; // git refuses a directory there by itself, without blocking
-      await fsp.unlink(p).then(() => removed.push(p), () => {});
+      await fsp.unlink(p).then(
+        () => removed.push(p),
+        () => {},
+      );
     }
   }
   return removed;
@@ -136,6 +145,10 @@ export async function checkReadableGitDir(gitDir: string): Promise<void> {
   const head = path.join(gitDir, "HEAD");
   const k = await kindOf(head);
   if (k !== "file") {
-    throw new YardError("BAD_PARAMS", `${head} is ${DESCRIBE[k]}, not the regular file git keeps there (an agent may have replaced it)`, { path: head, found: k });
+    throw new YardError(
+      "BAD_PARAMS",
+      `${head} is ${DESCRIBE[k]}, not the regular file git keeps there (an agent may have replaced it)`,
+      { path: head, found: k },
+    );
   }
 }

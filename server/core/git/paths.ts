@@ -10,7 +10,8 @@ import { YardError } from "../errors";
 
 /** Validate a caller-supplied path: non-empty string, absolute, no NUL/CR/LF. Returns it normalized. */
 export function requireAbsolutePath(p: unknown, what = "path"): string {
-  if (typeof p !== "string" || p.length === 0) throw new YardError("BAD_PARAMS", `${what} must be a non-empty string`, { [what]: p ?? null });
+  if (typeof p !== "string" || p.length === 0)
+    throw new YardError("BAD_PARAMS", `${what} must be a non-empty string`, { [what]: p ?? null });
   if (/[\0\r\n]/.test(p)) throw new YardError("BAD_PARAMS", `${what} contains a control character`, { [what]: p });
   if (!path.isAbsolute(p)) throw new YardError("BAD_PARAMS", `${what} must be an absolute path`, { [what]: p });
   return path.resolve(p);
@@ -60,7 +61,10 @@ export function shortHash(s: string, len = 8): string {
 /** Folder-safe version of a repository directory name. */
 function repoDirLabel(root: string): string {
   const base = path.basename(root) || "repo";
-  const s = base.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[.-]+/, "").slice(0, 60);
+  const s = base
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^[.-]+/, "")
+    .slice(0, 60);
   return s || "repo";
 }
 

@@ -90,7 +90,7 @@ describe("sanitizeBranchForPath", () => {
 
 describe("default worktree location", () => {
   it("is <yardHome>/worktrees/<repo-dir>-<hash of realpath>/<branch>", async () => {
-    const { root } = await makeRepo({ "f": "x" }, "my-project");
+    const { root } = await makeRepo({ f: "x" }, "my-project");
     const expectedRoot = path.join("/data/yard", "worktrees", `my-project-${shortHash(root)}`);
     expect(defaultWorktreeRoot("/data/yard", root)).toBe(expectedRoot);
     expect(defaultWorktreePath("/data/yard", root, "task-1")).toBe(path.join(expectedRoot, "task-1"));
@@ -132,7 +132,10 @@ describe("resolveBaseSha", () => {
   it("rejects a repository without commits", async () => {
     const d = await tmpDir();
     await git(d, "init", "-q", "-b", "main");
-    await expect(resolveBaseSha(d)).rejects.toMatchObject({ code: "BAD_PARAMS", message: expect.stringMatching(/no commits/) });
+    await expect(resolveBaseSha(d)).rejects.toMatchObject({
+      code: "BAD_PARAMS",
+      message: expect.stringMatching(/no commits/),
+    });
     await expect(resolveBaseSha(d, "main")).rejects.toMatchObject({ code: "BAD_PARAMS" });
   });
 

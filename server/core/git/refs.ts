@@ -35,7 +35,8 @@ export function branchNameProblem(name: unknown): string | null {
   if (name.includes("..")) return "branch name must not contain '..'";
   if (name.includes("@{")) return "branch name must not contain '@{'";
   if (name === "@" || name === "HEAD") return `'${name}' is not a valid branch name`;
-  if (name.startsWith("/") || name.endsWith("/") || name.includes("//")) return "branch name has an empty path component";
+  if (name.startsWith("/") || name.endsWith("/") || name.includes("//"))
+    return "branch name has an empty path component";
   if (name.endsWith(".")) return "branch name must not end with '.'";
   for (const part of name.split("/")) {
     if (part.startsWith(".")) return "a branch name component must not start with '.'";
@@ -96,7 +97,10 @@ export async function branchTips(cwd: string, branches: readonly string[]): Prom
   const names = [...new Set(branches)].filter((b) => branchNameProblem(b) === null);
   const out = new Map<string, string>();
   if (!names.length) return out;
-  const r = await runGit(["for-each-ref", "--format=%(objectname) %(refname)", ...names.map((b) => `refs/heads/${b}`)], { cwd, allowFail: true });
+  const r = await runGit(
+    ["for-each-ref", "--format=%(objectname) %(refname)", ...names.map((b) => `refs/heads/${b}`)],
+    { cwd, allowFail: true },
+  );
   const wanted = new Set(names);
   for (const line of r.stdout.split("\n")) {
     const sp = line.indexOf(" ");
@@ -126,28 +130,44 @@ export interface ResolveBaseOptions {
  * a repository without commits is BAD_PARAMS. A named ref is resolved to a commit,
  * optionally after a fetch; unresolvable -> BAD_PARAMS { ref }.
  */
-export async function resolveBaseSha(repoPath: string, ref?: string | null, opts: ResolveBaseOptions = {}): Promise<string> {
+export async function resolveBaseSha(
+  repoPath: string,
+  ref?: string | null,
+  opts: ResolveBaseOptions = {},
+): Promise<string> {
   const repo = await inspectRepo(repoPath);
   if (ref === undefined || ref === null || ref === "" || ref === "HEAD") {
-    if (!repo.headSha) throw new YardError("BAD_PARAMS", "the repository has no commits yet; commit something first", { repo: repo.root });
+    if (!repo.headSha)
+      throw new YardError("BAD_PARAMS", "the repository has no commits yet; commit something first", {
+        repo: repo.root,
+      });
     return repo.headSha;
   }
   requireRevision(ref, "ref");
   if (opts.fetch) await fetchFor(repo.root, ref, opts.fetch, opts.fetchTimeoutMs);
   const sha = await resolveCommit(repo.root, ref);
   if (!sha) {
-    if (!repo.headSha) throw new YardError("BAD_PARAMS", `the repository has no commits yet, so '${ref}' cannot be resolved`, { repo: repo.root, ref });
+    if (!repo.headSha)
+      throw new YardError("BAD_PARAMS", `the repository has no commits yet, so '${ref}' cannot be resolved`, {
+        repo: repo.root,
+        ref,
+      });
     throw new YardError("BAD_PARAMS", `'${ref}' does not name a commit in ${repo.root}`, { repo: repo.root, ref });
   }
   return sha;
 }
 
 async function fetchFor(root: string, ref: string, fetch: true | string, timeoutMs?: number): Promise<void> {
-  const remotes = (await runGit(["remote"], { cwd: root })).stdout.split("\n").map((s) => s.trim()).filter(Boolean);
-  if (remotes.length === 0) throw new YardError("BAD_PARAMS", "fetch requested but the repository has no remotes", { repo: root, ref });
+  const remotes = (await runGit(["remote"], { cwd: root })).stdout
+    .split("\n")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (remotes.length === 0)
+    throw new YardError("BAD_PARAMS", "fetch requested but the repository has no remotes", { repo: root, ref });
   let args: string[];
   if (typeof fetch === "string") {
-    if (!remotes.includes(fetch)) throw new YardError("BAD_PARAMS", `no remote named '${fetch}'`, { repo: root, remote: fetch, remotes });
+    if (!remotes.includes(fetch))
+      throw new YardError("BAD_PARAMS", `no remote named '${fetch}'`, { repo: root, remote: fetch, remotes });
     args = ["fetch", "--quiet", "--no-write-fetch-head", fetch];
   } else {
     // Longest matching remote name wins ("origin/x" vs a remote called "origin/sub").
@@ -158,13 +178,21 @@ async function fetchFor(root: string, ref: string, fetch: true | string, timeout
       args = ["fetch", "--quiet", "--no-write-fetch-head", remote, `refs/heads/${rest}`];
     } else {
       const r = remotes.includes("origin") ? "origin" : remotes.length === 1 ? remotes[0]! : null;
-      if (!r) throw new YardError("BAD_PARAMS", "fetch requested but it is unclear which remote to fetch; name one", { repo: root, ref, remotes });
+      if (!r)
+        throw new YardError("BAD_PARAMS", "fetch requested but it is unclear which remote to fetch; name one", {
+          repo: root,
+          ref,
+          remotes,
+        });
       args = ["fetch", "--quiet", "--no-write-fetch-head", r];
     }
   }
   // The person asked for this fetch from their own remote: the file transport (a local path
   // remote) is allowed back for it, never for a submodule, and no submodule is fetched.
-  await runGit(["-c", "protocol.file.allow=user", args[0]!, "--no-recurse-submodules", ...args.slice(1)], { cwd: root, timeoutMs: timeoutMs ?? 120_000 });
+  await runGit(["-c", "protocol.file.allow=user", args[0]!, "--no-recurse-submodules", ...args.slice(1)], {
+    cwd: root,
+    timeoutMs: timeoutMs ?? 120_000,
+  });
 }
 
 /**
@@ -178,12 +206,20 @@ export async function isMerged(repoRoot: string, branchOrSha: string, target: st
   requireRevision(branchOrSha, "branch");
   requireRevision(target, "target");
   const [a, b] = await Promise.all([resolveCommit(repo.root, branchOrSha), resolveCommit(repo.root, target)]);
-  if (!a) throw new YardError("NOT_FOUND", `'${branchOrSha}' does not name a commit`, { repo: repo.root, branch: branchOrSha });
+  if (!a)
+    throw new YardError("NOT_FOUND", `'${branchOrSha}' does not name a commit`, {
+      repo: repo.root,
+      branch: branchOrSha,
+    });
   if (!b) throw new YardError("NOT_FOUND", `'${target}' does not name a commit`, { repo: repo.root, target });
   const r = await runGit(["merge-base", "--is-ancestor", a, b], { cwd: repo.root, allowFail: true });
   if (r.code === 0) return true;
   if (r.code === 1) return false;
-  throw new YardError("GIT_FAILED", "git merge-base --is-ancestor failed", { args: ["merge-base", "--is-ancestor", a, b], code: r.code, stderr: r.stderr });
+  throw new YardError("GIT_FAILED", "git merge-base --is-ancestor failed", {
+    args: ["merge-base", "--is-ancestor", a, b],
+    code: r.code,
+    stderr: r.stderr,
+  });
 }
 
 export interface RefList {
@@ -196,7 +232,10 @@ export async function listRefs(repoPath: string, opts: { query?: string; limit?:
   const repo = await inspectRepo(repoPath);
   const limit = Math.max(1, Math.min(opts.limit ?? 50, 500));
   const q = (opts.query ?? "").trim().toLowerCase();
-  const refs = await runGit(["for-each-ref", "--format=%(refname)%00%(objectname)%00%(HEAD)%00%(symref)", "refs/heads", "refs/remotes"], { cwd: repo.root });
+  const refs = await runGit(
+    ["for-each-ref", "--format=%(refname)%00%(objectname)%00%(HEAD)%00%(symref)", "refs/heads", "refs/remotes"],
+    { cwd: repo.root },
+  );
   const branches: RefList["branches"] = [];
   for (const line of refs.stdout.split("\n")) {
     const [ref, sha, head, symref] = line.split("\0");
@@ -221,7 +260,8 @@ export async function listRefs(repoPath: string, opts: { query?: string; limit?:
   };
   if (q && /^[0-9a-f]{4,64}$/.test(q)) {
     const exact = await runGit(["rev-parse", "-q", "--verify", `${q}^{commit}`], { cwd: repo.root, allowFail: true });
-    if (exact.code === 0) add((await runGit(["log", "-1", FORMAT, firstLine(exact.stdout).trim(), "--"], { cwd: repo.root })).stdout);
+    if (exact.code === 0)
+      add((await runGit(["log", "-1", FORMAT, firstLine(exact.stdout).trim(), "--"], { cwd: repo.root })).stdout);
   }
   const grep = q ? ["-i", "-F", `--grep=${opts.query!.trim()}`] : [];
   add((await runGit(["log", `--max-count=${limit}`, ...grep, FORMAT, "HEAD", "--"], { cwd: repo.root })).stdout);

@@ -34,10 +34,21 @@ export async function inspectRepo(p: string): Promise<RepoInfo> {
   }
   if (!st.isDirectory()) throw new YardError("BAD_PARAMS", `${abs} is not a directory`, { path: abs });
 
-  const INFO = ["rev-parse", "--is-bare-repository", "--is-inside-work-tree", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"];
+  const INFO = [
+    "rev-parse",
+    "--is-bare-repository",
+    "--is-inside-work-tree",
+    "--show-toplevel",
+    "--absolute-git-dir",
+    "--git-common-dir",
+  ];
   // Fast path, one spawn: the layout plus HEAD's commit and symbolic name. It fails on an
   // unborn HEAD (and on anything unusual); the slow path then classifies precisely.
-  let isBare: string | undefined, insideWorkTree: string | undefined, toplevel: string | undefined, gitDir: string | undefined, commonDir: string | undefined;
+  let isBare: string | undefined,
+    insideWorkTree: string | undefined,
+    toplevel: string | undefined,
+    gitDir: string | undefined,
+    commonDir: string | undefined;
   let currentBranch: string | null;
   let headSha: string | null;
   const fast = await runGit([...INFO, "HEAD", "--symbolic-full-name", "HEAD"], { cwd: abs, allowFail: true });
@@ -55,18 +66,30 @@ export async function inspectRepo(p: string): Promise<RepoInfo> {
     if (info.code !== 0) {
       const lines = info.stdout.split("\n");
       const err = info.stderr;
-      if (lines[0] === "true") throw new YardError("BAD_PARAMS", `${abs} is a bare repository; a repository with a working tree is required`, { path: abs });
-      if (/not a git repository/i.test(err)) throw new YardError("BAD_PARAMS", `${abs} is not a git repository`, { path: abs });
-      if (/must be run in a work tree/i.test(err)) throw new YardError("BAD_PARAMS", `${abs} is inside a .git directory, not a working tree`, { path: abs });
-      throw new YardError("BAD_PARAMS", `git cannot use ${abs}: ${firstLine(err.trim()) || `exit ${info.code}`}`, { path: abs, stderr: err });
+      if (lines[0] === "true")
+        throw new YardError("BAD_PARAMS", `${abs} is a bare repository; a repository with a working tree is required`, {
+          path: abs,
+        });
+      if (/not a git repository/i.test(err))
+        throw new YardError("BAD_PARAMS", `${abs} is not a git repository`, { path: abs });
+      if (/must be run in a work tree/i.test(err))
+        throw new YardError("BAD_PARAMS", `${abs} is inside a .git directory, not a working tree`, { path: abs });
+      throw new YardError("BAD_PARAMS", `git cannot use ${abs}: ${firstLine(err.trim()) || `exit ${info.code}`}`, {
+        path: abs,
+        stderr: err,
+      });
     }
     [isBare, insideWorkTree, toplevel, gitDir, commonDir] = info.stdout.split("\n");
     const symRef = sym.code === 0 ? firstLine(sym.stdout).trim() : "";
     currentBranch = symRef.startsWith("refs/heads/") ? symRef.slice("refs/heads/".length) : null;
     headSha = head.code === 0 ? firstLine(head.stdout).trim() || null : null;
   }
-  if (isBare === "true") throw new YardError("BAD_PARAMS", `${abs} is a bare repository; a repository with a working tree is required`, { path: abs });
-  if (insideWorkTree !== "true" || !toplevel) throw new YardError("BAD_PARAMS", `${abs} is not inside a git working tree`, { path: abs });
+  if (isBare === "true")
+    throw new YardError("BAD_PARAMS", `${abs} is a bare repository; a repository with a working tree is required`, {
+      path: abs,
+    });
+  if (insideWorkTree !== "true" || !toplevel)
+    throw new YardError("BAD_PARAMS", `${abs} is not inside a git working tree`, { path: abs });
 
   const [root, gd, cd] = await Promise.all([
     realpathOrResolveAsync(toplevel),

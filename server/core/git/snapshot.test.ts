@@ -13,7 +13,12 @@ afterAll(removeTmpDirs);
 async function setup() {
   const repo = await makeRepo({ "a.txt": "one\ntwo\nthree\n", "b.txt": "bee\n" });
   const d = await tmpDir();
-  const wt = await createWorktree({ repoRoot: repo.root, branch: "task", baseSha: repo.head, path: path.join(d, "wt") });
+  const wt = await createWorktree({
+    repoRoot: repo.root,
+    branch: "task",
+    baseSha: repo.head,
+    path: path.join(d, "wt"),
+  });
   return { ...repo, wt: wt.worktreePath };
 }
 
@@ -24,7 +29,11 @@ describe("review snapshots", () => {
     await commitAll(wt, "round 1");
     await write(wt, "loose.txt", "untracked\n");
     const indexFile = path.resolve(wt, await git(wt, "rev-parse", "--git-path", "index"));
-    const before = { bytes: await readFile(indexFile), mtimeMs: (await stat(indexFile)).mtimeMs, status: await git(wt, "status", "--porcelain") };
+    const before = {
+      bytes: await readFile(indexFile),
+      mtimeMs: (await stat(indexFile)).mtimeMs,
+      status: await git(wt, "status", "--porcelain"),
+    };
 
     const tree = await worktreeTree({ worktreePath: wt });
 
@@ -66,9 +75,15 @@ describe("review snapshots", () => {
   it("refuses a bad or missing snapshot with BAD_PARAMS", async () => {
     const { wt } = await setup();
     await rejectsWith(diffWorktreeSince({ worktreePath: wt, tree: "not-hex" }), "BAD_PARAMS");
-    const gone = await rejectsWith(diffWorktreeSince({ worktreePath: wt, tree: "0123456789abcdef0123456789abcdef01234567" }), "BAD_PARAMS");
+    const gone = await rejectsWith(
+      diffWorktreeSince({ worktreePath: wt, tree: "0123456789abcdef0123456789abcdef01234567" }),
+      "BAD_PARAMS",
+    );
     expect(gone.message).toMatch(/no longer in this repository/);
-    await rejectsWith(diffTreeToCommit({ repoRoot: wt, tree: "0123456789abcdef0123456789abcdef01234567", tip: "task" }), "BAD_PARAMS");
+    await rejectsWith(
+      diffTreeToCommit({ repoRoot: wt, tree: "0123456789abcdef0123456789abcdef01234567", tip: "task" }),
+      "BAD_PARAMS",
+    );
   });
 });
 

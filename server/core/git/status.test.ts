@@ -3,7 +3,8 @@ import { readFile, stat, utimes } from "node:fs/promises";
 import path from "node:path";
 import { operationInProgress, parsePorcelainZ, statusEntries } from "./status";
 
-const isDirty = async (p: string, opts: { ignoreUntracked?: boolean } = {}) => (await statusEntries(p, { untracked: opts.ignoreUntracked ? "no" : "normal" })).length > 0;
+const isDirty = async (p: string, opts: { ignoreUntracked?: boolean } = {}) =>
+  (await statusEntries(p, { untracked: opts.ignoreUntracked ? "no" : "normal" })).length > 0;
 import { git, makeRepo, removeTmpDirs, tmpDir, write } from "../../../tests/helpers/git-core";
 
 afterAll(removeTmpDirs);

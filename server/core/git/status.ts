@@ -32,12 +32,25 @@ export async function statusEntries(p: string, opts: StatusOptions = {}): Promis
   let out: string;
   try {
     out = (
-      await runGit(["status", "--porcelain=v1", "-z", "--no-renames", "--ignore-submodules=all", `--untracked-files=${opts.untracked ?? "normal"}`, "--ignored=no"], { cwd })
+      await runGit(
+        [
+          "status",
+          "--porcelain=v1",
+          "-z",
+          "--no-renames",
+          "--ignore-submodules=all",
+          `--untracked-files=${opts.untracked ?? "normal"}`,
+          "--ignored=no",
+        ],
+        { cwd },
+      )
     ).stdout;
   } catch (e) {
     const err = gitStderr(e);
-    if (/not a git repository|must be run in a work tree/i.test(err)) throw new YardError("BAD_PARAMS", `${cwd} is not a git working tree`, { path: cwd });
-    if ((e as YardError).code === "GIT_FAILED" && /cannot run git in/.test((e as Error).message)) throw new YardError("BAD_PARAMS", `${cwd} does not exist`, { path: cwd });
+    if (/not a git repository|must be run in a work tree/i.test(err))
+      throw new YardError("BAD_PARAMS", `${cwd} is not a git working tree`, { path: cwd });
+    if ((e as YardError).code === "GIT_FAILED" && /cannot run git in/.test((e as Error).message))
+      throw new YardError("BAD_PARAMS", `${cwd} does not exist`, { path: cwd });
     throw e;
   }
   return parsePorcelainZ(out);

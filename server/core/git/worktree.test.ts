@@ -3,7 +3,20 @@ import { chmod, mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { shortHash } from "./paths";
 import { createWorktree, listWorktrees, parseWorktreeList } from "./worktree";
-import { branches, commitAll, exists, git, gitCode, makeRepo, read, rejectsWith, removeTmpDirs, tmpDir, worktreePaths, write } from "../../../tests/helpers/git-core";
+import {
+  branches,
+  commitAll,
+  exists,
+  git,
+  gitCode,
+  makeRepo,
+  read,
+  rejectsWith,
+  removeTmpDirs,
+  tmpDir,
+  worktreePaths,
+  write,
+} from "../../../tests/helpers/git-core";
 
 afterAll(removeTmpDirs);
 
@@ -13,7 +26,14 @@ describe("createWorktree", () => {
     const home = await tmpDir("yard-home-");
     const r = await createWorktree({ repoRoot: root, branch: "task-1", baseSha: head, yardHome: home });
     const expected = path.join(home, "worktrees", `proj-${shortHash(root)}`, "task-1");
-    expect(r).toEqual({ worktreePath: expected, branch: "task-1", branchPreexisting: false, baseSha: head, headSha: head, repoRoot: root });
+    expect(r).toEqual({
+      worktreePath: expected,
+      branch: "task-1",
+      branchPreexisting: false,
+      baseSha: head,
+      headSha: head,
+      repoRoot: root,
+    });
     expect(await read(expected, "README.md")).toBe("hello\n");
     expect(await git(expected, "symbolic-ref", "HEAD")).toBe("refs/heads/task-1");
     expect(await git(root, "rev-parse", "refs/heads/task-1")).toBe(head);
@@ -24,10 +44,12 @@ describe("createWorktree", () => {
   });
 
   it("flattens slashed branch names into one folder", async () => {
-    const { root, head } = await makeRepo({ "a": "a" }, "proj");
+    const { root, head } = await makeRepo({ a: "a" }, "proj");
     const home = await tmpDir("yard-home-");
     const r = await createWorktree({ repoRoot: root, branch: "feat/login", baseSha: head, yardHome: home });
-    expect(r.worktreePath).toBe(path.join(home, "worktrees", `proj-${shortHash(root)}`, `feat-login-${shortHash("feat/login")}`));
+    expect(r.worktreePath).toBe(
+      path.join(home, "worktrees", `proj-${shortHash(root)}`, `feat-login-${shortHash("feat/login")}`),
+    );
     expect(await git(r.worktreePath, "symbolic-ref", "--short", "HEAD")).toBe("feat/login");
   });
 
@@ -65,7 +87,9 @@ describe("createWorktree", () => {
     const { root, head } = await makeRepo();
     const home = await tmpDir("yard-home-");
     const results = await Promise.all(
-      ["c-1", "c-2", "c-3", "c-4"].map((branch) => createWorktree({ repoRoot: root, branch, baseSha: head, yardHome: home })),
+      ["c-1", "c-2", "c-3", "c-4"].map((branch) =>
+        createWorktree({ repoRoot: root, branch, baseSha: head, yardHome: home }),
+      ),
     );
     expect(new Set(results.map((r) => r.worktreePath)).size).toBe(4);
     expect(await branches(root)).toEqual(["c-1", "c-2", "c-3", "c-4", "main"]);
@@ -87,7 +111,10 @@ describe("createWorktree", () => {
   it("rejects a base that is not a commit and creates nothing", async () => {
     const { root } = await makeRepo();
     const home = await tmpDir("yard-home-");
-    await rejectsWith(createWorktree({ repoRoot: root, branch: "t", baseSha: "deadbeef".repeat(5), yardHome: home }), "BAD_PARAMS");
+    await rejectsWith(
+      createWorktree({ repoRoot: root, branch: "t", baseSha: "deadbeef".repeat(5), yardHome: home }),
+      "BAD_PARAMS",
+    );
     await rejectsWith(createWorktree({ repoRoot: root, branch: "t", baseSha: "main", yardHome: home }), "BAD_PARAMS");
     const tree = await git(root, "rev-parse", "HEAD^{tree}");
     await rejectsWith(createWorktree({ repoRoot: root, branch: "t", baseSha: tree, yardHome: home }), "BAD_PARAMS");
@@ -101,9 +128,15 @@ describe("createWorktree", () => {
     await mkdir(path.join(d, "full"));
     await writeFile(path.join(d, "full", "keep.txt"), "mine");
     await writeFile(path.join(d, "file"), "mine");
-    const e = await rejectsWith(createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: path.join(d, "full") }), "CONFLICT");
+    const e = await rejectsWith(
+      createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: path.join(d, "full") }),
+      "CONFLICT",
+    );
     expect(e.details).toEqual({ path: path.join(d, "full") });
-    await rejectsWith(createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: path.join(d, "file") }), "CONFLICT");
+    await rejectsWith(
+      createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: path.join(d, "file") }),
+      "CONFLICT",
+    );
     expect(await readdir(path.join(d, "full"))).toEqual(["keep.txt"]);
     expect(await branches(root)).toEqual(["main"]);
   });
@@ -111,22 +144,34 @@ describe("createWorktree", () => {
   it("refuses relative paths, the repo itself and missing path/yardHome", async () => {
     const { root, head } = await makeRepo();
     await rejectsWith(createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: "rel/path" }), "BAD_PARAMS");
-    await rejectsWith(createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: path.join(root, ".git", "wt") }), "BAD_PARAMS");
+    await rejectsWith(
+      createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: path.join(root, ".git", "wt") }),
+      "BAD_PARAMS",
+    );
     await rejectsWith(createWorktree({ repoRoot: root, branch: "t", baseSha: head }), "BAD_PARAMS");
-    await rejectsWith(createWorktree({ repoRoot: "relative", branch: "t", baseSha: head, path: "/tmp/x" }), "BAD_PARAMS");
+    await rejectsWith(
+      createWorktree({ repoRoot: "relative", branch: "t", baseSha: head, path: "/tmp/x" }),
+      "BAD_PARAMS",
+    );
     expect(await branches(root)).toEqual(["main"]);
   });
 
   it("rejects a non-repository", async () => {
     const d = await tmpDir();
-    await rejectsWith(createWorktree({ repoRoot: d, branch: "t", baseSha: "abcdef12", path: path.join(d, "wt") }), "BAD_PARAMS");
+    await rejectsWith(
+      createWorktree({ repoRoot: d, branch: "t", baseSha: "abcdef12", path: path.join(d, "wt") }),
+      "BAD_PARAMS",
+    );
     expect(await readdir(d)).toEqual([]);
   });
 
   it("a branch checked out elsewhere is CONFLICT and nothing is created", async () => {
     const { root, head } = await makeRepo();
     const home = await tmpDir("yard-home-");
-    const e = await rejectsWith(createWorktree({ repoRoot: root, branch: "main", baseSha: head, yardHome: home }), "CONFLICT");
+    const e = await rejectsWith(
+      createWorktree({ repoRoot: root, branch: "main", baseSha: head, yardHome: home }),
+      "CONFLICT",
+    );
     expect(e.details).toMatchObject({ branch: "main" });
     expect(await worktreePaths(root)).toEqual([root]);
     expect(await readdir(home)).toEqual([]);
@@ -136,7 +181,12 @@ describe("createWorktree", () => {
     const { root, head } = await makeRepo();
     await write(root, ".git/hooks/post-checkout", `#!/bin/sh\ntouch "${root}/hook-ran"\nexit 1\n`);
     await chmod(path.join(root, ".git/hooks/post-checkout"), 0o755);
-    const r = await createWorktree({ repoRoot: root, branch: "t", baseSha: head, path: path.join(await tmpDir(), "wt") });
+    const r = await createWorktree({
+      repoRoot: root,
+      branch: "t",
+      baseSha: head,
+      path: path.join(await tmpDir(), "wt"),
+    });
     expect(await worktreePaths(root)).toEqual([root, r.worktreePath]);
     expect(await exists(path.join(root, "hook-ran"))).toBe(false);
   });
@@ -176,7 +226,8 @@ describe("listWorktrees", () => {
   });
 
   it("parses detached and prunable entries", () => {
-    const out = "worktree /a\0HEAD abc\0detached\0\0worktree /b\0HEAD def\0branch refs/heads/x\0prunable gitdir file points to non-existent location\0\0";
+    const out =
+      "worktree /a\0HEAD abc\0detached\0\0worktree /b\0HEAD def\0branch refs/heads/x\0prunable gitdir file points to non-existent location\0\0";
     expect(parseWorktreeList(out)).toEqual([
       { path: "/a", head: "abc", branch: null, detached: true, bare: false, locked: false, prunable: false },
       { path: "/b", head: "def", branch: "x", detached: false, bare: false, locked: false, prunable: true },

@@ -24,7 +24,14 @@ import { commonDirOfCheckout, neutralizeWorktreeRecords } from "./metadata";
 import { YardError, isYardError } from "../errors";
 import { gitStderr, isHexObjectId, runGit } from "./git";
 import { withRepoLock } from "./lock";
-import { defaultWorktreePath, dirState, mkdirpTracked, realpathOrResolveAsync, requireAbsolutePath, rmdirUpTo } from "./paths";
+import {
+  defaultWorktreePath,
+  dirState,
+  mkdirpTracked,
+  realpathOrResolveAsync,
+  requireAbsolutePath,
+  rmdirUpTo,
+} from "./paths";
 import { branchNameProblem, validateBranchName } from "./refs";
 import { inspectRepo } from "./repo";
 
@@ -55,23 +62,42 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
   const repoArg = requireAbsolutePath(input.repoRoot, "repoRoot");
   const problem = branchNameProblem(input.branch);
   if (problem) throw new YardError("BAD_PARAMS", `invalid branch name: ${problem}`, { branch: input.branch ?? null });
-  if (!isHexObjectId(input.baseSha)) throw new YardError("BAD_PARAMS", "baseSha must be a hex commit id", { baseSha: input.baseSha ?? null });
-  if (input.path === undefined && input.yardHome === undefined) throw new YardError("BAD_PARAMS", "either path or yardHome is required", {});
+  if (!isHexObjectId(input.baseSha))
+    throw new YardError("BAD_PARAMS", "baseSha must be a hex commit id", { baseSha: input.baseSha ?? null });
+  if (input.path === undefined && input.yardHome === undefined)
+    throw new YardError("BAD_PARAMS", "either path or yardHome is required", {});
   const explicitPath = input.path !== undefined ? requireAbsolutePath(input.path, "path") : undefined;
   if (input.yardHome !== undefined) requireAbsolutePath(input.yardHome, "yardHome");
 
   const [repo, branch] = await Promise.all([inspectRepo(repoArg), validateBranchName(input.branch)]);
   const target = explicitPath ?? defaultWorktreePath(input.yardHome!, repo.root, branch);
-  if (target === repo.root || target.startsWith(repo.gitDir + path.sep) || target === repo.gitDir || target === repo.commonDir || target.startsWith(repo.commonDir + path.sep)) {
-    throw new YardError("BAD_PARAMS", "the worktree path must not be the repository itself or inside its .git directory", { path: target });
+  if (
+    target === repo.root ||
+    target.startsWith(repo.gitDir + path.sep) ||
+    target === repo.gitDir ||
+    target === repo.commonDir ||
+    target.startsWith(repo.commonDir + path.sep)
+  ) {
+    throw new YardError(
+      "BAD_PARAMS",
+      "the worktree path must not be the repository itself or inside its .git directory",
+      { path: target },
+    );
   }
 
   return withRepoLock(repo.commonDir, async () => {
     // One git call answers both "is the base a commit" and "does the branch exist".
-    const check = await runGit(["cat-file", "--batch-check"], { cwd: repo.root, input: `${input.baseSha}^{commit}\nrefs/heads/${branch}\n` });
+    const check = await runGit(["cat-file", "--batch-check"], {
+      cwd: repo.root,
+      input: `${input.baseSha}^{commit}\nrefs/heads/${branch}\n`,
+    });
     const [baseLine = "", branchLine = ""] = check.stdout.split("\n");
     const baseM = /^([0-9a-f]{40,64}) commit /.exec(baseLine);
-    if (!baseM) throw new YardError("BAD_PARAMS", `base ${input.baseSha} is not a commit in ${repo.root}`, { baseSha: input.baseSha, repo: repo.root });
+    if (!baseM)
+      throw new YardError("BAD_PARAMS", `base ${input.baseSha} is not a commit in ${repo.root}`, {
+        baseSha: input.baseSha,
+        repo: repo.root,
+      });
     const baseSha = baseM[1]!;
     const branchM = /^([0-9a-f]{40,64}) commit /.exec(branchLine);
     const branchPreexisting = branchM !== null;
@@ -79,7 +105,9 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
 
     const state = await dirState(target);
     if (state === "non-empty-dir" || state === "not-a-dir") {
-      throw new YardError("CONFLICT", `worktree path ${target} already exists and is not an empty directory`, { path: target });
+      throw new YardError("CONFLICT", `worktree path ${target} already exists and is not an empty directory`, {
+        path: target,
+      });
     }
     const createdTop = await mkdirpTracked(path.dirname(target));
 
@@ -93,7 +121,10 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
       const err = gitStderr(e);
       if (/already checked out at|is already used by worktree|already locked/i.test(err)) {
         const at = /(?:checked out at|used by worktree at) '([^']+)'/.exec(err)?.[1];
-        throw new YardError("CONFLICT", `branch '${branch}' is already checked out in another worktree`, { branch, checkedOutAt: at ?? null });
+        throw new YardError("CONFLICT", `branch '${branch}' is already checked out in another worktree`, {
+          branch,
+          checkedOutAt: at ?? null,
+        });
       }
       throw e;
     }
@@ -119,7 +150,8 @@ async function rollbackCreate(
     if (priorState === "missing") {
       await fsp.rm(target, { recursive: true, force: true });
     } else {
-      for (const e of await fsp.readdir(target).catch(() => [] as string[])) await fsp.rm(path.join(target, e), { recursive: true, force: true });
+      for (const e of await fsp.readdir(target).catch(() => [] as string[]))
+        await fsp.rm(path.join(target, e), { recursive: true, force: true });
     }
   } catch {
     /* best effort */
@@ -213,12 +245,17 @@ export async function removeWorktree(repoRoot: string, worktreePath: string): Pr
     await runGit(["worktree", "prune"], { cwd: root, allowFail: true });
     return { removed: false, wasRegistered: false };
   }
-  if (wt === main) throw new YardError("BAD_PARAMS", "refusing to remove the repository's main worktree", { path: wt.path });
+  if (wt === main)
+    throw new YardError("BAD_PARAMS", "refusing to remove the repository's main worktree", { path: wt.path });
   try {
     await runGit(["worktree", "remove", "--force", "--", wt.path], { cwd: root });
   } catch (e) {
     if (isYardError(e) && /locked/i.test(gitStderr(e))) {
-      throw new YardError("GIT_FAILED", `worktree ${wt.path} is locked; unlock it (git worktree unlock) to remove it`, e.details);
+      throw new YardError(
+        "GIT_FAILED",
+        `worktree ${wt.path} is locked; unlock it (git worktree unlock) to remove it`,
+        e.details,
+      );
     }
     // A worktree holding a nested repository or submodule (an agent can commit one) needs a
     // second --force; it is not locked (that refusal came first), so this removes nothing else.

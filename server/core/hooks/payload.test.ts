@@ -55,9 +55,21 @@ describe("parseHookPost: lenient", () => {
   });
 
   it("KNOWN_HOOK_EVENTS covers the documented events", () => {
-    for (const e of ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
-      "PostToolUseFailure", "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop",
-      "PreCompact", "SessionEnd"]) {
+    for (const e of [
+      "SessionStart",
+      "UserPromptSubmit",
+      "PreToolUse",
+      "PermissionRequest",
+      "PostToolUse",
+      "PostToolUseFailure",
+      "Notification",
+      "Stop",
+      "StopFailure",
+      "SubagentStart",
+      "SubagentStop",
+      "PreCompact",
+      "SessionEnd",
+    ]) {
       expect(KNOWN_HOOK_EVENTS).toContain(e);
       expect(isKnownHookEvent(e)).toBe(true);
     }
@@ -92,7 +104,11 @@ describe("parseHookPost: malformed", () => {
     ["payload a string", { event: "Stop", payload: "{}" }, /payload/],
     ["session_id not a string", { event: "Stop", payload: { ...stop, session_id: 123 } }, /payload\.session_id/],
     ["agent_id not a string", { event: "Stop", payload: { ...stop, agent_id: 1 } }, /payload\.agent_id/],
-    ["notification_type not a string", { event: "Notification", payload: { notification_type: {} } }, /notification_type/],
+    [
+      "notification_type not a string",
+      { event: "Notification", payload: { notification_type: {} } },
+      /notification_type/,
+    ],
     ["event/hook_event_name mismatch", { event: "SessionStart", payload: stop }, /mismatch/],
   ])("rejects %s", (_name, raw, message) => {
     const e = badParams(() => parseHookPost(raw));
@@ -103,7 +119,9 @@ describe("parseHookPost: malformed", () => {
     const cyclic: Record<string, unknown> = { event: "Stop" };
     cyclic.payload = cyclic;
     expect(badParams(() => parseHookPost(cyclic)).message).toMatch(/not JSON-serializable/);
-    expect(badParams(() => parseHookPost({ event: "Stop", payload: { n: 1n } })).message).toMatch(/not JSON-serializable/);
+    expect(badParams(() => parseHookPost({ event: "Stop", payload: { n: 1n } })).message).toMatch(
+      /not JSON-serializable/,
+    );
   });
 
   it("lists zod issues in details", () => {

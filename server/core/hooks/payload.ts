@@ -78,9 +78,7 @@ export function isSubagentPayload(payload: { agent_id?: unknown } | null | undef
 }
 
 export const HookPostSchema = z.object({
-  event: z
-    .string()
-    .regex(HOOK_EVENT_NAME_RE, "event must be 1-64 ASCII letters (a hook event name such as Stop)"),
+  event: z.string().regex(HOOK_EVENT_NAME_RE, "event must be 1-64 ASCII letters (a hook event name such as Stop)"),
   payload: HookPayloadSchema,
 });
 

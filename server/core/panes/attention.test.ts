@@ -18,14 +18,26 @@ describe("attentionReason", () => {
   const ROWS: Row[] = [
     ["blocked", { lifecycle: "blocked" }, "blocked"],
     ["blocked at a start-up dialog", { lifecycle: "blocked", blockedReason: "startup_dialog" }, "startup_dialog"],
-    ["blocked at a start-up dialog, pending task", { lifecycle: "blocked", blockedReason: "startup_dialog", taskState: "pending" }, "startup_dialog"],
+    [
+      "blocked at a start-up dialog, pending task",
+      { lifecycle: "blocked", blockedReason: "startup_dialog", taskState: "pending" },
+      "startup_dialog",
+    ],
     ["blocked at a prompt", { lifecycle: "blocked", blockedReason: "prompt" }, "blocked"],
-    ["a start-up dialog reason on a pane no longer blocked", { lifecycle: "idle", blockedReason: "startup_dialog" }, null],
+    [
+      "a start-up dialog reason on a pane no longer blocked",
+      { lifecycle: "idle", blockedReason: "startup_dialog" },
+      null,
+    ],
     ["blocked even if dismissed", { lifecycle: "blocked", dismissed: true, doneSeen: true }, "blocked"],
     ["blocked beats input_required", { lifecycle: "blocked", taskState: "input_required" }, "blocked"],
     ["task input_required (pane idle)", { taskState: "input_required" }, "input_required"],
     ["task input_required beats done-unseen", { lifecycle: "done", taskState: "input_required" }, "input_required"],
-    ["task input_required on an exited pane", { lifecycle: "exited", exitCode: 0, taskState: "input_required" }, "input_required"],
+    [
+      "task input_required on an exited pane",
+      { lifecycle: "exited", exitCode: 0, taskState: "input_required" },
+      "input_required",
+    ],
     ["crashed: non-zero exit", { lifecycle: "exited", exitCode: 1 }, "crashed"],
     ["crashed: signal", { lifecycle: "exited", exitCode: null, signal: 9 }, "crashed"],
     ["crashed: named signal", { lifecycle: "exited", exitCode: 0, signal: "SIGSEGV" }, "crashed"],
@@ -53,7 +65,15 @@ describe("attentionReason", () => {
     const order = (Object.keys(ATTENTION_SEVERITY) as AttentionReason[]).sort(
       (a, b) => ATTENTION_SEVERITY[a] - ATTENTION_SEVERITY[b],
     );
-    expect(order).toEqual(["startup_dialog", "blocked", "input_required", "result_unacknowledged", "crashed", "turn_failed", "done"]);
+    expect(order).toEqual([
+      "startup_dialog",
+      "blocked",
+      "input_required",
+      "result_unacknowledged",
+      "crashed",
+      "turn_failed",
+      "done",
+    ]);
   });
 });
 
@@ -100,10 +120,7 @@ describe("rankAttention", () => {
     ],
     [
       "unknown times sort after known ones",
-      [
-        pane("x", { lifecycle: "done", lastTransitionAt: null }),
-        pane("y", { lifecycle: "done", lastTransitionAt: 1 }),
-      ],
+      [pane("x", { lifecycle: "done", lastTransitionAt: null }), pane("y", { lifecycle: "done", lastTransitionAt: 1 })],
       ["y", "x"],
     ],
     [
@@ -135,7 +152,9 @@ describe("rankAttention", () => {
   });
 
   it("bounds the result: default 50, custom limit", () => {
-    const many = Array.from({ length: 120 }, (_, i) => pane(`p${String(i).padStart(3, "0")}`, { lifecycle: "done", lastTransitionAt: i }));
+    const many = Array.from({ length: 120 }, (_, i) =>
+      pane(`p${String(i).padStart(3, "0")}`, { lifecycle: "done", lastTransitionAt: i }),
+    );
     const def = rankAttention(many);
     expect(def).toHaveLength(DEFAULT_ATTENTION_LIMIT);
     expect(def[0]!.paneId).toBe("p119");
@@ -162,7 +181,9 @@ describe("rankAttention", () => {
   });
 
   it("does not mutate its input", () => {
-    const input = Object.freeze([pane("b", { lifecycle: "done" }), pane("a", { lifecycle: "blocked" })].map((c) => Object.freeze(c)));
+    const input = Object.freeze(
+      [pane("b", { lifecycle: "done" }), pane("a", { lifecycle: "blocked" })].map((c) => Object.freeze(c)),
+    );
     expect(() => rankAttention(input)).not.toThrow();
     expect(input.map((c) => c.paneId)).toEqual(["b", "a"]);
   });
@@ -173,7 +194,12 @@ describe("start-up dialogs in the ranking", () => {
     const items = rankAttention([
       pane("p-prompt", { lifecycle: "blocked", lastTransitionAt: 9000 }),
       pane("p-input", { taskState: "input_required", taskStateAt: 9500, message: "API Error: 400 bad request" }),
-      pane("p-dialog", { lifecycle: "blocked", blockedReason: "startup_dialog", lastTransitionAt: 1000, message: "Claude Code asks whether you trust this folder" }),
+      pane("p-dialog", {
+        lifecycle: "blocked",
+        blockedReason: "startup_dialog",
+        lastTransitionAt: 1000,
+        message: "Claude Code asks whether you trust this folder",
+      }),
     ]);
     expect(items.map((i) => [i.paneId, i.reason])).toEqual([
       ["p-dialog", "startup_dialog"],

@@ -42,7 +42,14 @@ export interface AttentionCandidate {
   lastTransitionAt: number | null;
 }
 
-export type AttentionReason = "startup_dialog" | "blocked" | "input_required" | "result_unacknowledged" | "crashed" | "turn_failed" | "done";
+export type AttentionReason =
+  | "startup_dialog"
+  | "blocked"
+  | "input_required"
+  | "result_unacknowledged"
+  | "crashed"
+  | "turn_failed"
+  | "done";
 
 export const ATTENTION_SEVERITY: Readonly<Record<AttentionReason, number>> = {
   startup_dialog: 0,
@@ -119,10 +126,7 @@ export function compareAttention(a: AttentionItem, b: AttentionItem): number {
  * Rank the candidates that need attention. `limit` (default 50, 1..1000) bounds the result;
  * anything else is BAD_PARAMS.
  */
-export function rankAttention(
-  items: readonly AttentionCandidate[],
-  opts: { limit?: number } = {},
-): AttentionItem[] {
+export function rankAttention(items: readonly AttentionCandidate[], opts: { limit?: number } = {}): AttentionItem[] {
   const limit = opts.limit ?? DEFAULT_ATTENTION_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ATTENTION_LIMIT) {
     throw new YardError("BAD_PARAMS", `limit must be an integer between 1 and ${MAX_ATTENTION_LIMIT}`, {

@@ -54,7 +54,10 @@ describe("FinalScreenStore", () => {
     expect(await st.load("panebroken1")).toBeNull();
     const { m, s } = await screenOf("x\r\n");
     await st.save("paneother11", s);
-    writeFileSync(path.join(st.dir, "panecopied1.json"), JSON.stringify({ version: 1, paneId: "paneother11", savedAt: "", ...s })); // another pane's screen
+    writeFileSync(
+      path.join(st.dir, "panecopied1.json"),
+      JSON.stringify({ version: 1, paneId: "paneother11", savedAt: "", ...s }),
+    ); // another pane's screen
     expect(await st.load("panecopied1")).toBeNull();
     await expect(st.save("../escape", s)).rejects.toMatchObject({ code: "BAD_PARAMS" });
     m.dispose();

@@ -40,7 +40,16 @@ const fileSchema = z.object({
   head: z.number().int().min(0),
   altScreen: z.boolean(),
   data: z.string(),
-  views: z.array(z.object({ reader: z.string(), cursor: z.number().int().min(0), v: z.number().int(), h: z.number().int(), lines: z.array(z.string()), current: z.boolean() })),
+  views: z.array(
+    z.object({
+      reader: z.string(),
+      cursor: z.number().int().min(0),
+      v: z.number().int(),
+      h: z.number().int(),
+      lines: z.array(z.string()),
+      current: z.boolean(),
+    }),
+  ),
 });
 
 /** Everything the mirror shows once all output written to it so far is parsed. */
@@ -175,7 +184,13 @@ export class FinalScreenStore {
     const screen = await this.load(paneId);
     if (!screen) return null;
     const { TerminalMirror } = await import("./mirror");
-    const mirror = new TerminalMirror({ cols: screen.cols, rows: screen.rows, scrollback: screen.scrollback, startLine: screen.firstLine, views: screen.views });
+    const mirror = new TerminalMirror({
+      cols: screen.cols,
+      rows: screen.rows,
+      scrollback: screen.scrollback,
+      startLine: screen.firstLine,
+      views: screen.views,
+    });
     mirror.write(screen.data);
     await mirror.flush();
     return mirror;

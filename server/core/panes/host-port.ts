@@ -78,7 +78,11 @@ export interface PaneHostEvents {
 export interface PaneHostPort {
   events: PaneHostEvents;
   readonly hello: HelloReply;
-  request<T = unknown>(op: string, args?: Record<string, unknown>, opts?: { body?: { field: string; data: string | Uint8Array }; timeoutMs?: number }): Promise<T>;
+  request<T = unknown>(
+    op: string,
+    args?: Record<string, unknown>,
+    opts?: { body?: { field: string; data: string | Uint8Array }; timeoutMs?: number },
+  ): Promise<T>;
   serving(info: { url: string; host: string; port: number }): Promise<void>;
   ready(): Promise<void>;
   /** Leaves the host and its panes running. */

@@ -22,13 +22,32 @@ export interface Launch {
   profileRole: string | null;
 }
 
-export async function resolveLaunch(agents: AgentProfiles, opts: { agent?: string; argv?: string[]; pathEnv?: string }): Promise<Launch> {
+export async function resolveLaunch(
+  agents: AgentProfiles,
+  opts: { agent?: string; argv?: string[]; pathEnv?: string },
+): Promise<Launch> {
   let launch: Launch;
   if (opts.agent) {
     const profile = await agents.get(opts.agent);
-    launch = { argv: expandArgv(profile.argv), env: profile.env, hooks: profile.supportsHooks, agent: profile.id, sandbox: profile.sandbox, kind: agentKindOf({ profileId: profile.id, argv: profile.argv }), profileRole: profile.role };
+    launch = {
+      argv: expandArgv(profile.argv),
+      env: profile.env,
+      hooks: profile.supportsHooks,
+      agent: profile.id,
+      sandbox: profile.sandbox,
+      kind: agentKindOf({ profileId: profile.id, argv: profile.argv }),
+      profileRole: profile.role,
+    };
   } else if (opts.argv) {
-    launch = { argv: expandArgv(opts.argv), env: {}, hooks: false, agent: null, sandbox: false, kind: agentKindOf({ argv: opts.argv }), profileRole: null };
+    launch = {
+      argv: expandArgv(opts.argv),
+      env: {},
+      hooks: false,
+      agent: null,
+      sandbox: false,
+      kind: agentKindOf({ argv: opts.argv }),
+      profileRole: null,
+    };
   } else {
     throw new YardError("BAD_PARAMS", "Give an agent profile or a command (argv)");
   }
@@ -48,7 +67,12 @@ export function findProgram(program: string, pathEnv: string): string {
     }
   };
   if (program.includes("/")) {
-    if (!path.isAbsolute(program)) throw new YardError("BAD_PARAMS", `The program ${JSON.stringify(program)} must be an absolute path or a name on PATH`, { program });
+    if (!path.isAbsolute(program))
+      throw new YardError(
+        "BAD_PARAMS",
+        `The program ${JSON.stringify(program)} must be an absolute path or a name on PATH`,
+        { program },
+      );
     if (isFile(program)) return program;
     throw new YardError("BAD_PARAMS", `The program ${program} does not exist or is not executable`, { program });
   }

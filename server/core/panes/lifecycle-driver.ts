@@ -11,7 +11,15 @@ import type { EventJournal } from "../events/journal";
 import { parseHookPost } from "../hooks/payload";
 import { parsePaneToken } from "../../security/token";
 import type { HostExit, HostHook, HostPaneStatus, PaneHostPort } from "./host-port";
-import { blockedReason, type Effect, type Lifecycle, type PaneEvent, type PaneState, reduce, type ScreenObservation } from "./lifecycle";
+import {
+  blockedReason,
+  type Effect,
+  type Lifecycle,
+  type PaneEvent,
+  type PaneState,
+  reduce,
+  type ScreenObservation,
+} from "./lifecycle";
 import { notifyExit } from "./reads";
 import type { LivePane, PaneInfo, PaneRegistry } from "./registry";
 
@@ -27,7 +35,12 @@ const FAULT_MESSAGE_MAX = 300;
  * Called after every lifecycle transition (the task engine listens here). `lost` is set when the
  * pane "exited" because its process was lost with the pane host, not because it ended.
  */
-export type TransitionListener = (info: PaneInfo, state: PaneState, effect: Extract<Effect, { kind: "transition" }>, lost?: string) => void;
+export type TransitionListener = (
+  info: PaneInfo,
+  state: PaneState,
+  effect: Extract<Effect, { kind: "transition" }>,
+  lost?: string,
+) => void;
 
 export interface LifecycleDeps {
   store: PaneStore;
@@ -51,7 +64,8 @@ export class LifecycleDriver {
       this.persist(pane, {});
       this.clearQuiet(pane);
       // Hooks are the truth from now on: the host can stop sending activity ticks.
-      if (!pane.hooks) void this.deps.host.request("configure", { paneId: pane.info.id, activity: false }).catch(() => {});
+      if (!pane.hooks)
+        void this.deps.host.request("configure", { paneId: pane.info.id, activity: false }).catch(() => {});
     }
     Object.assign(pane.info, screenFields(state));
     for (const effect of effects) {
@@ -60,12 +74,21 @@ export class LifecycleDriver {
         void this.deps.journal.append("pane.lifecycle", {
           paneId: pane.info.id,
           taskId: pane.info.taskId,
-          payload: { from: effect.from, to: effect.to, seq: effect.seq, cause: effect.cause, exitCode: state.exitCode, lastMessage: effect.to === "done" ? lastMessageOf(state) : undefined, ...(opts.lost ? { lost: opts.lost } : {}) },
+          payload: {
+            from: effect.from,
+            to: effect.to,
+            seq: effect.seq,
+            cause: effect.cause,
+            exitCode: state.exitCode,
+            lastMessage: effect.to === "done" ? lastMessageOf(state) : undefined,
+            ...(opts.lost ? { lost: opts.lost } : {}),
+          },
         });
         for (const s of pane.subscribers) s.listener.lifecycle?.({ ...pane.info });
         this.deps.onTransition?.({ ...pane.info }, state, effect, opts.lost);
       } else if (effect.kind === "journal" && effect.type !== "pane.lifecycle") {
-        const payload = effect.type === "pane.hook" && opts.hookExtra ? { ...effect.data, ...opts.hookExtra } : effect.data;
+        const payload =
+          effect.type === "pane.hook" && opts.hookExtra ? { ...effect.data, ...opts.hookExtra } : effect.data;
         void this.deps.journal.append(effect.type, { paneId: pane.info.id, taskId: pane.info.taskId, payload });
         if (effect.type === "pane.seen") this.persist(pane, {});
       }
@@ -99,10 +122,13 @@ export class LifecycleDriver {
   /** Quiescent QUIESCENCE_MS after the last output (`from`, default now) unless more comes. */
   armQuiescence(pane: LivePane, from = Date.now()): void {
     this.clearQuiet(pane);
-    pane.quietTimer = setTimeout(() => {
-      pane.quietTimer = null;
-      if (!pane.state.hooksSeen && !pane.exiting) this.apply(pane, { type: "quiescent", at: Date.now() });
-    }, Math.max(0, QUIESCENCE_MS - (Date.now() - from)));
+    pane.quietTimer = setTimeout(
+      () => {
+        pane.quietTimer = null;
+        if (!pane.state.hooksSeen && !pane.exiting) this.apply(pane, { type: "quiescent", at: Date.now() });
+      },
+      Math.max(0, QUIESCENCE_MS - (Date.now() - from)),
+    );
     pane.quietTimer.unref();
   }
 
@@ -124,18 +150,30 @@ export class LifecycleDriver {
   }
 
   /** A hook post from `yard hook` (pane token), an admin, or the host's relay. */
-  async hook(paneId: string, raw: unknown, opts: { relayedAt?: number } = {}): Promise<{ lifecycle: Lifecycle; seq: number }> {
+  async hook(
+    paneId: string,
+    raw: unknown,
+    opts: { relayedAt?: number } = {},
+  ): Promise<{ lifecycle: Lifecycle; seq: number }> {
     const post = parseHookPost(raw);
     const pane = this.deps.registry.find(paneId);
     if (!pane) {
       const row = await this.deps.store.row(paneId);
       if (!row) throw new YardError("NOT_FOUND", `No pane ${paneId}`, { paneId });
-      await this.deps.journal.append("pane.hook", { paneId, taskId: row.taskId, payload: { event: post.event, ignored: "pane is not running" } });
+      await this.deps.journal.append("pane.hook", {
+        paneId,
+        taskId: row.taskId,
+        payload: { event: post.event, ignored: "pane is not running" },
+      });
       return { lifecycle: row.lifecycle as Lifecycle, seq: row.lifecycleSeq };
     }
     this.clearQuiet(pane);
     const at = opts.relayedAt ?? Date.now();
-    this.apply(pane, { type: "hook", name: post.event, payload: post.payload, at }, opts.relayedAt !== undefined ? { hookExtra: { relayed: true } } : {});
+    this.apply(
+      pane,
+      { type: "hook", name: post.event, payload: post.payload, at },
+      opts.relayedAt !== undefined ? { hookExtra: { relayed: true } } : {},
+    );
     return { lifecycle: pane.state.lifecycle, seq: pane.state.seq };
   }
 
@@ -164,7 +202,12 @@ export class LifecycleDriver {
     await this.deps.registry.settled(h.paneId);
     const t = parsePaneToken(h.token);
     if (!t || t.paneId !== h.paneId || !(await this.deps.registry.authenticate(t.paneId, t.secret))) {
-      await this.deps.journal.append("pane.hook", { paneId: h.paneId, payload: { event: h.event, ignored: "relayed with a token that is not valid" } }).catch(() => {});
+      await this.deps.journal
+        .append("pane.hook", {
+          paneId: h.paneId,
+          payload: { event: h.event, ignored: "relayed with a token that is not valid" },
+        })
+        .catch(() => {});
       return;
     }
     await this.hook(h.paneId, { event: h.event, payload: h.payload }, { relayedAt: h.at });
@@ -183,7 +226,13 @@ export class LifecycleDriver {
     this.clearQuiet(pane);
     try {
       if (e.screenError) {
-        await this.deps.journal.append("pane.screen_unsaved", { paneId: id, taskId: pane.info.taskId, payload: { error: truncate(e.screenError, FAULT_MESSAGE_MAX) } }).catch(() => {});
+        await this.deps.journal
+          .append("pane.screen_unsaved", {
+            paneId: id,
+            taskId: pane.info.taskId,
+            payload: { error: truncate(e.screenError, FAULT_MESSAGE_MAX) },
+          })
+          .catch(() => {});
       }
       if (pane.faultsUnjournaled > 0) this.journalFault(pane);
       pane.exitStats = e.stats;
@@ -210,8 +259,14 @@ export class LifecycleDriver {
    */
   async hostReattached(panes: HostPaneStatus[]): Promise<void> {
     const have = new Set(panes.map((p) => p.paneId));
-    for (const p of this.deps.registry.panes()) if (have.has(p.info.id)) for (const s of p.subscribers) s.listener.resync?.();
-    await Promise.all(this.deps.registry.panes().filter((p) => !have.has(p.info.id)).map((p) => this.lose(p, "pane_host_lost_pane")));
+    for (const p of this.deps.registry.panes())
+      if (have.has(p.info.id)) for (const s of p.subscribers) s.listener.resync?.();
+    await Promise.all(
+      this.deps.registry
+        .panes()
+        .filter((p) => !have.has(p.info.id))
+        .map((p) => this.lose(p, "pane_host_lost_pane")),
+    );
   }
 
   private async lose(pane: LivePane, reason: string): Promise<void> {
@@ -220,7 +275,9 @@ export class LifecycleDriver {
     this.clearQuiet(pane);
     const lastLifecycle = pane.state.lifecycle;
     try {
-      await this.deps.journal.append("pane.lost", { paneId: pane.info.id, taskId: pane.info.taskId, payload: { lastLifecycle, reason } }).catch(() => {});
+      await this.deps.journal
+        .append("pane.lost", { paneId: pane.info.id, taskId: pane.info.taskId, payload: { lastLifecycle, reason } })
+        .catch(() => {});
       pane.info.exitedAt = new Date().toISOString();
       pane.info.live = false;
       this.apply(pane, { type: "exit", exitCode: null, signal: null, at: Date.now() }, { lost: reason });
@@ -240,7 +297,12 @@ export class LifecycleDriver {
     void this.deps.journal.append("pane.fault", {
       paneId: pane.info.id,
       taskId: pane.info.taskId,
-      payload: { message: truncate(error?.message ?? "", FAULT_MESSAGE_MAX), error: error?.name ?? null, count: pane.faultCount, covers },
+      payload: {
+        message: truncate(error?.message ?? "", FAULT_MESSAGE_MAX),
+        error: error?.name ?? null,
+        count: pane.faultCount,
+        covers,
+      },
     });
   }
 }
@@ -254,7 +316,14 @@ function lastMessageOf(s: PaneState): string | null {
 function screenFields(s: PaneState): Pick<PaneInfo, "blockedReason" | "dialog" | "note"> {
   return {
     blockedReason: blockedReason(s),
-    dialog: s.dialog ? { kind: s.dialog.kind, title: s.dialog.title, text: s.dialog.text, since: new Date(s.dialog.since).toISOString() } : null,
+    dialog: s.dialog
+      ? {
+          kind: s.dialog.kind,
+          title: s.dialog.title,
+          text: s.dialog.text,
+          since: new Date(s.dialog.since).toISOString(),
+        }
+      : null,
     note: s.note ? { kind: s.note.kind, text: s.note.text } : null,
   };
 }

@@ -76,7 +76,14 @@ const HOOK_ROWS: Row[] = [
   ["Notification elicitation_dialog", "working", elicitation(), "blocked", 1, 1],
   ["Notification idle_prompt when done", "done", hook("Notification-idle_prompt.json"), "done", 0, 0],
   ["Notification idle_prompt when working", "working", hook("Notification-idle_prompt.json"), "working", 0, 0],
-  ["Notification without type", "working", hook("Notification-idle_prompt.json", { notification_type: undefined }), "working", 0, 0],
+  [
+    "Notification without type",
+    "working",
+    hook("Notification-idle_prompt.json", { notification_type: undefined }),
+    "working",
+    0,
+    0,
+  ],
   ["Stop from working", "working", hook("Stop.json"), "done", 1, 1],
   ["Stop from blocked (denied)", "blocked", hook("Stop.json"), "done", 1, 1],
   ["Stop from idle (no working hook seen)", "idle", hook("Stop.json"), "done", 1, 1],
@@ -96,7 +103,14 @@ const HOOK_ROWS: Row[] = [
   ["subagent Stop from idle", "idle", hook("Stop.json", { agent_id: "a1b2c3" }), "idle", 0, 0],
   ["subagent Stop with empty agent_id", "working", hook("Stop.json", { agent_id: "" }), "working", 0, 0],
   ["subagent StopFailure never marks done", "working", stopFailure({ agent_id: "a1b2c3" }), "working", 0, 0],
-  ["subagent PermissionRequest blocks", "working", hook("PermissionRequest.json", { agent_id: "a1b2c3" }), "blocked", 1, 1],
+  [
+    "subagent PermissionRequest blocks",
+    "working",
+    hook("PermissionRequest.json", { agent_id: "a1b2c3" }),
+    "blocked",
+    1,
+    1,
+  ],
   // unknown
   ["unknown hook", "working", hook("Stop.json", { hook_event_name: "FutureEvent" }, "FutureEvent"), "working", 0, 0],
   ["unknown hook when idle", "idle", hook("PreToolUse.json", {}, "TeammateIdle"), "idle", 0, 0],
@@ -132,7 +146,15 @@ describe("reduce: hooks", () => {
     expect(journals.length).toBeGreaterThanOrEqual(1); // every hook is journaled
     if (seqDelta) {
       expect(transitions).toEqual([
-        { kind: "transition", from, to, seq: before.seq + 1, activitySeq: after.activitySeq, cause: `hook:${(event as { name: string }).name}`, at: AT },
+        {
+          kind: "transition",
+          from,
+          to,
+          seq: before.seq + 1,
+          activitySeq: after.activitySeq,
+          cause: `hook:${(event as { name: string }).name}`,
+          at: AT,
+        },
       ]);
       expect(after.lastTransitionAt).toBe(AT);
       expect(journals.map((j) => j.type)).toEqual(["pane.hook", "pane.lifecycle"]);
@@ -143,7 +165,13 @@ describe("reduce: hooks", () => {
     }
     if (activityDelta && !seqDelta) {
       expect(activity).toEqual([
-        { kind: "activity", activitySeq: before.activitySeq + 1, lifecycle: to, cause: `hook:${(event as { name: string }).name}`, at: AT },
+        {
+          kind: "activity",
+          activitySeq: before.activitySeq + 1,
+          lifecycle: to,
+          cause: `hook:${(event as { name: string }).name}`,
+          at: AT,
+        },
       ]);
     } else {
       expect(activity).toEqual([]);
@@ -191,7 +219,10 @@ describe("reduce: hooks", () => {
     expect(s2.lifecycle).toBe("done");
     expect(s2.lastStop).toEqual({ failed: true, error: "rate_limit", at: AT });
 
-    const s3 = reduce(state("working", { lastMessage: "old" }), hook("Stop.json", { agent_id: "x", last_assistant_message: "sub" })).state;
+    const s3 = reduce(
+      state("working", { lastMessage: "old" }),
+      hook("Stop.json", { agent_id: "x", last_assistant_message: "sub" }),
+    ).state;
     expect(s3.lastMessage).toBe("old");
     expect(s3.lastStop).toBeNull();
   });
@@ -204,7 +235,11 @@ describe("reduce: hooks", () => {
 
   it("classifyHook reports known/subagent/note", () => {
     expect(classifyHook("Stop", fixture("SubagentStop.json"))).toMatchObject({ to: null, known: true, subagent: true });
-    expect(classifyHook("SubagentStop", fixture("SubagentStop.json"))).toEqual({ to: "working", known: true, subagent: true });
+    expect(classifyHook("SubagentStop", fixture("SubagentStop.json"))).toEqual({
+      to: "working",
+      known: true,
+      subagent: true,
+    });
     expect(classifyHook("Nope", {})).toMatchObject({ to: null, known: false });
   });
 });
@@ -235,7 +270,12 @@ describe("reduce: process events", () => {
   });
 
   it("exit records code and signal, resets doneSeen, journals them", () => {
-    const { state: s, effects } = reduce(state("done", { doneSeen: true }), { type: "exit", exitCode: 0, signal: 15, at: AT });
+    const { state: s, effects } = reduce(state("done", { doneSeen: true }), {
+      type: "exit",
+      exitCode: 0,
+      signal: 15,
+      at: AT,
+    });
     expect(s).toMatchObject({ lifecycle: "exited", exitCode: 0, signal: 15, doneSeen: false, lastTransitionAt: AT });
     expect(kinds(effects)).toEqual(["transition", "journal:pane.lifecycle"]);
     expect(effects[1]).toMatchObject({ data: { from: "done", to: "exited", cause: "exit", exitCode: 0, signal: 15 } });
@@ -316,7 +356,13 @@ describe("reduce: screen heuristics (fallback while no hook was seen)", () => {
       { type: "output", at: 5 },
       { type: "quiescent", at: 6 },
     ]);
-    expect(r.state).toMatchObject({ lifecycle: "done", seq: 4, activitySeq: 2, lastActivity: "done", lastTransitionAt: 6 });
+    expect(r.state).toMatchObject({
+      lifecycle: "done",
+      seq: 4,
+      activitySeq: 2,
+      lastActivity: "done",
+      lastTransitionAt: 6,
+    });
     expect(r.effects.filter((e) => e.kind === "transition").map((e) => (e.kind === "transition" ? e.to : ""))).toEqual([
       "starting",
       "idle",
@@ -391,8 +437,23 @@ describe("reduce: a full Claude Code session", () => {
       seen.push(s.lifecycle);
     }
     expect(seen).toEqual([
-      "starting", "idle", "idle", "working", "working", "working", "working", "working", "working",
-      "blocked", "blocked", "working", "done", "done", "done", "exited", "exited",
+      "starting",
+      "idle",
+      "idle",
+      "working",
+      "working",
+      "working",
+      "working",
+      "working",
+      "working",
+      "blocked",
+      "blocked",
+      "working",
+      "done",
+      "done",
+      "done",
+      "exited",
+      "exited",
     ]);
     // transitions: starting, idle, working, blocked, working, done, exited
     expect(s.seq).toBe(7);
@@ -401,24 +462,69 @@ describe("reduce: a full Claude Code session", () => {
 });
 
 describe("reduce: screen observations (start-up dialogs, screen readiness, failed turns, notes)", () => {
-  const trust = { kind: "trust", title: "Claude Code asks whether you trust this folder", text: "Is this a project you created or one you trust?" };
-  const atDialog = (extra: Partial<PaneState> = {}) => state("blocked", { dialog: { ...trust, since: 500, returnTo: "starting" }, ...extra });
-  type SRow = [label: string, before: PaneState, event: PaneEvent, to: Lifecycle, seqDelta: 0 | 1, activityDelta: 0 | 1, dialogKind: string | null];
+  const trust = {
+    kind: "trust",
+    title: "Claude Code asks whether you trust this folder",
+    text: "Is this a project you created or one you trust?",
+  };
+  const atDialog = (extra: Partial<PaneState> = {}) =>
+    state("blocked", { dialog: { ...trust, since: 500, returnTo: "starting" }, ...extra });
+  type SRow = [
+    label: string,
+    before: PaneState,
+    event: PaneEvent,
+    to: Lifecycle,
+    seqDelta: 0 | 1,
+    activityDelta: 0 | 1,
+    dialogKind: string | null,
+  ];
   const dialog = (d = trust): PaneEvent => ({ type: "dialog", dialog: d, at: AT });
   const ROWS: SRow[] = [
     ["dialog while starting", state("starting", { hooksSeen: false }), dialog(), "blocked", 1, 0, "trust"],
     ["dialog while unknown", state("unknown"), dialog(), "blocked", 1, 0, "trust"],
     ["dialog after the ready hook (idle)", state("idle"), dialog(), "blocked", 1, 0, "trust"],
     ["dialog again: no transition", atDialog(), dialog(), "blocked", 0, 0, "trust"],
-    ["the next dialog in a row: refreshed", atDialog(), dialog({ kind: "api_key", title: "API key", text: "Do you want to use this API key?" }), "blocked", 0, 0, "api_key"],
+    [
+      "the next dialog in a row: refreshed",
+      atDialog(),
+      dialog({ kind: "api_key", title: "API key", text: "Do you want to use this API key?" }),
+      "blocked",
+      0,
+      0,
+      "api_key",
+    ],
     ["dialog while working is ignored", state("working"), dialog(), "working", 0, 0, null],
     ["dialog at a permission prompt is ignored", state("blocked"), dialog(), "blocked", 0, 0, null],
     ["dialog while done is ignored", state("done"), dialog(), "done", 0, 0, null],
     ["dialog when exited is ignored", state("exited"), dialog(), "exited", 0, 0, null],
     ["dialog cleared", atDialog(), { type: "dialog_cleared", at: AT }, "starting", 1, 0, null],
-    ["dialog cleared, it came up when the pane was ready", state("blocked", { dialog: { ...trust, since: 500, returnTo: "idle" } }), { type: "dialog_cleared", at: AT }, "idle", 1, 0, null],
-    ["dialog cleared at a permission prompt: nothing", state("blocked"), { type: "dialog_cleared", at: AT }, "blocked", 0, 0, null],
-    ["dialog cleared while working: nothing", state("working"), { type: "dialog_cleared", at: AT }, "working", 0, 0, null],
+    [
+      "dialog cleared, it came up when the pane was ready",
+      state("blocked", { dialog: { ...trust, since: 500, returnTo: "idle" } }),
+      { type: "dialog_cleared", at: AT },
+      "idle",
+      1,
+      0,
+      null,
+    ],
+    [
+      "dialog cleared at a permission prompt: nothing",
+      state("blocked"),
+      { type: "dialog_cleared", at: AT },
+      "blocked",
+      0,
+      0,
+      null,
+    ],
+    [
+      "dialog cleared while working: nothing",
+      state("working"),
+      { type: "dialog_cleared", at: AT },
+      "working",
+      0,
+      0,
+      null,
+    ],
     ["SessionStart after the dialog was answered", atDialog(), hook("SessionStart.json"), "idle", 1, 0, null],
     ["UserPromptSubmit ends a dialog wait", atDialog(), hook("UserPromptSubmit.json"), "working", 1, 1, null],
     ["a no-op hook keeps the dialog", atDialog(), hook("Notification-idle_prompt.json"), "blocked", 0, 0, "trust"],
@@ -428,12 +534,36 @@ describe("reduce: screen observations (start-up dialogs, screen readiness, faile
     ["screen ready at a dialog", atDialog(), { type: "screen_ready", at: AT }, "idle", 1, 0, null],
     ["screen ready while idle: nothing", state("idle"), { type: "screen_ready", at: AT }, "idle", 0, 0, null],
     ["screen ready while working: nothing", state("working"), { type: "screen_ready", at: AT }, "working", 0, 0, null],
-    ["screen ready at a permission prompt: nothing", state("blocked"), { type: "screen_ready", at: AT }, "blocked", 0, 0, null],
+    [
+      "screen ready at a permission prompt: nothing",
+      state("blocked"),
+      { type: "screen_ready", at: AT },
+      "blocked",
+      0,
+      0,
+      null,
+    ],
     ["screen ready when done: nothing", state("done"), { type: "screen_ready", at: AT }, "done", 0, 0, null],
-    ["turn failed while working", state("working"), { type: "turn_failed", error: "■ 400 bad request", at: AT }, "done", 1, 1, null],
+    [
+      "turn failed while working",
+      state("working"),
+      { type: "turn_failed", error: "■ 400 bad request", at: AT },
+      "done",
+      1,
+      1,
+      null,
+    ],
     ["turn failed while idle: nothing", state("idle"), { type: "turn_failed", error: "x", at: AT }, "idle", 0, 0, null],
     ["turn failed when done: nothing", state("done"), { type: "turn_failed", error: "x", at: AT }, "done", 0, 0, null],
-    ["turn failed when exited: nothing", state("exited"), { type: "turn_failed", error: "x", at: AT }, "exited", 0, 0, null],
+    [
+      "turn failed when exited: nothing",
+      state("exited"),
+      { type: "turn_failed", error: "x", at: AT },
+      "exited",
+      0,
+      0,
+      null,
+    ],
   ];
 
   it.each(ROWS)("%s", (_label, before, event, to, seqDelta, activityDelta, dialogKind) => {
@@ -451,8 +581,17 @@ describe("reduce: screen observations (start-up dialogs, screen readiness, faile
     expect(s.dialog).toEqual({ ...trust, since: AT, returnTo: "starting" });
     expect(blockedReason(s)).toBe("startup_dialog");
     expect(kinds(effects)).toEqual(["journal:pane.dialog", "transition", "journal:pane.lifecycle"]);
-    expect(effects[1]).toMatchObject({ kind: "transition", from: "starting", to: "blocked", cause: "screen:dialog:trust" });
-    const again = reduce(s, { type: "dialog", dialog: { ...trust, text: trust.text + " (redrawn)" }, at: AT + 5 }).state;
+    expect(effects[1]).toMatchObject({
+      kind: "transition",
+      from: "starting",
+      to: "blocked",
+      cause: "screen:dialog:trust",
+    });
+    const again = reduce(s, {
+      type: "dialog",
+      dialog: { ...trust, text: trust.text + " (redrawn)" },
+      at: AT + 5,
+    }).state;
     expect(again.dialog).toEqual({ ...trust, text: trust.text + " (redrawn)", since: AT, returnTo: "starting" });
     expect(reduce(state("idle"), { type: "dialog", dialog: trust, at: AT }).state.dialog?.returnTo).toBe("idle");
   });
@@ -493,6 +632,12 @@ describe("reduce: screen observations (start-up dialogs, screen readiness, faile
       hook("UserPromptSubmit.json"),
     ]);
     expect(r.state).toMatchObject({ lifecycle: "working", dialog: null, activitySeq: 1 });
-    expect(r.effects.filter((e) => e.kind === "transition").map((e) => (e.kind === "transition" ? e.to : ""))).toEqual(["starting", "blocked", "starting", "idle", "working"]);
+    expect(r.effects.filter((e) => e.kind === "transition").map((e) => (e.kind === "transition" ? e.to : ""))).toEqual([
+      "starting",
+      "blocked",
+      "starting",
+      "idle",
+      "working",
+    ]);
   });
 });

@@ -139,7 +139,10 @@ export type PaneEvent =
   | { type: "note"; note: { kind: string; text: string } | null; at: number };
 
 /** The screen observations (see top); what PaneManager.observe accepts. */
-export type ScreenObservation = Extract<PaneEvent, { type: "dialog" | "dialog_cleared" | "screen_ready" | "turn_failed" | "note" }>;
+export type ScreenObservation = Extract<
+  PaneEvent,
+  { type: "dialog" | "dialog_cleared" | "screen_ready" | "turn_failed" | "note" }
+>;
 
 export type JournalType = "pane.lifecycle" | "pane.hook" | "pane.seen" | "pane.ignored" | "pane.dialog" | "pane.note";
 
@@ -302,7 +305,9 @@ function reduceHook(state: PaneState, ev: Extract<PaneEvent, { type: "hook" }>):
   if (state.lifecycle === "exited") {
     return {
       state,
-      effects: [{ kind: "journal", type: "pane.hook", data: { ...summary, outcome: "ignored", reason: "pane exited" }, at }],
+      effects: [
+        { kind: "journal", type: "pane.hook", data: { ...summary, outcome: "ignored", reason: "pane exited" }, at },
+      ],
     };
   }
 
@@ -335,7 +340,12 @@ function reduceHook(state: PaneState, ev: Extract<PaneEvent, { type: "hook" }>):
   }
 
   const r = applyChange(state, base, { to: c.to, cause: `hook:${name}`, reentryActivity: true }, at);
-  const outcome = r.state.lifecycle !== state.lifecycle ? "transition" : r.state.activitySeq !== state.activitySeq ? "activity" : "noop";
+  const outcome =
+    r.state.lifecycle !== state.lifecycle
+      ? "transition"
+      : r.state.activitySeq !== state.activitySeq
+        ? "activity"
+        : "noop";
   r.effects.unshift({ kind: "journal", type: "pane.hook", data: { ...summary, outcome, to: c.to }, at });
   return r;
 }
@@ -410,12 +420,26 @@ export function reduce(state: PaneState, event: PaneEvent): ReduceResult {
 
     case "dialog_cleared": {
       if (blockedReason(state) !== "startup_dialog") return { state, effects: [] };
-      return applyChange(state, { ...state, dialog: null }, { to: state.dialog!.returnTo, cause: "screen:dialog_cleared", reentryActivity: false, noActivity: true }, at);
+      return applyChange(
+        state,
+        { ...state, dialog: null },
+        { to: state.dialog!.returnTo, cause: "screen:dialog_cleared", reentryActivity: false, noActivity: true },
+        at,
+      );
     }
 
     case "screen_ready": {
-      if (state.lifecycle === "starting" || state.lifecycle === "unknown" || blockedReason(state) === "startup_dialog") {
-        return applyChange(state, { ...state, dialog: null }, { to: "idle", cause: "screen:ready", reentryActivity: false }, at);
+      if (
+        state.lifecycle === "starting" ||
+        state.lifecycle === "unknown" ||
+        blockedReason(state) === "startup_dialog"
+      ) {
+        return applyChange(
+          state,
+          { ...state, dialog: null },
+          { to: "idle", cause: "screen:ready", reentryActivity: false },
+          at,
+        );
       }
       return { state, effects: [] };
     }
@@ -431,10 +455,20 @@ export function reduce(state: PaneState, event: PaneEvent): ReduceResult {
       if (state.lifecycle === "exited") return { state, effects: [] };
       const prev = state.note;
       const next = event.note;
-      if ((prev === null && next === null) || (prev && next && prev.kind === next.kind && prev.text === next.text)) return { state, effects: [] };
+      if ((prev === null && next === null) || (prev && next && prev.kind === next.kind && prev.text === next.text))
+        return { state, effects: [] };
       return {
         state: { ...state, note: next ? { kind: next.kind.slice(0, 64), text: next.text.slice(0, 500), at } : null },
-        effects: [{ kind: "journal", type: "pane.note", data: next ? { kind: next.kind.slice(0, 64), text: next.text.slice(0, 500) } : { cleared: prev?.kind ?? null }, at }],
+        effects: [
+          {
+            kind: "journal",
+            type: "pane.note",
+            data: next
+              ? { kind: next.kind.slice(0, 64), text: next.text.slice(0, 500) }
+              : { cleared: prev?.kind ?? null },
+            at,
+          },
+        ],
       };
     }
 
@@ -442,7 +476,14 @@ export function reduce(state: PaneState, event: PaneEvent): ReduceResult {
       const unknownEvent: { type?: unknown } = event;
       return {
         state,
-        effects: [{ kind: "journal", type: "pane.ignored", data: { event: String(unknownEvent.type), reason: "unknown event" }, at }],
+        effects: [
+          {
+            kind: "journal",
+            type: "pane.ignored",
+            data: { event: String(unknownEvent.type), reason: "unknown event" },
+            at,
+          },
+        ],
       };
     }
   }
@@ -452,18 +493,31 @@ const DIALOG_TEXT_MAX = 4000;
 
 function reduceDialog(state: PaneState, event: Extract<PaneEvent, { type: "dialog" }>): ReduceResult {
   const at = event.at;
-  const d = { kind: event.dialog.kind.slice(0, 64), title: event.dialog.title.slice(0, 300), text: event.dialog.text.slice(0, DIALOG_TEXT_MAX) };
+  const d = {
+    kind: event.dialog.kind.slice(0, 64),
+    title: event.dialog.title.slice(0, 300),
+    text: event.dialog.text.slice(0, DIALOG_TEXT_MAX),
+  };
   const summary = { kind: d.kind, title: d.title };
   if (blockedReason(state) === "startup_dialog") {
     const cur = state.dialog!;
     if (cur.kind === d.kind && cur.text === d.text && cur.title === d.title) return { state, effects: [] };
     // The same wait, another screen of it (or the next dialog in a row): refresh, no transition.
     const dialog: PaneDialog = { ...d, since: cur.kind === d.kind ? cur.since : at, returnTo: cur.returnTo };
-    return { state: { ...state, dialog }, effects: cur.kind === d.kind ? [] : [{ kind: "journal", type: "pane.dialog", data: summary, at }] };
+    return {
+      state: { ...state, dialog },
+      effects: cur.kind === d.kind ? [] : [{ kind: "journal", type: "pane.dialog", data: summary, at }],
+    };
   }
-  if (state.lifecycle !== "starting" && state.lifecycle !== "unknown" && state.lifecycle !== "idle") return { state, effects: [] };
+  if (state.lifecycle !== "starting" && state.lifecycle !== "unknown" && state.lifecycle !== "idle")
+    return { state, effects: [] };
   const returnTo = state.lifecycle === "idle" ? "idle" : "starting";
-  const r = applyChange(state, { ...state, dialog: { ...d, since: at, returnTo } }, { to: "blocked", cause: `screen:dialog:${d.kind}`, reentryActivity: false, noActivity: true }, at);
+  const r = applyChange(
+    state,
+    { ...state, dialog: { ...d, since: at, returnTo } },
+    { to: "blocked", cause: `screen:dialog:${d.kind}`, reentryActivity: false, noActivity: true },
+    at,
+  );
   r.effects.unshift({ kind: "journal", type: "pane.dialog", data: summary, at });
   return r;
 }

@@ -73,11 +73,18 @@ export class PaneManager {
       throw new YardError("BAD_PARAMS", `scrollback ${problem}`, { scrollbackLines: lines });
     }
     const bp = deps.backpressure;
-    if (bp && !(bp.lowBytes >= 0 && bp.highBytes > bp.lowBytes)) throw new YardError("BAD_PARAMS", "backpressure needs 0 <= lowBytes < highBytes", { ...bp });
+    if (bp && !(bp.lowBytes >= 0 && bp.highBytes > bp.lowBytes))
+      throw new YardError("BAD_PARAMS", "backpressure needs 0 <= lowBytes < highBytes", { ...bp });
     const { store, journal, host } = deps;
     this.screens = new FinalScreenStore(paths(deps.home).screens);
     this.registry = new PaneRegistry(store);
-    this.lifecycle = new LifecycleDriver({ store, journal, host, registry: this.registry, onTransition: deps.onTransition });
+    this.lifecycle = new LifecycleDriver({
+      store,
+      journal,
+      host,
+      registry: this.registry,
+      onTransition: deps.onTransition,
+    });
     this.reads = new PaneReads({ host, registry: this.registry, screens: this.screens });
     this.spawner = new PaneSpawner({
       store,
@@ -132,7 +139,11 @@ export class PaneManager {
   }
 
   /** A hook post from `yard hook` (pane token), an admin, or the host's relay. */
-  hook(paneId: string, raw: unknown, opts: { relayedAt?: number } = {}): Promise<{ lifecycle: Lifecycle; seq: number }> {
+  hook(
+    paneId: string,
+    raw: unknown,
+    opts: { relayedAt?: number } = {},
+  ): Promise<{ lifecycle: Lifecycle; seq: number }> {
     return this.lifecycle.hook(paneId, raw, opts);
   }
 
@@ -156,7 +167,10 @@ export class PaneManager {
    * output byte is the first byte not in that snapshot. Output that arrives while this completes
    * is delivered right after it returns, in order.
    */
-  attach(id: string, listener: PaneListener): Promise<{ snapshot: { data: string; cols: number; rows: number }; pane: PaneInfo; detach: () => void }> {
+  attach(
+    id: string,
+    listener: PaneListener,
+  ): Promise<{ snapshot: { data: string; cols: number; rows: number }; pane: PaneInfo; detach: () => void }> {
     return this.reads.attach(id, listener);
   }
 
@@ -177,30 +191,49 @@ export class PaneManager {
     return { bytes: Buffer.byteLength(data) + (opts.enter ? 1 : 0) };
   }
 
-  async submit(id: string, text: string, opts: { enterDelayMs?: number; stallMs?: number } = {}): Promise<SubmitResult & { lifecycle: Lifecycle }> {
+  async submit(
+    id: string,
+    text: string,
+    opts: { enterDelayMs?: number; stallMs?: number } = {},
+  ): Promise<SubmitResult & { lifecycle: Lifecycle }> {
     const info = await this.get(id);
     const pane = this.registry.find(id);
-    if (!pane || pane.exiting) throw new YardError("PANE_EXITED", `Pane ${id} has exited`, { paneId: id, state: pane ? "exited" : info.lifecycle });
+    if (!pane || pane.exiting)
+      throw new YardError("PANE_EXITED", `Pane ${id} has exited`, {
+        paneId: id,
+        state: pane ? "exited" : info.lifecycle,
+      });
     const result = await this.queue.submit(id, await this.submitTarget(pane, { taskMayBePending: false }), text, opts);
-    await this.deps.journal.append("pane.submitted", { paneId: id, taskId: pane.info.taskId, payload: { bytes: Buffer.byteLength(text), activitySeq: result.activitySeq } });
+    await this.deps.journal.append("pane.submitted", {
+      paneId: id,
+      taskId: pane.info.taskId,
+      payload: { bytes: Buffer.byteLength(text), activitySeq: result.activitySeq },
+    });
     return { ...result, lifecycle: pane.state.lifecycle };
   }
 
   /** Submit used by the task engine while the pane's task is still pending: skips that one check. */
-  async submitForTask(id: string, text: string, opts: { enterDelayMs?: number; stallMs?: number; signal?: AbortSignal } = {}): Promise<SubmitResult> {
+  async submitForTask(
+    id: string,
+    text: string,
+    opts: { enterDelayMs?: number; stallMs?: number; signal?: AbortSignal } = {},
+  ): Promise<SubmitResult> {
     const pane = this.registry.requireLive(id);
     return this.queue.submit(id, await this.submitTarget(pane, { taskMayBePending: true }), text, opts);
   }
 
   /** The gate's view of a pane. The program's bracketed-paste mode is asked of the host first (a read: no byte written). */
   private async submitTarget(pane: LivePane, opts: { taskMayBePending: boolean }): Promise<SubmitTarget> {
-    const modes = await this.deps.host.request<{ bracketedPaste: boolean }>("modes", { paneId: pane.info.id }).catch((e: unknown) => {
-      if (paneGone(e)) return { bracketedPaste: false }; // exited: the gate refuses with PANE_EXITED
-      throw e;
-    });
+    const modes = await this.deps.host
+      .request<{ bracketedPaste: boolean }>("modes", { paneId: pane.info.id })
+      .catch((e: unknown) => {
+        if (paneGone(e)) return { bracketedPaste: false }; // exited: the gate refuses with PANE_EXITED
+        throw e;
+      });
     return {
       lifecycle: () => pane.state.lifecycle,
-      taskPending: () => !opts.taskMayBePending && pane.info.taskId !== null && this.deps.taskState?.(pane.info.taskId) === "pending",
+      taskPending: () =>
+        !opts.taskMayBePending && pane.info.taskId !== null && this.deps.taskState?.(pane.info.taskId) === "pending",
       activitySeq: () => pane.state.activitySeq,
       bracketedPaste: () => modes.bracketedPaste,
       write: (data) => void this.write(pane, data).catch(() => {}),
@@ -288,7 +321,9 @@ export class PaneManager {
     return this.registry.find(id)?.state ?? null;
   }
 
-  attention(opts: { limit?: number; taskStates?: Map<string, { state: string; at: number }> } = {}): Promise<AttentionItem[]> {
+  attention(
+    opts: { limit?: number; taskStates?: Map<string, { state: string; at: number }> } = {},
+  ): Promise<AttentionItem[]> {
     return this.registry.attention(opts);
   }
 
@@ -300,7 +335,13 @@ export class PaneManager {
    * journaled `pane.lost` (recovery.ts). Returns each lost pane's last lifecycle.
    */
   recover(): Promise<Map<string, string>> {
-    return recoverPanes({ store: this.deps.store, journal: this.deps.journal, host: this.deps.host, registry: this.registry, lifecycle: this.lifecycle });
+    return recoverPanes({
+      store: this.deps.store,
+      journal: this.deps.journal,
+      host: this.deps.host,
+      registry: this.registry,
+      lifecycle: this.lifecycle,
+    });
   }
 
   /** Where the server must listen so live panes' YARD_URL stays valid, when the host runs panes. */

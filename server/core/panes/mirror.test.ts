@@ -24,7 +24,6 @@ function mirror(cols = FIXTURE_COLS, rows = FIXTURE_ROWS, scrollback?: number): 
   return new TerminalMirror({ cols, rows, scrollback });
 }
 
-
 /** A delta reader keeping a transcript indexed by absolute line number. */
 class Reader {
   lines: (string | undefined)[] = [];
@@ -89,7 +88,11 @@ function expectNoArtifacts(name: FixtureName, lines: (string | undefined)[]): vo
 }
 
 /** Feed `bytes` in seeded random chunks, polling in between; checks sync at every poll. */
-async function replay(name: FixtureName, seed: number, opts: { asString?: boolean; pollRate?: number } = {}): Promise<{ m: TerminalMirror; r: Reader; polls: number }> {
+async function replay(
+  name: FixtureName,
+  seed: number,
+  opts: { asString?: boolean; pollRate?: number } = {},
+): Promise<{ m: TerminalMirror; r: Reader; polls: number }> {
   const bytes = fixtureBytes(name);
   const m = mirror();
   const r = new Reader(m);
@@ -293,7 +296,14 @@ describe("absolute numbering and scrollback eviction", () => {
 
     m.write(lines(6000, 6010));
     const next = await m.delta(d.cursor); // (delta waits for parsing)
-    expect(next).toEqual({ text: splitLines(lines(6000, 6010).replaceAll("\r", "")).map((l) => l + "\n").join(""), start: 6000, cursor: 6010, dropped: null });
+    expect(next).toEqual({
+      text: splitLines(lines(6000, 6010).replaceAll("\r", ""))
+        .map((l) => l + "\n")
+        .join(""),
+      start: 6000,
+      cursor: 6010,
+      dropped: null,
+    });
     expect(m.firstLine).toBe(987);
     expect((await m.tail(2)).text).toBe("line 6008\nline 6009\n");
     const t = await m.tail(Number.MAX_SAFE_INTEGER);
@@ -355,7 +365,9 @@ describe("absolute numbering and scrollback eviction", () => {
     expect(m.head).toBe(50);
     expect(await m.delta(d1.cursor)).toEqual({ text: "", start: 50, cursor: 50, dropped: null });
     expect(await m.delta(10, { reader: "old" })).toEqual({
-      text: splitLines(lines(41, 50).replaceAll("\r", "")).map((l) => l + "\n").join(""),
+      text: splitLines(lines(41, 50).replaceAll("\r", ""))
+        .map((l) => l + "\n")
+        .join(""),
       start: 41,
       cursor: 50,
       dropped: { from: 10, to: 41 },
@@ -471,7 +483,9 @@ describe("serialize", () => {
     copy.write(await snap);
     copy.write(claude.subarray(cut));
     expect((await copy.tail(Number.MAX_SAFE_INTEGER)).text).toBe((await m.tail(Number.MAX_SAFE_INTEGER)).text);
-    expect(splitLines((await copy.tail(200)).text).slice(-fixtureExpected("claude").length)).toEqual(fixtureExpected("claude"));
+    expect(splitLines((await copy.tail(200)).text).slice(-fixtureExpected("claude").length)).toEqual(
+      fixtureExpected("claude"),
+    );
     copy.dispose();
     m.dispose();
   });
@@ -623,7 +637,11 @@ describe("random terminal programs", () => {
   // only).
   const trimCounter = (m: TerminalMirror): { count: number } => {
     const c = { count: 0 };
-    const lines = (m as unknown as { term: { _core: { buffers: { normal: { lines: { onTrim(f: (n: number) => void): unknown } } } } } }).term._core.buffers.normal.lines;
+    const lines = (
+      m as unknown as {
+        term: { _core: { buffers: { normal: { lines: { onTrim(f: (n: number) => void): unknown } } } } };
+      }
+    ).term._core.buffers.normal.lines;
     lines.onTrim((n) => (c.count += n));
     return c;
   };
@@ -769,7 +787,13 @@ describe("restoring a saved screen (startLine, views)", () => {
   async function restore(m: TerminalMirror): Promise<TerminalMirror> {
     await m.flush();
     const data = await m.serialize();
-    const r = new TerminalMirror({ cols: m.cols, rows: m.rows, scrollback: m.scrollbackLines, startLine: m.firstLine, views: m.exportViews() });
+    const r = new TerminalMirror({
+      cols: m.cols,
+      rows: m.rows,
+      scrollback: m.scrollbackLines,
+      startLine: m.firstLine,
+      views: m.exportViews(),
+    });
     r.write(data);
     await r.flush();
     return r;

@@ -68,7 +68,14 @@
 //   tail(N) is O(N); screen is O(rows).
 
 import { createRequire } from "node:module";
-import type { IBuffer, IBufferLine, IDisposable, IMarker, ITerminalAddon, Terminal as HeadlessTerminal } from "@xterm/headless";
+import type {
+  IBuffer,
+  IBufferLine,
+  IDisposable,
+  IMarker,
+  ITerminalAddon,
+  Terminal as HeadlessTerminal,
+} from "@xterm/headless";
 import { MIN_SCROLLBACK } from "./scrollback-limits";
 
 // Both are CommonJS: required, not imported, so that where this module is loaded lazily (the
@@ -524,7 +531,12 @@ export class TerminalMirror {
   }
 
   private importView(view: ReaderView): void {
-    this.storeView(view.reader, view.cursor, { v: view.v, h: view.h, lines: [...view.lines], epoch: view.current ? this.epoch : -1 });
+    this.storeView(view.reader, view.cursor, {
+      v: view.v,
+      h: view.h,
+      lines: [...view.lines],
+      epoch: view.current ? this.epoch : -1,
+    });
   }
 
   dispose(): void {
@@ -777,7 +789,14 @@ export class TerminalMirror {
 
   // --- delta memo ---
 
-  private remember(reader: string, cursor: number, s: Snapshot, start: number, sent: string[], prev: MemoEntry | undefined): void {
+  private remember(
+    reader: string,
+    cursor: number,
+    s: Snapshot,
+    start: number,
+    sent: string[],
+    prev: MemoEntry | undefined,
+  ): void {
     const v = Math.min(s.vTop, s.head);
     const lines: string[] = new Array(Math.max(0, s.head - v));
     for (let l = v; l < s.head; l++) {

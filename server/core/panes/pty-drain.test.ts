@@ -12,7 +12,9 @@ function spawn(script: string) {
   expect(holdExitUntilDrained(p)).toBe(true);
   const chunks: Buffer[] = [];
   p.onData((d) => void chunks.push(Buffer.from(d as unknown as Uint8Array)));
-  const exit = new Promise<{ exitCode: number; at: number }>((resolve) => p.onExit((e) => resolve({ exitCode: e.exitCode, at: Date.now() })));
+  const exit = new Promise<{ exitCode: number; at: number }>((resolve) =>
+    p.onExit((e) => resolve({ exitCode: e.exitCode, at: Date.now() })),
+  );
   return { p, exit, text: () => Buffer.concat(chunks).toString("latin1") };
 }
 

@@ -37,7 +37,8 @@ export function holdExitUntilDrained(proc: IPty): boolean {
   const internals = proc as unknown as { _socket?: PtySocket; _fd?: number };
   const socket = internals._socket;
   const fd = internals._fd;
-  if (!socket || typeof socket.destroy !== "function" || typeof socket.read !== "function" || typeof fd !== "number") return false;
+  if (!socket || typeof socket.destroy !== "function" || typeof socket.read !== "function" || typeof fd !== "number")
+    return false;
   const realDestroy = socket.destroy;
   let drained = false;
 

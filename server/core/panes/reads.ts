@@ -28,12 +28,21 @@ type Snapshot = { data: string; cols: number; rows: number };
 export class PaneReads {
   constructor(private readonly deps: { host: PaneHostPort; registry: PaneRegistry; screens: FinalScreenStore }) {}
 
-  async read(id: string, opts: { mode?: ReadMode; lines?: number; cursor?: number; reader?: string }): Promise<ReadReply> {
+  async read(
+    id: string,
+    opts: { mode?: ReadMode; lines?: number; cursor?: number; reader?: string },
+  ): Promise<ReadReply> {
     const info = await this.deps.registry.info(id);
     const mode = opts.mode ?? "screen";
     if (this.deps.registry.has(id)) {
       try {
-        const r = await this.deps.host.request<Omit<ReadReply, "lifecycle">>("read", { paneId: id, mode, lines: opts.lines, cursor: opts.cursor, reader: opts.reader });
+        const r = await this.deps.host.request<Omit<ReadReply, "lifecycle">>("read", {
+          paneId: id,
+          mode,
+          lines: opts.lines,
+          cursor: opts.cursor,
+          reader: opts.reader,
+        });
         return { text: r.text, cursor: r.cursor, start: r.start, dropped: r.dropped, lifecycle: info.lifecycle };
       } catch (e) {
         if (!paneGone(e)) throw e; // exited meanwhile: its final screen is saved
@@ -76,17 +85,30 @@ export class PaneReads {
    * the pane's stream). Output that arrives while this completes is delivered right after it
    * returns, in order.
    */
-  async attach(id: string, listener: PaneListener): Promise<{ snapshot: Snapshot; pane: PaneInfo; detach: () => void }> {
+  async attach(
+    id: string,
+    listener: PaneListener,
+  ): Promise<{ snapshot: Snapshot; pane: PaneInfo; detach: () => void }> {
     const pane = this.deps.registry.find(id);
     if (!pane) {
       const info = await this.deps.registry.info(id);
-      return { snapshot: await this.snapshot(id).catch(() => ({ data: "", cols: info.cols, rows: info.rows })), pane: info, detach: () => {} };
+      return {
+        snapshot: await this.snapshot(id).catch(() => ({ data: "", cols: info.cols, rows: info.rows })),
+        pane: info,
+        detach: () => {},
+      };
     }
-    const sub: Subscriber = { listener, from: Number.POSITIVE_INFINITY, decoder: new StringDecoder("utf8"), buffer: [] };
+    const sub: Subscriber = {
+      listener,
+      from: Number.POSITIVE_INFINITY,
+      decoder: new StringDecoder("utf8"),
+      buffer: [],
+    };
     pane.subscribers.add(sub);
     const detach = () => {
       if (!pane.subscribers.delete(sub)) return;
-      if (pane.subscribers.size === 0 && !pane.exiting) void this.deps.host.request("detach", { paneId: id }).catch(() => {});
+      if (pane.subscribers.size === 0 && !pane.exiting)
+        void this.deps.host.request("detach", { paneId: id }).catch(() => {});
     };
     let snapshot: Snapshot;
     try {
@@ -128,7 +150,11 @@ export class PaneReads {
   }
 
   private noScreen(id: string): YardError {
-    return new YardError("NOT_FOUND", `Pane ${id} has no screen (it did not run to its exit on this server's data dir)`, { paneId: id });
+    return new YardError(
+      "NOT_FOUND",
+      `Pane ${id} has no screen (it did not run to its exit on this server's data dir)`,
+      { paneId: id },
+    );
   }
 
   /** Runs a read on the pane's saved final screen; a rebuilt mirror evicted under it is rebuilt once. */

@@ -27,17 +27,40 @@ export async function recoverPanes(deps: RecoveryDeps): Promise<Map<string, stri
     const h = held.get(row.id);
     held.delete(row.id);
     if (h) {
-      const lifecycle = (LIFECYCLES as readonly string[]).includes(row.lifecycle) ? (row.lifecycle as Lifecycle) : "unknown";
-      const state: PaneState = { ...initialPaneState(), lifecycle, seq: row.lifecycleSeq, doneSeen: row.doneSeen, hooksSeen: row.hooksSeen, lastTransitionAt: row.updatedAt.getTime() };
-      const pane = deps.registry.track({ ...toInfo(row), pid: h.pid, cols: h.cols, rows: h.rows, live: true }, state, h.meta.hooks === true, { sandboxNetwork: h.meta.sandboxNetwork === true });
-      await deps.journal.append("pane.reattached", { paneId: row.id, taskId: row.taskId, payload: { pid: h.pid, lifecycle, hostState: h.state } });
+      const lifecycle = (LIFECYCLES as readonly string[]).includes(row.lifecycle)
+        ? (row.lifecycle as Lifecycle)
+        : "unknown";
+      const state: PaneState = {
+        ...initialPaneState(),
+        lifecycle,
+        seq: row.lifecycleSeq,
+        doneSeen: row.doneSeen,
+        hooksSeen: row.hooksSeen,
+        lastTransitionAt: row.updatedAt.getTime(),
+      };
+      const pane = deps.registry.track(
+        { ...toInfo(row), pid: h.pid, cols: h.cols, rows: h.rows, live: true },
+        state,
+        h.meta.hooks === true,
+        { sandboxNetwork: h.meta.sandboxNetwork === true },
+      );
+      await deps.journal.append("pane.reattached", {
+        paneId: row.id,
+        taskId: row.taskId,
+        payload: { pid: h.pid, lifecycle, hostState: h.state },
+      });
       if (!pane.hooks && !state.hooksSeen && h.state === "running") deps.lifecycle.armQuiescence(pane);
       continue;
     }
     await deps.store.markLost(row.id);
-    await deps.journal.append("pane.lost", { paneId: row.id, taskId: row.taskId, payload: { lastLifecycle: row.lifecycle, reason: "server_restart" } });
+    await deps.journal.append("pane.lost", {
+      paneId: row.id,
+      taskId: row.taskId,
+      payload: { lastLifecycle: row.lifecycle, reason: "server_restart" },
+    });
     lost.set(row.id, row.lifecycle);
   }
-  for (const h of held.values()) if (h.state === "running") void deps.host.request("kill", { paneId: h.paneId, graceMs: 1000 }).catch(() => {});
+  for (const h of held.values())
+    if (h.state === "running") void deps.host.request("kill", { paneId: h.paneId, graceMs: 1000 }).catch(() => {});
   return lost;
 }

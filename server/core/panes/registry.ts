@@ -207,7 +207,9 @@ export class PaneRegistry {
     };
   }
 
-  async attention(opts: { limit?: number; taskStates?: Map<string, { state: string; at: number }> } = {}): Promise<AttentionItem[]> {
+  async attention(
+    opts: { limit?: number; taskStates?: Map<string, { state: string; at: number }> } = {},
+  ): Promise<AttentionItem[]> {
     const rows = await this.store.attentionRows();
     const candidates = rows.map((r) => {
       const live = this.live.get(r.id);
@@ -218,12 +220,19 @@ export class PaneRegistry {
         lifecycle: (live?.state.lifecycle ?? r.lifecycle) as Lifecycle,
         // A worker whose task reached a terminal state is the board's Review, not attention.
         // A plain shell's "done" is only the screen going quiet (no hooks): not worth a ping.
-        doneSeen: (live?.state.doneSeen ?? r.doneSeen) || (task ? isTerminal(task.state) : false) || (!r.taskId && live !== undefined && !live.hooks && !live.state.hooksSeen),
+        doneSeen:
+          (live?.state.doneSeen ?? r.doneSeen) ||
+          (task ? isTerminal(task.state) : false) ||
+          (!r.taskId && live !== undefined && !live.hooks && !live.state.hooksSeen),
         exitCode: live?.state.exitCode ?? r.exitCode,
         signal: live ? live.state.signal : r.signal,
         stopFailed: live?.state.lastStop?.failed ?? false,
         blockedReason: live ? blockedReason(live.state) : null,
-        message: live?.state.dialog?.title ?? (live?.state.lastStop?.failed ? (live.state.lastMessage ?? live.state.lastStop.error) : undefined) ?? live?.state.note?.text ?? null,
+        message:
+          live?.state.dialog?.title ??
+          (live?.state.lastStop?.failed ? (live.state.lastMessage ?? live.state.lastStop.error) : undefined) ??
+          live?.state.note?.text ??
+          null,
         taskState: task?.state ?? null,
         taskStateAt: task?.at ?? null,
         lastTransitionAt: live?.state.lastTransitionAt ?? (r.exitedAt ?? r.updatedAt).getTime(),

@@ -7,5 +7,7 @@ export const MAX_SCROLLBACK = 100_000;
 
 /** Why `lines` is not an allowed scrollback ("must be … from … to …"), or null when it is. */
 export function scrollbackProblem(lines: number): string | null {
-  return Number.isInteger(lines) && lines >= MIN_SCROLLBACK && lines <= MAX_SCROLLBACK ? null : `must be a whole number of lines from ${MIN_SCROLLBACK} to ${MAX_SCROLLBACK}`;
+  return Number.isInteger(lines) && lines >= MIN_SCROLLBACK && lines <= MAX_SCROLLBACK
+    ? null
+    : `must be a whole number of lines from ${MIN_SCROLLBACK} to ${MAX_SCROLLBACK}`;
 }

@@ -27,17 +27,28 @@ import { type PaneInfo, type PaneRegistry, toInfo } from "./registry";
 export const spawnInput = z
   .object({
     argv: argvSchema.optional(),
-    agent: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/).optional(),
+    agent: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,39}$/)
+      .optional(),
     cwd: absolutePath.optional(),
     env: envSchema.optional(),
     label: z.string().trim().min(1).max(120).optional(),
-    parentPaneId: z.string().regex(/^pane[a-z0-9]+$/).optional(),
+    parentPaneId: z
+      .string()
+      .regex(/^pane[a-z0-9]+$/)
+      .optional(),
     relationship: z.enum(["fork", "subagent"]).optional(),
     cols: z.number().int().min(10).max(1000).optional(),
     rows: z.number().int().min(4).max(500).optional(),
   })
-  .refine((v) => (v.argv ? !v.agent : Boolean(v.agent)), { message: "give either an agent profile or argv (a command), not both" })
-  .refine((v) => !v.relationship || v.parentPaneId, { message: "relationship needs a parent pane", path: ["relationship"] });
+  .refine((v) => (v.argv ? !v.agent : Boolean(v.agent)), {
+    message: "give either an agent profile or argv (a command), not both",
+  })
+  .refine((v) => !v.relationship || v.parentPaneId, {
+    message: "relationship needs a parent pane",
+    path: ["relationship"],
+  });
 export type SpawnInput = z.input<typeof spawnInput>;
 
 export interface SpawnExtras {
@@ -110,12 +121,14 @@ export class PaneSpawner {
     if (this.deps.closing()) throw new YardError("CONFLICT", "The server is shutting down");
     const opts = spawnInput.parse(input);
     const cwd = opts.cwd ?? path.resolve(process.env.HOME ?? "/");
-    if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new YardError("BAD_PARAMS", `cwd ${cwd} is not a directory`, { cwd });
+    if (!existsSync(cwd) || !statSync(cwd).isDirectory())
+      throw new YardError("BAD_PARAMS", `cwd ${cwd} is not a directory`, { cwd });
 
     let parent: { id: string; rootPaneId: string | null } | null = null;
     if (opts.parentPaneId) {
       parent = await this.deps.store.lineage(opts.parentPaneId);
-      if (!parent) throw new YardError("NOT_FOUND", `No parent pane ${opts.parentPaneId}`, { parentPaneId: opts.parentPaneId });
+      if (!parent)
+        throw new YardError("NOT_FOUND", `No parent pane ${opts.parentPaneId}`, { parentPaneId: opts.parentPaneId });
     }
 
     const launch = extras.launch ?? (await this.resolveLaunch(opts));
@@ -123,7 +136,11 @@ export class PaneSpawner {
     const { hooks } = launch;
     const profileEnv = launch.env;
     if (launch.sandbox && extras.sandbox === undefined) {
-      throw new YardError("BAD_PARAMS", `Agent profile ${launch.agent} runs in the OS sandbox, which needs a task's worktree: start it as a task (yard task start --agent ${launch.agent})`, { agent: launch.agent });
+      throw new YardError(
+        "BAD_PARAMS",
+        `Agent profile ${launch.agent} runs in the OS sandbox, which needs a task's worktree: start it as a task (yard task start --agent ${launch.agent})`,
+        { agent: launch.agent },
+      );
     }
 
     const id = newId("pane");
@@ -184,21 +201,43 @@ export class PaneSpawner {
         ...(this.deps.backpressure ? { backpressure: this.deps.backpressure } : {}),
       });
     })();
-    this.deps.registry.spawnStarted(id, started.catch(() => {}));
+    this.deps.registry.spawnStarted(
+      id,
+      started.catch(() => {}),
+    );
     try {
       pid = (await started).pid;
     } catch (e) {
       this.deps.registry.spawnHandled(id);
       await this.deps.store.spawnFailed(id);
-      await this.deps.journal.append("pane.exit", { paneId: id, taskId: extras.taskId, payload: { exitCode: 127, error: (e as Error).message } });
+      await this.deps.journal.append("pane.exit", {
+        paneId: id,
+        taskId: extras.taskId,
+        payload: { exitCode: 127, error: (e as Error).message },
+      });
       if (e instanceof YardError && e.code !== "BAD_PARAMS") throw e;
       throw new YardError("BAD_PARAMS", `Could not start ${argv[0]}: ${(e as Error).message}`, { argv });
     }
 
     // The sandbox's network is kept with the live pane: what its token's caller may start (roles.ts sandboxRefusal).
-    const pane = this.deps.registry.track({ ...toInfo(row), pid, live: true }, initialPaneState(), hooks, { sandboxNetwork: extras.sandbox?.network });
+    const pane = this.deps.registry.track({ ...toInfo(row), pid, live: true }, initialPaneState(), hooks, {
+      sandboxNetwork: extras.sandbox?.network,
+    });
     this.deps.registry.spawnHandled(id);
-    void this.deps.journal.append("pane.spawned", { paneId: id, taskId: extras.taskId, payload: { argv, cwd, label: pane.info.label, parentPaneId: pane.info.parentPaneId, agent: pane.info.agent, kind: launch.kind, sandboxed: pane.info.sandboxed, ...(extras.sandbox ? { network: extras.sandbox.network } : {}) } });
+    void this.deps.journal.append("pane.spawned", {
+      paneId: id,
+      taskId: extras.taskId,
+      payload: {
+        argv,
+        cwd,
+        label: pane.info.label,
+        parentPaneId: pane.info.parentPaneId,
+        agent: pane.info.agent,
+        kind: launch.kind,
+        sandboxed: pane.info.sandboxed,
+        ...(extras.sandbox ? { network: extras.sandbox.network } : {}),
+      },
+    });
     this.deps.lifecycle.apply(pane, { type: "spawned", at: Date.now() });
     this.deps.lifecycle.persist(pane, { pid });
     await pane.persist;

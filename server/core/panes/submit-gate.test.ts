@@ -98,7 +98,14 @@ afterEach(() => {
 });
 
 describe("submit: refusals write zero bytes", () => {
-  type R = [label: string, state: Lifecycle, pending: boolean, text: string, code: string, details?: Record<string, unknown>];
+  type R = [
+    label: string,
+    state: Lifecycle,
+    pending: boolean,
+    text: string,
+    code: string,
+    details?: Record<string, unknown>,
+  ];
   const ROWS: R[] = [
     ["empty text", "idle", false, "", "BAD_PARAMS", { field: "text" }],
     ["whitespace-only text", "idle", false, "  \n\t \r\n", "BAD_PARAMS", { field: "text" }],
@@ -192,7 +199,10 @@ describe("submit: bytes, ordering, timing", () => {
     await vi.advanceTimersByTimeAsync(49);
     expect(p.writes).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
-    expect(p.writes.map((w) => [w.data, w.t - T0])).toEqual([[`${PASTE_START}x${PASTE_END}`, 0], ["\r", 50]]);
+    expect(p.writes.map((w) => [w.data, w.t - T0])).toEqual([
+      [`${PASTE_START}x${PASTE_END}`, 0],
+      ["\r", 50],
+    ]);
     await vi.advanceTimersByTimeAsync(1);
     expect((await done).ok).toBe(true);
   });
@@ -231,7 +241,12 @@ describe("submit: the activity gate", () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(finished).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    const e = expectYard(await done, "SUBMIT_STALLED", { stage: "activity_gate", stallMs: 5000, baseline: 3, state: "idle" });
+    const e = expectYard(await done, "SUBMIT_STALLED", {
+      stage: "activity_gate",
+      stallMs: 5000,
+      baseline: 3,
+      state: "idle",
+    });
     expect(e.retryable).toBe(true);
     expect(p.writes.map((w) => w.data)).toEqual([`${PASTE_START}hello${PASTE_END}`, "\r"]);
     expect(p.waiter.pending).toBe(0);

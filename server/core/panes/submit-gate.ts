@@ -80,7 +80,9 @@ export function encodeSubmitText(text: string, bracketed: boolean): string {
 export function checkSubmittable(lifecycle: Lifecycle, taskPending: boolean): void {
   switch (lifecycle) {
     case "exited":
-      throw new YardError("PANE_EXITED", "The pane's process has exited; it cannot take a prompt.", { state: lifecycle });
+      throw new YardError("PANE_EXITED", "The pane's process has exited; it cannot take a prompt.", {
+        state: lifecycle,
+      });
     case "working":
     case "blocked":
       throw new YardError(
@@ -92,7 +94,9 @@ export function checkSubmittable(lifecycle: Lifecycle, taskPending: boolean): vo
       );
     case "starting":
     case "unknown":
-      throw new YardError("AGENT_NOT_READY", `The agent is not ready for input yet (${lifecycle}).`, { state: lifecycle });
+      throw new YardError("AGENT_NOT_READY", `The agent is not ready for input yet (${lifecycle}).`, {
+        state: lifecycle,
+      });
     case "idle":
     case "done":
       break;
@@ -112,7 +116,10 @@ export function checkSubmittable(lifecycle: Lifecycle, taskPending: boolean): vo
 function checkMs(name: string, v: number | undefined, dflt: number): number {
   if (v === undefined) return dflt;
   if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
-    throw new YardError("BAD_PARAMS", `${name} must be a non-negative number of milliseconds`, { field: name, value: v });
+    throw new YardError("BAD_PARAMS", `${name} must be a non-negative number of milliseconds`, {
+      field: name,
+      value: v,
+    });
   }
   return v;
 }
@@ -165,7 +172,10 @@ export async function submit(target: SubmitTarget, text: string, opts: SubmitOpt
 
   await sleep(enterDelayMs, signal);
   if (target.lifecycle() === "exited") {
-    throw new YardError("PANE_EXITED", "The pane's process exited before Enter was sent.", { stage: "enter", state: "exited" });
+    throw new YardError("PANE_EXITED", "The pane's process exited before Enter was sent.", {
+      stage: "enter",
+      state: "exited",
+    });
   }
   target.write(ENTER);
 
@@ -204,7 +214,10 @@ export class SubmitQueue {
   run<T>(key: string, fn: () => Promise<T>): Promise<T> {
     if (this.inFlight.has(key)) {
       return Promise.reject(
-        new YardError("PANE_BUSY", "Another prompt is being submitted to this pane.", { state: "submitting", paneId: key }),
+        new YardError("PANE_BUSY", "Another prompt is being submitted to this pane.", {
+          state: "submitting",
+          paneId: key,
+        }),
       );
     }
     this.inFlight.add(key);

@@ -56,17 +56,31 @@ export class Projects {
     const repo = await this.inspect(path);
     const existing = await this.store.findByPath(repo.root);
     if (existing) {
-      throw new YardError("CONFLICT", `${repo.root} is already on the board as project ${existing.name} (${existing.id})`, { id: existing.id, path: repo.root });
+      throw new YardError(
+        "CONFLICT",
+        `${repo.root} is already on the board as project ${existing.name} (${existing.id})`,
+        { id: existing.id, path: repo.root },
+      );
     }
-    return this.store.create({ id: newId("prj"), path: repo.root, name: name ?? repo.root.split("/").filter(Boolean).pop() ?? repo.root, defaultTarget: repo.currentBranch, trustAgents });
+    return this.store.create({
+      id: newId("prj"),
+      path: repo.root,
+      name: name ?? repo.root.split("/").filter(Boolean).pop() ?? repo.root,
+      defaultTarget: repo.currentBranch,
+      trustAgents,
+    });
   }
 
   /** Changes a project's name, its trust setting, or its reviewer and planner profiles (which must exist). */
-  async update(input: z.input<typeof projectUpdateInput>, profileExists: (id: string) => Promise<boolean> = async () => true): Promise<Project> {
+  async update(
+    input: z.input<typeof projectUpdateInput>,
+    profileExists: (id: string) => Promise<boolean> = async () => true,
+  ): Promise<Project> {
     const { id, ...changes } = projectUpdateInput.parse(input);
     await this.get(id);
     for (const p of [changes.reviewerProfile, changes.plannerProfile]) {
-      if (p && !(await profileExists(p))) throw new YardError("NOT_FOUND", `No agent profile ${p} (see yard agent list)`, { profile: p });
+      if (p && !(await profileExists(p)))
+        throw new YardError("NOT_FOUND", `No agent profile ${p} (see yard agent list)`, { profile: p });
     }
     return this.store.update(id, changes);
   }

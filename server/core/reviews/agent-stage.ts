@@ -59,8 +59,16 @@ export function planReviewerPrompt(t: { id: string; title: string; objective: st
 
 export function reviewerPrompt(t: Pick<TaskView, "id" | "title" | "round" | "contract" | "result">): string {
   const lines = [`Review task ${t.id}: ${t.title} (round ${t.round}).`, "", "Objective:", t.contract.objective];
-  lines.push(...listSection("Acceptance criteria", t.contract.acceptanceCriteria), ...listSection("Constraints", t.contract.constraints));
-  lines.push("", `The worker reported: ${t.result ? `${t.result.status}: ${t.result.summary}` : "no result"}`, "", shortGuide("reviewer"));
+  lines.push(
+    ...listSection("Acceptance criteria", t.contract.acceptanceCriteria),
+    ...listSection("Constraints", t.contract.constraints),
+  );
+  lines.push(
+    "",
+    `The worker reported: ${t.result ? `${t.result.status}: ${t.result.summary}` : "no result"}`,
+    "",
+    shortGuide("reviewer"),
+  );
   lines.push(
     "",
     `Read the changes (yard task diff ${t.id}), comment on lines (yard task comment ${t.id} --path FILE --line N "…"), then end with exactly one of:`,
@@ -85,7 +93,8 @@ export class AgentReviewStage {
   async attach(): Promise<void> {
     this.unsubscribe = this.deps.journal.subscribe((e) => this.onEvent(e));
     for (const r of await this.deps.store.agentReviewsRunning()) {
-      if (!r.agentReviewPaneId || !this.deps.panes.isLive(r.agentReviewPaneId)) await this.finishStage(r.id, "failed", { reason: "reviewer_lost" });
+      if (!r.agentReviewPaneId || !this.deps.panes.isLive(r.agentReviewPaneId))
+        await this.finishStage(r.id, "failed", { reason: "reviewer_lost" });
     }
   }
 
@@ -119,9 +128,20 @@ export class AgentReviewStage {
   async rerun(taskId: string): Promise<TaskRow> {
     const row = await this.row(taskId);
     const reviewer = await this.reviewerOf(row);
-    if (!reviewer) throw new YardError("CONFLICT", "Neither the task nor its project names a reviewer profile (yard project set ID --reviewer PROFILE)", { taskId });
-    if (row.state !== "completed" || row.disposition) throw new YardError("CONFLICT", `Only a completed, unfinished task can be reviewed; this one is ${row.disposition ?? row.state}`, { state: row.state });
-    if (row.agentReviewState === "running") throw new YardError("CONFLICT", "The agent reviewer is already running", { paneId: row.agentReviewPaneId });
+    if (!reviewer)
+      throw new YardError(
+        "CONFLICT",
+        "Neither the task nor its project names a reviewer profile (yard project set ID --reviewer PROFILE)",
+        { taskId },
+      );
+    if (row.state !== "completed" || row.disposition)
+      throw new YardError(
+        "CONFLICT",
+        `Only a completed, unfinished task can be reviewed; this one is ${row.disposition ?? row.state}`,
+        { state: row.state },
+      );
+    if (row.agentReviewState === "running")
+      throw new YardError("CONFLICT", "The agent reviewer is already running", { paneId: row.agentReviewPaneId });
     await this.launch(row, reviewer);
     return this.row(taskId);
   }
@@ -137,7 +157,8 @@ export class AgentReviewStage {
     const run = () =>
       fn().catch(async (e: unknown) => {
         if (!taskId) return;
-        const err = e instanceof YardError ? { code: e.code, message: e.message } : { code: "INTERNAL", message: String(e) };
+        const err =
+          e instanceof YardError ? { code: e.code, message: e.message } : { code: "INTERNAL", message: String(e) };
         await this.finishStage(taskId, "failed", { reason: "reviewer_not_started", ...err }).catch(() => {});
       });
     this.chain = this.chain.then(run, run).catch(() => {});
@@ -150,7 +171,13 @@ export class AgentReviewStage {
     } else if (e.type === "task.plan" && e.taskId) {
       const taskId = e.taskId;
       const payload = e.payload;
-      this.queue(() => (payload.state === "in_review" ? this.maybeReviewPlan(taskId, Number(payload.version)) : this.onPlanReview(taskId, payload)), taskId);
+      this.queue(
+        () =>
+          payload.state === "in_review"
+            ? this.maybeReviewPlan(taskId, Number(payload.version))
+            : this.onPlanReview(taskId, payload),
+        taskId,
+      );
     } else if (e.type === "task.review" && e.taskId) {
       const taskId = e.taskId;
       this.queue(() => this.onReview(taskId, e.payload));
@@ -165,7 +192,14 @@ export class AgentReviewStage {
   private async maybeStart(taskId: string): Promise<void> {
     const row = await this.row(taskId);
     // A planned task's round is its plan (reviewed as a plan); its subtasks get their own reviews.
-    if (row.requiresPlanning || row.disposition || row.state !== "completed" || row.agentReviewState === "running" || row.agentReviewState === "skipped") return;
+    if (
+      row.requiresPlanning ||
+      row.disposition ||
+      row.state !== "completed" ||
+      row.agentReviewState === "running" ||
+      row.agentReviewState === "skipped"
+    )
+      return;
     const reviewer = await this.reviewerOf(row);
     if (!reviewer) return;
     const reviews = await this.deps.reviews.reviews(taskId);
@@ -185,7 +219,9 @@ export class AgentReviewStage {
     // Plans are reviewed by the plan reviewer the task names (its code reviewer reviews code).
     const reviewer = row.planReviewerProfile;
     if (!reviewer) return;
-    const requested = (await this.deps.journal.list({ taskId, type: "task.plan" })).filter((e) => e.payload.state === "changes_requested" && e.payload.byAgent === true).length;
+    const requested = (await this.deps.journal.list({ taskId, type: "task.plan" })).filter(
+      (e) => e.payload.state === "changes_requested" && e.payload.byAgent === true,
+    ).length;
     if (requested >= this.maxRounds) {
       await this.finishStage(taskId, "capped", { requested, cap: this.maxRounds, plan: true });
       return;
@@ -198,31 +234,54 @@ export class AgentReviewStage {
     const row = await this.row(taskId);
     if (row.agentReviewState !== "running" || !row.agentReviewPaneId || payload.by !== row.agentReviewPaneId) return;
     await this.stopReviewer(row.agentReviewPaneId);
-    await this.finishStage(taskId, payload.state === "changes_requested" ? "changes_requested" : "approved", { plan: true, version: payload.version });
+    await this.finishStage(taskId, payload.state === "changes_requested" ? "changes_requested" : "approved", {
+      plan: true,
+      version: payload.version,
+    });
   }
 
   private async launch(row: TaskRow, reviewer: string, planPrompt?: string): Promise<void> {
     if (!row.worktreePath) throw new YardError("CONFLICT", "The task has no worktree to review", { taskId: row.id });
     const sandbox = (await this.deps.sandbox?.(row, reviewer)) ?? null;
-    const pane = await this.deps.panes.spawn({ agent: reviewer, cwd: row.worktreePath, label: `review: ${row.title}`.slice(0, 120) }, { taskId: row.id, role: "reviewer", sandbox });
+    const pane = await this.deps.panes.spawn(
+      { agent: reviewer, cwd: row.worktreePath, label: `review: ${row.title}`.slice(0, 120) },
+      { taskId: row.id, role: "reviewer", sandbox },
+    );
     await this.deps.store.setAgentReview(row.id, { state: "running", paneId: pane.id, started: true });
-    await this.deps.journal.append("task.agent_review", { taskId: row.id, paneId: pane.id, payload: { state: "running", reviewer, round: row.round, sandboxed: sandbox !== null } });
+    await this.deps.journal.append("task.agent_review", {
+      taskId: row.id,
+      paneId: pane.id,
+      payload: { state: "running", reviewer, round: row.round, sandboxed: sandbox !== null },
+    });
     const view = await this.deps.task(row.id);
     const ac = new AbortController();
     this.aborts.set(row.id, ac);
     void (async () => {
-      const ready = await waitForReady({ panes: this.deps.panes, journal: this.deps.journal, confirmReady: this.deps.confirmReady }, pane.id, { timeoutMs: this.deps.readyTimeoutMs ?? 30_000, signal: ac.signal });
+      const ready = await waitForReady(
+        { panes: this.deps.panes, journal: this.deps.journal, confirmReady: this.deps.confirmReady },
+        pane.id,
+        { timeoutMs: this.deps.readyTimeoutMs ?? 30_000, signal: ac.signal },
+      );
       if (ac.signal.aborted) return;
       if (!ready.ready) {
         await this.stopReviewer(pane.id);
-        await this.finishStage(row.id, "failed", { reason: ready.reason === "exited" ? "reviewer_exited" : "reviewer_not_ready", lifecycle: ready.lifecycle, dialog: ready.dialog, screen: ready.screen });
+        await this.finishStage(row.id, "failed", {
+          reason: ready.reason === "exited" ? "reviewer_exited" : "reviewer_not_ready",
+          lifecycle: ready.lifecycle,
+          dialog: ready.dialog,
+          screen: ready.screen,
+        });
         return;
       }
       try {
         await this.deps.panes.submit(pane.id, planPrompt ?? reviewerPrompt(view));
       } catch (e) {
         await this.stopReviewer(pane.id);
-        await this.finishStage(row.id, "failed", { reason: "prompt_refused", code: e instanceof YardError ? e.code : "INTERNAL", message: (e as Error).message });
+        await this.finishStage(row.id, "failed", {
+          reason: "prompt_refused",
+          code: e instanceof YardError ? e.code : "INTERNAL",
+          message: (e as Error).message,
+        });
       }
     })()
       .catch(() => {})
@@ -238,7 +297,10 @@ export class AgentReviewStage {
     const review = (await this.deps.reviews.reviews(taskId)).find((r) => r.id === payload.reviewId);
     if (!review || review.reviewer !== row.agentReviewPaneId) return;
     await this.stopReviewer(row.agentReviewPaneId);
-    await this.finishStage(taskId, review.verdict === "approved" ? "approved" : "changes_requested", { reviewId: review.id, round: review.round });
+    await this.finishStage(taskId, review.verdict === "approved" ? "approved" : "changes_requested", {
+      reviewId: review.id,
+      round: review.round,
+    });
   }
 
   /** The reviewer exited without a review: the task goes to a person. */

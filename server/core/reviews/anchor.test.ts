@@ -78,19 +78,37 @@ describe("quoteFor", () => {
   });
 
   it("refuses lines the diff does not show, naming the file, the first missing line and what is shown", () => {
-    expect(() => quoteFor(a, "new", 5, 7)).toThrow(expect.objectContaining({ code: "BAD_PARAMS", message: expect.stringMatching(/^a\.txt: lines 5-7 .*line 6 is not.*1-5, 21-24/), details: expect.objectContaining({ firstMissing: 6 }) }));
-    expect(() => quoteFor(a, "new", 99, 99)).toThrow(expect.objectContaining({ code: "BAD_PARAMS", message: expect.stringContaining("line 99") }));
+    expect(() => quoteFor(a, "new", 5, 7)).toThrow(
+      expect.objectContaining({
+        code: "BAD_PARAMS",
+        message: expect.stringMatching(/^a\.txt: lines 5-7 .*line 6 is not.*1-5, 21-24/),
+        details: expect.objectContaining({ firstMissing: 6 }),
+      }),
+    );
+    expect(() => quoteFor(a, "new", 99, 99)).toThrow(
+      expect.objectContaining({ code: "BAD_PARAMS", message: expect.stringContaining("line 99") }),
+    );
   });
 
   it("refuses a side a file does not have, and binary files", () => {
-    expect(() => quoteFor(files.get("gone.txt")!, "new", 1, 1)).toThrow(expect.objectContaining({ code: "BAD_PARAMS", message: expect.stringContaining("the file was deleted") }));
+    expect(() => quoteFor(files.get("gone.txt")!, "new", 1, 1)).toThrow(
+      expect.objectContaining({ code: "BAD_PARAMS", message: expect.stringContaining("the file was deleted") }),
+    );
     expect(quoteFor(files.get("gone.txt")!, "old", 1, 1)).toBe("bye");
-    expect(() => quoteFor(files.get("img.bin")!, "new", 1, 1)).toThrow(expect.objectContaining({ code: "BAD_PARAMS", message: expect.stringContaining("binary") }));
+    expect(() => quoteFor(files.get("img.bin")!, "new", 1, 1)).toThrow(
+      expect.objectContaining({ code: "BAD_PARAMS", message: expect.stringContaining("binary") }),
+    );
   });
 
   it("keeps a long range's first lines and says how many more there were", () => {
     const n = QUOTE_MAX_LINES + 5;
-    const patch = ["diff --git a/big b/big", "--- /dev/null", "+++ b/big", `@@ -0,0 +1,${n} @@`, ...Array.from({ length: n }, (_, i) => `+l${i + 1}`)].join("\n");
+    const patch = [
+      "diff --git a/big b/big",
+      "--- /dev/null",
+      "+++ b/big",
+      `@@ -0,0 +1,${n} @@`,
+      ...Array.from({ length: n }, (_, i) => `+l${i + 1}`),
+    ].join("\n");
     const q = quoteFor(diffLines(patch, [{ path: "big", status: "added", binary: false }]).get("big")!, "new", 1, n);
     expect(q.split("\n")).toHaveLength(QUOTE_MAX_LINES + 1);
     expect(q.split("\n").at(-1)).toBe("… (5 more lines)");
@@ -101,7 +119,14 @@ describe("feedbackPrompt", () => {
   it("is the summary, then each comment as path:lines, its body and the quoted code", () => {
     const p = feedbackPrompt(1, "Please tidy up.", [
       { path: "a.txt", startLine: 2, endLine: 3, side: "new", body: "Rename this.", quote: "TWO\ntwo and a half" },
-      { path: "b.txt", startLine: 7, endLine: 7, side: "old", body: "Why was this removed?", quote: "const x = `a` + ```b```;" },
+      {
+        path: "b.txt",
+        startLine: 7,
+        endLine: 7,
+        side: "old",
+        body: "Why was this removed?",
+        quote: "const x = `a` + ```b```;",
+      },
     ]);
     expect(p).toBe(
       [
@@ -130,6 +155,8 @@ describe("feedbackPrompt", () => {
   });
 
   it("works with a summary alone", () => {
-    expect(feedbackPrompt(3, "  Add tests.  ", [])).toBe("Review of round 3: changes requested.\n\nAdd tests.\n\nMake these changes in this worktree, commit them, and report again with yard task report.");
+    expect(feedbackPrompt(3, "  Add tests.  ", [])).toBe(
+      "Review of round 3: changes requested.\n\nAdd tests.\n\nMake these changes in this worktree, commit them, and report again with yard task report.",
+    );
   });
 });

@@ -86,23 +86,41 @@ export function shownRanges(lines: Map<number, string>): string {
 /** The code lines start..end on one side of a file's diff; BAD_PARAMS when the diff does not show them all. */
 export function quoteFor(file: FileLines, side: Side, start: number, end: number): string {
   const where = start === end ? `line ${start}` : `lines ${start}-${end}`;
-  if (file.binary) throw new YardError("BAD_PARAMS", `${file.path} is a binary file; it has no lines to comment on`, { path: file.path });
+  if (file.binary)
+    throw new YardError("BAD_PARAMS", `${file.path} is a binary file; it has no lines to comment on`, {
+      path: file.path,
+    });
   const shown = file[side];
   if (shown.size === 0) {
-    const why = side === "new" ? (file.status === "deleted" ? "the file was deleted" : "nothing is shown") : file.status === "added" ? "the file is new" : "nothing is shown";
-    throw new YardError("BAD_PARAMS", `${file.path} has no ${side}-side lines in this diff (${why}); comment on the ${side === "new" ? "old" : "new"} side`, { path: file.path, side });
+    const why =
+      side === "new"
+        ? file.status === "deleted"
+          ? "the file was deleted"
+          : "nothing is shown"
+        : file.status === "added"
+          ? "the file is new"
+          : "nothing is shown";
+    throw new YardError(
+      "BAD_PARAMS",
+      `${file.path} has no ${side}-side lines in this diff (${why}); comment on the ${side === "new" ? "old" : "new"} side`,
+      { path: file.path, side },
+    );
   }
   const missing: number[] = [];
   for (let n = start; n <= end && missing.length < 1; n++) if (!shown.has(n)) missing.push(n);
   if (missing.length) {
-    throw new YardError("BAD_PARAMS", `${file.path}: ${where} on the ${side} side ${start === end ? "is" : "are"} not all in this diff (line ${missing[0]} is not); the diff shows ${side}-side lines ${shownRanges(shown)}`, {
-      path: file.path,
-      side,
-      startLine: start,
-      endLine: end,
-      firstMissing: missing[0],
-      shown: shownRanges(shown),
-    });
+    throw new YardError(
+      "BAD_PARAMS",
+      `${file.path}: ${where} on the ${side} side ${start === end ? "is" : "are"} not all in this diff (line ${missing[0]} is not); the diff shows ${side}-side lines ${shownRanges(shown)}`,
+      {
+        path: file.path,
+        side,
+        startLine: start,
+        endLine: end,
+        firstMissing: missing[0],
+        shown: shownRanges(shown),
+      },
+    );
   }
   const out: string[] = [];
   for (let n = start; n <= end && out.length < QUOTE_MAX_LINES; n++) out.push(shown.get(n)!);
@@ -140,7 +158,14 @@ export function feedbackPrompt(round: number, summary: string | null | undefined
     for (const c of comments) {
       const lines = c.startLine === c.endLine ? `${c.startLine}` : `${c.startLine}-${c.endLine}`;
       const fence = fenceFor(c.quote);
-      parts.push("", `${c.path}:${lines}${c.side === "old" ? " (the base version's lines)" : ""}`, c.body.trim(), fence, c.quote, fence);
+      parts.push(
+        "",
+        `${c.path}:${lines}${c.side === "old" ? " (the base version's lines)" : ""}`,
+        c.body.trim(),
+        fence,
+        c.quote,
+        fence,
+      );
     }
   }
   parts.push("", "Make these changes in this worktree, commit them, and report again with yard task report.");

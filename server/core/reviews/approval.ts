@@ -5,7 +5,11 @@ import type { ReviewStatus } from "../../contracts/reviews";
 import { branchTips } from "../git";
 
 /** The round's latest verdict, with an approval whose branch has moved since shown as outdated. */
-export function reviewStatusOf(verdict: string | null, reviewedCommit: string | null, tip: string | null | undefined): ReviewStatus {
+export function reviewStatusOf(
+  verdict: string | null,
+  reviewedCommit: string | null,
+  tip: string | null | undefined,
+): ReviewStatus {
   if (verdict === "changes_requested") return verdict;
   if (verdict !== "approved") return "none";
   // No pinned commit (recorded before approvals were pinned), or no branch to compare: as recorded.
@@ -29,9 +33,14 @@ export async function reviewStatuses(rows: readonly ApprovalRow[]): Promise<Map<
   for (const r of pinned) byRepo.set(r.repoPath, [...(byRepo.get(r.repoPath) ?? []), r]);
   const tips = new Map<string, string | null>();
   for (const [repo, list] of byRepo) {
-    const found = await branchTips(repo, list.map((r) => r.branch!)).catch(() => null);
+    const found = await branchTips(
+      repo,
+      list.map((r) => r.branch!),
+    ).catch(() => null);
     // A repository git cannot read leaves its approvals as recorded; a branch that is gone has no tip.
     for (const r of list) tips.set(r.id, found ? (found.get(r.branch!) ?? null) : (r.reviewedCommit as string));
   }
-  return new Map(rows.map((r) => [r.id, reviewStatusOf(r.verdict, r.reviewedCommit, tips.has(r.id) ? tips.get(r.id) : undefined)]));
+  return new Map(
+    rows.map((r) => [r.id, reviewStatusOf(r.verdict, r.reviewedCommit, tips.has(r.id) ? tips.get(r.id) : undefined)]),
+  );
 }

@@ -58,16 +58,26 @@ export class ReviewService {
   /** A draft comment on the current round's diff; BAD_PARAMS (creating nothing) unless the diff shows those lines. */
   async addComment(input: z.output<typeof addCommentInput>, by: Actor): Promise<ReviewComment> {
     const task = await this.deps.tasks.get(input.taskId);
-    if (task.disposition) throw new YardError("CONFLICT", `The task is already ${task.disposition}; it takes no more comments`, { disposition: task.disposition });
-    if (task.state === "backlog") throw new YardError("CONFLICT", "The task is in the backlog; it has no diff to comment on yet", { state: task.state });
+    if (task.disposition)
+      throw new YardError("CONFLICT", `The task is already ${task.disposition}; it takes no more comments`, {
+        disposition: task.disposition,
+      });
+    if (task.state === "backlog")
+      throw new YardError("CONFLICT", "The task is in the backlog; it has no diff to comment on yet", {
+        state: task.state,
+      });
     const diff = await this.deps.tasks.diff(input.taskId);
     const endLine = input.endLine ?? input.startLine;
     const file = diffLines(diff.diff, diff.files).get(input.path);
     if (!file) {
-      throw new YardError("BAD_PARAMS", `${input.path} is not in round ${task.round}'s diff${diff.files.length ? ` (it changes ${diff.files.map((f) => f.path).join(", ")})` : " (the diff is empty)"}`, {
-        path: input.path,
-        files: diff.files.map((f) => f.path),
-      });
+      throw new YardError(
+        "BAD_PARAMS",
+        `${input.path} is not in round ${task.round}'s diff${diff.files.length ? ` (it changes ${diff.files.map((f) => f.path).join(", ")})` : " (the diff is empty)"}`,
+        {
+          path: input.path,
+          files: diff.files.map((f) => f.path),
+        },
+      );
     }
     const quote = quoteFor(file, input.side, input.startLine, endLine);
     const comment = await this.deps.store.createComment({
@@ -129,13 +139,25 @@ export class ReviewService {
 
   private async draft(id: string, by: Actor, what: "edit" | "delete"): Promise<ReviewComment> {
     const c = await this.existing(id);
-    if (by.kind !== "user" && c.author !== actorAuthor(by)) throw new YardError("FORBIDDEN", `Only its author or the user may ${what} comment ${id}`, { commentId: id, author: c.author });
-    if (c.reviewId) throw new YardError("CONFLICT", `Comment ${id} was submitted with review ${c.reviewId}; it is part of round ${c.round}'s record and cannot be ${what === "edit" ? "edited" : "deleted"} (resolve it instead)`, { commentId: id, reviewId: c.reviewId });
+    if (by.kind !== "user" && c.author !== actorAuthor(by))
+      throw new YardError("FORBIDDEN", `Only its author or the user may ${what} comment ${id}`, {
+        commentId: id,
+        author: c.author,
+      });
+    if (c.reviewId)
+      throw new YardError(
+        "CONFLICT",
+        `Comment ${id} was submitted with review ${c.reviewId}; it is part of round ${c.round}'s record and cannot be ${what === "edit" ? "edited" : "deleted"} (resolve it instead)`,
+        { commentId: id, reviewId: c.reviewId },
+      );
     return c;
   }
 
   private async journal(c: ReviewComment, action: string): Promise<void> {
-    await this.deps.journal.append("task.comment", { taskId: c.taskId, payload: { action, commentId: c.id, round: c.round, path: c.path, startLine: c.startLine, endLine: c.endLine } });
+    await this.deps.journal.append("task.comment", {
+      taskId: c.taskId,
+      payload: { action, commentId: c.id, round: c.round, path: c.path, startLine: c.startLine, endLine: c.endLine },
+    });
   }
 
   // ---- reviews -------------------------------------------------------------------------
@@ -146,40 +168,72 @@ export class ReviewService {
    * unresolved draft comments with it. Request changes starts the next round with the summary
    * and those comments as its prompt; when that round cannot start, the review is undone.
    */
-  submitReview(input: z.output<typeof submitReviewInput>, by: Actor): Promise<{ review: StoredReview; task: TaskView }> {
+  submitReview(
+    input: z.output<typeof submitReviewInput>,
+    by: Actor,
+  ): Promise<{ review: StoredReview; task: TaskView }> {
     const run = () => this.submitNow(input, by);
     const prev = this.chains.get(input.taskId) ?? Promise.resolve();
     const p = prev.then(run, run);
-    this.chains.set(input.taskId, p.catch(() => {}));
+    this.chains.set(
+      input.taskId,
+      p.catch(() => {}),
+    );
     return p;
   }
 
-  private async submitNow(input: z.output<typeof submitReviewInput>, by: Actor): Promise<{ review: StoredReview; task: TaskView }> {
+  private async submitNow(
+    input: z.output<typeof submitReviewInput>,
+    by: Actor,
+  ): Promise<{ review: StoredReview; task: TaskView }> {
     const task = await this.deps.tasks.get(input.taskId);
-    if (task.evidence?.reason === "plan_review") throw new YardError("CONFLICT", "The task waits for its plan's review, not a code review: yard plan review", { taskId: task.id });
+    if (task.evidence?.reason === "plan_review")
+      throw new YardError("CONFLICT", "The task waits for its plan's review, not a code review: yard plan review", {
+        taskId: task.id,
+      });
     const summary = input.summary ? input.summary : null;
     if (input.verdict === "approve") {
       if (task.state !== "completed" || task.disposition) {
-        throw new YardError("TASK_NOT_COMPLETED", task.disposition ? `The task is already ${task.disposition}; there is nothing left to approve` : `Only a completed task can be approved; this one is ${task.state}`, {
-          state: task.state,
-          disposition: task.disposition,
-        });
+        throw new YardError(
+          "TASK_NOT_COMPLETED",
+          task.disposition
+            ? `The task is already ${task.disposition}; there is nothing left to approve`
+            : `Only a completed task can be approved; this one is ${task.state}`,
+          {
+            state: task.state,
+            disposition: task.disposition,
+          },
+        );
       }
       // An agent reviewer's approval leaves the round to a person; each stage approves once, and
       // again once the branch has moved past what it approved.
       const stage = by.kind === "user" ? "human" : "agent";
-      if ((await this.deps.store.status(task.id, task.round, stage)) === "approved" && task.reviewStatus !== "outdated") {
+      if (
+        (await this.deps.store.status(task.id, task.round, stage)) === "approved" &&
+        task.reviewStatus !== "outdated"
+      ) {
         throw new YardError("CONFLICT", `Round ${task.round} is already approved`, { round: task.round, stage });
       }
     } else {
-      if (task.disposition) throw new YardError("CONFLICT", `The task is already ${task.disposition}; it takes no more rounds`, { disposition: task.disposition });
+      if (task.disposition)
+        throw new YardError("CONFLICT", `The task is already ${task.disposition}; it takes no more rounds`, {
+          disposition: task.disposition,
+        });
       if (task.state !== "completed" && task.state !== "input_required") {
-        throw new YardError("CONFLICT", `Changes can be requested of a completed or input_required task; this one is ${task.state}`, { state: task.state });
+        throw new YardError(
+          "CONFLICT",
+          `Changes can be requested of a completed or input_required task; this one is ${task.state}`,
+          { state: task.state },
+        );
       }
     }
     const drafts = await this.deps.store.drafts(task.id, task.round, { unresolvedOnly: true });
     if (input.verdict === "request_changes" && !summary && drafts.length === 0) {
-      throw new YardError("BAD_PARAMS", "Requesting changes needs a summary or at least one unresolved comment: that is what the agent is sent", { taskId: task.id });
+      throw new YardError(
+        "BAD_PARAMS",
+        "Requesting changes needs a summary or at least one unresolved comment: that is what the agent is sent",
+        { taskId: task.id },
+      );
     }
     const seen = await this.deps.tasks.snapshot(task.id);
     const review = await this.deps.store.createReview(
@@ -197,7 +251,15 @@ export class ReviewService {
       drafts.map((c) => c.id),
     );
     if (input.verdict === "approve") {
-      await this.deps.journal.append("task.review", { taskId: task.id, payload: { reviewId: review.id, round: review.round, verdict: review.verdict, comments: review.comments.length } });
+      await this.deps.journal.append("task.review", {
+        taskId: task.id,
+        payload: {
+          reviewId: review.id,
+          round: review.round,
+          verdict: review.verdict,
+          comments: review.comments.length,
+        },
+      });
       return { review, task: await this.deps.tasks.get(task.id) };
     }
     let next: TaskView;
@@ -207,29 +269,67 @@ export class ReviewService {
       await this.deps.store.deleteReview(review.id);
       throw e;
     }
-    await this.deps.journal.append("task.review", { taskId: task.id, payload: { reviewId: review.id, round: review.round, verdict: review.verdict, comments: review.comments.length, nextRound: next.round } });
+    await this.deps.journal.append("task.review", {
+      taskId: task.id,
+      payload: {
+        reviewId: review.id,
+        round: review.round,
+        verdict: review.verdict,
+        comments: review.comments.length,
+        nextRound: next.round,
+      },
+    });
     return { review, task: next };
   }
 
-  async listReviews(input: z.output<typeof listReviewsInput>): Promise<{ reviews: StoredReview[]; round: number; status: ReviewStatus }> {
+  async listReviews(
+    input: z.output<typeof listReviewsInput>,
+  ): Promise<{ reviews: StoredReview[]; round: number; status: ReviewStatus }> {
     const task = await this.deps.tasks.get(input.taskId);
-    return { reviews: await this.deps.store.reviews(input.taskId, input.round), round: task.round, status: task.reviewStatus };
+    return {
+      reviews: await this.deps.store.reviews(input.taskId, input.round),
+      round: task.round,
+      status: task.reviewStatus,
+    };
   }
 
   // ---- reads across rounds -------------------------------------------------------------
 
   /** Every round with its prompt, result, evidence and the reviews (with comments) of that round. */
   async rounds(taskId: string): Promise<TaskRound[]> {
-    const [records, reviews] = await Promise.all([this.deps.tasks.roundRecords(taskId), this.deps.store.reviews(taskId)]);
+    const [records, reviews] = await Promise.all([
+      this.deps.tasks.roundRecords(taskId),
+      this.deps.store.reviews(taskId),
+    ]);
     return records.map((r) => ({ ...r, reviews: reviews.filter((v) => v.round === r.number) }));
   }
 
   /** The diff from the last review's snapshot to the worktree now (CONFLICT before any review). */
-  async changesSinceLastReview(taskId: string): Promise<TaskDiff & { since: { reviewId: string; round: number; verdict: StoredReview["verdict"]; tree: string; createdAt: string } }> {
+  async changesSinceLastReview(
+    taskId: string,
+  ): Promise<
+    TaskDiff & {
+      since: { reviewId: string; round: number; verdict: StoredReview["verdict"]; tree: string; createdAt: string };
+    }
+  > {
     await this.deps.tasks.get(taskId);
     const last = await this.deps.store.lastReviewWithTree(taskId);
-    if (!last?.reviewedTree) throw new YardError("CONFLICT", "No review of this task has been submitted yet, so there are no changes since one; ask for the whole diff instead", { taskId });
+    if (!last?.reviewedTree)
+      throw new YardError(
+        "CONFLICT",
+        "No review of this task has been submitted yet, so there are no changes since one; ask for the whole diff instead",
+        { taskId },
+      );
     const d = await this.deps.tasks.diffSince(taskId, last.reviewedTree);
-    return { ...d, since: { reviewId: last.id, round: last.round, verdict: last.verdict, tree: last.reviewedTree, createdAt: last.createdAt } };
+    return {
+      ...d,
+      since: {
+        reviewId: last.id,
+        round: last.round,
+        verdict: last.verdict,
+        tree: last.reviewedTree,
+        createdAt: last.createdAt,
+      },
+    };
   }
 }

@@ -34,14 +34,25 @@ const spaced: SandboxPlan = {
   readOnly: ["/home/u/my data/switchyard/bin"],
 };
 
-const ops = (mounts: Mount[]) => mounts.map((m) => (m.op === "--tmpfs" ? `tmpfs${m.perms ? `(${m.perms})` : ""} ${m.dest}` : `${m.op === "--bind" ? "rw" : "ro"} ${m.src === m.dest ? m.dest : `${m.src} -> ${m.dest}`}`));
+const ops = (mounts: Mount[]) =>
+  mounts.map((m) =>
+    m.op === "--tmpfs"
+      ? `tmpfs${m.perms ? `(${m.perms})` : ""} ${m.dest}`
+      : `${m.op === "--bind" ? "rw" : "ro"} ${m.src === m.dest ? m.dest : `${m.src} -> ${m.dest}`}`,
+  );
 const within = (p: string, dir: string) => p === dir || p.startsWith(dir + "/");
 
 describe("a read-only worktree (the agent reviewer)", () => {
   it("binds the worktree and its git metadata read-only; only home and tmp are writable", () => {
     const mounts = sandboxMounts({ ...base, worktreeReadOnly: true });
-    expect(mounts.filter((m) => m.op === "--bind").map((m) => m.dest).sort()).toEqual([base.home, base.tmp].sort());
-    for (const p of [base.worktree, `${base.commonDir}/objects`, `${base.commonDir}/refs`, base.gitDir]) expect(mounts).toContainEqual({ op: "--ro-bind", src: p, dest: p });
+    expect(
+      mounts
+        .filter((m) => m.op === "--bind")
+        .map((m) => m.dest)
+        .sort(),
+    ).toEqual([base.home, base.tmp].sort());
+    for (const p of [base.worktree, `${base.commonDir}/objects`, `${base.commonDir}/refs`, base.gitDir])
+      expect(mounts).toContainEqual({ op: "--ro-bind", src: p, dest: p });
   });
 });
 
@@ -51,21 +62,43 @@ function checkInvariants(plan: SandboxPlan, mounts: Mount[]) {
   // A mount never comes before one of its ancestors' mounts (the most specific rule wins).
   for (let i = 0; i < mounts.length; i++) {
     for (let j = i + 1; j < mounts.length; j++) {
-      expect(within(mounts[i]!.dest, mounts[j]!.dest) && mounts[i]!.dest !== mounts[j]!.dest, `${mounts[j]!.dest} must come before ${mounts[i]!.dest}`).toBe(false);
+      expect(
+        within(mounts[i]!.dest, mounts[j]!.dest) && mounts[i]!.dest !== mounts[j]!.dest,
+        `${mounts[j]!.dest} must come before ${mounts[i]!.dest}`,
+      ).toBe(false);
     }
   }
   // The data dir is hidden, and nothing after that re-exposes it or one of its ancestors.
   const hide = idx((m) => m.op === "--tmpfs" && m.dest === plan.dataDir);
   expect(hide).toBeGreaterThanOrEqual(0);
   expect(mounts[hide]).toEqual({ op: "--tmpfs", dest: plan.dataDir, perms: "0555" });
-  for (const m of mounts.slice(hide + 1)) expect(within(plan.dataDir, m.dest), `${m.dest} re-exposes the data dir`).toBe(false);
+  for (const m of mounts.slice(hide + 1))
+    expect(within(plan.dataDir, m.dest), `${m.dest} re-exposes the data dir`).toBe(false);
   // Exactly these are writable.
-  const rw = mounts.filter((m) => m.op === "--bind").map((m) => m.dest).sort();
-  expect(rw).toEqual([plan.worktree, `${plan.commonDir}/objects`, `${plan.commonDir}/refs`, `${plan.commonDir}/logs`, plan.gitDir, plan.home, plan.tmp].sort());
+  const rw = mounts
+    .filter((m) => m.op === "--bind")
+    .map((m) => m.dest)
+    .sort();
+  expect(rw).toEqual(
+    [
+      plan.worktree,
+      `${plan.commonDir}/objects`,
+      `${plan.commonDir}/refs`,
+      `${plan.commonDir}/logs`,
+      plan.gitDir,
+      plan.home,
+      plan.tmp,
+    ].sort(),
+  );
   // The reflogs the sandbox writes are its own: the repository's real logs/ is not what is bound there.
   expect(mounts).toContainEqual({ op: "--bind", src: plan.logs, dest: `${plan.commonDir}/logs` });
   // The files the host's git follows are read-only, and bound after what contains them.
-  for (const f of [`${plan.worktree}/.git`, `${plan.gitDir}/commondir`, `${plan.gitDir}/gitdir`, `${plan.gitDir}/config.worktree`]) {
+  for (const f of [
+    `${plan.worktree}/.git`,
+    `${plan.gitDir}/commondir`,
+    `${plan.gitDir}/gitdir`,
+    `${plan.gitDir}/config.worktree`,
+  ]) {
     const at = idx((m) => m.op === "--ro-bind" && m.dest === f);
     expect(at, f).toBeGreaterThan(idx((m) => m.op === "--bind" && within(f, m.dest)));
   }
@@ -253,7 +286,9 @@ describe("sandbox argv", () => {
       const sep = argv.indexOf("--");
       expect(argv.slice(sep)).toEqual(["--", "/usr/bin/env", `--default-signal=${AGENT_SIGNALS}`, ...command]);
       const flags = argv.slice(0, sep);
-      expect(flags).toEqual(expect.arrayContaining(["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"]));
+      expect(flags).toEqual(
+        expect.arrayContaining(["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"]),
+      );
       expect(flags.join("\0")).toContain(["--cap-drop", "ALL"].join("\0"));
       expect(flags.join("\0")).toContain(["--chdir", c.plan.worktree].join("\0"));
       expect(flags.includes("--unshare-net")).toBe(!c.network);
@@ -266,7 +301,11 @@ describe("sandbox argv", () => {
 
   it("leaves DNS configuration hidden with the network off, and ignores a resolv.conf outside hidden dirs", () => {
     expect(ops(sandboxMounts(base))).not.toContain("ro /run/systemd/resolve/stub-resolv.conf");
-    expect(ops(sandboxMounts({ ...base, network: true, resolvConf: "/etc/resolv.conf" })).filter((m) => m.includes("resolv"))).toEqual([]);
+    expect(
+      ops(sandboxMounts({ ...base, network: true, resolvConf: "/etc/resolv.conf" })).filter((m) =>
+        m.includes("resolv"),
+      ),
+    ).toEqual([]);
   });
 
   it("drops every capability unless told the process is not root", () => {
@@ -283,9 +322,17 @@ describe("sandbox argv", () => {
   const bad: { name: string; plan: Partial<SandboxPlan>; command?: string[]; message: RegExp }[] = [
     { name: "a relative worktree", plan: { worktree: "wt" }, message: /worktree must be an absolute path/ },
     { name: "a path with a newline", plan: { home: "/a\nb" }, message: /home must be an absolute path/ },
-    { name: "the worktree being /tmp itself", plan: { worktree: "/tmp" }, message: /worktree must not be \/tmp itself/ },
+    {
+      name: "the worktree being /tmp itself",
+      plan: { worktree: "/tmp" },
+      message: /worktree must not be \/tmp itself/,
+    },
     { name: "the worktree being the data dir", plan: { worktree: base.dataDir }, message: /worktree must not be/ },
-    { name: "a git dir outside the common dir", plan: { gitDir: "/elsewhere/.git/worktrees/x" }, message: /inside the repository's common git dir/ },
+    {
+      name: "a git dir outside the common dir",
+      plan: { gitDir: "/elsewhere/.git/worktrees/x" },
+      message: /inside the repository's common git dir/,
+    },
     { name: "a program name with =", plan: {}, command: ["A=b", "x"], message: /must not contain "="/ },
     { name: "an empty command", plan: {}, command: [], message: /nothing to run/ },
   ];
@@ -307,15 +354,37 @@ describe("sandbox argv", () => {
 describe("sandbox probe", () => {
   const failures: { stderr: string; exit: number; reason: string; message: RegExp }[] = [
     {
-      stderr: "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces. On e.g. debian this can be enabled with 'sysctl kernel.unprivileged_userns_clone=1'.",
+      stderr:
+        "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces. On e.g. debian this can be enabled with 'sysctl kernel.unprivileged_userns_clone=1'.",
       exit: 1,
       reason: "namespaces_disabled",
       message: /unprivileged_userns_clone=1/,
     },
-    { stderr: "bwrap: setting up uid map: Permission denied", exit: 1, reason: "namespaces_disabled", message: /Enable unprivileged user namespaces/ },
-    { stderr: "bwrap: Creating new namespace failed: Operation not permitted", exit: 1, reason: "namespaces_disabled", message: /apparmor_restrict_unprivileged_userns/ },
-    { stderr: "/usr/bin/env: unrecognized option '--ignore-signal=HUP,INT,QUIT,TERM,TSTP'\nTry '/usr/bin/env --help' for more information.", exit: 125, reason: "env_unsupported", message: /GNU env \(coreutils 8\.31/ },
-    { stderr: "bwrap: Can't mount proc on /newroot/proc: Operation not permitted", exit: 1, reason: "probe_failed", message: /probe failed \(exit 1\): bwrap: Can't mount proc/ },
+    {
+      stderr: "bwrap: setting up uid map: Permission denied",
+      exit: 1,
+      reason: "namespaces_disabled",
+      message: /Enable unprivileged user namespaces/,
+    },
+    {
+      stderr: "bwrap: Creating new namespace failed: Operation not permitted",
+      exit: 1,
+      reason: "namespaces_disabled",
+      message: /apparmor_restrict_unprivileged_userns/,
+    },
+    {
+      stderr:
+        "/usr/bin/env: unrecognized option '--ignore-signal=HUP,INT,QUIT,TERM,TSTP'\nTry '/usr/bin/env --help' for more information.",
+      exit: 125,
+      reason: "env_unsupported",
+      message: /GNU env \(coreutils 8\.31/,
+    },
+    {
+      stderr: "bwrap: Can't mount proc on /newroot/proc: Operation not permitted",
+      exit: 1,
+      reason: "probe_failed",
+      message: /probe failed \(exit 1\): bwrap: Can't mount proc/,
+    },
   ];
   for (const f of failures) {
     it(`classifies "${f.stderr.slice(0, 50)}…" as ${f.reason}`, () => {
@@ -327,7 +396,11 @@ describe("sandbox probe", () => {
 
   it("passes with the installed bwrap, and names what is missing otherwise", async () => {
     const ok = await probeSandbox({ bwrap: "bwrap", searchPath: process.env.PATH });
-    expect(ok).toMatchObject({ ok: true, bwrap: expect.stringMatching(/\/bwrap$/), env: expect.stringMatching(/\/env$/) });
+    expect(ok).toMatchObject({
+      ok: true,
+      bwrap: expect.stringMatching(/\/bwrap$/),
+      env: expect.stringMatching(/\/env$/),
+    });
 
     const missing = await probeSandbox({ bwrap: "/nonexistent/bwrap", searchPath: process.env.PATH });
     expect(missing).toMatchObject({ ok: false, reason: "bwrap_missing" });
@@ -340,6 +413,9 @@ describe("sandbox probe", () => {
     expect(broken).toMatchObject({ ok: false, reason: "probe_failed" });
     expect(broken.ok === false && broken.message).toMatch(/exit 1/);
 
-    expect(await probeSandbox({ bwrap: "bwrap", searchPath: process.env.PATH, platform: "darwin" })).toMatchObject({ ok: false, reason: "unsupported_platform" });
+    expect(await probeSandbox({ bwrap: "bwrap", searchPath: process.env.PATH, platform: "darwin" })).toMatchObject({
+      ok: false,
+      reason: "unsupported_platform",
+    });
   });
 });

@@ -83,14 +83,18 @@ export interface SandboxPlan {
   dropCapabilities?: boolean;
 }
 
-export type Mount = { op: "--tmpfs"; dest: string; perms?: string } | { op: "--ro-bind" | "--bind"; src: string; dest: string };
+export type Mount =
+  | { op: "--tmpfs"; dest: string; perms?: string }
+  | { op: "--ro-bind" | "--bind"; src: string; dest: string };
 
 const depth = (p: string) => (p === "/" ? 0 : p.split("/").length - 1);
 const within = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith("/") ? dir : dir + "/");
 
 function checkPath(p: string, what: string): string {
   if (typeof p !== "string" || !path.isAbsolute(p) || /[\0\r\n]/.test(p)) {
-    throw new YardError("BAD_PARAMS", `sandbox: ${what} must be an absolute path without control characters`, { [what]: p ?? null });
+    throw new YardError("BAD_PARAMS", `sandbox: ${what} must be an absolute path without control characters`, {
+      [what]: p ?? null,
+    });
   }
   const n = path.resolve(p);
   if (n === "/") throw new YardError("BAD_PARAMS", `sandbox: ${what} must not be /`, { [what]: p });
@@ -108,10 +112,20 @@ export function sandboxMounts(plan: SandboxPlan): Mount[] {
   const logs = checkPath(plan.logs, "logs");
   const hidden = [...PRIVATE_DIRS, dataDir];
   const isHidden = (p: string) => hidden.some((h) => within(p, h));
-  for (const [what, p] of [["worktree", worktree], ["home", home], ["tmp", tmp]] as const) {
-    if (hidden.includes(p)) throw new YardError("BAD_PARAMS", `sandbox: the ${what} must not be ${p} itself`, { [what]: p });
+  for (const [what, p] of [
+    ["worktree", worktree],
+    ["home", home],
+    ["tmp", tmp],
+  ] as const) {
+    if (hidden.includes(p))
+      throw new YardError("BAD_PARAMS", `sandbox: the ${what} must not be ${p} itself`, { [what]: p });
   }
-  if (!within(gitDir, commonDir)) throw new YardError("BAD_PARAMS", "sandbox: the worktree's git dir must lie inside the repository's common git dir", { gitDir, commonDir });
+  if (!within(gitDir, commonDir))
+    throw new YardError(
+      "BAD_PARAMS",
+      "sandbox: the worktree's git dir must lie inside the repository's common git dir",
+      { gitDir, commonDir },
+    );
 
   // Rank breaks ties between mounts at the same depth: hide first, then re-expose, then grant,
   // then protect (a later mount on the same path wins).
@@ -138,10 +152,16 @@ export function sandboxMounts(plan: SandboxPlan): Mount[] {
   }
   add({ op: plan.worktreeReadOnly ? "--ro-bind" : "--bind", src: logs, dest: path.join(commonDir, "logs") }, 2);
   for (const p of [home, tmp]) add({ op: "--bind", src: p, dest: p }, 2);
-  for (const p of [path.join(worktree, ".git"), path.join(gitDir, "commondir"), path.join(gitDir, "gitdir"), path.join(gitDir, "config.worktree")]) {
+  for (const p of [
+    path.join(worktree, ".git"),
+    path.join(gitDir, "commondir"),
+    path.join(gitDir, "gitdir"),
+    path.join(gitDir, "config.worktree"),
+  ]) {
     add({ op: "--ro-bind", src: p, dest: p }, 3);
   }
-  if (plan.socket) add({ op: "--ro-bind", src: path.dirname(checkPath(plan.socket, "socket")), dest: SANDBOX_RUN_DIR }, 4);
+  if (plan.socket)
+    add({ op: "--ro-bind", src: path.dirname(checkPath(plan.socket, "socket")), dest: SANDBOX_RUN_DIR }, 4);
 
   // Stable sort: ancestors before descendants; same depth by rank, then insertion order.
   return rules
@@ -154,10 +174,24 @@ export function sandboxMounts(plan: SandboxPlan): Mount[] {
 export function buildSandboxArgv(plan: SandboxPlan, command: string[]): string[] {
   if (!command.length || !command[0]) throw new YardError("BAD_PARAMS", "sandbox: nothing to run");
   // env would take a first word with "=" for a variable assignment.
-  if (command[0].includes("=")) throw new YardError("BAD_PARAMS", `sandbox: the program name must not contain "=" (${command[0]})`, { program: command[0] });
+  if (command[0].includes("="))
+    throw new YardError("BAD_PARAMS", `sandbox: the program name must not contain "=" (${command[0]})`, {
+      program: command[0],
+    });
   const bwrap = checkPath(plan.bwrap, "bwrap");
   const env = checkPath(plan.env, "env");
-  const out: string[] = [env, `--ignore-signal=${AGENT_SIGNALS}`, bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  const out: string[] = [
+    env,
+    `--ignore-signal=${AGENT_SIGNALS}`,
+    bwrap,
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+  ];
   for (const m of sandboxMounts(plan)) {
     if (m.op === "--tmpfs") {
       if (m.perms) out.push("--perms", m.perms);
@@ -175,10 +209,32 @@ export function buildSandboxArgv(plan: SandboxPlan, command: string[]): string[]
 /** The fixed probe: the same launcher, flags and kinds of mounts as a real spawn, running `true`. */
 export function probeArgv(bwrap: string, env: string, dropCapabilities = true): string[] {
   return [
-    env, `--ignore-signal=${AGENT_SIGNALS}`, bwrap,
-    "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--perms", "0555", "--tmpfs", "/run",
-    "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--unshare-net", "--die-with-parent",
+    env,
+    `--ignore-signal=${AGENT_SIGNALS}`,
+    bwrap,
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
+    "--perms",
+    "0555",
+    "--tmpfs",
+    "/run",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    "--unshare-net",
+    "--die-with-parent",
     ...(dropCapabilities ? ["--cap-drop", "ALL"] : []),
-    "--", env, `--default-signal=${AGENT_SIGNALS}`, "true",
+    "--",
+    env,
+    `--default-signal=${AGENT_SIGNALS}`,
+    "true",
   ];
 }

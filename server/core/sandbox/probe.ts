@@ -7,7 +7,13 @@ import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
 import { probeArgv } from "./argv";
 
-export type SandboxUnavailableReason = "unsupported_platform" | "bwrap_missing" | "env_unsupported" | "namespaces_disabled" | "probe_failed" | "socket_unavailable";
+export type SandboxUnavailableReason =
+  | "unsupported_platform"
+  | "bwrap_missing"
+  | "env_unsupported"
+  | "namespaces_disabled"
+  | "probe_failed"
+  | "socket_unavailable";
 
 export type SandboxAvailability =
   | { ok: true; bwrap: string; env: string }
@@ -18,11 +24,17 @@ const PROBE_TIMEOUT_MS = 10_000;
 /** Whether sandboxes need --cap-drop ALL: bwrap run by root keeps every capability otherwise. */
 export const runningAsRoot = (): boolean => process.getuid?.() === 0;
 
-export const INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap)";
+export const INSTALL_HINT =
+  "install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap)";
 
 /** An executable file: `name` itself when it holds a slash, else the first match on searchPath. */
 export function findExecutable(name: string, searchPath: string | undefined): string | null {
-  const candidates = name.includes("/") ? [path.resolve(name)] : (searchPath ?? "").split(path.delimiter).filter(Boolean).map((d) => path.join(d, name));
+  const candidates = name.includes("/")
+    ? [path.resolve(name)]
+    : (searchPath ?? "")
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((d) => path.join(d, name));
   for (const c of candidates) {
     try {
       if (statSync(c).isFile()) {
@@ -37,13 +49,25 @@ export function findExecutable(name: string, searchPath: string | undefined): st
 }
 
 /** Why the probe failed, from its exit status and stderr. */
-export function classifyProbeFailure(exitCode: number | null, stderr: string): Extract<SandboxAvailability, { ok: false }> {
+export function classifyProbeFailure(
+  exitCode: number | null,
+  stderr: string,
+): Extract<SandboxAvailability, { ok: false }> {
   const err = stderr.trim();
   const last = err.split("\n").filter(Boolean).slice(-3).join(" | ");
   if (/(unrecognized|invalid|unknown) option.*(ignore|default)-signal/i.test(err)) {
-    return { ok: false, reason: "env_unsupported", message: `The sandbox needs GNU env (coreutils 8.31 or newer, for --ignore-signal/--default-signal); this system's env refused: ${last}. Install GNU coreutils.`, stderr: err };
+    return {
+      ok: false,
+      reason: "env_unsupported",
+      message: `The sandbox needs GNU env (coreutils 8.31 or newer, for --ignore-signal/--default-signal); this system's env refused: ${last}. Install GNU coreutils.`,
+      stderr: err,
+    };
   }
-  if (/user namespace|uid map|unprivileged|No permissions to creat|Creating new namespace failed|setting up uid map|clone.*(Operation not permitted|Permission denied)|unshare.*(Operation not permitted|Permission denied)/i.test(err)) {
+  if (
+    /user namespace|uid map|unprivileged|No permissions to creat|Creating new namespace failed|setting up uid map|clone.*(Operation not permitted|Permission denied)|unshare.*(Operation not permitted|Permission denied)/i.test(
+      err,
+    )
+  ) {
     return {
       ok: false,
       reason: "namespaces_disabled",
@@ -55,17 +79,41 @@ export function classifyProbeFailure(exitCode: number | null, stderr: string): E
       stderr: err,
     };
   }
-  return { ok: false, reason: "probe_failed", message: `bwrap's start-up probe failed (exit ${exitCode ?? "by signal"})${last ? `: ${last}` : ""}`, stderr: err };
+  return {
+    ok: false,
+    reason: "probe_failed",
+    message: `bwrap's start-up probe failed (exit ${exitCode ?? "by signal"})${last ? `: ${last}` : ""}`,
+    stderr: err,
+  };
 }
 
 /** Runs the probe once. Never throws: every failure is an availability answer. */
-export async function probeSandbox(opts: { bwrap: string; searchPath: string | undefined; platform?: NodeJS.Platform }): Promise<SandboxAvailability> {
+export async function probeSandbox(opts: {
+  bwrap: string;
+  searchPath: string | undefined;
+  platform?: NodeJS.Platform;
+}): Promise<SandboxAvailability> {
   const platform = opts.platform ?? process.platform;
-  if (platform !== "linux") return { ok: false, reason: "unsupported_platform", message: `The sandbox uses Linux namespaces (bubblewrap); it is not available on ${platform}.` };
+  if (platform !== "linux")
+    return {
+      ok: false,
+      reason: "unsupported_platform",
+      message: `The sandbox uses Linux namespaces (bubblewrap); it is not available on ${platform}.`,
+    };
   const bwrap = findExecutable(opts.bwrap, opts.searchPath);
-  if (!bwrap) return { ok: false, reason: "bwrap_missing", message: `bubblewrap is not installed (no executable ${JSON.stringify(opts.bwrap)}${opts.bwrap.includes("/") ? "" : " on PATH"}): ${INSTALL_HINT}.` };
+  if (!bwrap)
+    return {
+      ok: false,
+      reason: "bwrap_missing",
+      message: `bubblewrap is not installed (no executable ${JSON.stringify(opts.bwrap)}${opts.bwrap.includes("/") ? "" : " on PATH"}): ${INSTALL_HINT}.`,
+    };
   const env = findExecutable("env", opts.searchPath);
-  if (!env) return { ok: false, reason: "env_unsupported", message: "The sandbox needs GNU env (coreutils 8.31 or newer); no env on PATH." };
+  if (!env)
+    return {
+      ok: false,
+      reason: "env_unsupported",
+      message: "The sandbox needs GNU env (coreutils 8.31 or newer); no env on PATH.",
+    };
   const { code, stderr, error } = await run(probeArgv(bwrap, env, runningAsRoot()), PROBE_TIMEOUT_MS);
   if (error) return { ok: false, reason: "probe_failed", message: `Could not run ${bwrap}: ${error}` };
   if (code === 0) return { ok: true, bwrap, env };
@@ -74,7 +122,11 @@ export async function probeSandbox(opts: { bwrap: string; searchPath: string | u
 
 function run(argv: string[], timeoutMs: number): Promise<{ code: number | null; stderr: string; error?: string }> {
   return new Promise((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ["ignore", "ignore", "pipe"], shell: false, windowsHide: true });
+    const child = spawn(argv[0]!, argv.slice(1), {
+      stdio: ["ignore", "ignore", "pipe"],
+      shell: false,
+      windowsHide: true,
+    });
     let stderr = "";
     let settled = false;
     const timer = setTimeout(() => {

@@ -13,7 +13,6 @@ import { inspectRepo } from "../git/repo";
 import { buildSandboxArgv, SANDBOX_HOOK_SOCKET, SANDBOX_SOCKET, type SandboxPlan } from "./argv";
 import { probeSandbox, runningAsRoot, type SandboxAvailability } from "./probe";
 
-
 /** What the pane manager applies to a spawn: the agent's argv and env in, the sandboxed ones out. */
 export interface SandboxLaunch {
   network: boolean;
@@ -46,7 +45,10 @@ export class Sandbox {
   }
 
   async availability(): Promise<SandboxAvailability> {
-    const probe = (this.probe ??= probeSandbox({ bwrap: this.opts.bwrap, searchPath: this.opts.searchPath ?? process.env.PATH }));
+    const probe = (this.probe ??= probeSandbox({
+      bwrap: this.opts.bwrap,
+      searchPath: this.opts.searchPath ?? process.env.PATH,
+    }));
     const a = await probe;
     if (!a.ok) {
       if (this.probe === probe) this.probe = null;
@@ -54,7 +56,11 @@ export class Sandbox {
     }
     const socket = this.opts.apiSocket();
     if ("error" in socket) {
-      return { ok: false, reason: "socket_unavailable", message: `The server's API socket is not available, so a sandboxed agent (no network) could not reach the server: ${socket.error}` };
+      return {
+        ok: false,
+        reason: "socket_unavailable",
+        message: `The server's API socket is not available, so a sandboxed agent (no network) could not reach the server: ${socket.error}`,
+      };
     }
     return a;
   }
@@ -62,7 +68,11 @@ export class Sandbox {
   /** Throws SANDBOX_UNAVAILABLE with the reason when a sandboxed spawn cannot start. */
   async require(): Promise<{ bwrap: string; env: string; socket: string }> {
     const a = await this.availability();
-    if (!a.ok) throw new YardError("SANDBOX_UNAVAILABLE", a.message, { reason: a.reason, ...(a.stderr ? { stderr: a.stderr } : {}) });
+    if (!a.ok)
+      throw new YardError("SANDBOX_UNAVAILABLE", a.message, {
+        reason: a.reason,
+        ...(a.stderr ? { stderr: a.stderr } : {}),
+      });
     const socket = this.opts.apiSocket() as { path: string };
     return { bwrap: a.bwrap, env: a.env, socket: socket.path };
   }
@@ -75,11 +85,20 @@ export class Sandbox {
   }
 
   /** Everything one sandboxed spawn for a task's worktree needs; the worktree must exist. */
-  async prepare(opts: { taskId: string; worktreePath: string; network: boolean; worktreeReadOnly?: boolean }): Promise<SandboxLaunch> {
+  async prepare(opts: {
+    taskId: string;
+    worktreePath: string;
+    network: boolean;
+    worktreeReadOnly?: boolean;
+  }): Promise<SandboxLaunch> {
     const tools = await this.require();
     const repo = await inspectRepo(opts.worktreePath);
     if (repo.gitDir === repo.commonDir) {
-      throw new YardError("BAD_PARAMS", `sandbox: ${repo.root} is not a linked worktree; sandboxed agents run in a task's own worktree`, { worktreePath: repo.root });
+      throw new YardError(
+        "BAD_PARAMS",
+        `sandbox: ${repo.root} is not a linked worktree; sandboxed agents run in a task's own worktree`,
+        { worktreePath: repo.root },
+      );
     }
     const dataDir = realpathSync(this.opts.home);
     const d = this.dirs(opts.taskId);
@@ -124,7 +143,14 @@ export class Sandbox {
     return {
       network: opts.network,
       wrap(argv, env) {
-        const out: Record<string, string> = { ...env, HOME: plan.home, TMPDIR: plan.tmp, XDG_RUNTIME_DIR: plan.tmp, YARD_SOCKET: SANDBOX_SOCKET, YARD_HOOK_SOCKET: SANDBOX_HOOK_SOCKET };
+        const out: Record<string, string> = {
+          ...env,
+          HOME: plan.home,
+          TMPDIR: plan.tmp,
+          XDG_RUNTIME_DIR: plan.tmp,
+          YARD_SOCKET: SANDBOX_SOCKET,
+          YARD_HOOK_SOCKET: SANDBOX_HOOK_SOCKET,
+        };
         // Agents of the host's session (ssh-agent, the D-Bus session bus) stay outside.
         delete out.SSH_AUTH_SOCK;
         delete out.DBUS_SESSION_BUS_ADDRESS;

@@ -2,7 +2,17 @@
 // task context, a task's parent pane and its root task's parent pane, a pane's lineage), and
 // `whoami`. Reads only; unknown ids answer null (the procedure itself then says NOT_FOUND).
 import { shortGuide } from "../agents/guide";
-import { type Caller, type CallerRole, mayAccessPane, mayAccessTask, mayNameContext, type PaneForAccess, type PaneRole, type SandboxOf, type TaskForAccess } from "../agents/roles";
+import {
+  type Caller,
+  type CallerRole,
+  mayAccessPane,
+  mayAccessTask,
+  mayNameContext,
+  type PaneForAccess,
+  type PaneRole,
+  type SandboxOf,
+  type TaskForAccess,
+} from "../agents/roles";
 import { YardError } from "../errors";
 import type { PaneInfo } from "../panes/manager";
 import type { TaskRow } from "../../stores/tasks";
@@ -26,7 +36,17 @@ type ListedTask = { id: string; parentPaneId: string | null; rootTaskId: string 
 export interface Identity {
   role: CallerRole;
   paneId: string | null;
-  task: { id: string; title: string; state: string; round: number; contextId: string | null; parentTaskId: string | null; rootTaskId: string | null; parentPaneId: string | null; lineage: string[] } | null;
+  task: {
+    id: string;
+    title: string;
+    state: string;
+    round: number;
+    contextId: string | null;
+    parentTaskId: string | null;
+    rootTaskId: string | null;
+    parentPaneId: string | null;
+    lineage: string[];
+  } | null;
   guide: string;
 }
 
@@ -40,11 +60,18 @@ const orNull = async <T>(p: Promise<T>): Promise<T | null> => {
 };
 
 export class AccessLookup {
-  constructor(private readonly deps: { task: (id: string) => Promise<TaskRow>; pane: (id: string) => Promise<PaneInfo> }) {}
+  constructor(
+    private readonly deps: { task: (id: string) => Promise<TaskRow>; pane: (id: string) => Promise<PaneInfo> },
+  ) {}
 
   async caller(pane: CallingPane): Promise<Caller> {
     const own = pane.taskId ? await orNull(this.deps.task(pane.taskId)) : null;
-    const sandbox = pane.sandbox !== undefined ? pane.sandbox : (await orNull(this.deps.pane(pane.id)))?.sandboxed === false ? null : { network: false };
+    const sandbox =
+      pane.sandbox !== undefined
+        ? pane.sandbox
+        : (await orNull(this.deps.pane(pane.id)))?.sandboxed === false
+          ? null
+          : { network: false };
     return { role: pane.role, paneId: pane.id, taskId: pane.taskId, contextId: own?.contextId ?? null, sandbox };
   }
 
@@ -68,7 +95,17 @@ export class AccessLookup {
     return {
       role,
       paneId: pane.id,
-      task: { id: t.id, title: t.title, state: t.state, round: t.round, contextId: t.contextId, parentTaskId: t.parentTaskId, rootTaskId: t.rootTaskId, parentPaneId: t.parentPaneId, lineage },
+      task: {
+        id: t.id,
+        title: t.title,
+        state: t.state,
+        round: t.round,
+        contextId: t.contextId,
+        parentTaskId: t.parentTaskId,
+        rootTaskId: t.rootTaskId,
+        parentPaneId: t.parentPaneId,
+        lineage,
+      },
       guide,
     };
   }
@@ -90,8 +127,17 @@ export class AccessLookup {
     const out: TaskForAccess[] = [];
     for (const t of tasks) {
       const rootId = t.rootTaskId ?? t.id;
-      if (!roots.has(rootId)) roots.set(rootId, byId.get(rootId)?.parentPaneId ?? (await orNull(this.deps.task(rootId)))?.parentPaneId ?? null);
-      out.push({ id: t.id, parentPaneId: t.parentPaneId, rootParentPaneId: roots.get(rootId) ?? null, contextId: t.contextId });
+      if (!roots.has(rootId))
+        roots.set(
+          rootId,
+          byId.get(rootId)?.parentPaneId ?? (await orNull(this.deps.task(rootId)))?.parentPaneId ?? null,
+        );
+      out.push({
+        id: t.id,
+        parentPaneId: t.parentPaneId,
+        rootParentPaneId: roots.get(rootId) ?? null,
+        contextId: t.contextId,
+      });
     }
     return out;
   }
@@ -104,7 +150,12 @@ export class AccessLookup {
   async scope(
     pane: CallingPane,
     opts: { tasksInContext?: (contextId: string) => Promise<ListedTask[]> } = {},
-  ): Promise<{ caller: Caller; task(id: string): Promise<boolean | null>; pane(id: string): Promise<boolean | null>; context(id: string): Promise<boolean> }> {
+  ): Promise<{
+    caller: Caller;
+    task(id: string): Promise<boolean | null>;
+    pane(id: string): Promise<boolean | null>;
+    context(id: string): Promise<boolean>;
+  }> {
     const caller = await this.caller(pane);
     const tasks = new Map<string, boolean | null>();
     const panes = new Map<string, boolean | null>();
@@ -124,7 +175,8 @@ export class AccessLookup {
     };
     const context = async (id: string) => {
       if (caller.role === "person" || (caller.contextId !== null && id === caller.contextId)) return true;
-      if (!opts.tasksInContext) throw new YardError("INTERNAL", "The access lookup was asked about a context without a way to list it");
+      if (!opts.tasksInContext)
+        throw new YardError("INTERNAL", "The access lookup was asked about a context without a way to list it");
       return mayNameContext(caller, id, await this.forAccess(await opts.tasksInContext(id)));
     };
     return { caller, task, pane: paneOk, context };
@@ -139,7 +191,10 @@ export class AccessLookup {
   }
 
   /** The events the calling pane may read: about tasks and panes it may touch (none about anything else). */
-  async visibleEvents<E extends { taskId: string | null; paneId: string | null }>(pane: CallingPane, events: E[]): Promise<E[]> {
+  async visibleEvents<E extends { taskId: string | null; paneId: string | null }>(
+    pane: CallingPane,
+    events: E[],
+  ): Promise<E[]> {
     const scope = await this.scope(pane);
     const out: E[] = [];
     for (const e of events) {
@@ -153,7 +208,12 @@ export class AccessLookup {
     const t = await orNull(this.deps.task(id));
     if (!t) return null;
     const root = t.rootTaskId && t.rootTaskId !== t.id ? await orNull(this.deps.task(t.rootTaskId)) : t;
-    return { id: t.id, parentPaneId: t.parentPaneId, rootParentPaneId: root?.parentPaneId ?? null, contextId: t.contextId };
+    return {
+      id: t.id,
+      parentPaneId: t.parentPaneId,
+      rootParentPaneId: root?.parentPaneId ?? null,
+      contextId: t.contextId,
+    };
   }
 
   async pane(id: string): Promise<PaneForAccess | null> {

@@ -32,11 +32,20 @@ function parseEvidence(s: string | null): Record<string, unknown> | null {
 }
 
 /** The waiting status of many tasks at once (TaskDependencies.waitingMany); tasks without dependencies are absent. */
-export type WaitingMany = (tasks: Array<{ id: string; autoStartWhen: AutoStartWhen | null }>) => Promise<Map<string, Waiting>>;
+export type WaitingMany = (
+  tasks: Array<{ id: string; autoStartWhen: AutoStartWhen | null }>,
+) => Promise<Map<string, Waiting>>;
 
-export async function loadBoard(store: TaskStore, projectId: string, panes?: LivePanes, waitingMany?: WaitingMany): Promise<Board> {
+export async function loadBoard(
+  store: TaskStore,
+  projectId: string,
+  panes?: LivePanes,
+  waitingMany?: WaitingMany,
+): Promise<Board> {
   const [tasks, blocked] = await Promise.all([store.boardRows(projectId), store.blockedPaneIds()]);
-  const waiting = waitingMany ? await waitingMany(tasks.map((t) => ({ id: t.id, autoStartWhen: t.autoStartWhen as AutoStartWhen | null }))) : new Map<string, Waiting>();
+  const waiting = waitingMany
+    ? await waitingMany(tasks.map((t) => ({ id: t.id, autoStartWhen: t.autoStartWhen as AutoStartWhen | null })))
+    : new Map<string, Waiting>();
   const statuses = await reviewStatuses(tasks);
   const board = Object.fromEntries(COLUMNS.map((c) => [c, [] as BoardCard[]])) as Board;
   for (const t of tasks) {

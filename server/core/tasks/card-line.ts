@@ -7,7 +7,12 @@ import type { Evidence } from "./state";
 export interface CardLineInput {
   state: string;
   evidence: Evidence | null;
-  pane: { lifecycle: string; blockedReason: string | null; dialog: { title: string } | null; note: { kind: string; text: string } | null } | null;
+  pane: {
+    lifecycle: string;
+    blockedReason: string | null;
+    dialog: { title: string } | null;
+    note: { kind: string; text: string } | null;
+  } | null;
 }
 
 const str = (v: unknown): string | null => (typeof v === "string" && v.trim() ? v.trim() : null);
@@ -27,8 +32,10 @@ export function cardLine({ state, evidence, pane }: CardLineInput): string | nul
     const msg = str(evidence.last_message) ?? str(evidence.error) ?? "the model API failed";
     return oneLine(`Turn failed: ${msg}`);
   }
-  if (state === "input_required" && evidence?.reason === "turn_ended_without_report") return "The turn ended without a report: send a follow-up";
-  if (state === "input_required" && evidence?.stage === "submit_unconfirmed") return "The prompt may not have reached the agent: check its terminal";
+  if (state === "input_required" && evidence?.reason === "turn_ended_without_report")
+    return "The turn ended without a report: send a follow-up";
+  if (state === "input_required" && evidence?.stage === "submit_unconfirmed")
+    return "The prompt may not have reached the agent: check its terminal";
   if (live?.note?.kind === "retrying") return oneLine(`Working (retrying): ${live.note.text}`);
   if (state === "failed" && evidence) {
     if (evidence.stage === "ready_timeout" && evidence.reason === "startup_dialog") {
@@ -36,9 +43,12 @@ export function cardLine({ state, evidence, pane }: CardLineInput): string | nul
       return oneLine(`Failed: nobody answered ${str(d?.title) ?? "the agent's start-up dialog"}`);
     }
     if (evidence.stage === "ready_timeout") return "Failed: the agent never became ready";
-    if (evidence.reason === "pane_exited") return `Failed: the agent exited (code ${String(evidence.exitCode ?? evidence.signal ?? "?")})`;
-    if (evidence.reason === "server_restart" || evidence.stage === "restart") return "Failed: the server restarted while it ran (yard task resume continues it)";
-    if (evidence.stage === "submit_refused") return oneLine(`Failed: the prompt was refused (${String(evidence.code ?? "?")})`);
+    if (evidence.reason === "pane_exited")
+      return `Failed: the agent exited (code ${String(evidence.exitCode ?? evidence.signal ?? "?")})`;
+    if (evidence.reason === "server_restart" || evidence.stage === "restart")
+      return "Failed: the server restarted while it ran (yard task resume continues it)";
+    if (evidence.stage === "submit_refused")
+      return oneLine(`Failed: the prompt was refused (${String(evidence.code ?? "?")})`);
   }
   return null;
 }

@@ -106,7 +106,12 @@ export interface LaunchOptions {
 
 /** A task's branch when none is given: yard/<title as a slug>-<part of its id>. */
 export function defaultBranch(title: string, id: string): string {
-  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "task";
+  const slug =
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40) || "task";
   return `yard/${slug}-${id.slice(3, 9)}`;
 }
 
@@ -120,7 +125,12 @@ export const json = <T>(s: string | null | undefined, fallback: T): T => {
 };
 
 export function contractOf(r: TaskRow): Contract {
-  return { objective: r.objective, constraints: json<string[]>(r.constraints, []), acceptanceCriteria: json<string[]>(r.acceptanceCriteria, []), outputFormat: r.outputFormat ?? undefined };
+  return {
+    objective: r.objective,
+    constraints: json<string[]>(r.constraints, []),
+    acceptanceCriteria: json<string[]>(r.acceptanceCriteria, []),
+    outputFormat: r.outputFormat ?? undefined,
+  };
 }
 
 export type ApplyExtra = {
@@ -138,10 +148,16 @@ export type ApplyExtra = {
  * finishes the task (merged, discarded) records the disposition the reducer decided, with
  * `extra.finished`.
  */
-export function apply(ctx: TaskContext, taskId: string, event: TaskEvent, extra: ApplyExtra = {}): Promise<{ changed: boolean; state: TaskState }> {
+export function apply(
+  ctx: TaskContext,
+  taskId: string,
+  event: TaskEvent,
+  extra: ApplyExtra = {},
+): Promise<{ changed: boolean; state: TaskState }> {
   const run = async () => {
     const row = await taskRow(ctx, taskId);
-    if (extra.forPane !== undefined && row.paneId !== extra.forPane) return { changed: false, state: row.state as TaskState };
+    if (extra.forPane !== undefined && row.paneId !== extra.forPane)
+      return { changed: false, state: row.state as TaskState };
     const t = transition(row.state as TaskState, event, (row.disposition as Disposition | null) ?? null);
     if (!t.changed) return { changed: false, state: t.state };
     const now = new Date();
@@ -151,7 +167,14 @@ export function apply(ctx: TaskContext, taskId: string, event: TaskEvent, extra:
       if (!extra.round) throw new YardError("INTERNAL", "A new round needs its prompt and pane");
       round = row.round + 1;
       paneId = extra.round.paneId;
-      await ctx.store.startRound(taskId, { previous: row.round, next: round, state: t.state, prompt: extra.round.prompt, paneId, at: now });
+      await ctx.store.startRound(taskId, {
+        previous: row.round,
+        next: round,
+        state: t.state,
+        prompt: extra.round.prompt,
+        paneId,
+        at: now,
+      });
     } else {
       await ctx.store.applyTransition(taskId, row.round, {
         state: t.state,
@@ -162,16 +185,25 @@ export function apply(ctx: TaskContext, taskId: string, event: TaskEvent, extra:
       });
     }
     ctx.stateCache.set(taskId, t.state);
-    if (extra.result) await ctx.deps.journal.append("task.result", { taskId, paneId, payload: { round, ...extra.result } });
+    if (extra.result)
+      await ctx.deps.journal.append("task.result", { taskId, paneId, payload: { round, ...extra.result } });
     if (t.state !== row.state || t.evidence !== undefined) {
-      await ctx.deps.journal.append("task.state", { taskId, paneId, payload: { from: row.state, to: t.state, cause: event.type, round, evidence: t.evidence ?? null } });
+      await ctx.deps.journal.append("task.state", {
+        taskId,
+        paneId,
+        payload: { from: row.state, to: t.state, cause: event.type, round, evidence: t.evidence ?? null },
+      });
     }
     // A failed task never leaves its agent running behind the card.
-    if (t.state === "failed" && row.state !== "failed" && paneId && ctx.deps.panes.isLive(paneId)) void ctx.deps.panes.kill(paneId).catch(() => {});
+    if (t.state === "failed" && row.state !== "failed" && paneId && ctx.deps.panes.isLive(paneId))
+      void ctx.deps.panes.kill(paneId).catch(() => {});
     return { changed: true, state: t.state };
   };
   const prev = ctx.chains.get(taskId) ?? Promise.resolve();
   const p = prev.then(run, run);
-  ctx.chains.set(taskId, p.catch(() => {}));
+  ctx.chains.set(
+    taskId,
+    p.catch(() => {}),
+  );
   return p;
 }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { renderPrompt } from "./contract";
 
-const contract = { objective: "Do the thing", constraints: ["only src/"], acceptanceCriteria: ["tests pass"], outputFormat: undefined };
+const contract = {
+  objective: "Do the thing",
+  constraints: ["only src/"],
+  acceptanceCriteria: ["tests pass"],
+  outputFormat: undefined,
+};
 
 describe("renderPrompt", () => {
   it("ends a worker's prompt with the worker's short guide (report, ask, extra worktrees)", () => {

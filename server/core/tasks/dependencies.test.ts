@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { dependencyStatus, findCycle, waitingStatus } from "./dependencies";
 
-const dep = (id: string, state: string, disposition: string | null = null) => ({ dependsOnId: id, title: `T ${id}`, state, disposition });
+const dep = (id: string, state: string, disposition: string | null = null) => ({
+  dependsOnId: id,
+  title: `T ${id}`,
+  state,
+  disposition,
+});
 
 describe("dependencyStatus", () => {
   it.each([

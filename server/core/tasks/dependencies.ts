@@ -36,7 +36,10 @@ export interface Waiting {
 }
 
 /** Whether one dependency is met under the rule, or why it is stuck. Pure. */
-export function dependencyStatus(d: Pick<DependencyRow, "dependsOnId" | "title" | "state" | "disposition">, when: AutoStartWhen): DependencyStatus {
+export function dependencyStatus(
+  d: Pick<DependencyRow, "dependsOnId" | "title" | "state" | "disposition">,
+  when: AutoStartWhen,
+): DependencyStatus {
   const merged = d.disposition === "merged";
   const met = when === "merged" ? merged : d.state === "completed" && d.disposition !== "discarded";
   let stuck: string | null = null;
@@ -48,12 +51,16 @@ export function dependencyStatus(d: Pick<DependencyRow, "dependsOnId" | "title" 
 }
 
 /** A task's whole waiting status from its dependency rows. Pure. */
-export function waitingStatus(deps: Array<Pick<DependencyRow, "dependsOnId" | "title" | "state" | "disposition">>, when: AutoStartWhen): Waiting {
+export function waitingStatus(
+  deps: Array<Pick<DependencyRow, "dependsOnId" | "title" | "state" | "disposition">>,
+  when: AutoStartWhen,
+): Waiting {
   const dependencies = deps.map((d) => dependencyStatus(d, when));
   const stuck = dependencies.filter((d) => d.stuck);
   const open = dependencies.filter((d) => !d.met && !d.stuck);
   let reason: string | null = null;
-  if (stuck.length) reason = `Blocked: ${stuck.map((d) => `${d.id} was ${d.stuck}`).join(", ")}; it will not start on a base without that work (remove the dependency to go on)`;
+  if (stuck.length)
+    reason = `Blocked: ${stuck.map((d) => `${d.id} was ${d.stuck}`).join(", ")}; it will not start on a base without that work (remove the dependency to go on)`;
   else if (open.length) reason = `Waits for ${open.map((d) => d.id).join(", ")} to be ${when}`;
   return { ready: dependencies.every((d) => d.met), dependencies, reason };
 }
@@ -62,7 +69,11 @@ export function waitingStatus(deps: Array<Pick<DependencyRow, "dependsOnId" | "t
  * The cycle that adding `taskId → dependsOn` edges would close, as a path of ids starting and
  * ending at taskId; null when there is none. Pure.
  */
-export function findCycle(edges: Array<{ taskId: string; dependsOnId: string }>, taskId: string, dependsOn: string[]): string[] | null {
+export function findCycle(
+  edges: Array<{ taskId: string; dependsOnId: string }>,
+  taskId: string,
+  dependsOn: string[],
+): string[] | null {
   const next = new Map<string, string[]>();
   for (const e of edges) next.set(e.taskId, [...(next.get(e.taskId) ?? []), e.dependsOnId]);
   for (const start of dependsOn) {
@@ -105,12 +116,20 @@ export class TaskDependencies {
    */
   async check(taskId: string | null, repoPath: string, dependsOn: string[]): Promise<void> {
     const ids = [...new Set(dependsOn)];
-    if (ids.length > MAX_DEPENDENCIES) throw new YardError("BAD_PARAMS", `A task may depend on at most ${MAX_DEPENDENCIES} tasks`, { count: ids.length });
+    if (ids.length > MAX_DEPENDENCIES)
+      throw new YardError("BAD_PARAMS", `A task may depend on at most ${MAX_DEPENDENCIES} tasks`, {
+        count: ids.length,
+      });
     const found = await this.deps.store.tasksByIds(ids);
     for (const id of ids) {
       const t = found.get(id);
       if (!t) throw new YardError("NOT_FOUND", `No task ${id} to depend on`, { taskId: id });
-      if (t.repoPath !== repoPath) throw new YardError("BAD_PARAMS", `${id} works on another repository (${t.repoPath}); dependencies must share the repository`, { taskId: id, repoPath: t.repoPath });
+      if (t.repoPath !== repoPath)
+        throw new YardError(
+          "BAD_PARAMS",
+          `${id} works on another repository (${t.repoPath}); dependencies must share the repository`,
+          { taskId: id, repoPath: t.repoPath },
+        );
     }
     if (taskId) {
       const cycle = findCycle(await this.deps.store.edgesInRepo(repoPath), taskId, ids);
@@ -121,13 +140,24 @@ export class TaskDependencies {
   /** The waiting status a task depending on `ids` would have now (before it exists). */
   async preview(ids: string[], when: AutoStartWhen): Promise<Waiting> {
     const found = await this.deps.store.tasksByIds([...new Set(ids)]);
-    return waitingStatus([...found.values()].map((t) => ({ dependsOnId: t.id, title: t.title, state: t.state, disposition: t.disposition })), when);
+    return waitingStatus(
+      [...found.values()].map((t) => ({
+        dependsOnId: t.id,
+        title: t.title,
+        state: t.state,
+        disposition: t.disposition,
+      })),
+      when,
+    );
   }
 
   /** Records the edges (already checked) and the auto-start rule, then starts the task if it is ready. */
   async add(taskId: string, dependsOn: string[], when: AutoStartWhen | null): Promise<void> {
     await this.deps.store.add(taskId, [...new Set(dependsOn)], when);
-    await this.deps.journal.append("task.dependencies", { taskId, payload: { added: [...new Set(dependsOn)], autoStartWhen: when } });
+    await this.deps.journal.append("task.dependencies", {
+      taskId,
+      payload: { added: [...new Set(dependsOn)], autoStartWhen: when },
+    });
   }
 
   async remove(taskId: string, dependsOnId: string): Promise<boolean> {
@@ -141,20 +171,35 @@ export class TaskDependencies {
    * (it then starts by itself once all are met) or removes one. Answers the task's waiting
    * status after the change, and whether the change started it.
    */
-  async depend(taskId: string, on: string, opts: { remove: boolean; startWhen?: AutoStartWhen }): Promise<{ id: string; startWhen: AutoStartWhen | null; waiting: Waiting; started: boolean }> {
+  async depend(
+    taskId: string,
+    on: string,
+    opts: { remove: boolean; startWhen?: AutoStartWhen },
+  ): Promise<{ id: string; startWhen: AutoStartWhen | null; waiting: Waiting; started: boolean }> {
     const t = (await this.deps.store.tasksByIds([taskId])).get(taskId);
     if (!t) throw new YardError("NOT_FOUND", `No task ${taskId}`, { taskId });
     if (opts.remove) {
-      if (!(await this.remove(taskId, on))) throw new YardError("NOT_FOUND", `${taskId} does not depend on ${on}`, { taskId, on });
+      if (!(await this.remove(taskId, on)))
+        throw new YardError("NOT_FOUND", `${taskId} does not depend on ${on}`, { taskId, on });
     } else {
-      if (t.state !== "backlog") throw new YardError("CONFLICT", `Only a task that has not started can wait for another; ${taskId} is ${t.state}`, { state: t.state });
+      if (t.state !== "backlog")
+        throw new YardError(
+          "CONFLICT",
+          `Only a task that has not started can wait for another; ${taskId} is ${t.state}`,
+          { state: t.state },
+        );
       await this.check(taskId, t.repoPath, [on]);
       await this.add(taskId, [on], opts.startWhen ?? (await this.deps.store.autoStartWhen(taskId)) ?? "merged");
     }
     this.schedule(taskId);
     await this.idle();
     const after = (await this.deps.store.tasksByIds([taskId])).get(taskId)!;
-    return { id: taskId, startWhen: await this.deps.store.autoStartWhen(taskId), waiting: await this.waiting(taskId), started: t.state === "backlog" && after.state !== "backlog" };
+    return {
+      id: taskId,
+      startWhen: await this.deps.store.autoStartWhen(taskId),
+      waiting: await this.waiting(taskId),
+      started: t.state === "backlog" && after.state !== "backlog",
+    };
   }
 
   /** What a task waits for (the rule defaults to merged for tasks started by hand). */
@@ -164,8 +209,14 @@ export class TaskDependencies {
   }
 
   /** The waiting status of many tasks at once (the board); tasks without dependencies are absent. */
-  async waitingMany(tasks: Array<{ id: string; autoStartWhen: AutoStartWhen | null }>, projectId?: string): Promise<Map<string, Waiting>> {
-    const rows = await this.deps.store.dependenciesOfMany(tasks.map((t) => t.id), projectId);
+  async waitingMany(
+    tasks: Array<{ id: string; autoStartWhen: AutoStartWhen | null }>,
+    projectId?: string,
+  ): Promise<Map<string, Waiting>> {
+    const rows = await this.deps.store.dependenciesOfMany(
+      tasks.map((t) => t.id),
+      projectId,
+    );
     const out = new Map<string, Waiting>();
     for (const t of tasks) {
       const deps = rows.get(t.id);
@@ -222,14 +273,18 @@ export class TaskDependencies {
     try {
       await this.deps.startBacklog(taskId);
       this.deferred.delete(taskId);
-      await this.deps.journal.append("task.auto_started", { taskId, payload: { dependencies: w.dependencies.map((d) => d.id), when } });
+      await this.deps.journal.append("task.auto_started", {
+        taskId,
+        payload: { dependencies: w.dependencies.map((d) => d.id), when },
+      });
     } catch (e) {
       if (e instanceof YardError && e.code === "RATE_LIMITED") {
         this.deferred.add(taskId);
         return;
       }
       this.deferred.delete(taskId);
-      const err = e instanceof YardError ? { code: e.code, message: e.message } : { code: "INTERNAL", message: String(e) };
+      const err =
+        e instanceof YardError ? { code: e.code, message: e.message } : { code: "INTERNAL", message: String(e) };
       await this.deps.journal.append("task.auto_start_failed", { taskId, payload: err });
     }
   }

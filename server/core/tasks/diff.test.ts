@@ -13,11 +13,32 @@ afterAll(removeTmpDirs);
 /** A task worktree with one commit adding m.txt, and the task's row as the store holds it. */
 async function task() {
   const repo = await makeRepo();
-  const wt = await createWorktree({ repoRoot: repo.root, branch: "task", baseSha: repo.head, path: path.join(await tmpDir(), "wt") });
+  const wt = await createWorktree({
+    repoRoot: repo.root,
+    branch: "task",
+    baseSha: repo.head,
+    path: path.join(await tmpDir(), "wt"),
+  });
   await write(wt.worktreePath, "m.txt", "merged\n");
   await commitAll(wt.worktreePath, "add m");
-  const row = { id: "tsk_1", state: "completed", disposition: null, repoPath: repo.root, worktreePath: wt.worktreePath, branch: "task", baseSha: repo.head, mergeCommit: null } as unknown as TaskRow;
-  const merge = () => mergeTask({ repoRoot: repo.root, worktreePath: wt.worktreePath, branch: "task", targetBranch: "main", branchPreexisting: false });
+  const row = {
+    id: "tsk_1",
+    state: "completed",
+    disposition: null,
+    repoPath: repo.root,
+    worktreePath: wt.worktreePath,
+    branch: "task",
+    baseSha: repo.head,
+    mergeCommit: null,
+  } as unknown as TaskRow;
+  const merge = () =>
+    mergeTask({
+      repoRoot: repo.root,
+      worktreePath: wt.worktreePath,
+      branch: "task",
+      targetBranch: "main",
+      branchPreexisting: false,
+    });
   return { row, merge };
 }
 

@@ -16,7 +16,13 @@ export type TaskDiff = Omit<z.infer<typeof taskDiffOutput>, "since">;
 /** The task's changes against its base commit: the live worktree, or its branch once the worktree is gone. */
 export async function diff(ctx: TaskContext, taskId: string): Promise<TaskDiff> {
   const t = await taskRow(ctx, taskId);
-  if (!t.baseSha || !t.worktreePath) throw new YardError("CONFLICT", t.state === "backlog" ? "The task is in the backlog; it has no worktree or diff until it starts" : "The task has no worktree");
+  if (!t.baseSha || !t.worktreePath)
+    throw new YardError(
+      "CONFLICT",
+      t.state === "backlog"
+        ? "The task is in the backlog; it has no worktree or diff until it starts"
+        : "The task has no worktree",
+    );
   return changes(ctx, t, { baseSha: t.baseSha });
 }
 
@@ -36,7 +42,10 @@ async function changes(ctx: TaskContext, t: TaskRow, from: { baseSha: string } |
   // While a merge or discard removes it, its files are half gone: the branch is the truth then.
   if (!raced && existsSync(path.join(wt, ".git"))) {
     try {
-      const d = "tree" in from ? await diffWorktreeSince({ worktreePath: wt, tree: from.tree }) : await diffWorktree({ worktreePath: wt, baseSha });
+      const d =
+        "tree" in from
+          ? await diffWorktreeSince({ worktreePath: wt, tree: from.tree })
+          : await diffWorktree({ worktreePath: wt, baseSha });
       return { ...d, baseSha, source: "worktree" };
     } catch (e) {
       // A merge or discard removed (part of) the worktree while git was reading it: use the branch.
@@ -50,18 +59,30 @@ async function changes(ctx: TaskContext, t: TaskRow, from: { baseSha: string } |
   let now = await taskRow(ctx, t.id); // a merge that finished meanwhile has recorded its commit
   for (let attempt = 0; ; attempt++) {
     try {
-      const tip = (now.branch && (await branchTip(now.repoPath, now.branch))) ?? (now.mergeCommit ? `${now.mergeCommit}^2` : null);
+      const tip =
+        (now.branch && (await branchTip(now.repoPath, now.branch))) ??
+        (now.mergeCommit ? `${now.mergeCommit}^2` : null);
       if (!tip) {
         // Between a merge deleting the branch and recording its commit, there is no tip for a moment.
-        if (ctx.finishing.has(t.id) || (raced && attempt === 0)) throw new YardError("GIT_FAILED", "the branch is gone and the merge is not recorded yet");
-        throw new YardError("CONFLICT", "The task's worktree and branch are both gone; there is nothing left to diff", { taskId: t.id });
+        if (ctx.finishing.has(t.id) || (raced && attempt === 0))
+          throw new YardError("GIT_FAILED", "the branch is gone and the merge is not recorded yet");
+        throw new YardError("CONFLICT", "The task's worktree and branch are both gone; there is nothing left to diff", {
+          taskId: t.id,
+        });
       }
-      const d = "tree" in from ? await diffTreeToCommit({ repoRoot: now.repoPath, tree: from.tree, tip }) : await diffCommits({ repoRoot: now.repoPath, baseSha, tip });
+      const d =
+        "tree" in from
+          ? await diffTreeToCommit({ repoRoot: now.repoPath, tree: from.tree, tip })
+          : await diffCommits({ repoRoot: now.repoPath, baseSha, tip });
       return { ...d, baseSha, source: "branch" };
     } catch (e) {
       if (!(e instanceof YardError && (e.code === "GIT_FAILED" || e.code === "NOT_FOUND"))) throw e;
       if (ctx.finishing.has(t.id)) {
-        throw new YardError("CONFLICT", "The task is being merged or discarded right now; ask for its diff again once that has finished", { taskId: t.id, finishing: true });
+        throw new YardError(
+          "CONFLICT",
+          "The task is being merged or discarded right now; ask for its diff again once that has finished",
+          { taskId: t.id, finishing: true },
+        );
       }
       if (attempt > 0) throw e;
       const again = await taskRow(ctx, t.id);
@@ -76,7 +97,10 @@ async function changes(ctx: TaskContext, t: TaskRow, from: { baseSha: string } |
  * and the branch's commit, read first (a commit made meanwhile moves the branch past it, which
  * voids an approval rather than slipping into it).
  */
-export async function snapshot(ctx: TaskContext, taskId: string): Promise<{ tree: string | null; commit: string | null }> {
+export async function snapshot(
+  ctx: TaskContext,
+  taskId: string,
+): Promise<{ tree: string | null; commit: string | null }> {
   const t = await taskRow(ctx, taskId);
   const commit = t.branch ? await branchTip(t.repoPath, t.branch).catch(() => null) : null;
   if (!t.worktreePath || !existsSync(path.join(t.worktreePath, ".git"))) return { tree: null, commit };

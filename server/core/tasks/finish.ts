@@ -15,7 +15,10 @@ import { apply, type TaskContext, taskRow } from "./context";
 import { type TaskState, transition } from "./state";
 import { get } from "./views";
 
-export type FinishOptions = { merge?: { target?: string; keepBranch?: boolean; ignoreDirty?: boolean }; discard?: { deleteBranch?: boolean; force?: boolean } };
+export type FinishOptions = {
+  merge?: { target?: string; keepBranch?: boolean; ignoreDirty?: boolean };
+  discard?: { deleteBranch?: boolean; force?: boolean };
+};
 
 /** Who finishes: a pane (an orchestrator) must force a discard that loses uncommitted work; the person confirmed it in the UI. */
 export type Finisher = { paneId: string | null };
@@ -36,13 +39,17 @@ export async function finish(ctx: TaskContext, taskId: string, opts: FinishOptio
 /** The files a discard of the task would lose now (none when its worktree is gone). */
 export async function uncommitted(ctx: TaskContext, taskId: string): Promise<{ files: string[]; truncated: boolean }> {
   const t = await taskRow(ctx, taskId);
-  if (!t.worktreePath || t.disposition || !(await findWorktree(t.repoPath, t.worktreePath).catch(() => null))) return { files: [], truncated: false };
+  if (!t.worktreePath || t.disposition || !(await findWorktree(t.repoPath, t.worktreePath).catch(() => null)))
+    return { files: [], truncated: false };
   const files = await uncommittedFiles({ worktreePath: t.worktreePath });
   return { files: files.slice(0, MAX_LISTED), truncated: files.length > MAX_LISTED };
 }
 
 /** Stops whatever still runs for the task: its agent and its agent reviewer. */
-export async function stopAgents(ctx: TaskContext, t: Pick<TaskRow, "id" | "paneId" | "agentReviewPaneId">): Promise<void> {
+export async function stopAgents(
+  ctx: TaskContext,
+  t: Pick<TaskRow, "id" | "paneId" | "agentReviewPaneId">,
+): Promise<void> {
   ctx.runners.get(t.id)?.ac.abort();
   for (const paneId of [t.paneId, t.agentReviewPaneId]) {
     if (paneId && ctx.deps.panes.isLive(paneId)) await ctx.deps.panes.kill(paneId).catch(() => {});
@@ -51,15 +58,25 @@ export async function stopAgents(ctx: TaskContext, t: Pick<TaskRow, "id" | "pane
 
 async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions, by: Finisher) {
   const { deps, store } = ctx;
-  if (!opts.merge === !opts.discard) throw new YardError("BAD_PARAMS", "Finish with exactly one of --merge or --discard");
+  if (!opts.merge === !opts.discard)
+    throw new YardError("BAD_PARAMS", "Finish with exactly one of --merge or --discard");
   const t = await taskRow(ctx, taskId);
   if (!t.worktreePath || !t.branch) throw new YardError("CONFLICT", "The task has no worktree to finish");
   const worktreeExists = Boolean(await findWorktree(t.repoPath, t.worktreePath));
 
   if (t.disposition) {
     // A second finish only retries cleanup, and only while there is something left to clean.
-    if (!worktreeExists) throw new YardError("CONFLICT", `The task is already ${t.disposition} and cleaned up`, { disposition: t.disposition });
-    const cleanup = await discardWorktree({ repoRoot: t.repoPath, worktreePath: t.worktreePath, branch: t.branch, branchPreexisting: t.branchPreexisting, deleteBranch: false });
+    if (!worktreeExists)
+      throw new YardError("CONFLICT", `The task is already ${t.disposition} and cleaned up`, {
+        disposition: t.disposition,
+      });
+    const cleanup = await discardWorktree({
+      repoRoot: t.repoPath,
+      worktreePath: t.worktreePath,
+      branch: t.branch,
+      branchPreexisting: t.branchPreexisting,
+      deleteBranch: false,
+    });
     await tidyWorktreeDir(ctx, t);
     await store.setCleanupError(taskId, cleanup.error ?? null);
     await deps.journal.append("task.cleanup", { taskId, payload: { ...cleanup } });
@@ -69,7 +86,12 @@ async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions, 
   if (opts.merge) {
     transition(t.state as TaskState, { type: "merged" }); // TASK_NOT_COMPLETED before git is touched
     const target = opts.merge.target ?? t.targetBranch;
-    if (!target) throw new YardError("BAD_PARAMS", "The task has no recorded target branch (the repository was on a detached HEAD): pass --target BRANCH", { expected: null });
+    if (!target)
+      throw new YardError(
+        "BAD_PARAMS",
+        "The task has no recorded target branch (the repository was on a detached HEAD): pass --target BRANCH",
+        { expected: null },
+      );
     // An approval is of a commit: the merge takes that commit or refuses (an approval recorded
     // before approvals were pinned has none and merges the branch as it is).
     const approval = await deps.approval?.(taskId, t.round);
@@ -96,15 +118,35 @@ async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions, 
     } catch (e) {
       if (inFlight) await store.setMergeInFlight(taskId, null);
       if (e instanceof YardError) {
-        await deps.journal.append("task.merge_failed", { taskId, payload: { code: e.code, message: e.message, details: e.details ?? null } });
+        await deps.journal.append("task.merge_failed", {
+          taskId,
+          payload: { code: e.code, message: e.message, details: e.details ?? null },
+        });
       }
       throw e;
     }
     if (res.cleanup.worktreeRemoved) await tidyWorktreeDir(ctx, t);
-    await apply(ctx, taskId, { type: "merged" }, { finished: { mergeCommit: res.mergeCommit, cleanupError: res.cleanup.ok ? null : (res.cleanup.error ?? "cleanup failed") } });
+    await apply(
+      ctx,
+      taskId,
+      { type: "merged" },
+      {
+        finished: {
+          mergeCommit: res.mergeCommit,
+          cleanupError: res.cleanup.ok ? null : (res.cleanup.error ?? "cleanup failed"),
+        },
+      },
+    );
     await store.setMergeInFlight(taskId, null);
-    await deps.journal.append("task.finished", { taskId, payload: { disposition: "merged", mergeCommit: res.mergeCommit, target, cleanup: res.cleanup } });
-    return { task: await get(ctx, taskId), merge: { mergeCommit: res.mergeCommit, alreadyUpToDate: res.alreadyUpToDate, target }, cleanup: res.cleanup };
+    await deps.journal.append("task.finished", {
+      taskId,
+      payload: { disposition: "merged", mergeCommit: res.mergeCommit, target, cleanup: res.cleanup },
+    });
+    return {
+      task: await get(ctx, taskId),
+      merge: { mergeCommit: res.mergeCommit, alreadyUpToDate: res.alreadyUpToDate, target },
+      cleanup: res.cleanup,
+    };
   }
 
   // Discard: what it would lose is checked first (a pane must force it; nothing changes when it
@@ -115,16 +157,36 @@ async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions, 
   if (by.paneId && !opts.discard!.force) {
     const files = await lost();
     if (files.length) {
-      throw new YardError("DIRTY_SOURCE", `The task's worktree has ${files.length} uncommitted file(s) that a discard would delete: pass --force (force: true) to discard them`, { files: files.slice(0, MAX_LISTED), worktreePath: t.worktreePath });
+      throw new YardError(
+        "DIRTY_SOURCE",
+        `The task's worktree has ${files.length} uncommitted file(s) that a discard would delete: pass --force (force: true) to discard them`,
+        { files: files.slice(0, MAX_LISTED), worktreePath: t.worktreePath },
+      );
     }
   }
   await apply(ctx, taskId, { type: "discarded" });
   await stopAgents(ctx, t);
   const files = await lost().catch(() => []);
-  const cleanup = { ...(await discardWorktree({ repoRoot: t.repoPath, worktreePath: t.worktreePath, branch: t.branch, branchPreexisting: t.branchPreexisting, deleteBranch: opts.discard!.deleteBranch })), uncommittedFiles: files.slice(0, MAX_LISTED) };
+  const cleanup = {
+    ...(await discardWorktree({
+      repoRoot: t.repoPath,
+      worktreePath: t.worktreePath,
+      branch: t.branch,
+      branchPreexisting: t.branchPreexisting,
+      deleteBranch: opts.discard!.deleteBranch,
+    })),
+    uncommittedFiles: files.slice(0, MAX_LISTED),
+  };
   await tidyWorktreeDir(ctx, t);
   await store.setCleanupError(taskId, cleanup.error ?? null);
-  await deps.journal.append("task.finished", { taskId, payload: { disposition: "discarded", cleanup: { ...cleanup, uncommittedFiles: files.slice(0, 20) }, uncommittedCount: files.length } });
+  await deps.journal.append("task.finished", {
+    taskId,
+    payload: {
+      disposition: "discarded",
+      cleanup: { ...cleanup, uncommittedFiles: files.slice(0, 20) },
+      uncommittedCount: files.length,
+    },
+  });
   return { task: await get(ctx, taskId), cleanup: { ok: !cleanup.error, ...cleanup } };
 }
 

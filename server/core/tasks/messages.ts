@@ -48,7 +48,9 @@ export interface Thread {
 
 /** The prompt an answer reaches the worker as. */
 export function answerPrompt(question: string | null, answer: string): string {
-  return question ? `Answer to your question ("${question.length > 300 ? `${question.slice(0, 300)}…` : question}"):\n\n${answer}` : answer;
+  return question
+    ? `Answer to your question ("${question.length > 300 ? `${question.slice(0, 300)}…` : question}"):\n\n${answer}`
+    : answer;
 }
 
 export class TaskMessages {
@@ -59,13 +61,29 @@ export class TaskMessages {
     const id = newId("msg");
     const event: TaskEvent = { type: "asked", messageId: id, question };
     transition(t.state as TaskState, event); // CONFLICT before anything is written
-    const m = await this.deps.store.add({ id, taskId, author: authorOf(caller.paneId), kind: "question", body: question, replyTo: null, round: t.round });
+    const m = await this.deps.store.add({
+      id,
+      taskId,
+      author: authorOf(caller.paneId),
+      kind: "question",
+      body: question,
+      replyTo: null,
+      round: t.round,
+    });
     await this.deps.apply(taskId, event);
-    await this.deps.journal.append("task.question", { taskId, payload: { messageId: id, round: t.round, text: question.slice(0, 4000) } });
+    await this.deps.journal.append("task.question", {
+      taskId,
+      payload: { messageId: id, round: t.round, text: question.slice(0, 4000) },
+    });
     return m;
   }
 
-  async answer(taskId: string, answer: string, caller: { paneId: string | null }, opts: { stallMs?: number } = {}): Promise<MessageRecord> {
+  async answer(
+    taskId: string,
+    answer: string,
+    caller: { paneId: string | null },
+    opts: { stallMs?: number } = {},
+  ): Promise<MessageRecord> {
     const t = await this.deps.task(taskId);
     const open = await this.deps.store.openQuestion(taskId);
     // The worker asked mid-turn: the answer waits for that turn to end (busy is not a refusal then).
@@ -81,21 +99,43 @@ export class TaskMessages {
         await this.deps.whenReady(taskId, deadline - Date.now());
       }
     }
-    const m = await this.deps.store.add({ id: newId("msg"), taskId, author: authorOf(caller.paneId), kind: open ? "answer" : "information", body: answer, replyTo: open?.id ?? null, round: t.round });
-    await this.deps.journal.append("task.answer", { taskId, payload: { messageId: m.id, replyTo: m.replyTo, round: t.round, text: answer.slice(0, 4000) } });
+    const m = await this.deps.store.add({
+      id: newId("msg"),
+      taskId,
+      author: authorOf(caller.paneId),
+      kind: open ? "answer" : "information",
+      body: answer,
+      replyTo: open?.id ?? null,
+      round: t.round,
+    });
+    await this.deps.journal.append("task.answer", {
+      taskId,
+      payload: { messageId: m.id, replyTo: m.replyTo, round: t.round, text: answer.slice(0, 4000) },
+    });
     return m;
   }
 
-  async acknowledge(taskId: string, caller: { paneId: string | null; admin: boolean }): Promise<{ acknowledgedAt: string; alreadyAcknowledged: boolean }> {
+  async acknowledge(
+    taskId: string,
+    caller: { paneId: string | null; admin: boolean },
+  ): Promise<{ acknowledgedAt: string; alreadyAcknowledged: boolean }> {
     const t = await this.deps.task(taskId);
-    if (!caller.admin && caller.paneId !== t.parentPaneId) throw new YardError("FORBIDDEN", "Only the pane that started the task (or the user) acknowledges its result", { taskId });
+    if (!caller.admin && caller.paneId !== t.parentPaneId)
+      throw new YardError("FORBIDDEN", "Only the pane that started the task (or the user) acknowledges its result", {
+        taskId,
+      });
     if (!(ACKABLE_STATES as readonly string[]).includes(t.state)) {
-      throw new YardError("CONFLICT", `Only a finished round's result can be acknowledged; the task is ${t.state}`, { state: t.state });
+      throw new YardError("CONFLICT", `Only a finished round's result can be acknowledged; the task is ${t.state}`, {
+        state: t.state,
+      });
     }
     if (t.resultAckedAt) return { acknowledgedAt: t.resultAckedAt.toISOString(), alreadyAcknowledged: true };
     const at = new Date();
     await this.deps.store.acknowledge(taskId, at);
-    await this.deps.journal.append("task.acknowledged", { taskId, payload: { round: t.round, by: authorOf(caller.paneId) } });
+    await this.deps.journal.append("task.acknowledged", {
+      taskId,
+      payload: { round: t.round, by: authorOf(caller.paneId) },
+    });
     return { acknowledgedAt: at.toISOString(), alreadyAcknowledged: false };
   }
 
@@ -103,6 +143,10 @@ export class TaskMessages {
     const t = await this.deps.task(taskId);
     const messages = await this.deps.store.thread(taskId);
     const open = await this.deps.store.openQuestion(taskId);
-    return { messages: messages.map((m) => ({ ...m, createdAt: m.createdAt.toISOString() })), openQuestion: open?.id ?? null, acknowledgedAt: t.resultAckedAt?.toISOString() ?? null };
+    return {
+      messages: messages.map((m) => ({ ...m, createdAt: m.createdAt.toISOString() })),
+      openQuestion: open?.id ?? null,
+      acknowledgedAt: t.resultAckedAt?.toISOString() ?? null,
+    };
   }
 }

@@ -45,12 +45,25 @@ export interface PlanViewRecord {
   state: PlanState;
   plan: PlanBody;
   createdAt: string;
-  reviews: Array<{ id: string; verdict: "approved" | "changes_requested"; summary: string | null; notes: PlanNote[]; reviewer: string; createdAt: string }>;
+  reviews: Array<{
+    id: string;
+    verdict: "approved" | "changes_requested";
+    summary: string | null;
+    notes: PlanNote[];
+    reviewer: string;
+    createdAt: string;
+  }>;
   subtasks: Record<string, string> | null;
 }
 
 /** The prompt a planner agent gets: the goal (the task's contract), the plan's shape and how to submit it. */
-export function plannerPrompt(t: { id: string; title: string; objective: string; acceptanceCriteria: string[]; constraints: string[] }): string {
+export function plannerPrompt(t: {
+  id: string;
+  title: string;
+  objective: string;
+  acceptanceCriteria: string[];
+  constraints: string[];
+}): string {
   const lines = [`Plan task ${t.id}: ${t.title}`, "", "Goal:", t.objective];
   lines.push(...listSection("Acceptance criteria", t.acceptanceCriteria), ...listSection("Constraints", t.constraints));
   lines.push(
@@ -89,13 +102,17 @@ export class PlanService {
     if (!t.requiresPlanning) throw new YardError("CONFLICT", `${taskId} was not started with --needs-plan`, { taskId });
     await checkSubtaskAgents(this.deps.profile, t, plan); // a plan that could never be approved is refused now, not at its review
     const existing = await this.deps.store.list(taskId);
-    if (existing.some((p) => p.state === "approved" || p.state === "decomposed")) throw new YardError("CONFLICT", "The task's plan is approved already", { taskId });
+    if (existing.some((p) => p.state === "approved" || p.state === "decomposed"))
+      throw new YardError("CONFLICT", "The task's plan is approved already", { taskId });
     const version = (existing.at(-1)?.version ?? 0) + 1;
     const id = newId("pln");
     transition(t.state as TaskState, { type: "plan_submitted", planId: id, version }); // CONFLICT before anything is written
     await this.deps.store.add({ id, taskId, version, body: JSON.stringify(plan) });
     await this.deps.apply(taskId, { type: "plan_submitted", planId: id, version });
-    await this.deps.journal.append("task.plan", { taskId, payload: { planId: id, version, state: "in_review", subtasks: plan.subtasks.length, by: authorOf(by.paneId) } });
+    await this.deps.journal.append("task.plan", {
+      taskId,
+      payload: { planId: id, version, state: "in_review", subtasks: plan.subtasks.length, by: authorOf(by.paneId) },
+    });
     return (await this.list(taskId)).find((p) => p.id === id)!;
   }
 
@@ -103,7 +120,10 @@ export class PlanService {
    * Reviews the version in review. Request changes sends the notes to the planner (refused, and
    * nothing recorded, when its pane cannot take them); approve creates every subtask or none.
    */
-  async review(input: { taskId: string; verdict: "approve" | "request_changes"; summary?: string; notes: PlanNote[] }, by: { paneId: string | null; reviewerAgent?: boolean }): Promise<{ plan: PlanViewRecord; subtasks: Array<{ key: string; id: string; title: string }> }> {
+  async review(
+    input: { taskId: string; verdict: "approve" | "request_changes"; summary?: string; notes: PlanNote[] },
+    by: { paneId: string | null; reviewerAgent?: boolean },
+  ): Promise<{ plan: PlanViewRecord; subtasks: Array<{ key: string; id: string; title: string }> }> {
     const t = await this.deps.task(input.taskId);
     const current = (await this.deps.store.list(input.taskId)).find((p) => p.state === "in_review");
     if (!current) throw new YardError("CONFLICT", "No plan of this task waits for review", { taskId: input.taskId });
@@ -111,26 +131,72 @@ export class PlanService {
     const summary = input.summary?.trim() || null;
     const annotations = JSON.stringify({ reviewer, notes: input.notes });
     if (input.verdict === "request_changes") {
-      if (!summary && input.notes.length === 0) throw new YardError("BAD_PARAMS", "Requesting changes to a plan needs a summary or a note: that is what the planner is sent");
+      if (!summary && input.notes.length === 0)
+        throw new YardError(
+          "BAD_PARAMS",
+          "Requesting changes to a plan needs a summary or a note: that is what the planner is sent",
+        );
       await this.deps.followUp(input.taskId, planFeedbackPrompt(current.version, summary, input.notes));
-      await this.deps.store.review(current.id, { version: current.version, verdict: "changes_requested", summary, annotations, state: "changes_requested" });
-      await this.deps.journal.append("task.plan", { taskId: t.id, payload: { planId: current.id, version: current.version, state: "changes_requested", by: reviewer, byAgent: by.reviewerAgent === true } });
+      await this.deps.store.review(current.id, {
+        version: current.version,
+        verdict: "changes_requested",
+        summary,
+        annotations,
+        state: "changes_requested",
+      });
+      await this.deps.journal.append("task.plan", {
+        taskId: t.id,
+        payload: {
+          planId: current.id,
+          version: current.version,
+          state: "changes_requested",
+          by: reviewer,
+          byAgent: by.reviewerAgent === true,
+        },
+      });
       return { plan: (await this.list(t.id)).find((p) => p.id === current.id)!, subtasks: [] };
     }
     const plan = planBody.parse(JSON.parse(current.body));
     const { subtasks, keys, created } = await this.prepareSubtasks(t, plan);
     await this.deps.store.decompose(current.id, { version: current.version, summary, annotations }, subtasks, keys);
-    await this.deps.journal.append("task.plan", { taskId: t.id, payload: { planId: current.id, version: current.version, state: "decomposed", subtasks: keys, by: reviewer } });
-    for (const s of subtasks) await this.deps.journal.append("task.created", { taskId: s.fields.id, payload: { title: s.fields.title, contextId: s.fields.contextId, backlog: true, parentTaskId: t.id, dependsOn: s.dependsOn } });
+    await this.deps.journal.append("task.plan", {
+      taskId: t.id,
+      payload: { planId: current.id, version: current.version, state: "decomposed", subtasks: keys, by: reviewer },
+    });
+    for (const s of subtasks)
+      await this.deps.journal.append("task.created", {
+        taskId: s.fields.id,
+        payload: {
+          title: s.fields.title,
+          contextId: s.fields.contextId,
+          backlog: true,
+          parentTaskId: t.id,
+          dependsOn: s.dependsOn,
+        },
+      });
     await this.endParentRound(t, current.version, created);
     return { plan: (await this.list(t.id)).find((p) => p.id === current.id)!, subtasks: created };
   }
 
   /** The parent's round ends with an approved plan: its result is the plan's subtasks; the planner's work is done. */
-  private async endParentRound(t: TaskRow, version: number, created: Array<{ key: string; id: string; title: string }>): Promise<void> {
-    await this.deps.apply(t.id, { type: "report", status: "completed" }, {
-      result: { status: "completed", summary: `Plan version ${version} approved: ${created.length} subtasks (${created.map((c) => c.id).join(", ")})`, artifacts: created.map((c) => c.id), changedFiles: [], evidence: { subtasks: created } },
-    });
+  private async endParentRound(
+    t: TaskRow,
+    version: number,
+    created: Array<{ key: string; id: string; title: string }>,
+  ): Promise<void> {
+    await this.deps.apply(
+      t.id,
+      { type: "report", status: "completed" },
+      {
+        result: {
+          status: "completed",
+          summary: `Plan version ${version} approved: ${created.length} subtasks (${created.map((c) => c.id).join(", ")})`,
+          artifacts: created.map((c) => c.id),
+          changedFiles: [],
+          evidence: { subtasks: created },
+        },
+      },
+    );
     if (t.paneId) await this.deps.stopPane(t.paneId);
     for (const c of created) this.deps.schedule(c.id);
   }
@@ -144,16 +210,27 @@ export class PlanService {
     for (const p of await this.deps.store.decomposedWithOpenTask()) {
       const keys = json<{ subtasks?: Record<string, string> }>(p.annotations, {}).subtasks ?? {};
       const created: Array<{ key: string; id: string; title: string }> = [];
-      for (const [key, id] of Object.entries(keys)) created.push({ key, id, title: (await this.deps.task(id).catch(() => null))?.title ?? id });
+      for (const [key, id] of Object.entries(keys))
+        created.push({ key, id, title: (await this.deps.task(id).catch(() => null))?.title ?? id });
       await this.endParentRound(await this.deps.task(p.taskId), p.version, created);
-      await this.deps.journal.append("task.plan", { taskId: p.taskId, payload: { planId: p.id, version: p.version, state: "decomposed", recovered: true } });
+      await this.deps.journal.append("task.plan", {
+        taskId: p.taskId,
+        payload: { planId: p.id, version: p.version, state: "decomposed", recovered: true },
+      });
       done.push(p.taskId);
     }
     return done;
   }
 
   /** Every subtask's row, checked before anything is written (profiles exist, branch names are valid). */
-  private async prepareSubtasks(parent: TaskRow, plan: PlanBody): Promise<{ subtasks: NewSubtask[]; keys: Record<string, string>; created: Array<{ key: string; id: string; title: string }> }> {
+  private async prepareSubtasks(
+    parent: TaskRow,
+    plan: PlanBody,
+  ): Promise<{
+    subtasks: NewSubtask[];
+    keys: Record<string, string>;
+    created: Array<{ key: string; id: string; title: string }>;
+  }> {
     await checkSubtaskAgents(this.deps.profile, parent, plan); // again: a profile may have changed since the plan was submitted
     const keys: Record<string, string> = {};
     for (const s of plan.subtasks) keys[s.key] = newId("tsk");
@@ -183,7 +260,15 @@ export class PlanService {
           sandboxed: parent.sandboxed,
           reviewerProfile: parent.reviewerProfile,
         },
-        startOptions: { branch, baseRef: null, fetch: false, path: null, readyTimeoutMs: null, stallMs: null, dialogTimeoutMs: null } satisfies LaunchOptions,
+        startOptions: {
+          branch,
+          baseRef: null,
+          fetch: false,
+          path: null,
+          readyTimeoutMs: null,
+          stallMs: null,
+          dialogTimeoutMs: null,
+        } satisfies LaunchOptions,
         dependsOn: s.dependsOn.map((k) => keys[k]!),
       });
     }
@@ -198,16 +283,32 @@ export class PlanService {
  * parent's agent lacks. A subtask that names no profile runs the parent's agent, as its starter chose.
  */
 async function checkSubtaskAgents(profile: PlanServiceDeps["profile"], parent: TaskRow, plan: PlanBody): Promise<void> {
-  const parentNetwork = parent.sandboxed && parent.agent !== "custom" && !parent.argv ? ((await profile(parent.agent))?.sandboxNetwork ?? false) : false;
+  const parentNetwork =
+    parent.sandboxed && parent.agent !== "custom" && !parent.argv
+      ? ((await profile(parent.agent))?.sandboxNetwork ?? false)
+      : false;
   for (const s of plan.subtasks) {
     const agent = s.agent ?? parent.agent;
     if (agent === "custom") continue;
     const p = await profile(agent);
-    if (!p) throw new YardError("NOT_FOUND", `Subtask ${s.key} names the agent profile ${agent}, which does not exist`, { key: s.key, agent });
+    if (!p)
+      throw new YardError("NOT_FOUND", `Subtask ${s.key} names the agent profile ${agent}, which does not exist`, {
+        key: s.key,
+        agent,
+      });
     if (!s.agent) continue;
-    if (p.role !== "worker") throw new YardError("BAD_PARAMS", `Subtask ${s.key} names the agent profile ${agent}, whose role is ${p.role}: a plan's subtasks run worker profiles`, { key: s.key, agent, role: p.role });
+    if (p.role !== "worker")
+      throw new YardError(
+        "BAD_PARAMS",
+        `Subtask ${s.key} names the agent profile ${agent}, whose role is ${p.role}: a plan's subtasks run worker profiles`,
+        { key: s.key, agent, role: p.role },
+      );
     if (parent.sandboxed && p.sandboxNetwork && !parentNetwork) {
-      throw new YardError("BAD_PARAMS", `Subtask ${s.key} names the agent profile ${agent}, whose sandbox has the network: task ${parent.id} runs sandboxed without it`, { key: s.key, agent });
+      throw new YardError(
+        "BAD_PARAMS",
+        `Subtask ${s.key} names the agent profile ${agent}, whose sandbox has the network: task ${parent.id} runs sandboxed without it`,
+        { key: s.key, agent },
+      );
     }
   }
 }
@@ -222,13 +323,18 @@ export function checkPlan(plan: PlanBody): void {
   const edges: Array<{ taskId: string; dependsOnId: string }> = [];
   for (const s of plan.subtasks) {
     for (const d of s.dependsOn) {
-      if (!keys.has(d)) throw new YardError("BAD_PARAMS", `Subtask ${s.key} depends on ${d}, which is not a subtask of the plan`, { key: s.key, dependsOn: d });
+      if (!keys.has(d))
+        throw new YardError("BAD_PARAMS", `Subtask ${s.key} depends on ${d}, which is not a subtask of the plan`, {
+          key: s.key,
+          dependsOn: d,
+        });
       if (d === s.key) throw new YardError("BAD_PARAMS", `Subtask ${s.key} depends on itself`, { key: s.key });
     }
   }
   for (const s of plan.subtasks) {
     const cycle = findCycle(edges, s.key, s.dependsOn);
-    if (cycle) throw new YardError("BAD_PARAMS", `The plan's dependencies make a cycle: ${cycle.join(" → ")}`, { cycle });
+    if (cycle)
+      throw new YardError("BAD_PARAMS", `The plan's dependencies make a cycle: ${cycle.join(" → ")}`, { cycle });
     for (const d of s.dependsOn) edges.push({ taskId: s.key, dependsOnId: d });
   }
 }
@@ -244,7 +350,14 @@ function toView(p: PlanRecord): PlanViewRecord {
     createdAt: p.createdAt.toISOString(),
     reviews: p.reviews.map((r) => {
       const a = json<{ reviewer?: string; notes?: PlanNote[] }>(r.annotations, {});
-      return { id: r.id, verdict: r.verdict as "approved" | "changes_requested", summary: r.summary, notes: a.notes ?? [], reviewer: a.reviewer ?? USER_AUTHOR, createdAt: r.createdAt.toISOString() };
+      return {
+        id: r.id,
+        verdict: r.verdict as "approved" | "changes_requested",
+        summary: r.summary,
+        notes: a.notes ?? [],
+        reviewer: a.reviewer ?? USER_AUTHOR,
+        createdAt: r.createdAt.toISOString(),
+      };
     }),
     subtasks: ann.subtasks ?? null,
   };

@@ -10,7 +10,13 @@ function fakePane() {
   const deps: ReadyWaitDeps = {
     panes: {
       state: () => state,
-      read: async () => ({ text: "the screen\n", cursor: 0, start: 0, dropped: null, lifecycle: state?.lifecycle ?? "exited" }),
+      read: async () => ({
+        text: "the screen\n",
+        cursor: 0,
+        start: 0,
+        dropped: null,
+        lifecycle: state?.lifecycle ?? "exited",
+      }),
     },
     journal: {
       subscribe: (fn: () => void) => {
@@ -49,7 +55,14 @@ describe("waitForReady", () => {
     const started = Date.now();
     const r = await waitForReady(p.deps, "p1", { timeoutMs: 150, signal: signal() });
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
-    expect(r).toEqual({ ready: false, reason: "timeout", lifecycle: "starting", dialog: null, waitedAtDialogMs: 0, screen: "the screen" });
+    expect(r).toEqual({
+      ready: false,
+      reason: "timeout",
+      lifecycle: "starting",
+      dialog: null,
+      waitedAtDialogMs: 0,
+      screen: "the screen",
+    });
   });
 
   it("pauses the agent's clock while a start-up dialog waits for a human", async () => {
@@ -96,10 +109,16 @@ describe("waitForReady", () => {
   it("says so when the pane exits or the wait is aborted", async () => {
     const p = fakePane();
     setTimeout(() => p.apply({ type: "exit", exitCode: 1, at: Date.now() }), 20);
-    expect(await waitForReady(p.deps, "p1", { timeoutMs: 5000, signal: signal() })).toMatchObject({ ready: false, reason: "exited" });
+    expect(await waitForReady(p.deps, "p1", { timeoutMs: 5000, signal: signal() })).toMatchObject({
+      ready: false,
+      reason: "exited",
+    });
     const q = fakePane();
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 20);
-    expect(await waitForReady(q.deps, "p1", { timeoutMs: 5000, signal: ac.signal })).toMatchObject({ ready: false, reason: "aborted" });
+    expect(await waitForReady(q.deps, "p1", { timeoutMs: 5000, signal: ac.signal })).toMatchObject({
+      ready: false,
+      reason: "aborted",
+    });
   });
 });

@@ -31,7 +31,11 @@ export type ReadyOutcome =
       screen: string | null;
     };
 
-export function waitForReady(deps: ReadyWaitDeps, paneId: string, opts: { timeoutMs: number; dialogTimeoutMs?: number; signal: AbortSignal }): Promise<ReadyOutcome> {
+export function waitForReady(
+  deps: ReadyWaitDeps,
+  paneId: string,
+  opts: { timeoutMs: number; dialogTimeoutMs?: number; signal: AbortSignal },
+): Promise<ReadyOutcome> {
   const dialogTimeoutMs = opts.dialogTimeoutMs ?? opts.timeoutMs;
   return new Promise((resolve) => {
     let done = false;
@@ -66,14 +70,20 @@ export function waitForReady(deps: ReadyWaitDeps, paneId: string, opts: { timeou
     const timeout = async () => {
       if (done) return;
       const s = deps.panes.state(paneId);
-      const screen = await deps.panes.read(paneId, { mode: "screen" }).then((r) => r.text.replace(/\s+$/, ""), () => null);
+      const screen = await deps.panes.read(paneId, { mode: "screen" }).then(
+        (r) => r.text.replace(/\s+$/, ""),
+        () => null,
+      );
       fail("timeout", s, screen);
     };
 
     const arm = () => {
       if (timer) clearTimeout(timer);
       const now = Date.now();
-      const left = dialogSince !== null ? dialogSince + dialogTimeoutMs - now : opts.timeoutMs - agentUsed - (agentSince === null ? 0 : now - agentSince);
+      const left =
+        dialogSince !== null
+          ? dialogSince + dialogTimeoutMs - now
+          : opts.timeoutMs - agentUsed - (agentSince === null ? 0 : now - agentSince);
       timer = setTimeout(() => void timeout(), Math.max(0, left));
     };
 

@@ -28,18 +28,34 @@ export async function recover(ctx: TaskContext, lostPanes: Map<string, string>):
       if (r.state === "pending") await resumePending(ctx, r, r.paneId);
       continue;
     }
-    await apply(ctx, r.id, { type: "restart", lastLifecycle: r.paneId ? (lostPanes.get(r.paneId) ?? (await lastLifecycleBeforeExit(ctx, r.paneId))) : null });
+    await apply(ctx, r.id, {
+      type: "restart",
+      lastLifecycle: r.paneId ? (lostPanes.get(r.paneId) ?? (await lastLifecycleBeforeExit(ctx, r.paneId))) : null,
+    });
   }
   // A merge that landed before its record was written is recorded, never redone or undone.
   const unfinished = await store.unfinishedCompleted();
   for (const r of unfinished) {
     if (!r.branch || !r.targetBranch || !r.baseSha) continue;
-    const tip = await runGit(["rev-parse", "--verify", "-q", `refs/heads/${r.branch}`], { cwd: r.repoPath, allowFail: true });
+    const tip = await runGit(["rev-parse", "--verify", "-q", `refs/heads/${r.branch}`], {
+      cwd: r.repoPath,
+      allowFail: true,
+    });
     const sha = tip.stdout.trim();
     if (tip.code !== 0 || !sha || sha === r.baseSha) continue;
     if (await isMerged(r.repoPath, sha, r.targetBranch).catch(() => false)) {
       const head = await runGit(["rev-parse", `refs/heads/${r.targetBranch}`], { cwd: r.repoPath, allowFail: true });
-      await apply(ctx, r.id, { type: "merged" }, { finished: { mergeCommit: head.stdout.trim() || null, cleanupError: "merge found landed at start-up; run finish again to clean up" } });
+      await apply(
+        ctx,
+        r.id,
+        { type: "merged" },
+        {
+          finished: {
+            mergeCommit: head.stdout.trim() || null,
+            cleanupError: "merge found landed at start-up; run finish again to clean up",
+          },
+        },
+      );
       await deps.journal.append("task.finished", { taskId: r.id, payload: { disposition: "merged", recovered: true } });
       // A merged task's agents do not run on (its worktree is removed at the next finish).
       stopLater(ctx, r);
@@ -68,23 +84,50 @@ const GIT_WAIT_MS = 60_000;
  */
 async function settleMergesInFlight(ctx: TaskContext): Promise<void> {
   for (const r of await ctx.store.mergesInFlight()) {
-    const m = json<{ tip?: string; targetBefore?: string; target?: string; pid?: number } | null>(r.mergeInFlight, null);
+    const m = json<{ tip?: string; targetBefore?: string; target?: string; pid?: number } | null>(
+      r.mergeInFlight,
+      null,
+    );
     try {
       if (m?.pid) await gitExited(m.pid);
       if (m?.tip && m.targetBefore) {
-        const outcome = await settleInterruptedMerge({ repoRoot: r.repoPath, tip: m.tip, targetBefore: m.targetBefore });
-        if (outcome !== "none") await ctx.deps.journal.append("task.merge_recovered", { taskId: r.id, payload: { outcome, tip: m.tip } });
+        const outcome = await settleInterruptedMerge({
+          repoRoot: r.repoPath,
+          tip: m.tip,
+          targetBefore: m.targetBefore,
+        });
+        if (outcome !== "none")
+          await ctx.deps.journal.append("task.merge_recovered", { taskId: r.id, payload: { outcome, tip: m.tip } });
         // Landed, and perhaps cleaned up already (the branch gone): recorded from the commit merged.
-        if (!r.disposition && r.state === "completed" && m.target && (await isMerged(r.repoPath, m.tip, m.target).catch(() => false))) {
-          const merges = await runGit(["rev-list", "--merges", "--ancestry-path", "--reverse", `${m.tip}..refs/heads/${m.target}`], { cwd: r.repoPath, allowFail: true });
+        if (
+          !r.disposition &&
+          r.state === "completed" &&
+          m.target &&
+          (await isMerged(r.repoPath, m.tip, m.target).catch(() => false))
+        ) {
+          const merges = await runGit(
+            ["rev-list", "--merges", "--ancestry-path", "--reverse", `${m.tip}..refs/heads/${m.target}`],
+            { cwd: r.repoPath, allowFail: true },
+          );
           const mergeCommit = merges.stdout.split("\n")[0]?.trim() || null;
-          await apply(ctx, r.id, { type: "merged" }, { finished: { mergeCommit, cleanupError: "merge found landed at start-up; run finish again to clean up" } });
-          await ctx.deps.journal.append("task.finished", { taskId: r.id, payload: { disposition: "merged", mergeCommit, recovered: true } });
+          await apply(
+            ctx,
+            r.id,
+            { type: "merged" },
+            { finished: { mergeCommit, cleanupError: "merge found landed at start-up; run finish again to clean up" } },
+          );
+          await ctx.deps.journal.append("task.finished", {
+            taskId: r.id,
+            payload: { disposition: "merged", mergeCommit, recovered: true },
+          });
           stopLater(ctx, r);
         }
       }
     } catch (e) {
-      await ctx.deps.journal.append("task.merge_recovered", { taskId: r.id, payload: { outcome: "failed", message: (e as Error).message } });
+      await ctx.deps.journal.append("task.merge_recovered", {
+        taskId: r.id,
+        payload: { outcome: "failed", message: (e as Error).message },
+      });
     }
     await ctx.store.setMergeInFlight(r.id, null);
   }
@@ -94,7 +137,11 @@ async function settleMergesInFlight(ctx: TaskContext): Promise<void> {
 async function gitExited(pid: number): Promise<void> {
   const isGit = () => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").some((a) => a === "merge") && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+      return (
+        readFileSync(`/proc/${pid}/cmdline`, "utf8")
+          .split("\0")
+          .some((a) => a === "merge") && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"))
+      );
     } catch {
       return false;
     }
@@ -112,12 +159,18 @@ async function resumePending(ctx: TaskContext, r: TaskRow, paneId: string): Prom
   const lifecycle = deps.panes.state(paneId)?.lifecycle;
   if (lifecycle === "working" || lifecycle === "blocked" || lifecycle === "done") {
     await apply(ctx, r.id, { type: "submitted" });
-    if (lifecycle === "done") await apply(ctx, r.id, { type: "pane_done", lastMessage: deps.panes.state(paneId)?.lastMessage ?? null });
+    if (lifecycle === "done")
+      await apply(ctx, r.id, { type: "pane_done", lastMessage: deps.panes.state(paneId)?.lastMessage ?? null });
     return;
   }
   // The round's own prompt: the contract for round 1, the review feedback after.
-  const prompt = (await ctx.store.rounds(r.id)).find((x) => x.number === r.round)?.prompt ?? renderPrompt(contractOf(r), { id: r.id, title: r.title });
-  runInBackground(ctx, r.id, paneId, prompt, { readyTimeoutMs: deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, round: r.round });
+  const prompt =
+    (await ctx.store.rounds(r.id)).find((x) => x.number === r.round)?.prompt ??
+    renderPrompt(contractOf(r), { id: r.id, title: r.title });
+  runInBackground(ctx, r.id, paneId, prompt, {
+    readyTimeoutMs: deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
+    round: r.round,
+  });
 }
 
 /** During shutdown panes are killed on purpose: their tasks are judged at the next start. */

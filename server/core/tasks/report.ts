@@ -8,13 +8,25 @@ import { get, type TaskResult, type TaskView } from "./views";
 
 export { reportInput };
 
-export async function report(ctx: TaskContext, raw: ReportInput, caller: { paneId: string | null; paneTaskId: string | null; admin: boolean }): Promise<TaskView> {
+export async function report(
+  ctx: TaskContext,
+  raw: ReportInput,
+  caller: { paneId: string | null; paneTaskId: string | null; admin: boolean },
+): Promise<TaskView> {
   const input = reportInput.parse(raw);
   const taskId = input.taskId ?? caller.paneTaskId;
-  if (!taskId) throw new YardError("BAD_PARAMS", "Which task? Run this inside a task's pane (YARD_TASK) or pass --task ID");
+  if (!taskId)
+    throw new YardError("BAD_PARAMS", "Which task? Run this inside a task's pane (YARD_TASK) or pass --task ID");
   await taskRow(ctx, taskId); // NOT_FOUND before FORBIDDEN
-  if (!caller.admin && caller.paneTaskId !== taskId) throw new YardError("FORBIDDEN", "A pane may only report for its own task", { taskId });
-  const result: TaskResult = { status: input.status, summary: input.summary, artifacts: input.artifacts, changedFiles: input.changedFiles, evidence: input.evidence ?? null };
+  if (!caller.admin && caller.paneTaskId !== taskId)
+    throw new YardError("FORBIDDEN", "A pane may only report for its own task", { taskId });
+  const result: TaskResult = {
+    status: input.status,
+    summary: input.summary,
+    artifacts: input.artifacts,
+    changedFiles: input.changedFiles,
+    evidence: input.evidence ?? null,
+  };
   await apply(ctx, taskId, { type: "report", status: input.status }, { result });
   return get(ctx, taskId);
 }

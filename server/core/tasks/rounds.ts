@@ -17,7 +17,8 @@ import { type Disposition, type Evidence, type TaskState, transition } from "./s
 import { get, type TaskResult, type TaskView } from "./views";
 
 /** What a resumed agent is told when no prompt is given. */
-export const RESUME_PROMPT = "Switchyard restarted you in the same session after your previous run stopped. Continue the task where you left off, and report when you are done (yard task report).";
+export const RESUME_PROMPT =
+  "Switchyard restarted you in the same session after your previous run stopped. Continue the task where you left off, and report when you are done (yard task report).";
 
 /** A round's record: the rounds reply's round without the reviews the review service adds. */
 export type RoundRecord = Omit<TaskRound, "reviews">;
@@ -33,10 +34,18 @@ export type RoundRecord = Omit<TaskRound, "reviews">;
 export async function startNextRound(ctx: TaskContext, taskId: string, feedback: string): Promise<TaskView> {
   const { deps } = ctx;
   const row = await taskRow(ctx, taskId);
-  if (row.disposition) throw new YardError("CONFLICT", `The task is already ${row.disposition}; it takes no more rounds`, { disposition: row.disposition });
+  if (row.disposition)
+    throw new YardError("CONFLICT", `The task is already ${row.disposition}; it takes no more rounds`, {
+      disposition: row.disposition,
+    });
   transition(row.state as TaskState, { type: "next_round" }); // CONFLICT for other states, before anything is spawned
-  if (!row.worktreePath || !existsSync(row.worktreePath)) throw new YardError("CONFLICT", "The task's worktree is gone; another round cannot run", { taskId, worktreePath: row.worktreePath });
-  const live = row.paneId !== null && deps.panes.isLive(row.paneId) && deps.panes.state(row.paneId)?.lifecycle !== "exited";
+  if (!row.worktreePath || !existsSync(row.worktreePath))
+    throw new YardError("CONFLICT", "The task's worktree is gone; another round cannot run", {
+      taskId,
+      worktreePath: row.worktreePath,
+    });
+  const live =
+    row.paneId !== null && deps.panes.isLive(row.paneId) && deps.panes.state(row.paneId)?.lifecycle !== "exited";
   let paneId = row.paneId!;
   let prompt = feedback;
   if (!live) {
@@ -45,7 +54,11 @@ export async function startNextRound(ctx: TaskContext, taskId: string, feedback:
     const sandbox = row.sandboxed ? await sandboxFor(ctx, true, agentId ? await deps.agents.get(agentId) : null) : null;
     const trustDir = await trustDirOf(ctx, row);
     const launch = await deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: argv ?? undefined });
-    const pane = await spawnWorker(ctx, { id: row.id, title: row.title, agentId, argv, launch, parentPaneId: row.parentPaneId, sandbox, trustDir }, row.worktreePath);
+    const pane = await spawnWorker(
+      ctx,
+      { id: row.id, title: row.title, agentId, argv, launch, parentPaneId: row.parentPaneId, sandbox, trustDir },
+      row.worktreePath,
+    );
     paneId = pane.id;
     prompt = `${renderPrompt(contractOf(row), { id: row.id, title: row.title, role: taskPaneRole(launch.profileRole) })}\n\n${feedback}`;
   }
@@ -61,12 +74,24 @@ export async function startNextRound(ctx: TaskContext, taskId: string, feedback:
 }
 
 /** A follow-up prompt for an input_required task, through the submit gate to its live pane. */
-export async function followUp(ctx: TaskContext, taskId: string, text: string, opts: { stallMs?: number } = {}): Promise<{ task: TaskView; submit: { activitySeq: number; bracketed: boolean } }> {
+export async function followUp(
+  ctx: TaskContext,
+  taskId: string,
+  text: string,
+  opts: { stallMs?: number } = {},
+): Promise<{ task: TaskView; submit: { activitySeq: number; bracketed: boolean } }> {
   const row = await taskRow(ctx, taskId);
-  if (row.state !== "input_required") throw new YardError("CONFLICT", `Only a task waiting for input takes a follow-up; this one is ${row.state}`, { state: row.state });
+  if (row.state !== "input_required")
+    throw new YardError("CONFLICT", `Only a task waiting for input takes a follow-up; this one is ${row.state}`, {
+      state: row.state,
+    });
   if (!row.paneId) throw new YardError("PANE_EXITED", "The task has no pane to take the follow-up", { taskId });
   const res = await ctx.deps.panes.submit(row.paneId, text, { stallMs: opts.stallMs });
-  await ctx.deps.journal.append("task.follow_up", { taskId, paneId: row.paneId, payload: { round: row.round, bytes: Buffer.byteLength(text), text: text.slice(0, 4000) } });
+  await ctx.deps.journal.append("task.follow_up", {
+    taskId,
+    paneId: row.paneId,
+    payload: { round: row.round, bytes: Buffer.byteLength(text), text: text.slice(0, 4000) },
+  });
   return { task: await get(ctx, taskId), submit: { activitySeq: res.activitySeq, bracketed: res.bracketed } };
 }
 
@@ -90,23 +115,64 @@ export async function roundRecords(ctx: TaskContext, taskId: string): Promise<Ro
  * conversation (`claude --resume <session>`, `codex resume <session>`), as a new round on the
  * same worktree, then submits `prompt` (default RESUME_PROMPT) once the agent is ready.
  */
-export async function resume(ctx: TaskContext, taskId: string, opts: { prompt?: string; readyTimeoutMs?: number; stallMs?: number } = {}): Promise<{ task: TaskView; pane: PaneInfo }> {
+export async function resume(
+  ctx: TaskContext,
+  taskId: string,
+  opts: { prompt?: string; readyTimeoutMs?: number; stallMs?: number } = {},
+): Promise<{ task: TaskView; pane: PaneInfo }> {
   const { deps } = ctx;
   const t = await taskRow(ctx, taskId);
-  transition(t.state as TaskState, { type: "resume", sessionId: t.agentSessionId ?? "" }, (t.disposition as Disposition | null) ?? null); // CONFLICT before anything is spawned
-  if (!t.agentSessionId) throw new YardError("CONFLICT", "The task's agent never reported a session (no hook arrived), so there is nothing to resume", { taskId });
-  if (!t.worktreePath || !existsSync(t.worktreePath)) throw new YardError("CONFLICT", "The task's worktree is gone", { worktreePath: t.worktreePath });
-  if (t.paneId && deps.panes.isLive(t.paneId)) throw new YardError("CONFLICT", `The task's agent is still running in pane ${t.paneId}`, { paneId: t.paneId });
-  if (t.agent === "custom") throw new YardError("BAD_PARAMS", "The task runs a custom command, not an agent profile; only Claude Code and Codex sessions can be resumed");
+  transition(
+    t.state as TaskState,
+    { type: "resume", sessionId: t.agentSessionId ?? "" },
+    (t.disposition as Disposition | null) ?? null,
+  ); // CONFLICT before anything is spawned
+  if (!t.agentSessionId)
+    throw new YardError(
+      "CONFLICT",
+      "The task's agent never reported a session (no hook arrived), so there is nothing to resume",
+      { taskId },
+    );
+  if (!t.worktreePath || !existsSync(t.worktreePath))
+    throw new YardError("CONFLICT", "The task's worktree is gone", { worktreePath: t.worktreePath });
+  if (t.paneId && deps.panes.isLive(t.paneId))
+    throw new YardError("CONFLICT", `The task's agent is still running in pane ${t.paneId}`, { paneId: t.paneId });
+  if (t.agent === "custom")
+    throw new YardError(
+      "BAD_PARAMS",
+      "The task runs a custom command, not an agent profile; only Claude Code and Codex sessions can be resumed",
+    );
   const profile = await deps.agents.get(t.agent);
   const kind = agentKindOf({ profileId: profile.id, argv: profile.argv });
-  if (!kind) throw new YardError("BAD_PARAMS", `The agent profile ${profile.id} runs neither Claude Code nor Codex; its sessions cannot be resumed`, { agent: profile.id });
+  if (!kind)
+    throw new YardError(
+      "BAD_PARAMS",
+      `The agent profile ${profile.id} runs neither Claude Code nor Codex; its sessions cannot be resumed`,
+      { agent: profile.id },
+    );
   const sessionId = t.agentSessionId;
-  const rewriteArgv = kind === "claude" ? (argv: string[]) => [...argv, "--resume", sessionId] : (argv: string[]) => codexResumeArgv(argv, sessionId);
+  const rewriteArgv =
+    kind === "claude"
+      ? (argv: string[]) => [...argv, "--resume", sessionId]
+      : (argv: string[]) => codexResumeArgv(argv, sessionId);
   const sandbox = t.sandboxed ? await sandboxFor(ctx, true, profile) : null;
   const trustDir = await trustDirOf(ctx, t);
   const launch = await deps.panes.resolveLaunch({ agent: profile.id });
-  const pane = await spawnWorker(ctx, { id: taskId, title: t.title, agentId: profile.id, argv: null, launch, parentPaneId: t.parentPaneId, sandbox, trustDir, rewriteArgv }, t.worktreePath);
+  const pane = await spawnWorker(
+    ctx,
+    {
+      id: taskId,
+      title: t.title,
+      agentId: profile.id,
+      argv: null,
+      launch,
+      parentPaneId: t.parentPaneId,
+      sandbox,
+      trustDir,
+      rewriteArgv,
+    },
+    t.worktreePath,
+  );
   const prompt = opts.prompt ?? RESUME_PROMPT;
   try {
     await apply(ctx, taskId, { type: "resume", sessionId }, { round: { prompt, paneId: pane.id } });
@@ -114,7 +180,15 @@ export async function resume(ctx: TaskContext, taskId: string, opts: { prompt?: 
     await deps.panes.kill(pane.id).catch(() => {});
     throw e;
   }
-  await deps.journal.append("task.resumed", { taskId, paneId: pane.id, payload: { round: t.round + 1, sessionId, agent: profile.id } });
-  runInBackground(ctx, taskId, pane.id, prompt, { readyTimeoutMs: opts.readyTimeoutMs, stallMs: opts.stallMs, round: t.round + 1 });
+  await deps.journal.append("task.resumed", {
+    taskId,
+    paneId: pane.id,
+    payload: { round: t.round + 1, sessionId, agent: profile.id },
+  });
+  runInBackground(ctx, taskId, pane.id, prompt, {
+    readyTimeoutMs: opts.readyTimeoutMs,
+    stallMs: opts.stallMs,
+    round: t.round + 1,
+  });
   return { task: await get(ctx, taskId), pane };
 }

@@ -28,13 +28,19 @@ afterAll(async () => {
 });
 beforeEach(() => {
   // Only the journal and the store are used by these transitions (a failed task's live pane would be killed).
-  ctx = createContext({ store: new TaskStore(db), journal: new EventJournal(new EventStore(db)), panes: { isLive: () => false } } as never);
+  ctx = createContext({
+    store: new TaskStore(db),
+    journal: new EventJournal(new EventStore(db)),
+    panes: { isLive: () => false },
+  } as never);
 });
 
 async function task(state: string, paneId: string) {
   const id = `tsk_runner_${++n}`;
   await db.task.create({ data: { id, title: id, repoPath: dir, agent: "demo", objective: "o", state, paneId } });
-  await db.taskRound.create({ data: { id: `rnd_${id}`, taskId: id, number: 1, state, prompt: "p", paneId, startedAt: new Date() } });
+  await db.taskRound.create({
+    data: { id: `rnd_${id}`, taskId: id, number: 1, state, prompt: "p", paneId, startedAt: new Date() },
+  });
   return id;
 }
 const pane = (id: string, taskId: string) => ({ id, taskId }) as PaneInfo;
@@ -49,7 +55,9 @@ describe("a pane transition and the requests after it", () => {
     await asked;
     await settle(id);
     expect(await stateOf(id)).toBe("input_required");
-    const causes = (await db.event.findMany({ where: { taskId: id, type: "task.state" }, orderBy: { seq: "asc" } })).map((e) => JSON.parse(e.payload).cause);
+    const causes = (
+      await db.event.findMany({ where: { taskId: id, type: "task.state" }, orderBy: { seq: "asc" } })
+    ).map((e) => JSON.parse(e.payload).cause);
     expect(causes).toEqual(["pane_working", "asked"]);
   });
 

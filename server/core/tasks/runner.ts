@@ -30,20 +30,37 @@ export function runInBackground(
   const readyTimeoutMs = opts.readyTimeoutMs ?? deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   const { stallMs, round } = opts;
   void (async () => {
-    const ready = await waitForReady({ panes: deps.panes, journal: deps.journal, confirmReady: deps.confirmReady }, paneId, {
-      timeoutMs: readyTimeoutMs,
-      dialogTimeoutMs: opts.dialogTimeoutMs ?? deps.dialogTimeoutMs,
-      signal: ac.signal,
-    });
+    const ready = await waitForReady(
+      { panes: deps.panes, journal: deps.journal, confirmReady: deps.confirmReady },
+      paneId,
+      {
+        timeoutMs: readyTimeoutMs,
+        dialogTimeoutMs: opts.dialogTimeoutMs ?? deps.dialogTimeoutMs,
+        signal: ac.signal,
+      },
+    );
     if (ac.signal.aborted || (!ready.ready && ready.reason === "aborted")) return;
     if (!ready.ready && ready.reason === "exited") {
       // Usually the pane's own exit event fails the task; this covers an exit before the task recorded its pane.
       const info = await deps.panes.get(paneId);
-      await apply(ctx, taskId, { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: (await lastLifecycleBeforeExit(ctx, paneId)) ?? "starting" });
+      await apply(ctx, taskId, {
+        type: "pane_exit",
+        exitCode: info.exitCode,
+        signal: info.signal,
+        lastLifecycle: (await lastLifecycleBeforeExit(ctx, paneId)) ?? "starting",
+      });
       return;
     }
     if (!ready.ready) {
-      await apply(ctx, taskId, { type: "ready_timeout", timeoutMs: readyTimeoutMs, lifecycle: ready.lifecycle, round, dialog: ready.dialog, screen: ready.screen, waitedAtDialogMs: ready.waitedAtDialogMs });
+      await apply(ctx, taskId, {
+        type: "ready_timeout",
+        timeoutMs: readyTimeoutMs,
+        lifecycle: ready.lifecycle,
+        round,
+        dialog: ready.dialog,
+        screen: ready.screen,
+        waitedAtDialogMs: ready.waitedAtDialogMs,
+      });
       return;
     }
     try {
@@ -52,8 +69,19 @@ export function runInBackground(
     } catch (e) {
       if (ac.signal.aborted) return;
       const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
-      if (err.code === "SUBMIT_STALLED") await apply(ctx, taskId, { type: "submit_unconfirmed", stallMs: Number(err.details?.stallMs ?? stallMs ?? 5000) });
-      else if (err.code !== "PANE_EXITED") await apply(ctx, taskId, { type: "submit_refused", code: err.code, message: err.message, details: err.details ?? null, round });
+      if (err.code === "SUBMIT_STALLED")
+        await apply(ctx, taskId, {
+          type: "submit_unconfirmed",
+          stallMs: Number(err.details?.stallMs ?? stallMs ?? 5000),
+        });
+      else if (err.code !== "PANE_EXITED")
+        await apply(ctx, taskId, {
+          type: "submit_refused",
+          code: err.code,
+          message: err.message,
+          details: err.details ?? null,
+          round,
+        });
     }
   })()
     .catch(() => {})
@@ -85,15 +113,28 @@ export function onPaneTransition(
 }
 
 /** The task event a pane's transition to `to` is, if any. */
-function taskEventOf(info: PaneInfo, to: string, from: string, lastMessage: string | undefined, lost: string | undefined, lastStop: { failed: boolean; error?: string } | null | undefined): TaskEvent | null {
+function taskEventOf(
+  info: PaneInfo,
+  to: string,
+  from: string,
+  lastMessage: string | undefined,
+  lost: string | undefined,
+  lastStop: { failed: boolean; error?: string } | null | undefined,
+): TaskEvent | null {
   switch (to) {
     case "done":
-      return { type: "pane_done", lastMessage: lastMessage ?? null, failure: lastStop?.failed ? { error: lastStop.error ?? null } : null };
+      return {
+        type: "pane_done",
+        lastMessage: lastMessage ?? null,
+        failure: lastStop?.failed ? { error: lastStop.error ?? null } : null,
+      };
     case "working":
     case "blocked":
       return { type: "pane_working" };
     case "exited":
-      return lost ? { type: "pane_lost", reason: lost, lastLifecycle: from } : { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: from };
+      return lost
+        ? { type: "pane_lost", reason: lost, lastLifecycle: from }
+        : { type: "pane_exit", exitCode: info.exitCode, signal: info.signal, lastLifecycle: from };
     default:
       return null;
   }

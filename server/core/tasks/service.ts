@@ -8,7 +8,15 @@
 import type { YardEvent } from "../events/journal";
 import type { PaneInfo } from "../panes/manager";
 import type { Board } from "./board";
-import { apply, type ApplyExtra, createContext, maxActive, type TaskContext, type TaskEngineDeps, taskRow } from "./context";
+import {
+  apply,
+  type ApplyExtra,
+  createContext,
+  maxActive,
+  type TaskContext,
+  type TaskEngineDeps,
+  taskRow,
+} from "./context";
 import type { TaskEvent } from "./state";
 import type { TaskRow } from "../../stores/tasks";
 import * as diffs from "./diff";
@@ -73,11 +81,21 @@ export class TaskEngine {
   }
 
   /** The pane manager reports every lifecycle transition of a task's pane here (`lost`: its host died). */
-  onPaneTransition(info: PaneInfo, to: string, from: string, lastMessage: string | undefined, lost?: string, lastStop?: { failed: boolean; error?: string } | null) {
+  onPaneTransition(
+    info: PaneInfo,
+    to: string,
+    from: string,
+    lastMessage: string | undefined,
+    lost?: string,
+    lastStop?: { failed: boolean; error?: string } | null,
+  ) {
     onPaneTransition(this.ctx, info, to, from, lastMessage, lost, lastStop);
   }
 
-  report(raw: ReportInput, caller: { paneId: string | null; paneTaskId: string | null; admin: boolean }): Promise<TaskView> {
+  report(
+    raw: ReportInput,
+    caller: { paneId: string | null; paneTaskId: string | null; admin: boolean },
+  ): Promise<TaskView> {
     return report(this.ctx, raw, caller);
   }
 
@@ -91,7 +109,11 @@ export class TaskEngine {
   }
 
   /** A follow-up prompt for an input_required task, through the submit gate to its live pane. */
-  followUp(taskId: string, text: string, opts: { stallMs?: number } = {}): Promise<{ task: TaskView; submit: { activitySeq: number; bracketed: boolean } }> {
+  followUp(
+    taskId: string,
+    text: string,
+    opts: { stallMs?: number } = {},
+  ): Promise<{ task: TaskView; submit: { activitySeq: number; bracketed: boolean } }> {
     return followUp(this.ctx, taskId, text, opts);
   }
 
@@ -101,7 +123,10 @@ export class TaskEngine {
   }
 
   /** A failed or canceled task's agent, continued in its recorded session in a fresh pane (a new round). */
-  resume(taskId: string, opts: { prompt?: string; readyTimeoutMs?: number; stallMs?: number } = {}): Promise<{ task: TaskView; pane: PaneInfo }> {
+  resume(
+    taskId: string,
+    opts: { prompt?: string; readyTimeoutMs?: number; stallMs?: number } = {},
+  ): Promise<{ task: TaskView; pane: PaneInfo }> {
     return resume(this.ctx, taskId, opts);
   }
 

@@ -12,7 +12,17 @@ import type { Launch } from "../panes/launch";
 import type { PaneInfo } from "../panes/manager";
 import type { SandboxLaunch } from "../sandbox/sandbox";
 import type { LaunchFields, TaskFields, TaskRow } from "../../stores/tasks";
-import { apply, type BeforeLaunch, contractOf, defaultBranch, json, type LaunchOptions, maxActive, type TaskContext, taskRow } from "./context";
+import {
+  apply,
+  type BeforeLaunch,
+  contractOf,
+  defaultBranch,
+  json,
+  type LaunchOptions,
+  maxActive,
+  type TaskContext,
+  taskRow,
+} from "./context";
 import { type Contract, renderPrompt } from "./contract";
 import { tidyWorktreeDir } from "./finish";
 import { runInBackground } from "./runner";
@@ -61,33 +71,54 @@ export interface StartCaller {
  * Starts a task now, or with `backlog: true` records it in the backlog (validated exactly like
  * a start; no worktree, branch or pane until startBacklog).
  */
-export async function start(ctx: TaskContext, raw: StartInput, caller: StartCaller = {}): Promise<{ task: TaskView; pane: PaneInfo | null }> {
+export async function start(
+  ctx: TaskContext,
+  raw: StartInput,
+  caller: StartCaller = {},
+): Promise<{ task: TaskView; pane: PaneInfo | null }> {
   const { deps, store } = ctx;
   const input = startInput.parse(raw);
-  if (input.agent && input.argv) throw new YardError("BAD_PARAMS", "Give either an agent profile or a command (argv), not both");
-  if (!input.projectId && !input.repoPath) throw new YardError("BAD_PARAMS", "Give a project (--project ID) or a repository (--repo PATH)");
+  if (input.agent && input.argv)
+    throw new YardError("BAD_PARAMS", "Give either an agent profile or a command (argv), not both");
+  if (!input.projectId && !input.repoPath)
+    throw new YardError("BAD_PARAMS", "Give a project (--project ID) or a repository (--repo PATH)");
   if (input.projectId && input.repoPath) throw new YardError("BAD_PARAMS", "Give either --project or --repo, not both");
   const project = input.projectId ? await deps.projects.get(input.projectId) : null;
   const repo = await inspectRepo(project?.path ?? input.repoPath!);
-  if (!repo.hasHead) throw new YardError("BAD_PARAMS", `${repo.root} has no commits yet; commit something first`, { repo: repo.root });
+  if (!repo.hasHead)
+    throw new YardError("BAD_PARAMS", `${repo.root} has no commits yet; commit something first`, { repo: repo.root });
   const agentId = input.argv ? null : (input.agent ?? "demo");
   // Profile, placeholders and program are checked now: a launch that cannot work creates nothing.
   const resolved = await deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: input.argv });
   const by = { role: caller.role ?? "orchestrator", sandbox: caller.sandbox ?? null, taskId: null };
   if (by.sandbox && input.sandbox === false) {
-    throw new YardError("FORBIDDEN", sandboxRefusal(by, { sandbox: null }, "a task started with --no-sandbox (sandbox: false)")!, { sandbox: false });
+    throw new YardError(
+      "FORBIDDEN",
+      sandboxRefusal(by, { sandbox: null }, "a task started with --no-sandbox (sandbox: false)")!,
+      { sandbox: false },
+    );
   }
   // The worktree is what its sandbox may write: a sandboxed caller does not choose where on the host it goes.
   if (by.sandbox && input.path) {
-    throw new YardError("FORBIDDEN", `${/^[aeiou]/.test(by.role) ? "An" : "A"} ${by.role} pane in the OS sandbox may not choose the worktree's path: its sandbox could write a directory of its choosing on the host (leave --path out)`, { path: input.path });
+    throw new YardError(
+      "FORBIDDEN",
+      `${/^[aeiou]/.test(by.role) ? "An" : "A"} ${by.role} pane in the OS sandbox may not choose the worktree's path: its sandbox could write a directory of its choosing on the host (leave --path out)`,
+      { path: input.path },
+    );
   }
-  const sandbox = await sandboxFor(ctx, startSandboxFlag(by, input.sandbox), agentId ? await deps.agents.get(agentId) : null);
+  const sandbox = await sandboxFor(
+    ctx,
+    startSandboxFlag(by, input.sandbox),
+    agentId ? await deps.agents.get(agentId) : null,
+  );
   const refusal = sandboxRefusal(by, { sandbox }, `a task of profile ${agentId ?? "(a command)"}`);
   if (refusal) throw new YardError("FORBIDDEN", refusal, { agent: agentId, sandbox, callerSandbox: by.sandbox });
   const parentPaneId = input.parentPaneId ?? caller.paneId ?? null;
   if (parentPaneId) {
     await deps.panes.get(parentPaneId).catch((e: unknown) => {
-      throw e instanceof YardError && e.code === "NOT_FOUND" ? new YardError("NOT_FOUND", `No parent pane ${parentPaneId}`, { parentPaneId }) : e;
+      throw e instanceof YardError && e.code === "NOT_FOUND"
+        ? new YardError("NOT_FOUND", `No parent pane ${parentPaneId}`, { parentPaneId })
+        : e;
     });
   }
   const parentTask = input.parentTaskId ? await taskRow(ctx, input.parentTaskId) : null;
@@ -95,13 +126,22 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: StartCall
   // A planned task runs its planner first (in the task's worktree); its subtasks run the task's agent.
   let planner: { id: string; launch: Launch } | null = null;
   if (input.needsPlan) {
-    if (input.backlog || input.dependsOn?.length) throw new YardError("BAD_PARAMS", "A --needs-plan task starts its planner now: it cannot wait in the backlog or on dependencies");
+    if (input.backlog || input.dependsOn?.length)
+      throw new YardError(
+        "BAD_PARAMS",
+        "A --needs-plan task starts its planner now: it cannot wait in the backlog or on dependencies",
+      );
     const plannerId = input.planner ?? project?.plannerProfile ?? null;
-    if (!plannerId) throw new YardError("BAD_PARAMS", "--needs-plan needs a planner: --planner PROFILE, or set the project's (yard project set ID --planner PROFILE)");
+    if (!plannerId)
+      throw new YardError(
+        "BAD_PARAMS",
+        "--needs-plan needs a planner: --planner PROFILE, or set the project's (yard project set ID --planner PROFILE)",
+      );
     await deps.agents.get(plannerId);
     planner = { id: plannerId, launch: await deps.panes.resolveLaunch({ agent: plannerId }) };
     if (input.planReviewer) await deps.agents.get(input.planReviewer);
-  } else if (input.planner || input.planReviewer) throw new YardError("BAD_PARAMS", "--planner and --plan-reviewer go with --needs-plan");
+  } else if (input.planner || input.planReviewer)
+    throw new YardError("BAD_PARAMS", "--planner and --plan-reviewer go with --needs-plan");
   // Dependencies are checked before anything is created; with any unmet the task waits in the backlog.
   const dependsOn = [...new Set(input.dependsOn ?? [])];
   const startWhen = input.startWhen ?? "merged";
@@ -145,7 +185,12 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: StartCall
     agentId,
     argv: input.argv ?? null,
     launch: resolved,
-    contract: { objective: input.objective, constraints: input.constraints, acceptanceCriteria: input.acceptanceCriteria, outputFormat: input.outputFormat },
+    contract: {
+      objective: input.objective,
+      constraints: input.constraints,
+      acceptanceCriteria: input.acceptanceCriteria,
+      outputFormat: input.outputFormat,
+    },
     parentPaneId,
     sandbox,
     trustDir: project?.trustAgents ? repo.root : null,
@@ -155,10 +200,24 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: StartCall
           argv: null,
           launch: planner.launch,
           role: "planner" as const,
-          prompt: plannerPrompt({ id, title, objective: input.objective, acceptanceCriteria: input.acceptanceCriteria, constraints: input.constraints }),
+          prompt: plannerPrompt({
+            id,
+            title,
+            objective: input.objective,
+            acceptanceCriteria: input.acceptanceCriteria,
+            constraints: input.constraints,
+          }),
         }
       : {}),
-    options: { branch, baseRef: input.baseRef ?? null, fetch: input.fetch ?? false, path: input.path ?? null, readyTimeoutMs: input.readyTimeoutMs ?? null, stallMs: input.stallMs ?? null, dialogTimeoutMs: input.dialogTimeoutMs ?? null },
+    options: {
+      branch,
+      baseRef: input.baseRef ?? null,
+      fetch: input.fetch ?? false,
+      path: input.path ?? null,
+      readyTimeoutMs: input.readyTimeoutMs ?? null,
+      stallMs: input.stallMs ?? null,
+      dialogTimeoutMs: input.dialogTimeoutMs ?? null,
+    },
   };
   if (!input.backlog && (!waitingNow || waitingNow.ready)) {
     const started = await launch(ctx, plan, { create: fields });
@@ -172,7 +231,10 @@ export async function start(ctx: TaskContext, raw: StartInput, caller: StartCall
   if (input.baseRef && !input.fetch) await resolveBaseSha(repo.root, input.baseRef);
   await store.createBacklog(fields, { ...plan.options });
   ctx.stateCache.set(id, "backlog");
-  await deps.journal.append("task.created", { taskId: id, payload: { title, contextId: input.contextId ?? null, backlog: true, dependsOn } });
+  await deps.journal.append("task.created", {
+    taskId: id,
+    payload: { title, contextId: input.contextId ?? null, backlog: true, dependsOn },
+  });
   if (dependsOn.length) {
     await deps.dependencies!.add(id, dependsOn, startWhen);
     deps.dependencies!.schedule(id); // a dependency met meanwhile starts it now
@@ -193,7 +255,19 @@ export async function startBacklog(ctx: TaskContext, taskId: string): Promise<{ 
   const resolved = await deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: argv ?? undefined });
   // Sandboxed when it was saved: the sandbox must be available now, checked before anything is created.
   const sandbox = row.sandboxed ? await sandboxFor(ctx, true, agentId ? await deps.agents.get(agentId) : null) : null;
-  const plan: LaunchPlan = { id: row.id, title: row.title, repoRoot: repo.root, agentId, argv, launch: resolved, contract: contractOf(row), parentPaneId: row.parentPaneId, options, sandbox, trustDir: await trustDirOf(ctx, row) };
+  const plan: LaunchPlan = {
+    id: row.id,
+    title: row.title,
+    repoRoot: repo.root,
+    agentId,
+    argv,
+    launch: resolved,
+    contract: contractOf(row),
+    parentPaneId: row.parentPaneId,
+    options,
+    sandbox,
+    trustDir: await trustDirOf(ctx, row),
+  };
   const { task, pane } = await launch(ctx, plan, { fromBacklog: true });
   return { task, pane: pane! };
 }
@@ -205,7 +279,11 @@ export async function startBacklog(ctx: TaskContext, taskId: string): Promise<{ 
  * A refusal at any step leaves nothing behind: no worktree, no branch it created, and either no
  * task (a new one) or the backlog task exactly as it was.
  */
-async function launch(ctx: TaskContext, plan: LaunchPlan, mode: { create: TaskFields } | { fromBacklog: true }): Promise<{ task: TaskView; pane: PaneInfo | null }> {
+async function launch(
+  ctx: TaskContext,
+  plan: LaunchPlan,
+  mode: { create: TaskFields } | { fromBacklog: true },
+): Promise<{ task: TaskView; pane: PaneInfo | null }> {
   const { deps, store } = ctx;
   const { id, options } = plan;
   let currentBranch: string | null = null;
@@ -215,11 +293,21 @@ async function launch(ctx: TaskContext, plan: LaunchPlan, mode: { create: TaskFi
     const active = (await store.activeCount(ACTIVE_STATES)) + ctx.launching.size;
     const cap = maxActive(ctx);
     if (active >= cap) {
-      throw new YardError("RATE_LIMITED", `${active} tasks are already running (the cap is ${cap}); finish, cancel or wait for one first`, { active, cap });
+      throw new YardError(
+        "RATE_LIMITED",
+        `${active} tasks are already running (the cap is ${cap}); finish, cancel or wait for one first`,
+        { active, cap },
+      );
     }
     const baseSha = await resolveBaseSha(plan.repoRoot, options.baseRef, { fetch: options.fetch });
     currentBranch = (await inspectRepo(plan.repoRoot)).currentBranch;
-    wt = await createWorktree({ repoRoot: plan.repoRoot, branch: options.branch, baseSha, path: options.path ?? undefined, yardHome: deps.home });
+    wt = await createWorktree({
+      repoRoot: plan.repoRoot,
+      branch: options.branch,
+      baseSha,
+      path: options.path ?? undefined,
+      yardHome: deps.home,
+    });
     ctx.launching.add(id);
   };
   const p = ctx.startLock.then(run, run);
@@ -227,13 +315,22 @@ async function launch(ctx: TaskContext, plan: LaunchPlan, mode: { create: TaskFi
   await p;
 
   // An orchestrating profile's agent gets the orchestrator's short guide, any other the worker's.
-  const prompt = plan.prompt ?? renderPrompt(plan.contract, { id, title: plan.title, role: taskPaneRole(plan.launch.profileRole) });
+  const prompt =
+    plan.prompt ?? renderPrompt(plan.contract, { id, title: plan.title, role: taskPaneRole(plan.launch.profileRole) });
   const previous = ctx.stateCache.get(id);
   let pane: PaneInfo | null = null;
   try {
     ctx.stateCache.set(id, "pending"); // the pane refuses other prompts until the contract is in
     pane = await spawnWorker(ctx, plan, wt.worktreePath);
-    const launched: LaunchFields = { baseSha: wt.baseSha, targetBranch: currentBranch, branch: wt.branch, branchPreexisting: wt.branchPreexisting, worktreePath: wt.worktreePath, paneId: pane.id, prompt };
+    const launched: LaunchFields = {
+      baseSha: wt.baseSha,
+      targetBranch: currentBranch,
+      branch: wt.branch,
+      branchPreexisting: wt.branchPreexisting,
+      worktreePath: wt.worktreePath,
+      paneId: pane.id,
+      prompt,
+    };
     if ("create" in mode) await store.createStarted(mode.create, launched);
     else await store.recordLaunch(id, launched);
   } catch (e) {
@@ -241,21 +338,46 @@ async function launch(ctx: TaskContext, plan: LaunchPlan, mode: { create: TaskFi
     else ctx.stateCache.delete(id);
     ctx.launching.delete(id);
     if (pane) await deps.panes.kill(pane.id).catch(() => {});
-    await discardWorktree({ repoRoot: plan.repoRoot, worktreePath: wt.worktreePath, branch: wt.branch, branchPreexisting: wt.branchPreexisting, deleteBranch: true }).catch(() => {});
+    await discardWorktree({
+      repoRoot: plan.repoRoot,
+      worktreePath: wt.worktreePath,
+      branch: wt.branch,
+      branchPreexisting: wt.branchPreexisting,
+      deleteBranch: true,
+    }).catch(() => {});
     await tidyWorktreeDir(ctx, { repoPath: plan.repoRoot, worktreePath: wt.worktreePath });
     throw e;
   }
   try {
     if ("create" in mode) {
-      await deps.journal.append("task.created", { taskId: id, paneId: pane.id, payload: { title: plan.title, contextId: mode.create.contextId, branch: wt.branch, baseSha: wt.baseSha, sandboxed: plan.sandbox !== null } });
+      await deps.journal.append("task.created", {
+        taskId: id,
+        paneId: pane.id,
+        payload: {
+          title: plan.title,
+          contextId: mode.create.contextId,
+          branch: wt.branch,
+          baseSha: wt.baseSha,
+          sandboxed: plan.sandbox !== null,
+        },
+      });
     } else {
-      await deps.journal.append("task.started", { taskId: id, paneId: pane.id, payload: { branch: wt.branch, baseSha: wt.baseSha, fromBacklog: true } });
+      await deps.journal.append("task.started", {
+        taskId: id,
+        paneId: pane.id,
+        payload: { branch: wt.branch, baseSha: wt.baseSha, fromBacklog: true },
+      });
       await apply(ctx, id, { type: "start" });
     }
   } finally {
     ctx.launching.delete(id);
   }
-  runInBackground(ctx, id, pane.id, prompt, { readyTimeoutMs: options.readyTimeoutMs ?? undefined, stallMs: options.stallMs ?? undefined, dialogTimeoutMs: options.dialogTimeoutMs ?? undefined, round: 1 });
+  runInBackground(ctx, id, pane.id, prompt, {
+    readyTimeoutMs: options.readyTimeoutMs ?? undefined,
+    stallMs: options.stallMs ?? undefined,
+    dialogTimeoutMs: options.dialogTimeoutMs ?? undefined,
+    round: 1,
+  });
   return { task: await get(ctx, id), pane };
 }
 
@@ -265,7 +387,10 @@ async function launch(ctx: TaskContext, plan: LaunchPlan, mode: { create: TaskFi
  */
 export async function spawnWorker(
   ctx: TaskContext,
-  w: Pick<LaunchPlan, "id" | "title" | "agentId" | "argv" | "launch" | "parentPaneId" | "sandbox" | "trustDir" | "role"> & { rewriteArgv?: (argv: string[]) => string[] },
+  w: Pick<
+    LaunchPlan,
+    "id" | "title" | "agentId" | "argv" | "launch" | "parentPaneId" | "sandbox" | "trustDir" | "role"
+  > & { rewriteArgv?: (argv: string[]) => string[] },
   cwd: string,
 ): Promise<PaneInfo> {
   const { deps } = ctx;
@@ -280,13 +405,29 @@ export async function spawnWorker(
   });
   // The spawn takes the launch resolved at validation (the profile is not read again).
   return deps.panes.spawn(
-    { agent: w.agentId ?? undefined, argv: w.argv ?? undefined, cwd, label: w.title.slice(0, 120), parentPaneId: w.parentPaneId ?? undefined, relationship: w.parentPaneId ? "subagent" : undefined },
-    { taskId: w.id, sandbox: await sandboxLaunch(ctx, w.id, cwd, w.sandbox), rewriteArgv: w.rewriteArgv, launch, role: w.role ?? taskPaneRole(launch.profileRole) },
+    {
+      agent: w.agentId ?? undefined,
+      argv: w.argv ?? undefined,
+      cwd,
+      label: w.title.slice(0, 120),
+      parentPaneId: w.parentPaneId ?? undefined,
+      relationship: w.parentPaneId ? "subagent" : undefined,
+    },
+    {
+      taskId: w.id,
+      sandbox: await sandboxLaunch(ctx, w.id, cwd, w.sandbox),
+      rewriteArgv: w.rewriteArgv,
+      launch,
+      role: w.role ?? taskPaneRole(launch.profileRole),
+    },
   );
 }
 
 /** The repository to record agents' workspace trust for: the task's, when its project trusts agents. */
-export async function trustDirOf(ctx: TaskContext, row: Pick<TaskRow, "projectId" | "repoPath">): Promise<string | null> {
+export async function trustDirOf(
+  ctx: TaskContext,
+  row: Pick<TaskRow, "projectId" | "repoPath">,
+): Promise<string | null> {
   const project = row.projectId ? await ctx.deps.projects.get(row.projectId).catch(() => null) : null;
   return project?.trustAgents ? row.repoPath : null;
 }
@@ -298,7 +439,10 @@ async function launchHook(ctx: TaskContext, b: BeforeLaunch): Promise<void> {
     await ctx.deps.beforeLaunch(b);
   } catch (e) {
     const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
-    await ctx.deps.journal.append("task.prepare_failed", { taskId: b.taskId, payload: { code: err.code, message: err.message } });
+    await ctx.deps.journal.append("task.prepare_failed", {
+      taskId: b.taskId,
+      payload: { code: err.code, message: err.message },
+    });
   }
 }
 
@@ -306,15 +450,27 @@ async function launchHook(ctx: TaskContext, b: BeforeLaunch): Promise<void> {
  * Whether a start runs sandboxed (the start's flag wins over the profile's), checked before
  * anything is created: when the sandbox cannot start here, SANDBOX_UNAVAILABLE says why.
  */
-export async function sandboxFor(ctx: TaskContext, flag: boolean | undefined, profile: AgentProfile | null): Promise<{ network: boolean } | null> {
+export async function sandboxFor(
+  ctx: TaskContext,
+  flag: boolean | undefined,
+  profile: AgentProfile | null,
+): Promise<{ network: boolean } | null> {
   if (!(flag ?? profile?.sandbox ?? false)) return null;
-  if (!ctx.deps.sandbox) throw new YardError("SANDBOX_UNAVAILABLE", "This server was started without the OS sandbox", { reason: "not_configured" });
+  if (!ctx.deps.sandbox)
+    throw new YardError("SANDBOX_UNAVAILABLE", "This server was started without the OS sandbox", {
+      reason: "not_configured",
+    });
   await ctx.deps.sandbox.require();
   return { network: profile?.sandboxNetwork ?? false };
 }
 
 /** The launch the pane manager wraps the agent in (null: unsandboxed). */
-async function sandboxLaunch(ctx: TaskContext, taskId: string, worktreePath: string, sandbox: { network: boolean } | null): Promise<SandboxLaunch | null> {
+async function sandboxLaunch(
+  ctx: TaskContext,
+  taskId: string,
+  worktreePath: string,
+  sandbox: { network: boolean } | null,
+): Promise<SandboxLaunch | null> {
   if (!sandbox || !ctx.deps.sandbox) return null;
   return ctx.deps.sandbox.prepare({ taskId, worktreePath, network: sandbox.network });
 }

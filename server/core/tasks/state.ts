@@ -19,7 +19,16 @@
 // stays as it was.
 import { YardError } from "../errors";
 
-export const TASK_STATES = ["backlog", "pending", "working", "input_required", "completed", "failed", "canceled", "rejected"] as const;
+export const TASK_STATES = [
+  "backlog",
+  "pending",
+  "working",
+  "input_required",
+  "completed",
+  "failed",
+  "canceled",
+  "rejected",
+] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 export const TERMINAL_STATES: readonly TaskState[] = ["completed", "failed", "canceled", "rejected"];
 export const isTerminal = (s: string): boolean => (TERMINAL_STATES as readonly string[]).includes(s);
@@ -38,7 +47,15 @@ export type TaskEvent =
   | { type: "submitted" }
   | { type: "submit_refused"; code: string; message: string; details?: unknown; round?: number }
   | { type: "submit_unconfirmed"; stallMs: number }
-  | { type: "ready_timeout"; timeoutMs: number; lifecycle: string; round?: number; dialog?: { kind: string; title: string; text: string } | null; screen?: string | null; waitedAtDialogMs?: number }
+  | {
+      type: "ready_timeout";
+      timeoutMs: number;
+      lifecycle: string;
+      round?: number;
+      dialog?: { kind: string; title: string; text: string } | null;
+      screen?: string | null;
+      waitedAtDialogMs?: number;
+    }
   | { type: "pane_working" }
   /** The turn ended; `failure` when it ended on an error (StopFailure, an API error on screen). */
   | { type: "pane_done"; lastMessage?: string | null; failure?: { error: string | null } | null }
@@ -69,8 +86,20 @@ export interface Transition {
   disposition?: Disposition;
 }
 
-const stay = (state: TaskState): Transition => ({ state, changed: false, evidence: undefined, endsRound: false, startsRound: false });
-const go = (state: TaskState, evidence: Evidence | null): Transition => ({ state, changed: true, evidence, endsRound: isTerminal(state), startsRound: false });
+const stay = (state: TaskState): Transition => ({
+  state,
+  changed: false,
+  evidence: undefined,
+  endsRound: false,
+  startsRound: false,
+});
+const go = (state: TaskState, evidence: Evidence | null): Transition => ({
+  state,
+  changed: true,
+  evidence,
+  endsRound: isTerminal(state),
+  startsRound: false,
+});
 /** A prompt that could not be delivered: the first round fails, a later one waits for the user. */
 const undelivered = (round: number | undefined, evidence: Evidence): Transition =>
   (round ?? 1) > 1 ? go("input_required", { ...evidence, round }) : go("failed", evidence);
@@ -83,42 +112,67 @@ export function transition(state: TaskState, event: TaskEvent, disposition: Disp
     if (disposition) throw new YardError("CONFLICT", `The task is already ${disposition}`, { disposition });
   }
   if (event.type === "merged") {
-    if (state !== "completed") throw new YardError("TASK_NOT_COMPLETED", `Only a completed task can be merged; this one is ${state}`, { state });
+    if (state !== "completed")
+      throw new YardError("TASK_NOT_COMPLETED", `Only a completed task can be merged; this one is ${state}`, { state });
     return { ...stay(state), changed: true, disposition: "merged" };
   }
   if (event.type === "discarded") {
-    return isTerminal(state) ? { ...stay(state), changed: true, disposition: "discarded" } : { ...go("canceled", null), disposition: "discarded" };
+    return isTerminal(state)
+      ? { ...stay(state), changed: true, disposition: "discarded" }
+      : { ...go("canceled", null), disposition: "discarded" };
   }
   if (event.type === "resume") {
-    if (!RESUMABLE_STATES.includes(state)) throw new YardError("CONFLICT", `Only a failed or canceled task can be resumed; this one is ${state}`, { state });
+    if (!RESUMABLE_STATES.includes(state))
+      throw new YardError("CONFLICT", `Only a failed or canceled task can be resumed; this one is ${state}`, { state });
     return { ...go("pending", null), endsRound: false, startsRound: true };
   }
   if (event.type === "next_round") {
     if (state === "completed" || state === "input_required") return { ...go("pending", null), startsRound: true };
-    throw new YardError("CONFLICT", `Only a completed or input_required task can start another round; this one is ${state}`, { state });
+    throw new YardError(
+      "CONFLICT",
+      `Only a completed or input_required task can start another round; this one is ${state}`,
+      { state },
+    );
   }
   if (event.type === "start") {
     if (state === "backlog") return go("pending", null);
     throw new YardError("CONFLICT", `Only a backlog task can be started; this one is ${state}`, { state });
   }
   if (isTerminal(state)) {
-    if (event.type === "report") throw new YardError("CONFLICT", `The task is already ${state}; its round's result cannot change`, { state });
+    if (event.type === "report")
+      throw new YardError("CONFLICT", `The task is already ${state}; its round's result cannot change`, { state });
     if (event.type === "cancel") throw new YardError("CONFLICT", `The task is already ${state}`, { state });
-    if (event.type === "asked") throw new YardError("CONFLICT", `The task is already ${state}; ask in a new round`, { state });
-    if (event.type === "plan_submitted") throw new YardError("CONFLICT", `The task is already ${state}; it takes no more plans`, { state });
+    if (event.type === "asked")
+      throw new YardError("CONFLICT", `The task is already ${state}; ask in a new round`, { state });
+    if (event.type === "plan_submitted")
+      throw new YardError("CONFLICT", `The task is already ${state}; it takes no more plans`, { state });
     return stay(state);
   }
   switch (event.type) {
     case "submitted":
       return state === "pending" ? go("working", null) : stay(state);
     case "submit_refused":
-      return state === "pending" ? undelivered(event.round, { stage: "submit_refused", code: event.code, message: event.message, details: event.details ?? null }) : stay(state);
+      return state === "pending"
+        ? undelivered(event.round, {
+            stage: "submit_refused",
+            code: event.code,
+            message: event.message,
+            details: event.details ?? null,
+          })
+        : stay(state);
     case "submit_unconfirmed":
-      return state === "pending" ? go("input_required", { stage: "submit_unconfirmed", stallMs: event.stallMs }) : stay(state);
+      return state === "pending"
+        ? go("input_required", { stage: "submit_unconfirmed", stallMs: event.stallMs })
+        : stay(state);
     case "ready_timeout": {
       if (state !== "pending") return stay(state);
       const ev: Evidence = { stage: "ready_timeout", timeoutMs: event.timeoutMs, lifecycle: event.lifecycle };
-      if (event.dialog) Object.assign(ev, { reason: "startup_dialog", dialog: event.dialog, waitedAtDialogMs: event.waitedAtDialogMs ?? null });
+      if (event.dialog)
+        Object.assign(ev, {
+          reason: "startup_dialog",
+          dialog: event.dialog,
+          waitedAtDialogMs: event.waitedAtDialogMs ?? null,
+        });
       if (event.screen) ev.screen = event.screen;
       return undelivered(event.round, ev);
     }
@@ -126,10 +180,20 @@ export function transition(state: TaskState, event: TaskEvent, disposition: Disp
       return state === "input_required" ? go("working", null) : stay(state);
     case "pane_done":
       if (state !== "working") return stay(state);
-      if (event.failure) return go("input_required", { reason: "turn_failed", error: event.failure.error ?? null, last_message: event.lastMessage ?? null });
+      if (event.failure)
+        return go("input_required", {
+          reason: "turn_failed",
+          error: event.failure.error ?? null,
+          last_message: event.lastMessage ?? null,
+        });
       return go("input_required", { reason: "turn_ended_without_report", last_message: event.lastMessage ?? null });
     case "pane_exit":
-      return go("failed", { reason: "pane_exited", exitCode: event.exitCode, signal: event.signal, lastLifecycle: event.lastLifecycle });
+      return go("failed", {
+        reason: "pane_exited",
+        exitCode: event.exitCode,
+        signal: event.signal,
+        lastLifecycle: event.lastLifecycle,
+      });
     case "pane_lost":
       return go("failed", { reason: event.reason, lastLifecycle: event.lastLifecycle });
     case "report":

@@ -19,35 +19,66 @@ export type { TaskResult, TaskView };
 // The view's types come from the task contract; the parts the core owns are checked equal to it,
 // so the output schema never strips a field the core adds.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const checks: [Same<z.infer<typeof taskState>, TaskState>, Same<z.infer<typeof tokenUsage>, TokenUsage>, Same<TaskResult["status"], ReportStatus>] = [true, true, true];
+const checks: [
+  Same<z.infer<typeof taskState>, TaskState>,
+  Same<z.infer<typeof tokenUsage>, TokenUsage>,
+  Same<TaskResult["status"], ReportStatus>,
+] = [true, true, true];
 void checks;
 
 export async function get(ctx: TaskContext, id: string): Promise<TaskView> {
   return (await views(ctx, [await taskRow(ctx, id)]))[0]!;
 }
 
-export async function list(ctx: TaskContext, filter: { contextId?: string; states?: string[]; projectId?: string } = {}): Promise<TaskView[]> {
+export async function list(
+  ctx: TaskContext,
+  filter: { contextId?: string; states?: string[]; projectId?: string } = {},
+): Promise<TaskView[]> {
   return views(ctx, await ctx.store.list(filter));
 }
 
 /** Rows to views; each task's current round (result, review verdict) comes from one batched read, not one query per task. */
 async function views(ctx: TaskContext, rows: TaskRow[]): Promise<TaskView[]> {
   const current = await ctx.store.currentRounds(rows);
-  const statuses = await reviewStatuses(rows.map((r) => ({ ...r, verdict: current.get(r.id)?.verdict ?? null, reviewedCommit: current.get(r.id)?.reviewedCommit ?? null })));
-  const waiting = (await ctx.deps.dependencies?.waitingMany(rows.map((r) => ({ id: r.id, autoStartWhen: r.autoStartWhen as AutoStartWhen | null })))) ?? new Map<string, Waiting>();
+  const statuses = await reviewStatuses(
+    rows.map((r) => ({
+      ...r,
+      verdict: current.get(r.id)?.verdict ?? null,
+      reviewedCommit: current.get(r.id)?.reviewedCommit ?? null,
+    })),
+  );
+  const waiting =
+    (await ctx.deps.dependencies?.waitingMany(
+      rows.map((r) => ({ id: r.id, autoStartWhen: r.autoStartWhen as AutoStartWhen | null })),
+    )) ?? new Map<string, Waiting>();
   // Each project's reviewer, read once for the whole list (a task without its own inherits it).
   const projectReviewers = new Map<string, string | null>();
   for (const id of new Set(rows.map((r) => r.projectId).filter((p): p is string => p !== null))) {
     projectReviewers.set(id, (await ctx.deps.projects.get(id).catch(() => null))?.reviewerProfile ?? null);
   }
   return Promise.all(
-    rows.map((r) => view(ctx, r, { result: current.get(r.id)?.result ?? null, reviewStatus: statuses.get(r.id) ?? "none" }, waiting.get(r.id) ?? null, r.reviewerProfile ?? (r.projectId ? (projectReviewers.get(r.projectId) ?? null) : null))),
+    rows.map((r) =>
+      view(
+        ctx,
+        r,
+        { result: current.get(r.id)?.result ?? null, reviewStatus: statuses.get(r.id) ?? "none" },
+        waiting.get(r.id) ?? null,
+        r.reviewerProfile ?? (r.projectId ? (projectReviewers.get(r.projectId) ?? null) : null),
+      ),
+    ),
   );
 }
 
-async function view(ctx: TaskContext, r: TaskRow, current: { result: string | null; reviewStatus: ReviewStatus }, waiting: Waiting | null, reviewer: string | null): Promise<TaskView> {
+async function view(
+  ctx: TaskContext,
+  r: TaskRow,
+  current: { result: string | null; reviewStatus: ReviewStatus },
+  waiting: Waiting | null,
+  reviewer: string | null,
+): Promise<TaskView> {
   const evidence = json<Evidence | null>(r.evidence, null);
-  const pane = r.paneId && ctx.deps.panes.isLive(r.paneId) ? await ctx.deps.panes.get(r.paneId).catch(() => null) : null;
+  const pane =
+    r.paneId && ctx.deps.panes.isLive(r.paneId) ? await ctx.deps.panes.get(r.paneId).catch(() => null) : null;
   return {
     id: r.id,
     title: r.title,
@@ -58,7 +89,12 @@ async function view(ctx: TaskContext, r: TaskRow, current: { result: string | nu
     projectId: r.projectId,
     repoPath: r.repoPath,
     agent: r.agent,
-    contract: { objective: r.objective, constraints: json(r.constraints, []), acceptanceCriteria: json(r.acceptanceCriteria, []), outputFormat: r.outputFormat },
+    contract: {
+      objective: r.objective,
+      constraints: json(r.constraints, []),
+      acceptanceCriteria: json(r.acceptanceCriteria, []),
+      outputFormat: r.outputFormat,
+    },
     baseRef: r.baseRef,
     baseSha: r.baseSha,
     targetBranch: r.targetBranch,
@@ -74,7 +110,13 @@ async function view(ctx: TaskContext, r: TaskRow, current: { result: string | nu
     reviewStatus: current.reviewStatus,
     sandboxed: r.sandboxed,
     // The last known usage; the transcript (a file the agent controls) is read in the background, never here.
-    agentSession: r.agentSessionId ? { id: r.agentSessionId, transcriptPath: r.agentTranscriptPath, tokens: transcriptUsage.peek(r.id, r.agentTranscriptPath, () => transcriptRootsOf(r, transcriptDeps(ctx))) } : null,
+    agentSession: r.agentSessionId
+      ? {
+          id: r.agentSessionId,
+          transcriptPath: r.agentTranscriptPath,
+          tokens: transcriptUsage.peek(r.id, r.agentTranscriptPath, () => transcriptRootsOf(r, transcriptDeps(ctx))),
+        }
+      : null,
     statusLine:
       r.state === "backlog" && waiting && !waiting.ready
         ? waiting.reason
@@ -114,7 +156,12 @@ export async function events(ctx: TaskContext, taskId: string, since?: number): 
 
 export function board(ctx: TaskContext, projectId: string): Promise<Board> {
   const deps = ctx.deps.dependencies;
-  return loadBoard(ctx.store, projectId, ctx.deps.panes, deps ? (tasks) => deps.waitingMany(tasks, projectId) : undefined);
+  return loadBoard(
+    ctx.store,
+    projectId,
+    ctx.deps.panes,
+    deps ? (tasks) => deps.waitingMany(tasks, projectId) : undefined,
+  );
 }
 
 /** Tasks not yet settled for good (pending, working, input_required), optionally of one profile. */

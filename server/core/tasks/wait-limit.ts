@@ -26,7 +26,11 @@ export class WaitLimit {
     const n = this.held.get(caller) ?? 0;
     if (n >= this.max) {
       const who = caller === "user" ? "you" : caller.replace(/^pane:/, "pane ");
-      throw new YardError("RATE_LIMITED", `Too many waits at once: ${who} already ${caller === "user" ? "have" : "has"} ${n} tasks.wait calls open (at most ${this.max}, YARD_MAX_WAITS); wait on a context (--context) instead of one call per task, or let one end first`, { max: this.max, open: n });
+      throw new YardError(
+        "RATE_LIMITED",
+        `Too many waits at once: ${who} already ${caller === "user" ? "have" : "has"} ${n} tasks.wait calls open (at most ${this.max}, YARD_MAX_WAITS); wait on a context (--context) instead of one call per task, or let one end first`,
+        { max: this.max, open: n },
+      );
     }
     this.held.set(caller, n + 1);
     let released = false;

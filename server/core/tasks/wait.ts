@@ -17,8 +17,16 @@ export function resolveUntil(until: string | string[] | undefined): string[] {
   const out = new Set<string>();
   for (const u of wanted) {
     if (u in WAIT_SETS) for (const s of WAIT_SETS[u as keyof typeof WAIT_SETS]) out.add(s);
-    else if (["backlog", "pending", "working", "input_required", "completed", "failed", "canceled", "rejected"].includes(u)) out.add(u);
-    else throw new YardError("BAD_PARAMS", `Unknown state ${JSON.stringify(u)}: use settled, terminal, working or task states`, { until: u });
+    else if (
+      ["backlog", "pending", "working", "input_required", "completed", "failed", "canceled", "rejected"].includes(u)
+    )
+      out.add(u);
+    else
+      throw new YardError(
+        "BAD_PARAMS",
+        `Unknown state ${JSON.stringify(u)}: use settled, terminal, working or task states`,
+        { until: u },
+      );
   }
   return [...out];
 }
@@ -35,12 +43,14 @@ export interface WaitOptions {
 }
 
 export async function wait(ctx: TaskContext, opts: WaitOptions): Promise<TaskView[]> {
-  if (!opts.taskId === !opts.contextId) throw new YardError("BAD_PARAMS", "Wait for one task (ID) or a context (--context), not both or neither");
+  if (!opts.taskId === !opts.contextId)
+    throw new YardError("BAD_PARAMS", "Wait for one task (ID) or a context (--context), not both or neither");
   const until = resolveUntil(opts.until);
   const timeoutMs = opts.timeoutMs ?? 10 * 60_000;
   if (opts.taskId) await taskRow(ctx, opts.taskId);
   const visible = opts.visible ?? (async (tasks: TaskView[]) => tasks);
-  const load = async () => (opts.taskId ? [await get(ctx, opts.taskId)] : await visible(await list(ctx, { contextId: opts.contextId })));
+  const load = async () =>
+    opts.taskId ? [await get(ctx, opts.taskId)] : await visible(await list(ctx, { contextId: opts.contextId }));
   const done = (tasks: TaskView[]) => tasks.every((t) => until.includes(t.state));
   return new Promise<TaskView[]>((resolve, reject) => {
     let finished = false;
@@ -79,7 +89,13 @@ export async function wait(ctx: TaskContext, opts: WaitOptions): Promise<TaskVie
     const timer = setTimeout(async () => {
       const tasks = await load().catch(() => []);
       if (done(tasks)) return finish(null, tasks);
-      finish(new YardError("TIMEOUT", `Timed out after ${timeoutMs} ms waiting for ${until.join("|")}`, { timeoutMs, until, tasks: tasks.map((t) => ({ id: t.id, state: t.state })) }));
+      finish(
+        new YardError("TIMEOUT", `Timed out after ${timeoutMs} ms waiting for ${until.join("|")}`, {
+          timeoutMs,
+          until,
+          tasks: tasks.map((t) => ({ id: t.id, state: t.state })),
+        }),
+      );
     }, timeoutMs);
     const abandoned = () => finish(new YardError("TIMEOUT", "The wait ended: its caller went away", { until }));
     if (opts.signal?.aborted) return abandoned();
