@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { appRouter } from "../server/api/router";
-import { createServices } from "../server/services";
+import { createServices } from "../server/composition";
 import { median } from "./stats";
 import type { BenchResult } from "./types";
 

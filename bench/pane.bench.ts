@@ -27,7 +27,7 @@ import { TerminalMirror } from "../server/core/panes/mirror";
 import { mulberry32 } from "../server/core/panes/fixtures/prng";
 import { newId } from "../server/core/ids";
 import { PaneHostClient } from "../server/panehost/client";
-import { createServices } from "../server/services";
+import { createServices } from "../server/composition";
 import { median } from "./stats";
 import type { BenchResult } from "./types";
 

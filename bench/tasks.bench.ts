@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as pty from "node-pty";
-import { createServices } from "../server/services";
+import { createServices } from "../server/composition";
 import { median } from "./stats";
 import type { BenchResult } from "./types";
 

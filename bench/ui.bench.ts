@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { ensureUiBuilt } from "../scripts/build-ui";
-import { createServices } from "../server/services";
+import { createServices } from "../server/composition";
 import { startTestServer } from "../tests/helpers/server";
 import { median } from "./stats";
 import type { BenchResult } from "./types";

@@ -9,9 +9,9 @@
 //   onEventsLive(): told each time subscriptions start streaming (the first connection, every
 //                 reconnect): data read before then may predate an event that was never sent
 //                 to this page, so the cache refetches it.
-// Protocol: the typed event maps in server/contracts/socket.ts.
+// Protocol: the typed event maps in server/wire/socket.ts.
 import { io, type Socket as RawSocket } from "socket.io-client";
-import type { ClientToServerEvents, PaneSnapshot, ServerToClientEvents } from "../server/contracts/socket";
+import type { ClientToServerEvents, PaneSnapshot, ServerToClientEvents } from "../server/wire/socket";
 import { globMatch } from "../server/core/events/glob";
 import type { YardEvent } from "../server/core/events/journal";
 import type { PaneInfo } from "../server/core/panes/manager";

@@ -19,4 +19,4 @@ export type AttentionItem = Outputs["panes"]["attention"]["items"][number];
 export type AgentProfile = Outputs["agents"]["list"][number];
 export type StartInput = Inputs["tasks"]["start"];
 
-export type { Review, ReviewComment, TaskRound } from "../server/contracts/reviews";
+export type { Review, ReviewComment, TaskRound } from "../server/wire/reviews";

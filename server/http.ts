@@ -12,9 +12,9 @@ import { createHash } from "node:crypto";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { MAX_SOCKET_PATH, paths, socketPathFits } from "./config";
 import { appRouter } from "./api/router";
-import type { Context } from "./api/trpc";
+import type { Caller } from "./api/trpc";
 import { attachRealtime, type Realtime } from "./realtime/socket";
-import { LIMITS, jsonDepthExceeds } from "./contracts/common";
+import { LIMITS, jsonDepthExceeds } from "./wire/common";
 import {
   type Credentials,
   type GuardConfig,
@@ -31,7 +31,7 @@ import { ConnectionLimiter, connectionCapsFrom } from "./security/connections";
 import { SessionStore } from "./security/sessions";
 import { loadOrCreateToken, safeEqual, sessionCookieName } from "./security/token";
 import type { ApiSocketState } from "./core/sandbox/sandbox";
-import { createServices, type Services } from "./services";
+import { createServices, type Services } from "./composition";
 import { ensurePrivateDir, listenPrivateSocket } from "./panehost/protocol";
 import { VERSION } from "./version";
 
@@ -58,7 +58,7 @@ export interface RunningServer {
   close(opts?: { stopPanes?: boolean }): Promise<void>;
 }
 
-type AdmittedRequest = http.IncomingMessage & { principal: Principal; pane: Context["pane"]; body?: string };
+type AdmittedRequest = http.IncomingMessage & { principal: Principal; pane: Caller["pane"]; body?: string };
 
 type NextHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 
@@ -248,7 +248,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: "/api/trpc/",
-    createContext: async ({ req }): Promise<Context> => {
+    createContext: async ({ req }): Promise<Caller> => {
       const r = req as AdmittedRequest;
       return { services, principal: r.principal, pane: r.pane };
     },
@@ -370,7 +370,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         );
       return sendError(req, res, 401, "UNAUTHORIZED", "This board needs its login token.");
     }
-    let pane: Context["pane"] = null;
+    let pane: Caller["pane"] = null;
     if (principal.kind === "pane") {
       pane = await services.panes.authenticate(principal.paneId, principal.secret);
       if (!pane)

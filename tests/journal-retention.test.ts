@@ -7,7 +7,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { LIMITS } from "../server/contracts/common";
+import { LIMITS } from "../server/wire/common";
 import { openDatabase } from "../server/db";
 import { adminClient } from "./helpers/client";
 import { seedHome } from "./helpers/db-template";

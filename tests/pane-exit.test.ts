@@ -18,7 +18,7 @@ import { type PaneInfo, PaneManager } from "../server/core/panes/manager";
 import { splitLines, TerminalMirror } from "../server/core/panes/mirror";
 import { openDatabase } from "../server/db";
 import { PaneHostClient } from "../server/panehost/client";
-import { createServices, type Services } from "../server/services";
+import { createServices, type Services } from "../server/composition";
 import { hostStatus } from "./helpers/panehost";
 import { HOST_BUNDLE, ROOT } from "./helpers/server";
 

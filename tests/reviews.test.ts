@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { LIMITS } from "../server/contracts/common";
+import { LIMITS } from "../server/wire/common";
 import { toCliError } from "../cli/output";
 import { adminClient, clientWithToken, errorOf } from "./helpers/client";
 import { git, makeRepo } from "./helpers/git";

@@ -21,14 +21,12 @@ export function registerOrchestration(program: Command, task: Command, ctx: CliC
     .action(async (id: string, o: { on: string; remove?: boolean; startWhen?: string }) => {
       if (o.startWhen && o.startWhen !== "merged" && o.startWhen !== "completed")
         throw new YardError("BAD_PARAMS", `--start-when must be merged or completed (got ${o.startWhen})`);
-      const r = await ctx
-        .client()
-        .tasks.depend.mutate({
-          id,
-          on: o.on,
-          remove: o.remove ? true : undefined,
-          startWhen: o.startWhen as "merged" | undefined,
-        });
+      const r = await ctx.client().tasks.depend.mutate({
+        id,
+        on: o.on,
+        remove: o.remove ? true : undefined,
+        startWhen: o.startWhen as "merged" | undefined,
+      });
       ctx
         .out()
         .result(r, () =>

@@ -89,14 +89,12 @@ export function registerPlan(program: Command, ctx: CliContext) {
       async (task: string, o: { approve?: boolean; requestChanges?: boolean; summary?: string; note: string[] }) => {
         if (!o.approve === !o.requestChanges)
           throw new YardError("BAD_PARAMS", "Give exactly one of --approve or --request-changes");
-        const r = await ctx
-          .client()
-          .plans.review.mutate({
-            taskId: task,
-            verdict: o.approve ? "approve" : "request_changes",
-            summary: o.summary,
-            notes: o.note.map((body) => ({ body })),
-          });
+        const r = await ctx.client().plans.review.mutate({
+          taskId: task,
+          verdict: o.approve ? "approve" : "request_changes",
+          summary: o.summary,
+          notes: o.note.map((body) => ({ body })),
+        });
         ctx
           .out()
           .result(r, () =>

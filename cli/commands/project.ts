@@ -41,15 +41,13 @@ export function registerProject(program: Command, ctx: CliContext) {
     .option("--planner <profile>", "the agent profile that plans tasks started with --needs-plan ('none' to unset)")
     .action(async (id: string, opts: { name?: string; trustAgents?: boolean; reviewer?: string; planner?: string }) => {
       const unset = (v: string | undefined) => (v === undefined ? undefined : v === "none" ? null : v);
-      const res = await ctx
-        .client()
-        .projects.update.mutate({
-          id,
-          name: opts.name,
-          trustAgents: opts.trustAgents,
-          reviewerProfile: unset(opts.reviewer),
-          plannerProfile: unset(opts.planner),
-        });
+      const res = await ctx.client().projects.update.mutate({
+        id,
+        name: opts.name,
+        trustAgents: opts.trustAgents,
+        reviewerProfile: unset(opts.reviewer),
+        plannerProfile: unset(opts.planner),
+      });
       ctx
         .out()
         .result(

@@ -52,16 +52,14 @@ export function registerReview(task: Command, ctx: CliContext) {
     .action(async (id: string, body: string[], o: { path: string; line: number; endLine?: number; side: string }) => {
       if (o.side !== "new" && o.side !== "old")
         throw new YardError("BAD_PARAMS", `--side must be new or old (got ${o.side})`);
-      const res = await ctx
-        .client()
-        .reviews.addComment.mutate({
-          taskId: id,
-          path: o.path,
-          startLine: o.line,
-          endLine: o.endLine,
-          side: o.side,
-          body: body.join(" "),
-        });
+      const res = await ctx.client().reviews.addComment.mutate({
+        taskId: id,
+        path: o.path,
+        startLine: o.line,
+        endLine: o.endLine,
+        side: o.side,
+        body: body.join(" "),
+      });
       ctx
         .out()
         .result(res, () => `Added comment ${res.comment.id} on ${oneLine(res.comment.path)}:${lines(res.comment)}`);

@@ -3,8 +3,8 @@
 // the table and nothing else; cli/mcp/server.ts turns each row into a registered tool. Adding a
 // procedure is one row here.
 //
-// Input schemas are the API's own where a contract exports them (server/contracts/*). The rest
-// are written here with the same limits (server/contracts/common.ts), because their procedures
+// Input schemas are the API's own where a contract exports them (server/wire/*). The rest
+// are written here with the same limits (server/wire/common.ts), because their procedures
 // declare them inline or in server modules the CLI must not bundle (the task service, the pane
 // manager); tests/mcp.test.ts checks every row against the router, so none can drift from it.
 // The server still validates every call: these schemas tell the agent what to send.
@@ -14,8 +14,8 @@
 // `fill` supplies what the CLI takes from where it runs (relative paths, $YARD_TASK).
 import path from "node:path";
 import { z } from "zod";
-import { absolutePath, paneId, taskId } from "../../server/contracts/common";
-import { eventsListInput, readInput, sendKeysInput, submitInput } from "../../server/contracts/panes";
+import { absolutePath, paneId, taskId } from "../../server/wire/common";
+import { eventsListInput, readInput, sendKeysInput, submitInput } from "../../server/wire/panes";
 import {
   addCommentInput,
   deleteCommentInput,
@@ -24,7 +24,7 @@ import {
   listReviewsInput,
   resolveCommentInput,
   submitReviewInput,
-} from "../../server/contracts/reviews";
+} from "../../server/wire/reviews";
 import {
   ackInput,
   agentReviewInput,
@@ -33,8 +33,8 @@ import {
   dependInput,
   registerWorktreeInput,
   threadInput,
-} from "../../server/contracts/orchestration";
-import { planReviewInput, planSubmitInput } from "../../server/contracts/plans";
+} from "../../server/wire/orchestration";
+import { planReviewInput, planSubmitInput } from "../../server/wire/plans";
 import {
   eventsInput as taskEventsInput,
   taskIdInput,
@@ -47,7 +47,7 @@ import {
   startInput,
   taskDiffInput,
   waitInput,
-} from "../../server/contracts/tasks";
+} from "../../server/wire/tasks";
 import type { YardClient } from "../connection";
 
 /** Every procedure of the API with its kind, as the tRPC client sees them: "tasks.get" → query. */

@@ -1,7 +1,7 @@
 // tRPC procedures for panes, hooks, attention and the event journal: validate (the shared
-// contract in server/contracts/panes.ts, inputs and outputs), check who may act, call the core.
+// contract in server/wire/panes.ts, inputs and outputs), check who may act, call the core.
 import { z } from "zod";
-import { paneId } from "../contracts/common";
+import { paneId } from "../wire/common";
 import {
   attentionReply,
   eventsListInput,
@@ -17,7 +17,7 @@ import {
   sendKeysReply,
   submitInput,
   submitReply,
-} from "../contracts/panes";
+} from "../wire/panes";
 import { YardError } from "../core/errors";
 import { spawnInput } from "../core/panes/manager";
 import { callerProcedure, router } from "./trpc";

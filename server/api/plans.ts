@@ -1,8 +1,8 @@
 // tRPC procedures for plans: submit a version (the planner, for its own task), list a task's
 // versions with their reviews, review the version in review (approve: the subtasks are created;
 // request changes: the notes go to the planner). Thin: contracts in and out, one core call each.
-import { planReviewInput, planReviewReply, plansReply, planSubmitInput, planView } from "../contracts/plans";
-import { taskIdInput } from "../contracts/tasks";
+import { planReviewInput, planReviewReply, plansReply, planSubmitInput, planView } from "../wire/plans";
+import { taskIdInput } from "../wire/tasks";
 import { YardError } from "../core/errors";
 import { callerProcedure, router } from "./trpc";
 

@@ -14,12 +14,12 @@ import {
   reviewsOutput,
   submitReviewInput,
   submitReviewOutput,
-} from "../contracts/reviews";
+} from "../wire/reviews";
 import type { Actor } from "../core/reviews/service";
-import { type Context, callerProcedure, router } from "./trpc";
+import { type Caller, callerProcedure, router } from "./trpc";
 
 /** Who the review service records as author or reviewer. */
-export const actorOf = (ctx: Context): Actor => (ctx.pane ? { kind: "pane", paneId: ctx.pane.id } : { kind: "user" });
+export const actorOf = (ctx: Caller): Actor => (ctx.pane ? { kind: "pane", paneId: ctx.pane.id } : { kind: "user" });
 
 export const reviewsRouter = router({
   addComment: callerProcedure

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { appRouter } from "./router";
-import { socketInputs } from "../contracts/socket";
+import { socketInputs } from "../wire/socket";
 import {
   type Caller,
   CALLER_ROLES,

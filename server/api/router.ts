@@ -2,15 +2,15 @@
 import { z } from "zod";
 import { agentProfileInput, agentProfileUpdate } from "../core/agents/profiles";
 import { projectAddInput, projectUpdateInput } from "../core/projects/projects";
-import type { Services } from "../services";
+import type { Services } from "../composition";
 import { listRefs } from "../core/git";
 import { VERSION } from "../version";
 import { eventsRouter, hooksRouter, panesRouter } from "./panes";
 import { plansRouter } from "./plans";
 import { reviewsRouter } from "./reviews";
 import { tasksRouter } from "./tasks";
-import { whoamiReply } from "../contracts/orchestration";
-import { absolutePath, id, paneId, profileId } from "../contracts/common";
+import { whoamiReply } from "../wire/orchestration";
+import { absolutePath, id, paneId, profileId } from "../wire/common";
 import {
   profileList,
   profileRemoved,
@@ -22,8 +22,8 @@ import {
   stopReply,
   trialStarted,
   trialStatus,
-} from "../contracts/projects";
-import { boardOutput, projectRefsInput, projectRefsOutput } from "../contracts/tasks";
+} from "../wire/projects";
+import { boardOutput, projectRefsInput, projectRefsOutput } from "../wire/tasks";
 import { YardError } from "../core/errors";
 import { callerProcedure, router } from "./trpc";
 

@@ -17,15 +17,15 @@ import {
   threadReply,
   worktreesInput,
   worktreesReply,
-} from "../contracts/orchestration";
-import { taskView } from "../contracts/tasks";
+} from "../wire/orchestration";
+import { taskView } from "../wire/tasks";
 import { YardError } from "../core/errors";
-import { callerProcedure, type Context } from "./trpc";
+import { callerProcedure, type Caller } from "./trpc";
 
 const iso = <T extends { createdAt: Date }>(r: T) => ({ ...r, createdAt: r.createdAt.toISOString() });
 
 /** The task the calling pane belongs to; refused for callers that are not a task's pane. */
-function ownTask(ctx: Context, what: string): string {
+function ownTask(ctx: Caller, what: string): string {
   if (!ctx.pane?.taskId)
     throw new YardError(
       "BAD_PARAMS",

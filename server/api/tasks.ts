@@ -1,9 +1,9 @@
 // tRPC procedures for tasks: start (or record in the backlog), startBacklog, get, list, wait,
 // report, followUp, diff (optionally since the last review), rounds, cancel, finish, events, resume.
-// Thin: the task contract's schemas in and out (server/contracts/tasks.ts), who may act, one call
+// Thin: the task contract's schemas in and out (server/wire/tasks.ts), who may act, one call
 // into the core.
 import { taskThreadProcedures } from "./task-thread";
-import { roundsOutput } from "../contracts/reviews";
+import { roundsOutput } from "../wire/reviews";
 import {
   eventsInput,
   finishInput,
@@ -26,7 +26,7 @@ import {
   uncommittedOutput,
   waitInput,
   waitOutput,
-} from "../contracts/tasks";
+} from "../wire/tasks";
 import type { StartCaller } from "../core/tasks/start";
 import { callerProcedure, router } from "./trpc";
 import { maxWaitsFrom, waitCaller, WaitLimit } from "../core/tasks/wait-limit";

@@ -1,17 +1,17 @@
-// tRPC setup: context (who is calling), the error shape every client sees
+// tRPC setup: the caller (tRPC's request context: the services and who is calling), the error shape every client sees
 // ({code, message, details, retryable} from the core registry), and procedure kinds.
 import { TRPCError, initTRPC } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
-import { inputShapeError } from "../contracts/common";
+import { inputShapeError } from "../wire/common";
 import { ERROR_CODES, type ErrorCode, YardError } from "../core/errors";
 import type { Principal } from "../security/guard";
-import type { Services } from "../services";
+import type { Services } from "../composition";
 import type { SandboxOf } from "../core/agents/roles";
 import type { CallingPane } from "../core/tasks/access";
 import { GATES, namedIds, roleRefusal, sandboxRefusal, spawnOf } from "./roles";
 
-export interface Context {
+export interface Caller {
   services: Services;
   principal: Principal;
   /**
@@ -95,7 +95,7 @@ export function toYardError(error: TRPCError): YardError {
   }
 }
 
-const t = initTRPC.context<Context>().create({
+const t = initTRPC.context<Caller>().create({
   errorFormatter({ shape, error }) {
     const y = toYardError(error);
     const yard: YardErrorData = {

@@ -12,7 +12,7 @@ import {
   errorReply,
   parseSocketInput,
   type ServerToClientEvents,
-} from "../contracts/socket";
+} from "../wire/socket";
 import { YardError } from "../core/errors";
 import type { YardEvent } from "../core/events/journal";
 import {
@@ -25,7 +25,7 @@ import {
 } from "../security/guard";
 import { SESSION_KEY_HEADER, SESSION_KEY_QUERY } from "../security/session-key";
 import { SessionStore } from "../security/sessions";
-import type { Services } from "../services";
+import type { Services } from "../composition";
 import { wireTerminals } from "./terminals";
 
 export type YardServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;

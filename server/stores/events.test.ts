@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LIMITS } from "../contracts/common";
+import { LIMITS } from "../wire/common";
 import { EventJournal } from "../core/events/journal";
 import { JournalPruner, PRUNED_EVENT } from "../core/events/retention";
 import { type Db, openDatabase } from "../db";

@@ -1,7 +1,7 @@
 // Persistence for reviews and their line comments: the only module of the reviews core that talks
 // to Prisma. Rows go in and come out as the contract's shapes (ReviewComment, Review); a review
 // and the draft comments it takes are written in one transaction.
-import type { ReviewComment, Review, ReviewStatus } from "../contracts/reviews";
+import type { ReviewComment, Review, ReviewStatus } from "../wire/reviews";
 import type { Db } from "../db";
 
 type CommentRow = NonNullable<Awaited<ReturnType<Db["reviewComment"]["findUnique"]>>>;

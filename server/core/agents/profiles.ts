@@ -10,7 +10,7 @@
 // spawn time; an unknown one is BAD_PARAMS.
 import { REPO_ROOT } from "../../root";
 import { z } from "zod";
-import { argvSchema } from "../../contracts/common";
+import { argvSchema } from "../../wire/common";
 import type { ProfileStore } from "../../stores/profiles";
 import { YardError } from "../errors";
 import { codexHooksOverride, codexNotifyOverride } from "./codex";

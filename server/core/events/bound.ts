@@ -9,7 +9,7 @@
 // What was cut is said in the payload itself: `_cut` maps a field's path to its original length
 // (characters or entries), `_omitted` names the dropped fields. The task and pane rows keep their
 // own (separately capped) copies of anything cut here; the journal is the history, not the record.
-import { cutText, LIMITS } from "../../contracts/common";
+import { cutText, LIMITS } from "../../wire/common";
 
 /** Paths listed in `_cut` at most; the rest are counted in `_cut["…"]`. */
 const MAX_CUT_PATHS = 20;

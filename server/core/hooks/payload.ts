@@ -11,7 +11,7 @@
 // a marker, since it is prose and the hook must still move the pane's lifecycle.
 
 import { z } from "zod";
-import { cutText, LIMITS } from "../../contracts/common";
+import { cutText, LIMITS } from "../../wire/common";
 import { YardError } from "../errors";
 
 /** Serialized (UTF-8 JSON) size limit for one hook post, envelope included. */

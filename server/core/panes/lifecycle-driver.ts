@@ -4,7 +4,7 @@
 // reducer (lifecycle.ts); the effects are persisted in order (one queue per pane), journaled, and
 // fanned out to viewers and to the task engine (onTransition). Also journals the mirror faults
 // the host reports, at most one event per pane in a window.
-import { cutText, LIMITS } from "../../contracts/common";
+import { cutText, LIMITS } from "../../wire/common";
 import type { PaneStore } from "../../stores/panes";
 import { YardError } from "../errors";
 import type { EventJournal } from "../events/journal";

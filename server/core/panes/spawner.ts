@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:
 import path from "node:path";
 import { z } from "zod";
 import { paths, socketPathFits } from "../../config";
-import { absolutePath } from "../../contracts/common";
+import { absolutePath } from "../../wire/common";
 import { REPO_ROOT } from "../../root";
 import { newPaneToken } from "../../security/token";
 import type { PaneStore } from "../../stores/panes";

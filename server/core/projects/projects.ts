@@ -4,7 +4,7 @@
 // trust prompt", on by default): when on, Switchyard records the agents' workspace trust for the
 // repository before it launches one (core/agents/launch-prep.ts).
 import { z } from "zod";
-import { absolutePath, profileId } from "../../contracts/common";
+import { absolutePath, profileId } from "../../wire/common";
 import type { ProjectStore } from "../../stores/projects";
 import { YardError } from "../errors";
 import { newId } from "../ids";

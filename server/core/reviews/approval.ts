@@ -1,7 +1,7 @@
 // Where a round's review stands once the branch may have moved: an approval holds for the
 // commit it saw and no other. `reviewStatusOf` is the rule (pure); `outdatedApprovals` reads the
 // branch tips an approval needs, one git call per repository for any number of tasks.
-import type { ReviewStatus } from "../../contracts/reviews";
+import type { ReviewStatus } from "../../wire/reviews";
 import { branchTips } from "../git";
 
 /** The round's latest verdict, with an approval whose branch has moved since shown as outdated. */

@@ -16,12 +16,12 @@ import {
   type ReviewStatus,
   type submitReviewInput,
   type TaskRound,
-} from "../../contracts/reviews";
+} from "../../wire/reviews";
 import type { z } from "zod";
 import { YardError } from "../errors";
 import type { EventJournal } from "../events/journal";
 import { newId } from "../ids";
-import type { RoundRecord, TaskDiff, TaskView } from "../tasks/service";
+import type { RoundRecord, TaskDiff, TaskView } from "../tasks/engine";
 import { diffLines, feedbackPrompt, quoteFor } from "./anchor";
 import type { ReviewStore, StoredReview } from "../../stores/reviews";
 import { authorOf } from "../authors";
@@ -305,9 +305,7 @@ export class ReviewService {
   }
 
   /** The diff from the last review's snapshot to the worktree now (CONFLICT before any review). */
-  async changesSinceLastReview(
-    taskId: string,
-  ): Promise<
+  async changesSinceLastReview(taskId: string): Promise<
     TaskDiff & {
       since: { reviewId: string; round: number; verdict: StoredReview["verdict"]; tree: string; createdAt: string };
     }

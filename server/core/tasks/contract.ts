@@ -1,9 +1,9 @@
 // A task's contract (objective, constraints, acceptance criteria, expected output format; its
-// schema is in the task contract, server/contracts/tasks.ts) and the prompt it becomes for the
+// schema is in the task contract, server/wire/tasks.ts) and the prompt it becomes for the
 // worker, ending with its role's short guide to `yard`. The objective stands on lines of its own, verbatim, so agents
 // that act on directives in their prompt (the demo agent) see them unchanged.
 import type { z } from "zod";
-import { contractInput } from "../../contracts/tasks";
+import { contractInput } from "../../wire/tasks";
 import { type GuideRole, shortGuide } from "../agents/guide";
 
 export { contractInput };

@@ -5,7 +5,7 @@ import path from "node:path";
 import { createWorktree, mergeTask } from "../git";
 import type { TaskRow } from "../../stores/tasks";
 import { commitAll, makeRepo, rejectsWith, removeTmpDirs, tmpDir, write } from "../../../tests/helpers/git-core";
-import type { TaskContext } from "./context";
+import type { EngineState } from "./engine-state";
 import { diff } from "./diff";
 
 afterAll(removeTmpDirs);
@@ -43,25 +43,25 @@ async function task() {
 }
 
 /** A context whose store answers with `rows` in turn (the last one repeats); `onRead` runs before each answer. */
-function contextOf(rows: TaskRow[], finishing: boolean, onRead: (n: number, ctx: TaskContext) => void = () => {}) {
+function contextOf(rows: TaskRow[], finishing: boolean, onRead: (n: number, eng: EngineState) => void = () => {}) {
   let reads = 0;
-  const ctx = {
+  const eng = {
     finishing: new Set(finishing ? ["tsk_1"] : []),
     store: {
       row: async () => {
-        onRead(++reads, ctx);
+        onRead(++reads, eng);
         return rows[Math.min(reads, rows.length) - 1]!;
       },
     },
-  } as unknown as TaskContext;
-  return { ctx, reads: () => reads };
+  } as unknown as EngineState;
+  return { eng, reads: () => reads };
 }
 
 describe("task diff while a merge finishes", () => {
   it("reads the live worktree when no finish runs", async () => {
     const { row } = await task();
-    const { ctx } = contextOf([row], false);
-    expect(await diff(ctx, "tsk_1")).toMatchObject({ source: "worktree", files: [{ path: "m.txt", status: "added" }] });
+    const { eng } = contextOf([row], false);
+    expect(await diff(eng, "tsk_1")).toMatchObject({ source: "worktree", files: [{ path: "m.txt", status: "added" }] });
   });
 
   it("a merge that ends during the call (branch deleted, then recorded): reads the task again and diffs the merge", async () => {
@@ -70,24 +70,24 @@ describe("task diff while a merge finishes", () => {
     const merged = { ...row, state: "merged", disposition: "merged", mergeCommit: res.mergeCommit } as TaskRow;
     // Read 1 (the call's start) and 2 (the branch step) are from before the merge was recorded;
     // the finish ends between them. Read 3 sees the merge.
-    const { ctx, reads } = contextOf([row, row, merged], true, (n, c) => n === 2 && c.finishing.clear());
-    expect(await diff(ctx, "tsk_1")).toMatchObject({ source: "branch", files: [{ path: "m.txt", status: "added" }] });
+    const { eng, reads } = contextOf([row, row, merged], true, (n, c) => n === 2 && c.finishing.clear());
+    expect(await diff(eng, "tsk_1")).toMatchObject({ source: "branch", files: [{ path: "m.txt", status: "added" }] });
     expect(reads()).toBe(3);
   });
 
   it("while the finish still runs and nothing is left to read: a typed CONFLICT that says so", async () => {
     const { row, merge } = await task();
     await merge();
-    const { ctx } = contextOf([row], true);
-    const e = await rejectsWith(diff(ctx, "tsk_1"), "CONFLICT");
+    const { eng } = contextOf([row], true);
+    const e = await rejectsWith(diff(eng, "tsk_1"), "CONFLICT");
     expect(e.details).toMatchObject({ finishing: true });
   });
 
   it("worktree and branch gone with no finish running: CONFLICT at once, with no second read", async () => {
     const { row, merge } = await task();
     await merge(); // as after a discard that deleted the branch: no merge commit on the row
-    const { ctx, reads } = contextOf([row], false);
-    const e = await rejectsWith(diff(ctx, "tsk_1"), "CONFLICT");
+    const { eng, reads } = contextOf([row], false);
+    const e = await rejectsWith(diff(eng, "tsk_1"), "CONFLICT");
     expect(e.message).toMatch(/worktree and branch are both gone/);
     expect(reads()).toBe(2);
   });

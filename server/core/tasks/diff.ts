@@ -5,17 +5,17 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { YardError } from "../errors";
 import type { z } from "zod";
-import type { taskDiffOutput } from "../../contracts/tasks";
+import type { taskDiffOutput } from "../../wire/tasks";
 import { branchTip, diffCommits, diffTreeToCommit, diffWorktree, diffWorktreeSince, worktreeTree } from "../git";
 import type { TaskRow } from "../../stores/tasks";
-import { type TaskContext, taskRow } from "./context";
+import { type EngineState, taskRow } from "./engine-state";
 
 /** The task diff reply without its review anchor (`since`), which the review service adds. */
 export type TaskDiff = Omit<z.infer<typeof taskDiffOutput>, "since">;
 
 /** The task's changes against its base commit: the live worktree, or its branch once the worktree is gone. */
-export async function diff(ctx: TaskContext, taskId: string): Promise<TaskDiff> {
-  const t = await taskRow(ctx, taskId);
+export async function diff(eng: EngineState, taskId: string): Promise<TaskDiff> {
+  const t = await taskRow(eng, taskId);
   if (!t.baseSha || !t.worktreePath)
     throw new YardError(
       "CONFLICT",
@@ -23,21 +23,21 @@ export async function diff(ctx: TaskContext, taskId: string): Promise<TaskDiff> 
         ? "The task is in the backlog; it has no worktree or diff until it starts"
         : "The task has no worktree",
     );
-  return changes(ctx, t, { baseSha: t.baseSha });
+  return changes(eng, t, { baseSha: t.baseSha });
 }
 
 /** The changes from a review's snapshot (a tree id) to the worktree now, in the same shape. */
-export async function diffSince(ctx: TaskContext, taskId: string, tree: string): Promise<TaskDiff> {
-  const t = await taskRow(ctx, taskId);
+export async function diffSince(eng: EngineState, taskId: string, tree: string): Promise<TaskDiff> {
+  const t = await taskRow(eng, taskId);
   if (!t.baseSha || !t.worktreePath) throw new YardError("CONFLICT", "The task has no worktree");
-  return changes(ctx, t, { tree });
+  return changes(eng, t, { tree });
 }
 
-async function changes(ctx: TaskContext, t: TaskRow, from: { baseSha: string } | { tree: string }): Promise<TaskDiff> {
+async function changes(eng: EngineState, t: TaskRow, from: { baseSha: string } | { tree: string }): Promise<TaskDiff> {
   const baseSha = t.baseSha!;
   const wt = t.worktreePath!;
   // Whether a merge or discard ran at any moment of this call: git errors then come from the race.
-  let raced = ctx.finishing.has(t.id);
+  let raced = eng.finishing.has(t.id);
   // A linked worktree has a `.git` file; checking for it costs no git process on this hot path.
   // While a merge or discard removes it, its files are half gone: the branch is the truth then.
   if (!raced && existsSync(path.join(wt, ".git"))) {
@@ -49,14 +49,14 @@ async function changes(ctx: TaskContext, t: TaskRow, from: { baseSha: string } |
       return { ...d, baseSha, source: "worktree" };
     } catch (e) {
       // A merge or discard removed (part of) the worktree while git was reading it: use the branch.
-      if (existsSync(path.join(wt, ".git")) && !ctx.finishing.has(t.id)) throw e;
+      if (existsSync(path.join(wt, ".git")) && !eng.finishing.has(t.id)) throw e;
       raced = true;
     }
   }
   // The worktree is gone (merged or discarded): the branch, or the merge, still holds the committed work.
   // The branch is read as a commit id, so a merge deleting it while git diffs still leaves the commit.
   // A finish that ended during this call recorded its merge: read the task again, once.
-  let now = await taskRow(ctx, t.id); // a merge that finished meanwhile has recorded its commit
+  let now = await taskRow(eng, t.id); // a merge that finished meanwhile has recorded its commit
   for (let attempt = 0; ; attempt++) {
     try {
       const tip =
@@ -64,7 +64,7 @@ async function changes(ctx: TaskContext, t: TaskRow, from: { baseSha: string } |
         (now.mergeCommit ? `${now.mergeCommit}^2` : null);
       if (!tip) {
         // Between a merge deleting the branch and recording its commit, there is no tip for a moment.
-        if (ctx.finishing.has(t.id) || (raced && attempt === 0))
+        if (eng.finishing.has(t.id) || (raced && attempt === 0))
           throw new YardError("GIT_FAILED", "the branch is gone and the merge is not recorded yet");
         throw new YardError("CONFLICT", "The task's worktree and branch are both gone; there is nothing left to diff", {
           taskId: t.id,
@@ -77,7 +77,7 @@ async function changes(ctx: TaskContext, t: TaskRow, from: { baseSha: string } |
       return { ...d, baseSha, source: "branch" };
     } catch (e) {
       if (!(e instanceof YardError && (e.code === "GIT_FAILED" || e.code === "NOT_FOUND"))) throw e;
-      if (ctx.finishing.has(t.id)) {
+      if (eng.finishing.has(t.id)) {
         throw new YardError(
           "CONFLICT",
           "The task is being merged or discarded right now; ask for its diff again once that has finished",
@@ -85,7 +85,7 @@ async function changes(ctx: TaskContext, t: TaskRow, from: { baseSha: string } |
         );
       }
       if (attempt > 0) throw e;
-      const again = await taskRow(ctx, t.id);
+      const again = await taskRow(eng, t.id);
       if (!raced && again.disposition === now.disposition) throw e;
       now = again;
     }
@@ -98,10 +98,10 @@ async function changes(ctx: TaskContext, t: TaskRow, from: { baseSha: string } |
  * voids an approval rather than slipping into it).
  */
 export async function snapshot(
-  ctx: TaskContext,
+  eng: EngineState,
   taskId: string,
 ): Promise<{ tree: string | null; commit: string | null }> {
-  const t = await taskRow(ctx, taskId);
+  const t = await taskRow(eng, taskId);
   const commit = t.branch ? await branchTip(t.repoPath, t.branch).catch(() => null) : null;
   if (!t.worktreePath || !existsSync(path.join(t.worktreePath, ".git"))) return { tree: null, commit };
   try {

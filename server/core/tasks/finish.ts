@@ -11,7 +11,7 @@ import { YardError } from "../errors";
 import { discardWorktree, findWorktree, mergeTask, uncommittedFiles } from "../git";
 import { rmdirUpTo } from "../git/paths";
 import type { TaskRow } from "../../stores/tasks";
-import { apply, type TaskContext, taskRow } from "./context";
+import { apply, type EngineState, taskRow } from "./engine-state";
 import { type TaskState, transition } from "./state";
 import { get } from "./views";
 
@@ -26,19 +26,19 @@ export type Finisher = { paneId: string | null };
 /** At most this many lost files are listed in a discard's answer and journal entry. */
 const MAX_LISTED = 1000;
 
-export async function finish(ctx: TaskContext, taskId: string, opts: FinishOptions, by: Finisher = { paneId: null }) {
+export async function finish(eng: EngineState, taskId: string, opts: FinishOptions, by: Finisher = { paneId: null }) {
   // While a finish runs, a diff that trips over the worktree being removed answers CONFLICT, not a git error.
-  ctx.finishing.add(taskId);
+  eng.finishing.add(taskId);
   try {
-    return await finishNow(ctx, taskId, opts, by);
+    return await finishNow(eng, taskId, opts, by);
   } finally {
-    ctx.finishing.delete(taskId);
+    eng.finishing.delete(taskId);
   }
 }
 
 /** The files a discard of the task would lose now (none when its worktree is gone). */
-export async function uncommitted(ctx: TaskContext, taskId: string): Promise<{ files: string[]; truncated: boolean }> {
-  const t = await taskRow(ctx, taskId);
+export async function uncommitted(eng: EngineState, taskId: string): Promise<{ files: string[]; truncated: boolean }> {
+  const t = await taskRow(eng, taskId);
   if (!t.worktreePath || t.disposition || !(await findWorktree(t.repoPath, t.worktreePath).catch(() => null)))
     return { files: [], truncated: false };
   const files = await uncommittedFiles({ worktreePath: t.worktreePath });
@@ -47,20 +47,20 @@ export async function uncommitted(ctx: TaskContext, taskId: string): Promise<{ f
 
 /** Stops whatever still runs for the task: its agent and its agent reviewer. */
 export async function stopAgents(
-  ctx: TaskContext,
+  eng: EngineState,
   t: Pick<TaskRow, "id" | "paneId" | "agentReviewPaneId">,
 ): Promise<void> {
-  ctx.runners.get(t.id)?.ac.abort();
+  eng.runners.get(t.id)?.ac.abort();
   for (const paneId of [t.paneId, t.agentReviewPaneId]) {
-    if (paneId && ctx.deps.panes.isLive(paneId)) await ctx.deps.panes.kill(paneId).catch(() => {});
+    if (paneId && eng.deps.panes.isLive(paneId)) await eng.deps.panes.kill(paneId).catch(() => {});
   }
 }
 
-async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions, by: Finisher) {
-  const { deps, store } = ctx;
+async function finishNow(eng: EngineState, taskId: string, opts: FinishOptions, by: Finisher) {
+  const { deps, store } = eng;
   if (!opts.merge === !opts.discard)
     throw new YardError("BAD_PARAMS", "Finish with exactly one of --merge or --discard");
-  const t = await taskRow(ctx, taskId);
+  const t = await taskRow(eng, taskId);
   if (!t.worktreePath || !t.branch) throw new YardError("CONFLICT", "The task has no worktree to finish");
   const worktreeExists = Boolean(await findWorktree(t.repoPath, t.worktreePath));
 
@@ -77,10 +77,10 @@ async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions, 
       branchPreexisting: t.branchPreexisting,
       deleteBranch: false,
     });
-    await tidyWorktreeDir(ctx, t);
+    await tidyWorktreeDir(eng, t);
     await store.setCleanupError(taskId, cleanup.error ?? null);
     await deps.journal.append("task.cleanup", { taskId, payload: { ...cleanup } });
-    return { task: await get(ctx, taskId), cleanup: { ok: !cleanup.error, ...cleanup } };
+    return { task: await get(eng, taskId), cleanup: { ok: !cleanup.error, ...cleanup } };
   }
 
   if (opts.merge) {
@@ -113,7 +113,7 @@ async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions, 
           await store.setMergeInFlight(taskId, JSON.stringify(inFlight));
         },
         onMergePid: (pid) => void store.setMergeInFlight(taskId, JSON.stringify({ ...inFlight, pid })).catch(() => {}),
-        beforeCleanup: () => stopAgents(ctx, t),
+        beforeCleanup: () => stopAgents(eng, t),
       });
     } catch (e) {
       if (inFlight) await store.setMergeInFlight(taskId, null);
@@ -125,9 +125,9 @@ async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions, 
       }
       throw e;
     }
-    if (res.cleanup.worktreeRemoved) await tidyWorktreeDir(ctx, t);
+    if (res.cleanup.worktreeRemoved) await tidyWorktreeDir(eng, t);
     await apply(
-      ctx,
+      eng,
       taskId,
       { type: "merged" },
       {
@@ -143,7 +143,7 @@ async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions, 
       payload: { disposition: "merged", mergeCommit: res.mergeCommit, target, cleanup: res.cleanup },
     });
     return {
-      task: await get(ctx, taskId),
+      task: await get(eng, taskId),
       merge: { mergeCommit: res.mergeCommit, alreadyUpToDate: res.alreadyUpToDate, target },
       cleanup: res.cleanup,
     };
@@ -164,8 +164,8 @@ async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions, 
       );
     }
   }
-  await apply(ctx, taskId, { type: "discarded" });
-  await stopAgents(ctx, t);
+  await apply(eng, taskId, { type: "discarded" });
+  await stopAgents(eng, t);
   const files = await lost().catch(() => []);
   const cleanup = {
     ...(await discardWorktree({
@@ -177,7 +177,7 @@ async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions, 
     })),
     uncommittedFiles: files.slice(0, MAX_LISTED),
   };
-  await tidyWorktreeDir(ctx, t);
+  await tidyWorktreeDir(eng, t);
   await store.setCleanupError(taskId, cleanup.error ?? null);
   await deps.journal.append("task.finished", {
     taskId,
@@ -187,7 +187,7 @@ async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions, 
       uncommittedCount: files.length,
     },
   });
-  return { task: await get(ctx, taskId), cleanup: { ok: !cleanup.error, ...cleanup } };
+  return { task: await get(eng, taskId), cleanup: { ok: !cleanup.error, ...cleanup } };
 }
 
 /**
@@ -195,9 +195,9 @@ async function finishNow(ctx: TaskContext, taskId: string, opts: FinishOptions, 
  * per-repository folder, once empty, go — only inside Switchyard's own worktree root, and
  * only when git no longer knows the path as a worktree.
  */
-export async function tidyWorktreeDir(ctx: TaskContext, t: Pick<TaskRow, "repoPath" | "worktreePath">): Promise<void> {
+export async function tidyWorktreeDir(eng: EngineState, t: Pick<TaskRow, "repoPath" | "worktreePath">): Promise<void> {
   if (!t.worktreePath) return;
-  const root = path.join(ctx.deps.home, "worktrees");
+  const root = path.join(eng.deps.home, "worktrees");
   const rel = path.relative(root, t.worktreePath);
   if (!rel || rel.startsWith("..") || path.isAbsolute(rel)) return;
   if (await findWorktree(t.repoPath, t.worktreePath).catch(() => "unknown")) return;

@@ -5,7 +5,7 @@
 // gate; it answers with the next version) or approve. An approved plan becomes its subtasks in
 // one step that creates all of them or none (backlog tasks that start by themselves as their
 // dependencies are merged), and the parent task completes with its children as its result.
-import { type PlanBody, planBody } from "../../contracts/plans";
+import { type PlanBody, planBody } from "../../wire/plans";
 import { YardError } from "../errors";
 import type { EventJournal } from "../events/journal";
 import { validateBranchName } from "../git";
@@ -17,7 +17,7 @@ import type { AgentProfile } from "../agents/profiles";
 import { listSection } from "./contract";
 import { findCycle } from "./dependencies";
 import { type TaskEvent, type TaskState, transition } from "./state";
-import { type ApplyExtra, defaultBranch, json, type LaunchOptions } from "./context";
+import { type ApplyExtra, defaultBranch, json, type LaunchOptions } from "./engine-state";
 import { authorOf, USER_AUTHOR } from "../authors";
 
 export interface PlanServiceDeps {

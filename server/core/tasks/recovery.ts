@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { runGit, isMerged, settleInterruptedMerge } from "../git";
 import type { TaskRow } from "../../stores/tasks";
-import { apply, contractOf, json, type TaskContext } from "./context";
+import { apply, contractOf, json, type EngineState } from "./engine-state";
 import { renderPrompt } from "./contract";
 import { stopAgents } from "./finish";
 import { DEFAULT_READY_TIMEOUT_MS, lastLifecycleBeforeExit, runInBackground } from "./runner";
@@ -18,19 +18,19 @@ import { ACTIVE_STATES, type TaskState } from "./state";
  * gets its background runner back: wait for ready, submit the contract); a task whose pane is
  * gone becomes failed with evidence.
  */
-export async function recover(ctx: TaskContext, lostPanes: Map<string, string>): Promise<void> {
-  const { deps, store } = ctx;
-  await settleMergesInFlight(ctx);
+export async function recover(eng: EngineState, lostPanes: Map<string, string>): Promise<void> {
+  const { deps, store } = eng;
+  await settleMergesInFlight(eng);
   const rows = await store.list({ states: [...ACTIVE_STATES] });
   for (const r of rows) {
     if (r.paneId && deps.panes.isLive(r.paneId)) {
-      ctx.stateCache.set(r.id, r.state as TaskState);
-      if (r.state === "pending") await resumePending(ctx, r, r.paneId);
+      eng.stateCache.set(r.id, r.state as TaskState);
+      if (r.state === "pending") await resumePending(eng, r, r.paneId);
       continue;
     }
-    await apply(ctx, r.id, {
+    await apply(eng, r.id, {
       type: "restart",
-      lastLifecycle: r.paneId ? (lostPanes.get(r.paneId) ?? (await lastLifecycleBeforeExit(ctx, r.paneId))) : null,
+      lastLifecycle: r.paneId ? (lostPanes.get(r.paneId) ?? (await lastLifecycleBeforeExit(eng, r.paneId))) : null,
     });
   }
   // A merge that landed before its record was written is recorded, never redone or undone.
@@ -46,7 +46,7 @@ export async function recover(ctx: TaskContext, lostPanes: Map<string, string>):
     if (await isMerged(r.repoPath, sha, r.targetBranch).catch(() => false)) {
       const head = await runGit(["rev-parse", `refs/heads/${r.targetBranch}`], { cwd: r.repoPath, allowFail: true });
       await apply(
-        ctx,
+        eng,
         r.id,
         { type: "merged" },
         {
@@ -58,18 +58,18 @@ export async function recover(ctx: TaskContext, lostPanes: Map<string, string>):
       );
       await deps.journal.append("task.finished", { taskId: r.id, payload: { disposition: "merged", recovered: true } });
       // A merged task's agents do not run on (its worktree is removed at the next finish).
-      stopLater(ctx, r);
+      stopLater(eng, r);
     }
   }
-  for (const r of await store.allStates()) ctx.stateCache.set(r.id, r.state as TaskState);
+  for (const r of await store.allStates()) eng.stateCache.set(r.id, r.state as TaskState);
 }
 
 /**
  * Stops a merged task's agents without waiting: during recovery the pane host holds pane exits
  * back until the server serves, so waiting here for the kill to be confirmed would never end.
  */
-function stopLater(ctx: TaskContext, r: Parameters<typeof stopAgents>[1]): void {
-  void stopAgents(ctx, r).catch(() => {});
+function stopLater(eng: EngineState, r: Parameters<typeof stopAgents>[1]): void {
+  void stopAgents(eng, r).catch(() => {});
 }
 
 /** How long start-up waits for a merge's git that outlived the previous server. */
@@ -82,8 +82,8 @@ const GIT_WAIT_MS = 60_000;
  * leftover merge state goes, or it did not, so the merge is undone. The note is cleared either
  * way; whether the merge landed is recorded below, as for any unrecorded merge.
  */
-async function settleMergesInFlight(ctx: TaskContext): Promise<void> {
-  for (const r of await ctx.store.mergesInFlight()) {
+async function settleMergesInFlight(eng: EngineState): Promise<void> {
+  for (const r of await eng.store.mergesInFlight()) {
     const m = json<{ tip?: string; targetBefore?: string; target?: string; pid?: number } | null>(
       r.mergeInFlight,
       null,
@@ -97,7 +97,7 @@ async function settleMergesInFlight(ctx: TaskContext): Promise<void> {
           targetBefore: m.targetBefore,
         });
         if (outcome !== "none")
-          await ctx.deps.journal.append("task.merge_recovered", { taskId: r.id, payload: { outcome, tip: m.tip } });
+          await eng.deps.journal.append("task.merge_recovered", { taskId: r.id, payload: { outcome, tip: m.tip } });
         // Landed, and perhaps cleaned up already (the branch gone): recorded from the commit merged.
         if (
           !r.disposition &&
@@ -111,25 +111,25 @@ async function settleMergesInFlight(ctx: TaskContext): Promise<void> {
           );
           const mergeCommit = merges.stdout.split("\n")[0]?.trim() || null;
           await apply(
-            ctx,
+            eng,
             r.id,
             { type: "merged" },
             { finished: { mergeCommit, cleanupError: "merge found landed at start-up; run finish again to clean up" } },
           );
-          await ctx.deps.journal.append("task.finished", {
+          await eng.deps.journal.append("task.finished", {
             taskId: r.id,
             payload: { disposition: "merged", mergeCommit, recovered: true },
           });
-          stopLater(ctx, r);
+          stopLater(eng, r);
         }
       }
     } catch (e) {
-      await ctx.deps.journal.append("task.merge_recovered", {
+      await eng.deps.journal.append("task.merge_recovered", {
         taskId: r.id,
         payload: { outcome: "failed", message: (e as Error).message },
       });
     }
-    await ctx.store.setMergeInFlight(r.id, null);
+    await eng.store.setMergeInFlight(r.id, null);
   }
 }
 
@@ -154,27 +154,27 @@ async function gitExited(pid: number): Promise<void> {
  * A pending task whose pane survived a server restart: the previous server was waiting for the
  * agent to be ready, or was submitting the contract. A pane already working (or done) took it.
  */
-async function resumePending(ctx: TaskContext, r: TaskRow, paneId: string): Promise<void> {
-  const { deps } = ctx;
+async function resumePending(eng: EngineState, r: TaskRow, paneId: string): Promise<void> {
+  const { deps } = eng;
   const lifecycle = deps.panes.state(paneId)?.lifecycle;
   if (lifecycle === "working" || lifecycle === "blocked" || lifecycle === "done") {
-    await apply(ctx, r.id, { type: "submitted" });
+    await apply(eng, r.id, { type: "submitted" });
     if (lifecycle === "done")
-      await apply(ctx, r.id, { type: "pane_done", lastMessage: deps.panes.state(paneId)?.lastMessage ?? null });
+      await apply(eng, r.id, { type: "pane_done", lastMessage: deps.panes.state(paneId)?.lastMessage ?? null });
     return;
   }
   // The round's own prompt: the contract for round 1, the review feedback after.
   const prompt =
-    (await ctx.store.rounds(r.id)).find((x) => x.number === r.round)?.prompt ??
+    (await eng.store.rounds(r.id)).find((x) => x.number === r.round)?.prompt ??
     renderPrompt(contractOf(r), { id: r.id, title: r.title });
-  runInBackground(ctx, r.id, paneId, prompt, {
+  runInBackground(eng, r.id, paneId, prompt, {
     readyTimeoutMs: deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
     round: r.round,
   });
 }
 
 /** During shutdown panes are killed on purpose: their tasks are judged at the next start. */
-export function shutdown(ctx: TaskContext): void {
-  ctx.closing = true;
-  for (const r of ctx.runners.values()) r.ac.abort();
+export function shutdown(eng: EngineState): void {
+  eng.closing = true;
+  for (const r of eng.runners.values()) r.ac.abort();
 }

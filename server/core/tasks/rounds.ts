@@ -4,12 +4,12 @@
 // and the rounds' records. A round starts through the reducer (next_round, resume).
 import { taskPaneRole } from "../agents/roles";
 import { existsSync } from "node:fs";
-import type { TaskRound } from "../../contracts/reviews";
+import type { TaskRound } from "../../wire/reviews";
 import { codexResumeArgv } from "../agents/codex";
 import { agentKindOf } from "../agents/kinds";
 import { YardError } from "../errors";
 import type { PaneInfo } from "../panes/manager";
-import { apply, contractOf, json, type TaskContext, taskRow } from "./context";
+import { apply, contractOf, json, type EngineState, taskRow } from "./engine-state";
 import { renderPrompt } from "./contract";
 import { runInBackground } from "./runner";
 import { sandboxFor, spawnWorker, trustDirOf } from "./start";
@@ -31,9 +31,9 @@ export type RoundRecord = Omit<TaskRound, "reviews">;
  * the feedback. Either way the prompt goes through the submit gate in the background, as at
  * start, and the round's fate lands in the task's state through the reducer.
  */
-export async function startNextRound(ctx: TaskContext, taskId: string, feedback: string): Promise<TaskView> {
-  const { deps } = ctx;
-  const row = await taskRow(ctx, taskId);
+export async function startNextRound(eng: EngineState, taskId: string, feedback: string): Promise<TaskView> {
+  const { deps } = eng;
+  const row = await taskRow(eng, taskId);
   if (row.disposition)
     throw new YardError("CONFLICT", `The task is already ${row.disposition}; it takes no more rounds`, {
       disposition: row.disposition,
@@ -51,11 +51,11 @@ export async function startNextRound(ctx: TaskContext, taskId: string, feedback:
   if (!live) {
     const argv = json<string[] | null>(row.argv, null);
     const agentId = argv ? null : row.agent;
-    const sandbox = row.sandboxed ? await sandboxFor(ctx, true, agentId ? await deps.agents.get(agentId) : null) : null;
-    const trustDir = await trustDirOf(ctx, row);
+    const sandbox = row.sandboxed ? await sandboxFor(eng, true, agentId ? await deps.agents.get(agentId) : null) : null;
+    const trustDir = await trustDirOf(eng, row);
     const launch = await deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: argv ?? undefined });
     const pane = await spawnWorker(
-      ctx,
+      eng,
       { id: row.id, title: row.title, agentId, argv, launch, parentPaneId: row.parentPaneId, sandbox, trustDir },
       row.worktreePath,
     );
@@ -63,42 +63,42 @@ export async function startNextRound(ctx: TaskContext, taskId: string, feedback:
     prompt = `${renderPrompt(contractOf(row), { id: row.id, title: row.title, role: taskPaneRole(launch.profileRole) })}\n\n${feedback}`;
   }
   try {
-    await apply(ctx, taskId, { type: "next_round" }, { round: { prompt, paneId } });
+    await apply(eng, taskId, { type: "next_round" }, { round: { prompt, paneId } });
   } catch (e) {
     if (!live) await deps.panes.kill(paneId).catch(() => {});
     throw e;
   }
   await deps.journal.append("task.round", { taskId, paneId, payload: { round: row.round + 1, freshPane: !live } });
-  runInBackground(ctx, taskId, paneId, prompt, { round: row.round + 1 });
-  return get(ctx, taskId);
+  runInBackground(eng, taskId, paneId, prompt, { round: row.round + 1 });
+  return get(eng, taskId);
 }
 
 /** A follow-up prompt for an input_required task, through the submit gate to its live pane. */
 export async function followUp(
-  ctx: TaskContext,
+  eng: EngineState,
   taskId: string,
   text: string,
   opts: { stallMs?: number } = {},
 ): Promise<{ task: TaskView; submit: { activitySeq: number; bracketed: boolean } }> {
-  const row = await taskRow(ctx, taskId);
+  const row = await taskRow(eng, taskId);
   if (row.state !== "input_required")
     throw new YardError("CONFLICT", `Only a task waiting for input takes a follow-up; this one is ${row.state}`, {
       state: row.state,
     });
   if (!row.paneId) throw new YardError("PANE_EXITED", "The task has no pane to take the follow-up", { taskId });
-  const res = await ctx.deps.panes.submit(row.paneId, text, { stallMs: opts.stallMs });
-  await ctx.deps.journal.append("task.follow_up", {
+  const res = await eng.deps.panes.submit(row.paneId, text, { stallMs: opts.stallMs });
+  await eng.deps.journal.append("task.follow_up", {
     taskId,
     paneId: row.paneId,
     payload: { round: row.round, bytes: Buffer.byteLength(text), text: text.slice(0, 4000) },
   });
-  return { task: await get(ctx, taskId), submit: { activitySeq: res.activitySeq, bracketed: res.bracketed } };
+  return { task: await get(eng, taskId), submit: { activitySeq: res.activitySeq, bracketed: res.bracketed } };
 }
 
 /** Every round's record, oldest first. */
-export async function roundRecords(ctx: TaskContext, taskId: string): Promise<RoundRecord[]> {
-  await taskRow(ctx, taskId);
-  return (await ctx.store.rounds(taskId)).map((r) => ({
+export async function roundRecords(eng: EngineState, taskId: string): Promise<RoundRecord[]> {
+  await taskRow(eng, taskId);
+  return (await eng.store.rounds(taskId)).map((r) => ({
     number: r.number,
     state: r.state,
     paneId: r.paneId,
@@ -116,12 +116,12 @@ export async function roundRecords(ctx: TaskContext, taskId: string): Promise<Ro
  * same worktree, then submits `prompt` (default RESUME_PROMPT) once the agent is ready.
  */
 export async function resume(
-  ctx: TaskContext,
+  eng: EngineState,
   taskId: string,
   opts: { prompt?: string; readyTimeoutMs?: number; stallMs?: number } = {},
 ): Promise<{ task: TaskView; pane: PaneInfo }> {
-  const { deps } = ctx;
-  const t = await taskRow(ctx, taskId);
+  const { deps } = eng;
+  const t = await taskRow(eng, taskId);
   transition(
     t.state as TaskState,
     { type: "resume", sessionId: t.agentSessionId ?? "" },
@@ -155,11 +155,11 @@ export async function resume(
     kind === "claude"
       ? (argv: string[]) => [...argv, "--resume", sessionId]
       : (argv: string[]) => codexResumeArgv(argv, sessionId);
-  const sandbox = t.sandboxed ? await sandboxFor(ctx, true, profile) : null;
-  const trustDir = await trustDirOf(ctx, t);
+  const sandbox = t.sandboxed ? await sandboxFor(eng, true, profile) : null;
+  const trustDir = await trustDirOf(eng, t);
   const launch = await deps.panes.resolveLaunch({ agent: profile.id });
   const pane = await spawnWorker(
-    ctx,
+    eng,
     {
       id: taskId,
       title: t.title,
@@ -175,7 +175,7 @@ export async function resume(
   );
   const prompt = opts.prompt ?? RESUME_PROMPT;
   try {
-    await apply(ctx, taskId, { type: "resume", sessionId }, { round: { prompt, paneId: pane.id } });
+    await apply(eng, taskId, { type: "resume", sessionId }, { round: { prompt, paneId: pane.id } });
   } catch (e) {
     await deps.panes.kill(pane.id).catch(() => {});
     throw e;
@@ -185,10 +185,10 @@ export async function resume(
     paneId: pane.id,
     payload: { round: t.round + 1, sessionId, agent: profile.id },
   });
-  runInBackground(ctx, taskId, pane.id, prompt, {
+  runInBackground(eng, taskId, pane.id, prompt, {
     readyTimeoutMs: opts.readyTimeoutMs,
     stallMs: opts.stallMs,
     round: t.round + 1,
   });
-  return { task: await get(ctx, taskId), pane };
+  return { task: await get(eng, taskId), pane };
 }

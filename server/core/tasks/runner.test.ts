@@ -10,12 +10,12 @@ import { EventStore } from "../../stores/events";
 import { TaskStore } from "../../stores/tasks";
 import { EventJournal } from "../events/journal";
 import type { PaneInfo } from "../panes/manager";
-import { apply, createContext, type TaskContext } from "./context";
+import { apply, createEngineState, type EngineState } from "./engine-state";
 import { onPaneTransition } from "./runner";
 
 let dir: string;
 let db: Db;
-let ctx: TaskContext;
+let eng: EngineState;
 let n = 0;
 
 beforeAll(async () => {
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   // Only the journal and the store are used by these transitions (a failed task's live pane would be killed).
-  ctx = createContext({
+  eng = createEngineState({
     store: new TaskStore(db),
     journal: new EventJournal(new EventStore(db)),
     panes: { isLive: () => false },
@@ -44,14 +44,14 @@ async function task(state: string, paneId: string) {
   return id;
 }
 const pane = (id: string, taskId: string) => ({ id, taskId }) as PaneInfo;
-const settle = (taskId: string) => ctx.chains.get(taskId);
+const settle = (taskId: string) => eng.chains.get(taskId);
 const stateOf = async (taskId: string) => (await db.task.findUniqueOrThrow({ where: { id: taskId } })).state;
 
 describe("a pane transition and the requests after it", () => {
   it("a question asked right after the pane went working leaves the task input_required", async () => {
     const id = await task("input_required", "pane_a");
-    onPaneTransition(ctx, pane("pane_a", id), "working", "done", undefined);
-    const asked = apply(ctx, id, { type: "asked", messageId: "msg_1", question: "Which port?" });
+    onPaneTransition(eng, pane("pane_a", id), "working", "done", undefined);
+    const asked = apply(eng, id, { type: "asked", messageId: "msg_1", question: "Which port?" });
     await asked;
     await settle(id);
     expect(await stateOf(id)).toBe("input_required");
@@ -63,15 +63,15 @@ describe("a pane transition and the requests after it", () => {
 
   it("a transition of an old round's pane changes nothing", async () => {
     const id = await task("input_required", "pane_new");
-    onPaneTransition(ctx, pane("pane_old", id), "working", "done", undefined);
-    onPaneTransition(ctx, pane("pane_old", id), "exited", "working", undefined);
+    onPaneTransition(eng, pane("pane_old", id), "working", "done", undefined);
+    onPaneTransition(eng, pane("pane_old", id), "exited", "working", undefined);
     await settle(id);
     expect(await stateOf(id)).toBe("input_required");
   });
 
   it("the task's own pane exiting fails it, with the exit as evidence", async () => {
     const id = await task("working", "pane_x");
-    onPaneTransition(ctx, { ...pane("pane_x", id), exitCode: 3, signal: null }, "exited", "working", undefined);
+    onPaneTransition(eng, { ...pane("pane_x", id), exitCode: 3, signal: null }, "exited", "working", undefined);
     await settle(id);
     const row = await db.task.findUniqueOrThrow({ where: { id } });
     expect(row.state).toBe("failed");

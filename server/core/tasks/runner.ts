@@ -1,10 +1,10 @@
 // Driving a task's agent and following its pane: the background runner of each round (wait until
 // the agent is ready, submit the round's prompt through the gate) and the pane lifecycle
 // transitions the pane manager reports (turn ended, working again, exited, lost). What happens
-// lands in the task's state through the reducer (context.ts `apply`).
+// lands in the task's state through the reducer (engine-state.ts `apply`).
 import { YardError } from "../errors";
 import type { PaneInfo } from "../panes/manager";
-import { apply, type TaskContext } from "./context";
+import { apply, type EngineState } from "./engine-state";
 import { waitForReady } from "./ready-wait";
 import type { TaskEvent } from "./state";
 
@@ -16,17 +16,17 @@ export const DEFAULT_READY_TIMEOUT_MS = 30_000;
  * the task's state through the reducer, with evidence.
  */
 export function runInBackground(
-  ctx: TaskContext,
+  eng: EngineState,
   taskId: string,
   paneId: string,
   prompt: string,
   opts: { readyTimeoutMs?: number; stallMs?: number; dialogTimeoutMs?: number; round: number },
 ): void {
-  const { deps } = ctx;
-  ctx.runners.get(taskId)?.ac.abort();
+  const { deps } = eng;
+  eng.runners.get(taskId)?.ac.abort();
   const ac = new AbortController();
   const runner = { ac, paneId };
-  ctx.runners.set(taskId, runner);
+  eng.runners.set(taskId, runner);
   const readyTimeoutMs = opts.readyTimeoutMs ?? deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   const { stallMs, round } = opts;
   void (async () => {
@@ -43,16 +43,16 @@ export function runInBackground(
     if (!ready.ready && ready.reason === "exited") {
       // Usually the pane's own exit event fails the task; this covers an exit before the task recorded its pane.
       const info = await deps.panes.get(paneId);
-      await apply(ctx, taskId, {
+      await apply(eng, taskId, {
         type: "pane_exit",
         exitCode: info.exitCode,
         signal: info.signal,
-        lastLifecycle: (await lastLifecycleBeforeExit(ctx, paneId)) ?? "starting",
+        lastLifecycle: (await lastLifecycleBeforeExit(eng, paneId)) ?? "starting",
       });
       return;
     }
     if (!ready.ready) {
-      await apply(ctx, taskId, {
+      await apply(eng, taskId, {
         type: "ready_timeout",
         timeoutMs: readyTimeoutMs,
         lifecycle: ready.lifecycle,
@@ -65,17 +65,17 @@ export function runInBackground(
     }
     try {
       await deps.panes.submitForTask(paneId, prompt, { stallMs, signal: ac.signal });
-      await apply(ctx, taskId, { type: "submitted" });
+      await apply(eng, taskId, { type: "submitted" });
     } catch (e) {
       if (ac.signal.aborted) return;
       const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
       if (err.code === "SUBMIT_STALLED")
-        await apply(ctx, taskId, {
+        await apply(eng, taskId, {
           type: "submit_unconfirmed",
           stallMs: Number(err.details?.stallMs ?? stallMs ?? 5000),
         });
       else if (err.code !== "PANE_EXITED")
-        await apply(ctx, taskId, {
+        await apply(eng, taskId, {
           type: "submit_refused",
           code: err.code,
           message: err.message,
@@ -86,13 +86,13 @@ export function runInBackground(
   })()
     .catch(() => {})
     .finally(() => {
-      if (ctx.runners.get(taskId) === runner) ctx.runners.delete(taskId);
+      if (eng.runners.get(taskId) === runner) eng.runners.delete(taskId);
     });
 }
 
 /** The pane manager reports every lifecycle transition of a task's pane here (`lost`: its host died). */
 export function onPaneTransition(
-  ctx: TaskContext,
+  eng: EngineState,
   info: PaneInfo,
   to: string,
   from: string,
@@ -100,15 +100,15 @@ export function onPaneTransition(
   lost?: string,
   lastStop?: { failed: boolean; error?: string } | null,
 ): void {
-  if (!info.taskId || ctx.closing) return;
+  if (!info.taskId || eng.closing) return;
   const taskId = info.taskId;
   const event = taskEventOf(info, to, from, lastMessage, lost, lastStop);
   if (!event) return;
   // Queued on the task's chain now, where the pane changed: a request that came after this
   // transition (the worker's `yard task ask` right after its prompt) must be applied after it,
   // or it would undo the request (input_required back to working with the question open).
-  void apply(ctx, taskId, event, { forPane: info.id }).catch(() => {});
-  const runner = ctx.runners.get(taskId);
+  void apply(eng, taskId, event, { forPane: info.id }).catch(() => {});
+  const runner = eng.runners.get(taskId);
   if (to === "exited" && runner?.paneId === info.id) runner.ac.abort();
 }
 
@@ -141,8 +141,8 @@ function taskEventOf(
 }
 
 /** A pane stopped by the previous shutdown (or gone before its task saw it): what it was doing before it exited. */
-export async function lastLifecycleBeforeExit(ctx: TaskContext, paneId: string): Promise<string | null> {
-  const events = await ctx.deps.journal.list({ paneId, type: "pane.lifecycle" });
+export async function lastLifecycleBeforeExit(eng: EngineState, paneId: string): Promise<string | null> {
+  const events = await eng.deps.journal.list({ paneId, type: "pane.lifecycle" });
   const last = events.at(-1)?.payload as { from?: string; to?: string } | undefined;
   return last?.to === "exited" ? (last.from ?? null) : (last?.to ?? null);
 }

@@ -3,7 +3,7 @@
 // commit, worktree, agent pane, the task recorded, the contract handed to the background runner),
 // or recorded in the backlog and launched later by startBacklog. Also the agent spawn every later
 // round and resume shares: the launch hook (agent config, workspace trust) and the OS sandbox.
-import { type StartInput, startInput } from "../../contracts/tasks";
+import { type StartInput, startInput } from "../../wire/tasks";
 import type { AgentProfile } from "../agents/profiles";
 import { YardError } from "../errors";
 import { createWorktree, discardWorktree, inspectRepo, resolveBaseSha, validateBranchName } from "../git";
@@ -20,9 +20,9 @@ import {
   json,
   type LaunchOptions,
   maxActive,
-  type TaskContext,
+  type EngineState,
   taskRow,
-} from "./context";
+} from "./engine-state";
 import { type Contract, renderPrompt } from "./contract";
 import { tidyWorktreeDir } from "./finish";
 import { runInBackground } from "./runner";
@@ -72,11 +72,11 @@ export interface StartCaller {
  * a start; no worktree, branch or pane until startBacklog).
  */
 export async function start(
-  ctx: TaskContext,
+  eng: EngineState,
   raw: StartInput,
   caller: StartCaller = {},
 ): Promise<{ task: TaskView; pane: PaneInfo | null }> {
-  const { deps, store } = ctx;
+  const { deps, store } = eng;
   const input = startInput.parse(raw);
   if (input.agent && input.argv)
     throw new YardError("BAD_PARAMS", "Give either an agent profile or a command (argv), not both");
@@ -107,7 +107,7 @@ export async function start(
     );
   }
   const sandbox = await sandboxFor(
-    ctx,
+    eng,
     startSandboxFlag(by, input.sandbox),
     agentId ? await deps.agents.get(agentId) : null,
   );
@@ -121,7 +121,7 @@ export async function start(
         : e;
     });
   }
-  const parentTask = input.parentTaskId ? await taskRow(ctx, input.parentTaskId) : null;
+  const parentTask = input.parentTaskId ? await taskRow(eng, input.parentTaskId) : null;
   if (input.reviewer) await deps.agents.get(input.reviewer); // NOT_FOUND for an unknown reviewer profile
   // A planned task runs its planner first (in the task's worktree); its subtasks run the task's agent.
   let planner: { id: string; launch: Launch } | null = null;
@@ -220,17 +220,17 @@ export async function start(
     },
   };
   if (!input.backlog && (!waitingNow || waitingNow.ready)) {
-    const started = await launch(ctx, plan, { create: fields });
+    const started = await launch(eng, plan, { create: fields });
     if (!dependsOn.length) return started;
     await deps.dependencies!.add(id, dependsOn, null); // met already: kept for the graph
-    return { task: await get(ctx, id), pane: started.pane };
+    return { task: await get(eng, id), pane: started.pane };
   }
 
   // The base is resolved again when the task starts (HEAD moves meanwhile); a ref that does
   // not resolve now is refused now. With --fetch it may only exist after the fetch at start.
   if (input.baseRef && !input.fetch) await resolveBaseSha(repo.root, input.baseRef);
   await store.createBacklog(fields, { ...plan.options });
-  ctx.stateCache.set(id, "backlog");
+  eng.stateCache.set(id, "backlog");
   await deps.journal.append("task.created", {
     taskId: id,
     payload: { title, contextId: input.contextId ?? null, backlog: true, dependsOn },
@@ -239,13 +239,13 @@ export async function start(
     await deps.dependencies!.add(id, dependsOn, startWhen);
     deps.dependencies!.schedule(id); // a dependency met meanwhile starts it now
   }
-  return { task: await get(ctx, id), pane: null };
+  return { task: await get(eng, id), pane: null };
 }
 
 /** Starts a backlog task: the cap, then worktree, branch, pane and the contract, as any start. */
-export async function startBacklog(ctx: TaskContext, taskId: string): Promise<{ task: TaskView; pane: PaneInfo }> {
-  const { deps } = ctx;
-  const row = await taskRow(ctx, taskId);
+export async function startBacklog(eng: EngineState, taskId: string): Promise<{ task: TaskView; pane: PaneInfo }> {
+  const { deps } = eng;
+  const row = await taskRow(eng, taskId);
   transition(row.state as TaskState, { type: "start" }); // CONFLICT unless it is in the backlog, before anything is created
   const options = json<LaunchOptions | null>(row.startOptions, null);
   if (!options) throw new YardError("CONFLICT", "The backlog task has no launch options recorded", { taskId });
@@ -254,7 +254,7 @@ export async function startBacklog(ctx: TaskContext, taskId: string): Promise<{ 
   const agentId = argv ? null : row.agent;
   const resolved = await deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: argv ?? undefined });
   // Sandboxed when it was saved: the sandbox must be available now, checked before anything is created.
-  const sandbox = row.sandboxed ? await sandboxFor(ctx, true, agentId ? await deps.agents.get(agentId) : null) : null;
+  const sandbox = row.sandboxed ? await sandboxFor(eng, true, agentId ? await deps.agents.get(agentId) : null) : null;
   const plan: LaunchPlan = {
     id: row.id,
     title: row.title,
@@ -266,9 +266,9 @@ export async function startBacklog(ctx: TaskContext, taskId: string): Promise<{ 
     parentPaneId: row.parentPaneId,
     options,
     sandbox,
-    trustDir: await trustDirOf(ctx, row),
+    trustDir: await trustDirOf(eng, row),
   };
-  const { task, pane } = await launch(ctx, plan, { fromBacklog: true });
+  const { task, pane } = await launch(eng, plan, { fromBacklog: true });
   return { task, pane: pane! };
 }
 
@@ -280,18 +280,18 @@ export async function startBacklog(ctx: TaskContext, taskId: string): Promise<{ 
  * task (a new one) or the backlog task exactly as it was.
  */
 async function launch(
-  ctx: TaskContext,
+  eng: EngineState,
   plan: LaunchPlan,
   mode: { create: TaskFields } | { fromBacklog: true },
 ): Promise<{ task: TaskView; pane: PaneInfo | null }> {
-  const { deps, store } = ctx;
+  const { deps, store } = eng;
   const { id, options } = plan;
   let currentBranch: string | null = null;
   let wt!: Awaited<ReturnType<typeof createWorktree>>;
   // The cap check and the reservation are one step: a second start cannot slip between them.
   const run = async () => {
-    const active = (await store.activeCount(ACTIVE_STATES)) + ctx.launching.size;
-    const cap = maxActive(ctx);
+    const active = (await store.activeCount(ACTIVE_STATES)) + eng.launching.size;
+    const cap = maxActive(eng);
     if (active >= cap) {
       throw new YardError(
         "RATE_LIMITED",
@@ -308,20 +308,20 @@ async function launch(
       path: options.path ?? undefined,
       yardHome: deps.home,
     });
-    ctx.launching.add(id);
+    eng.launching.add(id);
   };
-  const p = ctx.startLock.then(run, run);
-  ctx.startLock = p.catch(() => {});
+  const p = eng.startLock.then(run, run);
+  eng.startLock = p.catch(() => {});
   await p;
 
   // An orchestrating profile's agent gets the orchestrator's short guide, any other the worker's.
   const prompt =
     plan.prompt ?? renderPrompt(plan.contract, { id, title: plan.title, role: taskPaneRole(plan.launch.profileRole) });
-  const previous = ctx.stateCache.get(id);
+  const previous = eng.stateCache.get(id);
   let pane: PaneInfo | null = null;
   try {
-    ctx.stateCache.set(id, "pending"); // the pane refuses other prompts until the contract is in
-    pane = await spawnWorker(ctx, plan, wt.worktreePath);
+    eng.stateCache.set(id, "pending"); // the pane refuses other prompts until the contract is in
+    pane = await spawnWorker(eng, plan, wt.worktreePath);
     const launched: LaunchFields = {
       baseSha: wt.baseSha,
       targetBranch: currentBranch,
@@ -334,9 +334,9 @@ async function launch(
     if ("create" in mode) await store.createStarted(mode.create, launched);
     else await store.recordLaunch(id, launched);
   } catch (e) {
-    if (previous) ctx.stateCache.set(id, previous);
-    else ctx.stateCache.delete(id);
-    ctx.launching.delete(id);
+    if (previous) eng.stateCache.set(id, previous);
+    else eng.stateCache.delete(id);
+    eng.launching.delete(id);
     if (pane) await deps.panes.kill(pane.id).catch(() => {});
     await discardWorktree({
       repoRoot: plan.repoRoot,
@@ -345,7 +345,7 @@ async function launch(
       branchPreexisting: wt.branchPreexisting,
       deleteBranch: true,
     }).catch(() => {});
-    await tidyWorktreeDir(ctx, { repoPath: plan.repoRoot, worktreePath: wt.worktreePath });
+    await tidyWorktreeDir(eng, { repoPath: plan.repoRoot, worktreePath: wt.worktreePath });
     throw e;
   }
   try {
@@ -367,18 +367,18 @@ async function launch(
         paneId: pane.id,
         payload: { branch: wt.branch, baseSha: wt.baseSha, fromBacklog: true },
       });
-      await apply(ctx, id, { type: "start" });
+      await apply(eng, id, { type: "start" });
     }
   } finally {
-    ctx.launching.delete(id);
+    eng.launching.delete(id);
   }
-  runInBackground(ctx, id, pane.id, prompt, {
+  runInBackground(eng, id, pane.id, prompt, {
     readyTimeoutMs: options.readyTimeoutMs ?? undefined,
     stallMs: options.stallMs ?? undefined,
     dialogTimeoutMs: options.dialogTimeoutMs ?? undefined,
     round: 1,
   });
-  return { task: await get(ctx, id), pane };
+  return { task: await get(eng, id), pane };
 }
 
 /**
@@ -386,17 +386,17 @@ async function launch(
  * when the task is). `w.launch` is the launch its caller resolved (and checked) for this spawn.
  */
 export async function spawnWorker(
-  ctx: TaskContext,
+  eng: EngineState,
   w: Pick<
     LaunchPlan,
     "id" | "title" | "agentId" | "argv" | "launch" | "parentPaneId" | "sandbox" | "trustDir" | "role"
   > & { rewriteArgv?: (argv: string[]) => string[] },
   cwd: string,
 ): Promise<PaneInfo> {
-  const { deps } = ctx;
+  const { deps } = eng;
   // The agent's own config (workspace trust, hooks) is prepared right before it launches.
   const { launch } = w;
-  await launchHook(ctx, {
+  await launchHook(eng, {
     taskId: w.id,
     launch: w.rewriteArgv ? { ...launch, argv: w.rewriteArgv(launch.argv) } : launch,
     cwd,
@@ -415,7 +415,7 @@ export async function spawnWorker(
     },
     {
       taskId: w.id,
-      sandbox: await sandboxLaunch(ctx, w.id, cwd, w.sandbox),
+      sandbox: await sandboxLaunch(eng, w.id, cwd, w.sandbox),
       rewriteArgv: w.rewriteArgv,
       launch,
       role: w.role ?? taskPaneRole(launch.profileRole),
@@ -425,21 +425,21 @@ export async function spawnWorker(
 
 /** The repository to record agents' workspace trust for: the task's, when its project trusts agents. */
 export async function trustDirOf(
-  ctx: TaskContext,
+  eng: EngineState,
   row: Pick<TaskRow, "projectId" | "repoPath">,
 ): Promise<string | null> {
-  const project = row.projectId ? await ctx.deps.projects.get(row.projectId).catch(() => null) : null;
+  const project = row.projectId ? await eng.deps.projects.get(row.projectId).catch(() => null) : null;
   return project?.trustAgents ? row.repoPath : null;
 }
 
 /** The launch hook point: a failed preparation is journaled and the launch goes on (the agent then shows its dialog). */
-async function launchHook(ctx: TaskContext, b: BeforeLaunch): Promise<void> {
-  if (!ctx.deps.beforeLaunch) return;
+async function launchHook(eng: EngineState, b: BeforeLaunch): Promise<void> {
+  if (!eng.deps.beforeLaunch) return;
   try {
-    await ctx.deps.beforeLaunch(b);
+    await eng.deps.beforeLaunch(b);
   } catch (e) {
     const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
-    await ctx.deps.journal.append("task.prepare_failed", {
+    await eng.deps.journal.append("task.prepare_failed", {
       taskId: b.taskId,
       payload: { code: err.code, message: err.message },
     });
@@ -451,26 +451,26 @@ async function launchHook(ctx: TaskContext, b: BeforeLaunch): Promise<void> {
  * anything is created: when the sandbox cannot start here, SANDBOX_UNAVAILABLE says why.
  */
 export async function sandboxFor(
-  ctx: TaskContext,
+  eng: EngineState,
   flag: boolean | undefined,
   profile: AgentProfile | null,
 ): Promise<{ network: boolean } | null> {
   if (!(flag ?? profile?.sandbox ?? false)) return null;
-  if (!ctx.deps.sandbox)
+  if (!eng.deps.sandbox)
     throw new YardError("SANDBOX_UNAVAILABLE", "This server was started without the OS sandbox", {
       reason: "not_configured",
     });
-  await ctx.deps.sandbox.require();
+  await eng.deps.sandbox.require();
   return { network: profile?.sandboxNetwork ?? false };
 }
 
 /** The launch the pane manager wraps the agent in (null: unsandboxed). */
 async function sandboxLaunch(
-  ctx: TaskContext,
+  eng: EngineState,
   taskId: string,
   worktreePath: string,
   sandbox: { network: boolean } | null,
 ): Promise<SandboxLaunch | null> {
-  if (!sandbox || !ctx.deps.sandbox) return null;
-  return ctx.deps.sandbox.prepare({ taskId, worktreePath, network: sandbox.network });
+  if (!sandbox || !eng.deps.sandbox) return null;
+  return eng.deps.sandbox.prepare({ taskId, worktreePath, network: sandbox.network });
 }

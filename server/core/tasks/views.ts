@@ -2,16 +2,16 @@
 // TaskView callers see, get and list (batched current-round reads), a task's events, the board
 // and the active count.
 import type { z } from "zod";
-import { type TaskResult, type taskState, type TaskView, type tokenUsage } from "../../contracts/tasks";
+import { type TaskResult, type taskState, type TaskView, type tokenUsage } from "../../wire/tasks";
 import { type TokenUsage, type TranscriptDeps, transcriptRootsOf, transcriptUsage } from "../agents/sessions";
 import type { YardEvent } from "../events/journal";
-import type { ReviewStatus } from "../../contracts/reviews";
+import type { ReviewStatus } from "../../wire/reviews";
 import { reviewStatuses } from "../reviews/approval";
 import type { TaskRow } from "../../stores/tasks";
 import { type Board, loadBoard } from "./board";
 import { cardLine } from "./card-line";
 import type { AutoStartWhen, Waiting } from "./dependencies";
-import { json, type TaskContext, taskRow } from "./context";
+import { json, type EngineState, taskRow } from "./engine-state";
 import { ACTIVE_STATES, type Evidence, type ReportStatus, type TaskState } from "./state";
 
 export type { TaskResult, TaskView };
@@ -26,20 +26,20 @@ const checks: [
 ] = [true, true, true];
 void checks;
 
-export async function get(ctx: TaskContext, id: string): Promise<TaskView> {
-  return (await views(ctx, [await taskRow(ctx, id)]))[0]!;
+export async function get(eng: EngineState, id: string): Promise<TaskView> {
+  return (await views(eng, [await taskRow(eng, id)]))[0]!;
 }
 
 export async function list(
-  ctx: TaskContext,
+  eng: EngineState,
   filter: { contextId?: string; states?: string[]; projectId?: string } = {},
 ): Promise<TaskView[]> {
-  return views(ctx, await ctx.store.list(filter));
+  return views(eng, await eng.store.list(filter));
 }
 
 /** Rows to views; each task's current round (result, review verdict) comes from one batched read, not one query per task. */
-async function views(ctx: TaskContext, rows: TaskRow[]): Promise<TaskView[]> {
-  const current = await ctx.store.currentRounds(rows);
+async function views(eng: EngineState, rows: TaskRow[]): Promise<TaskView[]> {
+  const current = await eng.store.currentRounds(rows);
   const statuses = await reviewStatuses(
     rows.map((r) => ({
       ...r,
@@ -48,18 +48,18 @@ async function views(ctx: TaskContext, rows: TaskRow[]): Promise<TaskView[]> {
     })),
   );
   const waiting =
-    (await ctx.deps.dependencies?.waitingMany(
+    (await eng.deps.dependencies?.waitingMany(
       rows.map((r) => ({ id: r.id, autoStartWhen: r.autoStartWhen as AutoStartWhen | null })),
     )) ?? new Map<string, Waiting>();
   // Each project's reviewer, read once for the whole list (a task without its own inherits it).
   const projectReviewers = new Map<string, string | null>();
   for (const id of new Set(rows.map((r) => r.projectId).filter((p): p is string => p !== null))) {
-    projectReviewers.set(id, (await ctx.deps.projects.get(id).catch(() => null))?.reviewerProfile ?? null);
+    projectReviewers.set(id, (await eng.deps.projects.get(id).catch(() => null))?.reviewerProfile ?? null);
   }
   return Promise.all(
     rows.map((r) =>
       view(
-        ctx,
+        eng,
         r,
         { result: current.get(r.id)?.result ?? null, reviewStatus: statuses.get(r.id) ?? "none" },
         waiting.get(r.id) ?? null,
@@ -70,7 +70,7 @@ async function views(ctx: TaskContext, rows: TaskRow[]): Promise<TaskView[]> {
 }
 
 async function view(
-  ctx: TaskContext,
+  eng: EngineState,
   r: TaskRow,
   current: { result: string | null; reviewStatus: ReviewStatus },
   waiting: Waiting | null,
@@ -78,7 +78,7 @@ async function view(
 ): Promise<TaskView> {
   const evidence = json<Evidence | null>(r.evidence, null);
   const pane =
-    r.paneId && ctx.deps.panes.isLive(r.paneId) ? await ctx.deps.panes.get(r.paneId).catch(() => null) : null;
+    r.paneId && eng.deps.panes.isLive(r.paneId) ? await eng.deps.panes.get(r.paneId).catch(() => null) : null;
   return {
     id: r.id,
     title: r.title,
@@ -114,7 +114,7 @@ async function view(
       ? {
           id: r.agentSessionId,
           transcriptPath: r.agentTranscriptPath,
-          tokens: transcriptUsage.peek(r.id, r.agentTranscriptPath, () => transcriptRootsOf(r, transcriptDeps(ctx))),
+          tokens: transcriptUsage.peek(r.id, r.agentTranscriptPath, () => transcriptRootsOf(r, transcriptDeps(eng))),
         }
       : null,
     statusLine:
@@ -136,12 +136,12 @@ async function view(
 }
 
 /** What finding a task's transcript directory needs (its agent's launch, its sandbox home). */
-function transcriptDeps(ctx: TaskContext): TranscriptDeps {
+function transcriptDeps(eng: EngineState): TranscriptDeps {
   return {
-    resolveLaunch: (o) => ctx.deps.panes.resolveLaunch(o),
+    resolveLaunch: (o) => eng.deps.panes.resolveLaunch(o),
     sandboxHome: (taskId) => {
       try {
-        return ctx.deps.sandbox?.dirs(taskId).home ?? null;
+        return eng.deps.sandbox?.dirs(taskId).home ?? null;
       } catch {
         return null;
       }
@@ -149,22 +149,22 @@ function transcriptDeps(ctx: TaskContext): TranscriptDeps {
   };
 }
 
-export async function events(ctx: TaskContext, taskId: string, since?: number): Promise<YardEvent[]> {
-  await taskRow(ctx, taskId);
-  return ctx.deps.journal.list({ taskId, since });
+export async function events(eng: EngineState, taskId: string, since?: number): Promise<YardEvent[]> {
+  await taskRow(eng, taskId);
+  return eng.deps.journal.list({ taskId, since });
 }
 
-export function board(ctx: TaskContext, projectId: string): Promise<Board> {
-  const deps = ctx.deps.dependencies;
+export function board(eng: EngineState, projectId: string): Promise<Board> {
+  const deps = eng.deps.dependencies;
   return loadBoard(
-    ctx.store,
+    eng.store,
     projectId,
-    ctx.deps.panes,
+    eng.deps.panes,
     deps ? (tasks) => deps.waitingMany(tasks, projectId) : undefined,
   );
 }
 
 /** Tasks not yet settled for good (pending, working, input_required), optionally of one profile. */
-export function activeCount(ctx: TaskContext, filter: { agent?: string } = {}): Promise<number> {
-  return ctx.store.activeCount(ACTIVE_STATES, filter);
+export function activeCount(eng: EngineState, filter: { agent?: string } = {}): Promise<number> {
+  return eng.store.activeCount(ACTIVE_STATES, filter);
 }

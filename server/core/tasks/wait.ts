@@ -2,7 +2,7 @@
 // one of the wanted states, woken by task.* journal events, with a timeout; and the named state
 // sets (`settled`, `terminal`, `working`) a wait may ask for.
 import { YardError } from "../errors";
-import { type TaskContext, taskRow } from "./context";
+import { type EngineState, taskRow } from "./engine-state";
 import { TERMINAL_STATES } from "./state";
 import { get, list, type TaskView } from "./views";
 
@@ -42,15 +42,15 @@ export interface WaitOptions {
   signal?: AbortSignal;
 }
 
-export async function wait(ctx: TaskContext, opts: WaitOptions): Promise<TaskView[]> {
+export async function wait(eng: EngineState, opts: WaitOptions): Promise<TaskView[]> {
   if (!opts.taskId === !opts.contextId)
     throw new YardError("BAD_PARAMS", "Wait for one task (ID) or a context (--context), not both or neither");
   const until = resolveUntil(opts.until);
   const timeoutMs = opts.timeoutMs ?? 10 * 60_000;
-  if (opts.taskId) await taskRow(ctx, opts.taskId);
+  if (opts.taskId) await taskRow(eng, opts.taskId);
   const visible = opts.visible ?? (async (tasks: TaskView[]) => tasks);
   const load = async () =>
-    opts.taskId ? [await get(ctx, opts.taskId)] : await visible(await list(ctx, { contextId: opts.contextId }));
+    opts.taskId ? [await get(eng, opts.taskId)] : await visible(await list(eng, { contextId: opts.contextId }));
   const done = (tasks: TaskView[]) => tasks.every((t) => until.includes(t.state));
   return new Promise<TaskView[]>((resolve, reject) => {
     let finished = false;
@@ -80,7 +80,7 @@ export async function wait(ctx: TaskContext, opts: WaitOptions): Promise<TaskVie
         checking = false;
       }
     };
-    const unsubscribe = ctx.deps.journal.subscribe(
+    const unsubscribe = eng.deps.journal.subscribe(
       (e) => {
         if (!opts.taskId || e.taskId === opts.taskId) void check();
       },

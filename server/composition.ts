@@ -28,7 +28,7 @@ import { PlanStore } from "./stores/plans";
 import { ExtraWorktrees } from "./core/tasks/extra-worktrees";
 import { ACKABLE_STATES, TaskMessages } from "./core/tasks/messages";
 import { waitForReady } from "./core/tasks/ready-wait";
-import { TaskEngine } from "./core/tasks/service";
+import { TaskEngine } from "./core/tasks/engine";
 import { DependencyStore } from "./stores/dependencies";
 import { MessageStore } from "./stores/messages";
 import { TaskWorktreeStore } from "./stores/task-worktrees";

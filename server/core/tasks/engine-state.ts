@@ -53,7 +53,7 @@ export interface TaskEngineDeps {
   approval?: (taskId: string, round: number) => Promise<{ commit: string | null; tree: string | null } | null>;
 }
 
-export interface TaskContext {
+export interface EngineState {
   readonly deps: TaskEngineDeps;
   readonly store: TaskStore;
   /** Each task's background runner (wait for ready, submit the round's prompt) and the pane it waits on. */
@@ -71,7 +71,7 @@ export interface TaskContext {
   closing: boolean;
 }
 
-export function createContext(deps: TaskEngineDeps): TaskContext {
+export function createEngineState(deps: TaskEngineDeps): EngineState {
   return {
     deps,
     store: deps.store,
@@ -85,10 +85,10 @@ export function createContext(deps: TaskEngineDeps): TaskContext {
   };
 }
 
-export const maxActive = (ctx: TaskContext): number => ctx.deps.maxActive ?? DEFAULT_MAX_ACTIVE;
+export const maxActive = (eng: EngineState): number => eng.deps.maxActive ?? DEFAULT_MAX_ACTIVE;
 
-export async function taskRow(ctx: TaskContext, id: string): Promise<TaskRow> {
-  const row = await ctx.store.row(id);
+export async function taskRow(eng: EngineState, id: string): Promise<TaskRow> {
+  const row = await eng.store.row(id);
   if (!row) throw new YardError("NOT_FOUND", `No task ${id}`, { taskId: id });
   return row;
 }
@@ -149,13 +149,13 @@ export type ApplyExtra = {
  * `extra.finished`.
  */
 export function apply(
-  ctx: TaskContext,
+  eng: EngineState,
   taskId: string,
   event: TaskEvent,
   extra: ApplyExtra = {},
 ): Promise<{ changed: boolean; state: TaskState }> {
   const run = async () => {
-    const row = await taskRow(ctx, taskId);
+    const row = await taskRow(eng, taskId);
     if (extra.forPane !== undefined && row.paneId !== extra.forPane)
       return { changed: false, state: row.state as TaskState };
     const t = transition(row.state as TaskState, event, (row.disposition as Disposition | null) ?? null);
@@ -167,7 +167,7 @@ export function apply(
       if (!extra.round) throw new YardError("INTERNAL", "A new round needs its prompt and pane");
       round = row.round + 1;
       paneId = extra.round.paneId;
-      await ctx.store.startRound(taskId, {
+      await eng.store.startRound(taskId, {
         previous: row.round,
         next: round,
         state: t.state,
@@ -176,7 +176,7 @@ export function apply(
         at: now,
       });
     } else {
-      await ctx.store.applyTransition(taskId, row.round, {
+      await eng.store.applyTransition(taskId, row.round, {
         state: t.state,
         ...(t.evidence !== undefined ? { evidence: t.evidence ? JSON.stringify(t.evidence) : null } : {}),
         ...(extra.result ? { result: JSON.stringify(extra.result) } : {}),
@@ -184,24 +184,24 @@ export function apply(
         ...(t.disposition ? { finished: { disposition: t.disposition, at: now, ...extra.finished } } : {}),
       });
     }
-    ctx.stateCache.set(taskId, t.state);
+    eng.stateCache.set(taskId, t.state);
     if (extra.result)
-      await ctx.deps.journal.append("task.result", { taskId, paneId, payload: { round, ...extra.result } });
+      await eng.deps.journal.append("task.result", { taskId, paneId, payload: { round, ...extra.result } });
     if (t.state !== row.state || t.evidence !== undefined) {
-      await ctx.deps.journal.append("task.state", {
+      await eng.deps.journal.append("task.state", {
         taskId,
         paneId,
         payload: { from: row.state, to: t.state, cause: event.type, round, evidence: t.evidence ?? null },
       });
     }
     // A failed task never leaves its agent running behind the card.
-    if (t.state === "failed" && row.state !== "failed" && paneId && ctx.deps.panes.isLive(paneId))
-      void ctx.deps.panes.kill(paneId).catch(() => {});
+    if (t.state === "failed" && row.state !== "failed" && paneId && eng.deps.panes.isLive(paneId))
+      void eng.deps.panes.kill(paneId).catch(() => {});
     return { changed: true, state: t.state };
   };
-  const prev = ctx.chains.get(taskId) ?? Promise.resolve();
+  const prev = eng.chains.get(taskId) ?? Promise.resolve();
   const p = prev.then(run, run);
-  ctx.chains.set(
+  eng.chains.set(
     taskId,
     p.catch(() => {}),
   );

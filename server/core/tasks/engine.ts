@@ -1,9 +1,9 @@
-// The task engine's façade: `TaskEngine` keeps one shared context (context.ts) and hands each call
+// The task engine's façade: `TaskEngine` keeps one shared state (engine-state.ts) and hands each call
 // to the module that owns it — start.ts (validate, launch plan, worktree, pane, backlog starts),
 // runner.ts (the background runner, the pane's lifecycle), wait.ts, report.ts (report, cancel),
 // rounds.ts (next round, follow-up, resume, round records), diff.ts (diff, snapshot), finish.ts
 // (merge, discard), recovery.ts (restart, shutdown) and views.ts (TaskView, get, list, events,
-// board). Every state change goes through the pure reducer in state.ts (context.ts `apply`) and
+// board). Every state change goes through the pure reducer in state.ts (engine-state.ts `apply`) and
 // is journaled as task.* events.
 import type { YardEvent } from "../events/journal";
 import type { PaneInfo } from "../panes/manager";
@@ -11,12 +11,12 @@ import type { Board } from "./board";
 import {
   apply,
   type ApplyExtra,
-  createContext,
+  createEngineState,
   maxActive,
-  type TaskContext,
+  type EngineState,
   type TaskEngineDeps,
   taskRow,
-} from "./context";
+} from "./engine-state";
 import type { TaskEvent } from "./state";
 import type { TaskRow } from "../../stores/tasks";
 import * as diffs from "./diff";
@@ -29,9 +29,9 @@ import { start, startBacklog, type StartCaller, type StartInput } from "./start"
 import * as views from "./views";
 import type { TaskView } from "./views";
 import { wait, type WaitOptions } from "./wait";
-import type { ReportInput } from "../../contracts/tasks";
+import type { ReportInput } from "../../wire/tasks";
 
-export { type BeforeLaunch, DEFAULT_MAX_ACTIVE, type TaskEngineDeps } from "./context";
+export { type BeforeLaunch, DEFAULT_MAX_ACTIVE, type TaskEngineDeps } from "./engine-state";
 export type { TaskDiff } from "./diff";
 export type { FinishOptions } from "./finish";
 export { reportInput } from "./report";
@@ -42,29 +42,29 @@ export type { TaskResult, TaskView } from "./views";
 export { resolveUntil, WAIT_SETS } from "./wait";
 
 export class TaskEngine {
-  private readonly ctx: TaskContext;
+  private readonly eng: EngineState;
 
   constructor(deps: TaskEngineDeps) {
-    this.ctx = createContext(deps);
+    this.eng = createEngineState(deps);
   }
 
   get maxActive() {
-    return maxActive(this.ctx);
+    return maxActive(this.eng);
   }
 
   /** Applies one reducer event to a task, in order with its other changes (a worker's question). */
   applyEvent(taskId: string, event: TaskEvent, extra?: ApplyExtra): Promise<{ changed: boolean; state: string }> {
-    return apply(this.ctx, taskId, event, extra);
+    return apply(this.eng, taskId, event, extra);
   }
 
   /** The task's row (NOT_FOUND when there is none), for services that read fields the view has no need of. */
   row(taskId: string): Promise<TaskRow> {
-    return taskRow(this.ctx, taskId);
+    return taskRow(this.eng, taskId);
   }
 
   /** Pane manager's view of a task's state (pending tasks refuse prompts). */
   cachedState(taskId: string): string | null {
-    return this.ctx.stateCache.get(taskId) ?? null;
+    return this.eng.stateCache.get(taskId) ?? null;
   }
 
   /**
@@ -72,12 +72,12 @@ export class TaskEngine {
    * a start; no worktree, branch or pane until startBacklog).
    */
   start(raw: StartInput, caller: StartCaller = {}): Promise<{ task: TaskView; pane: PaneInfo | null }> {
-    return start(this.ctx, raw, caller);
+    return start(this.eng, raw, caller);
   }
 
   /** Starts a backlog task: the cap, then worktree, branch, pane and the contract, as any start. */
   startBacklog(taskId: string): Promise<{ task: TaskView; pane: PaneInfo }> {
-    return startBacklog(this.ctx, taskId);
+    return startBacklog(this.eng, taskId);
   }
 
   /** The pane manager reports every lifecycle transition of a task's pane here (`lost`: its host died). */
@@ -89,23 +89,23 @@ export class TaskEngine {
     lost?: string,
     lastStop?: { failed: boolean; error?: string } | null,
   ) {
-    onPaneTransition(this.ctx, info, to, from, lastMessage, lost, lastStop);
+    onPaneTransition(this.eng, info, to, from, lastMessage, lost, lastStop);
   }
 
   report(
     raw: ReportInput,
     caller: { paneId: string | null; paneTaskId: string | null; admin: boolean },
   ): Promise<TaskView> {
-    return report(this.ctx, raw, caller);
+    return report(this.eng, raw, caller);
   }
 
   cancel(taskId: string): Promise<TaskView> {
-    return cancel(this.ctx, taskId);
+    return cancel(this.eng, taskId);
   }
 
   /** Round N+1 on the same worktree with `feedback` as its prompt (a review requested changes). */
   startNextRound(taskId: string, feedback: string): Promise<TaskView> {
-    return startNextRound(this.ctx, taskId, feedback);
+    return startNextRound(this.eng, taskId, feedback);
   }
 
   /** A follow-up prompt for an input_required task, through the submit gate to its live pane. */
@@ -114,12 +114,12 @@ export class TaskEngine {
     text: string,
     opts: { stallMs?: number } = {},
   ): Promise<{ task: TaskView; submit: { activitySeq: number; bracketed: boolean } }> {
-    return followUp(this.ctx, taskId, text, opts);
+    return followUp(this.eng, taskId, text, opts);
   }
 
   /** Every round's record, oldest first. */
   roundRecords(taskId: string): Promise<RoundRecord[]> {
-    return roundRecords(this.ctx, taskId);
+    return roundRecords(this.eng, taskId);
   }
 
   /** A failed or canceled task's agent, continued in its recorded session in a fresh pane (a new round). */
@@ -127,64 +127,64 @@ export class TaskEngine {
     taskId: string,
     opts: { prompt?: string; readyTimeoutMs?: number; stallMs?: number } = {},
   ): Promise<{ task: TaskView; pane: PaneInfo }> {
-    return resume(this.ctx, taskId, opts);
+    return resume(this.eng, taskId, opts);
   }
 
   /** What a review sees: the worktree's state as a tree id (null when it is gone) and the branch's commit. */
   snapshot(taskId: string): Promise<{ tree: string | null; commit: string | null }> {
-    return diffs.snapshot(this.ctx, taskId);
+    return diffs.snapshot(this.eng, taskId);
   }
 
   /** The task's changes against its base commit: the live worktree, or its branch once the worktree is gone. */
   diff(taskId: string): Promise<diffs.TaskDiff> {
-    return diffs.diff(this.ctx, taskId);
+    return diffs.diff(this.eng, taskId);
   }
 
   /** The changes from a review's snapshot (a tree id) to the worktree now, in the same shape. */
   diffSince(taskId: string, tree: string): Promise<diffs.TaskDiff> {
-    return diffs.diffSince(this.ctx, taskId, tree);
+    return diffs.diffSince(this.eng, taskId, tree);
   }
 
   finish(taskId: string, opts: FinishOptions, by?: Finisher) {
-    return finish(this.ctx, taskId, opts, by);
+    return finish(this.eng, taskId, opts, by);
   }
 
   /** The uncommitted files a discard of the task would lose now. */
   uncommitted(taskId: string) {
-    return uncommitted(this.ctx, taskId);
+    return uncommitted(this.eng, taskId);
   }
 
   wait(opts: WaitOptions): Promise<TaskView[]> {
-    return wait(this.ctx, opts);
+    return wait(this.eng, opts);
   }
 
   get(id: string): Promise<TaskView> {
-    return views.get(this.ctx, id);
+    return views.get(this.eng, id);
   }
 
   list(filter: { contextId?: string; states?: string[]; projectId?: string } = {}): Promise<TaskView[]> {
-    return views.list(this.ctx, filter);
+    return views.list(this.eng, filter);
   }
 
   events(taskId: string, since?: number): Promise<YardEvent[]> {
-    return views.events(this.ctx, taskId, since);
+    return views.events(this.eng, taskId, since);
   }
 
   board(projectId: string): Promise<Board> {
-    return views.board(this.ctx, projectId);
+    return views.board(this.eng, projectId);
   }
 
   /** Tasks not yet settled for good (pending, working, input_required), optionally of one profile. */
   activeCount(filter: { agent?: string } = {}): Promise<number> {
-    return views.activeCount(this.ctx, filter);
+    return views.activeCount(this.eng, filter);
   }
 
   /** On start-up: tasks whose pane survived keep their state; those whose pane is gone fail with evidence. */
   recover(lostPanes: Map<string, string>): Promise<void> {
-    return recover(this.ctx, lostPanes);
+    return recover(this.eng, lostPanes);
   }
 
   async shutdown() {
-    shutdown(this.ctx);
+    shutdown(this.eng);
   }
 }
