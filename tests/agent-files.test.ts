@@ -77,7 +77,7 @@ afterAll(async () => {
 
 // The pane's script: $1 plants the transcript (T is its path), then SessionStart and Stop hooks
 // name it, then the script marks that it is done and waits for `go` to run $2 (a later swap).
-const TRANSCRIPT_AGENT = String.raw`
+const TRANSCRIPT_AGENT = `
 T="$TRANSCRIPT"; SID="sess-$YARD_TASK"
 eval "$1"
 hook() { printf '{"session_id":"%s","transcript_path":"%s","cwd":"%s","hook_event_name":"%s"}' "$SID" "$T" "$PWD" "$1" | yard hook "$1"; }
@@ -125,8 +125,8 @@ describe("a transcript_path the agent controls", () => {
 
   beforeAll(async () => {
     // Host files the agent points at: both hold what looks like token usage.
-    writeFileSync(hostFile, usageLine("host", 999, 999) + "\n");
-    writeFileSync(outsideFile, usageLine("out", 777, 777) + "\n");
+    writeFileSync(hostFile, `${usageLine("host", 999, 999)}\n`);
+    writeFileSync(outsideFile, `${usageLine("out", 777, 777)}\n`);
     projectId = (await api.projects.add.mutate({ path: repo(), trustAgents: false })).id;
     for (const c of cases) {
       const { task } = await api.tasks.start.mutate({
@@ -231,10 +231,10 @@ describe("a transcript_path the agent controls", () => {
 // ---- agent config in a sandboxed task's home ----------------------------------------------------
 
 // The pane's script (sandboxed): posts SessionStart (so the task can be resumed), plants what $1
-// says in its own home, marks it, and waits.
-const CONFIG_AGENT = String.raw`
+// says in its own home at its first launch only (a later launch re-planting would race the test's reads), marks it, and waits.
+const CONFIG_AGENT = `
 printf '{"session_id":"sess-%s","cwd":"%s","hook_event_name":"SessionStart"}' "$YARD_TASK" "$PWD" | yard hook SessionStart
-eval "$1"
+[ -e "$HOME/planted" ] || eval "$1"
 touch "$HOME/planted"
 exec sleep 600
 `;
