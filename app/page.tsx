@@ -79,6 +79,7 @@ function BoardPage() {
   };
 
   const dataKey = boards.map((b) => b.dataUpdatedAt).join(",");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed when any board query returns new data (dataKey), not at every render
   const { columns, options, total } = useMemo(() => {
     if (!loaded) return { columns: null, options: { label: [], context: [], agent: [] }, total: 0 };
     const names = new Map((list ?? []).map((p) => [p.id, p.name]));

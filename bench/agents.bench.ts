@@ -89,7 +89,7 @@ export async function run(): Promise<BenchResult[]> {
     TERM: "xterm-256color",
   };
   for (const k of Object.keys(bareEnv)) if (k.startsWith("YARD_")) delete bareEnv[k];
-  const claudeBin = pathWithAgents().split(path.delimiter)[0]! + "/claude";
+  const claudeBin = `${pathWithAgents().split(path.delimiter)[0]!}/claude`;
   try {
     const project = await api.projects.add.mutate({ path: repo });
 

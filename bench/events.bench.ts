@@ -34,7 +34,7 @@ export async function run(): Promise<BenchResult[]> {
     const rows = Array.from({ length: 20_000 }, (_, i) => ({ type: TYPES[i % TYPES.length]!, payload: "{}" }));
     for (let i = 0; i < rows.length; i += 1000) await db.event.createMany({ data: rows.slice(i, i + 1000) });
     const journal = new EventJournal(new EventStore(db));
-    const longest = "*a".repeat(49) + "*"; // 99 characters
+    const longest = `${"*a".repeat(49)}*`; // 99 characters
     const short = "*x";
     if (globMatch(longest, "task.state") || globMatch(short, "task.state"))
       throw new Error("bench globs must match nothing");

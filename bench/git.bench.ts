@@ -62,7 +62,7 @@ async function makeRepo(dir: string): Promise<{ root: string; base: string }> {
   await fsp.mkdir(root);
   await rawGit(root, "init", "-q", "-b", "main");
   const body = (i: number) =>
-    Array.from({ length: 30 }, (_, l) => `file ${i} line ${l} ${"x".repeat(20)}`).join("\n") + "\n";
+    `${Array.from({ length: 30 }, (_, l) => `file ${i} line ${l} ${"x".repeat(20)}`).join("\n")}\n`;
   const writes: Promise<void>[] = [];
   for (let i = 0; i < FILES; i++) {
     const sub = path.join(root, `dir${String(i % 40).padStart(2, "0")}`);

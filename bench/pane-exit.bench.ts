@@ -82,11 +82,10 @@ async function mirrorSize(gc: () => void, lines: number): Promise<Usage> {
   const mirrors = Array.from({ length: n }, () => new TerminalMirror({ cols: COLS, rows: ROWS }));
   let fill = "";
   for (let i = 0; i < lines; i++)
-    fill +=
-      `\x1b[3${1 + (i % 6)}m${String(i).padStart(6)}\x1b[0m ${"the mirror reads rendered lines ".repeat(4)}`.slice(
-        0,
-        COLS + 9,
-      ) + "\r\n";
+    fill += `${`\x1b[3${1 + (i % 6)}m${String(i).padStart(6)}\x1b[0m ${"the mirror reads rendered lines ".repeat(4)}`.slice(
+      0,
+      COLS + 9,
+    )}\r\n`;
   for (const m of mirrors) {
     m.write(fill);
     await m.delta(0);

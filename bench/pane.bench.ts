@@ -65,13 +65,13 @@ function tuiBlock(rand: () => number): string {
   if (kind < 0.6) {
     let s = "";
     for (let f = 0; f < 10; f++) s += `\r\x1b[K\x1b[36m${BRAILLE[f]}\x1b[0m ${sentence(3)}…`;
-    return s + "\r\x1b[K\x1b[32m✔\x1b[0m done\r\n";
+    return `${s}\r\x1b[K\x1b[32m✔\x1b[0m done\r\n`;
   }
   if (kind < 0.72) {
     let s = "";
     for (let p = 0; p <= 100; p += 10)
       s += `\r[${"#".repeat(p / 5)}${" ".repeat(20 - p / 5)}] ${String(p).padStart(3)}%`;
-    return s + "\r\n";
+    return `${s}\r\n`;
   }
   if (kind < 0.97) {
     // Inline composer: erase the 3 bottom rows, print a line, redraw.
@@ -81,7 +81,7 @@ function tuiBlock(rand: () => number): string {
   // Occasional full-screen repaint.
   let s = "\x1b[H\x1b[2J";
   for (let r = 1; r <= ROWS; r++) s += `\x1b[${r};1H\x1b[7m${String(r).padStart(3)}\x1b[0m ${sentence(8)}`;
-  return s + "\r\n";
+  return `${s}\r\n`;
 }
 
 export function tuiStream(bytes: number, seed: number): Buffer {
@@ -264,7 +264,7 @@ function fillLines(n: number, seed: number): string {
   let s = "";
   for (let i = 0; i < n; i++) {
     const w = Array.from({ length: 12 }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(" ");
-    s += `\x1b[3${1 + (i % 6)}m${String(i).padStart(6)}\x1b[0m ${w}`.slice(0, COLS + 9) + "\r\n";
+    s += `${`\x1b[3${1 + (i % 6)}m${String(i).padStart(6)}\x1b[0m ${w}`.slice(0, COLS + 9)}\r\n`;
   }
   return s;
 }
@@ -337,7 +337,7 @@ async function benchMemory(): Promise<BenchResult> {
   const rss0 = process.memoryUsage().rss;
   const fill = fillLines(5000 + ROWS, 9)
     .split("\r\n")
-    .map((l) => (l + " " + "x".repeat(COLS)).slice(0, COLS + 9))
+    .map((l) => `${l} ${"x".repeat(COLS)}`.slice(0, COLS + 9))
     .join("\r\n");
   for (const m of mirrors) {
     m.write(fill);

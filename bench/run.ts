@@ -47,7 +47,7 @@ function fmt(n: number): string {
 mkdirSync(path.join(here, "results"), { recursive: true });
 writeFileSync(
   path.join(here, "results", "latest.json"),
-  JSON.stringify({ at: new Date().toISOString(), results }, null, 2) + "\n",
+  `${JSON.stringify({ at: new Date().toISOString(), results }, null, 2)}\n`,
 );
 const missed = results.filter((r) => !r.pass);
 process.stdout.write(

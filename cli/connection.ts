@@ -46,7 +46,7 @@ export const PANE_ONLY_VARIABLES = [
 export function paneMarkers(env: NodeJS.ProcessEnv, cwd: string, home: string): string[] {
   const reasons: string[] = [];
   for (const name of PANE_ONLY_VARIABLES) {
-    if (Object.prototype.hasOwnProperty.call(env, name) && env[name] !== undefined)
+    if (Object.hasOwn(env, name) && env[name] !== undefined)
       reasons.push(env[name] ? `${name}=${env[name]}` : `${name} is set (empty)`);
   }
   const worktree = taskWorktreeAt(cwd, home);

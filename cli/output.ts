@@ -79,20 +79,20 @@ export class Output {
 
   /** Prints the command's result: the JSON document, or the text rendering (made terminal-safe). */
   result(doc: unknown, text: () => string): void {
-    if (this.json) process.stdout.write(JSON.stringify(doc) + "\n");
+    if (this.json) process.stdout.write(`${JSON.stringify(doc)}\n`);
     else {
       const t = terminalSafe(text());
-      if (t) process.stdout.write(t.endsWith("\n") ? t : t + "\n");
+      if (t) process.stdout.write(t.endsWith("\n") ? t : `${t}\n`);
     }
   }
 
   /** One JSON line (for --follow streams), or one terminal-safe text line. */
   line(doc: unknown, text: () => string): void {
-    process.stdout.write((this.json ? JSON.stringify(doc) : terminalSafe(text())) + "\n");
+    process.stdout.write(`${this.json ? JSON.stringify(doc) : terminalSafe(text())}\n`);
   }
 
   error(err: CliError, exitCode: 1 | 2 = 1): never {
-    if (this.json) process.stdout.write(JSON.stringify({ error: err }) + "\n");
+    if (this.json) process.stdout.write(`${JSON.stringify({ error: err })}\n`);
     else
       process.stderr.write(
         terminalSafe(`yard: ${err.message}${err.code !== "BAD_PARAMS" || exitCode === 1 ? ` [${err.code}]` : ""}`) +

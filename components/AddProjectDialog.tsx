@@ -31,9 +31,9 @@ export function AddProjectDialog({
       },
     }),
   );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a fresh form each time the dialog opens, not at every render of the mutation
   useEffect(() => {
     if (open) add.reset();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
   const error = add.error ? errorOf(add.error).message : null;
 

@@ -68,7 +68,9 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
     return hit.slice(0, 60);
   }, [items, q]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the first hit is active again whenever the query changes
   useEffect(() => setActive(0), [q]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scrolls when the active item changes
   useEffect(() => {
     listRef.current?.querySelector(`[data-index="${active}"]`)?.scrollIntoView({ block: "nearest" });
   }, [active]);
@@ -111,6 +113,7 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
       <ul
         id="palette-list"
         ref={listRef}
+        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the combobox pattern: a listbox of options the input drives through aria-activedescendant
         role="listbox"
         aria-label="Results"
         className="max-h-[50vh] overflow-y-auto px-2 pb-2"
@@ -126,6 +129,8 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
                   {header}
                 </div>
               )}
+              {/* biome-ignore lint/a11y/useKeyWithClickEvents: an option of the combobox: the input handles the keys (arrows, Enter) and keeps focus */}
+              {/* biome-ignore lint/a11y/useFocusableInteractive: an option of the combobox: the input keeps focus (aria-activedescendant) */}
               <div
                 id={`palette-${it.id}`}
                 role="option"

@@ -45,9 +45,11 @@ export function layout(cards: Card[]): {
   for (const c of [...cards].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt)))
     (layers[depthOf(c.id)] ??= []).push(c);
   const nodes = new Map<string, Laid>();
-  layers.forEach((layer, i) =>
-    layer?.forEach((card, j) => nodes.set(card.id, { card, x: PAD + i * (W + GAP_X), y: PAD + j * (H + GAP_Y) })),
-  );
+  for (const [i, layer] of layers.entries()) {
+    for (const [j, card] of (layer ?? []).entries()) {
+      nodes.set(card.id, { card, x: PAD + i * (W + GAP_X), y: PAD + j * (H + GAP_Y) });
+    }
+  }
   const edges = cards.flatMap((c) =>
     c.dependsOn.filter((d) => nodes.has(d)).map((d) => ({ from: nodes.get(d)!, to: nodes.get(c.id)! })),
   );
@@ -81,6 +83,7 @@ export function DependencyGraph({ cards, scope }: { cards: Card[] | null; scope:
             </p>
           )}
           <div className="relative" style={{ width: g.width, height: g.height }}>
+            {/* biome-ignore lint/a11y/useSemanticElements: an SVG drawing: a fieldset cannot hold it */}
             <svg
               width={g.width}
               height={g.height}
@@ -110,6 +113,7 @@ export function DependencyGraph({ cards, scope }: { cards: Card[] | null; scope:
                 const name = `${from.card.title} → ${to.card.title}`;
                 const met = from.card.disposition === "merged" || to.card.state !== "backlog";
                 return (
+                  // biome-ignore lint/a11y/noInteractiveElementToNoninteractiveRole: one edge of the drawing, named for screen readers
                   <g key={`${from.card.id}-${to.card.id}`} role="img" aria-label={name} data-testid="graph-edge">
                     <title>{name}</title>
                     <circle cx={x1} cy={y1} r={3} fill="currentColor" />

@@ -65,9 +65,8 @@ export function NeedsYou() {
         </span>
       </button>
       {open && (
-        <div
+        <section
           id="needs-you-panel"
-          role="region"
           aria-label="Items that need you"
           className="absolute right-0 z-40 mt-2 w-96 overflow-hidden rounded-lg border border-line bg-overlay shadow-xl"
         >
@@ -114,7 +113,7 @@ export function NeedsYou() {
             </ul>
           )}
           <NotifySettings />
-        </div>
+        </section>
       )}
     </div>
   );

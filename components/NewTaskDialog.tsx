@@ -582,7 +582,7 @@ function RowsEditor({
   const indexOf = useMemo(() => {
     const map: number[] = [];
     let k = 0;
-    rows.forEach((r, i) => (map[i] = r.trim() ? k++ : -1));
+    for (const [i, r] of rows.entries()) map[i] = r.trim() ? k++ : -1;
     return map;
   }, [rows]);
   return (
@@ -591,6 +591,7 @@ function RowsEditor({
       {rows.map((r, i) => {
         const err = indexOf[i]! >= 0 ? rowErrors?.[`${path}.${indexOf[i]}`] : undefined;
         return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place and have no identity but their position
           <div key={i} className="flex flex-col gap-0.5">
             <div className="flex items-center gap-2">
               <input

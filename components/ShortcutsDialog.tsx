@@ -27,6 +27,7 @@ export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () 
             <tr key={k}>
               <td className="w-40 whitespace-nowrap px-4 py-2">
                 {k.split(" / ").map((part, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: static parts of a constant label
                   <span key={i}>
                     {i > 0 && <span className="mx-1 text-fg-muted">/</span>}
                     <kbd className="rounded-md border border-line bg-canvas-subtle px-1.5 py-0.5 font-mono text-xs shadow-[inset_0_-1px_0_var(--color-line)]">

@@ -183,7 +183,10 @@ export function SpawnPaneForm({ onSpawned }: { onSpawned: (pane: PaneInfo) => vo
                 name="mode"
                 value={m}
                 checked={mode === m}
-                onChange={() => (setMode(m), setError(null))}
+                onChange={() => {
+                  setMode(m);
+                  setError(null);
+                }}
                 className="sr-only"
               />
               {m === "agent" ? "Agent profile" : "Command"}

@@ -19,6 +19,7 @@ export function ThemeToggle() {
     return () => mq.removeEventListener("change", onChange);
   }, []);
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a segmented control of buttons, not a form fieldset
     <div role="group" aria-label="Theme" className="flex h-8 overflow-hidden rounded-md border border-line bg-btn">
       {CHOICES.map((c) => (
         <button

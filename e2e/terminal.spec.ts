@@ -94,11 +94,11 @@ test.describe("a fresh server", () => {
     // snapshot, and typing works again.
     type Win = { __yardSocket: { connected: boolean; io: { engine: { close(): void } } } };
     expect(
-      await page.evaluate(
-        () => (
-          (window as unknown as Win).__yardSocket.io.engine.close(), (window as unknown as Win).__yardSocket.connected
-        ),
-      ),
+      await page.evaluate(() => {
+        const s = (window as unknown as Win).__yardSocket;
+        s.io.engine.close();
+        return s.connected;
+      }),
     ).toBe(false);
     await page.waitForFunction(() => (window as unknown as Win).__yardSocket.connected);
     await expect(page.getByRole("status").filter({ hasText: "Reconnecting" })).toBeHidden();

@@ -75,10 +75,10 @@ export async function bundle(b) {
   mkdirSync(outdir, { recursive: true });
   const tmp = `.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
   try {
-    b.entries.forEach((e, i) =>
-      writeFileSync(e.outfile + tmp, /** @type {import("esbuild").OutputFile} */ (outs[i]).contents),
-    );
-    writeFileSync(b.stamp + tmp, JSON.stringify(stamp) + "\n");
+    for (const [i, e] of b.entries.entries()) {
+      writeFileSync(e.outfile + tmp, /** @type {import("esbuild").OutputFile} */ (outs[i]).contents);
+    }
+    writeFileSync(b.stamp + tmp, `${JSON.stringify(stamp)}\n`);
     for (const e of b.entries) renameSync(e.outfile + tmp, e.outfile);
     renameSync(b.stamp + tmp, b.stamp);
   } finally {

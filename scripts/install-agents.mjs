@@ -9,7 +9,7 @@
 //   node scripts/install-agents.mjs --json     ...and print {"claude": "...", "codex": "..."}
 //   node scripts/install-agents.mjs --check    install nothing; exit 1 when one is missing
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,7 +51,7 @@ export function installed(name) {
   const { bin } = agentPaths(name);
   if (!existsSync(bin)) return false;
   const v = versionOf(bin);
-  return v !== null && v.includes(AGENTS[name].version);
+  return v?.includes(AGENTS[name].version);
 }
 
 function run(argv, opts) {
@@ -144,7 +144,7 @@ async function main() {
   mkdirSync(agentCache(), { recursive: true });
   const out = {};
   for (const n of names) out[n] = await install(n);
-  if (args.includes("--json")) process.stdout.write(JSON.stringify(out) + "\n");
+  if (args.includes("--json")) process.stdout.write(`${JSON.stringify(out)}\n`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

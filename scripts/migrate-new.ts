@@ -20,7 +20,7 @@ try {
   const stamp = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
   const dir = path.join(MIGRATIONS_DIR, `${stamp}_${name}`);
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, "migration.sql"), sql + "\n");
+  await writeFile(path.join(dir, "migration.sql"), `${sql}\n`);
   await writeFile(path.join(MIGRATIONS_DIR, "migration_lock.toml"), 'provider = "sqlite"\n');
   console.log(`wrote ${path.relative(process.cwd(), dir)}/migration.sql`);
 } finally {

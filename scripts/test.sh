@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command (`npm test`): Prisma client, the yard CLI bundle, typecheck, the pinned agent
+# The test command (`npm test`): Prisma client, the yard CLI bundle, format and lint (Biome), typecheck, the pinned agent
 # CLIs (Claude Code, Codex: installed once into a cache outside the repo, a no-op afterwards),
 # unit + integration tests (vitest), UI build when stale, end-to-end tests (Playwright against the
 # real server and Debian's Chromium), then the clock-bound vitest files (LATE_TESTS below). The
@@ -118,6 +118,13 @@ if [ -n "${NODE_EXTRA_CA_CERTS+x}" ]; then
   CA_ENV=(env "NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS")
   unset NODE_EXTRA_CA_CERTS
 fi
+
+# 2b. Format and lint (Biome: biome.json; `npm run format` fixes what it can). Under a second.
+header "Format and lint (biome check)"
+status=0
+npx biome check --max-diagnostics=50 . || status=$?
+stage_done "biome" "$status"
+[ "$status" -eq 0 ] || FAILED=$((FAILED + 1))
 
 # 3-7 run side by side: the typecheck, and the UI build followed by the end-to-end tests and then the
 # clock-bound vitest files, in the background (their output is kept and printed when they end),

@@ -467,7 +467,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   await services.host.serving({ url, host: listenHost, port });
   realtime = attachRealtime(server, { services, guard: guardCfg, sessions });
   connections.trackRequests(server); // socket.io replaced the request listeners: count its requests too
-  writeFileSync(p.server, JSON.stringify({ url, port, pid: process.pid, version: VERSION }) + "\n", { mode: 0o600 });
+  writeFileSync(p.server, `${JSON.stringify({ url, port, pid: process.pid, version: VERSION })}\n`, { mode: 0o600 });
 
   if (opts.ui) {
     const ready = (async () => {

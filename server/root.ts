@@ -17,7 +17,7 @@ function findRoot(): string {
       }
     }
     const up = path.dirname(dir);
-    if (up === dir) throw new Error("Switchyard's package.json was not found above " + fileURLToPath(import.meta.url));
+    if (up === dir) throw new Error(`Switchyard's package.json was not found above ${fileURLToPath(import.meta.url)}`);
     dir = up;
   }
 }

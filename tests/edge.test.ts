@@ -354,8 +354,14 @@ describe("item 9: a browser session is a cookie plus a key that no other local s
         query: { yardSessionKey: session.key },
         reconnection: false,
       });
-      sock.on("connect", () => (sock.close(), resolve("connected")));
-      sock.on("connect_error", (e) => (sock.close(), resolve(`refused: ${e.message}`)));
+      sock.on("connect", () => {
+        sock.close();
+        resolve("connected");
+      });
+      sock.on("connect_error", (e) => {
+        sock.close();
+        resolve(`refused: ${e.message}`);
+      });
     });
     expect(viaQuery).toBe("connected");
     // The install token (the CLI) is unchanged.

@@ -130,7 +130,7 @@ function hostileValues(): unknown[] {
     { argv: Array.from({ length: 20_000 }, () => "a") },
     Object.fromEntries(Array.from({ length: 12_000 }, (_, i) => [`k${i}`, i])),
     { text: "y".repeat(260 * 1024), id: "paneabcd1234" },
-    { type: "*".repeat(99) + "z" },
+    { type: `${"*".repeat(99)}z` },
     "a plain string",
     42,
     [],

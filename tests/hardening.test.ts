@@ -60,7 +60,7 @@ describe("1 and 4: pane tokens", () => {
     for (const proc of [
       "status",
       "agents.list",
-      "panes.get?input=" + encodeURIComponent(JSON.stringify({ id: live.paneId })),
+      `panes.get?input=${encodeURIComponent(JSON.stringify({ id: live.paneId }))}`,
     ]) {
       const res = await request(`${server.url}/api/trpc/${proc}`, { headers: bearer(forged) });
       expect([proc, res.status, yardCode(res.body)]).toEqual([proc, 401, "UNAUTHORIZED"]);
@@ -142,7 +142,7 @@ describe("3: the role gate inside a pane", () => {
 
 describe("2 and 7: globs and input caps", () => {
   it("answers an events glob of many stars correctly (no regex backtracking)", async () => {
-    const type = "*".repeat(16) + "a*".repeat(41) + "z";
+    const type = `${"*".repeat(16) + "a*".repeat(41)}z`;
     expect(type.length).toBeLessThanOrEqual(100);
     const res = await api.events.list.query({ type });
     expect(res.events).toEqual([]);

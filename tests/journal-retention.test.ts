@@ -142,7 +142,10 @@ describe("retention at start-up", () => {
   it("refuses to start with a retention setting out of range", async () => {
     // A server that starts anyway is still stopped at the end.
     const err = await startTestServer({ env: { YARD_JOURNAL_MAX_EVENTS: "10" } }).then(
-      (s) => (servers.push(s), null),
+      (s) => {
+        servers.push(s);
+        return null;
+      },
       (e: Error) => e,
     );
     expect(err?.message).toMatch(/YARD_JOURNAL_MAX_EVENTS must be 0 \(no limit\) or a whole number from 1000/);

@@ -663,6 +663,7 @@ describe("what a pane may name and create: contexts, lineage, the sandbox, atten
   const RECORD_ENV = [
     "sh",
     "-c",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell script, not a template
     'd="${1:-$TMPDIR}"; env > "$d/env.tmp" && mv "$d/env.tmp" "$d/env"; exec sleep 600',
     "record-env",
   ];

@@ -265,7 +265,7 @@ describe("hooks", () => {
     expect((await errorOf(() => asPane.projects.list.query())).code).toBe("FORBIDDEN");
     const page = await request(`${server.url}/`, { headers: { authorization: `Bearer ${token}` } });
     expect(page.status).toBe(403);
-    const forged = clientWithToken(server, token.slice(0, -4) + "AAAA");
+    const forged = clientWithToken(server, `${token.slice(0, -4)}AAAA`);
     expect((await errorOf(() => forged.hooks.post.mutate({ paneId: pane.id, event: "Stop", payload: {} }))).code).toBe(
       "UNAUTHORIZED",
     );

@@ -256,7 +256,7 @@ describe("the review loop through the CLI, as an orchestrator runs it", () => {
       [2, freshPane, "completed"],
     ]);
     const prompt: string = rounds[1].prompt;
-    expect(prompt.startsWith(rounds[0].prompt + "\n\n")).toBe(true); // the contract, then the feedback
+    expect(prompt.startsWith(`${rounds[0].prompt}\n\n`)).toBe(true); // the contract, then the feedback
     expect(prompt).toContain(`Objective:\n${objective}`);
     expect(
       prompt.endsWith("Make these changes in this worktree, commit them, and report again with yard task report."),

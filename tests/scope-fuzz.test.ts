@@ -314,8 +314,14 @@ describe("the scope rules under random calls from panes", () => {
       const maybe = <T>(p: number, f: () => T): T | undefined => (chance(p) ? f() : undefined);
       // What the input names: a target the call acts on must be in reach for it to succeed; a filter only narrows a read.
       const targets: Array<{ kind: "task" | "pane"; id: string; field: string }> = [];
-      const t = (field: string, id = taskId()) => (targets.push({ kind: "task", id, field }), id);
-      const p = (field: string, id = paneId()) => (targets.push({ kind: "pane", id, field }), id);
+      const t = (field: string, id = taskId()) => {
+        targets.push({ kind: "task", id, field });
+        return id;
+      };
+      const p = (field: string, id = paneId()) => {
+        targets.push({ kind: "pane", id, field });
+        return id;
+      };
       const inputs: Record<string, () => unknown> = {
         "panes.spawn": () => ({
           argv: ["sh", "-c", "exec sleep 120"],

@@ -94,7 +94,7 @@ async function main() {
   }
 
   out("\x1b[?2004h\x1b[?25l"); // bracketed paste on, hardware cursor hidden (see lib/screen.mjs)
-  print(bold("✻ " + BANNER), dim(`  name: ${clean(ARGS.name)} · cwd: ${clean(CWD)}`), "");
+  print(bold(`✻ ${BANNER}`), dim(`  name: ${clean(ARGS.name)} · cwd: ${clean(CWD)}`), "");
   noteHooksOff();
   logTranscript({ type: "session", event: "start", name: ARGS.name });
 
@@ -103,7 +103,7 @@ async function main() {
   await postHook("SessionStart", { source: "startup", model: "demo" });
   if (ui.mode === "exiting") return;
   ready = true;
-  if (ARGS.prompt && ARGS.prompt.trim()) ui.queue.unshift(ARGS.prompt);
+  if (ARGS.prompt?.trim()) ui.queue.unshift(ARGS.prompt);
   setMode("idle");
   void pump();
 }
@@ -112,7 +112,7 @@ async function main() {
 function die(e) {
   restoreTerminal();
   const err = /** @type {Error} */ (e);
-  process.stderr.write(`\r\ndemo agent: internal error: ${err && err.stack ? err.stack : String(e)}\r\n`);
+  process.stderr.write(`\r\ndemo agent: internal error: ${err?.stack ? err.stack : String(e)}\r\n`);
   process.exit(70);
 }
 process.on("uncaughtException", die);

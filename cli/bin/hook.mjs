@@ -39,10 +39,10 @@ export async function runHook(event, argPayload) {
   const fail = (msg) => {
     // The message may quote the server or the argument: no terminal controls reach the agent's terminal.
     process.stderr.write(
-      `yard hook ${event}: ${msg}`.replace(
+      `${`yard hook ${event}: ${msg}`.replace(
         /[\u0000-\u001f\u007f-\u009f]/g,
         (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
-      ) + "\n",
+      )}\n`,
     );
     process.exit(0);
   };
@@ -123,7 +123,7 @@ async function postToRelay(socketPath, line, timeoutMs) {
     let buf = "";
     const timer = setTimeout(() => s.destroy(new Error("timed out")), timeoutMs);
     s.setEncoding("utf8");
-    s.on("connect", () => s.write(line + "\n"));
+    s.on("connect", () => s.write(`${line}\n`));
     s.on("data", (d) => (buf += d));
     s.on("end", () => {
       clearTimeout(timer);

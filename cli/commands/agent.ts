@@ -23,7 +23,7 @@ export function registerAgent(program: Command, ctx: CliContext) {
               a.supportsHooks ? "yes" : "no",
               a.sandbox ? (a.sandboxNetwork ? "yes+net" : "yes") : "no",
               a.envNames.join(",") || "-",
-              a.argv.map((x) => (x.length > 40 ? x.slice(0, 37) + "…" : x)).join(" "),
+              a.argv.map((x) => (x.length > 40 ? `${x.slice(0, 37)}…` : x)).join(" "),
             ]),
           ]),
         );

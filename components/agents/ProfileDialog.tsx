@@ -293,7 +293,10 @@ export function ProfileDialog({
                     id="ag-sandbox"
                     label="Sandbox"
                     checked={sandbox}
-                    onChange={(v) => (setSandbox(v), v || setNetwork(false))}
+                    onChange={(v) => {
+                      setSandbox(v);
+                      if (!v) setNetwork(false);
+                    }}
                     hint="Its tasks run in the OS sandbox: writes only to the task's worktree."
                   />
                   <Check
@@ -482,6 +485,7 @@ function Ticks({ text }: { text: string }) {
     <>
       {text.split("`").map((part, i) =>
         i % 2 ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: static parts of a constant text
           <code key={i} className="font-mono text-fg">
             {part}
           </code>

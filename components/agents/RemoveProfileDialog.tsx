@@ -20,9 +20,9 @@ export function RemoveProfileDialog({ id, onClose }: { id: string | null; onClos
       },
     }),
   );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a fresh state each time the dialog opens for a profile
   useEffect(() => {
     if (id) remove.reset();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [id]);
   const error = remove.error ? errorOf(remove.error) : null;
   return (

@@ -95,28 +95,26 @@ export function TrialPanel({ trial, onClose }: { trial: Trial; onClose: () => vo
       </div>
 
       {s?.dialog && !s.exited && (
-        <div className="flex flex-col gap-1">
-          <h3 className="text-sm font-semibold">Dialog text</h3>
-          <pre
-            aria-label="Dialog text"
-            className="max-h-64 overflow-auto rounded-md border border-severe/40 bg-canvas p-3 font-mono text-xs leading-5 whitespace-pre-wrap text-fg"
-          >
+        <figure aria-labelledby="trial-dialog-text" className="m-0 flex flex-col gap-1">
+          <h3 id="trial-dialog-text" className="text-sm font-semibold">
+            Dialog text
+          </h3>
+          <pre className="max-h-64 overflow-auto rounded-md border border-severe/40 bg-canvas p-3 font-mono text-xs leading-5 whitespace-pre-wrap text-fg">
             {s.dialog.text}
           </pre>
           <p className="text-xs text-fg-muted">Answer it in the pane (Open pane); the outcome here follows.</p>
-        </div>
+        </figure>
       )}
 
       {s && (
-        <div className="flex flex-col gap-1">
-          <h3 className="text-sm font-semibold">Screen</h3>
-          <pre
-            aria-label="Screen"
-            className="max-h-96 overflow-auto rounded-md border border-line bg-canvas p-3 font-mono text-xs leading-5 text-fg"
-          >
+        <figure aria-labelledby="trial-screen" className="m-0 flex flex-col gap-1">
+          <h3 id="trial-screen" className="text-sm font-semibold">
+            Screen
+          </h3>
+          <pre className="max-h-96 overflow-auto rounded-md border border-line bg-canvas p-3 font-mono text-xs leading-5 text-fg">
             {s.screen || "(nothing on the screen yet)"}
           </pre>
-        </div>
+        </figure>
       )}
     </section>
   );

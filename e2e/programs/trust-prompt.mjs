@@ -22,6 +22,6 @@ const lines = [
   "",
   " Enter to confirm · Esc to cancel",
 ];
-process.stdout.write(lines.join("\r\n") + "\r\n");
+process.stdout.write(`${lines.join("\r\n")}\r\n`);
 process.stdin.resume();
 setInterval(() => {}, 60_000);

@@ -3,7 +3,7 @@ import { appRouter } from "./router";
 import { socketInputs } from "../wire/socket";
 import {
   type Caller,
-  CALLER_ROLES,
+  type CALLER_ROLES,
   GATES,
   mayAccessPane,
   mayAccessTask,

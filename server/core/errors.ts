@@ -46,7 +46,7 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 export function isErrorCode(x: unknown): x is ErrorCode {
-  return typeof x === "string" && Object.prototype.hasOwnProperty.call(ERROR_CODES, x);
+  return typeof x === "string" && Object.hasOwn(ERROR_CODES, x);
 }
 
 export class YardError extends Error {

@@ -71,7 +71,7 @@ function admit(req: http.IncomingMessage, guard: GuardConfig): Admitted | Refusa
     sessionKey: handshakeKey(req),
   };
   const principal = authenticate(credentials, guard);
-  if (!principal || principal.kind !== "admin") {
+  if (principal?.kind !== "admin") {
     const message = keylessSession(credentials, guard)
       ? "This browser's session key is missing or stale: open the login link again"
       : "This board needs its login token";
@@ -198,10 +198,16 @@ export function attachRealtime(
         }
       }
       replaying = false;
-      for (const e of pending) if (e.seq > last) (last = e.seq), socket.emit("event", e);
+      for (const e of pending) {
+        if (e.seq <= last) continue;
+        last = e.seq;
+        socket.emit("event", e);
+      }
       reply({ ok: true, head });
     });
-    socket.on("disconnect", () => unsubscribers.forEach((u) => u()));
+    socket.on("disconnect", () => {
+      for (const u of unsubscribers) u();
+    });
   });
 
   return {

@@ -16,7 +16,13 @@ const clients: net.Socket[] = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) c.destroy();
   await Promise.all(
-    servers.splice(0).map((s) => new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r())))),
+    servers.splice(0).map(
+      (s) =>
+        new Promise<void>((r) => {
+          s.closeAllConnections();
+          s.close(() => r());
+        }),
+    ),
   );
 });
 
@@ -33,7 +39,9 @@ async function serve(limiter: ConnectionLimiter) {
   return {
     port: (srv.address() as AddressInfo).port,
     held: () => held.length,
-    release: () => held.splice(0).forEach((r) => r.end("done")),
+    release: () => {
+      for (const r of held.splice(0)) r.end("done");
+    },
   };
 }
 

@@ -12,7 +12,9 @@ const file = () => {
   dirs.push(d);
   return path.join(d, "sessions.json");
 };
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 describe("SessionStore", () => {
   it("needs the cookie and its own key; the cookie alone is only a cookie", () => {

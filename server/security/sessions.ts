@@ -117,7 +117,7 @@ export class SessionStore {
   private save() {
     this.prune();
     const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ sessions: this.entries }) + "\n", { mode: 0o600 });
+    writeFileSync(tmp, `${JSON.stringify({ sessions: this.entries })}\n`, { mode: 0o600 });
     chmodSync(tmp, 0o600);
     renameSync(tmp, this.file);
   }

@@ -29,7 +29,7 @@ export function loadOrCreateToken(file: string): string {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
   }
   const token = randomBytes(32).toString("base64url");
-  writeFileSync(file, token + "\n", { mode: 0o600 });
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
   chmodSync(file, 0o600); // the umask may have widened it
   return token;
 }

@@ -1,6 +1,6 @@
 // Driving real agents through tasks in tests: waiting on task and pane states, reading attention,
 // and answering an agent's prompts the way a person would, with `yard pane send-keys`.
-import { adminClient } from "./client";
+import type { adminClient } from "./client";
 import { type TestServer, yard } from "./server";
 import { waitFor } from "./wait";
 

@@ -156,7 +156,7 @@ export function yard(
             ? (err as { code: number }).code
             : 1
           : 0;
-        let json: unknown = undefined;
+        let json: unknown;
         try {
           json = JSON.parse(stdout);
         } catch {

@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 execFileSync("stty", ["raw", "-echo"], { stdio: ["inherit", "ignore", "ignore"] });
 const stages = [
   "\x1b[?1049h\x1b[1;4r\n\n\n\n\n\nstage2",
-  "x".repeat(300) + "\nstage3",
+  `${"x".repeat(300)}\nstage3`,
   "\x1b[11;35H\x1b[2K",
   "\x1b[?1049l\x1b[r\r\nafter\r\n",
 ];

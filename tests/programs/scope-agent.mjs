@@ -25,11 +25,10 @@ const hook = (event, extra = {}) =>
 if (process.stdin.isTTY) process.stdin.setRawMode(true);
 hook("SessionStart", { source: "startup" });
 
-const env =
-  Object.entries(process.env)
-    .filter(([k]) => k.startsWith("YARD_"))
-    .map(([k, v]) => `${k}=${v}`)
-    .join("\n") + "\n";
+const env = `${Object.entries(process.env)
+  .filter(([k]) => k.startsWith("YARD_"))
+  .map(([k, v]) => `${k}=${v}`)
+  .join("\n")}\n`;
 const record = (dir) => {
   const file = path.join(dir, `${process.env.YARD_PANE}.env`);
   writeFileSync(`${file}.tmp`, env);

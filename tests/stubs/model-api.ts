@@ -421,7 +421,13 @@ export async function startModelStub(): Promise<ModelStub> {
       const hit = requests.find(pred);
       if (hit) return Promise.resolve(hit);
       return new Promise((resolve, reject) => {
-        const w = { pred, resolve: (r: RecordedRequest) => (clearTimeout(timer), resolve(r)) };
+        const w = {
+          pred,
+          resolve: (r: RecordedRequest) => {
+            clearTimeout(timer);
+            resolve(r);
+          },
+        };
         const timer = setTimeout(() => {
           waiters.delete(w);
           reject(new Error(`stub: no matching request within ${timeoutMs} ms (${requests.length} recorded)`));

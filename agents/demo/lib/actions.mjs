@@ -18,7 +18,7 @@ import { runChild } from "./processes.mjs";
 /** @param {unknown} e */
 const errMsg = (e) => {
   const err = /** @type {NodeJS.ErrnoException} */ (e);
-  return err && err.code ? `${err.code}: ${err.message.replace(/^\w+: /, "")}` : String(e);
+  return err?.code ? `${err.code}: ${err.message.replace(/^\w+: /, "")}` : String(e);
 };
 
 /**
@@ -84,7 +84,7 @@ function runGit(argv) {
 export async function commitAll(message) {
   /** Output lines of a failed git run: the last one is the result line, up to 4 before it are detail. @param {import("./processes.mjs").RunResult} r */
   const failure = (r) => {
-    const ls = (r.stdout + "\n" + r.stderr)
+    const ls = `${r.stdout}\n${r.stderr}`
       .split("\n")
       .map((l) => l.trimEnd())
       .filter(Boolean);

@@ -114,14 +114,14 @@ export function parsePrompt(prompt) {
     if (!seg) continue;
     const m = /^(\S+)(?:\s+([\s\S]*))?$/.exec(seg);
     const word = m ? m[1] : seg;
-    const rest = m && m[2] ? m[2].trim() : "";
+    const rest = m?.[2] ? m[2].trim() : "";
     if (!DIRECTIVES.has(word)) {
       steps.push({ kind: "text", text: seg });
       continue;
     }
     const pm = /^(\S+)(?:\s+([\s\S]*))?$/.exec(rest);
     const first = pm ? pm[1] : "";
-    const tail = pm && pm[2] ? pm[2] : "";
+    const tail = pm?.[2] ? pm[2] : "";
     const isInt = /^\d+$/.test(rest);
     switch (word) {
       case "write":

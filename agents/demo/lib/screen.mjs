@@ -94,16 +94,15 @@ function statusText() {
   const spin = SPINNER[ui.spinnerFrame % SPINNER.length];
   switch (ui.mode) {
     case "starting":
-      return cyan(spin) + " starting…";
+      return `${cyan(spin)} starting…`;
     case "working":
-      return cyan(spin) + " working…" + (ui.activity ? dim(" " + clean(ui.activity)) : "");
+      return `${cyan(spin)} working…${ui.activity ? dim(` ${clean(ui.activity)}`) : ""}`;
     case "asking":
       return yellow("? waiting for permission") + dim(" · press y to allow, n to deny");
     case "exiting":
       return dim("exiting…");
-    case "idle":
     default:
-      return green("●") + " ready" + dim(` · ${clean(ARGS.name)}`);
+      return `${green("●")} ready${dim(` · ${clean(ARGS.name)}`)}`;
   }
 }
 
@@ -136,8 +135,8 @@ function inputLine() {
   if (max < 4) return [FAKE_CURSOR, 1];
   const shown = clean(ui.composer.replace(/\n/g, "↵"));
   const room = max - 3; // "> " and the cursor cell
-  const text = strWidth(shown) <= room ? shown : "…" + fitEnd(shown, room - 1);
-  return [bold(">") + " " + text + FAKE_CURSOR, 3 + strWidth(text)];
+  const text = strWidth(shown) <= room ? shown : `…${fitEnd(shown, room - 1)}`;
+  return [`${bold(">")} ${text}${FAKE_CURSOR}`, 3 + strWidth(text)];
 }
 
 /** From the parked cursor (status line, column 0) up to the region's first row, erase. */
@@ -155,7 +154,7 @@ function regionSeq() {
   ui.drawnCols = c;
   ui.drawnSepWidth = sepWidth;
   ui.drawnInputWidth = inputWidth;
-  return dim("─".repeat(sepWidth)) + "\r\n" + input + "\r\n" + statusLine() + "\r";
+  return `${dim("─".repeat(sepWidth))}\r\n${input}\r\n${statusLine()}\r`;
 }
 
 /** Redraw the whole bottom region. */
@@ -167,7 +166,7 @@ export function redraw() {
 /** Redraw only the status line (spinner ticks). */
 function redrawStatus() {
   if (!ui.drawn || ui.mode === "exiting") return;
-  out("\r\x1b[2K" + statusLine() + "\r");
+  out(`\r\x1b[2K${statusLine()}\r`);
 }
 
 /**
@@ -177,10 +176,10 @@ function redrawStatus() {
  */
 export function print(...lines) {
   if (ui.mode === "exiting") {
-    out(lines.map((l) => l + "\r\n").join(""));
+    out(lines.map((l) => `${l}\r\n`).join(""));
     return;
   }
-  out(eraseSeq() + lines.map((l) => l + "\r\n").join("") + regionSeq());
+  out(eraseSeq() + lines.map((l) => `${l}\r\n`).join("") + regionSeq());
 }
 
 /** @param {Mode} mode @param {string} [activity] */
@@ -216,5 +215,5 @@ export function onResize() {
       ? Math.max(1, Math.ceil(ui.drawnSepWidth / c)) + Math.max(1, Math.ceil(ui.drawnInputWidth / c))
       : 2;
   ui.drawn = false;
-  out(`\r\x1b[${up}A\x1b[J` + regionSeq());
+  out(`\r\x1b[${up}A\x1b[J${regionSeq()}`);
 }

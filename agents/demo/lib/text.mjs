@@ -83,7 +83,7 @@ export function fitEnd(s, max) {
 export function truncate(s, max) {
   if (max <= 0) return "";
   if (strWidth(s) <= max) return s;
-  return fitStart(s, max - 1) + "…";
+  return `${fitStart(s, max - 1)}…`;
 }
 
 /**

@@ -10,7 +10,7 @@ import { CWD, SESSION_ID, TRANSCRIPT_DIR, TRANSCRIPT_PATH } from "./config.mjs";
 export function logTranscript(entry) {
   try {
     fs.mkdirSync(TRANSCRIPT_DIR, { recursive: true });
-    fs.appendFileSync(TRANSCRIPT_PATH, JSON.stringify({ ...entry, session_id: SESSION_ID, cwd: CWD }) + "\n");
+    fs.appendFileSync(TRANSCRIPT_PATH, `${JSON.stringify({ ...entry, session_id: SESSION_ID, cwd: CWD })}\n`);
   } catch {
     /* best effort */
   }

@@ -66,7 +66,7 @@ let toolSeq = 0;
 async function tool(toolName, toolInput, label, fn) {
   toolSeq++;
   const toolUseId = `toolu_demo_${String(toolSeq).padStart(4, "0")}`;
-  print(green("●") + " " + bold(clean(label)));
+  print(`${green("●")} ${bold(clean(label))}`);
   setActivity(label);
   postHook("PreToolUse", { tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId });
   const t0 = Date.now();
@@ -111,7 +111,7 @@ export async function runTurn(prompt) {
   if (steps.some((s) => s.kind === "ignore")) return; // nothing at all: a stalled agent
 
   const promptLines = prompt.split("\n");
-  print("", ...promptLines.map((l, i) => (i === 0 ? bold(">") + " " : "  ") + dim(clean(l))));
+  print("", ...promptLines.map((l, i) => (i === 0 ? `${bold(">")} ` : "  ") + dim(clean(l))));
   setMode("working", "thinking");
   postHook("UserPromptSubmit", { prompt });
   logTranscript({ type: "user", message: { role: "user", content: prompt } });
@@ -126,18 +126,18 @@ export async function runTurn(prompt) {
     switch (step.kind) {
       case "text": {
         lastEcho = `Got it: ${step.text}`;
-        print(green("●") + " " + clean(lastEcho));
+        print(`${green("●")} ${clean(lastEcho)}`);
         break;
       }
       case "invalid": {
-        print(yellow("⚠ " + clean(step.error)));
+        print(yellow(`⚠ ${clean(step.error)}`));
         done.push(`Skipped an invalid directive (${step.error}).`);
         break;
       }
       case "write":
       case "untracked": {
         const abs = path.resolve(CWD, step.path);
-        const content = step.kind === "write" ? step.text + "\n" : UNTRACKED_CONTENT;
+        const content = step.kind === "write" ? `${step.text}\n` : UNTRACKED_CONTENT;
         const shown = step.kind === "write" ? `Wrote 1 line to ${step.path}` : `Created ${step.path} (untracked file)`;
         const ok = await tool("Write", { file_path: abs, content }, `Write(${step.path})`, async () =>
           writeFile(abs, content, shown),
@@ -153,7 +153,7 @@ export async function runTurn(prompt) {
       }
       case "append": {
         const abs = path.resolve(CWD, step.path);
-        const line = step.text + "\n";
+        const line = `${step.text}\n`;
         const ok = await tool(
           "Edit",
           { file_path: abs, old_string: "", new_string: line },
@@ -199,7 +199,7 @@ export async function runTurn(prompt) {
         break;
       }
       case "sleep": {
-        print(green("●") + ` Working for ${step.ms} ms`);
+        print(`${green("●")} Working for ${step.ms} ms`);
         setActivity(`sleep ${step.ms} ms`);
         await delay(step.ms);
         done.push(`Worked for ${step.ms} ms.`);
@@ -237,8 +237,8 @@ export async function runTurn(prompt) {
             .map((l) => l.trimEnd())
             .filter(Boolean)
             .slice(-5);
-          for (const l of outLines) print(dim("     " + clean(l)));
-          const line = `exit ${r.code}` + (r.error ? ` (${r.error})` : "");
+          for (const l of outLines) print(dim(`     ${clean(l)}`));
+          const line = `exit ${r.code}${r.error ? ` (${r.error})` : ""}`;
           return r.code === 0
             ? { ok: true, response: { stdout: r.stdout, stderr: r.stderr, interrupted: false, exit_code: 0 }, line }
             : { ok: false, error: r.error ?? `exit code ${r.code}`, line };
@@ -277,13 +277,13 @@ export async function runTurn(prompt) {
             .map((x) => x.trimEnd())
             .filter(Boolean)
             .slice(-5))
-            print(dim("     " + clean(l)));
-          const line = `exit ${r.code}` + (r.error ? ` (${r.error})` : "");
+            print(dim(`     ${clean(l)}`));
+          const line = `exit ${r.code}${r.error ? ` (${r.error})` : ""}`;
           return r.code === 0
             ? { ok: true, response: { stdout: r.stdout, stderr: r.stderr, interrupted: false, exit_code: 0 }, line }
             : { ok: false, error: r.error ?? `exit code ${r.code}`, line };
         });
-        done.push(`Ran yard ${step.args[0] ?? ""} ${step.args[1] ?? ""}`.trimEnd() + ` (exit ${exitCode}).`);
+        done.push(`${`Ran yard ${step.args[0] ?? ""} ${step.args[1] ?? ""}`.trimEnd()} (exit ${exitCode}).`);
         break;
       }
       case "commit": {
@@ -297,7 +297,7 @@ export async function runTurn(prompt) {
         await tool("Bash", input, "Bash(git commit)", async () => {
           const r = await commitAll(message);
           summary = r.ok ? `Committed ${r.sha}: ${message}.` : `Did not commit (${r.line}).`;
-          for (const l of r.detail) print(dim("     " + clean(l)));
+          for (const l of r.detail) print(dim(`     ${clean(l)}`));
           return r.ok
             ? {
                 ok: true,
@@ -324,7 +324,7 @@ export async function runTurn(prompt) {
 
   if (ui.mode === "exiting") return;
   const message = done.length > 0 ? done.join(" ") : (lastEcho ?? "Nothing to do.");
-  if (done.length > 0 || !lastEcho) print(green("●") + " " + clean(message));
+  if (done.length > 0 || !lastEcho) print(`${green("●")} ${clean(message)}`);
   logTranscript({ type: "assistant", message: { role: "assistant", content: [{ type: "text", text: message }] } });
   setActivity("finishing");
   // the Stop hook goes after every earlier hook of the turn; "ready" shows once it is posted

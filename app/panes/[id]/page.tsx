@@ -39,6 +39,7 @@ export default function PanePage() {
   const [noScreen, setNoScreen] = useState(false);
   const termRef = useRef<TerminalHandle>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the live state resets when the page shows another pane
   useEffect(() => setLive(null), [id]);
 
   useEffect(() => {
@@ -51,12 +52,13 @@ export default function PanePage() {
 
   // Looking at a pane whose turn just ended counts as seeing it.
   const lifecycle = pane?.lifecycle;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: marks the pane seen when its turn ends, not when the mutation object changes
   useEffect(() => {
     if (lifecycle !== "done" || document.visibilityState !== "visible") return;
     seenM.mutate({ id }, { onSuccess: () => void qc.invalidateQueries(trpc.panes.attention.pathFilter()) });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [lifecycle, id]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the title follows what it shows (label and command), not every pane update
   useEffect(() => {
     if (pane) document.title = `${paneTitle(pane)} · Switchyard`;
   }, [pane?.label, pane?.argv.join(" ")]);

@@ -204,7 +204,7 @@ async function update(file: string, dirs: string[]): Promise<TrustResult> {
     for (const d of missing)
       projects[d] = { ...(isObject(projects[d]) ? (projects[d] as Json) : {}), hasTrustDialogAccepted: true };
     const next = { ...cfg, projects };
-    const out = JSON.stringify(next, null, text ? indentOf(text) : 2) + "\n";
+    const out = `${JSON.stringify(next, null, text ? indentOf(text) : 2)}\n`;
 
     // A temporary file created exclusively, renamed over the file only if it still holds what was
     // read (the check and the rename back to back, synchronously): a writer that got in meanwhile

@@ -357,12 +357,12 @@ class AppServer {
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
+      this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     });
   }
 
   notify(method: string) {
-    if (!this.exited) this.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method }) + "\n");
+    if (!this.exited) this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method })}\n`);
   }
 
   close() {

@@ -121,10 +121,10 @@ describe("TranscriptUsage (the last known usage, counted in the background)", ()
   mkdirSync(root);
   const roots = async () => [{ dir: root, confinedTo: null }];
   const line = (id: string, input: number, output: number) =>
-    JSON.stringify({
+    `${JSON.stringify({
       type: "assistant",
       message: { id, model: "m", usage: { input_tokens: input, output_tokens: output } },
-    }) + "\n";
+    })}\n`;
 
   it("answers from memory at once, counts once refreshed, then reads only what was appended (a partial last line waits)", async () => {
     const usage = new TranscriptUsage({ refreshMs: 0 });
@@ -148,13 +148,13 @@ describe("TranscriptUsage (the last known usage, counted in the background)", ()
     const usage = new TranscriptUsage({ refreshMs: 0 });
     const file = path.join(root, "rollout.jsonl");
     const count = (i: number, o: number) =>
-      JSON.stringify({
+      `${JSON.stringify({
         type: "event_msg",
         payload: {
           type: "token_count",
           info: { total_token_usage: { input_tokens: i, output_tokens: o, total_tokens: i + o } },
         },
-      }) + "\n";
+      })}\n`;
     writeFileSync(file, count(5, 1) + count(50, 10));
     usage.peek("t2", file, roots);
     await usage.settled();

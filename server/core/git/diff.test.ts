@@ -9,7 +9,7 @@ import { commitAll, git, makeRepo, removeTmpDirs, tmpDir, write } from "../../..
 
 afterAll(removeTmpDirs);
 
-const lines = (n: number, tag = "line") => Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join("\n") + "\n";
+const lines = (n: number, tag = "line") => `${Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join("\n")}\n`;
 const BIN_V1 = Buffer.from([0, 1, 2, 3, 255, 254, 0, 10, 20]);
 const BIN_V2 = Buffer.from([0, 9, 9, 9, 255, 254, 0, 10, 20, 30]);
 
@@ -82,7 +82,7 @@ describe("diffWorktree", () => {
     await write(wt, "staged.txt", "s1\ns2\n");
     await git(wt, "add", "staged.txt");
     // Unstaged modification, untracked file, deletion, binary change, rename (unstaged), ignored file.
-    await write(wt, "a.txt", lines(5).replace("line 3\n", "line three\n") + "line 6\n");
+    await write(wt, "a.txt", `${lines(5).replace("line 3\n", "line three\n")}line 6\n`);
     await write(wt, "new dir/untracked ü.txt", "brand new\n");
     await rm(path.join(wt, "b.txt"));
     await write(wt, "img.bin", BIN_V2);
@@ -183,7 +183,7 @@ describe("diffWorktree", () => {
 describe("diffWorktreeStat", () => {
   it("returns files and totals without the patch", async () => {
     const { head, wt } = await setup();
-    await write(wt, "a.txt", lines(5) + "x\ny\n");
+    await write(wt, "a.txt", `${lines(5)}x\ny\n`);
     await write(wt, "img.bin", BIN_V2);
     await rm(path.join(wt, "b.txt"));
     const before = await indexSnapshot(wt);

@@ -21,7 +21,7 @@ describe("runGit", () => {
   it("returns stdout, stderr and exit code", async () => {
     const { root, head } = await makeRepo();
     const r = await runGit(["rev-parse", "HEAD"], { cwd: root });
-    expect(r).toEqual({ stdout: head + "\n", stderr: "", code: 0 });
+    expect(r).toEqual({ stdout: `${head}\n`, stderr: "", code: 0 });
   });
 
   it("throws GIT_FAILED with args, code and stderr on failure", async () => {

@@ -313,16 +313,19 @@ async function runToFiles(args: readonly string[], opts: RunGitOptions): Promise
       (resolve) => {
         const timer =
           timeoutMs > 0
-            ? setTimeout(
-                () => (killTree(child), resolve({ error: timeoutError(args, opts, timeoutMs, "") })),
-                timeoutMs,
-              )
+            ? setTimeout(() => {
+                killTree(child);
+                resolve({ error: timeoutError(args, opts, timeoutMs, "") });
+              }, timeoutMs)
             : undefined;
-        child.on(
-          "error",
-          (e: NodeJS.ErrnoException) => (clearTimeout(timer), resolve({ error: spawnError(args, opts, e) })),
-        );
-        child.on("exit", (code, signal) => (clearTimeout(timer), resolve({ code, signal })));
+        child.on("error", (e: NodeJS.ErrnoException) => {
+          clearTimeout(timer);
+          resolve({ error: spawnError(args, opts, e) });
+        });
+        child.on("exit", (code, signal) => {
+          clearTimeout(timer);
+          resolve({ code, signal });
+        });
       },
     );
     // The files stay open for git and for the read below; their names are not needed any more.
@@ -354,7 +357,7 @@ function describeArgs(args: readonly string[]): string {
 }
 
 function tail(s: string): string {
-  return s.length > STDERR_KEEP ? "…" + s.slice(-STDERR_KEEP) : s;
+  return s.length > STDERR_KEEP ? `…${s.slice(-STDERR_KEEP)}` : s;
 }
 
 function firstErrorLine(s: string): string {

@@ -342,7 +342,7 @@ async function failMerge(m: MergeAttempt, res: { stdout: string; stderr: string;
       },
     );
   }
-  const text = res.stderr + "\n" + res.stdout;
+  const text = `${res.stderr}\n${res.stdout}`;
   if (/untracked working tree files would be (overwritten|removed) by merge/i.test(text)) {
     throw new YardError("DIRTY_TARGET", `untracked files in ${root} would be overwritten by the merge`, {
       files: indentedList(text),

@@ -171,7 +171,7 @@ async function fetchFor(root: string, ref: string, fetch: true | string, timeout
     args = ["fetch", "--quiet", "--no-write-fetch-head", fetch];
   } else {
     // Longest matching remote name wins ("origin/x" vs a remote called "origin/sub").
-    const remote = remotes.filter((r) => ref.startsWith(r + "/")).sort((a, b) => b.length - a.length)[0];
+    const remote = remotes.filter((r) => ref.startsWith(`${r}/`)).sort((a, b) => b.length - a.length)[0];
     const rest = remote ? ref.slice(remote.length + 1) : "";
     if (remote && branchNameProblem(rest) === null) {
       // Fetching one branch by name updates refs/remotes/<remote>/<branch> through the configured refspec.

@@ -147,7 +147,7 @@ describe("parseHookPost: size limit", () => {
   });
 
   it("rejects oversized raw text before parsing it", () => {
-    const text = "{" + " ".repeat(MAX_HOOK_POST_BYTES) + "}"; // also not a valid post: size wins
+    const text = `{${" ".repeat(MAX_HOOK_POST_BYTES)}}`; // also not a valid post: size wins
     expect(badParams(() => parseHookPost(text)).message).toMatch(/payload too large/);
   });
 

@@ -108,7 +108,7 @@ function describeIssues(error: z.ZodError): { message: string; issues: Array<{ p
     path: i.path.length ? i.path.map(String).join(".") : "(root)",
     message: i.message,
   }));
-  const message = "invalid hook post: " + issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+  const message = `invalid hook post: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`;
   return { message, issues };
 }
 

@@ -589,10 +589,10 @@ describe("reduce: screen observations (start-up dialogs, screen readiness, faile
     });
     const again = reduce(s, {
       type: "dialog",
-      dialog: { ...trust, text: trust.text + " (redrawn)" },
+      dialog: { ...trust, text: `${trust.text} (redrawn)` },
       at: AT + 5,
     }).state;
-    expect(again.dialog).toEqual({ ...trust, text: trust.text + " (redrawn)", since: AT, returnTo: "starting" });
+    expect(again.dialog).toEqual({ ...trust, text: `${trust.text} (redrawn)`, since: AT, returnTo: "starting" });
     expect(reduce(state("idle"), { type: "dialog", dialog: trust, at: AT }).state.dialog?.returnTo).toBe("idle");
   });
 

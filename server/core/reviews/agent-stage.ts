@@ -306,7 +306,7 @@ export class AgentReviewStage {
   /** The reviewer exited without a review: the task goes to a person. */
   private async onReviewerExit(taskId: string, paneId: string): Promise<void> {
     const row = await this.deps.store.row(taskId);
-    if (!row || row.agentReviewState !== "running" || row.agentReviewPaneId !== paneId) return;
+    if (row?.agentReviewState !== "running" || row.agentReviewPaneId !== paneId) return;
     await this.finishStage(taskId, "failed", { reason: "reviewer_exited_without_review" });
   }
 

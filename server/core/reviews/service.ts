@@ -5,17 +5,17 @@
 // next round's prompt through the task engine), the snapshot each review records for "changes
 // since the last review", where a round's review stands, and the rounds read with their reviews.
 // Framework-free: persistence through ReviewStore, tasks through the ReviewTasks port.
-import {
-  type addCommentInput,
-  type deleteCommentInput,
-  type editCommentInput,
-  type listCommentsInput,
-  type listReviewsInput,
-  type resolveCommentInput,
-  type ReviewComment,
-  type ReviewStatus,
-  type submitReviewInput,
-  type TaskRound,
+import type {
+  addCommentInput,
+  deleteCommentInput,
+  editCommentInput,
+  listCommentsInput,
+  listReviewsInput,
+  resolveCommentInput,
+  ReviewComment,
+  ReviewStatus,
+  submitReviewInput,
+  TaskRound,
 } from "../../wire/reviews";
 import type { z } from "zod";
 import { YardError } from "../errors";

@@ -40,7 +40,7 @@ const ops = (mounts: Mount[]) =>
       ? `tmpfs${m.perms ? `(${m.perms})` : ""} ${m.dest}`
       : `${m.op === "--bind" ? "rw" : "ro"} ${m.src === m.dest ? m.dest : `${m.src} -> ${m.dest}`}`,
   );
-const within = (p: string, dir: string) => p === dir || p.startsWith(dir + "/");
+const within = (p: string, dir: string) => p === dir || p.startsWith(`${dir}/`);
 
 describe("a read-only worktree (the agent reviewer)", () => {
   it("binds the worktree and its git metadata read-only; only home and tmp are writable", () => {

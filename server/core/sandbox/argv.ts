@@ -88,7 +88,7 @@ export type Mount =
   | { op: "--ro-bind" | "--bind"; src: string; dest: string };
 
 const depth = (p: string) => (p === "/" ? 0 : p.split("/").length - 1);
-const within = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith("/") ? dir : dir + "/");
+const within = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
 
 function checkPath(p: string, what: string): string {
   if (typeof p !== "string" || !path.isAbsolute(p) || /[\0\r\n]/.test(p)) {

@@ -2,7 +2,7 @@
 // TaskView callers see, get and list (batched current-round reads), a task's events, the board
 // and the active count.
 import type { z } from "zod";
-import { type TaskResult, type taskState, type TaskView, type tokenUsage } from "../../wire/tasks";
+import type { TaskResult, taskState, TaskView, tokenUsage } from "../../wire/tasks";
 import { type TokenUsage, type TranscriptDeps, transcriptRootsOf, transcriptUsage } from "../agents/sessions";
 import type { YardEvent } from "../events/journal";
 import type { ReviewStatus } from "../../wire/reviews";
