@@ -1,8 +1,9 @@
 // The screen watcher against a fake pane (the real lifecycle reducer, screens captured from the
 // real CLIs): start-up dialogs reported and cleared, Codex ready only once its full input box
 // settles (never its splash), a new failed-turn line ending a Codex turn, retrying notes.
+// On fake timers: the watcher's debounce and settle times are exact, and the file takes no wall time.
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PaneListener } from "../panes/manager";
 import { initialPaneState, type PaneEvent, type PaneState, reduce } from "../panes/lifecycle";
 import { READY_SETTLE_MS, ScreenWatcher } from "./screen-watch";
@@ -14,6 +15,7 @@ function fakePanes() {
   let text = "";
   const listeners = new Set<PaneListener>();
   const causes: string[] = [];
+  const counter = { reads: 0 };
   const apply = (e: PaneEvent) => {
     const r = reduce(state, e);
     const moved = r.state.lifecycle !== state.lifecycle;
@@ -26,7 +28,11 @@ function fakePanes() {
       listeners.add(l);
       return { snapshot: { data: "", cols: 120, rows: 32 }, pane: {} as never, detach: () => listeners.delete(l) };
     },
-    read: async () => ({ text, cursor: 0, start: 0, dropped: null, lifecycle: state.lifecycle }),
+    read: async () => {
+      // A watcher that re-reads in a loop fails here instead of spinning the test forever.
+      if (++counter.reads > 1000) throw new Error("read in a loop");
+      return { text, cursor: 0, start: 0, dropped: null, lifecycle: state.lifecycle };
+    },
     observe: (_id: string, o: PaneEvent) => apply(o),
     state: () => state,
   };
@@ -43,16 +49,18 @@ function fakePanes() {
       return state;
     },
     causes,
+    counter,
   };
 }
 
+/** Advances the fake clock in 10 ms steps until `probe` holds (at most `ms`). */
 const until = async (probe: () => boolean, ms = 3000) => {
-  const end = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 10));
+  for (let waited = 0; !probe(); waited += 10) {
+    if (waited >= ms) throw new Error(`not within ${ms} ms`);
+    await vi.advanceTimersByTimeAsync(10);
   }
 };
+const elapse = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 function watcher(p: ReturnType<typeof fakePanes>, kind: "claude" | "codex") {
   const w = new ScreenWatcher({ panes: p.panes, journal: { subscribe: () => () => {} } as never });
@@ -61,6 +69,9 @@ function watcher(p: ReturnType<typeof fakePanes>, kind: "claude" | "codex") {
 }
 
 describe("ScreenWatcher", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
   it("Claude: reports its trust dialog, the dialog gone, and leaves readiness to SessionStart", async () => {
     const p = fakePanes();
     const w = watcher(p, "claude");
@@ -71,7 +82,7 @@ describe("ScreenWatcher", () => {
     await until(() => p.state.dialog?.kind === "api_key");
     p.show(screen("claude-ready.txt"));
     await until(() => p.state.lifecycle === "starting");
-    await new Promise((r) => setTimeout(r, READY_SETTLE_MS + 100));
+    await elapse(READY_SETTLE_MS + 100);
     expect(p.state.lifecycle).toBe("starting"); // Claude's ready signal is its SessionStart hook
     p.hook("SessionStart");
     expect(await w.confirmReady("p1")).toBe(true);
@@ -83,14 +94,17 @@ describe("ScreenWatcher", () => {
     const p = fakePanes();
     const w = watcher(p, "codex");
     p.show(screen("codex-splash.txt"));
-    await new Promise((r) => setTimeout(r, READY_SETTLE_MS + 150));
+    await elapse(READY_SETTLE_MS + 150);
     expect(p.state.lifecycle).toBe("starting");
     p.show(screen("codex-trust.txt"));
     await until(() => p.state.lifecycle === "blocked");
     p.show(screen("codex-ready.txt"));
-    const shown = Date.now();
-    await until(() => p.state.lifecycle === "idle");
-    expect(Date.now() - shown).toBeGreaterThanOrEqual(READY_SETTLE_MS - 20);
+    const readsBefore = p.counter.reads;
+    await elapse(READY_SETTLE_MS);
+    expect(p.state.lifecycle).toBe("starting"); // drawn, not settled yet
+    await until(() => p.state.lifecycle === "idle", 300);
+    // The settle wait is a timer, not a loop of reads (it was: ~1 read per event-loop turn for 500 ms).
+    expect(p.counter.reads - readsBefore).toBeLessThan(5);
     expect(p.causes).toEqual(["screen:dialog:trust", "screen:dialog_cleared", "screen:ready"]);
     w.stop();
   });
@@ -102,9 +116,9 @@ describe("ScreenWatcher", () => {
     p.show(screen("codex-ready.txt"));
     await until(() => p.state.lifecycle === "idle");
     p.show(oldError); // an earlier turn's error still on screen when this turn starts
-    await new Promise((r) => setTimeout(r, 300)); // on screen while idle: the watcher has read it
+    await elapse(300); // on screen while idle: the watcher has read it
     p.hook("UserPromptSubmit");
-    await new Promise((r) => setTimeout(r, 300));
+    await elapse(300);
     expect(p.state.lifecycle).toBe("working");
     p.show(oldError.replace("› Ask Codex", '■ {"error":{"message":"a new failure"}}\n› Ask Codex'));
     await until(() => p.state.lifecycle === "done");
@@ -123,7 +137,7 @@ describe("ScreenWatcher", () => {
       const ready = screen("codex-ready.txt");
       p.show(ready);
       await until(() => p.state.lifecycle === "idle");
-      await new Promise((r) => setTimeout(r, 300));
+      await elapse(300);
       if (engine) expect(await w.confirmReady("p1")).toBe(true);
       // The API error is on the screen by the time the watcher first sees the turn working.
       p.show(ready.replace("› Ask Codex", '■ {"error":{"message":"answered at once"}}\n› Ask Codex'));

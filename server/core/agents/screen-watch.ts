@@ -34,7 +34,10 @@ interface Watch {
   detach: () => void;
   timer: NodeJS.Timeout | null;
   checking: boolean;
+  /** something changed while a check ran: check again right after it */
   again: boolean;
+  /** a later check asked for while a check ran (the settle wait): scheduled when it ends */
+  later: number | null;
   lastText: string | null;
   lastChangeAt: number;
   /** failed-turn lines on screen when the current turn began, by text */
@@ -93,6 +96,7 @@ export class ScreenWatcher {
       timer: null,
       checking: false,
       again: false,
+      later: null,
       lastText: null,
       lastChangeAt: Date.now(),
       baseline: null,
@@ -162,7 +166,10 @@ export class ScreenWatcher {
   private schedule(w: Watch, delayMs: number) {
     if (w.stopped) return;
     if (w.checking) {
-      w.again = true;
+      // A delayed check asked for during a check waits its delay: taken as "again" it re-read
+      // the screen in a loop until the settle time had passed on the wall clock.
+      if (delayMs === 0) w.again = true;
+      else w.later = Math.min(w.later ?? delayMs, delayMs);
       return;
     }
     if (w.timer) {
@@ -207,6 +214,9 @@ export class ScreenWatcher {
       } while (w.again && !w.stopped);
     } finally {
       w.checking = false;
+      const later = w.later;
+      w.later = null;
+      if (later !== null) this.schedule(w, later);
     }
   }
 
