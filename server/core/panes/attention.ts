@@ -16,7 +16,7 @@
 // paneId, then taskId, so equal inputs always rank the same.
 
 import { YardError } from "../errors";
-import type { Lifecycle } from "./lifecycle";
+import { isCrash, type Lifecycle } from "./lifecycle";
 
 export interface AttentionCandidate {
   paneId: string;
@@ -75,18 +75,12 @@ export interface AttentionItem {
 export const DEFAULT_ATTENTION_LIMIT = 50;
 export const MAX_ATTENTION_LIMIT = 1000;
 
-function crashed(c: AttentionCandidate): boolean {
-  const sig = c.signal;
-  const hasSignal = sig !== undefined && sig !== null && sig !== 0 && sig !== "";
-  return (c.exitCode !== null && c.exitCode !== 0) || hasSignal;
-}
-
 /** The most severe reason this candidate needs attention, or null. */
 export function attentionReason(c: AttentionCandidate): AttentionReason | null {
   const seen = c.doneSeen || c.dismissed === true;
   if (c.lifecycle === "blocked") return c.blockedReason === "startup_dialog" ? "startup_dialog" : "blocked";
   if (c.taskState === "input_required") return "input_required";
-  if (c.lifecycle === "exited" && crashed(c) && !seen) return "crashed";
+  if (c.lifecycle === "exited" && isCrash(c) && !seen) return "crashed";
   if (c.lifecycle === "done" && !seen) return c.stopFailed ? "turn_failed" : "done";
   return null;
 }

@@ -528,7 +528,7 @@ function normalizeSignal(s: number | string | null | undefined): number | string
 }
 
 /** The process died abnormally: non-zero exit code or killed by a signal. */
-export function isCrash(state: Pick<PaneState, "exitCode" | "signal">): boolean {
+export function isCrash(state: { exitCode: number | null; signal?: number | string | null }): boolean {
   return (state.exitCode !== null && state.exitCode !== 0) || normalizeSignal(state.signal) !== null;
 }
 

@@ -168,7 +168,7 @@ export async function submit(target: SubmitTarget, text: string, opts: SubmitOpt
   // before we start waiting.
   const baseline = target.activitySeq();
   const bracketed = target.bracketedPaste();
-  target.write(bracketed ? PASTE_START + clean + PASTE_END : clean);
+  target.write(encodeSubmitText(clean, bracketed));
 
   await sleep(enterDelayMs, signal);
   if (target.lifecycle() === "exited") {
