@@ -473,7 +473,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const ready = (async () => {
       const { default: next } = await import("next");
       const app = next({ dev: opts.dev, hostname: opts.host, port, dir: process.cwd() });
-      await app.prepare();
+      await withoutConfigTiming(() => app.prepare());
       const handler = app.getRequestHandler();
       nextHandler = (req, res) => handler(req, res);
     })();
@@ -510,4 +510,21 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       rmSync(p.server, { force: true });
     },
   };
+}
+
+/**
+ * Runs `fn` without Next's "✓ Running next.config.mjs took 25ms" line, which it prints at every
+ * start: the server's own output is what a user needs (the address, the login link, problems).
+ */
+async function withoutConfigTiming<T>(fn: () => Promise<T>): Promise<T> {
+  const log = console.log;
+  console.log = (...args: unknown[]) => {
+    if (/Running next\.config\.\w+ took/.test(args.map(String).join(" "))) return;
+    log(...args);
+  };
+  try {
+    return await fn();
+  } finally {
+    console.log = log;
+  }
 }
