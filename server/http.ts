@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { MAX_SOCKET_PATH, paths, socketPathFits } from "./config";
 import { appRouter } from "./api/router";
-import type { Caller } from "./api/trpc";
+import type { ApiCall } from "./api/trpc";
 import { attachRealtime, type Realtime } from "./realtime/socket";
 import { LIMITS, jsonDepthExceeds } from "./wire/common";
 import {
@@ -58,7 +58,7 @@ export interface RunningServer {
   close(opts?: { stopPanes?: boolean }): Promise<void>;
 }
 
-type AdmittedRequest = http.IncomingMessage & { principal: Principal; pane: Caller["pane"]; body?: string };
+type AdmittedRequest = http.IncomingMessage & { principal: Principal; pane: ApiCall["pane"]; body?: string };
 
 type NextHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 
@@ -248,7 +248,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: "/api/trpc/",
-    createContext: async ({ req }): Promise<Caller> => {
+    createContext: async ({ req }): Promise<ApiCall> => {
       const r = req as AdmittedRequest;
       return { services, principal: r.principal, pane: r.pane };
     },
@@ -370,7 +370,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         );
       return sendError(req, res, 401, "UNAUTHORIZED", "This board needs its login token.");
     }
-    let pane: Caller["pane"] = null;
+    let pane: ApiCall["pane"] = null;
     if (principal.kind === "pane") {
       pane = await services.panes.authenticate(principal.paneId, principal.secret);
       if (!pane)

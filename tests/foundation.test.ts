@@ -1,7 +1,7 @@
 // The foundation end to end: the real server process on a random port, raw HTTP for the security
 // baseline, socket.io handshakes, and the real `yard` CLI against real git repositories.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { io } from "socket.io-client";
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeRepo } from "./helpers/git";
 import { browserLogin, request, trpcPost } from "./helpers/http";
 import { ROOT, SERVER_ARGV, startTestServer, type TestServer, yard } from "./helpers/server";
+import { waitFor } from "./helpers/wait";
 
 let server: TestServer;
 const cleanup: string[] = [];
@@ -140,6 +141,26 @@ describe("security baseline", () => {
     expect(await attempt({ ...bearer(), origin: "http://evil.example" })).toMatch(/^refused/);
     expect(await attempt({ authorization: `Bearer ${server.token}x` })).toMatch(/^refused/);
     expect(await attempt({ ...bearer(), origin: server.url })).toBe("connected");
+    // A live pane's own token opens no socket: live terminals and the event feed are the person's.
+    const dir = tmpDir("yard-pane-token-");
+    const tokenFile = path.join(dir, "token");
+    const spawned = await trpcPost(
+      server.url,
+      "panes.spawn",
+      {
+        argv: [
+          "sh",
+          "-c",
+          `printf %s "$YARD_TOKEN" > ${tokenFile}.tmp && mv ${tokenFile}.tmp ${tokenFile}; exec sleep 600`,
+        ],
+        cwd: dir,
+      },
+      { ...bearer(), origin: server.url },
+    );
+    expect(spawned.status, spawned.body).toBe(200);
+    const paneToken = await waitFor(() => (existsSync(tokenFile) ? readFileSync(tokenFile, "utf8") : null));
+    expect(paneToken).toMatch(/^yp_pane/);
+    expect(await attempt({ authorization: `Bearer ${paneToken}`, origin: server.url })).toMatch(/^refused/);
   });
 });
 

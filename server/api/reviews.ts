@@ -16,10 +16,10 @@ import {
   submitReviewOutput,
 } from "../wire/reviews";
 import type { Actor } from "../core/reviews/service";
-import { type Caller, callerProcedure, router } from "./trpc";
+import { type ApiCall, callerProcedure, router } from "./trpc";
 
 /** Who the review service records as author or reviewer. */
-export const actorOf = (ctx: Caller): Actor => (ctx.pane ? { kind: "pane", paneId: ctx.pane.id } : { kind: "user" });
+export const actorOf = (ctx: ApiCall): Actor => (ctx.pane ? { kind: "pane", paneId: ctx.pane.id } : { kind: "user" });
 
 export const reviewsRouter = router({
   addComment: callerProcedure

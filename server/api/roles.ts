@@ -129,18 +129,6 @@ export const GATES: Record<string, Gate> = {
   "agents.remove": { roles: P },
 };
 
-/**
- * Socket events (client → server): the live terminals and the event feed are the person's (the
- * browser); the socket handshake admits no pane token at all, so these are checked there.
- */
-export const SOCKET_GATES: Record<string, Gate> = {
-  "pane:attach": { roles: P, pane: "paneId" },
-  "pane:input": { roles: P, pane: "paneId" },
-  "pane:resize": { roles: P, pane: "paneId" },
-  "pane:detach": { roles: P, pane: "paneId" },
-  "events:subscribe": { roles: P },
-};
-
 /** Why a role may not call a procedure, or null when it may. */
 export function roleRefusal(path: string, role: CallerRole): string | null {
   const gate = GATES[path];

@@ -20,12 +20,12 @@ import {
 } from "../wire/orchestration";
 import { taskView } from "../wire/tasks";
 import { YardError } from "../core/errors";
-import { callerProcedure, type Caller } from "./trpc";
+import { type ApiCall, callerProcedure } from "./trpc";
 
 const iso = <T extends { createdAt: Date }>(r: T) => ({ ...r, createdAt: r.createdAt.toISOString() });
 
 /** The task the calling pane belongs to; refused for callers that are not a task's pane. */
-function ownTask(ctx: Caller, what: string): string {
+function ownTask(ctx: ApiCall, what: string): string {
   if (!ctx.pane?.taskId)
     throw new YardError(
       "BAD_PARAMS",

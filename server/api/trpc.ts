@@ -1,4 +1,4 @@
-// tRPC setup: the caller (tRPC's request context: the services and who is calling), the error shape every client sees
+// tRPC setup: the ApiCall (tRPC's request context: the services and who is calling), the error shape every client sees
 // ({code, message, details, retryable} from the core registry), and procedure kinds.
 import { TRPCError, initTRPC } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
@@ -11,7 +11,7 @@ import type { SandboxOf } from "../core/agents/roles";
 import type { CallingPane } from "../core/tasks/access";
 import { GATES, namedIds, roleRefusal, sandboxRefusal, spawnOf } from "./roles";
 
-export interface Caller {
+export interface ApiCall {
   services: Services;
   principal: Principal;
   /**
@@ -95,7 +95,7 @@ export function toYardError(error: TRPCError): YardError {
   }
 }
 
-const t = initTRPC.context<Caller>().create({
+const t = initTRPC.context<ApiCall>().create({
   errorFormatter({ shape, error }) {
     const y = toYardError(error);
     const yard: YardErrorData = {

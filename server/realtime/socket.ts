@@ -57,8 +57,8 @@ function handshakeKey(req: http.IncomingMessage): string | undefined {
 
 /**
  * Who the handshake's headers authenticate as: only the user (token, or a browser session with
- * its key) may connect; every socket event is the person's (the gate table's SOCKET_GATES), so no
- * pane token gets in.
+ * its key) may connect: every socket event is the person's, so no pane token gets in
+ * (tests/foundation.test.ts tries one).
  */
 function admit(req: http.IncomingMessage, guard: GuardConfig): Admitted | Refusal {
   const refusal =
