@@ -4,13 +4,10 @@
 // stalled ones closed, so slow clients cannot hold its file descriptors.
 // The same request handler also answers on a Unix socket under the data dir (run/api.sock,
 // dir 0700, socket 0600): sandboxed agents without network reach the API through it.
-import { lstatSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import net, { type AddressInfo } from "node:net";
-import path from "node:path";
-import { createHash } from "node:crypto";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
-import { MAX_SOCKET_PATH, paths, socketPathFits } from "./config";
+import { paths } from "./config";
 import { appRouter } from "./api/router";
 import type { ApiCall } from "./api/trpc";
 import { attachRealtime, type Realtime } from "./realtime/socket";
@@ -26,13 +23,14 @@ import {
   sessionCookie,
   sessionCookieHeader,
 } from "./security/guard";
-import { SESSION_KEY_HEADER, SESSION_KEY_STORAGE } from "./security/session-key";
+import { SESSION_KEY_HEADER } from "./security/session-key";
 import { ConnectionLimiter, connectionCapsFrom } from "./security/connections";
 import { SessionStore } from "./security/sessions";
 import { loadOrCreateToken, safeEqual, sessionCookieName } from "./security/token";
 import type { ApiSocketState } from "./core/sandbox/sandbox";
 import { createServices, type Services } from "./composition";
-import { ensurePrivateDir, listenPrivateSocket } from "./panehost/protocol";
+import { escapeHtml, LOGIN_CSP, loginPage } from "./security/login-page";
+import { listen, listenSocket, portInUseMessage } from "./listen";
 import { VERSION } from "./version";
 
 export interface StartOptions {
@@ -148,88 +146,7 @@ function readBody(req: http.IncomingMessage): Promise<string | Refused> {
   });
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-
-/**
- * The login exchange's answer: a page that puts the session key into this origin's localStorage
- * (bound to scheme, host and port: no other local server can read it, and every tab of the board
- * shares it, also after a browser restart, as the 30-day cookie lasts) and then replaces itself
- * with the target page. Its one script is fixed (allowed by hash); the key and the target travel
- * in meta tags.
- */
-const LOGIN_SCRIPT =
-  `(function(){var m=function(n){return document.querySelector('meta[name="'+n+'"]').getAttribute("content")};` +
-  `try{localStorage.setItem(${JSON.stringify(SESSION_KEY_STORAGE)},m("yard-session-key"))}` +
-  `catch(e){document.getElementById("msg").textContent="This browser does not let the board keep its session key (site storage is blocked): allow storage for this address and open the login link again.";return}` +
-  `location.replace(m("yard-next"))})()`;
-const LOGIN_CSP = `default-src 'none'; script-src 'sha256-${createHash("sha256").update(LOGIN_SCRIPT).digest("base64")}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
-
-function loginPage(key: string, target: string): string {
-  return (
-    `<!doctype html><html><head><meta charset="utf-8"><title>Switchyard</title>` +
-    `<meta name="yard-session-key" content="${escapeHtml(key)}"><meta name="yard-next" content="${escapeHtml(target)}"></head>` +
-    `<body style="font-family:system-ui;max-width:40rem;margin:4rem auto;line-height:1.5"><p id="msg">Logging in…</p>` +
-    `<noscript><p>The board needs JavaScript.</p></noscript><script>${LOGIN_SCRIPT}</script></body></html>`
-  );
-}
-
-export function portInUseMessage(port: number): string {
-  return `Port ${port} is already in use (is another Switchyard running?). Pick another with PORT=${port + 1} npm start, or yard serve --port ${port + 1}.`;
-}
-
-async function listen(server: http.Server, port: number, host: string): Promise<number> {
-  await new Promise<void>((resolve, reject) => {
-    const onError = (e: NodeJS.ErrnoException) => {
-      server.off("listening", onListening);
-      reject(e.code === "EADDRINUSE" ? new Error(portInUseMessage(port)) : e);
-    };
-    const onListening = () => {
-      server.off("error", onError);
-      resolve();
-    };
-    server.once("error", onError);
-    server.once("listening", onListening);
-    server.listen(port, host);
-  });
-  return (server.address() as AddressInfo).port;
-}
-
-/**
- * Listens on a Unix socket at `file` (its directory 0700, the socket 0600). A socket left by a
- * crashed server (nobody answers) is removed first; a live one, or anything that is not a
- * socket, is left alone and reported.
- */
-async function listenSocket(server: http.Server, file: string): Promise<string> {
-  if (!socketPathFits(file))
-    throw new Error(
-      `${file} is longer than the ${MAX_SOCKET_PATH} bytes a Unix socket path may have (use a shorter YARD_HOME)`,
-    );
-  ensurePrivateDir(path.dirname(file));
-  let existing;
-  try {
-    existing = lstatSync(file);
-  } catch {
-    existing = null;
-  }
-  if (existing) {
-    if (!existing.isSocket()) throw new Error(`${file} exists and is not a socket; remove it`);
-    const live = await new Promise<boolean>((resolve) => {
-      const c = net.connect(file);
-      c.once("connect", () => {
-        c.destroy();
-        resolve(true);
-      });
-      c.once("error", () => resolve(false));
-    });
-    if (live)
-      throw new Error(`another server is already listening on ${file} (a second Switchyard on the same data dir?)`);
-    rmSync(file, { force: true });
-  }
-  await listenPrivateSocket(server, file);
-  return file;
-}
 
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const log = opts.log ?? ((l: string) => console.log(l));

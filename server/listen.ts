@@ -1,0 +1,64 @@
+// Listening: the TCP port (a port in use says how to pick another) and the API's Unix socket
+// under the data dir (a stale socket of a crashed server is replaced, a live one refused).
+import { lstatSync, rmSync } from "node:fs";
+import type http from "node:http";
+import net, { type AddressInfo } from "node:net";
+import path from "node:path";
+import { MAX_SOCKET_PATH, socketPathFits } from "./config";
+import { ensurePrivateDir, listenPrivateSocket } from "./panehost/protocol";
+
+export function portInUseMessage(port: number): string {
+  return `Port ${port} is already in use (is another Switchyard running?). Pick another with PORT=${port + 1} npm start, or yard serve --port ${port + 1}.`;
+}
+
+export async function listen(server: http.Server, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    const onError = (e: NodeJS.ErrnoException) => {
+      server.off("listening", onListening);
+      reject(e.code === "EADDRINUSE" ? new Error(portInUseMessage(port)) : e);
+    };
+    const onListening = () => {
+      server.off("error", onError);
+      resolve();
+    };
+    server.once("error", onError);
+    server.once("listening", onListening);
+    server.listen(port, host);
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+/**
+ * Listens on a Unix socket at `file` (its directory 0700, the socket 0600). A socket left by a
+ * crashed server (nobody answers) is removed first; a live one, or anything that is not a
+ * socket, is left alone and reported.
+ */
+export async function listenSocket(server: http.Server, file: string): Promise<string> {
+  if (!socketPathFits(file))
+    throw new Error(
+      `${file} is longer than the ${MAX_SOCKET_PATH} bytes a Unix socket path may have (use a shorter YARD_HOME)`,
+    );
+  ensurePrivateDir(path.dirname(file));
+  let existing;
+  try {
+    existing = lstatSync(file);
+  } catch {
+    existing = null;
+  }
+  if (existing) {
+    if (!existing.isSocket()) throw new Error(`${file} exists and is not a socket; remove it`);
+    const live = await new Promise<boolean>((resolve) => {
+      const c = net.connect(file);
+      c.once("connect", () => {
+        c.destroy();
+        resolve(true);
+      });
+      c.once("error", () => resolve(false));
+    });
+    if (live)
+      throw new Error(`another server is already listening on ${file} (a second Switchyard on the same data dir?)`);
+    rmSync(file, { force: true });
+  }
+  await listenPrivateSocket(server, file);
+  return file;
+}
