@@ -70,7 +70,6 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the first hit is active again whenever the query changes
   useEffect(() => setActive(0), [q]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: scrolls when the active item changes
   useEffect(() => {
     listRef.current?.querySelector(`[data-index="${active}"]`)?.scrollIntoView({ block: "nearest" });
   }, [active]);
