@@ -53,7 +53,15 @@ const queued = z.discriminatedUnion("kind", [
   z.object({ paneId: z.string(), kind: z.literal("exit"), exitCode: z.nullable(z.int()) }),
 ]);
 
-interface OpSpec<A extends z.ZodMiniType = z.ZodMiniType, R extends z.ZodMiniType = z.ZodMiniType> {
+/** An op as contractVersion reads it. */
+interface OpShape {
+  args: z.ZodMiniType;
+  reply: z.ZodMiniType;
+  body?: string;
+  replyBody?: string;
+  control?: true;
+}
+interface OpSpec<A extends z.ZodMiniType, R extends z.ZodMiniType> extends OpShape {
   args: A;
   reply: R;
   /** A string field of the arguments that is sent as the frame's body. */
@@ -191,7 +199,11 @@ export const OPS = {
   bye: op({ args: none, reply: none }),
 };
 
-interface EventSpec<P extends z.ZodMiniType = z.ZodMiniType> {
+interface EventShape {
+  payload: z.ZodMiniType;
+  body?: string;
+}
+interface EventSpec<P extends z.ZodMiniType> extends EventShape {
   payload: P;
   /** A field of the payload that is sent as the frame's body. */
   body?: keyof z.output<P> & string;
@@ -260,22 +272,22 @@ export const isHostEvent = (m: Record<string, unknown>): m is HostEvent =>
 
 /**
  * The contract's version: a hash of every op's and event's name, schemas (as JSON Schema), body
- * fields and roles. Anything that changes what either side may send changes it.
+ * fields and roles. Anything that changes what either side may send changes it. (One JSON Schema
+ * of the whole map: converting schema by schema costs several times as long.)
  */
-export function contractVersion(ops: Record<string, OpSpec>, events: Record<string, EventSpec>): string {
-  const json = (s: z.ZodMiniType) => z.toJSONSchema(s, { unrepresentable: "any" });
-  const shape = {
-    ops: Object.entries(ops).map(([name, o]) => ({
-      name,
-      control: o.control ?? false,
-      body: o.body ?? null,
-      replyBody: o.replyBody ?? null,
-      args: json(o.args),
-      reply: json(o.reply),
-    })),
-    events: Object.entries(events).map(([name, e]) => ({ name, body: e.body ?? null, payload: json(e.payload) })),
+export function contractVersion(ops: Record<string, OpShape>, events: Record<string, EventShape>): string {
+  const map = <T>(o: Record<string, T>, f: (v: T) => z.ZodMiniType) =>
+    z.object(Object.fromEntries(Object.entries(o).map(([name, v]) => [name, f(v)])));
+  const schemas = z.object({
+    ops: map(ops, (o) => z.object({ args: o.args, reply: o.reply })),
+    events: map(events, (e) => e.payload),
+  });
+  const fields = {
+    ops: Object.entries(ops).map(([name, o]) => [name, o.control ?? false, o.body ?? null, o.replyBody ?? null]),
+    events: Object.entries(events).map(([name, e]) => [name, e.body ?? null]),
   };
-  return createHash("sha256").update(JSON.stringify(shape)).digest("hex").slice(0, 16);
+  const shape = JSON.stringify([fields, z.toJSONSchema(schemas, { unrepresentable: "any" })]);
+  return createHash("sha256").update(shape).digest("hex").slice(0, 16);
 }
 
 export const PROTOCOL = contractVersion(OPS, EVENTS);
