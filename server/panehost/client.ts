@@ -243,11 +243,12 @@ export class PaneHostClient implements PaneHostPort {
   }
 }
 
-/** The running host was started from other code: say which and what to do (stopping it ends its agents). */
+/** The running host was started by another version of Switchyard: say so, and what to do (stopping it ends its agents). */
 function otherProtocol(hostPid: unknown, protocol: unknown): YardError {
+  const pid = typeof hostPid === "number" ? hostPid : null;
   return new YardError(
     "CONFLICT",
-    `The running pane host (pid ${String(hostPid ?? "unknown")}) speaks protocol ${String(protocol)}, this server ${PROTOCOL}: it was started by another version of Switchyard. Stop it with \`yard stop --all\` (it ends its agents), then start again`,
-    { hostPid: typeof hostPid === "number" ? hostPid : null, protocol: PROTOCOL, hostProtocol: protocol ?? null },
+    `The running pane host${pid === null ? "" : ` (pid ${pid})`} speaks protocol ${String(protocol)}, this server ${PROTOCOL}: another version of Switchyard started it. Stop it with \`yard stop --all\` (it ends its agents), then start again`,
+    { hostPid: pid, protocol: PROTOCOL, hostProtocol: protocol ?? null },
   );
 }
