@@ -117,7 +117,9 @@ export class PaneHostClient implements PaneHostPort {
       }
       this.hello = hello;
       this.conn = conn;
-      conn.onMessage = (m) => isHostEvent(m) && this.onEvent(m);
+      conn.onMessage = (m) => {
+        if (isHostEvent(m)) this.onEvent(m);
+      };
       conn.onClose(() => this.onClose(conn));
       // Connected again (a new host after the old one died, or the same one): say where we serve
       // and take what it kept meanwhile.

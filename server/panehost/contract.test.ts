@@ -65,6 +65,67 @@ describe("PROTOCOL", () => {
   });
 });
 
+/** The frames in `raw` as sent: each one's JSON header and body bytes. */
+function frames(raw: Buffer): Array<{ header: Record<string, unknown>; body: Buffer }> {
+  const out = [];
+  for (let at = 0; at < raw.length; ) {
+    const end = at + 4 + raw.readUInt32BE(at);
+    const headerEnd = at + 8 + raw.readUInt32BE(at + 4);
+    out.push({ header: JSON.parse(raw.toString("utf8", at + 8, headerEnd)), body: raw.subarray(headerEnd, end) });
+    at = end;
+  }
+  return out;
+}
+
+describe("the contract's binary fields", () => {
+  it("travel as the frame's body, not in its JSON header: input, read text, snapshots, output", async () => {
+    const file = path.join(tmpHome(), "s.sock");
+    let host!: Conn;
+    const toHost: Buffer[] = [];
+    const listener = net.createServer((s) => {
+      s.on("data", (d: Buffer) => toHost.push(d));
+      host = new Conn(s);
+      host.onMessage = (m) => {
+        if (m.op === "write") host.reply(m.id, "write", {});
+        else host.reply(m.id, "read", { text: "screen\x1b[1m é", cursor: 3, start: 1, dropped: null });
+      };
+    });
+    await listenPrivateSocket(listener, file);
+    const socket = await connectSocket(file);
+    const toClient: Buffer[] = [];
+    socket.on("data", (d: Buffer) => toClient.push(d));
+    const client = new Conn(socket);
+    const event = new Promise((resolve) => (client.onMessage = resolve));
+    try {
+      await client.request("write", { paneId: "paneabcd", data: "héllo\x1b" });
+      const read = await client.request("read", { paneId: "paneabcd", mode: "screen" });
+      expect(read).toEqual({ text: "screen\x1b[1m é", cursor: 3, start: 1, dropped: null });
+      host.emit("output", { paneId: "paneabcd", offset: 5, data: Buffer.from([0, 255, 0x1b]) });
+      expect(await event).toEqual({ ev: "output", paneId: "paneabcd", offset: 5, data: Buffer.from([0, 255, 0x1b]) });
+
+      const [write, readRequest] = frames(Buffer.concat(toHost));
+      expect(write).toEqual({
+        header: { id: 1, op: "write", paneId: "paneabcd", $b: "data", $t: "s" },
+        body: Buffer.from("héllo\x1b"),
+      });
+      expect(readRequest!.body.length).toBe(0);
+      const [writeReply, readReply, output] = frames(Buffer.concat(toClient));
+      expect(writeReply).toEqual({ header: { re: 1, ok: true, result: {} }, body: Buffer.alloc(0) });
+      expect(readReply).toEqual({
+        header: { re: 2, ok: true, result: { cursor: 3, start: 1, dropped: null }, $b: "result.text", $t: "s" },
+        body: Buffer.from("screen\x1b[1m é"),
+      });
+      expect(output).toEqual({
+        header: { ev: "output", paneId: "paneabcd", offset: 5, $b: "data", $t: "b" },
+        body: Buffer.from([0, 255, 0x1b]),
+      });
+    } finally {
+      client.destroy();
+      listener.close();
+    }
+  });
+});
+
 describe("a pane host", () => {
   let home: string;
   let host: PaneHost;
