@@ -2,13 +2,14 @@
 // arguments as a zod schema the host validates each request against, its reply, who may send it)
 // and every event the host sends the server (its payload). Both ends take their types from this
 // map: the host's handler table (dispatcher.ts) must have exactly one handler per op, and the
-// client's `request(op, args)` (channel.ts) is typed by it. PROTOCOL, the version the two sides
+// client's `request(op, args)` (connection.ts) is typed by it. PROTOCOL, the version the two sides
 // compare at `hello`, is a hash of the whole map, so a change to any schema changes it and a
 // server never talks to a host of another shape.
 //
 // Fields named by `body` (a request's), `replyBody` (its reply's) or an event's `body` travel as
 // the frame's binary body, not in its JSON header (protocol.ts): written input, read text,
-// snapshots and output. zod/mini and node:crypto only: `yard stop --all` bundles this.
+// snapshots and output. Only zod/mini and node:crypto: the CLI (for `yard stop --all`) and the
+// pane host bundle this, tree-shaken, where zod's package entry would load all of zod.
 import { createHash } from "node:crypto";
 import * as z from "zod/mini";
 
