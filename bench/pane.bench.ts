@@ -22,7 +22,6 @@ import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
 import vm from "node:vm";
 import xtermHeadless from "@xterm/headless";
-import type { FlowStats } from "../server/core/panes/host-port";
 import { TerminalMirror } from "../server/core/panes/mirror";
 import { mulberry32 } from "../server/core/panes/fixtures/prng";
 import { newId } from "../server/core/ids";
@@ -176,7 +175,7 @@ export async function hostPipeline(
     tokenHash: "",
     meta: {},
   });
-  const s = await host.request<FlowStats>("stats", { paneId, untilParsed: bytes, timeoutMs: 120_000 });
+  const s = await host.request("stats", { paneId, untilParsed: bytes, timeoutMs: 120_000 });
   // Host threads' CPU up to the last byte parsed: the main thread reads the PTY, the busiest other
   // thread is the mirror worker, the rest are V8's helpers (GC) and libuv's.
   const cpu1 = threadCpu(host.hostPid);

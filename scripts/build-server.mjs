@@ -62,6 +62,22 @@ const requireCommonJs = {
   },
 };
 
+/**
+ * zod/mini, which the pane host's contract (server/panehost/ops.ts) is written in, is bundled
+ * rather than loaded from node_modules: its package entry loads all of zod's core and its 64
+ * locales (~12 MB of RSS and tens of ms in a process that loads no other zod, the pane host), of
+ * which the contract uses a few schemas and one locale. The server's own zod stays external.
+ * @type {import("esbuild").Plugin}
+ */
+const bundleZodMini = {
+  name: "bundle-zod-mini",
+  setup(build) {
+    build.onResolve({ filter: /^zod\/(mini|v4\/locales\/en\.js)$/ }, (a) => ({
+      path: fileURLToPath(import.meta.resolve(a.path)),
+    }));
+  },
+};
+
 export async function buildServer() {
   const built = await bundle({
     entries: [
@@ -73,7 +89,7 @@ export async function buildServer() {
     extraInputs: [fileURLToPath(import.meta.url), path.join(ROOT, "next.config.ts")],
     options: {
       packages: "external",
-      plugins: [requireCommonJs],
+      plugins: [requireCommonJs, bundleZodMini],
       // The generated Prisma client and some dependencies call require(): give ESM one.
       banner: {
         js: 'import { createRequire as __yardCreateRequire } from "node:module";\nconst require = __yardCreateRequire(import.meta.url);',

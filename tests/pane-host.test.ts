@@ -262,7 +262,9 @@ describe("a sandboxed agent across a server restart", () => {
     writeFileSync(path.join(task.worktreePath!, gateName), ""); // the agent's cwd is its worktree
     await waitFor(
       async () =>
-        (await hostStatus(s1.home)).queue.some((q) => q.paneId === pane!.id && q.event === "PermissionRequest"),
+        (await hostStatus(s1.home)).queue.some(
+          (q) => q.paneId === pane!.id && q.kind === "hook" && q.event === "PermissionRequest",
+        ),
       { timeoutMs: 30_000, what: "the sandboxed agent's hook queued in the host" },
     );
 

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Command } from "commander";
 import { yardHome } from "../../server/config";
 import { YardError } from "../../server/core/errors";
-import { connectControl, hostPaths, processAlive } from "../../server/panehost/protocol";
+import { hostPaths, processAlive } from "../../server/panehost/protocol";
 import { paneMarkers } from "../connection";
 import type { CliContext } from "../context";
 import { toCliError } from "../output";
@@ -84,17 +84,31 @@ export function registerServer(program: Command, ctx: CliContext) {
       } catch (e) {
         if (toCliError(e).code !== "SERVER_UNAVAILABLE") throw e;
         if (!all) throw new YardError("SERVER_UNAVAILABLE", `Switchyard is not running for data dir ${home}`, { home });
-        // No server: ask the pane host itself (it ends its agents, then exits).
-        const { conn, hello } = await connectControl(home).catch(() => {
-          throw new YardError(
-            "SERVER_UNAVAILABLE",
-            `Neither the server nor a pane host is running for data dir ${home}`,
-            { home },
-          );
+        // No server: ask the pane host itself (it ends its agents, then exits). Its contract (with
+        // zod) is loaded only here, not by every other `yard` call.
+        const { connectControl, isProtocolMismatch } = await import("../../server/panehost/connection");
+        const none = new YardError(
+          "SERVER_UNAVAILABLE",
+          `Neither the server nor a pane host is running for data dir ${home}`,
+          {
+            home,
+          },
+        );
+        const control = await connectControl(home).catch((err: unknown) => {
+          if (isProtocolMismatch(err)) return null;
+          throw none;
         });
-        hostPid = hello.hostPid;
-        agents = (await conn.request<{ stopping: number }>("shutdown", { stopPanes: true })).stopping;
-        conn.destroy();
+        if (control) {
+          hostPid = control.hello.hostPid;
+          agents = (await control.conn.request("shutdown", { stopPanes: true })).stopping;
+          control.conn.destroy();
+        } else {
+          // A host started by another version of Switchyard refuses this one's protocol; SIGTERM
+          // ends its agents and then the host, as `shutdown` does.
+          hostPid = pidFrom(hostPaths(home).pid);
+          if (hostPid === null || !processAlive(hostPid, "panehost")) throw none;
+          process.kill(hostPid, "SIGTERM");
+        }
       }
       if (all && hostPid === null) hostPid = pidFrom(hostPaths(home).pid);
       const waited = await waitGone([serverPid, all ? hostPid : null], 30_000);

@@ -8,22 +8,12 @@ import { spawn } from "node:child_process";
 import { closeSync, openSync, statSync, truncateSync } from "node:fs";
 import path from "node:path";
 import { YardError } from "../core/errors";
-import type { HostExit, HostHook, PaneHostEvents, PaneHostPort } from "../core/panes/host-port";
-import {
-  type Body,
-  checkPrivateDir,
-  Conn,
-  connectSocket,
-  ensurePrivateDir,
-  type HelloReply,
-  hostPaths,
-  loadHostSecret,
-  type Msg,
-  processAlive,
-  PROTOCOL,
-} from "./protocol";
-
+import type { PaneHostEvents, PaneHostPort } from "../core/panes/host-port";
+import { Conn, connectSocket, isProtocolMismatch } from "./connection";
+import { type HelloReply, type HostEvent, isHostEvent, type OpArgs, type OpName, type OpReply, PROTOCOL } from "./ops";
+import { checkPrivateDir, ensurePrivateDir, hostPaths, loadHostSecret, processAlive } from "./protocol";
 import { REPO_ROOT } from "../root";
+
 /**
  * The host's entry: its bundle (built with the server's, scripts/build-server.mjs) when this
  * code runs from the server bundle, else the TypeScript source through tsx (npm run dev, tests
@@ -109,7 +99,7 @@ export class PaneHostClient implements PaneHostPort {
       }
       let hello: HelloReply;
       try {
-        hello = await conn.request<HelloReply>(
+        hello = await conn.request(
           "hello",
           { secret, role: "server", pid: process.pid, protocol: PROTOCOL },
           { timeoutMs: 10_000 },
@@ -118,24 +108,23 @@ export class PaneHostClient implements PaneHostPort {
         conn.destroy();
         // The host was stopping (idle) as we connected: start another one.
         if ((e as YardError).code === "PANE_HOST_UNAVAILABLE" && start && Date.now() < deadline) continue;
+        if (isProtocolMismatch(e)) throw otherProtocol(e.details?.hostPid, e.details?.protocol);
         throw e;
       }
       if (hello.protocol !== PROTOCOL) {
         conn.destroy();
-        throw new YardError(
-          "CONFLICT",
-          `The running pane host (pid ${hello.hostPid}) speaks protocol ${hello.protocol}, this server ${PROTOCOL}: stop it with \`yard stop --all\` (it ends its agents)`,
-          { hostPid: hello.hostPid },
-        );
+        throw otherProtocol(hello.hostPid, hello.protocol);
       }
       this.hello = hello;
       this.conn = conn;
-      conn.onMessage = (m) => this.onEvent(m);
+      conn.onMessage = (m) => {
+        if (isHostEvent(m)) this.onEvent(m);
+      };
       conn.onClose(() => this.onClose(conn));
       // Connected again (a new host after the old one died, or the same one): say where we serve
       // and take what it kept meanwhile.
       if (this.servingInfo) await conn.request("serving", this.servingInfo);
-      if (this.readyOnce) await conn.request("ready");
+      if (this.readyOnce) await conn.request("ready", {});
       return conn;
     }
   }
@@ -187,45 +176,38 @@ export class PaneHostClient implements PaneHostPort {
     );
   }
 
-  private onEvent(m: Msg): void {
+  private onEvent(m: HostEvent): void {
     switch (m.ev) {
       case "output":
-        this.events.output?.(m.paneId as string, m.offset as number, m.data as Buffer);
+        this.events.output?.(m.paneId, m.offset, m.data);
         return;
       case "activity":
-        this.events.activity?.(m.paneId as string, m.at as number);
+        this.events.activity?.(m.paneId, m.at);
         return;
       case "fault":
-        this.events.fault?.(m.paneId as string, {
-          message: String(m.message ?? ""),
-          name: String(m.name ?? "Error"),
-          count: Number(m.count ?? 0),
-        });
+        this.events.fault?.(m.paneId, { message: m.message, name: m.name, count: m.count });
         return;
       case "resync":
-        this.events.resync?.(m.paneId as string);
+        this.events.resync?.(m.paneId);
         return;
       case "hook":
       case "exit": {
-        const seq = m.seq as number;
         const run = async () => {
           try {
-            if (m.ev === "hook") await this.events.hook?.(m as unknown as HostHook);
-            else await this.events.exit?.(m as unknown as HostExit);
+            if (m.ev === "hook") await this.events.hook?.(m);
+            else await this.events.exit?.(m);
           } catch (e) {
-            this.log(
-              `switchyard: handling the pane host's ${String(m.ev)} for ${String(m.paneId)} failed: ${(e as Error).message}`,
-            );
+            this.log(`switchyard: handling the pane host's ${m.ev} for ${m.paneId} failed: ${(e as Error).message}`);
           }
-          await this.conn?.request("ack", { seq }).catch(() => {});
+          await this.conn?.request("ack", { seq: m.seq }).catch(() => {});
         };
         this.chain = this.chain.then(run, run);
       }
     }
   }
 
-  request<T = unknown>(op: string, args: Msg = {}, opts: { body?: Body; timeoutMs?: number } = {}): Promise<T> {
-    return this.ensure().then((c) => c.request<T>(op, args, opts));
+  request<Op extends OpName>(op: Op, args: OpArgs<Op>, opts: { timeoutMs?: number } = {}): Promise<OpReply<Op>> {
+    return this.ensure().then((c) => c.request(op, args, opts));
   }
 
   /** Records where this server serves (reused after a restart while panes live). */
@@ -237,7 +219,7 @@ export class PaneHostClient implements PaneHostPort {
   /** Asks for every record the host kept while no server was attached, and waits until they are handled. */
   async ready(): Promise<void> {
     this.readyOnce = true;
-    await this.request("ready");
+    await this.request("ready", {});
     await this.chain;
   }
 
@@ -261,4 +243,14 @@ export class PaneHostClient implements PaneHostPort {
     while (processAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     c.destroy();
   }
+}
+
+/** The running host was started by another version of Switchyard: say so, and what to do (stopping it ends its agents). */
+function otherProtocol(hostPid: unknown, protocol: unknown): YardError {
+  const pid = typeof hostPid === "number" ? hostPid : null;
+  return new YardError(
+    "CONFLICT",
+    `The running pane host${pid === null ? "" : ` (pid ${pid})`} speaks protocol ${String(protocol)}, this server ${PROTOCOL}: another version of Switchyard started it. Stop it with \`yard stop --all\` (it ends its agents), then start again`,
+    { hostPid: pid, protocol: PROTOCOL, hostProtocol: protocol ?? null },
+  );
 }

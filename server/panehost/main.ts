@@ -1,5 +1,7 @@
-// Entry point of the pane host process (started by the server: see client.ts). Usage:
-//   node --import tsx server/panehost/main.ts --home <data dir>
+// Entry point of the pane host process (started by the server: see client.ts). It runs as the
+// bundle scripts/build-server.mjs builds:
+//   node server/dist/panehost.mjs --home <data dir>
+// (from source, `npm run dev` and tests of modules: node --import tsx server/panehost/main.ts).
 // Runs until it has had no pane, no server and nothing undelivered for YARD_HOST_IDLE_MS
 // (default 5 s), or until SIGTERM/SIGINT or a `shutdown` request, which end every pane first.
 // A second host for the same data dir exits at once (the pidfile lock), with code 0.

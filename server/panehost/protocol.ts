@@ -1,8 +1,9 @@
-// The pane host's wire protocol and where its files live. Owns: the paths under the data dir
+// The pane host's wire format and where its files live. Owns: the paths under the data dir
 // (host/ for the control socket, pidfile, secret, log and undelivered records; run/hook.sock for
 // the hook relay), the shared secret, length-prefixed frames with an optional binary body, and
-// `Conn`, one framed connection with request ids and typed (YardError) replies. Only Node
-// built-ins: the `yard` CLI bundles this file to talk to a host directly (`yard stop --all`).
+// errors on the wire (YardError). What travels in the frames is the contract in ops.ts; one
+// connection speaking it is `Conn` (connection.ts). Only Node built-ins: the `yard` CLI and the
+// mirror workers load this file.
 //
 // Frame: u32 BE length of the rest | u32 BE header length | header (UTF-8 JSON) | body bytes.
 // A header with `$b: field` carries that field in the body instead of the JSON (`$t: "s"` a
@@ -12,16 +13,11 @@
 // secret, or the host closes it.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import net from "node:net";
+import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { paths, socketPathFits } from "../config";
 import { type ErrorCode, isErrorCode, YardError } from "../core/errors";
-import type { HelloReply } from "../core/panes/host-port";
-
-export type { HelloReply, HostPaneStatus } from "../core/panes/host-port";
-
-export const PROTOCOL = 1;
 /** The largest frame either side accepts (a snapshot of 100,000 coloured lines fits). */
 export const MAX_FRAME = 64 * 1024 * 1024;
 const MAX_HEADER = 4 * 1024 * 1024;
@@ -79,7 +75,7 @@ export function loadHostSecret(home: string, create: boolean): string {
   if (!create) throw new YardError("PANE_HOST_UNAVAILABLE", `The pane host secret in ${p.dir} is malformed`, { home });
   ensurePrivateDir(p.dir);
   const secret = randomBytes(32).toString("base64url");
-  writeFileSync(p.secret, secret + "\n", { mode: 0o600 });
+  writeFileSync(p.secret, `${secret}\n`, { mode: 0o600 });
   chmodSync(p.secret, 0o600);
   return secret;
 }
@@ -257,179 +253,4 @@ export function fromWireError(w: unknown): YardError {
     typeof e.message === "string" ? e.message : "pane host error",
     e.details ?? undefined,
   );
-}
-
-// ---- one connection ----------------------------------------------------------------------
-
-interface Pending {
-  resolve: (v: unknown) => void;
-  reject: (e: Error) => void;
-  timer: NodeJS.Timeout | null;
-}
-
-/**
- * A framed connection. Both ends use it: `request()` sends {id, op} and resolves with the reply's
- * result (or rejects with its YardError); `onMessage` gets every frame that is not a reply.
- */
-export class Conn {
-  private readonly reader = new FrameReader();
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private closedError: Error | null = null;
-  onMessage: (msg: Msg) => void = () => {};
-  private readonly closeListeners = new Set<(error: Error | null) => void>();
-
-  constructor(readonly socket: net.Socket) {
-    socket.on("data", (chunk: Buffer) => {
-      let msgs: Msg[];
-      try {
-        msgs = this.reader.push(chunk);
-      } catch (e) {
-        this.destroy(e as Error);
-        return;
-      }
-      for (const m of msgs) {
-        if (typeof m.re === "number") this.settle(m);
-        else {
-          try {
-            this.onMessage(m);
-          } catch (e) {
-            this.destroy(e as Error);
-            return;
-          }
-        }
-      }
-    });
-    socket.on("error", (e) => (this.closedError ??= e));
-    socket.on("close", () => {
-      const err = this.closedError ?? new YardError("PANE_HOST_UNAVAILABLE", "The pane host connection closed");
-      for (const p of this.pending.values()) {
-        if (p.timer) clearTimeout(p.timer);
-        p.reject(err);
-      }
-      this.pending.clear();
-      for (const l of this.closeListeners) l(this.closedError);
-    });
-  }
-
-  get closed(): boolean {
-    return this.socket.destroyed;
-  }
-
-  onClose(listener: (error: Error | null) => void): void {
-    this.closeListeners.add(listener);
-  }
-
-  /** Sends one frame; false when the socket's buffer is over its high-water mark. */
-  send(msg: Msg, body?: Body): boolean {
-    if (this.socket.destroyed) return false;
-    return this.socket.write(encodeFrame(msg, body));
-  }
-
-  /** A reply; `body` becomes a field of `result` (which must then be an object). */
-  reply(id: unknown, result: unknown, body?: Body): void {
-    this.send({ re: id, ok: true, result }, body && { field: `result.${body.field}`, data: body.data });
-  }
-
-  replyError(id: unknown, e: unknown): void {
-    this.send({ re: id, ok: false, error: toWireError(e) });
-  }
-
-  request<T = unknown>(op: string, args: Msg = {}, opts: { body?: Body; timeoutMs?: number } = {}): Promise<T> {
-    if (this.socket.destroyed)
-      return Promise.reject(new YardError("PANE_HOST_UNAVAILABLE", "The pane host is not connected"));
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      const timeoutMs = opts.timeoutMs ?? 30_000;
-      const timer =
-        timeoutMs > 0
-          ? setTimeout(() => {
-              this.pending.delete(id);
-              reject(
-                new YardError("TIMEOUT", `The pane host did not answer ${op} within ${timeoutMs} ms`, {
-                  op,
-                  timeoutMs,
-                }),
-              );
-            }, timeoutMs)
-          : null;
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
-      try {
-        this.send({ id, op, ...args }, opts.body);
-      } catch (e) {
-        if (timer) clearTimeout(timer);
-        this.pending.delete(id);
-        reject(e as Error);
-      }
-    });
-  }
-
-  private settle(m: Msg): void {
-    const p = this.pending.get(m.re as number);
-    if (!p) return;
-    this.pending.delete(m.re as number);
-    if (p.timer) clearTimeout(p.timer);
-    if (m.ok === true) p.resolve(m.result);
-    else p.reject(fromWireError(m.error));
-  }
-
-  destroy(error?: Error): void {
-    if (error) this.closedError ??= error;
-    this.socket.destroy();
-  }
-
-  /** Closes after what was written has been flushed. */
-  end(): void {
-    this.socket.end();
-  }
-}
-
-/** Connects to a Unix socket; rejects with the socket error (ENOENT, ECONNREFUSED) when nobody listens. */
-export function connectSocket(file: string, timeoutMs = 5000): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const s = net.connect(file);
-    const timer = setTimeout(() => {
-      s.destroy();
-      reject(new YardError("TIMEOUT", `connecting to ${file} timed out`));
-    }, timeoutMs);
-    s.once("connect", () => {
-      clearTimeout(timer);
-      s.removeAllListeners("error");
-      resolve(s);
-    });
-    s.once("error", (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-  });
-}
-
-/** A control connection for the CLI and tests: hello as `control`, then requests. */
-export async function connectControl(
-  home: string,
-  opts: { timeoutMs?: number } = {},
-): Promise<{ conn: Conn; hello: HelloReply }> {
-  const secret = loadHostSecret(home, false);
-  const file = hostPaths(home).socket;
-  checkPrivateDir(path.dirname(file));
-  let socket: net.Socket;
-  try {
-    socket = await connectSocket(file, opts.timeoutMs);
-  } catch (e) {
-    throw new YardError("PANE_HOST_UNAVAILABLE", `No pane host is running for ${home} (${(e as Error).message})`, {
-      home,
-    });
-  }
-  const conn = new Conn(socket);
-  try {
-    const hello = await conn.request<HelloReply>(
-      "hello",
-      { secret, role: "control", pid: process.pid, protocol: PROTOCOL },
-      { timeoutMs: opts.timeoutMs ?? 5000 },
-    );
-    return { conn, hello };
-  } catch (e) {
-    conn.destroy();
-    throw e;
-  }
 }

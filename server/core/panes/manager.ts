@@ -177,7 +177,7 @@ export class PaneManager {
   // ---- input ---------------------------------------------------------------------------
 
   private write(pane: LivePane, data: string): Promise<unknown> {
-    return this.deps.host.request("write", { paneId: pane.info.id }, { body: { field: "data", data } });
+    return this.deps.host.request("write", { paneId: pane.info.id, data });
   }
 
   /** Raw keystrokes from a person (browser, `yard pane send-keys`). */
@@ -224,12 +224,10 @@ export class PaneManager {
 
   /** The gate's view of a pane. The program's bracketed-paste mode is asked of the host first (a read: no byte written). */
   private async submitTarget(pane: LivePane, opts: { taskMayBePending: boolean }): Promise<SubmitTarget> {
-    const modes = await this.deps.host
-      .request<{ bracketedPaste: boolean }>("modes", { paneId: pane.info.id })
-      .catch((e: unknown) => {
-        if (paneGone(e)) return { bracketedPaste: false }; // exited: the gate refuses with PANE_EXITED
-        throw e;
-      });
+    const modes = await this.deps.host.request("modes", { paneId: pane.info.id }).catch((e: unknown) => {
+      if (paneGone(e)) return { bracketedPaste: false }; // exited: the gate refuses with PANE_EXITED
+      throw e;
+    });
     return {
       lifecycle: () => pane.state.lifecycle,
       taskPending: () =>

@@ -36,7 +36,7 @@ export class PaneReads {
     const mode = opts.mode ?? "screen";
     if (this.deps.registry.has(id)) {
       try {
-        const r = await this.deps.host.request<Omit<ReadReply, "lifecycle">>("read", {
+        const r = await this.deps.host.request("read", {
           paneId: id,
           mode,
           lines: opts.lines,
@@ -61,7 +61,7 @@ export class PaneReads {
   async snapshot(id: string): Promise<Snapshot> {
     if (this.deps.registry.has(id)) {
       try {
-        return await this.deps.host.request<Snapshot>("snapshot", { paneId: id });
+        return await this.deps.host.request("snapshot", { paneId: id });
       } catch (e) {
         if (!paneGone(e)) throw e;
       }
@@ -76,7 +76,7 @@ export class PaneReads {
     const pane = this.deps.registry.find(id);
     if (!pane) return null;
     if (pane.exitStats) return pane.exitStats;
-    return this.deps.host.request<FlowStats>("stats", { paneId: id });
+    return this.deps.host.request("stats", { paneId: id });
   }
 
   /**
@@ -112,7 +112,7 @@ export class PaneReads {
     };
     let snapshot: Snapshot;
     try {
-      const a = await this.deps.host.request<Snapshot & { offset: number; tail: number[] }>("attach", { paneId: id });
+      const a = await this.deps.host.request("attach", { paneId: id });
       sub.from = a.offset;
       if (a.tail.length) sub.decoder.write(Buffer.from(a.tail)); // the start of a character the snapshot holds
       snapshot = { data: a.data, cols: a.cols, rows: a.rows };

@@ -187,7 +187,7 @@ export class PaneSpawner {
     const started = (async () => {
       // The sandbox hook point: what actually gets spawned (the recorded argv stays the agent's own).
       const run = extras.sandbox ? extras.sandbox.wrap(argv, env) : { argv, env };
-      return this.deps.host.request<{ pid: number }>("spawn", {
+      return this.deps.host.request("spawn", {
         paneId: id,
         argv: run.argv,
         env: run.env,
