@@ -2,9 +2,11 @@
 // the same limits as tRPC inputs) and the typed event maps shared by the server and the browser.
 import { z } from "zod";
 import type { YardEvent } from "../core/events/journal";
-import type { PaneInfo } from "../core/panes/manager";
 import { YardError } from "../core/errors";
 import { eventTypeGlob, inputShapeError, paneId, taskId } from "./common";
+import type { paneInfo } from "./panes";
+
+type PaneInfo = z.infer<typeof paneInfo>;
 
 export const socketInputs = {
   "pane:attach": z.object({ paneId }),
