@@ -12,10 +12,9 @@
 // Protocol: the typed event maps in server/wire/socket.ts.
 import { io, type Socket as RawSocket } from "socket.io-client";
 import type { ClientToServerEvents, PaneSnapshot, ServerToClientEvents } from "../server/wire/socket";
-import { globMatch } from "../server/core/events/glob";
-import type { YardEvent } from "../server/core/events/journal";
-import type { PaneInfo } from "../server/core/panes/manager";
+import { globMatch } from "../server/wire/glob";
 import { sessionQuery } from "./session";
+import type { PaneInfo, YardEvent } from "./types";
 
 export type { PaneInfo, PaneSnapshot, YardEvent };
 

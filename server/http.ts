@@ -26,7 +26,7 @@ import {
   sessionCookie,
   sessionCookieHeader,
 } from "./security/guard";
-import { SESSION_KEY_HEADER, SESSION_KEY_STORAGE } from "./security/session-key";
+import { SESSION_KEY_HEADER, SESSION_KEY_STORAGE } from "./wire/session-key";
 import { ConnectionLimiter, connectionCapsFrom } from "./security/connections";
 import { SessionStore } from "./security/sessions";
 import { loadOrCreateToken, safeEqual, sessionCookieName } from "./security/token";

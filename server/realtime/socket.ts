@@ -23,7 +23,7 @@ import {
   keylessSession,
   type Refusal,
 } from "../security/guard";
-import { SESSION_KEY_HEADER, SESSION_KEY_QUERY } from "../security/session-key";
+import { SESSION_KEY_HEADER, SESSION_KEY_QUERY } from "../wire/session-key";
 import { SessionStore } from "../security/sessions";
 import type { Services } from "../composition";
 import { wireTerminals } from "./terminals";

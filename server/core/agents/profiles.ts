@@ -6,7 +6,7 @@
 // their values; an update sets or removes variables by name and keeps the others.
 //
 // argv placeholders (`{{node}}`, `{{yardRoot}}`, `{{shell}}`, `{{claudeHookSettings}}`,
-// `{{codexHooks}}`, `{{codexNotify}}`; what each means is in placeholders.ts) are expanded at
+// `{{codexHooks}}`, `{{codexNotify}}`; what each means is in server/wire/placeholders.ts) are expanded at
 // spawn time; an unknown one is BAD_PARAMS.
 import { REPO_ROOT } from "../../root";
 import { z } from "zod";
@@ -15,7 +15,7 @@ import { profileRole, type profileView } from "../../wire/projects";
 import type { ProfileStore } from "../../stores/profiles";
 import { YardError } from "../errors";
 import { codexHooksOverride, codexNotifyOverride } from "./codex";
-import type { PlaceholderName } from "./placeholders";
+import type { PlaceholderName } from "../../wire/placeholders";
 
 export const ROLES = profileRole.options;
 export type Role = (typeof ROLES)[number];

@@ -6,7 +6,7 @@
 import { EventEmitter } from "node:events";
 import type { EventStore } from "../../stores/events";
 import { boundPayload } from "./bound";
-import { globMatch } from "./glob";
+import { globMatch } from "../../wire/glob";
 
 export interface YardEvent {
   seq: number;
