@@ -1,9 +1,9 @@
 // The socket.io contract: zod schemas for every client → server event's payload (validated with
 // the same limits as tRPC inputs) and the typed event maps shared by the server and the browser.
 import { z } from "zod";
-import type { YardEvent } from "../core/events/journal";
 import { YardError } from "../core/errors";
 import { eventTypeGlob, inputShapeError, paneId, taskId } from "./common";
+import type { YardEvent } from "./events";
 import type { paneInfo } from "./panes";
 
 type PaneInfo = z.infer<typeof paneInfo>;

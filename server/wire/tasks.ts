@@ -4,7 +4,7 @@
 // the CLI and UI take their types from the router, and the task engine's types come from here.
 import { z } from "zod";
 import { absolutePath, argvSchema, contextId, evidence, id, LIMITS, taskId, text } from "./common";
-import { paneInfo, yardEvent } from "./panes";
+import { paneInfo } from "./panes";
 import { startWhen, waiting } from "./orchestration";
 import { reviewStatus, reviewVerdict } from "./reviews";
 
@@ -281,8 +281,6 @@ export const finishOutput = z.object({
   merge: z.object({ mergeCommit: z.string(), alreadyUpToDate: z.boolean(), target: z.string() }).optional(),
   cleanup: finishCleanup,
 });
-
-export const taskEventsOutput = z.object({ events: z.array(yardEvent) });
 
 // ---- diff ------------------------------------------------------------------------------
 
