@@ -6,13 +6,8 @@
 // subscribed clients.
 import http from "node:http";
 import { Server, type Socket } from "socket.io";
-import {
-  type Ack,
-  type ClientToServerEvents,
-  errorReply,
-  parseSocketInput,
-  type ServerToClientEvents,
-} from "../wire/socket";
+import type { Ack, ClientToServerEvents, ServerToClientEvents } from "../wire/socket";
+import { errorReply, parseSocketInput } from "./socket-input";
 import { YardError } from "../core/errors";
 import type { YardEvent } from "../core/events/journal";
 import {
