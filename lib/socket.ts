@@ -243,8 +243,8 @@ export function onEventsLive(listener: () => void): () => void {
 export function subscribeEvents(glob: string, listener: EventListener): () => void {
   const s = getSocket();
   wireEvents(s);
-  let set = globListeners.get(glob);
-  if (!set) globListeners.set(glob, (set = new Set()));
+  const set = globListeners.get(glob) ?? new Set<EventListener>();
+  globListeners.set(glob, set);
   set.add(listener);
   if (!subscribedGlobs.has(glob)) {
     subscribedGlobs.add(glob);
@@ -252,6 +252,6 @@ export function subscribeEvents(glob: string, listener: EventListener): () => vo
     if (s.connected) subscribe(s, glob);
   }
   return () => {
-    set!.delete(listener);
+    set.delete(listener);
   };
 }
