@@ -17,7 +17,7 @@ import { Alert, Button, fieldClass } from "../components/ui";
 import { useApi } from "../lib/api";
 import { replaceUrl } from "../lib/query-url";
 import { errorOf } from "../lib/trpc";
-import { COLUMNS } from "../server/core/tasks/columns";
+import { COLUMNS } from "../server/wire/columns";
 
 const LAST_PROJECT = "switchyard.project";
 const ALL = "all";

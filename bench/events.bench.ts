@@ -7,7 +7,7 @@ import { EventStore } from "../server/stores/events";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { globMatch } from "../server/core/events/glob";
+import { globMatch } from "../server/wire/glob";
 import { EventJournal } from "../server/core/events/journal";
 import { openDatabase } from "../server/db";
 import { median } from "./stats";

@@ -5,3 +5,5 @@ import type { AppRouter } from "../server/api/router";
 export type Outputs = inferRouterOutputs<AppRouter>;
 export type Pane = Outputs["panes"]["get"];
 export type Task = Outputs["tasks"]["get"];
+/** A journal event: a union discriminated by `type` (server/wire/events.ts). */
+export type YardEvent = Outputs["events"]["list"]["events"][number];

@@ -6,7 +6,7 @@
 // onto a Backlog card makes the latter depend on it (or use its "Depends on…" button).
 import Link from "next/link";
 import { memo, type KeyboardEvent, useCallback, useMemo, useRef, useState } from "react";
-import { COLUMN_TITLES, COLUMNS, type Column } from "../server/core/tasks/columns";
+import { COLUMN_TITLES, COLUMNS, type Column } from "../server/wire/columns";
 import type { BoardCardData } from "../lib/types";
 import { AddDependency, withTitles } from "./task/Orchestration";
 import { Button, Label, Modal, StateBadge, timeAgo } from "./ui";

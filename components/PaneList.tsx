@@ -2,8 +2,7 @@
 // Pane listings: the lifecycle badge, the "Needs you" attention strip and the panes table.
 import Link from "next/link";
 import { timeAgo } from "./ui";
-import type { AttentionItem, AttentionReason } from "../server/core/panes/attention";
-import type { PaneInfo } from "../server/core/panes/manager";
+import type { AttentionItem, AttentionReason, PaneInfo } from "../lib/types";
 
 export type { AttentionItem, PaneInfo };
 

@@ -4,7 +4,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { errorOf, useTRPC } from "../lib/trpc";
-import type { PaneInfo } from "../server/core/panes/manager";
+import type { PaneInfo } from "../lib/types";
 import { inputClass } from "./ui";
 
 interface AgentOption {

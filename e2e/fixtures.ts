@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type APIRequestContext, test as base, expect } from "@playwright/test";
-import { SESSION_KEY_HEADER, SESSION_KEY_STORAGE } from "../server/security/session-key";
+import { SESSION_KEY_HEADER, SESSION_KEY_STORAGE } from "../server/wire/session-key";
 import { makeRepo as makeGitRepo } from "../tests/helpers/git";
 import { type CliResult, startTestServer, type TestServer, yard as runYard } from "../tests/helpers/server";
 

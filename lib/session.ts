@@ -1,7 +1,7 @@
-// The browser session's key (server/security/session-key.ts): the login page left it in this
+// The browser session's key (server/wire/session-key.ts): the login page left it in this
 // origin's localStorage; the tRPC client sends it as a header and the socket in its handshake.
 // Read at every use, so a login in another tab (which rotates the session) reaches this one too.
-import { SESSION_KEY_HEADER, SESSION_KEY_QUERY, SESSION_KEY_STORAGE } from "../server/security/session-key";
+import { SESSION_KEY_HEADER, SESSION_KEY_QUERY, SESSION_KEY_STORAGE } from "../server/wire/session-key";
 
 export function sessionKey(): string | null {
   try {

@@ -12,10 +12,9 @@
 // Protocol: the typed event maps in server/wire/socket.ts.
 import { io, type Socket as RawSocket } from "socket.io-client";
 import type { ClientToServerEvents, PaneSnapshot, ServerToClientEvents } from "../server/wire/socket";
-import { globMatch } from "../server/core/events/glob";
-import type { YardEvent } from "../server/core/events/journal";
-import type { PaneInfo } from "../server/core/panes/manager";
+import { globMatch } from "../server/wire/glob";
 import { sessionQuery } from "./session";
+import type { PaneInfo, YardEvent } from "./types";
 
 export type { PaneInfo, PaneSnapshot, YardEvent };
 
@@ -244,8 +243,8 @@ export function onEventsLive(listener: () => void): () => void {
 export function subscribeEvents(glob: string, listener: EventListener): () => void {
   const s = getSocket();
   wireEvents(s);
-  let set = globListeners.get(glob);
-  if (!set) globListeners.set(glob, (set = new Set()));
+  const set = globListeners.get(glob) ?? new Set<EventListener>();
+  globListeners.set(glob, set);
   set.add(listener);
   if (!subscribedGlobs.has(glob)) {
     subscribedGlobs.add(glob);
@@ -253,6 +252,6 @@ export function subscribeEvents(glob: string, listener: EventListener): () => vo
     if (s.connected) subscribe(s, glob);
   }
   return () => {
-    set!.delete(listener);
+    set.delete(listener);
   };
 }

@@ -4,11 +4,12 @@
 // registry.
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
+import type { inferRouterError } from "@trpc/server";
 import type { AppRouter } from "../server/api/router";
-import type { YardErrorData } from "../server/api/trpc";
 import { sessionHeaders } from "./session";
 
-export type { YardErrorData };
+/** The server's error, as its error formatter puts it in every failed call's `data.yard`. */
+export type YardErrorData = NonNullable<inferRouterError<AppRouter>["data"]["yard"]>;
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 

@@ -23,7 +23,7 @@ import {
   sessionCookie,
   sessionCookieHeader,
 } from "./security/guard";
-import { SESSION_KEY_HEADER } from "./security/session-key";
+import { SESSION_KEY_HEADER } from "./wire/session-key";
 import { ConnectionLimiter, connectionCapsFrom } from "./security/connections";
 import { SessionStore } from "./security/sessions";
 import { loadOrCreateToken, safeEqual, sessionCookieName } from "./security/token";

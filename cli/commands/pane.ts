@@ -4,7 +4,7 @@ import { YardError } from "../../server/core/errors";
 import { type CliContext, intOption } from "../context";
 import { oneLine, table } from "../output";
 
-import type { Pane } from "../types";
+import type { Pane, YardEvent } from "../types";
 
 const paneLine = (p: Pane) =>
   `${p.id}  ${p.lifecycle}${p.exitCode !== null ? ` (exit ${p.exitCode})` : ""}  ${oneLine(p.label ?? p.argv.join(" "))}`;
@@ -166,14 +166,8 @@ export function registerPane(program: Command, ctx: CliContext) {
       const client = ctx.client();
       const out = ctx.out();
       const q = { type: o.type, taskId: o.task, paneId: o.pane };
-      const fmt = (e: {
-        seq: number;
-        type: string;
-        time: string;
-        taskId: string | null;
-        paneId: string | null;
-        payload: unknown;
-      }) => `${e.seq}\t${e.time}\t${e.type}\t${e.taskId ?? e.paneId ?? ""}\t${JSON.stringify(e.payload)}`;
+      const fmt = (e: YardEvent) =>
+        `${e.seq}\t${e.time}\t${e.type}\t${e.taskId ?? e.paneId ?? ""}\t${JSON.stringify(e.payload)}`;
       if (!o.follow) {
         const r = await client.events.list.query({ ...q, since: o.since });
         return out.result(r, () => r.events.map(fmt).join("\n"));

@@ -15,7 +15,8 @@
 import path from "node:path";
 import { z } from "zod";
 import { absolutePath, paneId, taskId } from "../../server/wire/common";
-import { eventsListInput, readInput, sendKeysInput, submitInput } from "../../server/wire/panes";
+import { eventsListInput } from "../../server/wire/events";
+import { readInput, sendKeysInput, submitInput } from "../../server/wire/panes";
 import {
   addCommentInput,
   deleteCommentInput,

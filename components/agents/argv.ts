@@ -1,7 +1,7 @@
 // The Command field's format: one argv entry per line, the first being the program. Lines are
 // passed as they are (no shell quoting or variables); blank lines are dropped, and an entry cannot
-// contain a line break. Placeholders come from the server's list (core/agents/placeholders.ts).
-export { ARGV_PLACEHOLDERS } from "../../server/core/agents/placeholders";
+// contain a line break. Placeholders come from the server's list (server/wire/placeholders.ts).
+export { ARGV_PLACEHOLDERS } from "../../server/wire/placeholders";
 
 export function argvToText(argv: readonly string[]): string {
   return argv.join("\n");

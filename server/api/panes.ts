@@ -2,10 +2,9 @@
 // contract in server/wire/panes.ts, inputs and outputs), check who may act, call the core.
 import { z } from "zod";
 import { paneId } from "../wire/common";
+import { eventsListInput, eventsReply } from "../wire/events";
 import {
   attentionReply,
-  eventsListInput,
-  eventsReply,
   hookPostInput,
   hookPostReply,
   paneInfo,

@@ -23,7 +23,8 @@ import {
   trialStarted,
   trialStatus,
 } from "../wire/projects";
-import { boardOutput, projectRefsInput, projectRefsOutput } from "../wire/tasks";
+import { boardOutput } from "../wire/board";
+import { projectRefsInput, projectRefsOutput } from "../wire/tasks";
 import { YardError } from "../core/errors";
 import { callerProcedure, router } from "./trpc";
 

@@ -4,6 +4,7 @@
 // into the core.
 import { taskThreadProcedures } from "./task-thread";
 import { roundsOutput } from "../wire/reviews";
+import { taskEventsOutput } from "../wire/events";
 import {
   eventsInput,
   finishInput,
@@ -18,7 +19,6 @@ import {
   startOutput,
   taskDiffInput,
   taskDiffOutput,
-  taskEventsOutput,
   taskIdInput,
   taskList,
   taskView,

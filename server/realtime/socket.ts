@@ -6,13 +6,8 @@
 // subscribed clients.
 import http from "node:http";
 import { Server, type Socket } from "socket.io";
-import {
-  type Ack,
-  type ClientToServerEvents,
-  errorReply,
-  parseSocketInput,
-  type ServerToClientEvents,
-} from "../wire/socket";
+import type { Ack, ClientToServerEvents, ServerToClientEvents } from "../wire/socket";
+import { errorReply, parseSocketInput } from "./socket-input";
 import { YardError } from "../core/errors";
 import type { YardEvent } from "../core/events/journal";
 import {
@@ -23,7 +18,7 @@ import {
   keylessSession,
   type Refusal,
 } from "../security/guard";
-import { SESSION_KEY_HEADER, SESSION_KEY_QUERY } from "../security/session-key";
+import { SESSION_KEY_HEADER, SESSION_KEY_QUERY } from "../wire/session-key";
 import { SessionStore } from "../security/sessions";
 import type { Services } from "../composition";
 import { wireTerminals } from "./terminals";

@@ -9,7 +9,8 @@
 // A slow viewer never stalls the PTY: its pending output is capped; past the cap it is dropped
 // and the viewer is resynced from a fresh snapshot once its socket drains. A viewer whose output
 // was dropped before it reached this server (the pane host's link fell behind) is resynced too.
-import { type Ack as AckOf, errorReply, type PaneSnapshot, parseSocketInput } from "../wire/socket";
+import type { Ack as AckOf, PaneSnapshot } from "../wire/socket";
+import { errorReply, parseSocketInput } from "./socket-input";
 import type { PaneInfo } from "../core/panes/manager";
 import type { Services } from "../composition";
 import type { YardSocket } from "./socket";

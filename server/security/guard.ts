@@ -1,7 +1,7 @@
 // Request admission, framework-free: Host must be a loopback name (DNS rebinding), state-changing
 // requests and socket handshakes must not come from a foreign Origin, and every request except
 // the open ones must carry the install token (bearer), a browser session or a pane token. A
-// browser session is its cookie and its key (session-key.ts): both for the API and sockets, the
+// browser session is its cookie and its key (server/wire/session-key.ts): both for the API and sockets, the
 // cookie alone only for pages (the HTML/JS shell, which carries no data: the data comes through
 // tRPC).
 import { isLoopbackHost } from "../config";

@@ -1,7 +1,7 @@
 // The login exchange's page: it stores the session key in the board origin's localStorage and
 // moves on to the page asked for. Its one script is fixed and allowed by hash (LOGIN_CSP).
 import { createHash } from "node:crypto";
-import { SESSION_KEY_STORAGE } from "./session-key";
+import { SESSION_KEY_STORAGE } from "../wire/session-key";
 
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

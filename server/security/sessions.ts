@@ -1,5 +1,5 @@
 // Browser sessions: each login link exchange mints a fresh random session of two halves, the
-// cookie value and a key that is never a cookie (session-key.ts), and the server keeps only their
+// cookie value and a key that is never a cookie (server/wire/session-key.ts), and the server keeps only their
 // hashes, in a 0600 file under the data dir so sessions survive a restart. The API and sockets
 // need both halves; a cookie alone (which any server on the host's other ports receives) opens
 // only the pages' shell. Logging in again rotates the browser's session (the old one is revoked);

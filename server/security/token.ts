@@ -11,7 +11,7 @@ import path from "node:path";
  * other's session). `__Host-` makes the browser require Secure, Path=/ and no Domain; browsers
  * accept Secure cookies from http://127.0.0.1, localhost and [::1] (potentially trustworthy
  * origins). Cookies ignore ports, so any server on the same host still receives it: what makes
- * a session usable is the key beside it (session-key.ts), which is never a cookie.
+ * a session usable is the key beside it (server/wire/session-key.ts), which is never a cookie.
  */
 export function sessionCookieName(token: string): string {
   return `__Host-yard-${createHmac("sha256", token).update("switchyard session cookie name").digest("hex").slice(0, 12)}`;

@@ -1,6 +1,8 @@
 // Persistence for task dependencies (TaskDependency rows) and the auto-start setting on the
 // dependent task: the only code that reads or writes them.
+import type { z } from "zod";
 import type { Db } from "../db";
+import type { startWhen } from "../wire/orchestration";
 
 /** A dependency as the scheduler sees it: the task depended on, with what decides "met". */
 export interface DependencyRow {
@@ -11,7 +13,7 @@ export interface DependencyRow {
   title: string;
 }
 
-export type AutoStartWhen = "merged" | "completed";
+export type AutoStartWhen = z.infer<typeof startWhen>;
 
 export class DependencyStore {
   constructor(private readonly db: Db) {}

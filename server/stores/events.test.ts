@@ -144,29 +144,44 @@ describe("journal retention", () => {
 
 describe("journal payload bounds", () => {
   it("cuts long strings with a marker, caps arrays, and keeps every payload under the byte cap", async () => {
-    const note = "n".repeat(200 * 1024);
-    const e = await journal.append("test.big", {
-      payload: { note, files: Array.from({ length: 5000 }, (_, i) => `f${i}`), small: "ok" },
+    const summary = "n".repeat(200 * 1024);
+    const files = Array.from({ length: 5000 }, (_, i) => `f${i}`);
+    const e = await journal.append("task.result", {
+      payload: { round: 1, status: "completed", summary, artifacts: [], changedFiles: files, evidence: null },
     });
     const row = await db.event.findUniqueOrThrow({ where: { seq: e.seq } });
     expect(Buffer.byteLength(row.payload)).toBeLessThanOrEqual(LIMITS.eventPayloadBytes);
     const p = JSON.parse(row.payload);
-    expect(p.small).toBe("ok");
-    expect(p.note.length).toBeLessThanOrEqual(LIMITS.eventString);
-    expect(p.note).toMatch(/…\[cut \d+ characters\]$/);
-    expect(p.files).toHaveLength(LIMITS.eventEntries);
-    expect(p._cut).toEqual({ note: note.length, files: 5000 });
+    expect(p.status).toBe("completed");
+    expect(p.summary.length).toBeLessThanOrEqual(LIMITS.eventString);
+    expect(p.summary).toMatch(/…\[cut \d+ characters\]$/);
+    expect(p.changedFiles).toHaveLength(LIMITS.eventEntries);
+    expect(p._cut).toEqual({ summary: summary.length, changedFiles: 5000 });
+    // What append answers (and subscribers get) is the stored payload, typed.
+    expect(e.payload.changedFiles).toHaveLength(LIMITS.eventEntries);
+    expect(e.payload._cut).toEqual(p._cut);
     // Many fields each under the string cap but together far over the byte cap: the largest go, named.
-    const wide = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, "x".repeat(4000)]));
-    const w = JSON.parse(
-      (
-        await db.event.findUniqueOrThrow({
-          where: { seq: (await journal.append("test.wide", { payload: { ...wide, id: 7 } })).seq },
-        })
-      ).payload,
-    );
-    expect(Buffer.byteLength(JSON.stringify(w))).toBeLessThanOrEqual(LIMITS.eventPayloadBytes);
-    expect(w.id).toBe(7);
-    expect(w._omitted.length).toBeGreaterThan(0);
+    const big = (n: number) => Array.from({ length: n }, () => "x".repeat(4000));
+    const w = await journal.append("task.result", {
+      payload: {
+        round: 7,
+        status: "failed",
+        summary: "y".repeat(4000),
+        artifacts: big(5),
+        changedFiles: big(4),
+        evidence: Object.fromEntries(big(10).map((v, i) => [`k${i}`, v])),
+      },
+    });
+    const stored = JSON.parse((await db.event.findUniqueOrThrow({ where: { seq: w.seq } })).payload);
+    expect(Buffer.byteLength(JSON.stringify(stored))).toBeLessThanOrEqual(LIMITS.eventPayloadBytes);
+    expect(stored.round).toBe(7);
+    expect(stored._omitted).toEqual(["evidence", "artifacts", "changedFiles"]);
+    // A reader gets the event whole, the dropped fields named: every stored field is optional to it.
+    const [read] = await journal.list({ since: w.seq - 1, type: "task.result" });
+    expect(read).toMatchObject({
+      type: "task.result",
+      payload: { round: 7, status: "failed", _omitted: stored._omitted },
+    });
+    expect(read!.payload.evidence).toBeUndefined();
   });
 });

@@ -1,7 +1,12 @@
 // The event store: the only code that reads or writes the append-only Event journal rows: appends,
 // pages by sequence number, and the reads and deletes of retention (core/events/retention.ts).
-import type { YardEvent } from "../core/events/journal";
+// Rows come back as typed events (server/wire/events.ts): each payload read with its type's
+// schema, a field that does not fit dropped and named in `_invalid`; a row of a type this server
+// has no schema for, or whose payload is not JSON, comes back as a `journal.unreadable` event
+// carrying its type and its text (cut), so one odd row never fails a whole read.
 import type { Db } from "../db";
+import { cutText, LIMITS } from "../wire/common";
+import { type EventType, isEventType, type StoredPayload, storedPayload, type YardEvent } from "../wire/events";
 
 function toEvent(row: {
   seq: number;
@@ -11,20 +16,20 @@ function toEvent(row: {
   payload: string;
   time: Date;
 }): YardEvent {
-  let payload: Record<string, unknown> = {};
+  const head = { seq: row.seq, taskId: row.taskId, paneId: row.paneId, time: row.time.toISOString() };
+  const unreadable = (problem: string): YardEvent => ({
+    ...head,
+    type: "journal.unreadable",
+    payload: { type: row.type, problem, raw: cutText(row.payload, LIMITS.eventString) },
+  });
+  if (!isEventType(row.type)) return unreadable("no schema for this event type");
+  let raw: unknown;
   try {
-    payload = JSON.parse(row.payload) as Record<string, unknown>;
+    raw = JSON.parse(row.payload);
   } catch {
-    payload = { raw: row.payload };
+    return unreadable("the payload is not JSON");
   }
-  return {
-    seq: row.seq,
-    type: row.type,
-    taskId: row.taskId,
-    paneId: row.paneId,
-    payload,
-    time: row.time.toISOString(),
-  };
+  return { ...head, type: row.type, payload: storedPayload(row.type, raw) } as YardEvent;
 }
 
 export interface EventPageQuery {
@@ -41,7 +46,7 @@ export class EventStore {
   constructor(private readonly db: Db) {}
 
   async append(e: {
-    type: string;
+    type: EventType;
     taskId: string | null;
     paneId: string | null;
     payload: Record<string, unknown>;
@@ -115,8 +120,8 @@ export class EventStore {
   }
 
   /** The payload of the newest event of `type`, or null (retention's `journal.pruned` marker). */
-  async latestPayload(type: string): Promise<Record<string, unknown> | null> {
+  async latestPayload<T extends EventType>(type: T): Promise<StoredPayload<T> | null> {
     const row = await this.db.event.findFirst({ where: { type }, orderBy: { seq: "desc" } });
-    return row ? toEvent(row).payload : null;
+    return row ? (toEvent(row).payload as StoredPayload<T>) : null;
   }
 }

@@ -1,9 +1,11 @@
 // Persistence for the question/answer thread between a task's worker and its orchestrator
 // (Message rows) and the parent's acknowledgement of a result (Task.resultAckedAt): the only
 // code that reads or writes them.
+import type { z } from "zod";
 import type { Db } from "../db";
+import type { message } from "../wire/orchestration";
 
-export type MessageKind = "question" | "answer" | "information";
+export type MessageKind = z.infer<typeof message>["kind"];
 
 export interface MessageRecord {
   id: string;

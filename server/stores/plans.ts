@@ -2,11 +2,13 @@
 // an approved plan into its subtasks: every subtask's Task row, its first round, its dependency
 // edges and the plan's new state are written in one transaction, so either all of them exist or
 // none do. The only code that reads or writes Plan and PlanReview rows.
+import type { z } from "zod";
 import type { Db } from "../db";
+import type { planView } from "../wire/plans";
 import { newId } from "../core/ids";
 import type { TaskFields } from "./tasks";
 
-export type PlanState = "in_review" | "changes_requested" | "approved" | "decomposed" | "superseded";
+export type PlanState = z.infer<typeof planView>["state"];
 
 export interface PlanRecord {
   id: string;

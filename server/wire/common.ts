@@ -160,3 +160,9 @@ export const evidence = z.record(z.string().max(1024), z.unknown()).refine((v) =
     return false;
   }
 }, `evidence must serialize to at most ${LIMITS.evidenceBytes} bytes of JSON`);
+
+/**
+ * `true` when A and B are the same type, else `false`: where a core type must lead (a reducer's
+ * states), the schema is checked equal to it at compile time, `const ok: Same<A, B> = true`.
+ */
+export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -68,8 +68,11 @@ export const registerWorktreeInput = z.object({
 export const taskWorktree = z.object({ path: z.string(), branch: z.string().nullable(), createdAt: z.string() });
 export const worktreesReply = z.object({ taskId: z.string(), worktrees: z.array(taskWorktree) });
 
+/** Who calls: the person, or a pane by its role. */
+export const callerRole = z.enum(["person", "orchestrator", "worker", "reviewer", "planner"]);
+
 export const whoamiReply = z.object({
-  role: z.enum(["person", "orchestrator", "worker", "reviewer", "planner"]),
+  role: callerRole,
   paneId: z.string().nullable(),
   /** Only for task-bound callers: the task, its context and its lineage (root first). */
   task: z

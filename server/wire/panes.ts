@@ -1,8 +1,8 @@
-// The pane, hook, attention and event contract: zod schemas for the inputs and outputs of the
-// `panes.*`, `hooks.*` and `events.*` procedures. The router declares them with .input() and
-// .output(); the CLI and UI take their types from the router.
+// The pane, hook and attention contract: zod schemas for the inputs and outputs of the
+// `panes.*` and `hooks.*` procedures (the journal's `events.*` are in events.ts). The router
+// declares them with .input() and .output(); the CLI and UI take their types from the router.
 import { z } from "zod";
-import { eventTypeGlob, LIMITS, paneId, taskId } from "./common";
+import { LIMITS, paneId } from "./common";
 
 export const lifecycle = z.enum(["starting", "idle", "working", "blocked", "done", "exited", "unknown"]);
 
@@ -98,23 +98,3 @@ export const attentionReply = z.object({ items: z.array(attentionItem) });
 
 export const hookPostInput = z.object({ paneId, event: z.string().max(64), payload: z.unknown() });
 export const hookPostReply = z.object({ lifecycle, seq: z.number().int() });
-
-export const yardEvent = z.object({
-  seq: z.number().int(),
-  type: z.string(),
-  taskId: z.string().nullable(),
-  paneId: z.string().nullable(),
-  payload: z.record(z.string(), z.unknown()),
-  time: z.string(),
-});
-
-export const eventsListInput = z
-  .object({
-    since: z.number().int().min(0).optional(),
-    type: eventTypeGlob.optional(),
-    taskId: taskId.optional(),
-    paneId: paneId.optional(),
-    limit: z.number().int().min(1).max(10_000).optional(),
-  })
-  .optional();
-export const eventsReply = z.object({ events: z.array(yardEvent), head: z.number().int() });

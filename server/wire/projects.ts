@@ -2,6 +2,10 @@
 // `agents.*` and `status` (their inputs live with the core's validation: projectAddInput,
 // agentProfileInput).
 import { z } from "zod";
+import { lifecycle, paneInfo } from "./panes";
+
+/** What an agent profile's agent does: its role in a task (worker, reviewer, planner, orchestrator). */
+export const profileRole = z.enum(["worker", "reviewer", "planner", "orchestrator"]);
 
 export const project = z.object({
   id: z.string(),
@@ -20,7 +24,7 @@ export const projectList = z.array(project);
 export const profileView = z.object({
   id: z.string(),
   name: z.string(),
-  role: z.enum(["worker", "reviewer", "planner", "orchestrator"]),
+  role: profileRole,
   argv: z.array(z.string()),
   supportsHooks: z.boolean(),
   builtIn: z.boolean(),
@@ -39,10 +43,10 @@ export const trialStarted = z.object({ paneId: z.string() });
 export const trialStatus = z.object({
   paneId: z.string(),
   profileId: z.string(),
-  lifecycle: z.enum(["starting", "idle", "working", "blocked", "done", "exited", "unknown"]),
+  lifecycle,
   ready: z.boolean(),
   readyAfterMs: z.number().nullable(),
-  dialog: z.object({ kind: z.string(), title: z.string(), text: z.string(), since: z.string() }).nullable(),
+  dialog: paneInfo.shape.dialog,
   exited: z.boolean(),
   exitCode: z.number().int().nullable(),
   screen: z.string(),

@@ -1,10 +1,12 @@
 // The socket.io contract: zod schemas for every client → server event's payload (validated with
-// the same limits as tRPC inputs) and the typed event maps shared by the server and the browser.
+// the same limits as tRPC inputs, server/realtime/socket-input.ts) and the typed event maps
+// shared by the server and the browser.
 import { z } from "zod";
-import type { YardEvent } from "../core/events/journal";
-import type { PaneInfo } from "../core/panes/manager";
-import { YardError } from "../core/errors";
-import { eventTypeGlob, inputShapeError, paneId, taskId } from "./common";
+import { eventTypeGlob, paneId, taskId } from "./common";
+import type { YardEvent } from "./events";
+import type { paneInfo } from "./panes";
+
+type PaneInfo = z.infer<typeof paneInfo>;
 
 export const socketInputs = {
   "pane:attach": z.object({ paneId }),
@@ -38,15 +40,6 @@ export interface SocketErrorShape {
 
 export type Ack<T> = ({ ok: true } & T) | { ok: false; error: SocketErrorShape };
 
-/** The failed ack for an error: a YardError's code, message and details; anything else INTERNAL. */
-export const errorReply = (e: unknown): { ok: false; error: SocketErrorShape } => ({
-  ok: false,
-  error:
-    e instanceof YardError
-      ? e.toJSON()
-      : { code: "INTERNAL", message: (e as Error)?.message ?? String(e), details: null },
-});
-
 export interface PaneSnapshot {
   data: string;
   cols: number;
@@ -76,20 +69,4 @@ export interface ServerToClientEvents {
   "pane:lifecycle": (msg: { pane: PaneInfo }) => void;
   "pane:exit": (msg: { pane: PaneInfo }) => void;
   event: (e: YardEvent) => void;
-}
-
-/** A client event's payload, bounded and validated, or a BAD_PARAMS YardError. */
-export function parseSocketInput<N extends SocketInputName>(name: N, raw: unknown): SocketInput<N> {
-  const problem = inputShapeError(raw);
-  if (problem) throw new YardError("BAD_PARAMS", `${name}: input refused: ${problem}`);
-  const r = socketInputs[name].safeParse(raw ?? undefined);
-  if (!r.success) {
-    const issues = r.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-    throw new YardError(
-      "BAD_PARAMS",
-      `${name}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")}`,
-      { issues },
-    );
-  }
-  return r.data as SocketInput<N>;
 }

@@ -4,7 +4,7 @@
 // the CLI and UI take their types from the router, and the task engine's types come from here.
 import { z } from "zod";
 import { absolutePath, argvSchema, contextId, evidence, id, LIMITS, taskId, text } from "./common";
-import { paneInfo, yardEvent } from "./panes";
+import { paneInfo } from "./panes";
 import { startWhen, waiting } from "./orchestration";
 import { reviewStatus, reviewVerdict } from "./reviews";
 
@@ -282,8 +282,6 @@ export const finishOutput = z.object({
   cleanup: finishCleanup,
 });
 
-export const taskEventsOutput = z.object({ events: z.array(yardEvent) });
-
 // ---- diff ------------------------------------------------------------------------------
 
 export const diffFile = z.object({
@@ -343,40 +341,4 @@ export const projectRefsInput = z.object({
 export const projectRefsOutput = z.object({
   branches: z.array(z.object({ name: z.string(), sha: z.string(), current: z.boolean() })),
   commits: z.array(z.object({ sha: z.string(), subject: z.string() })),
-});
-
-// ---- board -----------------------------------------------------------------------------
-
-export const boardCard = z.object({
-  id: taskId,
-  title: z.string(),
-  label: z.string().nullable(),
-  state: z.string(),
-  disposition: z.string().nullable(),
-  agent: z.string(),
-  round: z.number().int().min(1),
-  branch: z.string().nullable(),
-  contextId: z.string().nullable(),
-  /** How many files the latest result lists as changed; null when no result lists any. */
-  changedFiles: z.number().int().min(0).nullable(),
-  /** The task waits on a person: its pane is blocked on a prompt, or it is input_required. */
-  needsUser: z.boolean(),
-  reviewStatus,
-  /** What needs attention or what is going on, in one line (null: nothing beyond the state). */
-  line: z.string().nullable(),
-  /** Backlog only: what the task waits for, or why it is stuck ("Waits for …" / "Blocked: …"); null when nothing. */
-  waiting: z.string().nullable(),
-  /** The tasks this one depends on (ids), met or not. */
-  dependsOn: z.array(z.string()),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export type BoardCard = z.infer<typeof boardCard>;
-
-export const boardOutput = z.object({
-  backlog: z.array(boardCard),
-  in_progress: z.array(boardCard),
-  needs_you: z.array(boardCard),
-  review: z.array(boardCard),
-  done: z.array(boardCard),
 });

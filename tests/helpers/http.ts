@@ -1,7 +1,7 @@
 // Raw HTTP requests with full control of Host, Origin and cookies (fetch forbids some of them),
 // and a browser's login (the session cookie and the session key the login page delivers).
 import http from "node:http";
-import { SESSION_KEY_HEADER } from "../../server/security/session-key";
+import { SESSION_KEY_HEADER } from "../../server/wire/session-key";
 
 export interface RawResponse {
   status: number;

@@ -34,6 +34,8 @@ import os from "node:os";
 import path from "node:path";
 import { YardError } from "../errors";
 import { currentUid, isInside, readRegularFile, realDirectory, replaceRegularFile } from "../safe-fs";
+import type { z } from "zod";
+import type { tokenUsage } from "../../wire/tasks";
 
 /** Hook events Switchyard registers with Codex (the ones Codex fires; Claude-shaped payloads). */
 export const CODEX_HOOK_EVENTS = [
@@ -374,13 +376,8 @@ class AppServer {
 
 // ---- token usage from a Codex session file ---------------------------------------------------
 
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  totalTokens: number;
-}
+/** A session's token usage, as the task view carries it (server/wire/tasks.ts). */
+export type TokenUsage = z.infer<typeof tokenUsage>;
 
 /** The session's total token usage: the last `token_count` event of its rollout file. */
 export function codexTokenUsage(jsonl: string): TokenUsage | null {

@@ -6,35 +6,25 @@
 // their values; an update sets or removes variables by name and keeps the others.
 //
 // argv placeholders (`{{node}}`, `{{yardRoot}}`, `{{shell}}`, `{{claudeHookSettings}}`,
-// `{{codexHooks}}`, `{{codexNotify}}`; what each means is in placeholders.ts) are expanded at
+// `{{codexHooks}}`, `{{codexNotify}}`; what each means is in server/wire/placeholders.ts) are expanded at
 // spawn time; an unknown one is BAD_PARAMS.
 import { REPO_ROOT } from "../../root";
 import { z } from "zod";
 import { argvSchema } from "../../wire/common";
+import { profileRole, type profileView } from "../../wire/projects";
 import type { ProfileStore } from "../../stores/profiles";
 import { YardError } from "../errors";
 import { codexHooksOverride, codexNotifyOverride } from "./codex";
-import type { PlaceholderName } from "./placeholders";
+import type { PlaceholderName } from "../../wire/placeholders";
 
-export const ROLES = ["worker", "reviewer", "planner", "orchestrator"] as const;
+export const ROLES = profileRole.options;
 export type Role = (typeof ROLES)[number];
 
-export interface AgentProfile {
-  id: string;
-  name: string;
-  role: Role;
-  argv: string[];
-  supportsHooks: boolean;
-  env: Record<string, string>;
-  builtIn: boolean;
-  /** Its tasks run in the OS sandbox unless a start says otherwise. */
-  sandbox: boolean;
-  /** Inside the sandbox, keep the host's network (default: none). */
-  sandboxNetwork: boolean;
-}
+/** A profile as callers see it: env names only (values are often API keys); server/wire/projects.ts. */
+export type ProfileView = z.infer<typeof profileView>;
 
-/** A profile as callers see it: env names only (values are often API keys). */
-export type ProfileView = Omit<AgentProfile, "env"> & { envNames: string[] };
+/** A profile with its environment's values (the server's own record; never sent). */
+export type AgentProfile = Omit<ProfileView, "envNames"> & { env: Record<string, string> };
 
 export function toView(p: AgentProfile): ProfileView {
   const { env, ...rest } = p;

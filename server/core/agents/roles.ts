@@ -1,7 +1,9 @@
 // Roles: the callers (the person, and panes by their role), the role a task's agent pane gets
 // from its profile, and which task or pane a caller may touch. Pure. What each role may call is
 // the API's gate table (server/api/roles.ts).
-export const CALLER_ROLES = ["person", "orchestrator", "worker", "reviewer", "planner"] as const;
+import { callerRole } from "../../wire/orchestration";
+
+export const CALLER_ROLES = callerRole.options;
 export type CallerRole = (typeof CALLER_ROLES)[number];
 export const PANE_ROLES = ["orchestrator", "worker", "reviewer", "planner"] as const;
 export type PaneRole = (typeof PANE_ROLES)[number];

@@ -4,6 +4,8 @@
 // (or by panes.kill) and its scratch folder removed when it exits.
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import type { z } from "zod";
+import type { trialStatus } from "../../wire/projects";
 import { YardError } from "../errors";
 import { newId } from "../ids";
 import type { PaneInfo, PaneManager } from "../panes/manager";
@@ -20,21 +22,8 @@ interface Trial {
   timer: NodeJS.Timeout;
 }
 
-export interface TrialStatus {
-  paneId: string;
-  profileId: string;
-  lifecycle: PaneInfo["lifecycle"];
-  /** the agent got ready (idle) at some point */
-  ready: boolean;
-  /** ms from spawn to ready */
-  readyAfterMs: number | null;
-  /** the start-up dialog it waits at now */
-  dialog: PaneInfo["dialog"];
-  exited: boolean;
-  exitCode: number | null;
-  /** the rendered screen now (or the final one) */
-  screen: string;
-}
+/** Did the trial agent get ready, or which start-up dialog does it wait at (server/wire/projects.ts). */
+export type TrialStatus = z.infer<typeof trialStatus>;
 
 export class AgentTrials {
   private readonly trials = new Map<string, Trial>();

@@ -1,21 +1,39 @@
-// The append-only event journal: every `task.*` / `pane.*` / `project.*` fact gets a row with a
+// The append-only event journal: every `task.*` / `pane.*` / `journal.*` fact gets a row with a
 // monotonic sequence number, then goes to live subscribers (socket.io, `yard events --follow`,
 // waiters). Readers replay by sequence number, type glob, task or pane. Every payload is bounded
 // before it is stored (bound.ts); old events are removed by retention (retention.ts), which
 // leaves a `journal.pruned` marker saying through which seq.
+//
+// Events are typed: each type has its payload's schema (server/wire/events.ts), append takes
+// only that payload (compile time) and checks it (run time). A payload that does not match is a
+// bug in the code that appends it:
+//   - strict (tests, `npm run dev`: NODE_ENV is not production; or YARD_STRICT_EVENTS=1): append
+//     throws an INTERNAL YardError and nothing is written;
+//   - production: the event is written anyway, its mismatched fields dropped and named (with
+//     why and their values, cut) in the payload's `_invalid`, and the server log says so. The
+//     append records a change that has already happened (a task row moved, a pane exited), and
+//     readers wait for it (tasks.wait, the board, the agent reviewer, dependencies): refusing the
+//     event would leave them waiting on a change they are never told of, so it is kept, marked.
 import { EventEmitter } from "node:events";
 import type { EventStore } from "../../stores/events";
+import {
+  type EventOf,
+  type EventPayload,
+  type EventType,
+  isEventType,
+  payloadProblems,
+  storedPayload,
+  type YardEvent,
+} from "../../wire/events";
+import { globMatch } from "../../wire/glob";
+import { YardError } from "../errors";
 import { boundPayload } from "./bound";
-import { globMatch } from "./glob";
 
-export interface YardEvent {
-  seq: number;
-  type: string;
-  taskId: string | null;
-  paneId: string | null;
-  payload: Record<string, unknown>;
-  time: string;
-}
+export type { EventOf, EventPayload, EventType, YardEvent };
+
+/** Whether a payload that does not match its schema throws (see the top). */
+export const strictEventsDefault = (env: Record<string, string | undefined> = process.env): boolean =>
+  env.NODE_ENV !== "production" || env.YARD_STRICT_EVENTS === "1";
 
 export interface EventQuery {
   since?: number; // exclusive: events with seq > since
@@ -35,34 +53,62 @@ export function matches(e: YardEvent, q: EventQuery): boolean {
 
 const LIST_PAGE = 1000;
 
+export interface JournalOptions {
+  /** Throw on a payload that does not match its schema (default: strictEventsDefault()). */
+  strict?: boolean;
+  /** Where a production journal reports such a payload (default: stderr, the server log). */
+  log?: (line: string) => void;
+}
+
 export class EventJournal {
   private readonly bus = new EventEmitter();
   private tail: Promise<unknown> = Promise.resolve();
+  private readonly strict: boolean;
+  private readonly log: (line: string) => void;
 
-  constructor(private readonly store: EventStore) {
+  constructor(
+    private readonly store: EventStore,
+    opts: JournalOptions = {},
+  ) {
     this.bus.setMaxListeners(0);
+    this.strict = opts.strict ?? strictEventsDefault();
+    this.log = opts.log ?? ((line) => console.error(line));
   }
 
-  /** Appends in call order (serialized), then notifies subscribers. */
-  append(
-    type: string,
-    opts: { taskId?: string | null; paneId?: string | null; payload?: Record<string, unknown> } = {},
-  ): Promise<YardEvent> {
-    const run = async (): Promise<YardEvent> => {
+  /**
+   * Appends in call order (serialized), then notifies subscribers. The payload is checked
+   * against its type's schema first (see the top for what a mismatch does), then bounded.
+   */
+  append<T extends EventType>(
+    type: T,
+    opts: { taskId?: string | null; paneId?: string | null; payload: EventPayload<T> },
+  ): Promise<EventOf<T>> {
+    let payload: Record<string, unknown> = opts.payload;
+    const problems = isEventType(type) ? payloadProblems(type, payload) : [`no schema for event type ${type}`];
+    if (problems.length) {
+      const why = `journal event ${type} does not match its schema: ${problems.join("; ")}`;
+      if (this.strict) return Promise.reject(new YardError("INTERNAL", why, { type, problems }));
+      this.log(`switchyard: BUG: ${why} (kept, marked)`);
+      if (isEventType(type)) payload = storedPayload(type, payload, { strictAgainstWrite: true });
+    }
+    const run = async (): Promise<EventOf<T>> => {
       const event = await this.store.append({
         type,
         taskId: opts.taskId ?? null,
         paneId: opts.paneId ?? null,
-        payload: boundPayload(opts.payload ?? {}),
+        payload: boundPayload(payload),
       });
       this.bus.emit("event", event);
-      return event;
+      return event as EventOf<T>;
     };
     const p = this.tail.then(run, run);
     this.tail = p.catch(() => {});
     return p;
   }
 
+  /** Events matching the query, in order; a query for one exact type gets that type's events. */
+  list<T extends EventType>(q: EventQuery & { type: T }): Promise<EventOf<T>[]>;
+  list(q?: EventQuery): Promise<YardEvent[]>;
   async list(q: EventQuery = {}): Promise<YardEvent[]> {
     const limit = Math.min(q.limit ?? 1000, 10_000);
     // Type globs are filtered in memory (narrowed by prefix in SQL when the glob has one), in
@@ -98,6 +144,9 @@ export class EventJournal {
     return typeof through === "number" ? through : 0;
   }
 
+  /** Calls `listener` with each new event matching the query; a query for one exact type gets that type's events. */
+  subscribe<T extends EventType>(listener: (e: EventOf<T>) => void, q: EventQuery & { type: T }): () => void;
+  subscribe(listener: (e: YardEvent) => void, q?: EventQuery): () => void;
   subscribe(listener: (e: YardEvent) => void, q: EventQuery = {}): () => void {
     const fn = (e: YardEvent) => {
       if (matches(e, q)) listener(e);

@@ -64,15 +64,19 @@ export class JournalPruner {
   /** The first run right away (not awaited: start-up does not wait for it), then one every intervalMs. */
   start(): void {
     if (this.o.maxAgeMs === null && this.o.maxEvents === null) return;
+    const schedule = (ms: number) => {
+      this.timer = setTimeout(tick, ms);
+      this.timer.unref();
+    };
     const tick = () => {
       this.timer = null;
       void this.run()
         .catch((e) => this.o.log?.(`journal retention failed: ${(e as Error).message}`))
         .finally(() => {
-          if (!this.stopped) (this.timer = setTimeout(tick, this.o.intervalMs ?? DEFAULT_INTERVAL_MS)).unref();
+          if (!this.stopped) schedule(this.o.intervalMs ?? DEFAULT_INTERVAL_MS);
         });
     };
-    (this.timer = setTimeout(tick, 0)).unref();
+    schedule(0);
   }
 
   /** Stops the schedule and waits for a run in progress (it ends after its current batch). */
@@ -137,7 +141,7 @@ export class JournalPruner {
       result.kept = retainedSeen.filter((s) => s < result.through!).length;
       await this.o.journal.append(PRUNED_EVENT, {
         payload: {
-          through: result.through,
+          through: result.through!,
           deleted: result.deleted,
           kept: result.kept,
           maxDays: maxAgeMs === null ? null : maxAgeMs / 86_400_000,

@@ -33,22 +33,17 @@ import { randomBytes } from "node:crypto";
 import { constants as fsConstants, promises as fsp } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { z } from "zod";
+import type { diffFile } from "../../wire/tasks";
 import { YardError } from "../errors";
 import { openRegularFile, readRegularFile } from "../safe-fs";
 import { gitStderr, isHexObjectId, runGit } from "./git";
 import { checkObjectStore, checkReadableGitDir, commonDirOf } from "./metadata";
 import { requireAbsolutePath } from "./paths";
 
-export type DiffFileStatus = "added" | "modified" | "deleted" | "renamed";
-
-export interface DiffFile {
-  path: string;
-  status: DiffFileStatus;
-  oldPath?: string;
-  additions: number;
-  deletions: number;
-  binary: boolean;
-}
+/** One changed file of a diff, as the wire carries it (server/wire/tasks.ts). */
+export type DiffFile = z.infer<typeof diffFile>;
+export type DiffFileStatus = DiffFile["status"];
 
 export interface WorktreeDiff {
   diff: string;

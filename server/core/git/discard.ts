@@ -10,6 +10,8 @@
 //   not while a worktree still has it checked out. Removal problems are reported in `error`
 //   (the caller records them); only invalid input throws (BAD_PARAMS).
 
+import type { z } from "zod";
+import type { finishCleanup } from "../../wire/tasks";
 import { YardError } from "../errors";
 import { runGit } from "./git";
 import { withRepoLock } from "./lock";
@@ -26,14 +28,10 @@ export interface DiscardWorktreeInput {
   deleteBranch?: boolean;
 }
 
-export interface DiscardWorktreeResult {
-  worktreeRemoved: boolean;
-  worktreeMissing: boolean;
-  branchDeleted: boolean;
-  /** Deletion was requested (and allowed) but the branch no longer exists. */
+/** What a discard removed (a finish's cleanup, server/wire/tasks.ts, less `ok`; branchMissing always said). */
+export type DiscardWorktreeResult = Omit<z.infer<typeof finishCleanup>, "ok" | "uncommittedFiles" | "branchMissing"> & {
   branchMissing: boolean;
-  error?: string;
-}
+};
 
 export async function discardWorktree(input: DiscardWorktreeInput): Promise<DiscardWorktreeResult> {
   if (!input || typeof input !== "object") throw new YardError("BAD_PARAMS", "discardWorktree needs an options object");

@@ -46,6 +46,8 @@
 //      (`git worktree remove --force`, then prune), then `git branch -D` unless the branch was
 //      pre-existing or keepBranch. A branch is not deleted while a worktree still has it checked out.
 
+import type { z } from "zod";
+import type { finishCleanup } from "../../wire/tasks";
 import { YardError, isYardError } from "../errors";
 import { committerIdentityArgs, firstLine, runGit } from "./git";
 import { withRepoLock } from "./lock";
@@ -83,14 +85,8 @@ export interface MergeTaskInput {
   beforeCleanup?: () => Promise<void>;
 }
 
-export interface MergeCleanup {
-  ok: boolean;
-  error?: string;
-  worktreeRemoved: boolean;
-  /** The worktree was already gone (not registered with git) before cleanup. */
-  worktreeMissing: boolean;
-  branchDeleted: boolean;
-}
+/** What removing the worktree and the branch after a merge did (a finish's cleanup, server/wire/tasks.ts). */
+export type MergeCleanup = Omit<z.infer<typeof finishCleanup>, "branchMissing" | "uncommittedFiles">;
 
 export interface MergeTaskResult {
   mergeCommit: string;

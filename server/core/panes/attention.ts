@@ -15,6 +15,8 @@
 // Order: severity ascending, start-up dialogs before other blocked panes, then recency (`since` newer first, unknown times last), then
 // paneId, then taskId, so equal inputs always rank the same.
 
+import type { z } from "zod";
+import type { attentionItem } from "../../wire/panes";
 import { YardError } from "../errors";
 import { isCrash, type Lifecycle } from "./lifecycle";
 
@@ -42,14 +44,9 @@ export interface AttentionCandidate {
   lastTransitionAt: number | null;
 }
 
-export type AttentionReason =
-  | "startup_dialog"
-  | "blocked"
-  | "input_required"
-  | "result_unacknowledged"
-  | "crashed"
-  | "turn_failed"
-  | "done";
+/** One pane that needs the user, as the wire carries it (server/wire/panes.ts). */
+export type AttentionItem = z.infer<typeof attentionItem>;
+export type AttentionReason = AttentionItem["reason"];
 
 export const ATTENTION_SEVERITY: Readonly<Record<AttentionReason, number>> = {
   startup_dialog: 0,
@@ -60,17 +57,6 @@ export const ATTENTION_SEVERITY: Readonly<Record<AttentionReason, number>> = {
   turn_failed: 3,
   done: 4,
 };
-
-export interface AttentionItem {
-  paneId: string;
-  taskId?: string;
-  reason: AttentionReason;
-  severity: number;
-  /** ms since epoch the pane entered this condition; null when unknown */
-  since: number | null;
-  /** one line saying what is wrong, when known (a dialog's title, an API error) */
-  message?: string;
-}
 
 export const DEFAULT_ATTENTION_LIMIT = 50;
 export const MAX_ATTENTION_LIMIT = 1000;

@@ -54,7 +54,7 @@ export class LifecycleDriver {
   constructor(private readonly deps: LifecycleDeps) {}
 
   /** Runs one event through the reducer and carries out its effects. */
-  apply(pane: LivePane, event: PaneEvent, opts: { lost?: string; hookExtra?: Record<string, unknown> } = {}): void {
+  apply(pane: LivePane, event: PaneEvent, opts: { lost?: string; hookExtra?: { relayed: true } } = {}): void {
     const before = pane.state;
     const { state, effects } = reduce(before, event);
     pane.state = state;

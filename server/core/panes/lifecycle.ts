@@ -61,6 +61,7 @@
 // Any transition out of blocked clears `dialog`; a hook that moves the lifecycle (e.g.
 // SessionStart after the trust dialog was answered) ends the dialog too.
 
+import type { EventPayload } from "../../wire/events";
 import type { HookPayload } from "../hooks/payload";
 import { isKnownHookEvent, isSubagentPayload } from "../hooks/payload";
 
@@ -144,7 +145,22 @@ export type ScreenObservation = Extract<
   { type: "dialog" | "dialog_cleared" | "screen_ready" | "turn_failed" | "note" }
 >;
 
-export type JournalType = "pane.lifecycle" | "pane.hook" | "pane.seen" | "pane.ignored" | "pane.dialog" | "pane.note";
+/** The pane events the reducer asks to journal as they are (pane.lifecycle is journaled from the transition). */
+type JournaledType = "pane.hook" | "pane.seen" | "pane.ignored" | "pane.dialog" | "pane.note";
+export type JournalType = "pane.lifecycle" | JournaledType;
+
+/** A journal effect: the event's payload, typed by its schema (server/wire/events.ts). */
+export type JournalEffect =
+  | {
+      kind: "journal";
+      type: "pane.lifecycle";
+      data: { from: Lifecycle; to: Lifecycle; seq: number; activitySeq: number; cause: string } & {
+        exitCode?: number | null;
+        signal?: number | string | null;
+      };
+      at: number;
+    }
+  | { [T in JournaledType]: { kind: "journal"; type: T; data: EventPayload<T>; at: number } }[JournaledType];
 
 export type Effect =
   | {
@@ -158,7 +174,7 @@ export type Effect =
     }
   /** activitySeq grew without a lifecycle change (working/blocked re-entry): wake submit gates */
   | { kind: "activity"; activitySeq: number; lifecycle: Lifecycle; cause: string; at: number }
-  | { kind: "journal"; type: JournalType; data: Record<string, unknown>; at: number };
+  | JournalEffect;
 
 export interface ReduceResult {
   state: PaneState;
@@ -233,8 +249,11 @@ function str(v: unknown): string | undefined {
 }
 
 /** Small, bounded summary of a hook for the journal (never the whole payload). */
-function hookSummary(name: string, payload: HookPayload): Record<string, unknown> {
-  const out: Record<string, unknown> = { name };
+function hookSummary(
+  name: string,
+  payload: HookPayload,
+): { name: string; agentId?: string; toolName?: string; notificationType?: string } {
+  const out: ReturnType<typeof hookSummary> = { name };
   const agentId = str(payload.agent_id);
   if (agentId !== undefined) out.agentId = agentId;
   const tool = str((payload as Record<string, unknown>).tool_name);
@@ -366,7 +385,8 @@ export function reduce(state: PaneState, event: PaneEvent): ReduceResult {
       const base: PaneState = { ...state, exitCode: event.exitCode, signal: normalizeSignal(event.signal) };
       const r = applyChange(state, base, { to: "exited", cause: "exit", reentryActivity: false }, at);
       for (const e of r.effects) {
-        if (e.kind === "journal") e.data = { ...e.data, exitCode: base.exitCode, signal: base.signal };
+        if (e.kind === "journal" && e.type === "pane.lifecycle")
+          e.data = { ...e.data, exitCode: base.exitCode, signal: base.signal };
       }
       return r;
     }

@@ -4,21 +4,17 @@
 // snapshot plus a subscription whose first byte is the first byte not in it; this module fans
 // the host's output out to viewers, passes its resyncs on, and tells them when the pane ended.
 import { StringDecoder } from "node:string_decoder";
+import type { z } from "zod";
+import type { readInput, readReply } from "../../wire/panes";
 import { YardError } from "../errors";
 import type { FinalScreenStore } from "./final-screen";
 import type { FlowStats, PaneHostPort } from "./host-port";
-import type { Lifecycle } from "./lifecycle";
 import type { TerminalMirror } from "./mirror";
 import type { LivePane, PaneInfo, PaneListener, PaneRegistry, Subscriber } from "./registry";
 
-export type ReadMode = "screen" | "tail" | "delta";
-export interface ReadReply {
-  text: string;
-  cursor: number;
-  start: number;
-  dropped: { from: number; to: number } | null;
-  lifecycle: Lifecycle;
-}
+export type ReadMode = z.output<typeof readInput>["mode"];
+/** A read of a pane's rendered grid (server/wire/panes.ts). */
+export type ReadReply = z.infer<typeof readReply>;
 
 /** The host's answer for a pane that exited meanwhile (or that it no longer has). */
 export const paneGone = (e: unknown) => e instanceof YardError && (e.code === "PANE_EXITED" || e.code === "NOT_FOUND");

@@ -12,36 +12,19 @@ import { type AttentionItem, rankAttention } from "./attention";
 import type { FlowStats } from "./host-port";
 import { type BlockedReason, blockedReason, type Lifecycle, type PaneState } from "./lifecycle";
 import { ActivityWaiter } from "./submit-gate";
+import type { z } from "zod";
+import type { Same } from "../../wire/common";
+import type { lifecycle, paneInfo } from "../../wire/panes";
 
-export interface PaneInfo {
-  id: string;
-  label: string | null;
-  lifecycle: Lifecycle;
-  pid: number | null;
-  exitCode: number | null;
-  signal: number | null;
-  cwd: string;
-  argv: string[];
-  agent: string | null;
-  parentPaneId: string | null;
-  rootPaneId: string | null;
-  relationship: "fork" | "subagent" | null;
-  taskId: string | null;
-  cols: number;
-  rows: number;
-  doneSeen: boolean;
-  live: boolean;
-  createdAt: string;
-  exitedAt: string | null;
-  /** Runs inside the OS sandbox (core/sandbox). */
-  sandboxed: boolean;
-  /** Why a blocked pane is blocked (a start-up dialog, or a prompt the agent raised); null otherwise. */
-  blockedReason: BlockedReason | null;
-  /** The start-up dialog the agent waits at (see core/agents/startup-dialogs.ts). */
-  dialog: { kind: string; title: string; text: string; since: string } | null;
-  /** A passing remark, e.g. the agent is retrying a failed API call. */
-  note: { kind: string; text: string } | null;
-}
+/** What callers see of a pane: the wire's shape (server/wire/panes.ts). */
+export type PaneInfo = z.infer<typeof paneInfo>;
+
+// The wire's lifecycle and blocked-reason enums are the reducer's (lifecycle.ts owns them).
+const lifecycleMatches: [
+  Same<z.infer<typeof lifecycle>, Lifecycle>,
+  Same<PaneInfo["blockedReason"], BlockedReason | null>,
+] = [true, true];
+void lifecycleMatches;
 
 /**
  * The pane a pane token stands for, as the role gates see it: its task, its role, and whether it

@@ -15,6 +15,8 @@
 //   as Ctrl-J (newline in the composer) rather than Enter.
 // - Nothing else is rewritten: other control characters pass through.
 
+import type { z } from "zod";
+import type { submitReply } from "../../wire/panes";
 import { YardError } from "../errors";
 import type { Lifecycle } from "./lifecycle";
 
@@ -42,11 +44,8 @@ export interface SubmitOptions {
   signal?: AbortSignal;
 }
 
-export interface SubmitResult {
-  ok: true;
-  activitySeq: number;
-  bracketed: boolean;
-}
+/** A submit the agent took (server/wire/panes.ts; the manager adds the lifecycle it left the pane in). */
+export type SubmitResult = Omit<z.infer<typeof submitReply>, "lifecycle">;
 
 export const DEFAULT_ENTER_DELAY_MS = 300;
 export const DEFAULT_STALL_MS = 5000;

@@ -5,23 +5,13 @@
 // repository before it launches one (core/agents/launch-prep.ts).
 import { z } from "zod";
 import { absolutePath, profileId } from "../../wire/common";
+import type { project } from "../../wire/projects";
 import type { ProjectStore } from "../../stores/projects";
 import { YardError } from "../errors";
 import { newId } from "../ids";
 
-export interface Project {
-  id: string;
-  path: string;
-  name: string;
-  defaultTarget: string | null;
-  createdAt: string;
-  /** Record Claude Code's / Codex's workspace trust for this repository before launching them. */
-  trustAgents: boolean;
-  /** The agent profile that reviews its tasks' work before a person does (null: none). */
-  reviewerProfile: string | null;
-  /** The agent profile that plans tasks started with --needs-plan (null: none). */
-  plannerProfile: string | null;
-}
+/** A project as callers see it (server/wire/projects.ts). */
+export type Project = z.infer<typeof project>;
 
 export interface RepoInfo {
   root: string;

@@ -12,7 +12,7 @@
 // (the plan service does that).
 import { shortGuide } from "../agents/guide";
 import { YardError } from "../errors";
-import type { EventJournal, YardEvent } from "../events/journal";
+import type { EventJournal, EventOf, EventPayload, YardEvent } from "../events/journal";
 import type { PaneManager } from "../panes/manager";
 import type { Projects } from "../projects/projects";
 import { listSection } from "../tasks/contract";
@@ -23,7 +23,7 @@ import type { SandboxLaunch } from "../sandbox/sandbox";
 import type { TaskRow, TaskStore } from "../../stores/tasks";
 
 export const DEFAULT_AGENT_REVIEW_ROUNDS = 3;
-export type AgentReviewState = "running" | "approved" | "changes_requested" | "skipped" | "capped" | "failed";
+export type AgentReviewState = EventPayload<"task.agent_review">["state"];
 
 export interface AgentReviewDeps {
   journal: EventJournal;
@@ -230,7 +230,7 @@ export class AgentReviewStage {
   }
 
   /** The reviewer's verdict on a plan landed: the stage ends with it. */
-  private async onPlanReview(taskId: string, payload: Record<string, unknown>): Promise<void> {
+  private async onPlanReview(taskId: string, payload: EventOf<"task.plan">["payload"]): Promise<void> {
     const row = await this.row(taskId);
     if (row.agentReviewState !== "running" || !row.agentReviewPaneId || payload.by !== row.agentReviewPaneId) return;
     await this.stopReviewer(row.agentReviewPaneId);
@@ -291,7 +291,7 @@ export class AgentReviewStage {
   }
 
   /** The reviewer's review landed: the stage ends with its verdict and the reviewer is stopped. */
-  private async onReview(taskId: string, payload: Record<string, unknown>): Promise<void> {
+  private async onReview(taskId: string, payload: EventOf<"task.review">["payload"]): Promise<void> {
     const row = await this.row(taskId);
     if (row.agentReviewState !== "running" || !row.agentReviewPaneId) return;
     const review = (await this.deps.reviews.reviews(taskId)).find((r) => r.id === payload.reviewId);
@@ -314,7 +314,11 @@ export class AgentReviewStage {
     if (this.deps.panes.isLive(paneId)) await this.deps.panes.kill(paneId).catch(() => {});
   }
 
-  private async finishStage(taskId: string, state: AgentReviewState, payload: Record<string, unknown>): Promise<void> {
+  private async finishStage(
+    taskId: string,
+    state: AgentReviewState,
+    payload: Omit<EventPayload<"task.agent_review">, "state">,
+  ): Promise<void> {
     this.aborts.get(taskId)?.abort();
     await this.deps.store.setAgentReview(taskId, { state });
     await this.deps.journal.append("task.agent_review", { taskId, payload: { state, ...payload } });

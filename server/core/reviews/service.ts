@@ -19,7 +19,7 @@ import type {
 } from "../../wire/reviews";
 import type { z } from "zod";
 import { YardError } from "../errors";
-import type { EventJournal } from "../events/journal";
+import type { EventJournal, EventPayload } from "../events/journal";
 import { newId } from "../ids";
 import type { RoundRecord, TaskDiff, TaskView } from "../tasks/engine";
 import { diffLines, feedbackPrompt, quoteFor } from "./anchor";
@@ -153,7 +153,7 @@ export class ReviewService {
     return c;
   }
 
-  private async journal(c: ReviewComment, action: string): Promise<void> {
+  private async journal(c: ReviewComment, action: EventPayload<"task.comment">["action"]): Promise<void> {
     await this.deps.journal.append("task.comment", {
       taskId: c.taskId,
       payload: { action, commentId: c.id, round: c.round, path: c.path, startLine: c.startLine, endLine: c.endLine },

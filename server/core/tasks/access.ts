@@ -4,7 +4,6 @@
 import { shortGuide } from "../agents/guide";
 import {
   type Caller,
-  type CallerRole,
   mayAccessPane,
   mayAccessTask,
   mayNameContext,
@@ -13,6 +12,8 @@ import {
   type SandboxOf,
   type TaskForAccess,
 } from "../agents/roles";
+import type { z } from "zod";
+import type { whoamiReply } from "../../wire/orchestration";
 import { YardError } from "../errors";
 import type { PaneInfo } from "../panes/manager";
 import type { TaskRow } from "../../stores/tasks";
@@ -33,22 +34,8 @@ export interface CallingPane {
 /** A task as a list shows it: enough to decide who reaches it. */
 type ListedTask = { id: string; parentPaneId: string | null; rootTaskId: string | null; contextId: string | null };
 
-export interface Identity {
-  role: CallerRole;
-  paneId: string | null;
-  task: {
-    id: string;
-    title: string;
-    state: string;
-    round: number;
-    contextId: string | null;
-    parentTaskId: string | null;
-    rootTaskId: string | null;
-    parentPaneId: string | null;
-    lineage: string[];
-  } | null;
-  guide: string;
-}
+/** Who the caller is, and its task's lineage (`yard whoami`; server/wire/orchestration.ts). */
+export type Identity = z.infer<typeof whoamiReply>;
 
 const orNull = async <T>(p: Promise<T>): Promise<T | null> => {
   try {

@@ -5,7 +5,7 @@
 // panes, and every card's dependencies (one batched read); live panes are asked in memory, and
 // the branches of approved cards are read with one git call per repository (an approval of a
 // branch that has moved since shows as outdated).
-import type { BoardCard } from "../../wire/tasks";
+import type { BoardCard } from "../../wire/board";
 import { reviewStatuses } from "../reviews/approval";
 import type { TaskStore } from "../../stores/tasks";
 import type { PaneInfo } from "../panes/manager";
@@ -13,7 +13,7 @@ import { cardLine } from "./card-line";
 import type { AutoStartWhen, Waiting } from "./dependencies";
 import { COLUMNS, type Column, columnFor } from "./columns";
 
-export type { BoardCard } from "../../wire/tasks";
+export type { BoardCard } from "../../wire/board";
 export type Board = Record<Column, BoardCard[]>;
 
 /** Live panes, for the lines of cards whose agent is running. */

@@ -1,16 +1,9 @@
 // Board columns are derived from a task's state and disposition, never stored
 // (docs/architecture.md, "State machines"): Backlog · In progress · Needs you · Review · Done.
+// The columns themselves and their titles are shared with the browser (server/wire/columns.ts).
+import type { Column } from "../../wire/columns";
 
-export const COLUMNS = ["backlog", "in_progress", "needs_you", "review", "done"] as const;
-export type Column = (typeof COLUMNS)[number];
-
-export const COLUMN_TITLES: Record<Column, string> = {
-  backlog: "Backlog",
-  in_progress: "In progress",
-  needs_you: "Needs you",
-  review: "Review",
-  done: "Done",
-};
+export { COLUMNS, type Column } from "../../wire/columns";
 
 export interface ColumnInput {
   state: string;

@@ -8,32 +8,21 @@
 // reacts to task.state and task.finished events, retries starts the concurrency cap refused when
 // any task settles, and sweeps every waiting task once at start-up (so nothing is lost across a
 // restart: the rows are the truth, the scheduler keeps no state of its own that matters).
+import type { z } from "zod";
+import { startWhen, type waiting } from "../../wire/orchestration";
 import { YardError } from "../errors";
 import type { EventJournal, YardEvent } from "../events/journal";
 import type { AutoStartWhen, DependencyRow, DependencyStore } from "../../stores/dependencies";
 
 export type { AutoStartWhen } from "../../stores/dependencies";
-export const AUTO_START_WHEN = ["merged", "completed"] as const;
+export const AUTO_START_WHEN = startWhen.options;
 /** Most dependencies one task may have. */
 export const MAX_DEPENDENCIES = 32;
 
-export interface DependencyStatus {
-  id: string;
-  title: string;
-  state: string;
-  disposition: string | null;
-  met: boolean;
-  /** Why it can never be met as it stands (failed, canceled, rejected, discarded); null otherwise. */
-  stuck: string | null;
-}
-
-export interface Waiting {
-  /** Every dependency is met: the task may start. */
-  ready: boolean;
-  dependencies: DependencyStatus[];
-  /** One line for the card and `yard task get`: what the task waits for, or why it is stuck. */
-  reason: string | null;
-}
+/** One dependency and whether it is met (or why it never can be), as the wire carries it. */
+export type DependencyStatus = Waiting["dependencies"][number];
+/** What a task waits for (server/wire/orchestration.ts). */
+export type Waiting = z.infer<typeof waiting>;
 
 /** Whether one dependency is met under the rule, or why it is stuck. Pure. */
 export function dependencyStatus(

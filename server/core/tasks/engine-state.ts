@@ -191,7 +191,7 @@ export function apply(
       await eng.deps.journal.append("task.state", {
         taskId,
         paneId,
-        payload: { from: row.state, to: t.state, cause: event.type, round, evidence: t.evidence ?? null },
+        payload: { from: row.state as TaskState, to: t.state, cause: event.type, round, evidence: t.evidence ?? null },
       });
     }
     // A failed task never leaves its agent running behind the card.

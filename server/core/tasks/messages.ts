@@ -7,6 +7,8 @@
 //   has ended, and recorded as the answer to the open question. A refused submit records nothing.
 // - ack: the parent acknowledges a finished round's result; until then the task stays in the
 //   parent pane's attention as result_unacknowledged. A new round needs a new acknowledgement.
+import type { z } from "zod";
+import type { threadReply } from "../../wire/orchestration";
 import { YardError } from "../errors";
 import type { EventJournal } from "../events/journal";
 import { newId } from "../ids";
@@ -40,11 +42,8 @@ export interface TaskMessagesDeps {
 /** How long an answer waits for the worker to end the turn it asked in. */
 export const ANSWER_WAIT_MS = 60_000;
 
-export interface Thread {
-  messages: Array<Omit<MessageRecord, "createdAt"> & { createdAt: string }>;
-  openQuestion: string | null;
-  acknowledgedAt: string | null;
-}
+/** A task's question/answer thread (server/wire/orchestration.ts). */
+export type Thread = z.infer<typeof threadReply>;
 
 /** The prompt an answer reaches the worker as. */
 export function answerPrompt(question: string | null, answer: string): string {

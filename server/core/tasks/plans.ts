@@ -5,12 +5,13 @@
 // gate; it answers with the next version) or approve. An approved plan becomes its subtasks in
 // one step that creates all of them or none (backlog tasks that start by themselves as their
 // dependencies are merged), and the parent task completes with its children as its result.
-import { type PlanBody, planBody } from "../../wire/plans";
+import type { z } from "zod";
+import { type PlanBody, planBody, type planNote, type planView } from "../../wire/plans";
 import { YardError } from "../errors";
 import type { EventJournal } from "../events/journal";
 import { validateBranchName } from "../git";
 import { newId } from "../ids";
-import type { NewSubtask, PlanRecord, PlanState, PlanStore } from "../../stores/plans";
+import type { NewSubtask, PlanRecord, PlanStore } from "../../stores/plans";
 import type { TaskRow } from "../../stores/tasks";
 import { shortGuide } from "../agents/guide";
 import type { AgentProfile } from "../agents/profiles";
@@ -33,28 +34,9 @@ export interface PlanServiceDeps {
   stopPane: (paneId: string) => Promise<void>;
 }
 
-export interface PlanNote {
-  body: string;
-  about?: string;
-}
-
-export interface PlanViewRecord {
-  id: string;
-  taskId: string;
-  version: number;
-  state: PlanState;
-  plan: PlanBody;
-  createdAt: string;
-  reviews: Array<{
-    id: string;
-    verdict: "approved" | "changes_requested";
-    summary: string | null;
-    notes: PlanNote[];
-    reviewer: string;
-    createdAt: string;
-  }>;
-  subtasks: Record<string, string> | null;
-}
+export type PlanNote = z.infer<typeof planNote>;
+/** A plan version with its reviews (server/wire/plans.ts). */
+export type PlanViewRecord = z.infer<typeof planView>;
 
 /** The prompt a planner agent gets: the goal (the task's contract), the plan's shape and how to submit it. */
 export function plannerPrompt(t: {

@@ -1,6 +1,6 @@
 // The `{{name}}` placeholders an agent profile's argv may use, each with what it expands to. Pure
 // (no Node imports) so the Agents page can explain them next to the Command field; the values are
-// filled in by expandArgv (profiles.ts), whose table is typed by PlaceholderName so the two lists
+// filled in by expandArgv (server/core/agents/profiles.ts), whose table is typed by PlaceholderName so the two lists
 // cannot drift apart.
 export const ARGV_PLACEHOLDERS = [
   { name: "node", means: "this server's Node executable" },

@@ -1,0 +1,37 @@
+// The board's contract: the cards of `board.get`, grouped into the five derived columns
+// (columns.ts; a task's column comes from its state and disposition: server/core/tasks/columns.ts).
+import { z } from "zod";
+import { type Column, COLUMNS } from "./columns";
+import { taskId } from "./common";
+import { reviewStatus } from "./reviews";
+
+export const boardCard = z.object({
+  id: taskId,
+  title: z.string(),
+  label: z.string().nullable(),
+  state: z.string(),
+  disposition: z.string().nullable(),
+  agent: z.string(),
+  round: z.number().int().min(1),
+  branch: z.string().nullable(),
+  contextId: z.string().nullable(),
+  /** How many files the latest result lists as changed; null when no result lists any. */
+  changedFiles: z.number().int().min(0).nullable(),
+  /** The task waits on a person: its pane is blocked on a prompt, or it is input_required. */
+  needsUser: z.boolean(),
+  reviewStatus,
+  /** What needs attention or what is going on, in one line (null: nothing beyond the state). */
+  line: z.string().nullable(),
+  /** Backlog only: what the task waits for, or why it is stuck ("Waits for …" / "Blocked: …"); null when nothing. */
+  waiting: z.string().nullable(),
+  /** The tasks this one depends on (ids), met or not. */
+  dependsOn: z.array(z.string()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type BoardCard = z.infer<typeof boardCard>;
+
+/** The board: each column's cards. */
+export const boardOutput = z.object(
+  Object.fromEntries(COLUMNS.map((c) => [c, z.array(boardCard)])) as Record<Column, z.ZodArray<typeof boardCard>>,
+);
