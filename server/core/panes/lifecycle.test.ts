@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { HookPayload } from "../hooks/payload";
+import { classifyHook } from "./hook-classify";
 import {
   blockedReason,
-  classifyHook,
   initialPaneState,
   isCrash,
   reduce,

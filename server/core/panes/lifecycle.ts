@@ -14,17 +14,7 @@
 //   activity that lands before the gate starts waiting still counts.
 //   A done -> done re-entry (duplicate Stop) is not activity.
 //
-// Hook mapping, by hook name:
-//   SessionStart -> idle (but source "compact" -> no change: auto-compaction can happen
-//     mid-turn and the agent keeps working afterwards)
-//   UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, SubagentStop -> working
-//   PermissionRequest, Notification{permission_prompt|elicitation_dialog} -> blocked
-//   other Notification (idle_prompt, ...) -> no change
-//   Stop -> done; StopFailure -> done, recorded in `lastStop.failed`
-//   SessionEnd, SubagentStart, PreCompact -> no change (journaled; exit follows SessionEnd)
-//   unknown names -> no change, journal only
-//   Any payload with agent_id (a subagent) never yields done: Stop/StopFailure with
-//   agent_id -> no change. Subagent working/blocked signals apply like the main agent's.
+// Hook mapping: see hook-classify.ts.
 //
 // Other events
 //   spawned     unknown -> starting (anything else: ignored, journaled)
@@ -63,7 +53,7 @@
 
 import type { EventPayload } from "../../wire/events";
 import type { HookPayload } from "../hooks/payload";
-import { isKnownHookEvent, isSubagentPayload } from "../hooks/payload";
+import { classifyHook, hookSummary, stopError } from "./hook-classify";
 
 export const LIFECYCLES = ["starting", "idle", "working", "blocked", "done", "exited", "unknown"] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
@@ -199,76 +189,6 @@ export function initialPaneState(): PaneState {
   };
 }
 
-/** What a hook asks of the lifecycle. `to: null` means no lifecycle change. */
-export interface HookClassification {
-  to: Lifecycle | null;
-  known: boolean;
-  subagent: boolean;
-  /** why a known hook does not change the lifecycle */
-  note?: string;
-}
-
-const WORKING_HOOKS: ReadonlySet<string> = new Set([
-  "UserPromptSubmit",
-  "PreToolUse",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "SubagentStop",
-]);
-
-const BLOCKING_NOTIFICATIONS: ReadonlySet<string> = new Set(["permission_prompt", "elicitation_dialog"]);
-
-export function classifyHook(name: string, payload: HookPayload): HookClassification {
-  const known = isKnownHookEvent(name);
-  const subagent = isSubagentPayload(payload);
-  if (!known) return { to: null, known, subagent, note: "unknown hook event" };
-  if (WORKING_HOOKS.has(name)) return { to: "working", known, subagent };
-  switch (name) {
-    case "SessionStart":
-      if (payload.source === "compact") return { to: null, known, subagent, note: "SessionStart after compaction" };
-      return { to: "idle", known, subagent };
-    case "PermissionRequest":
-      return { to: "blocked", known, subagent };
-    case "Notification": {
-      const t = payload.notification_type;
-      if (typeof t === "string" && BLOCKING_NOTIFICATIONS.has(t)) return { to: "blocked", known, subagent };
-      return { to: null, known, subagent, note: `notification ${String(t ?? "(no type)")}` };
-    }
-    case "Stop":
-    case "StopFailure":
-      if (subagent) return { to: null, known, subagent, note: "subagent stop never marks the pane done" };
-      return { to: "done", known, subagent };
-    default:
-      // SessionEnd (process exit follows), SubagentStart, PreCompact
-      return { to: null, known, subagent, note: "no lifecycle effect" };
-  }
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === "string" ? v : undefined;
-}
-
-/** Small, bounded summary of a hook for the journal (never the whole payload). */
-function hookSummary(
-  name: string,
-  payload: HookPayload,
-): { name: string; agentId?: string; toolName?: string; notificationType?: string } {
-  const out: ReturnType<typeof hookSummary> = { name };
-  const agentId = str(payload.agent_id);
-  if (agentId !== undefined) out.agentId = agentId;
-  const tool = str((payload as Record<string, unknown>).tool_name);
-  if (tool !== undefined) out.toolName = tool.slice(0, 128);
-  const nt = str(payload.notification_type);
-  if (nt !== undefined) out.notificationType = nt.slice(0, 64);
-  return out;
-}
-
-function stopError(payload: HookPayload): string | undefined {
-  const p = payload as Record<string, unknown>;
-  const e = str(p.error) ?? str(p.error_type) ?? str(p.reason) ?? str(p.message);
-  return e === undefined ? undefined : e.slice(0, 2000);
-}
-
 interface Change {
   to: Lifecycle;
   cause: string;
@@ -354,7 +274,7 @@ function reduceHook(state: PaneState, ev: Extract<PaneEvent, { type: "hook" }>):
       ...base,
       lastStop: error === undefined ? { failed, at } : { failed, error, at },
     };
-    const msg = str(payload.last_assistant_message);
+    const msg = typeof payload.last_assistant_message === "string" ? payload.last_assistant_message : undefined;
     if (msg !== undefined) base.lastMessage = msg;
   }
 
