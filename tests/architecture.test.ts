@@ -151,6 +151,15 @@ describe("layering", () => {
     expect(bad).toEqual([]);
   });
 
+  it("keeps every module a reader can hold: no source file over 500 lines in server, cli, components, app, lib or agents", () => {
+    const long = ["server", "cli", "components", "app", "lib", "agents"]
+      .flatMap((d) => files(d))
+      .filter((f) => !/\.test\.tsx?$/.test(f))
+      .map((f) => [f, readFileSync(path.join(ROOT, f), "utf8").split("\n").length - 1] as const)
+      .filter(([, lines]) => lines > 500);
+    expect(long).toEqual([]);
+  });
+
   it("has no comment or doc pointing at files outside the repository", () => {
     const docs = [
       ...SOURCES,
