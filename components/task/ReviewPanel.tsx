@@ -3,59 +3,18 @@
 // approved, "Approval outdated" when the branch moved past the approved commit), the current round's diff with line comments, and every round's history (prompt,
 // result, review, comments). Comments and reviews come from the review procedures.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { useApi } from "../../lib/api";
-import type { Task, TaskDiff } from "../../lib/types";
+import type { Task } from "../../lib/types";
 import { errorOf } from "../../lib/trpc";
-import { type CommentActions, CommentCard, DiffView } from "../DiffView";
+import { CommentCard } from "../diff/comments";
+import { DiffView } from "../DiffView";
 import { useToast } from "../Toasts";
 import { Alert, Button, Spinner, StateBadge, timeAgo } from "../ui";
+import type { DiffQuery } from "./ChangesTab";
+import { useCommentActions } from "./comment-actions";
 
-export function useCommentActions(taskId: string): {
-  actions: CommentActions;
-  comments: ReturnType<typeof useComments>;
-} {
-  const api = useApi();
-  const qc = useQueryClient();
-  const comments = useComments(taskId);
-  const refresh = () => qc.invalidateQueries(api.reviews.pathFilter());
-  const add = useMutation(api.reviews.addComment.mutationOptions({ onSuccess: refresh }));
-  const edit = useMutation(api.reviews.editComment.mutationOptions({ onSuccess: refresh }));
-  const resolve = useMutation(api.reviews.resolveComment.mutationOptions({ onSuccess: refresh }));
-  const remove = useMutation(api.reviews.deleteComment.mutationOptions({ onSuccess: refresh }));
-  const wrap = async <T,>(p: Promise<T>) => {
-    try {
-      return await p;
-    } catch (e) {
-      throw new Error(errorOf(e).message);
-    }
-  };
-  const actions = useMemo<CommentActions>(
-    () => ({
-      add: (c) => wrap(add.mutateAsync({ taskId, ...c })),
-      edit: (id, body) => wrap(edit.mutateAsync({ id, body })),
-      resolve: (id, resolved) => wrap(resolve.mutateAsync({ id, resolved })),
-      remove: (id) => wrap(remove.mutateAsync({ id })),
-    }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [taskId],
-  );
-  return { actions, comments };
-}
-
-function useComments(taskId: string) {
-  const api = useApi();
-  const q = useQuery({ ...api.reviews.listComments.queryOptions({ taskId }), retry: false });
-  return { list: q.data?.comments ?? [], error: q.error ? errorOf(q.error).message : null };
-}
-
-export function ReviewPanel({
-  task,
-  diff,
-}: {
-  task: Task;
-  diff: { data?: TaskDiff; isPending: boolean; error: { message: string } | null };
-}) {
+export function ReviewPanel({ task, diff }: { task: Task; diff: DiffQuery }) {
   const api = useApi();
   const qc = useQueryClient();
   const toast = useToast();
