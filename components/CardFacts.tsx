@@ -73,9 +73,9 @@ export function ColumnAge({ id, since, column }: { id: string; since: string; co
       </span>
       <span
         aria-hidden
-        className="pointer-events-none absolute right-0 top-full z-20 mt-1 hidden whitespace-nowrap rounded-md border border-line bg-overlay px-2 py-1 text-xs text-fg shadow-lg group-hover/age:block group-has-[a:focus-visible]:block"
+        className="pointer-events-none absolute right-0 top-full z-20 mt-1 hidden w-max max-w-48 rounded-md border border-line bg-overlay px-2 py-1 text-right text-xs text-fg shadow-lg group-hover/age:block group-has-[a:focus-visible]:block"
       >
-        In {column} since {exact}
+        In {column} since <span className="whitespace-nowrap">{exact}</span>
       </span>
     </span>
   );

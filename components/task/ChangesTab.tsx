@@ -32,6 +32,8 @@ export function ChangesTab({ task: t, diff }: { task: Task; diff: DiffQuery }) {
       </p>
     );
   const shown = since ? sinceQ : diff;
+  // A finished task takes no more comments: its diff is a record.
+  const commentable = !since && !t.disposition;
   return (
     <div className="flex flex-col gap-3">
       {t.round > 1 && (
@@ -69,7 +71,7 @@ export function ChangesTab({ task: t, diff }: { task: Task; diff: DiffQuery }) {
           diff={shown.data.diff}
           files={shown.data.files}
           comments={since ? [] : comments.list.filter((c) => c.round === t.round)}
-          actions={since ? null : actions}
+          actions={commentable ? actions : null}
           emptyText={since ? "No changes since the last review." : "No changes against the base yet."}
         />
       ) : null}
