@@ -134,7 +134,8 @@ function AppShell({ children }: { children: ReactNode }) {
 
 /**
  * Socket events → cache: task events invalidate the board, the task's own queries and the
- * attention list; pane events invalidate panes and attention (a blocked pane moves its card).
+ * attention list (a counted diff size only the board); pane events invalidate panes and attention
+ * (a blocked pane moves its card).
  * Debounced so a burst of events costs one refetch per query. Once the subscriptions stream (the
  * first connection, a reconnect), what was read before them is refetched.
  */
@@ -152,6 +153,7 @@ function LiveCache() {
     const tasks = new Set<string>();
     const flush = () => {
       timer = null;
+      if (dirty.has("diff_stat") && !dirty.has("task")) void qc.invalidateQueries(trpc.board.pathFilter());
       if (dirty.has("task")) {
         void qc.invalidateQueries(trpc.board.pathFilter());
         void qc.invalidateQueries(trpc.tasks.list.pathFilter());
@@ -184,6 +186,11 @@ function LiveCache() {
       if (!timer) timer = setTimeout(flush, 120);
     };
     const onTask = (e: YardEvent) => {
+      // A task's diff size was counted: only the boards show it.
+      if (e.type === "task.diff_stat") {
+        dirty.add("diff_stat");
+        return soon();
+      }
       dirty.add("task");
       if (e.taskId) tasks.add(e.taskId);
       // The diff changes when the agent ends a turn or a round; refetch it then (it is costly).

@@ -30,7 +30,7 @@ export class TaskDiffStats {
 
   constructor(private readonly deps: DiffStatsDeps) {}
 
-  /** Follows the journal and queues the unfinished tasks that have no numbers yet (not awaited). */
+  /** Follows the journal and queues the unfinished tasks that have no numbers yet (counted in the background). */
   async attach(): Promise<void> {
     this.unsubscribe = this.deps.journal.subscribe((e) => this.onEvent(e), { type: "task.*" });
     for (const id of await this.deps.store.withoutDiffStat()) this.schedule(id);
@@ -42,11 +42,6 @@ export class TaskDiffStats {
     this.unsubscribe = null;
     this.queued.clear();
     await this.chain;
-  }
-
-  /** Resolves when every count queued so far has run (tests). */
-  idle(): Promise<void> {
-    return this.chain;
   }
 
   /** Queues a count of the task's changes (once, however often it is asked for before it runs). */
