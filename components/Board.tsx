@@ -1,6 +1,7 @@
 "use client";
 // The board's five derived columns and their cards. Each card is a link to its task page with
-// title, label, agent, state, round, age, changed-file count and a "needs you" marker. Arrow keys
+// title, label, agent, state, round, how long it has been in its column, its diff size (files,
+// +added −deleted lines) and a "needs you" marker. Arrow keys
 // move between cards (Enter opens), a Backlog card can be dragged to In progress (or started
 // with its "Start" button) to start it. A Backlog card says what it waits for; dropping any card
 // onto a Backlog card makes the latter depend on it (or use its "Depends on…" button).
@@ -8,8 +9,9 @@ import Link from "next/link";
 import { memo, type KeyboardEvent, useCallback, useMemo, useRef, useState } from "react";
 import { COLUMN_TITLES, COLUMNS, type Column } from "../server/wire/columns";
 import type { BoardCardData } from "../lib/types";
+import { ColumnAge, DiffSizeLabel } from "./CardFacts";
 import { AddDependency, withTitles } from "./task/Orchestration";
-import { Button, Label, Modal, StateBadge, timeAgo } from "./ui";
+import { Button, Label, Modal, StateBadge } from "./ui";
 
 /** A board card with its project; on the all-projects board it also names the project. */
 export type Card = BoardCardData & { projectId?: string; projectName?: string };
@@ -232,6 +234,7 @@ const BoardCard = memo(function BoardCard({
   const titleId = `card-${t.id}-title`;
   const metaId = `card-${t.id}-meta`;
   const waitId = `card-${t.id}-waits`;
+  const ageId = `card-${t.id}-age`;
   const [over, setOver] = useState(false);
   // Another card dragged over a Backlog card: dropping it makes this one depend on it.
   const target = backlog && dragging !== null && dragging !== t.id;
@@ -281,7 +284,7 @@ const BoardCard = memo(function BoardCard({
         data-col={col}
         data-row={row}
         aria-labelledby={titleId}
-        aria-describedby={waiting ? `${metaId} ${waitId}` : metaId}
+        aria-describedby={waiting ? `${metaId} ${ageId} ${waitId}` : `${metaId} ${ageId}`}
         className="block rounded-md px-3 py-2 focus-visible:outline-offset-0"
         draggable={false}
       >
@@ -289,9 +292,7 @@ const BoardCard = memo(function BoardCard({
           <span id={titleId} className="min-w-0 flex-1 text-sm font-semibold leading-5 text-fg group-hover:text-accent">
             {t.title}
           </span>
-          <span className="mt-0.5 shrink-0 text-[11px] text-fg-subtle" title={t.createdAt}>
-            {timeAgo(t.createdAt)}
-          </span>
+          <ColumnAge id={ageId} since={t.columnSince} column={COLUMN_TITLES[COLUMNS[col]!]} />
           {needs && (
             <span
               data-testid="needs-you-marker"
@@ -307,11 +308,7 @@ const BoardCard = memo(function BoardCard({
           {t.label && <Label>{t.label}</Label>}
           <span title="Agent">{t.agent}</span>
           <span title="Round">round {t.round}</span>
-          {typeof t.changedFiles === "number" && (
-            <span title="Changed files" data-testid="changed-files">
-              {t.changedFiles} {t.changedFiles === 1 ? "file" : "files"}
-            </span>
-          )}
+          {t.diffStat && <DiffSizeLabel diff={t.diffStat} />}
           {t.reviewStatus === "approved" && <span className="text-success">approved</span>}
           {t.reviewStatus === "outdated" && (
             <span

@@ -1,7 +1,7 @@
 "use client";
 // Everything every page shares: the React Query cache and the typed tRPC client, the socket
-// events that invalidate that cache (tasks, panes, reviews), toasts and opt-in browser
-// notifications for background outcomes, and the app-wide dialogs (new task, command palette,
+// events that invalidate that cache (tasks, panes, reviews), toasts (naming the task, linking to
+// its page) and opt-in browser notifications for background outcomes, and the app-wide dialogs (new task, command palette,
 // keyboard shortcuts) with their global shortcuts.
 import { QueryClient, QueryClientProvider, useQueryClient } from "@tanstack/react-query";
 import { usePathname, useRouter } from "next/navigation";
@@ -9,6 +9,7 @@ import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, 
 import { kindOfState, notify } from "../lib/notify";
 import { onEventsLive, subscribeEvents, type YardEvent } from "../lib/socket";
 import { makeTrpcClient, TRPCProvider, useTRPC } from "../lib/trpc";
+import type { BoardData } from "../lib/types";
 import { CommandPalette } from "./CommandPalette";
 import { NewTaskDialog } from "./NewTaskDialog";
 import { ShortcutsDialog } from "./ShortcutsDialog";
@@ -133,7 +134,8 @@ function AppShell({ children }: { children: ReactNode }) {
 
 /**
  * Socket events → cache: task events invalidate the board, the task's own queries and the
- * attention list; pane events invalidate panes and attention (a blocked pane moves its card).
+ * attention list (a counted diff size only the board); pane events invalidate panes and attention
+ * (a blocked pane moves its card).
  * Debounced so a burst of events costs one refetch per query. Once the subscriptions stream (the
  * first connection, a reconnect), what was read before them is refetched.
  */
@@ -151,6 +153,7 @@ function LiveCache() {
     const tasks = new Set<string>();
     const flush = () => {
       timer = null;
+      if (dirty.has("diff_stat") && !dirty.has("task")) void qc.invalidateQueries(trpc.board.pathFilter());
       if (dirty.has("task")) {
         void qc.invalidateQueries(trpc.board.pathFilter());
         void qc.invalidateQueries(trpc.tasks.list.pathFilter());
@@ -183,14 +186,36 @@ function LiveCache() {
       if (!timer) timer = setTimeout(flush, 120);
     };
     const onTask = (e: YardEvent) => {
+      // A task's diff size was counted: only the boards show it.
+      if (e.type === "task.diff_stat") {
+        dirty.add("diff_stat");
+        return soon();
+      }
       dirty.add("task");
       if (e.taskId) tasks.add(e.taskId);
       // The diff changes when the agent ends a turn or a round; refetch it then (it is costly).
       if (e.taskId && (e.type === "task.state" || e.type === "task.result" || e.type === "task.finished")) {
         void qc.invalidateQueries({ queryKey: trpc.tasks.diff.queryKey({ id: e.taskId }) });
       }
-      if (e.type === "task.state" && e.taskId) outcome(e);
+      if (e.type === "task.state" && e.taskId) void outcome(e);
       soon();
+    };
+    // A toast names its task: from the task's page or a board already read, else asked for (its id if that fails).
+    const taskTitle = async (id: string): Promise<string> => {
+      const cached = qc.getQueryData(trpc.tasks.get.queryKey({ id }))?.title;
+      if (cached) return cached;
+      for (const [, board] of qc.getQueriesData<BoardData>(trpc.board.get.pathFilter())) {
+        const card =
+          board &&
+          Object.values(board)
+            .flat()
+            .find((c) => c.id === id);
+        if (card) return card.title;
+      }
+      return qc
+        .fetchQuery({ ...trpc.tasks.get.queryOptions({ id }), staleTime: 5_000 })
+        .then((t) => t.title)
+        .catch(() => id);
     };
     const onPane = (e: YardEvent) => {
       dirty.add("pane");
@@ -198,13 +223,12 @@ function LiveCache() {
       if (e.taskId) tasks.add(e.taskId);
       soon();
     };
-    const outcome = (e: YardEvent) => {
+    const outcome = async (e: YardEvent) => {
       const to = String(e.payload?.to ?? "");
       const kind = kindOfState(to);
       if (!kind || !e.taskId) return;
       const href = `/tasks/${e.taskId}`;
-      const cached = qc.getQueryData(trpc.tasks.get.queryKey({ id: e.taskId })) as { title?: string } | undefined;
-      const title = cached?.title ?? "A task";
+      const title = await taskTitle(e.taskId);
       const words = STATE_WORDS[to] ?? to;
       if (where.current !== href)
         toast({

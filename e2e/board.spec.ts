@@ -278,3 +278,48 @@ test("a change between a page's first read and its event subscription still reac
   release!();
   await expect(page.getByTestId("task-state-words")).toHaveText("canceled");
 });
+
+// A toast for a task's outcome names the task even on a page that never read it (here the agents
+// page: the title is asked for), and its title links to the task's page, by keyboard too.
+test("an outcome toast names its task and links to it", async ({ page, makeRepo, yard }) => {
+  const repo = makeRepo();
+  const projectId = (await yard(["--json", "project", "add", repo, "--name", "toasts"])).json.project.id as string;
+  const socket = page.waitForEvent("websocket");
+  await page.goto("/agents");
+  // The page's event subscriptions are acknowledged (an ack carries the head seq) before the task runs.
+  await (await socket).waitForEvent("framereceived", (f) => String(f.payload).includes('"head"'));
+  const started = await yard([
+    "--json",
+    "task",
+    "start",
+    "--project",
+    projectId,
+    "--agent",
+    "demo",
+    "--title",
+    "Toasted task",
+    "--objective",
+    "report completed toasted",
+  ]);
+  expect(started.code, started.stderr).toBe(0);
+  const id = started.json.task.id as string;
+  const toasts = page.getByRole("region", { name: "Notifications" });
+  const link = toasts.getByRole("link", { name: "Toasted task: completed" });
+  await expect(link).toBeVisible({ timeout: 60_000 });
+  await expect(toasts).not.toContainText("A task");
+  await link.hover(); // a toast under the pointer stays while it is read
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(400); // colour transitions settle
+    await toasts.screenshot({ path: path.join(SCREENSHOTS, `toast-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  // The toasts come last on the page: backwards from its start, the toast's dismiss button, then its link.
+  await page.keyboard.press("Shift+Tab");
+  await expect(toasts.getByRole("button", { name: "Dismiss notification" })).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
+  await expect(link).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/tasks/${id}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Toasted task");
+});

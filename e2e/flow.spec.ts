@@ -2,8 +2,10 @@
 // the "New task" dialog, a live terminal answering a permission prompt by typing, the task
 // reaching Review, line comments on a range, request changes → round 2 (its prompt carries the
 // comment) → approve, merge (checked with git), discard (worktree gone, branch kept), a conflict
-// with its files listed, and a reload at each step showing the same state. Saves screenshots of
-// the board and the task page (Changes, Review) in light and dark.
+// with its files listed, and a reload at each step showing the same state. A card shows its diff
+// size and how long it has been in its column; a finished task shows what finishing did and no
+// action that can no longer act. Saves screenshots of the board and the task page (Changes,
+// Review, finished) in light and dark.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +31,20 @@ async function shoot(page: Page, name: string) {
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${t}.png`), fullPage: false });
   }
   await theme(page, "light");
+}
+
+/**
+ * Screenshots of part of the page in both themes, switched by the system's colour scheme (the
+ * board follows it until a theme is chosen), so the focus stays where it is.
+ */
+async function shootPart(page: Page, part: Locator, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(400); // colour transitions settle
+    await part.screenshot({ path: path.join(SCREENSHOTS, `${name}-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
 }
 
 /** Screenshots of a dialog in both themes: the theme is switched with the dialog closed (it covers the switch). */
@@ -128,11 +144,23 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
   await expect(stateBadge(page)).toHaveText("completed");
   await expect(rows(page)).toContainText("Allowed");
 
-  // The board shows it in Review with its changed-file count once known.
+  // The board shows it in Review with its diff size (counted after the round ended) and how long
+  // it has been there; the exact time is a tooltip, shown on keyboard focus too.
   await page.getByRole("link", { name: "← Board" }).click();
   await expect(column(page, "review").getByRole("link", { name: "Write notes" })).toBeVisible();
   await page.reload();
-  await expect(column(page, "review").getByRole("link", { name: "Write notes" })).toBeVisible();
+  const cardA = column(page, "review").getByRole("link", { name: "Write notes" });
+  await expect(cardA).toHaveAccessibleDescription(/1 file changed, 3 additions, 0 deletions/);
+  await expect(cardA).toHaveAccessibleDescription(/In Review for (less than a minute|\d+ minutes?), since /);
+  await expect(cardA.getByTestId("card-diff")).toContainText("+3");
+  await expect(cardA.getByTestId("column-age")).toContainText(/^(<1m|\d+m)/);
+  const since = column(page, "review").getByText(/^In Review since /);
+  await expect(since).toBeHidden();
+  await cardA.focus();
+  await page.keyboard.press("Home");
+  await expect(cardA).toBeFocused();
+  await expect(since).toBeVisible();
+  await shootPart(page, column(page, "review"), "card-diff-and-age");
 
   // ---- task B, from the dialog too --------------------------------------------------------
   await page.goto(`/?project=${projectId}`);
@@ -224,14 +252,33 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
   await expect(page.getByRole("main").getByText("Approved", { exact: true })).toBeVisible();
 
   // ---- Merge --------------------------------------------------------------------------------
+  const thread = page.getByRole("region", { name: "Thread" });
+  await expect(thread.getByRole("button", { name: "Acknowledge result" })).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Summary" })).toBeVisible();
   await page.getByRole("button", { name: "Merge", exact: true }).click();
   const merge = page.getByRole("dialog", { name: /Merge into main/ });
   await expect(merge).toContainText("main");
   await merge.getByRole("button", { name: "Merge", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "Merged into main" })).toBeVisible();
   expect(git(repo, "show", "main:notes.txt")).toContain("third line");
+  // Finished: what the merge did, and nothing left to act on (review, acknowledge, merge, discard).
+  const finishedSummary = async () => {
+    const finished = page.getByRole("region", { name: "Finished" });
+    await expect(finished.getByRole("status")).toContainText("Merged into main");
+    await expect(finished).toContainText(git(repo, "rev-parse", "--short=7", "main").trim());
+    await expect(finished).toContainText("By You", { useInnerText: true });
+    await expect(finished).toContainText("Worktree removed", { useInnerText: true });
+    await expect(finished.getByRole("button", { name: "Copy merge commit" })).toBeVisible();
+    await expect(page.getByTestId("reviews-closed")).toContainText("Reviews are closed");
+    for (const name of ["Acknowledge result", "Approve", "Request changes", "Merge", "Discard", "Comment on line 1"])
+      await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
+    await expect(page.getByRole("textbox", { name: "Summary" })).toHaveCount(0);
+  };
+  await finishedSummary();
   await page.reload();
   await expect(page.getByRole("status").filter({ hasText: "Merged into main" })).toBeVisible();
+  await finishedSummary();
+  await shoot(page, "task-finished");
   await page.goto(`/?project=${projectId}`);
   await expect(column(page, "done").getByRole("link", { name: "Write notes" })).toBeVisible();
 
@@ -256,6 +303,10 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
   expect(git(repo, "branch", "--list", bTask.branch)).toContain(bTask.branch);
   await page.reload();
   await expect(page.getByRole("status").filter({ hasText: "Discarded" })).toBeVisible();
+  const discarded = page.getByRole("region", { name: "Finished" });
+  await expect(discarded).toContainText("1 file deleted with the worktree");
+  await expect(discarded).toContainText(`${bTask.branch} kept`);
+  await expect(page.getByRole("button", { name: "Discard", exact: true })).toHaveCount(0);
 
   // ---- A conflict: the files are listed, nothing changes ------------------------------------
   const c = await yard([

@@ -23,6 +23,7 @@ import { ReviewStore } from "./stores/reviews";
 import { cardLine } from "./core/tasks/card-line";
 import { AccessLookup } from "./core/tasks/access";
 import { TaskDependencies } from "./core/tasks/dependencies";
+import { TaskDiffStats } from "./core/tasks/diff-stats";
 import { PlanService } from "./core/tasks/plans";
 import { PlanStore } from "./stores/plans";
 import { ExtraWorktrees } from "./core/tasks/extra-worktrees";
@@ -285,6 +286,9 @@ export async function createServices(opts: {
   // Tasks waiting on dependencies that were met while no server ran start now.
   await dependencies.attach();
   await agentReviews.attach();
+  // The boards' diff sizes, counted in the background after each state change.
+  const diffStats = new TaskDiffStats({ journal, store: taskStore, stat: (id) => engine.diffStat(id), log: opts.log });
+  await diffStats.attach();
   // What happened while no server was attached: hooks posted to the relay, panes that exited.
   await host.ready();
   // Journal retention: a first run now (not awaited), then every 10 minutes, in batches.
@@ -362,6 +366,7 @@ export async function createServices(opts: {
     async close(o = {}) {
       dependencies.detach();
       agentReviews.detach();
+      await diffStats.detach();
       screens.stop();
       await pruner.stop();
       await tasks?.shutdown();

@@ -130,6 +130,7 @@ describe("the review loop through the CLI, as an orchestrator runs it", () => {
     });
     expect(reviewed.task).toMatchObject({ id, round: 2, paneId: started.pane.id, reviewStatus: "none" });
     expect(["pending", "working"]).toContain(reviewed.task.state);
+    const round2Started = Date.now();
 
     const done = (await ok(["task", "wait", id, "--until", "completed", "--timeout-ms", "120000"])).tasks[0];
     expect(done).toMatchObject({
@@ -193,20 +194,29 @@ describe("the review loop through the CLI, as an orchestrator runs it", () => {
     expect((await ok(["task", "get", id])).task.reviewStatus).toBe("approved");
     expect((await fails(["task", "review", id, "--approve"], "CONFLICT")).message).toMatch(/already approved/);
 
-    const board = await api.board.get.query({ projectId: project.id });
-    expect(board.review).toEqual([
-      expect.objectContaining({
-        id,
-        round: 2,
-        reviewStatus: "approved",
-        needsUser: false,
-        changedFiles: null,
-        contextId: null,
-      }),
-    ]);
+    // The card's diff size is counted in the background after the round ended; the card says
+    // since when it is in Review (round 2 ending, not the approval after it).
+    const cardOf = async (column: "review" | "done") =>
+      (await api.board.get.query({ projectId: project.id }))[column].find((c) => c.id === id);
+    const size = { files: 2, additions: 3, deletions: 0 };
+    await vi.waitFor(async () => expect((await cardOf("review"))?.diffStat).toEqual(size), {
+      timeout: 30_000,
+      interval: 100,
+    });
+    const card = (await cardOf("review"))!;
+    expect(card).toMatchObject({ id, round: 2, reviewStatus: "approved", needsUser: false, contextId: null });
+    const reviewSince = Date.parse(card.columnSince);
+    expect(reviewSince).toBeGreaterThanOrEqual(round2Started - 1000);
+    expect(reviewSince).toBeLessThanOrEqual(Date.parse(approved.review.createdAt));
 
     const merged = await ok(["task", "finish", id, "--merge"]);
     expect(merged.task.disposition).toBe("merged");
+    // Done since the merge, with the size of what merged (its worktree is gone: counted from the merge).
+    await vi.waitFor(async () => expect(Date.parse((await cardOf("done"))!.columnSince)).toBeGreaterThan(reviewSince), {
+      timeout: 10_000,
+      interval: 100,
+    });
+    expect((await cardOf("done"))!.diffStat).toEqual(size);
     expect(readFileSync(path.join(repo, "fix.txt"), "utf8")).toBe("from-review\n");
     expect(readFileSync(path.join(repo, "greet.txt"), "utf8")).toBe("hello\nworld\n");
     expect(git(repo, "status", "--porcelain")).toBe("");

@@ -49,7 +49,8 @@ export function AgentReviewSection({ task: t }: { task: Task }) {
   const { reviewer, state, paneId } = t.agentReview;
   if (!reviewer && !state) return null;
   if (plans.data?.plans.length) return null;
-  const running = state === "running";
+  // A finished task's reviewer was stopped with it: nothing runs, nothing is left to skip.
+  const running = state === "running" && !t.disposition;
   const canRerun = !!reviewer && !running && t.state === "completed" && !t.disposition;
   return (
     <section aria-labelledby="sec-agent-review" className="border-b border-line pb-4 last:border-b-0">

@@ -4,15 +4,15 @@
 // checkbox, off by default; the uncommitted files it deletes are listed), each behind a
 // confirmation dialog that says exactly what will happen; "Cancel task" for a running one.
 // Every refusal from the core is shown with its details in an alert; a cleanup error after a
-// landed merge is shown apart from the merge's success.
+// landed merge is shown apart from the merge's success. A finished task (merged or discarded)
+// shows what finishing did instead (FinishedSummary): no action is left on it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import type { Task } from "../../lib/types";
 import { errorOf, useTRPC, type YardErrorData } from "../../lib/trpc";
 import { useToast } from "../Toasts";
 import { Alert, Button, Modal, Spinner } from "../ui";
-
-const short = (s: string | null | undefined) => (s ? s.slice(0, 7) : "");
+import { FinishedSummary } from "./FinishedSummary";
 
 export function RefusalAlert({ error, onDismiss }: { error: YardErrorData; onDismiss?: () => void }) {
   const d = (error.details ?? {}) as Record<string, unknown>;
@@ -79,20 +79,16 @@ export function FinishPanel({ task }: { task: Task }) {
   const [ignoreDirty, setIgnoreDirty] = useState(false);
   const [deleteBranch, setDeleteBranch] = useState(false);
   const [error, setError] = useState<YardErrorData | null>(null);
-  const [cleanupIssue, setCleanupIssue] = useState<string | null>(null);
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: trpc.tasks.get.queryKey({ id: task.id }) });
     void qc.invalidateQueries(trpc.board.pathFilter());
   };
   const finish = useMutation(
     trpc.tasks.finish.mutationOptions({
-      onMutate: () => {
-        setError(null);
-        setCleanupIssue(null);
-      },
+      onMutate: () => setError(null),
+      // A failed cleanup is recorded on the task: the finished summary shows it.
       onSuccess: (r, vars) => {
         setDialog(null);
-        if (!r.cleanup.ok) setCleanupIssue(r.cleanup.error ?? "cleanup failed");
         toast({
           tone: "success",
           title: vars.merge ? `Merged into ${r.merge?.target ?? task.targetBranch}` : "Discarded",
@@ -121,34 +117,13 @@ export function FinishPanel({ task }: { task: Task }) {
   );
 
   const running = ["pending", "working", "input_required"].includes(task.state);
-  const canMerge = task.state === "completed" && !task.disposition;
-  const canDiscard = !task.disposition && task.state !== "backlog";
+  const canMerge = task.state === "completed";
+  const canDiscard = task.state !== "backlog";
   const target = task.targetBranch;
 
+  if (task.disposition) return <FinishedSummary task={task} />;
   return (
     <div className="flex flex-col gap-2" data-testid="finish-panel">
-      {task.disposition === "merged" && (
-        <Alert tone="success" role="status" title={`Merged into ${target ?? "the target branch"}`}>
-          {task.mergeCommit && <span className="font-mono text-xs">merge commit {short(task.mergeCommit)}</span>}
-        </Alert>
-      )}
-      {task.disposition === "discarded" && (
-        <Alert tone="accent" role="status" title="Discarded">
-          The worktree was removed
-          {task.branch
-            ? `; branch ${task.branch} ${task.cleanupError ? "" : "was kept unless you chose to delete it"}`
-            : ""}
-          .
-        </Alert>
-      )}
-      {(cleanupIssue || task.cleanupError) && (
-        <Alert
-          tone="attention"
-          title={task.disposition === "merged" ? "The merge landed, but cleanup failed" : "Cleanup failed"}
-        >
-          {cleanupIssue ?? task.cleanupError}
-        </Alert>
-      )}
       {error && <RefusalAlert error={error} onDismiss={() => setError(null)} />}
       <div className="flex flex-wrap gap-2">
         {canMerge && (

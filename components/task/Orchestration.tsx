@@ -2,7 +2,7 @@
 // Orchestration around one task: its dependencies (each with its state, met or stuck; remove and
 // add while it is in the backlog), the thread of the worker's questions and the answers (the
 // open question highlighted, an answer box while it waits for one, "Acknowledge result" once a
-// round finished) and the extra worktrees its agent registered. The dependency picker is shared
+// round finished, until the task is merged or discarded) and the extra worktrees its agent registered. The dependency picker is shared
 // with the board's "Depends on…" dialog.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
@@ -234,7 +234,8 @@ export function ThreadSection({ task: t }: { task: Task }) {
   const open = thread.data?.openQuestion ?? null;
   const acknowledgedAt = thread.data?.acknowledgedAt ?? t.acknowledgedAt;
   const canAnswer = t.state === "input_required" && !!open;
-  const ackable = ACKABLE.includes(t.state);
+  // A finished (merged or discarded) task is out of everyone's attention: nothing is left to acknowledge.
+  const ackable = ACKABLE.includes(t.state) && (!t.disposition || !!acknowledgedAt);
   return (
     <Section title="Thread" id="sec-thread">
       {thread.isPending ? (

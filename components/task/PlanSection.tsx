@@ -45,7 +45,7 @@ export function PlanSection({ task: t }: { task: Task }) {
       </h2>
       <div className="flex flex-col gap-3 p-3 text-sm">
         <PlanBody plan={current} />
-        {current.state === "in_review" && <PlanReview task={t} plan={current} />}
+        {current.state === "in_review" && !t.disposition && <PlanReview task={t} plan={current} />}
         {current.reviews.length > 0 && <Reviews plan={current} />}
         {older.length > 0 && (
           <div>

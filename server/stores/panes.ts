@@ -115,10 +115,15 @@ export class PaneStore {
     return this.db.pane.findMany({ where: { lifecycle: { not: "exited" } } });
   }
 
-  /** Ids of the panes that are blocked on a prompt right now (few at any time): one query. */
-  async blockedIds(): Promise<Set<string>> {
-    return new Set(
-      (await this.db.pane.findMany({ where: { lifecycle: "blocked" }, select: { id: true } })).map((p) => p.id),
-    );
+  /**
+   * The panes that are blocked on a prompt right now (few at any time), each with when its row last
+   * changed (the change to blocked, unless a resize came after it): one query.
+   */
+  async blocked(): Promise<Map<string, Date>> {
+    const rows = await this.db.pane.findMany({
+      where: { lifecycle: "blocked" },
+      select: { id: true, updatedAt: true },
+    });
+    return new Map(rows.map((p) => [p.id, p.updatedAt]));
   }
 }

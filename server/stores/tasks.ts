@@ -1,14 +1,16 @@
 // Persistence for the task engine's newer paths: creating started and backlog tasks, starting a
 // review round (a new TaskRound row; the old round's record is left as it was), the rounds read,
 // the batched per-task reads that list views need (current round's result and review verdict,
-// never one query per task) and the board's single task query. The engine's older queries still
-// call Prisma directly and move here over time.
+// never one query per task), the board's single task query and the diff sizes it shows (taken by
+// core/tasks/diff-stats.ts). The engine's older queries still call Prisma directly and move here
+// over time.
 import type { Db } from "../db";
 import { newId } from "../core/ids";
 import { PaneStore } from "./panes";
 
 export type TaskRow = NonNullable<Awaited<ReturnType<Db["task"]["findUnique"]>>>;
 export type RoundRow = NonNullable<Awaited<ReturnType<Db["taskRound"]["findUnique"]>>>;
+export type DiffStatRow = NonNullable<Awaited<ReturnType<Db["taskDiffStat"]["findUnique"]>>>;
 
 /** The columns a task is created with, whether it starts now or waits in the backlog. */
 export interface TaskFields {
@@ -66,8 +68,10 @@ export interface BoardRow {
   evidence: string | null;
   createdAt: Date;
   updatedAt: Date;
-  /** Entries in the latest result's changedFiles (null: no result yet). */
-  changedFiles: number | null;
+  /** When the task entered its column (null: recorded before this was kept). */
+  columnSince: Date | null;
+  /** The task's diff size, as last taken (null: not taken yet). */
+  diffStat: { files: number; additions: number; deletions: number } | null;
   /** The current round's latest review verdict (null: none). */
   verdict: string | null;
   /** The branch commit that review saw (null: none, or recorded before reviews were pinned). */
@@ -138,6 +142,8 @@ export class TaskStore {
       result?: string;
       endsRoundAt?: Date;
       finished?: { disposition: string; at: Date; mergeCommit?: string | null; cleanupError?: string | null };
+      /** The change moved the task to another board column. */
+      columnSince?: Date;
     },
   ): Promise<void> {
     const evidence = t.evidence !== undefined ? { evidence: t.evidence } : {};
@@ -150,7 +156,10 @@ export class TaskStore {
         }
       : {};
     await this.db.$transaction([
-      this.db.task.update({ where: { id: taskId }, data: { state: t.state, ...evidence, ...finished } }),
+      this.db.task.update({
+        where: { id: taskId },
+        data: { state: t.state, ...evidence, ...finished, ...(t.columnSince ? { columnSince: t.columnSince } : {}) },
+      }),
       this.db.taskRound.update({
         where: { taskId_number: { taskId, number: round } },
         data: {
@@ -224,6 +233,7 @@ export class TaskStore {
         ...where,
         state: "pending",
         round: 1,
+        columnSince: new Date(),
         rounds: { create: { id: newId("rnd"), number: 1, state: "pending", paneId: l.paneId, prompt } },
       },
     });
@@ -236,6 +246,7 @@ export class TaskStore {
         ...t,
         state: "backlog",
         round: 1,
+        columnSince: new Date(),
         startOptions: JSON.stringify(startOptions),
         rounds: { create: { id: newId("rnd"), number: 1, state: "backlog" } },
       },
@@ -260,13 +271,29 @@ export class TaskStore {
    */
   async startRound(
     taskId: string,
-    r: { previous: number; next: number; state: string; prompt: string; paneId: string; at: Date },
+    r: {
+      previous: number;
+      next: number;
+      state: string;
+      prompt: string;
+      paneId: string;
+      at: Date;
+      /** The new round moved the task to another board column. */
+      columnSince?: Date;
+    },
   ): Promise<void> {
     await this.db.$transaction([
       // A new round's result needs its own acknowledgement.
       this.db.task.update({
         where: { id: taskId },
-        data: { state: r.state, round: r.next, paneId: r.paneId, evidence: null, resultAckedAt: null },
+        data: {
+          state: r.state,
+          round: r.next,
+          paneId: r.paneId,
+          evidence: null,
+          resultAckedAt: null,
+          ...(r.columnSince ? { columnSince: r.columnSince } : {}),
+        },
       }),
       this.db.taskRound.updateMany({ where: { taskId, number: r.previous, endedAt: null }, data: { endedAt: r.at } }),
       this.db.taskRound.create({
@@ -316,39 +343,65 @@ export class TaskStore {
     return out;
   }
 
-  /** Every task of a project with its card's derived columns, newest first: one query. */
+  /** Every task of a project with its card's derived columns and its stored diff size, newest first: one query. */
   async boardRows(projectId: string): Promise<BoardRow[]> {
+    type Count = number | bigint | null;
     const rows = await this.db.$queryRaw<
       Array<
-        Omit<BoardRow, "createdAt" | "updatedAt" | "changedFiles"> & {
+        Omit<BoardRow, "createdAt" | "updatedAt" | "columnSince" | "diffStat"> & {
           createdAt: unknown;
           updatedAt: unknown;
-          changedFiles: number | bigint | null;
+          columnSince: unknown;
+          diffFiles: Count;
+          diffAdditions: Count;
+          diffDeletions: Count;
         }
       >
     >`
-      SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.repoPath, t.contextId, t.paneId, t.evidence, t.autoStartWhen, t.createdAt, t.updatedAt,
-        (SELECT json_array_length(r.result, '$.changedFiles') FROM TaskRound r
-          WHERE r.taskId = t.id AND r.result IS NOT NULL ORDER BY r.number DESC LIMIT 1) AS changedFiles,
+      SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.repoPath, t.contextId, t.paneId, t.evidence, t.autoStartWhen, t.createdAt, t.updatedAt, t.columnSince,
+        s.files AS diffFiles, s.additions AS diffAdditions, s.deletions AS diffDeletions,
         (SELECT v.verdict FROM Review v
           WHERE v.taskId = t.id AND v.round = t.round ORDER BY v.createdAt DESC, v.id DESC LIMIT 1) AS verdict,
         (SELECT v.reviewedCommit FROM Review v
           WHERE v.taskId = t.id AND v.round = t.round ORDER BY v.createdAt DESC, v.id DESC LIMIT 1) AS reviewedCommit
-      FROM Task t
+      FROM Task t LEFT JOIN TaskDiffStat s ON s.taskId = t.id
       WHERE t.projectId = ${projectId}
       ORDER BY t.updatedAt DESC`;
-    return rows.map((r) => ({
+    return rows.map(({ diffFiles, diffAdditions, diffDeletions, ...r }) => ({
       ...r,
       round: Number(r.round),
-      changedFiles: r.changedFiles === null ? null : Number(r.changedFiles),
       createdAt: asDate(r.createdAt),
       updatedAt: asDate(r.updatedAt),
+      columnSince: r.columnSince === null ? null : asDate(r.columnSince),
+      diffStat:
+        diffFiles === null
+          ? null
+          : { files: Number(diffFiles), additions: Number(diffAdditions), deletions: Number(diffDeletions) },
     }));
   }
 
-  /** Ids of the panes that are blocked on a prompt right now (few at any time): one query, the pane store's. */
-  blockedPaneIds(): Promise<Set<string>> {
-    return this.panes.blockedIds();
+  /** The panes that are blocked on a prompt right now (few at any time), with when each last changed: one query, the pane store's. */
+  blockedPanes(): Promise<Map<string, Date>> {
+    return this.panes.blocked();
+  }
+
+  /** The task's stored diff size and the branch commit it was taken at (null: none taken yet). */
+  diffStat(taskId: string): Promise<DiffStatRow | null> {
+    return this.db.taskDiffStat.findUnique({ where: { taskId } });
+  }
+
+  async saveDiffStat(taskId: string, s: Omit<DiffStatRow, "taskId">): Promise<void> {
+    await this.db.taskDiffStat.upsert({ where: { taskId }, create: { taskId, ...s }, update: s });
+  }
+
+  /** Started, unfinished tasks without a diff size yet: ids, oldest first. */
+  async withoutDiffStat(): Promise<string[]> {
+    const rows = await this.db.task.findMany({
+      where: { worktreePath: { not: null }, diffStat: null, disposition: null },
+      select: { id: true },
+      orderBy: { createdAt: "asc" },
+    });
+    return rows.map((r) => r.id);
   }
 }
 

@@ -15,8 +15,10 @@ export const boardCard = z.object({
   round: z.number().int().min(1),
   branch: z.string().nullable(),
   contextId: z.string().nullable(),
-  /** How many files the latest result lists as changed; null when no result lists any. */
-  changedFiles: z.number().int().min(0).nullable(),
+  /** The task's diff against its base, as GitHub's pull-request list shows it; null until it has been taken. */
+  diffStat: z
+    .object({ files: z.number().int().min(0), additions: z.number().int().min(0), deletions: z.number().int().min(0) })
+    .nullable(),
   /** The task waits on a person: its pane is blocked on a prompt, or it is input_required. */
   needsUser: z.boolean(),
   reviewStatus,
@@ -28,6 +30,8 @@ export const boardCard = z.object({
   dependsOn: z.array(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** When the card entered its current column (ISO time). */
+  columnSince: z.string(),
 });
 export type BoardCard = z.infer<typeof boardCard>;
 

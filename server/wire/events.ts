@@ -117,7 +117,11 @@ export const eventPayloads = {
     uncommittedCount: int.optional(),
     /** Found merged at start-up (an interrupted merge had landed). */
     recovered: z.literal(true).optional(),
+    /** Who finished it: "user" or the pane's id (absent: recovered at start-up, or written before this was recorded). */
+    by: z.string().optional(),
   }),
+  /** The task's diff size was counted (off the request path) and changed: boards refetch. */
+  "task.diff_stat": payload({ files: int, additions: int, deletions: int }),
   "task.cleanup": payload(finishCleanup.omit({ ok: true, uncommittedFiles: true }).shape),
   "task.merge_failed": payload({ ...errorFields, details: record.nullable() }),
   "task.merge_recovered": payload({

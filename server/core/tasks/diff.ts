@@ -1,12 +1,23 @@
 // A task's changes: its diff against the base commit (the live worktree, or the branch or merge
-// once the worktree is gone), the diff since a review's snapshot, and the snapshot itself (the
-// worktree as a tree id). A diff that races a merge or discard answers CONFLICT, not a git error.
+// once the worktree is gone) and its size (files, lines added and deleted: the same files, without
+// the patch text), the diff since a review's snapshot, and the snapshot itself (the worktree as a
+// tree id). A diff that races a merge or discard answers CONFLICT, not a git error.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { YardError } from "../errors";
 import type { z } from "zod";
 import type { taskDiffOutput } from "../../wire/tasks";
-import { branchTip, diffCommits, diffTreeToCommit, diffWorktree, diffWorktreeSince, worktreeTree } from "../git";
+import {
+  branchTip,
+  type DiffTotals,
+  diffCommits,
+  diffTreeToCommit,
+  diffWorktree,
+  diffWorktreeSince,
+  diffWorktreeStat,
+  totalsOf,
+  worktreeTree,
+} from "../git";
 import type { TaskRow } from "../../stores/tasks";
 import { type EngineState, taskRow } from "./engine-state";
 
@@ -26,6 +37,13 @@ export async function diff(eng: EngineState, taskId: string): Promise<TaskDiff> 
   return changes(eng, t, { baseSha: t.baseSha });
 }
 
+/** The size of the task's changes against its base commit, counted as its diff counts them. */
+export async function diffStat(eng: EngineState, taskId: string): Promise<DiffTotals> {
+  const t = await taskRow(eng, taskId);
+  if (!t.baseSha || !t.worktreePath) throw new YardError("CONFLICT", "The task has no worktree");
+  return totalsOf((await changes(eng, t, { baseSha: t.baseSha }, { stat: true })).files);
+}
+
 /** The changes from a review's snapshot (a tree id) to the worktree now, in the same shape. */
 export async function diffSince(eng: EngineState, taskId: string, tree: string): Promise<TaskDiff> {
   const t = await taskRow(eng, taskId);
@@ -33,7 +51,13 @@ export async function diffSince(eng: EngineState, taskId: string, tree: string):
   return changes(eng, t, { tree });
 }
 
-async function changes(eng: EngineState, t: TaskRow, from: { baseSha: string } | { tree: string }): Promise<TaskDiff> {
+/** `stat`: the files (with their counts) only; the patch text is left empty. */
+async function changes(
+  eng: EngineState,
+  t: TaskRow,
+  from: { baseSha: string } | { tree: string },
+  opts: { stat?: boolean } = {},
+): Promise<TaskDiff> {
   const baseSha = t.baseSha!;
   const wt = t.worktreePath!;
   // Whether a merge or discard ran at any moment of this call: git errors then come from the race.
@@ -45,7 +69,9 @@ async function changes(eng: EngineState, t: TaskRow, from: { baseSha: string } |
       const d =
         "tree" in from
           ? await diffWorktreeSince({ worktreePath: wt, tree: from.tree })
-          : await diffWorktree({ worktreePath: wt, baseSha });
+          : opts.stat
+            ? { diff: "", files: (await diffWorktreeStat({ worktreePath: wt, baseSha })).files }
+            : await diffWorktree({ worktreePath: wt, baseSha });
       return { ...d, baseSha, source: "worktree" };
     } catch (e) {
       // A merge or discard removed (part of) the worktree while git was reading it: use the branch.

@@ -13,6 +13,7 @@ import type { Sandbox } from "../sandbox/sandbox";
 import type { TaskRow, TaskStore } from "../../stores/tasks";
 import type { Contract } from "./contract";
 import type { TaskDependencies } from "./dependencies";
+import { movesColumn } from "./board";
 import { type Disposition, type TaskEvent, type TaskState, transition } from "./state";
 import type { TaskResult } from "./views";
 
@@ -161,6 +162,12 @@ export function apply(
     const t = transition(row.state as TaskState, event, (row.disposition as Disposition | null) ?? null);
     if (!t.changed) return { changed: false, state: t.state };
     const now = new Date();
+    // The board shows how long a card has been in its column: noted when a change moves it.
+    const moved = movesColumn(
+      { state: row.state, disposition: row.disposition },
+      { state: t.state, disposition: t.disposition ?? row.disposition },
+    );
+    const columnSince = moved ? now : undefined;
     let round = row.round;
     let paneId = row.paneId;
     if (t.startsRound) {
@@ -174,6 +181,7 @@ export function apply(
         prompt: extra.round.prompt,
         paneId,
         at: now,
+        columnSince,
       });
     } else {
       await eng.store.applyTransition(taskId, row.round, {
@@ -182,6 +190,7 @@ export function apply(
         ...(extra.result ? { result: JSON.stringify(extra.result) } : {}),
         ...(t.endsRound ? { endsRoundAt: now } : {}),
         ...(t.disposition ? { finished: { disposition: t.disposition, at: now, ...extra.finished } } : {}),
+        columnSince,
       });
     }
     eng.stateCache.set(taskId, t.state);

@@ -6,6 +6,7 @@
 // board). Every state change goes through the pure reducer in state.ts (engine-state.ts `apply`) and
 // is journaled as task.* events.
 import type { YardEvent } from "../events/journal";
+import type { DiffTotals } from "../git";
 import type { PaneInfo } from "../panes/manager";
 import type { Board } from "./board";
 import {
@@ -138,6 +139,11 @@ export class TaskEngine {
   /** The task's changes against its base commit: the live worktree, or its branch once the worktree is gone. */
   diff(taskId: string): Promise<diffs.TaskDiff> {
     return diffs.diff(this.eng, taskId);
+  }
+
+  /** The size of the task's changes against its base commit (files, lines added, lines deleted). */
+  diffStat(taskId: string): Promise<DiffTotals> {
+    return diffs.diffStat(this.eng, taskId);
   }
 
   /** The changes from a review's snapshot (a tree id) to the worktree now, in the same shape. */

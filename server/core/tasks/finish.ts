@@ -2,11 +2,13 @@
 // its latest approval saw, when it has one) or discard (stop the agent, remove the worktree,
 // saying which uncommitted files went with it; a pane must force that), a repeated finish that
 // only retries cleanup, and tidying a removed worktree's leftovers on disk. Either way the
-// task's agents stop (its worker, its agent reviewer). A merge is recorded as in flight while git
-// runs, so that a restart can finish or undo it (recovery.ts). The disposition is the reducer's
-// (`merged`, `discarded`).
+// task's agents stop (its worker, its agent reviewer). The journal's task.finished says who
+// finished it (`user` or the pane). A merge is recorded as in flight while git runs, so that a
+// restart can finish or undo it (recovery.ts). The disposition is the reducer's (`merged`,
+// `discarded`).
 import { rm } from "node:fs/promises";
 import path from "node:path";
+import { authorOf } from "../authors";
 import { YardError } from "../errors";
 import { discardWorktree, findWorktree, mergeTask, uncommittedFiles } from "../git";
 import { rmdirUpTo } from "../git/paths";
@@ -140,7 +142,13 @@ async function finishNow(eng: EngineState, taskId: string, opts: FinishOptions, 
     await store.setMergeInFlight(taskId, null);
     await deps.journal.append("task.finished", {
       taskId,
-      payload: { disposition: "merged", mergeCommit: res.mergeCommit, target, cleanup: res.cleanup },
+      payload: {
+        disposition: "merged",
+        mergeCommit: res.mergeCommit,
+        target,
+        cleanup: res.cleanup,
+        by: authorOf(by.paneId),
+      },
     });
     return {
       task: await get(eng, taskId),
@@ -185,6 +193,7 @@ async function finishNow(eng: EngineState, taskId: string, opts: FinishOptions, 
       disposition: "discarded",
       cleanup: { ...cleanup, uncommittedFiles: files.slice(0, 20) },
       uncommittedCount: files.length,
+      by: authorOf(by.paneId),
     },
   });
   return { task: await get(eng, taskId), cleanup: { ok: !cleanup.error, ...cleanup } };

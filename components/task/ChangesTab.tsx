@@ -1,0 +1,80 @@
+"use client";
+// The task page's Changes tab: the diff against the base (the branch once the worktree is gone)
+// with this round's line comments, and from round 2 on a switch to "Changes since last review".
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useApi } from "../../lib/api";
+import type { Task, TaskDiff } from "../../lib/types";
+import { DiffView } from "../DiffView";
+import { Alert, Spinner } from "../ui";
+import { useCommentActions } from "./comment-actions";
+
+/** The task's diff as its query holds it (the page reads it once for the Changes and Review tabs). */
+export interface DiffQuery {
+  data?: TaskDiff;
+  isPending: boolean;
+  error: { message: string } | null;
+}
+
+export function ChangesTab({ task: t, diff }: { task: Task; diff: DiffQuery }) {
+  const api = useApi();
+  const [since, setSince] = useState(false);
+  const sinceQ = useQuery({
+    ...api.tasks.diffSince.queryOptions({ id: t.id, since: "last_review" }),
+    enabled: since,
+    retry: false,
+  });
+  const { actions, comments } = useCommentActions(t.id);
+  if (!t.worktreePath)
+    return (
+      <p className="rounded-md border border-dashed border-line p-6 text-center text-sm text-fg-muted">
+        No changes yet: the task has not started.
+      </p>
+    );
+  const shown = since ? sinceQ : diff;
+  // A finished task takes no more comments: its diff is a record.
+  const commentable = !since && !t.disposition;
+  return (
+    <div className="flex flex-col gap-3">
+      {t.round > 1 && (
+        <fieldset
+          aria-label="Which changes"
+          className="flex w-fit overflow-hidden rounded-md border border-line text-xs"
+        >
+          <button
+            type="button"
+            aria-pressed={!since}
+            onClick={() => setSince(false)}
+            className={`px-3 py-1 ${!since ? "bg-neutral-muted font-semibold" : "bg-btn hover:bg-btn-hover"}`}
+          >
+            All changes
+          </button>
+          <button
+            type="button"
+            aria-pressed={since}
+            onClick={() => setSince(true)}
+            className={`px-3 py-1 ${since ? "bg-neutral-muted font-semibold" : "bg-btn hover:bg-btn-hover"}`}
+          >
+            Changes since last review
+          </button>
+        </fieldset>
+      )}
+      {diff.data?.source === "branch" && !since && (
+        <p className="text-xs text-fg-muted">The worktree is gone; this is the committed work on the branch.</p>
+      )}
+      {shown.isPending ? (
+        <Spinner label="Loading the diff…" />
+      ) : shown.error ? (
+        <Alert title="Could not load the diff">{shown.error.message}</Alert>
+      ) : shown.data ? (
+        <DiffView
+          diff={shown.data.diff}
+          files={shown.data.files}
+          comments={since ? [] : comments.list.filter((c) => c.round === t.round)}
+          actions={commentable ? actions : null}
+          emptyText={since ? "No changes since the last review." : "No changes against the base yet."}
+        />
+      ) : null}
+    </div>
+  );
+}

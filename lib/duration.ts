@@ -1,0 +1,32 @@
+// How long something has been going on, as the board's cards say it: compact on the card ("3m",
+// "2h", "1d"), in words for screen readers ("3 minutes"), and the exact moment for the tooltip.
+// Spans are floored (a card 119 minutes in a column says "1h").
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** "<1m", "3m", "2h", "1d" (never negative). */
+export function compactSpan(ms: number): string {
+  const d = Math.max(0, ms);
+  if (d < MINUTE) return "<1m";
+  if (d < HOUR) return `${Math.floor(d / MINUTE)}m`;
+  if (d < DAY) return `${Math.floor(d / HOUR)}h`;
+  return `${Math.floor(d / DAY)}d`;
+}
+
+/** The same span in words: "less than a minute", "3 minutes", "1 hour", "2 days". */
+export function spanWords(ms: number): string {
+  const d = Math.max(0, ms);
+  const n = (v: number, unit: string) => `${v} ${unit}${v === 1 ? "" : "s"}`;
+  if (d < MINUTE) return "less than a minute";
+  if (d < HOUR) return n(Math.floor(d / MINUTE), "minute");
+  if (d < DAY) return n(Math.floor(d / HOUR), "hour");
+  return n(Math.floor(d / DAY), "day");
+}
+
+/** The exact moment in the reader's locale, e.g. "2 Dec 2026, 16:03". */
+export function exactTime(iso: string): string {
+  const t = new Date(iso);
+  return Number.isNaN(t.getTime()) ? iso : t.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
