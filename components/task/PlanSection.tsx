@@ -97,6 +97,7 @@ function PlanBody({ plan: p }: { plan: PlanVersion }) {
           <div className="text-xs font-semibold text-fg-muted">Steps</div>
           <ol aria-label="Steps" className="list-inside list-decimal">
             {p.plan.steps.map((s, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a submitted plan version's list never changes order
               <li key={i}>{s}</li>
             ))}
           </ol>
@@ -126,6 +127,7 @@ function PlanBody({ plan: p }: { plan: PlanVersion }) {
                 {s.acceptanceCriteria.length > 0 && (
                   <ul className="mt-0.5 list-inside list-disc text-xs" aria-label={`Acceptance criteria of ${s.title}`}>
                     {s.acceptanceCriteria.map((c, i) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: a submitted plan version's list never changes order
                       <li key={i}>{c}</li>
                     ))}
                   </ul>
@@ -136,6 +138,7 @@ function PlanBody({ plan: p }: { plan: PlanVersion }) {
                     aria-label={`Constraints of ${s.title}`}
                   >
                     {s.constraints.map((c, i) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: a submitted plan version's list never changes order
                       <li key={i}>{c}</li>
                     ))}
                   </ul>
@@ -168,6 +171,7 @@ function Reviews({ plan: p }: { plan: PlanVersion }) {
           {r.notes.length > 0 && (
             <ul className="ml-4 mt-0.5 list-disc text-xs" aria-label="Notes">
               {r.notes.map((n, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a submitted plan version's list never changes order
                 <li key={i} className="whitespace-pre-wrap">
                   {n.about && <strong>{n.about}: </strong>}
                   {n.body}
@@ -267,6 +271,7 @@ function PlanReview({ task: t, plan: p }: { task: Task; plan: PlanVersion }) {
             className={`${inputClass} bg-canvas`}
           />
           {notes.map((n, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the notes are edited in place; a row has no identity but its position
             <div key={i} className="flex items-center gap-2">
               <input
                 aria-label={`Note ${i + 1}`}

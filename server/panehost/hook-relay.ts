@@ -50,7 +50,7 @@ export async function listenHookRelay(file: string, accept: (hook: RelayedHook) 
     const answer = (reply: unknown) => {
       done = true;
       clearTimeout(timer);
-      socket.end(JSON.stringify(reply) + "\n");
+      socket.end(`${JSON.stringify(reply)}\n`);
     };
     socket.on("data", (chunk: string) => {
       if (done) return;

@@ -70,7 +70,7 @@ describe("host paths", () => {
 describe("hook relay lines", () => {
   const ok = {
     paneId: "paneabcd1234",
-    token: "yp_paneabcd1234_" + "a".repeat(32),
+    token: `yp_paneabcd1234_${"a".repeat(32)}`,
     event: "Stop",
     payload: { hook_event_name: "Stop" },
   };
