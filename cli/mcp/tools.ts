@@ -44,7 +44,6 @@ import {
   listInput,
   reportInput,
   resumeInput,
-  startBacklogInput,
   startInput,
   taskDiffInput,
   waitInput,
@@ -157,7 +156,7 @@ export const TOOLS: Tool[] = [
     name: "task_start_backlog",
     path: "tasks.startBacklog",
     kind: "mutation",
-    input: startBacklogInput,
+    input: taskIdInput,
     description:
       "Start a backlog task now: worktree, branch and agent (RATE_LIMITED at the cap of running tasks, nothing changed).",
   },

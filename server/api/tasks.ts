@@ -14,12 +14,11 @@ import {
   listInput,
   reportInput,
   resumeInput,
-  startBacklogInput,
+  taskIdInput,
   startInput,
   startOutput,
   taskDiffInput,
   taskDiffOutput,
-  taskIdInput,
   taskList,
   taskView,
   taskWithPane,
@@ -47,7 +46,7 @@ export const tasksRouter = router({
       return ctx.services.tasks.start(input, caller);
     }),
   startBacklog: callerProcedure
-    .input(startBacklogInput)
+    .input(taskIdInput)
     .output(taskWithPane)
     .mutation(({ ctx, input }) => ctx.services.tasks.startBacklog(input.id)),
   get: callerProcedure

@@ -320,7 +320,6 @@ export const taskDiffOutput = z.object({
 
 // ---- backlog, follow-up ----------------------------------------------------------------
 
-export const startBacklogInput = taskIdInput;
 
 export const followUpInput = z.object({
   id: taskId,
