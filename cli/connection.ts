@@ -30,7 +30,7 @@ export interface Connection {
 }
 
 /** Variables the server sets only in a pane's environment: any of them present means "a pane". */
-export const PANE_ONLY_VARIABLES = [
+const PANE_ONLY_VARIABLES = [
   "YARD_PANE",
   "YARD_TASK",
   "YARD_ROLE",
@@ -63,7 +63,7 @@ export function paneMarkers(env: NodeJS.ProcessEnv, cwd: string, home: string): 
  * A task started with both an explicit --path and an explicit --branch is not recognised from its
  * directory; the pane's environment still is.
  */
-export function taskWorktreeAt(cwd: string, home: string): string | null {
+function taskWorktreeAt(cwd: string, home: string): string | null {
   let dir: string;
   try {
     dir = realpathSync(cwd);

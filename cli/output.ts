@@ -16,8 +16,6 @@ export interface CliError {
   details: Record<string, unknown> | null;
 }
 
-export class UsageError extends Error {}
-
 export function toCliError(e: unknown): CliError {
   if (e instanceof YardError) return { code: e.code, message: e.message, details: e.details ?? null };
   if (e instanceof TRPCClientError) {

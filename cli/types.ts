@@ -2,7 +2,7 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "../server/api/router";
 
-export type Outputs = inferRouterOutputs<AppRouter>;
+type Outputs = inferRouterOutputs<AppRouter>;
 export type Pane = Outputs["panes"]["get"];
 export type Task = Outputs["tasks"]["get"];
 /** A journal event: a union discriminated by `type` (server/wire/events.ts). */

@@ -13,7 +13,7 @@ export interface DiffSize {
 }
 
 /** "2 files changed, 12 additions, 4 deletions". */
-export function diffWords(d: DiffSize): string {
+function diffWords(d: DiffSize): string {
   const n = (v: number, one: string, many: string) => `${v} ${v === 1 ? one : many}`;
   return `${n(d.files, "file", "files")} changed, ${n(d.additions, "addition", "additions")}, ${n(d.deletions, "deletion", "deletions")}`;
 }

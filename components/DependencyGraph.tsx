@@ -20,7 +20,7 @@ interface Laid {
   y: number;
 }
 
-export function layout(cards: Card[]): {
+function layout(cards: Card[]): {
   nodes: Laid[];
   edges: Array<{ from: Laid; to: Laid }>;
   width: number;

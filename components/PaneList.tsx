@@ -67,7 +67,7 @@ const BADGE: Record<string, { text: string; className: string; dot: string }> = 
   },
 };
 
-export function exitText(p: Pick<PaneInfo, "exitCode" | "signal">): string {
+function exitText(p: Pick<PaneInfo, "exitCode" | "signal">): string {
   if (p.signal) return `exited (signal ${p.signal})`;
   if (p.exitCode !== null && p.exitCode !== undefined) return `exited (code ${p.exitCode})`;
   return "exited";

@@ -2,7 +2,7 @@
 // "Keyboard shortcuts": every shortcut the UI has, in one list (the README has the same table).
 import { Modal } from "./ui";
 
-export const SHORTCUTS: Array<[string, string]> = [
+const SHORTCUTS: Array<[string, string]> = [
   ["Ctrl K / ⌘ K", "Command palette: jump to a task, a project or run an action"],
   ["n", "New task"],
   ["?", "This list"],

@@ -18,7 +18,7 @@ interface AgentOption {
  * separates, '…' is literal, "…" allows \" and \\, a backslash outside quotes escapes the next
  * character. No variables, globs or operators.
  */
-export function splitCommand(line: string): string[] {
+function splitCommand(line: string): string[] {
   const words: string[] = [];
   let word = "";
   let inWord = false;

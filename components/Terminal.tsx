@@ -10,7 +10,7 @@ import { forwardRef, useEffect, useImperativeHandle, useRef } from "react";
 import { attachPane, type PaneInfo, type PaneSnapshot, type SocketError } from "../lib/socket";
 
 // GitHub's terminal palettes (Primer light / dark).
-export const LIGHT_THEME: ITheme = {
+const LIGHT_THEME: ITheme = {
   background: "#ffffff",
   foreground: "#1f2328",
   cursor: "#1f2328",
@@ -34,7 +34,7 @@ export const LIGHT_THEME: ITheme = {
   brightWhite: "#8c959f",
 };
 
-export const DARK_THEME: ITheme = {
+const DARK_THEME: ITheme = {
   background: "#0d1117",
   foreground: "#e6edf3",
   cursor: "#e6edf3",

@@ -82,7 +82,7 @@ const TONES: Record<string, { pill: string; dot: string }> = {
   done: { pill: "border-done/40 bg-done-muted text-done", dot: "bg-done" },
 };
 
-export function toneOf(key: string) {
+function toneOf(key: string) {
   return TONES[STATE_TONE[key] ?? "neutral"]!;
 }
 
@@ -168,16 +168,6 @@ export function Spinner({ label = "Loading…" }: { label?: string }) {
       <span aria-hidden className="h-3.5 w-3.5 animate-spin rounded-full border-2 border-line border-t-accent" />
       {label}
     </span>
-  );
-}
-
-export function Empty({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
-  return (
-    <div className="rounded-md border border-dashed border-line px-6 py-8 text-center">
-      <h2 className="text-base font-semibold">{title}</h2>
-      {children && <div className="mx-auto mt-1 max-w-lg text-sm text-fg-muted">{children}</div>}
-      {action && <div className="mt-4">{action}</div>}
-    </div>
   );
 }
 

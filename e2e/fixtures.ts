@@ -28,7 +28,6 @@ function withSessionKey(api: APIRequestContext, key: string): void {
   api.fetch = (url, options = {}) =>
     fetch(url, { ...options, headers: { [SESSION_KEY_HEADER]: key, ...options.headers } });
 }
-export type { CliResult };
 
 export interface YardServer {
   url: string;

@@ -3,7 +3,7 @@
 // Read at every use, so a login in another tab (which rotates the session) reaches this one too.
 import { SESSION_KEY_HEADER, SESSION_KEY_QUERY, SESSION_KEY_STORAGE } from "../server/wire/session-key";
 
-export function sessionKey(): string | null {
+function sessionKey(): string | null {
   try {
     return typeof window === "undefined" ? null : window.localStorage.getItem(SESSION_KEY_STORAGE);
   } catch {

@@ -29,7 +29,7 @@ export interface SocketError {
 
 let socket: Socket | null = null;
 
-export function getSocket(): Socket {
+function getSocket(): Socket {
   if (!socket) {
     socket = io({ path: "/socket.io", transports: ["websocket", "polling"], query: sessionQuery() });
     // For the end-to-end tests (they drop the connection to check the reconnect path).

@@ -11,7 +11,7 @@ import { sessionHeaders } from "./session";
 /** The server's error, as its error formatter puts it in every failed call's `data.yard`. */
 export type YardErrorData = NonNullable<inferRouterError<AppRouter>["data"]["yard"]>;
 
-export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 
 export function makeTrpcClient() {
   return createTRPCClient<AppRouter>({ links: [httpLink({ url: "/api/trpc", headers: sessionHeaders })] });

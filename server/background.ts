@@ -15,7 +15,7 @@ import { processAlive } from "./panehost/protocol";
 const LOG_ROTATE_BYTES = 8 * 1024 * 1024;
 const READY_LINE = /^Open this login link once in your browser: /;
 
-export const serverLog = (home: string) => path.join(home, "logs", "server.log");
+const serverLog = (home: string) => path.join(home, "logs", "server.log");
 
 /** The server recorded as running for the data dir (server.json with a live pid that answers its health check), or null. */
 async function runningServer(home: string): Promise<{ url: string; pid: number } | null> {

@@ -3,8 +3,8 @@
 import os from "node:os";
 import path from "node:path";
 
-export const DEFAULT_PORT = 7420;
-export const DEFAULT_HOST = "127.0.0.1";
+const DEFAULT_PORT = 7420;
+const DEFAULT_HOST = "127.0.0.1";
 
 export function yardHome(env: NodeJS.ProcessEnv = process.env): string {
   if (env.YARD_HOME) return path.resolve(env.YARD_HOME);
@@ -83,10 +83,10 @@ export interface JournalRetention {
   maxEvents: number | null;
 }
 
-export const DEFAULT_JOURNAL_MAX_DAYS = 30;
-export const DEFAULT_JOURNAL_MAX_EVENTS = 100_000;
+const DEFAULT_JOURNAL_MAX_DAYS = 30;
+const DEFAULT_JOURNAL_MAX_EVENTS = 100_000;
 /** Fewer would let a burst of events outrun a reader that polls the journal. */
-export const MIN_JOURNAL_MAX_EVENTS = 1000;
+const MIN_JOURNAL_MAX_EVENTS = 1000;
 
 /**
  * The journal's retention settings: events older than YARD_JOURNAL_MAX_DAYS days (default 30)

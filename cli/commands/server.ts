@@ -77,38 +77,27 @@ export function registerServer(program: Command, ctx: CliContext) {
       const home = yardHome();
       let serverPid: number | null = null;
       let hostPid: number | null = null;
-      let agents = 0;
+      let agents: number | null = 0;
       try {
         const r = await ctx.client().server.stop.mutate({ all });
         ({ serverPid, hostPid, agents } = r);
       } catch (e) {
         if (toCliError(e).code !== "SERVER_UNAVAILABLE") throw e;
         if (!all) throw new YardError("SERVER_UNAVAILABLE", `Switchyard is not running for data dir ${home}`, { home });
-        // No server: ask the pane host itself (it ends its agents, then exits). Its contract (with
-        // zod) is loaded only here, not by every other `yard` call.
-        const { connectControl, isProtocolMismatch } = await import("../../server/panehost/connection");
-        const none = new YardError(
-          "SERVER_UNAVAILABLE",
-          `Neither the server nor a pane host is running for data dir ${home}`,
-          {
-            home,
-          },
-        );
-        const control = await connectControl(home).catch((err: unknown) => {
-          if (isProtocolMismatch(err)) return null;
-          throw none;
-        });
-        if (control) {
-          hostPid = control.hello.hostPid;
-          agents = (await control.conn.request("shutdown", { stopPanes: true })).stopping;
-          control.conn.destroy();
-        } else {
-          // A host started by another version of Switchyard refuses this one's protocol; SIGTERM
-          // ends its agents and then the host, as `shutdown` does.
-          hostPid = pidFrom(hostPaths(home).pid);
-          if (hostPid === null || !processAlive(hostPid, "panehost")) throw none;
-          process.kill(hostPid, "SIGTERM");
-        }
+        // No server: stop the pane host itself. Its SIGTERM is its shutdown (it ends its agents,
+        // records their exits for the next server, then exits), whatever version started it, so
+        // the CLI needs none of the host's protocol (and none of its contract's zod) for this.
+        hostPid = pidFrom(hostPaths(home).pid);
+        if (hostPid === null || !processAlive(hostPid, "panehost"))
+          throw new YardError(
+            "SERVER_UNAVAILABLE",
+            `Neither the server nor a pane host is running for data dir ${home}`,
+            {
+              home,
+            },
+          );
+        process.kill(hostPid, "SIGTERM");
+        agents = null;
       }
       if (all && hostPid === null) hostPid = pidFrom(hostPaths(home).pid);
       const waited = await waitGone([serverPid, all ? hostPid : null], 30_000);
@@ -118,7 +107,7 @@ export function registerServer(program: Command, ctx: CliContext) {
           { stopped: { server: serverPid !== null, host: all && hostPid !== null }, agents, all, exited: waited },
           () =>
             all
-              ? `Stopped Switchyard${agents ? ` and ${agents} agent(s)` : ""}.`
+              ? `Stopped Switchyard${agents === null ? " and its agents" : agents ? ` and ${agents} agent(s)` : ""}.`
               : `Stopped the server${agents ? `; ${agents} agent(s) keep running (yard serve reattaches to them, yard stop --all ends them)` : ""}.`,
         );
     });

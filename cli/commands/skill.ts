@@ -9,7 +9,7 @@ import type { Command } from "commander";
 import { orchestratorSkill } from "../../server/core/agents/guide";
 import type { CliContext } from "../context";
 
-export const SKILL_NAME = "switchyard-orchestrator";
+const SKILL_NAME = "switchyard-orchestrator";
 
 export function registerSkill(program: Command, ctx: CliContext) {
   const skill = program

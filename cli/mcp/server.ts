@@ -26,11 +26,7 @@ import { toCliError } from "../output";
 import { type Tool, TOOLS } from "./tools";
 
 /** What a tool call gets back: the CLI's --json document, or its error document. */
-export async function callTool(
-  tool: Tool,
-  args: Record<string, unknown>,
-  signal?: AbortSignal,
-): Promise<CallToolResult> {
+async function callTool(tool: Tool, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
   try {
     // The connection is looked up on every call: this process lives as long as the agent's
     // session and may outlive a server restart (a new URL in server.json).
@@ -66,7 +62,7 @@ export function jsonSchemaOf(tool: Tool): Record<string, unknown> {
   return schema;
 }
 
-export function makeMcpServer(tools: Tool[] = TOOLS): McpServer {
+function makeMcpServer(tools: Tool[] = TOOLS): McpServer {
   const server = new McpServer({ name: "switchyard", title: "Switchyard", version: VERSION });
   for (const tool of tools) {
     // Any object passes (keys and values unchanged); tools/list shows the row's schema.
@@ -84,7 +80,10 @@ export function makeMcpServer(tools: Tool[] = TOOLS): McpServer {
   return server;
 }
 
-/** Serves the tools on stdin/stdout until the client closes stdin. Nothing else may write to stdout. */
+/**
+ * Serves the tools on stdin/stdout until the client closes stdin. Nothing else may write to stdout.
+ * @public loaded by `yard mcp` from its own bundle (a dynamic import knip cannot follow)
+ */
 export async function serveMcp(): Promise<void> {
   const server = makeMcpServer();
   const transport = new StdioServerTransport();

@@ -58,7 +58,7 @@ type Procedures<T, P extends string = ""> = {
       ? { path: `${P}${K}`; kind: "mutation" }
       : Procedures<T[K], `${P}${K}.`>;
 }[keyof T & string];
-export type Procedure = Procedures<YardClient>;
+type Procedure = Procedures<YardClient>;
 
 export type Tool = Procedure & {
   name: string;

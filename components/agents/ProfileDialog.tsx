@@ -25,7 +25,7 @@ type Role = (typeof ROLES)[number][0];
 type Field = "id" | "name" | "argv" | "role" | "env" | "sandbox" | "form";
 
 /** Which field a server error is about (zod issue paths, or the detail it names). */
-export function profileFieldErrors(e: YardErrorData): Partial<Record<Field, string>> {
+function profileFieldErrors(e: YardErrorData): Partial<Record<Field, string>> {
   const out: Partial<Record<Field, string>> = {};
   const issues = issuesOf(e);
   for (const [p, msg] of Object.entries(issues)) {

@@ -14,7 +14,7 @@ import { useToast } from "../Toasts";
 import { Alert, Button, Modal, Spinner } from "../ui";
 import { FinishedSummary } from "./FinishedSummary";
 
-export function RefusalAlert({ error, onDismiss }: { error: YardErrorData; onDismiss?: () => void }) {
+function RefusalAlert({ error, onDismiss }: { error: YardErrorData; onDismiss?: () => void }) {
   const d = (error.details ?? {}) as Record<string, unknown>;
   const files = Array.isArray(d.files) ? (d.files as string[]) : [];
   const titles: Record<string, string> = {

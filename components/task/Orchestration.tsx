@@ -22,9 +22,7 @@ export interface DependencyCandidate {
 }
 
 /** tasks.depend with the cache refreshed after it (board, the task, its dependents). */
-export function useDepend(
-  opts: { onError?: (message: string) => void; onSuccess?: (r: { started: boolean }) => void } = {},
-) {
+function useDepend(opts: { onError?: (message: string) => void; onSuccess?: (r: { started: boolean }) => void } = {}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   return useMutation(

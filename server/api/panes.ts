@@ -21,8 +21,6 @@ import { YardError } from "../core/errors";
 import { spawnInput } from "../core/panes/manager";
 import { callerProcedure, router } from "./trpc";
 
-export { paneId };
-
 export const panesRouter = router({
   spawn: callerProcedure
     .input(spawnInput)

@@ -19,7 +19,7 @@ import type { Actor } from "../core/reviews/service";
 import { type ApiCall, callerProcedure, router } from "./trpc";
 
 /** Who the review service records as author or reviewer. */
-export const actorOf = (ctx: ApiCall): Actor => (ctx.pane ? { kind: "pane", paneId: ctx.pane.id } : { kind: "user" });
+const actorOf = (ctx: ApiCall): Actor => (ctx.pane ? { kind: "pane", paneId: ctx.pane.id } : { kind: "user" });
 
 export const reviewsRouter = router({
   addComment: callerProcedure

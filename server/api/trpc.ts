@@ -53,14 +53,14 @@ export interface YardErrorData {
   retryable: boolean;
 }
 
-export function zodToYardError(e: ZodError): YardError {
+function zodToYardError(e: ZodError): YardError {
   const issues = e.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
   const message = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
   return new YardError("BAD_PARAMS", message || "Invalid input", { issues });
 }
 
 /** Any thrown value → the one error shape. */
-export function toYardError(error: TRPCError): YardError {
+function toYardError(error: TRPCError): YardError {
   const cause = error.cause;
   if (cause instanceof YardError) return cause;
   if (cause instanceof ZodError) return zodToYardError(cause);

@@ -32,7 +32,7 @@ import {
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 
-export type UnsafeReason =
+type UnsafeReason =
   | "missing"
   | "not_regular"
   | "symlink"

@@ -3,7 +3,7 @@
 // YardError); the host answers with `reply(id, op, result)` and sends events with `emit(ev,
 // payload)`. The contract's binary fields are moved to the frame's body here, on the way out;
 // protocol.ts puts them back on the way in. Also connecting: to a Unix socket, and as `control`
-// (the CLI and tests). The CLI loads this only for `yard stop --all` (it brings zod/mini).
+// (tests). The CLI never loads it: `yard stop --all` with no server signals the host instead.
 import type net from "node:net";
 import { connect } from "node:net";
 import path from "node:path";
@@ -195,7 +195,7 @@ export function isProtocolMismatch(e: unknown): e is YardError {
   return e instanceof YardError && e.code === "CONFLICT" && typeof e.details?.protocol !== "undefined";
 }
 
-/** A control connection for the CLI and tests: hello as `control`, then requests. */
+/** A control connection (tests): hello as `control`, then requests. */
 export async function connectControl(
   home: string,
   opts: { timeoutMs?: number } = {},

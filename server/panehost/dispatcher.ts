@@ -35,12 +35,12 @@ export interface HostParts {
 }
 
 /** One connection: what it said it is at `hello` (null before). */
-export interface Session {
+interface Session {
   conn: Conn;
   role: "server" | "control" | null;
 }
 
-export type Handler<Op extends OpName> = (
+type Handler<Op extends OpName> = (
   args: OpParams<Op>,
   host: HostParts,
   session: Session,
@@ -157,7 +157,7 @@ function serverGone(h: HostParts): void {
 const localeError = en().localeError;
 
 /** The request's arguments as its schema defines them; BAD_PARAMS (naming every problem) when they are not. */
-export function parseArgs<Op extends OpName>(op: Op, raw: unknown): OpParams<Op> {
+function parseArgs<Op extends OpName>(op: Op, raw: unknown): OpParams<Op> {
   const r = OPS[op].args.safeParse(raw, { error: localeError });
   if (r.success) return r.data as OpParams<Op>;
   const problems = r.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message));

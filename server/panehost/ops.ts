@@ -247,7 +247,7 @@ export const EVENTS = {
   }),
 };
 
-export type Ops = typeof OPS;
+type Ops = typeof OPS;
 export type OpName = keyof Ops;
 /** What a client sends (fields with a default may be left out). */
 export type OpArgs<Op extends OpName> = z.input<Ops[Op]["args"]>;

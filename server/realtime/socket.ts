@@ -23,7 +23,7 @@ import { SessionStore } from "../security/sessions";
 import type { Services } from "../composition";
 import { wireTerminals } from "./terminals";
 
-export type YardServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type YardServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 export type YardSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 interface SocketData {

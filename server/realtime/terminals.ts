@@ -17,7 +17,7 @@ import type { YardSocket } from "./socket";
 
 const FLUSH_MS = 16;
 /** Pending output per viewer beyond which it is resynced instead of streamed. */
-export const MAX_PENDING_BYTES = 512 * 1024;
+const MAX_PENDING_BYTES = 512 * 1024;
 /** Packets queued on the socket beyond which we stop adding more. */
 const MAX_QUEUED_PACKETS = 64;
 

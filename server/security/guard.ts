@@ -26,7 +26,7 @@ export interface GuardConfig {
 export type Refusal = { status: 400 | 401 | 403; code: "BAD_PARAMS" | "UNAUTHORIZED" | "FORBIDDEN"; message: string };
 
 /** Host header → hostname without port; null when malformed. */
-export function hostName(host: string | undefined): string | null {
+function hostName(host: string | undefined): string | null {
   if (!host) return null;
   const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(host.trim());
   return m ? m[1]!.toLowerCase() : null;
@@ -81,7 +81,7 @@ export function checkSocketOrigin(
   };
 }
 
-export function parseCookies(header: string | undefined): Record<string, string> {
+function parseCookies(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of (header ?? "").split(";")) {
     const i = part.indexOf("=");

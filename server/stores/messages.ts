@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { Db } from "../db";
 import type { message } from "../wire/orchestration";
 
-export type MessageKind = z.infer<typeof message>["kind"];
+type MessageKind = z.infer<typeof message>["kind"];
 
 export interface MessageRecord {
   id: string;

@@ -151,7 +151,7 @@ export class ReviewStore {
   }
 }
 
-export function toStatus(verdict: string | null): ReviewStatus {
+function toStatus(verdict: string | null): ReviewStatus {
   return verdict === "approved" || verdict === "changes_requested" ? verdict : "none";
 }
 

@@ -292,7 +292,7 @@ const eventOf = <T extends EventType>(type: T): EventSchemaOf<T> =>
   });
 
 /** A journal event as readers get it: discriminated by `type`. */
-export const yardEvent = z.discriminatedUnion(
+const yardEvent = z.discriminatedUnion(
   "type",
   EVENT_TYPES.map((t) => eventOf(t)) as unknown as [EventSchema, ...EventSchema[]],
 );

@@ -13,7 +13,7 @@ export const dependInput = z.object({
   startWhen: startWhen.optional(),
 });
 
-export const dependencyStatus = z.object({
+const dependencyStatus = z.object({
   id: z.string(),
   title: z.string(),
   state: z.string(),
@@ -65,7 +65,7 @@ export const registerWorktreeInput = z.object({
   path: absolutePath,
   branch: z.string().trim().min(1).max(255).optional(),
 });
-export const taskWorktree = z.object({ path: z.string(), branch: z.string().nullable(), createdAt: z.string() });
+const taskWorktree = z.object({ path: z.string(), branch: z.string().nullable(), createdAt: z.string() });
 export const worktreesReply = z.object({ taskId: z.string(), worktrees: z.array(taskWorktree) });
 
 /** Who calls: the person, or a pane by its role. */

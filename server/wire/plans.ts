@@ -5,9 +5,9 @@ import { z } from "zod";
 import { LIMITS, taskId, text } from "./common";
 
 const line = (max: number) => text(max).pipe(z.string().trim().min(1));
-export const MAX_SUBTASKS = 20;
+const MAX_SUBTASKS = 20;
 
-export const planSubtask = z.object({
+const planSubtask = z.object({
   /** The subtask's name inside the plan; dependsOn refers to these. */
   key: z
     .string()

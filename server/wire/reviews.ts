@@ -5,11 +5,11 @@
 import { z } from "zod";
 import { LIMITS, taskId } from "./common";
 
-export const commentId = z.string().regex(/^cmt[a-z0-9]{4,40}$/, "not a comment id");
-export const reviewId = z.string().regex(/^rev[a-z0-9]{4,40}$/, "not a review id");
+const commentId = z.string().regex(/^cmt[a-z0-9]{4,40}$/, "not a comment id");
+const reviewId = z.string().regex(/^rev[a-z0-9]{4,40}$/, "not a review id");
 
 /** Which side of the diff a comment's lines are on: the base ("old") or the task's version ("new"). */
-export const diffSide = z.enum(["old", "new"]);
+const diffSide = z.enum(["old", "new"]);
 
 const repoRelativePath = z
   .string()
@@ -22,7 +22,7 @@ const repoRelativePath = z
 
 const commentBody = z.string().trim().min(1, "a comment needs text").max(LIMITS.summary);
 
-export const reviewComment = z.object({
+const reviewComment = z.object({
   id: commentId,
   taskId,
   /** The round whose diff the comment is anchored to. */
@@ -45,7 +45,7 @@ export type ReviewComment = z.infer<typeof reviewComment>;
 
 export const reviewVerdict = z.enum(["approved", "changes_requested"]);
 
-export const review = z.object({
+const review = z.object({
   id: reviewId,
   taskId,
   round: z.number().int().min(1),
@@ -109,7 +109,7 @@ export const reviewsOutput = z.object({
 });
 
 /** The task after a review: approved (same round), or the next round starting (round + 1, pending). */
-export const reviewedTask = z.object({
+const reviewedTask = z.object({
   id: taskId,
   state: z.string(),
   round: z.number().int().min(1),
@@ -119,7 +119,7 @@ export const reviewedTask = z.object({
 export const submitReviewOutput = z.object({ review, task: reviewedTask });
 
 /** One stretch of agent work on the task, with what came of it. */
-export const taskRound = z.object({
+const taskRound = z.object({
   number: z.number().int().min(1),
   state: z.string(),
   paneId: z.string().nullable(),

@@ -88,7 +88,7 @@ export const startInput = contractInput.extend({
 });
 export type StartInput = z.input<typeof startInput>;
 
-export const reportStatus = z.enum(["completed", "failed", "rejected"]);
+const reportStatus = z.enum(["completed", "failed", "rejected"]);
 
 export const reportInput = z.object({
   taskId: idString.optional(),
@@ -319,7 +319,6 @@ export const taskDiffOutput = z.object({
 });
 
 // ---- backlog, follow-up ----------------------------------------------------------------
-
 
 export const followUpInput = z.object({
   id: taskId,

@@ -8,7 +8,7 @@ import { agentCache, agentPaths } from "../../scripts/install-agents.mjs";
 import type { ModelStub } from "../stubs/model-api";
 
 /** The directory holding the pinned `claude` and `codex` programs; fails loudly when they are missing. */
-export function agentBinDirs(): string[] {
+function agentBinDirs(): string[] {
   const out: string[] = [];
   for (const name of ["claude", "codex"] as const) {
     const { bin } = agentPaths(name);
@@ -22,7 +22,7 @@ export function agentBinDirs(): string[] {
 }
 
 /** An Anthropic-looking key: Claude Code approves custom keys by their last 20 characters. */
-export const ANTHROPIC_KEY = `sk-ant-api03-${"stub".repeat(15)}SWITCHYARDTESTKEY000`;
+const ANTHROPIC_KEY = `sk-ant-api03-${"stub".repeat(15)}SWITCHYARDTESTKEY000`;
 
 /**
  * A HOME where Claude Code has been set up by its user: onboarding done, the API key approved,

@@ -24,7 +24,7 @@ delete process.env.GIT_COMMITTER_NAME;
 delete process.env.GIT_COMMITTER_EMAIL;
 
 /** Identity used by the helpers' own commits (never leaks into process.env). */
-export const TEST_ID_ENV = {
+const TEST_ID_ENV = {
   GIT_AUTHOR_NAME: "Test Author",
   GIT_AUTHOR_EMAIL: "author@example.com",
   GIT_COMMITTER_NAME: "Test Author",

@@ -5,7 +5,7 @@ import path from "node:path";
 import { writeFileSync } from "node:fs";
 
 /** The demo agent, as an agent profile's argv template. */
-export const DEMO_ARGV = ["{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs"];
+const DEMO_ARGV = ["{{node}}", "{{yardRoot}}/agents/demo/demo-agent.mjs"];
 
 /** The plan: a chain a → b → c; b asks its orchestrator a question. */
 export const PLAN = {

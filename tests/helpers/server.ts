@@ -15,7 +15,7 @@ export const YARD_BIN = path.join(ROOT, "cli/bin/yard.js");
  * The server as users run it: its bundle (server/dist/main.mjs), rebuilt here first when a
  * source changed. One process: a signal to it reaches the server itself.
  */
-export const SERVER_BUNDLE = path.join(ROOT, "server/dist/main.mjs");
+const SERVER_BUNDLE = path.join(ROOT, "server/dist/main.mjs");
 execFileSync(process.execPath, [path.join(ROOT, "scripts/build-server.mjs"), "--if-stale"], {
   cwd: ROOT,
   stdio: ["ignore", "ignore", "inherit"],

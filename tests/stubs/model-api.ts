@@ -17,7 +17,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type Step =
+type Step =
   /** An assistant text reply that ends the turn. */
   | { text: string }
   /** One tool call (Claude: tool name and input, e.g. Bash {command}; Codex: function name and arguments). */
@@ -25,7 +25,7 @@ export type Step =
   /** An HTTP error for the next `times` requests (default: all of them), each sent `delayMs` after the request (a slow, failing API). */
   | { error: { status: number; type?: string; message: string }; times?: number; delayMs?: number };
 
-export interface RecordedRequest {
+interface RecordedRequest {
   api: "anthropic" | "openai";
   path: string;
   body: Record<string, unknown>;

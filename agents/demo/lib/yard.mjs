@@ -22,7 +22,7 @@ const YARD_NAME = process.env.YARD_BIN || "yard";
 const YARD_PATH = which(YARD_NAME);
 const env = process.env;
 /** Hooks posted in-process (http) or through `yard hook` (command); see the top comment. */
-export const HOOK_MODE =
+const HOOK_MODE =
   env.DEMO_HOOKS === "command" || env.DEMO_HOOKS === "http"
     ? env.DEMO_HOOKS
     : (env.YARD_URL || env.YARD_SOCKET) && env.YARD_TOKEN

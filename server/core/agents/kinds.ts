@@ -3,7 +3,7 @@
 // built-in profiles and to custom profiles that run the same program.
 import path from "node:path";
 
-export const AGENT_KINDS = ["claude", "codex"] as const;
+const AGENT_KINDS = ["claude", "codex"] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
 /** The agent a profile (or custom argv) runs, or null for anything else. */

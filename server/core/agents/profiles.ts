@@ -17,7 +17,7 @@ import { YardError } from "../errors";
 import { codexHooksOverride, codexNotifyOverride } from "./codex";
 import type { PlaceholderName } from "../../wire/placeholders";
 
-export const ROLES = profileRole.options;
+const ROLES = profileRole.options;
 export type Role = (typeof ROLES)[number];
 
 /** A profile as callers see it: env names only (values are often API keys); server/wire/projects.ts. */
@@ -26,13 +26,13 @@ export type ProfileView = z.infer<typeof profileView>;
 /** A profile with its environment's values (the server's own record; never sent). */
 export type AgentProfile = Omit<ProfileView, "envNames"> & { env: Record<string, string> };
 
-export function toView(p: AgentProfile): ProfileView {
+function toView(p: AgentProfile): ProfileView {
   const { env, ...rest } = p;
   return { ...rest, envNames: Object.keys(env).sort() };
 }
 
 /** Hook events Switchyard registers with Claude Code; each runs `yard hook <Event>`. */
-export const CLAUDE_HOOK_EVENTS = [
+const CLAUDE_HOOK_EVENTS = [
   "SessionStart",
   "UserPromptSubmit",
   "PreToolUse",
@@ -47,7 +47,7 @@ export const CLAUDE_HOOK_EVENTS = [
   "SessionEnd",
 ] as const;
 
-export function claudeHookSettings(): string {
+function claudeHookSettings(): string {
   const hooks: Record<string, unknown> = {};
   for (const ev of CLAUDE_HOOK_EVENTS)
     hooks[ev] = [{ matcher: "", hooks: [{ type: "command", command: `yard hook ${ev}` }] }];

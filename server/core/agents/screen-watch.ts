@@ -19,7 +19,7 @@ const CHECK_DEBOUNCE_MS = 120;
 /** Codex's quiet splash shows an input box for a moment before its dialogs: ready must hold this long. */
 export const READY_SETTLE_MS = 500;
 /** How long confirmReady waits for the input box to be drawn after the agent said it is ready. */
-export const CONFIRM_READY_MS = 3000;
+const CONFIRM_READY_MS = 3000;
 
 /** Agents whose readiness is read from the screen (their ready hook fires only at the first prompt). */
 const SCREEN_READY: ReadonlySet<AgentKind> = new Set(["codex"]);

@@ -239,7 +239,7 @@ export function claudeTokenUsage(jsonl: string): TokenUsage | null {
 }
 
 /** Transcripts larger than this are not counted (usage unavailable). */
-export const MAX_TRANSCRIPT_BYTES = 512 * 1024 * 1024;
+const MAX_TRANSCRIPT_BYTES = 512 * 1024 * 1024;
 /** A line longer than this is skipped (usage lines are a few hundred bytes; tool results can be large). */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** Messages counted per transcript at most (each costs a map entry; a long session has a few thousand). */
@@ -253,7 +253,7 @@ const MAX_ENTRIES = 2000;
 const ROOTS_TTL_MS = 30_000;
 
 /** Token usage counted line by line, so a transcript is read once and then only what was appended. */
-export class UsageCounter {
+class UsageCounter {
   private readonly claude = new Map<string, Record<string, number>>();
   private anonymous = 0;
   private codexLast: Record<string, number> | null = null;

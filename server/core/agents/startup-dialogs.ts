@@ -6,7 +6,7 @@
 // pinned CLIs (fixtures/screens/, table-tested in startup-dialogs.test.ts).
 import type { AgentKind } from "./kinds";
 
-export interface ScreenDialog {
+interface ScreenDialog {
   /** trust | api_key | login | theme | onboarding | bypass_permissions | update | hooks_review | approval_mode */
   kind: string;
   /** one line for a card or an attention row */

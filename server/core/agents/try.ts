@@ -11,7 +11,7 @@ import { newId } from "../ids";
 import type { PaneInfo, PaneManager } from "../panes/manager";
 import type { AgentProfiles } from "./profiles";
 
-export const TRY_TTL_MS = 5 * 60_000;
+const TRY_TTL_MS = 5 * 60_000;
 
 interface Trial {
   paneId: string;

@@ -43,7 +43,7 @@ export interface EventQuery {
   limit?: number;
 }
 
-export function matches(e: YardEvent, q: EventQuery): boolean {
+function matches(e: YardEvent, q: EventQuery): boolean {
   if (q.since !== undefined && e.seq <= q.since) return false;
   if (q.taskId && e.taskId !== q.taskId) return false;
   if (q.paneId && e.paneId !== q.paneId) return false;

@@ -22,7 +22,7 @@ import type { EventJournal } from "./journal";
 export const PRUNED_EVENT = "journal.pruned";
 
 /** The limits, as the settings give them (null: no limit of that kind). */
-export interface RetentionLimits {
+interface RetentionLimits {
   maxAgeMs: number | null;
   maxEvents: number | null;
 }
@@ -48,7 +48,7 @@ export interface PruneResult {
   batches: number;
 }
 
-export const DEFAULT_MIN_AGE_MS = 10 * 60_000;
+const DEFAULT_MIN_AGE_MS = 10 * 60_000;
 const DEFAULT_INTERVAL_MS = 10 * 60_000;
 const DEFAULT_BATCH = 500;
 /** Task states whose events the server may still read back (recovery, the plan reviewer). */

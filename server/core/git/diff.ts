@@ -43,7 +43,7 @@ import { requireAbsolutePath } from "./paths";
 
 /** One changed file of a diff, as the wire carries it (server/wire/tasks.ts). */
 export type DiffFile = z.infer<typeof diffFile>;
-export type DiffFileStatus = DiffFile["status"];
+type DiffFileStatus = DiffFile["status"];
 
 export interface WorktreeDiff {
   diff: string;

@@ -72,7 +72,7 @@ export interface GitResult {
  * repository's or the user's config says (command-line -c wins over every config file, and git
  * passes it on to the git processes it starts).
  */
-export const SAFE_CONFIG: readonly string[] = [
+const SAFE_CONFIG: readonly string[] = [
   "-c",
   "core.fsmonitor=false",
   "-c",
@@ -88,7 +88,7 @@ export const SAFE_CONFIG: readonly string[] = [
 ];
 
 /** Settings applied to every call, ahead of the subcommand. */
-export const BASE_CONFIG: readonly string[] = ["-c", "core.quotepath=off", "-c", "color.ui=false", ...SAFE_CONFIG];
+const BASE_CONFIG: readonly string[] = ["-c", "core.quotepath=off", "-c", "color.ui=false", ...SAFE_CONFIG];
 
 /** Variables that redirect git to another repository/index/config (`git rev-parse --local-env-vars`). */
 const STRIPPED_ENV = [

@@ -34,7 +34,3 @@ const repoLocks = new KeyedMutex();
 export function withRepoLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
   return repoLocks.run(key, fn);
 }
-
-export function isRepoLocked(key: string): boolean {
-  return repoLocks.isLocked(key);
-}

@@ -86,7 +86,7 @@ export interface MergeTaskInput {
 }
 
 /** What removing the worktree and the branch after a merge did (a finish's cleanup, server/wire/tasks.ts). */
-export type MergeCleanup = Omit<z.infer<typeof finishCleanup>, "branchMissing" | "uncommittedFiles">;
+type MergeCleanup = Omit<z.infer<typeof finishCleanup>, "branchMissing" | "uncommittedFiles">;
 
 export interface MergeTaskResult {
   mergeCommit: string;

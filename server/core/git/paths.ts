@@ -18,7 +18,7 @@ export function requireAbsolutePath(p: unknown, what = "path"): string {
 }
 
 /** realpath when the path exists, else the resolved path. */
-export function realpathOrResolve(p: string): string {
+function realpathOrResolve(p: string): string {
   try {
     return realpathSync.native(p);
   } catch {

@@ -110,10 +110,6 @@ export async function branchTips(cwd: string, branches: readonly string[]): Prom
   return out;
 }
 
-export async function branchExists(cwd: string, branch: string): Promise<boolean> {
-  return (await branchTip(cwd, branch)) !== null;
-}
-
 export interface ResolveBaseOptions {
   /**
    * Fetch before resolving a named ref. true: when the ref is "<remote>/<branch>" fetch that

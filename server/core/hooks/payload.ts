@@ -42,7 +42,7 @@ export function isKnownHookEvent(name: string): name is KnownHookEvent {
   return KNOWN_SET.has(name);
 }
 
-export const HOOK_EVENT_NAME_RE = /^[A-Za-z]{1,64}$/;
+const HOOK_EVENT_NAME_RE = /^[A-Za-z]{1,64}$/;
 
 /**
  * A hook payload as the agent sent it. The fields Switchyard reads are typed (and
@@ -51,7 +51,7 @@ export const HOOK_EVENT_NAME_RE = /^[A-Za-z]{1,64}$/;
  * can post too.
  */
 const name = z.string().max(LIMITS.hookName);
-export const HookPayloadSchema = z.looseObject({
+const HookPayloadSchema = z.looseObject({
   session_id: z.string().max(512).optional(),
   transcript_path: z.string().max(LIMITS.path).optional(),
   cwd: z.string().max(LIMITS.path).optional(),
@@ -77,7 +77,7 @@ export function isSubagentPayload(payload: { agent_id?: unknown } | null | undef
   return payload != null && payload.agent_id !== undefined && payload.agent_id !== null;
 }
 
-export const HookPostSchema = z.object({
+const HookPostSchema = z.object({
   event: z.string().regex(HOOK_EVENT_NAME_RE, "event must be 1-64 ASCII letters (a hook event name such as Stop)"),
   payload: HookPayloadSchema,
 });

@@ -90,7 +90,7 @@ function cmpStr(a: string | undefined, b: string | undefined): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-export function compareAttention(a: AttentionItem, b: AttentionItem): number {
+function compareAttention(a: AttentionItem, b: AttentionItem): number {
   if (a.severity !== b.severity) return a.severity - b.severity;
   const dialogFirst = Number(b.reason === "startup_dialog") - Number(a.reason === "startup_dialog");
   if (dialogFirst) return dialogFirst;

@@ -4,7 +4,7 @@
 // host's events as callbacks. Framework-free, no I/O here.
 import type { HelloReply, HostExit, HostHook, HostPaneStatus, OpArgs, OpName, OpReply } from "../../panehost/ops";
 
-export type { FlowStats, HelloReply, HostExit, HostHook, HostPaneStatus } from "../../panehost/ops";
+export type { FlowStats, HostExit, HostHook, HostPaneStatus } from "../../panehost/ops";
 
 export interface PaneHostEvents {
   /** Output of a pane the server attached to; `offset` = bytes of the pane read before `data`. */

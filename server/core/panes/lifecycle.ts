@@ -58,7 +58,7 @@ import { classifyHook, hookSummary, stopError } from "./hook-classify";
 export const LIFECYCLES = ["starting", "idle", "working", "blocked", "done", "exited", "unknown"] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
 
-export type ActivityKind = "working" | "blocked" | "done";
+type ActivityKind = "working" | "blocked" | "done";
 
 /** A start-up dialog the pane is waiting at (see core/agents/startup-dialogs.ts). */
 export interface PaneDialog {
@@ -75,7 +75,7 @@ export interface PaneDialog {
 }
 
 /** A passing remark about the pane, e.g. the agent is retrying a failed API call. */
-export interface PaneNote {
+interface PaneNote {
   kind: string;
   text: string;
   at: number;
@@ -137,10 +137,9 @@ export type ScreenObservation = Extract<
 
 /** The pane events the reducer asks to journal as they are (pane.lifecycle is journaled from the transition). */
 type JournaledType = "pane.hook" | "pane.seen" | "pane.ignored" | "pane.dialog" | "pane.note";
-export type JournalType = "pane.lifecycle" | JournaledType;
 
 /** A journal effect: the event's payload, typed by its schema (server/wire/events.ts). */
-export type JournalEffect =
+type JournalEffect =
   | {
       kind: "journal";
       type: "pane.lifecycle";

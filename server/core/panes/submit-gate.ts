@@ -47,8 +47,8 @@ export interface SubmitOptions {
 /** A submit the agent took (server/wire/panes.ts; the manager adds the lifecycle it left the pane in). */
 export type SubmitResult = Omit<z.infer<typeof submitReply>, "lifecycle">;
 
-export const DEFAULT_ENTER_DELAY_MS = 300;
-export const DEFAULT_STALL_MS = 5000;
+const DEFAULT_ENTER_DELAY_MS = 300;
+const DEFAULT_STALL_MS = 5000;
 
 export const PASTE_START = "\x1b[200~";
 export const PASTE_END = "\x1b[201~";
@@ -76,7 +76,7 @@ export function encodeSubmitText(text: string, bracketed: boolean): string {
  * Throw the refusal for a pane that cannot take a prompt now, or return normally.
  * Order: exited, busy (working/blocked), not ready (starting/unknown), task pending.
  */
-export function checkSubmittable(lifecycle: Lifecycle, taskPending: boolean): void {
+function checkSubmittable(lifecycle: Lifecycle, taskPending: boolean): void {
   switch (lifecycle) {
     case "exited":
       throw new YardError("PANE_EXITED", "The pane's process has exited; it cannot take a prompt.", {

@@ -22,7 +22,7 @@ import type { ReviewStore } from "../../stores/reviews";
 import type { SandboxLaunch } from "../sandbox/sandbox";
 import type { TaskRow, TaskStore } from "../../stores/tasks";
 
-export const DEFAULT_AGENT_REVIEW_ROUNDS = 3;
+const DEFAULT_AGENT_REVIEW_ROUNDS = 3;
 export type AgentReviewState = EventPayload<"task.agent_review">["state"];
 
 export interface AgentReviewDeps {
@@ -42,7 +42,7 @@ export interface AgentReviewDeps {
 
 /** The prompt the reviewer agent gets: the contract, the worker's result and how to review with yard. */
 /** The prompt the reviewer agent gets for a plan version. */
-export function planReviewerPrompt(t: { id: string; title: string; objective: string }, version: number): string {
+function planReviewerPrompt(t: { id: string; title: string; objective: string }, version: number): string {
   return [
     `Review version ${version} of the plan for task ${t.id}: ${t.title}.`,
     "",
@@ -57,7 +57,7 @@ export function planReviewerPrompt(t: { id: string; title: string; objective: st
   ].join("\n");
 }
 
-export function reviewerPrompt(t: Pick<TaskView, "id" | "title" | "round" | "contract" | "result">): string {
+function reviewerPrompt(t: Pick<TaskView, "id" | "title" | "round" | "contract" | "result">): string {
   const lines = [`Review task ${t.id}: ${t.title} (round ${t.round}).`, "", "Objective:", t.contract.objective];
   lines.push(
     ...listSection("Acceptance criteria", t.contract.acceptanceCriteria),

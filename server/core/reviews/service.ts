@@ -27,7 +27,7 @@ import type { ReviewStore, StoredReview } from "../../stores/reviews";
 import { authorOf } from "../authors";
 
 /** What the review service needs from the task engine. */
-export interface ReviewTasks {
+interface ReviewTasks {
   get(taskId: string): Promise<TaskView>;
   diff(taskId: string): Promise<TaskDiff>;
   diffSince(taskId: string, tree: string): Promise<TaskDiff>;

@@ -45,7 +45,7 @@ export const SANDBOX_HOOK_SOCKET = `${SANDBOX_RUN_DIR}/hook.sock`;
 /** Signals bwrap ignores and the agent gets back at their defaults. */
 export const AGENT_SIGNALS = "HUP,INT,QUIT,TERM,TSTP";
 /** Directories that are replaced by empty private ones inside (besides the data dir). */
-export const PRIVATE_DIRS = ["/tmp", "/run"] as const;
+const PRIVATE_DIRS = ["/tmp", "/run"] as const;
 
 export interface SandboxPlan {
   /** Absolute path of bwrap. */

@@ -7,7 +7,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
 import { probeArgv } from "./argv";
 
-export type SandboxUnavailableReason =
+type SandboxUnavailableReason =
   | "unsupported_platform"
   | "bwrap_missing"
   | "env_unsupported"
@@ -24,11 +24,11 @@ const PROBE_TIMEOUT_MS = 10_000;
 /** Whether sandboxes need --cap-drop ALL: bwrap run by root keeps every capability otherwise. */
 export const runningAsRoot = (): boolean => process.getuid?.() === 0;
 
-export const INSTALL_HINT =
+const INSTALL_HINT =
   "install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap)";
 
 /** An executable file: `name` itself when it holds a slash, else the first match on searchPath. */
-export function findExecutable(name: string, searchPath: string | undefined): string | null {
+function findExecutable(name: string, searchPath: string | undefined): string | null {
   const candidates = name.includes("/")
     ? [path.resolve(name)]
     : (searchPath ?? "")

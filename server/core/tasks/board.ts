@@ -13,8 +13,6 @@ import type { PaneInfo } from "../panes/manager";
 import { cardLine } from "./card-line";
 import type { AutoStartWhen, Waiting } from "./dependencies";
 import { COLUMNS, type Column, type ColumnInput, columnFor } from "./columns";
-
-export type { BoardCard } from "../../wire/board";
 export type Board = Record<Column, BoardCard[]>;
 
 /** Live panes, for the lines of cards whose agent is running. */

@@ -3,10 +3,8 @@
 // worker, ending with its role's short guide to `yard`. The objective stands on lines of its own, verbatim, so agents
 // that act on directives in their prompt (the demo agent) see them unchanged.
 import type { z } from "zod";
-import { contractInput } from "../../wire/tasks";
+import type { contractInput } from "../../wire/tasks";
 import { type GuideRole, shortGuide } from "../agents/guide";
-
-export { contractInput };
 export type Contract = z.output<typeof contractInput>;
 
 /** A titled bullet list of a prompt (nothing when the list is empty), after a blank line. */

@@ -9,15 +9,14 @@
 // any task settles, and sweeps every waiting task once at start-up (so nothing is lost across a
 // restart: the rows are the truth, the scheduler keeps no state of its own that matters).
 import type { z } from "zod";
-import { startWhen, type waiting } from "../../wire/orchestration";
+import type { waiting } from "../../wire/orchestration";
 import { YardError } from "../errors";
 import type { EventJournal, YardEvent } from "../events/journal";
 import type { AutoStartWhen, DependencyRow, DependencyStore } from "../../stores/dependencies";
 
 export type { AutoStartWhen } from "../../stores/dependencies";
-export const AUTO_START_WHEN = startWhen.options;
 /** Most dependencies one task may have. */
-export const MAX_DEPENDENCIES = 32;
+const MAX_DEPENDENCIES = 32;
 
 /** One dependency and whether it is met (or why it never can be), as the wire carries it. */
 export type DependencyStatus = Waiting["dependencies"][number];

@@ -17,7 +17,7 @@ import { movesColumn } from "./board";
 import { type Disposition, type TaskEvent, type TaskState, transition } from "./state";
 import type { TaskResult } from "./views";
 
-export const DEFAULT_MAX_ACTIVE = 4;
+const DEFAULT_MAX_ACTIVE = 4;
 
 /** What the launch hook is told before an agent starts for a task (any round, or a resume). */
 export interface BeforeLaunch {

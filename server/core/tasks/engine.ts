@@ -32,15 +32,12 @@ import type { TaskView } from "./views";
 import { wait, type WaitOptions } from "./wait";
 import type { ReportInput } from "../../wire/tasks";
 
-export { type BeforeLaunch, DEFAULT_MAX_ACTIVE, type TaskEngineDeps } from "./engine-state";
+export type { TaskEngineDeps } from "./engine-state";
 export type { TaskDiff } from "./diff";
 export type { FinishOptions } from "./finish";
-export { reportInput } from "./report";
-export { RESUME_PROMPT, type RoundRecord } from "./rounds";
-export { DEFAULT_READY_TIMEOUT_MS } from "./runner";
-export { startInput, type StartInput } from "./start";
-export type { TaskResult, TaskView } from "./views";
-export { resolveUntil, WAIT_SETS } from "./wait";
+export type { RoundRecord } from "./rounds";
+export type { StartInput } from "./start";
+export type { TaskView } from "./views";
 
 export class TaskEngine {
   private readonly eng: EngineState;

@@ -9,7 +9,7 @@ import { newId } from "../ids";
 import type { TaskWorktreeRow, TaskWorktreeStore } from "../../stores/task-worktrees";
 
 /** Most extra worktrees one task may register. */
-export const MAX_EXTRA_WORKTREES = 20;
+const MAX_EXTRA_WORKTREES = 20;
 
 const shortBranch = (b: string | null) => (b ? b.replace(/^refs\/heads\//, "") : null);
 

@@ -19,7 +19,7 @@ import { authorOf } from "../authors";
 /** States whose round has a result to acknowledge. */
 export const ACKABLE_STATES = ["completed", "failed", "rejected"] as const;
 
-export interface ThreadTask {
+interface ThreadTask {
   id: string;
   state: string;
   round: number;
@@ -40,13 +40,13 @@ export interface TaskMessagesDeps {
 }
 
 /** How long an answer waits for the worker to end the turn it asked in. */
-export const ANSWER_WAIT_MS = 60_000;
+const ANSWER_WAIT_MS = 60_000;
 
 /** A task's question/answer thread (server/wire/orchestration.ts). */
 export type Thread = z.infer<typeof threadReply>;
 
 /** The prompt an answer reaches the worker as. */
-export function answerPrompt(question: string | null, answer: string): string {
+function answerPrompt(question: string | null, answer: string): string {
   return question
     ? `Answer to your question ("${question.length > 300 ? `${question.slice(0, 300)}…` : question}"):\n\n${answer}`
     : answer;

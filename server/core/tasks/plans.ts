@@ -60,7 +60,7 @@ export function plannerPrompt(t: {
 }
 
 /** What a planner is told when changes are requested. */
-export function planFeedbackPrompt(version: number, summary: string | null, notes: PlanNote[]): string {
+function planFeedbackPrompt(version: number, summary: string | null, notes: PlanNote[]): string {
   const parts = [`Review of plan version ${version}: changes requested.`];
   if (summary?.trim()) parts.push("", summary.trim());
   for (const n of notes) parts.push("", n.about ? `${n.about}:` : "-", n.body);
@@ -296,7 +296,7 @@ async function checkSubtaskAgents(profile: PlanServiceDeps["profile"], parent: T
 }
 
 /** A plan's own consistency: unique keys, dependencies on keys of the plan, no cycle. */
-export function checkPlan(plan: PlanBody): void {
+function checkPlan(plan: PlanBody): void {
   const keys = new Set<string>();
   for (const s of plan.subtasks) {
     if (keys.has(s.key)) throw new YardError("BAD_PARAMS", `Two subtasks have the key ${s.key}`, { key: s.key });

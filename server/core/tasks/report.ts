@@ -6,8 +6,6 @@ import { apply, type EngineState, taskRow } from "./engine-state";
 import { isTerminal } from "./state";
 import { get, type TaskResult, type TaskView } from "./views";
 
-export { reportInput };
-
 export async function report(
   eng: EngineState,
   raw: ReportInput,

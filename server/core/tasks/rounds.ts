@@ -17,7 +17,7 @@ import { type Disposition, type Evidence, type TaskState, transition } from "./s
 import { get, type TaskResult, type TaskView } from "./views";
 
 /** What a resumed agent is told when no prompt is given. */
-export const RESUME_PROMPT =
+const RESUME_PROMPT =
   "Switchyard restarted you in the same session after your previous run stopped. Continue the task where you left off, and report when you are done (yard task report).";
 
 /** A round's record: the rounds reply's round without the reviews the review service adds. */

@@ -32,7 +32,7 @@ import { type PaneRole, type SandboxOf, sandboxRefusal, startSandboxFlag, taskPa
 import { plannerPrompt } from "./plans";
 import { get, type TaskView } from "./views";
 
-export { startInput, type StartInput };
+export type { StartInput };
 
 /** What a start needs once validated; nothing is created from it until launch. */
 interface LaunchPlan {

@@ -105,7 +105,7 @@ const undelivered = (round: number | undefined, evidence: Evidence): Transition 
   (round ?? 1) > 1 ? go("input_required", { ...evidence, round }) : go("failed", evidence);
 
 /** States a task can be resumed from (in a new round, with the agent's recorded session). */
-export const RESUMABLE_STATES: readonly TaskState[] = ["failed", "canceled"];
+const RESUMABLE_STATES: readonly TaskState[] = ["failed", "canceled"];
 
 export function transition(state: TaskState, event: TaskEvent, disposition: Disposition | null = null): Transition {
   if (event.type === "merged" || event.type === "discarded" || event.type === "next_round" || event.type === "resume") {

@@ -6,7 +6,7 @@
 import { YardError } from "../errors";
 
 /** Default of YARD_MAX_WAITS: concurrent tasks.wait calls per caller. */
-export const DEFAULT_MAX_WAITS = 32;
+const DEFAULT_MAX_WAITS = 32;
 
 export function maxWaitsFrom(env: Record<string, string | undefined> = process.env): number {
   const v = env.YARD_MAX_WAITS?.trim();

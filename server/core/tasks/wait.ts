@@ -6,13 +6,13 @@ import { type EngineState, taskRow } from "./engine-state";
 import { TERMINAL_STATES } from "./state";
 import { get, list, type TaskView } from "./views";
 
-export const WAIT_SETS = {
+const WAIT_SETS = {
   settled: [...TERMINAL_STATES, "input_required"],
   terminal: [...TERMINAL_STATES],
   working: ["working"],
 } as const;
 
-export function resolveUntil(until: string | string[] | undefined): string[] {
+function resolveUntil(until: string | string[] | undefined): string[] {
   const wanted = (Array.isArray(until) ? until : (until ?? "settled").split(",")).map((s) => s.trim()).filter(Boolean);
   const out = new Set<string>();
   for (const u of wanted) {
