@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command (`npm test`): Prisma client, the yard CLI bundle, format and lint (Biome), typecheck, the pinned agent
+# The test command (`npm test`): Prisma client, the yard CLI bundle, format and lint (Biome), unused code (knip), typecheck, the pinned agent
 # CLIs (Claude Code, Codex: installed once into a cache outside the repo, a no-op afterwards),
 # unit + integration tests (vitest), UI build when stale, end-to-end tests (Playwright against the
 # real server and Debian's Chromium), then the clock-bound vitest files (LATE_TESTS below). The
@@ -124,6 +124,13 @@ header "Format and lint (biome check)"
 status=0
 npx biome check --max-diagnostics=50 . || status=$?
 stage_done "biome" "$status"
+[ "$status" -eq 0 ] || FAILED=$((FAILED + 1))
+
+# 2c. Unused exports, files and dependencies (knip: knip.json names the entry points). ~4 s.
+header "Unused code (knip)"
+status=0
+npx knip --no-progress || status=$?
+stage_done "knip" "$status"
 [ "$status" -eq 0 ] || FAILED=$((FAILED + 1))
 
 # 3-7 run side by side: the typecheck, and the UI build followed by the end-to-end tests and then the
