@@ -5,8 +5,9 @@
 // worker code it was started with even if the checkout changes under it: the bundle's text is read
 // at start, and a worker started later from a bundle that changed since runs a copy of that text. Each pane's mirror lives in
 // one worker, the least loaded at spawn. Owns the pane -> worker assignment, handing output over
-// (coalesced per pane into one transferred buffer per WRITE_WINDOW_MS, in order with resizes and
-// requests), request ids, and replacing a worker that died (its panes get fresh mirrors and a fault).
+// (coalesced per pane into one message per WRITE_WINDOW_MS, buffers transferred, in order with
+// resizes and requests), request ids, and replacing a worker that died (its panes get fresh mirrors
+// and a fault).
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -212,27 +213,28 @@ export class MirrorPool {
     else h.timer = setTimeout(() => this.sendHeld(id, h), wait);
   }
 
-  /** Sends the pane's held output now, as one transferred ArrayBuffer. */
+  /** Sends the pane's held output now: its ArrayBuffers transferred as they are, views copied into one. */
   private sendHeld(id: string, h = this.held.get(id)): void {
     if (!h) return;
     if (h.timer) clearTimeout(h.timer);
     h.timer = null;
     if (h.bytes === 0) return;
-    let data = h.chunks[0]!;
-    if (h.chunks.length > 1 || !(data instanceof ArrayBuffer)) {
+    let data: ArrayBuffer[];
+    if (h.chunks.every((c) => c instanceof ArrayBuffer)) data = h.chunks as ArrayBuffer[];
+    else {
       const joined = new Uint8Array(h.bytes);
       let off = 0;
       for (const c of h.chunks) {
         joined.set(c instanceof ArrayBuffer ? new Uint8Array(c) : c, off);
         off += c.byteLength;
       }
-      data = joined.buffer;
+      data = [joined.buffer];
     }
     h.chunks = [];
     h.bytes = 0;
     h.lastPost = performance.now();
     const slot = this.where.get(id);
-    if (slot) this.post(slot, { t: "write", id, data }, [data]);
+    if (slot) this.post(slot, { t: "write", id, data }, data);
   }
 
   resize(id: string, cols: number, rows: number): void {
