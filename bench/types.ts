@@ -6,5 +6,7 @@ export interface BenchResult {
   unit: string;
   target: string;
   pass: boolean;
+  /** Printed for information, not a target: never a miss (e.g. a wall-clock ratio on a shared machine). */
+  info?: boolean;
   note?: string;
 }

@@ -4,8 +4,10 @@
 // RETIRE_MS, so an idle host carries no worker (each costs ~28 MB RSS). A host keeps running the
 // worker code it was started with even if the checkout changes under it: the bundle's text is read
 // at start, and a worker started later from a bundle that changed since runs a copy of that text. Each pane's mirror lives in
-// one worker, the least loaded at spawn. Owns the pane -> worker assignment, chunk transfer,
-// request ids, and replacing a worker that died (its panes get fresh mirrors and a fault).
+// one worker, the least loaded at spawn. Owns the pane -> worker assignment, handing output over
+// (coalesced per pane into one message per WRITE_WINDOW_MS, buffers transferred, in order with
+// resizes and requests), request ids, and replacing a worker that died (its panes get fresh mirrors
+// and a fault).
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -35,6 +37,24 @@ interface Slot {
 
 /** A worker that has held no pane for this long is stopped (the next pane starts one again). */
 const RETIRE_MS = 30_000;
+/**
+ * A pane's output goes to its worker at most once per this window: bytes that arrive sooner after
+ * the last message wait and go together. Each message wakes the worker and its progress report
+ * wakes the host's main thread; on a busy machine the PTY reader and the worker otherwise trade
+ * thousands of small messages per 20 MB. Output after a quiet spell goes at once.
+ */
+const WRITE_WINDOW_MS = 4;
+/** ...unless this much is waiting: it goes at once, so a worker with a backlog is never starved. */
+const WRITE_BATCH_MAX = 256 * 1024;
+
+/** A pane's output not yet handed to its worker. */
+interface HeldWrites {
+  chunks: (ArrayBuffer | Uint8Array)[];
+  bytes: number;
+  /** performance.now() of the last write message. */
+  lastPost: number;
+  timer: NodeJS.Timeout | null;
+}
 
 interface MirrorSpec {
   cols: number;
@@ -46,6 +66,7 @@ export class MirrorPool {
   private readonly slots: Slot[] = [];
   private readonly where = new Map<string, Slot>();
   private readonly specs = new Map<string, MirrorSpec>();
+  private readonly held = new Map<string, HeldWrites>();
   private readonly pending = new Map<
     number,
     { slot: Slot; resolve: (v: unknown) => void; reject: (e: Error) => void }
@@ -92,7 +113,7 @@ export class MirrorPool {
     const worker = new Worker(this.entry(), { workerData: { screens: this.opts.screens } });
     const slot: Slot = { worker, panes: new Set(), retireTimer: null, retired: false };
     this.slots.push(slot);
-    worker.on("message", (m: WorkerOut) => this.onMessage(slot, m));
+    worker.on("message", (m: WorkerOut) => this.onMessage(m));
     worker.on("error", (e) => this.opts.log(`mirror worker error: ${e.stack ?? e.message}`));
     worker.on("exit", (code) => {
       if (!this.closing && !slot.retired) this.replace(slot, code);
@@ -126,7 +147,7 @@ export class MirrorPool {
     });
   }
 
-  private onMessage(slot: Slot, m: WorkerOut): void {
+  private onMessage(m: WorkerOut): void {
     switch (m.t) {
       case "parsed":
         for (const [id, total] of m.list) this.events.parsed(id, total);
@@ -171,13 +192,53 @@ export class MirrorPool {
     this.post(best, { t: "create", id, ...spec });
   }
 
-  /** Hands the bytes to the pane's worker; `data` is transferred (the caller must not reuse it). */
-  write(id: string, data: ArrayBuffer): void {
+  /**
+   * Hands output of the pane to its worker, in order with everything else sent for the pane. The
+   * caller gives `data` up: it must not change or reuse it (a whole ArrayBuffer may be transferred
+   * as it is). Output that follows the last message within WRITE_WINDOW_MS waits for the window's
+   * end and goes with the rest in one message; a resize or request of the pane sends it first.
+   */
+  write(id: string, data: ArrayBuffer | Uint8Array): void {
+    if (!this.where.has(id) || data.byteLength === 0) return;
+    let h = this.held.get(id);
+    if (!h) {
+      h = { chunks: [], bytes: 0, lastPost: Number.NEGATIVE_INFINITY, timer: null };
+      this.held.set(id, h);
+    }
+    h.chunks.push(data);
+    h.bytes += data.byteLength;
+    if (h.timer && h.bytes < WRITE_BATCH_MAX) return;
+    const wait = h.lastPost + WRITE_WINDOW_MS - performance.now();
+    if (wait <= 0 || h.bytes >= WRITE_BATCH_MAX) this.sendHeld(id, h);
+    else h.timer = setTimeout(() => this.sendHeld(id, h), wait);
+  }
+
+  /** Sends the pane's held output now: its ArrayBuffers transferred as they are, views copied into one. */
+  private sendHeld(id: string, h = this.held.get(id)): void {
+    if (!h) return;
+    if (h.timer) clearTimeout(h.timer);
+    h.timer = null;
+    if (h.bytes === 0) return;
+    let data: ArrayBuffer[];
+    if (h.chunks.every((c) => c instanceof ArrayBuffer)) data = h.chunks as ArrayBuffer[];
+    else {
+      const joined = new Uint8Array(h.bytes);
+      let off = 0;
+      for (const c of h.chunks) {
+        joined.set(c instanceof ArrayBuffer ? new Uint8Array(c) : c, off);
+        off += c.byteLength;
+      }
+      data = [joined.buffer];
+    }
+    h.chunks = [];
+    h.bytes = 0;
+    h.lastPost = performance.now();
     const slot = this.where.get(id);
-    if (slot) this.post(slot, { t: "write", id, data }, [data]);
+    if (slot) this.post(slot, { t: "write", id, data }, data);
   }
 
   resize(id: string, cols: number, rows: number): void {
+    this.sendHeld(id);
     const spec = this.specs.get(id);
     if (spec) Object.assign(spec, { cols, rows });
     this.post(this.slotOf(id), { t: "resize", id, cols, rows });
@@ -190,6 +251,7 @@ export class MirrorPool {
     } catch (e) {
       return Promise.reject(e);
     }
+    this.sendHeld(id);
     const rid = this.nextRid++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(rid, { slot, resolve: resolve as (v: unknown) => void, reject });
@@ -214,6 +276,9 @@ export class MirrorPool {
 
   /** The pane's mirror is gone (finalized or disposed in the worker): forget where it lived. */
   forget(id: string): void {
+    const h = this.held.get(id);
+    if (h?.timer) clearTimeout(h.timer);
+    this.held.delete(id);
     const slot = this.where.get(id);
     slot?.panes.delete(id);
     this.where.delete(id);
@@ -244,6 +309,7 @@ export class MirrorPool {
   async close(): Promise<void> {
     this.closing = true;
     for (const s of this.slots) if (s.retireTimer) clearTimeout(s.retireTimer);
+    for (const h of this.held.values()) if (h.timer) clearTimeout(h.timer);
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }

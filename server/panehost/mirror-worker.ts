@@ -110,8 +110,10 @@ port.on("message", (m: WorkerIn) => {
     case "write": {
       const e = mirrors.get(m.id);
       if (!e) return;
-      e.written += m.data.byteLength;
-      e.mirror.write(new Uint8Array(m.data));
+      for (const data of m.data) {
+        e.written += data.byteLength;
+        e.mirror.write(new Uint8Array(data));
+      }
       return;
     }
     case "resize":

@@ -10,7 +10,8 @@ export interface WorkerRead {
 
 export type WorkerIn =
   | { t: "create"; id: string; cols: number; rows: number; scrollback: number }
-  | { t: "write"; id: string; data: ArrayBuffer }
+  /** Output of the pane, in order (transferred). */
+  | { t: "write"; id: string; data: ArrayBuffer[] }
   | { t: "resize"; id: string; cols: number; rows: number }
   | {
       t: "req";

@@ -298,7 +298,7 @@ describe("absolute numbering and scrollback eviction", () => {
     const next = await m.delta(d.cursor); // (delta waits for parsing)
     expect(next).toEqual({
       text: splitLines(lines(6000, 6010).replaceAll("\r", ""))
-        .map((l) => l + "\n")
+        .map((l) => `${l}\n`)
         .join(""),
       start: 6000,
       cursor: 6010,
@@ -332,7 +332,7 @@ describe("absolute numbering and scrollback eviction", () => {
 
   it("counts drops exactly with bare LFs and a raw byte stream", async () => {
     const m = new TerminalMirror({ cols: 10, rows: 5 });
-    m.write(Buffer.from("\r" + "z\n\r".repeat(12000)));
+    m.write(Buffer.from(`\r${"z\n\r".repeat(12000)}`));
     await m.flush();
     // 12000 lines + cursor row = 12001 rows in 5005: 6996 dropped.
     expect(m.firstLine).toBe(6996);
@@ -366,7 +366,7 @@ describe("absolute numbering and scrollback eviction", () => {
     expect(await m.delta(d1.cursor)).toEqual({ text: "", start: 50, cursor: 50, dropped: null });
     expect(await m.delta(10, { reader: "old" })).toEqual({
       text: splitLines(lines(41, 50).replaceAll("\r", ""))
-        .map((l) => l + "\n")
+        .map((l) => `${l}\n`)
         .join(""),
       start: 41,
       cursor: 50,
@@ -419,11 +419,11 @@ describe("alternate screen", () => {
     expect(r.lines).toEqual(["$ vim notes.txt"]);
 
     m.write(bytes.subarray(bytes.indexOf("\x1b[?1049h"), exitAt));
-    expect((await m.screen()).text).toBe(ALT_GRID.map((l) => l + "\n").join(""));
+    expect((await m.screen()).text).toBe(ALT_GRID.map((l) => `${l}\n`).join(""));
     expect(m.altScreen).toBe(true);
     expect(m.head).toBe(1 + FIXTURE_ROWS);
     expect(await m.tail(3)).toEqual({ text: `~\n~\n${ALT_GRID[11]}\n`, cursor: 1 + FIXTURE_ROWS });
-    expect((await m.tail(100)).text).toBe(ALT_GRID.map((l) => l + "\n").join(""));
+    expect((await m.tail(100)).text).toBe(ALT_GRID.map((l) => `${l}\n`).join(""));
 
     const d = await r.poll();
     expect(d.start).toBe(1);
@@ -542,7 +542,7 @@ describe("resize", () => {
   it("rows grow under the alternate screen: the grid's origin moves and is resent", async () => {
     const m = new TerminalMirror({ cols: 30, rows: 5 });
     const r = new Reader(m, "r");
-    m.write("top\r\n" + "\r\n".repeat(10) + "\x1b[?1049h\x1b[H");
+    m.write(`top\r\n${"\r\n".repeat(10)}\x1b[?1049h\x1b[H`);
     m.write("~\r\n~\r\n~\r\n~\r\n~"); // identical rows: a shifted comparison looks unchanged
     await r.poll();
     const blanks = Array.from({ length: 6 }, () => "");
@@ -649,7 +649,7 @@ describe("random terminal programs", () => {
   async function run(seed: number): Promise<number> {
     const rand = mulberry32(seed);
     const ri = (n: number): number => Math.floor(rand() * n);
-    let cols = 20 + ri(40);
+    const cols = 20 + ri(40);
     let rows = 4 + ri(12);
     const m = new TerminalMirror({ cols, rows });
     const trims = trimCounter(m);
@@ -661,7 +661,7 @@ describe("random terminal programs", () => {
       for (let j = ri(30); j > 0; j--) {
         const r = rand();
         if (r < 0.3) s += words[ri(words.length)] + (rand() < 0.7 ? "\r\n" : "");
-        else if (r < 0.4) s += "\r\x1b[K" + words[ri(words.length)];
+        else if (r < 0.4) s += `\r\x1b[K${words[ri(words.length)]}`;
         else if (r < 0.45) s += `\x1b[${1 + ri(4)}A`;
         else if (r < 0.5) s += `\x1b[${1 + ri(rows)};${1 + ri(cols)}H`;
         else if (r < 0.55) s += `\x1b[${ri(3)}J`;
@@ -715,7 +715,7 @@ describe("xterm faults", () => {
     m.write("\x1b[?1049h\x1b[1;4r\n\n\n\n\n\n");
     await m.flush();
     m.resize(53, 8);
-    m.write("x".repeat(300) + "\n");
+    m.write(`${"x".repeat(300)}\n`);
     await m.flush();
     m.resize(53, 11);
     m.write("\x1b[11;35H\x1b[2K");
@@ -746,8 +746,12 @@ describe("pipeline", () => {
     const deadline = Date.now() + 5000;
     while (!(await m.tail(1)).text.startsWith("$") && Date.now() < deadline) {
       await new Promise<void>((resolve) => {
-        const sub = m.onWriteParsed(() => (sub.dispose(), resolve()));
-        setTimeout(() => (sub.dispose(), resolve()), 50);
+        const done = () => {
+          sub.dispose();
+          resolve();
+        };
+        const sub = m.onWriteParsed(done);
+        setTimeout(done, 50);
       });
     }
     expect((await m.tail(10)).text).toBe("one\ndone\n$\n");
