@@ -23,10 +23,7 @@ export interface HostPane {
   backpressurePauses: number;
   maxPendingBytes: number;
   readBytes: number;
-  postedBytes: number;
   parsedBytes: number;
-  chunks: Buffer[];
-  chunkBytes: number;
   subscribed: boolean;
   /** The bytes of a character cut by the last read (a viewer attaching now starts with them). */
   tail: Buffer | null;
@@ -69,10 +66,7 @@ export function paneRecord(p: SavedPane): HostPane {
     backpressurePauses: 0,
     maxPendingBytes: 0,
     readBytes: 0,
-    postedBytes: 0,
     parsedBytes: 0,
-    chunks: [],
-    chunkBytes: 0,
     subscribed: false,
     tail: null,
     activity: false,

@@ -21,16 +21,12 @@ const BACKPRESSURE_HIGH = 1024 * 1024;
 const BACKPRESSURE_LOW = 256 * 1024;
 /** Activity ticks (output happened) to the server: at most one per pane in this window, plus a trailing one. */
 const ACTIVITY_MS = 100;
-/** Bytes a worker may have queued before the host holds further chunks back to send bigger ones. */
-const WORKER_BATCH = 128 * 1024;
 
 const now = () => performance.timeOrigin + performance.now();
 
 export class PtyIo {
   /** The host is stopping: no new pane. */
   stopping = false;
-  private flushQueued = false;
-  private readonly toFlush = new Set<HostPane>();
 
   constructor(
     private readonly deps: {
@@ -51,7 +47,6 @@ export class PtyIo {
         paneId: p.id,
         state: p.state,
       });
-    this.flushPane(p);
     return p;
   }
 
@@ -101,8 +96,8 @@ export class PtyIo {
 
   resize(paneId: string, cols: number, rows: number): void {
     const p = this.deps.panes.runningPane(paneId);
-    this.flushPane(p); // the output read so far is parsed at the old size, as a terminal would
     p.proc!.resize(cols, rows);
+    // The pool sends the output read so far first: it is parsed at the old size, as a terminal would.
     this.deps.pool.resize(p.id, cols, rows);
     p.cols = cols;
     p.rows = rows;
@@ -167,7 +162,6 @@ export class PtyIo {
       p.backpressure = null;
       release();
     }
-    if (p.chunkBytes > 0) this.flushSoon(p);
     if (p.parsedWaiters.length) {
       const due = p.parsedWaiters.filter((w) => w.bytes <= total);
       p.parsedWaiters = p.parsedWaiters.filter((w) => w.bytes > total);
@@ -187,9 +181,7 @@ export class PtyIo {
     const offset = p.readBytes;
     p.readBytes += chunk.length;
     p.firstReadAt ??= now();
-    p.chunks.push(chunk);
-    p.chunkBytes += chunk.length;
-    this.flushSoon(p);
+    this.deps.pool.write(p.id, chunk); // batched there, and sent before any request of the pane
     const pending = p.readBytes - p.parsedBytes;
     if (pending > p.maxPendingBytes) p.maxPendingBytes = pending;
     if (pending > p.high && !p.backpressure && p.state === "running") {
@@ -216,37 +208,6 @@ export class PtyIo {
     this.deps.link.emit("activity", { paneId: p.id, at: p.lastOutputAt });
   }
 
-  private flushSoon(p: HostPane): void {
-    this.toFlush.add(p);
-    if (this.flushQueued) return;
-    this.flushQueued = true;
-    setImmediate(() => {
-      this.flushQueued = false;
-      for (const q of this.toFlush) {
-        // While the worker still has a good backlog, let chunks pile up: fewer, bigger messages.
-        if (q.postedBytes - q.parsedBytes > WORKER_BATCH && q.chunkBytes < 64 * 1024) continue;
-        this.flushPane(q);
-      }
-    });
-  }
-
-  /** Sends every byte read so far to the pane's worker (before any request that must see it). */
-  private flushPane(p: HostPane): void {
-    this.toFlush.delete(p);
-    if (p.chunkBytes === 0) return;
-    const ab = new ArrayBuffer(p.chunkBytes);
-    const u = new Uint8Array(ab);
-    let off = 0;
-    for (const c of p.chunks) {
-      u.set(c, off);
-      off += c.length;
-    }
-    p.postedBytes += p.chunkBytes;
-    p.chunks = [];
-    p.chunkBytes = 0;
-    this.deps.pool.write(p.id, ab);
-  }
-
   /** The process exited and its output was read to the end: parse it all, save the final screen, record the exit. */
   private async onExit(p: HostPane, exitCode: number, signal: number | null): Promise<void> {
     p.state = "exiting";
@@ -255,7 +216,6 @@ export class PtyIo {
     p.activityTimer = null;
     p.backpressure?.();
     p.backpressure = null;
-    this.flushPane(p);
     let screenError: string | null = null;
     try {
       const r = await this.deps.pool.request<{ error: string | null; faults: number }>(p.id, "finalize");
