@@ -155,7 +155,7 @@ export const eventsInput = z.object({ id: taskId, since: z.number().int().min(0)
 
 // ---- the task view -----------------------------------------------------------------------
 
-/** The task states (the reducer in the core owns them; its type is checked equal to this). */
+/** The task states (the reducer in server/core/tasks/state.ts takes its list from here). */
 export const taskState = z.enum([
   "backlog",
   "pending",

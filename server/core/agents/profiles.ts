@@ -14,6 +14,7 @@ import { argvSchema } from "../../wire/common";
 import { profileRole, type profileView } from "../../wire/projects";
 import type { ProfileStore } from "../../stores/profiles";
 import { YardError } from "../errors";
+import { KNOWN_HOOK_EVENTS } from "../hooks/payload";
 import { codexHooksOverride, codexNotifyOverride } from "./codex";
 import type { PlaceholderName } from "../../wire/placeholders";
 
@@ -31,21 +32,8 @@ function toView(p: AgentProfile): ProfileView {
   return { ...rest, envNames: Object.keys(env).sort() };
 }
 
-/** Hook events Switchyard registers with Claude Code; each runs `yard hook <Event>`. */
-const CLAUDE_HOOK_EVENTS = [
-  "SessionStart",
-  "UserPromptSubmit",
-  "PreToolUse",
-  "PermissionRequest",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "Notification",
-  "Stop",
-  "StopFailure",
-  "SubagentStart",
-  "SubagentStop",
-  "SessionEnd",
-] as const;
+/** Hook events Switchyard registers with Claude Code (every known one but PreCompact); each runs `yard hook <Event>`. */
+const CLAUDE_HOOK_EVENTS = KNOWN_HOOK_EVENTS.filter((e) => e !== "PreCompact");
 
 function claudeHookSettings(): string {
   const hooks: Record<string, unknown> = {};

@@ -17,18 +17,11 @@
 // `resume` (a failed or canceled task's agent session continued in a fresh pane) is the one way
 // out of a terminal state: like next_round it opens a NEW round, so the ended round's record
 // stays as it was.
+import { taskState } from "../../wire/tasks";
 import { YardError } from "../errors";
 
-export const TASK_STATES = [
-  "backlog",
-  "pending",
-  "working",
-  "input_required",
-  "completed",
-  "failed",
-  "canceled",
-  "rejected",
-] as const;
+/** The task states, as the wire names them (server/wire/tasks.ts): one list. */
+export const TASK_STATES = taskState.options;
 export type TaskState = (typeof TASK_STATES)[number];
 export const TERMINAL_STATES: readonly TaskState[] = ["completed", "failed", "canceled", "rejected"];
 export const isTerminal = (s: string): boolean => (TERMINAL_STATES as readonly string[]).includes(s);
