@@ -37,16 +37,7 @@ export class PlanStore {
       orderBy: { round: "asc" },
       include: { reviews: { orderBy: { createdAt: "asc" } } },
     });
-    return rows.map((r) => ({
-      id: r.id,
-      taskId: r.taskId,
-      version: r.round,
-      state: r.state as PlanState,
-      body: r.body,
-      annotations: r.annotations,
-      createdAt: r.createdAt,
-      reviews: r.reviews,
-    }));
+    return rows.map(toRecord);
   }
 
   /**
@@ -61,16 +52,7 @@ export class PlanStore {
       },
       include: { reviews: { orderBy: { createdAt: "asc" } } },
     });
-    return rows.map((r) => ({
-      id: r.id,
-      taskId: r.taskId,
-      version: r.round,
-      state: r.state as PlanState,
-      body: r.body,
-      annotations: r.annotations,
-      createdAt: r.createdAt,
-      reviews: r.reviews,
-    }));
+    return rows.map(toRecord);
   }
 
   /** A new version; the one still in review (if any) is superseded by it. */
@@ -139,4 +121,27 @@ export class PlanStore {
       }),
     ]);
   }
+}
+
+/** A plan row (with its reviews) as its record: the row's round is the plan's version. */
+function toRecord(r: {
+  id: string;
+  taskId: string;
+  round: number;
+  state: string;
+  body: string;
+  annotations: string;
+  createdAt: Date;
+  reviews: PlanRecord["reviews"];
+}): PlanRecord {
+  return {
+    id: r.id,
+    taskId: r.taskId,
+    version: r.round,
+    state: r.state as PlanState,
+    body: r.body,
+    annotations: r.annotations,
+    createdAt: r.createdAt,
+    reviews: r.reviews,
+  };
 }
