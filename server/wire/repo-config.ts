@@ -10,7 +10,7 @@ export const REPO_CONFIG_FILE = ".switchyard.json";
 /** Its size limit (a larger file is refused, not read). */
 export const REPO_CONFIG_MAX_BYTES = 64 * 1024;
 /** At most this many ports per task. */
-export const MAX_TASK_PORTS = 20;
+const MAX_TASK_PORTS = 20;
 
 /** One shell command line (run with `sh -c`, like an npm script). */
 const commandLine = z
@@ -71,7 +71,6 @@ export const repoConfigOverride = z.strictObject(fields);
 export type RepoConfigOverride = z.infer<typeof repoConfigOverride>;
 
 export const REPO_CONFIG_FIELDS = ["setup", "teardown", "copy", "link", "ports"] as const;
-export type RepoConfigField = (typeof REPO_CONFIG_FIELDS)[number];
 
 /** The config a task runs with, and where each field came from. */
 export const effectiveConfig = z.object({
@@ -86,7 +85,7 @@ export const effectiveConfig = z.object({
 export type EffectiveConfig = z.infer<typeof effectiveConfig>;
 
 /** One command's outcome (teardown). */
-export const commandOutcome = z.object({
+const commandOutcome = z.object({
   command: z.string(),
   exitCode: z.number().int().nullable(),
   signal: z.string().nullable(),

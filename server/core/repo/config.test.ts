@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { globProblem } from "../../wire/repo-config";
-import { effectiveConfig, parseOverride, parseRepoConfig, readCommittedConfig } from "./config";
+import { effectiveConfig, parseRepoConfig, readCommittedConfig } from "./config";
 
 const refusal = (fn: () => unknown) => {
   try {
@@ -49,12 +49,6 @@ describe(".switchyard.json validation", () => {
     expect(e.code).toBe("BAD_PARAMS");
     expect(e.details.path).toBe(at);
     expect(e.message).toMatch(/^\.switchyard\.json: /);
-  });
-
-  it("names the project's override as the source of its errors", () => {
-    const e = refusal(() => parseOverride({ copy: ["ok", "~/.ssh"] }));
-    expect(e).toMatchObject({ code: "BAD_PARAMS", details: { path: "copy.1" } });
-    expect(e.message).toMatch(/^the project's config: copy\.1: /);
   });
 
   it.each([

@@ -34,15 +34,8 @@ export function parseRepoConfig(raw: unknown, where = REPO_CONFIG_FILE): RepoCon
   return r.data;
 }
 
-/** Validates a project's override (BAD_PARAMS naming the field's path). */
-export function parseOverride(raw: unknown, where = "the project's config"): RepoConfigOverride {
-  const r = repoConfigOverride.safeParse(raw);
-  if (!r.success) throw refusal(where, r.error);
-  return r.data;
-}
-
 /** JSON text to a value, or BAD_PARAMS saying where it stops being JSON. */
-export function parseJsonText(text: string, where: string): unknown {
+function parseJsonText(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {

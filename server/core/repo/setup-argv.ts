@@ -6,7 +6,7 @@
 import path from "node:path";
 import { REPO_ROOT } from "../../root";
 
-export const SETUP_WRAPPER = path.join(REPO_ROOT, "cli/bin/setup.mjs");
+const SETUP_WRAPPER = path.join(REPO_ROOT, "cli/bin/setup.mjs");
 
 /** The shell's script: $1 node, $2 the wrapper, $3 its JSON; the rest is the agent's argv. */
 const SCRIPT = 'n=$1 w=$2 s=$3; shift 3; "$n" "$w" "$s" || exit; exec "$@"';
