@@ -194,6 +194,27 @@ describe("setup before the agent", () => {
     expect(t).toMatchObject({ state: "canceled", setup: { portsReleased: true } });
     expect(existsSync(path.join(t.worktreePath!, ".agent-started"))).toBe(false);
   });
+  it("an agent without hooks is judged by its own screen only after setup: setup's output and quiet are not its", async () => {
+    // Setup prints, then stays quiet longer than the screen heuristic's quiescence (1.5 s).
+    const repo = nodeProject({ setup: ["echo preparing; sleep 2.2"] });
+    const { task } = await api.tasks.start.mutate({
+      repoPath: repo,
+      objective: "hello",
+      argv: ["sh", "-c", 'echo agent ready; IFS= read -r line; printf "%s\\n" "$line" > .agent-prompt; exec sleep 600'],
+    });
+    const t = await waitState(task.id, ["working", "input_required", "failed"].join(","), 60_000);
+    expect(t.state).not.toBe("failed");
+    const evs = await events(task.id);
+    const done = evs.find((e) => e.type === "task.state" && e.payload.cause === "setup_done")!;
+    const moved = evs.filter((e) => e.type === "pane.lifecycle" && e.payload.to !== "starting");
+    expect(moved.length).toBeGreaterThan(0);
+    expect(moved[0]!.seq).toBeGreaterThan(done.seq); // nothing moved the pane while setup ran
+    await waitFor(() => existsSync(path.join(t.worktreePath!, ".agent-prompt")), {
+      what: "the prompt to reach the agent",
+    });
+    expect(readFileSync(path.join(t.worktreePath!, ".agent-prompt"), "utf8")).toContain("hello");
+    await api.tasks.cancel.mutate({ id: task.id });
+  });
 });
 
 describe("teardown at the finish", () => {
