@@ -134,6 +134,9 @@ export const projectRepoConfigOutput = z.object({
   effective: effectiveConfig.nullable(),
 });
 
+/** How far a running setup got (a board card's "Setting up…" line). */
+export const setupStep = z.object({ step: z.number().int(), total: z.number().int(), command: z.string().nullable() });
+
 /** The setup wrapper's progress, posted as the hook event SETUP_HOOK_EVENT by the pane's own program. */
 export const SETUP_HOOK_EVENT = "YardSetup";
 export const setupProgress = z.object({

@@ -58,6 +58,16 @@ export function cardLine({ state, evidence, pane }: CardLineInput): string | nul
   return null;
 }
 
+/** A pending task's setup progress (its evidence while the repository's setup commands run), or null. */
+export function setupOf(
+  state: string,
+  evidence: Evidence | null,
+): { step: number; total: number; command: string | null } | null {
+  if (state !== "pending" || evidence?.stage !== "setup") return null;
+  const n = (v: unknown) => (typeof v === "number" ? v : 0);
+  return { step: n(evidence.step), total: n(evidence.total), command: str(evidence.command) };
+}
+
 /** "setup 2/3: npm ci", from a setup's evidence. */
 function setupStep(e: Evidence): string {
   const command = str(e.command);
