@@ -18,7 +18,7 @@ export function SetupBadge() {
 }
 
 /** "setup 2/3: npm ci" */
-export function setupWords(s: Setup): string {
+function setupWords(s: Setup): string {
   return `setup ${s.step}/${s.total}${s.command ? `: ${s.command}` : ""}`;
 }
 
