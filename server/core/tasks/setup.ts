@@ -124,6 +124,14 @@ export function abandonSetup(eng: EngineState, taskId: string, plan: SetupPlan |
   runs(eng).delete(taskId);
 }
 
+/** A `.catch` for a start's step after planSetup: abandons the setup, throws the error on. */
+export const abandoning =
+  (eng: EngineState, taskId: string, plan: SetupPlan | null) =>
+  (error: unknown): never => {
+    abandonSetup(eng, taskId, plan);
+    throw error;
+  };
+
 /** The wrapper's progress post (a hook of the task's pane): a step, done, or which command failed. */
 export function onSetupHook(eng: EngineState, info: PaneInfo, payload: Record<string, unknown>): void {
   const parsed = setupProgress.safeParse(payload);

@@ -30,7 +30,7 @@ import { ACTIVE_STATES, type TaskState, transition } from "./state";
 import type { Waiting } from "./dependencies";
 import { type PaneRole, type SandboxOf, sandboxRefusal, startSandboxFlag, taskPaneRole } from "../agents/roles";
 import { plannerPrompt } from "./plans";
-import { abandonSetup, planSetup, prepareSetup, recordSetup, type SetupPlan } from "./setup";
+import { abandoning, abandonSetup, planSetup, prepareSetup, recordSetup, type SetupPlan } from "./setup";
 import { storedSetupEnv } from "./task-ports";
 import { get, type TaskView } from "./views";
 
@@ -308,7 +308,6 @@ async function launch(
     }
     const baseSha = await resolveBaseSha(plan.repoRoot, options.baseRef, { fetch: options.fetch });
     currentBranch = (await inspectRepo(plan.repoRoot)).currentBranch;
-    // The repository's config as committed at the base (a bad one refuses the start) and its ports.
     setup = await planSetup(eng, { repoRoot: plan.repoRoot, baseSha, projectId: plan.projectId });
     wt = await createWorktree({
       repoRoot: plan.repoRoot,
@@ -316,10 +315,7 @@ async function launch(
       baseSha,
       path: options.path ?? undefined,
       yardHome: deps.home,
-    }).catch((e: unknown) => {
-      abandonSetup(eng, id, setup);
-      throw e;
-    });
+    }).catch(abandoning(eng, id, setup));
     eng.launching.add(id);
   };
   const p = eng.startLock.then(run, run);
@@ -402,8 +398,7 @@ async function launch(
 /**
  * The task's agent in a new pane in its worktree (same profile or command; YARD_TASK set; sandboxed
  * when the task is). `w.launch` is the launch its caller resolved (and checked) for this spawn.
- * `environment`: the repository config's env (ports) and setup commands of a first launch; later
- * spawns take the env the task recorded (core/tasks/task-ports.ts) and run no setup.
+ * `environment`: a first launch's env and setup commands (later spawns: the env the task recorded).
  */
 export async function spawnWorker(
   eng: EngineState,
