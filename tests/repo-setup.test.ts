@@ -5,9 +5,11 @@
 // teardown runs at the finish from the config recorded at start even after the agent rewrote the
 // file; ports are allocated (skipping one in use), shown with Preview, and released; a bad file
 // refuses the start and creates nothing; a project's override replaces the file's fields; setup
-// runs inside the OS sandbox for a sandboxed task; a server restart mid-setup picks it up again.
+// runs inside the OS sandbox for a sandboxed task; a server restart mid-setup picks it up again, and
+// releases the ports of a task finished before it.
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import net from "node:net";
+import Database from "better-sqlite3";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminClient, errorOf } from "./helpers/client";
@@ -325,12 +327,22 @@ describe("where setup runs", () => {
     expect(existsSync(`/tmp/yard-setup-escape-${task.id}`)).toBe(false); // the sandbox's /tmp is its own
   });
 
-  it("picks a setup up again after a server restart, and the agent starts when it ends", async () => {
+  it("picks a setup up again after a server restart, and releases the ports of tasks finished before it", async () => {
     const home = path.join(dirs.tmp(), "home");
     mkdirSync(home);
     const s = await startTestServer({ home });
     try {
       const a = adminClient(s);
+      // A finished task whose release was not recorded (the server died in between): simulated below.
+      const finished = (
+        await a.tasks.start.mutate({
+          repoPath: nodeProject({ ports: 1 }),
+          agent: "demo",
+          objective: "report completed ok",
+        })
+      ).task;
+      await a.tasks.wait.query({ id: finished.id, until: "completed", timeoutMs: 60_000 });
+      await a.tasks.finish.mutate({ id: finished.id, discard: {} });
       const repo = nodeProject({ setup: ['while [ ! -e "$YARD_MAIN_CHECKOUT/.go" ]; do sleep 0.05; done'] });
       const { task } = await a.tasks.start.mutate({ repoPath: repo, agent: "demo", objective: "report completed ok" });
       await waitFor(async () => (await a.tasks.get.query({ id: task.id })).evidence?.stage === "setup", {
@@ -338,9 +350,13 @@ describe("where setup runs", () => {
         what: "setup running",
       });
       await s.stop(); // the agents keep running in the pane host
+      const db = new Database(path.join(home, "yard.db"));
+      db.prepare('UPDATE "TaskSetup" SET "portsReleasedAt" = NULL WHERE "taskId" = ?').run(finished.id);
+      db.close();
       const s2 = await startTestServer({ home });
       try {
         const b = adminClient(s2);
+        expect((await b.tasks.get.query({ id: finished.id })).setup).toMatchObject({ portsReleased: true });
         expect((await b.tasks.get.query({ id: task.id })).state).toBe("pending");
         writeFileSync(path.join(repo, ".go"), "");
         const t = (await b.tasks.wait.query({ id: task.id, until: "completed", timeoutMs: 60_000 })).tasks[0]!;
