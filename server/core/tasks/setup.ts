@@ -15,6 +15,7 @@ import { type CopyReport, copyEntries } from "../repo/copy";
 import { effectiveConfig, readCommittedConfig } from "../repo/config";
 import type { TaskRow } from "../../stores/tasks";
 import { apply, type EngineState, json } from "./engine-state";
+import type { TaskEvent } from "./state";
 import { reservePorts, setupEnv, unreserve } from "./task-ports";
 
 /** What a start sets up, worked out under the start lock before anything is created. */
@@ -30,7 +31,7 @@ interface SetupRun {
   failed: { step: number; command: string | null; exitCode: number | null } | null;
   outcome: "running" | "done" | "failed";
   /** The setup_failed event, once the pane exited (its tail read). */
-  failure: Parameters<typeof apply>[2] | null;
+  failure: Extract<TaskEvent, { type: "setup_failed" }> | null;
   /** The task's row exists: what happened is applied to it (kept here until then). */
   recorded: boolean;
   applied: string;
