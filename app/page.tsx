@@ -1,12 +1,13 @@
 "use client";
 // The board route: one project's board (or all projects'), filters by project, label, context
-// and agent, search by title (all kept in the URL), "Add project" and the welcome state, and a
+// and agent, search by title (all kept in the URL), "Add project", "Project settings" and the welcome state, and a
 // "Graph" view of the shown tasks' dependencies (also in the URL: view=graph). Data
 // comes from board.get through React Query; socket events keep it live (components/Providers).
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { Suspense, useEffect, useMemo, useState } from "react";
 import { AddProjectDialog } from "../components/AddProjectDialog";
+import { ProjectSettingsDialog } from "../components/ProjectSettingsDialog";
 import { BoardColumns, type Card, type Columns } from "../components/Board";
 import { DependencyGraph } from "../components/DependencyGraph";
 import { withTitles } from "../components/task/Orchestration";
@@ -30,6 +31,7 @@ function BoardPage() {
   const toast = useToast();
   const qc = useQueryClient();
   const [adding, setAdding] = useState(false);
+  const [settings, setSettings] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
 
   const projects = useQuery(trpc.projects.list.queryOptions());
@@ -231,6 +233,7 @@ function BoardPage() {
                 ))}
               </select>
               <Button onClick={() => setAdding(true)}>+ Add project</Button>
+              {selected && <Button onClick={() => setSettings(true)}>Project settings</Button>}
               <Button
                 aria-pressed={graph}
                 onClick={toggleGraph}
@@ -314,6 +317,7 @@ function BoardPage() {
         )}
       </main>
       <AddProjectDialog open={adding} onClose={() => setAdding(false)} onAdded={(p) => select(p.id)} />
+      {selected && <ProjectSettingsDialog project={selected} open={settings} onClose={() => setSettings(false)} />}
     </div>
   );
 }

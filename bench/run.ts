@@ -18,6 +18,7 @@ const MODULES: Record<string, () => Promise<{ run: () => Promise<BenchResult[]> 
   board: () => import("./board.bench"),
   ui: () => import("./ui.bench"),
   agents: () => import("./agents.bench"),
+  setup: () => import("./setup.bench"),
 };
 
 const only = process.argv.slice(2);

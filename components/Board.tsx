@@ -10,6 +10,7 @@ import { memo, type KeyboardEvent, useCallback, useMemo, useRef, useState } from
 import { COLUMN_TITLES, COLUMNS, type Column } from "../server/wire/columns";
 import type { BoardCardData } from "../lib/types";
 import { ColumnAge, DiffSizeLabel } from "./CardFacts";
+import { SetupBadge, SetupLine } from "./SetupBadge";
 import { AddDependency, withTitles } from "./task/Orchestration";
 import { Button, Label, Modal, StateBadge } from "./ui";
 
@@ -234,6 +235,7 @@ const BoardCard = memo(function BoardCard({
   const metaId = `card-${t.id}-meta`;
   const waitId = `card-${t.id}-waits`;
   const ageId = `card-${t.id}-age`;
+  const setupId = `card-${t.id}-setup`;
   const [over, setOver] = useState(false);
   // Another card dragged over a Backlog card: dropping it makes this one depend on it.
   const target = backlog && dragging !== null && dragging !== t.id;
@@ -283,7 +285,7 @@ const BoardCard = memo(function BoardCard({
         data-col={col}
         data-row={row}
         aria-labelledby={titleId}
-        aria-describedby={waiting ? `${metaId} ${ageId} ${waitId}` : `${metaId} ${ageId}`}
+        aria-describedby={[metaId, ageId, waiting && waitId, t.setup && setupId].filter(Boolean).join(" ")}
         className="block rounded-md px-3 py-2 focus-visible:outline-offset-0"
         draggable={false}
       >
@@ -303,7 +305,7 @@ const BoardCard = memo(function BoardCard({
           )}
         </div>
         <div id={metaId} className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg-muted">
-          <StateBadge state={t.state} disposition={t.disposition} size="sm" />
+          {t.setup ? <SetupBadge /> : <StateBadge state={t.state} disposition={t.disposition} size="sm" />}
           {t.label && <Label>{t.label}</Label>}
           <span title="Agent">{t.agent}</span>
           <span title="Round">round {t.round}</span>
@@ -319,6 +321,7 @@ const BoardCard = memo(function BoardCard({
           )}
           {t.reviewStatus === "changes_requested" && <span className="text-severe">changes requested</span>}
         </div>
+        {t.setup && <SetupLine setup={t.setup} id={setupId} />}
         {waiting && (
           <div
             id={waitId}

@@ -37,6 +37,11 @@ const SAMPLES: { [K in TaskEvent["type"]]: Extract<TaskEvent, { type: K }>[] } =
   plan_submitted: [{ type: "plan_submitted", planId: "p", version: 1 }],
   cancel: [{ type: "cancel" }],
   restart: [{ type: "restart", lastLifecycle: "working" }],
+  setup_progress: [{ type: "setup_progress", step: 1, total: 2, command: "npm ci" }],
+  setup_done: [{ type: "setup_done" }],
+  setup_failed: [
+    { type: "setup_failed", step: 1, total: 1, command: "npm ci", exitCode: 1, signal: null, tail: "npm ERR!" },
+  ],
 };
 
 function label(e: TaskEvent): string {

@@ -34,6 +34,8 @@ import { DependencyStore } from "./stores/dependencies";
 import { MessageStore } from "./stores/messages";
 import { TaskWorktreeStore } from "./stores/task-worktrees";
 import { TaskStore } from "./stores/tasks";
+import { TaskSetupStore } from "./stores/task-setup";
+import { parsePortRange } from "./core/repo/ports";
 import { type Db, openDatabase } from "./db";
 import { PaneHostClient } from "./panehost/client";
 import { tightenDataDir } from "./security/data-dir";
@@ -104,6 +106,7 @@ export async function createServices(opts: {
 }): Promise<Services> {
   const scrollback = scrollbackLines(); // a bad setting fails before anything is opened
   const retention = journalRetention();
+  const portRange = parsePortRange(process.env.YARD_PORT_RANGE);
   const p = paths(opts.home);
   tightenDataDir(p.home);
   // The pane host (started when none runs) comes up while the database opens.
@@ -153,6 +156,7 @@ export async function createServices(opts: {
     taskState: (taskId) => tasks?.cachedState(taskId) ?? null,
     onTransition: (info, state, t, lost) =>
       tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage, lost, state.lastStop),
+    onSetup: (info, payload) => tasks?.onSetupProgress(info, payload),
     scrollbackLines: scrollback,
   });
   const screens = new ScreenWatcher({ panes, journal });
@@ -189,6 +193,9 @@ export async function createServices(opts: {
     readyTimeoutMs: envInt("YARD_READY_TIMEOUT_MS"),
     dialogTimeoutMs: envInt("YARD_DIALOG_TIMEOUT_MS"),
     sandbox,
+    setups: new TaskSetupStore(db),
+    portRange,
+    teardownTimeoutMs: envInt("YARD_TEARDOWN_TIMEOUT_MS"),
     confirmReady: (paneId) => screens.confirmReady(paneId),
     beforeLaunch: async (b) => {
       const r = await prepareAgentLaunch({

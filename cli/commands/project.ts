@@ -1,8 +1,9 @@
-// yard project add|list|remove
+// yard project add|set|list|remove (set --config and `project config`: ./repo-config.ts)
 import path from "node:path";
 import type { Command } from "commander";
 import type { CliContext } from "../context";
 import { table } from "../output";
+import { configOption, registerProjectConfig } from "./repo-config";
 
 export function registerProject(program: Command, ctx: CliContext) {
   const project = program.command("project").description("Register local git repositories on the board");
@@ -39,23 +40,35 @@ export function registerProject(program: Command, ctx: CliContext) {
       "an agent profile that reviews each task's work before a person does ('none' to turn it off)",
     )
     .option("--planner <profile>", "the agent profile that plans tasks started with --needs-plan ('none' to unset)")
-    .action(async (id: string, opts: { name?: string; trustAgents?: boolean; reviewer?: string; planner?: string }) => {
-      const unset = (v: string | undefined) => (v === undefined ? undefined : v === "none" ? null : v);
-      const res = await ctx.client().projects.update.mutate({
-        id,
-        name: opts.name,
-        trustAgents: opts.trustAgents,
-        reviewerProfile: unset(opts.reviewer),
-        plannerProfile: unset(opts.planner),
-      });
-      ctx
-        .out()
-        .result(
-          { project: res },
-          () =>
-            `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}; reviewer ${res.reviewerProfile ?? "none"}; planner ${res.plannerProfile ?? "none"}`,
-        );
-    });
+    .option(
+      "--config <json|@file>",
+      "fields that replace the repository's .switchyard.json for this project's tasks (setup, teardown, copy, link, ports); '' or 'none' clears them",
+    )
+    .action(
+      async (
+        id: string,
+        opts: { name?: string; trustAgents?: boolean; reviewer?: string; planner?: string; config?: string },
+      ) => {
+        const unset = (v: string | undefined) => (v === undefined ? undefined : v === "none" ? null : v);
+        const res = await ctx.client().projects.update.mutate({
+          id,
+          name: opts.name,
+          trustAgents: opts.trustAgents,
+          reviewerProfile: unset(opts.reviewer),
+          plannerProfile: unset(opts.planner),
+          ...(opts.config !== undefined ? { repoConfig: configOption(opts.config) as never } : {}),
+        });
+        ctx
+          .out()
+          .result(
+            { project: res },
+            () =>
+              `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}; reviewer ${res.reviewerProfile ?? "none"}; planner ${res.plannerProfile ?? "none"}; config override ${res.repoConfig ? JSON.stringify(res.repoConfig) : "none"}`,
+          );
+      },
+    );
+
+  registerProjectConfig(project, ctx);
 
   project
     .command("list")

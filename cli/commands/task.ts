@@ -5,6 +5,7 @@ import { YardError } from "../../server/core/errors";
 import { collect, type CliContext, intOption } from "../context";
 import { confirm, indented, oneLine, table } from "../output";
 import { registerOrchestration } from "./orchestration";
+import { portLines } from "./repo-config";
 import { registerReview } from "./review";
 
 import type { Task } from "../types";
@@ -95,9 +96,10 @@ export function registerTask(program: Command, ctx: CliContext) {
     .action(async (id: string) => {
       const t = await ctx.client().tasks.get.query({ id });
       const tokens = t.agentSession?.tokens;
+      const ports = t.setup?.ports.length ? await portLines(ctx, id) : null;
       ctx
         .out()
-        .result({ task: t }, () =>
+        .result({ task: t, ...(ports ? { ports: ports.ports } : {}) }, () =>
           [
             taskLine(t),
             oneLine(t.statusLine ?? ""),
@@ -105,6 +107,7 @@ export function registerTask(program: Command, ctx: CliContext) {
             t.agentSession
               ? `agent session: ${oneLine(t.agentSession.id)}${tokens ? ` (tokens: ${tokens.inputTokens} in, ${tokens.outputTokens} out, ${tokens.cacheReadTokens} cache read, ${tokens.totalTokens} total)` : ""}`
               : "",
+            ports?.text ?? "",
             t.result ? `result: ${t.result.status}: ${indented(t.result.summary)}` : "",
             t.evidence ? `evidence: ${JSON.stringify(t.evidence)}` : "",
           ]

@@ -1,7 +1,7 @@
 "use client";
 // The task page's side column ("Task details"), top to bottom: finishing (or what finishing did),
 // the agent reviewer stage, the next step (follow-up, backlog start), dependencies, the worker's
-// thread, details, extra worktrees, the contract, the latest result and the timeline.
+// thread, its environment (setup, ports and Preview links), details, extra worktrees, the contract, the latest result and the timeline.
 import type { Task } from "../../lib/types";
 import { AgentReviewSection } from "./AgentReview";
 import { Contract, Details } from "./Details";
@@ -9,6 +9,7 @@ import { FinishPanel } from "./FinishPanel";
 import { FollowUp, StartBacklog } from "./NextStep";
 import { DependenciesSection, ThreadSection, WorktreesSection } from "./Orchestration";
 import { Result } from "./Result";
+import { SetupSection } from "./SetupSection";
 import { Timeline } from "./Timeline";
 
 export function TaskAside({ task: t }: { task: Task }) {
@@ -21,6 +22,7 @@ export function TaskAside({ task: t }: { task: Task }) {
       {t.state === "backlog" && <StartBacklog task={t} />}
       <DependenciesSection task={t} />
       <ThreadSection task={t} />
+      <SetupSection task={t} />
       <Details task={t} />
       <WorktreesSection task={t} />
       <Contract task={t} />

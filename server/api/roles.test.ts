@@ -44,6 +44,7 @@ describe("the role gate table", () => {
     "status",
     "tasks.ask",
     "tasks.get",
+    "tasks.ports",
     "tasks.registerWorktree",
     "tasks.rounds",
     "tasks.thread",

@@ -9,6 +9,7 @@ import { eventsRouter, hooksRouter, panesRouter } from "./panes";
 import { plansRouter } from "./plans";
 import { reviewsRouter } from "./reviews";
 import { tasksRouter } from "./tasks";
+import { projectSetupProcedures } from "./repo-setup";
 import { whoamiReply } from "../wire/orchestration";
 import { absolutePath, id, paneId, profileId } from "../wire/common";
 import {
@@ -79,6 +80,7 @@ export const appRouter = router({
   }),
 
   projects: router({
+    ...projectSetupProcedures,
     add: callerProcedure
       .input(projectAddInput)
       .output(project)

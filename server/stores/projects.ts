@@ -1,5 +1,7 @@
 // The project store: the only code that reads or writes Project rows.
 import type { Project } from "../core/projects/projects";
+import type { RepoConfigOverride } from "../wire/repo-config";
+import { storedOverride } from "../core/repo/config";
 import type { Db } from "../db";
 
 const toProject = (r: {
@@ -11,6 +13,7 @@ const toProject = (r: {
   trustAgents: boolean;
   reviewerProfile: string | null;
   plannerProfile: string | null;
+  repoConfig: string | null;
 }): Project => ({
   id: r.id,
   path: r.path,
@@ -20,6 +23,7 @@ const toProject = (r: {
   trustAgents: r.trustAgents,
   reviewerProfile: r.reviewerProfile,
   plannerProfile: r.plannerProfile,
+  repoConfig: storedOverride(r.repoConfig),
 });
 
 export class ProjectStore {
@@ -37,9 +41,17 @@ export class ProjectStore {
 
   async update(
     id: string,
-    changes: { name?: string; trustAgents?: boolean; reviewerProfile?: string | null; plannerProfile?: string | null },
+    changes: {
+      name?: string;
+      trustAgents?: boolean;
+      reviewerProfile?: string | null;
+      plannerProfile?: string | null;
+      repoConfig?: RepoConfigOverride | null;
+    },
   ): Promise<Project> {
-    return toProject(await this.db.project.update({ where: { id }, data: changes }));
+    const { repoConfig, ...rest } = changes;
+    const data = repoConfig === undefined ? rest : { ...rest, repoConfig: repoConfig && JSON.stringify(repoConfig) };
+    return toProject(await this.db.project.update({ where: { id }, data }));
   }
 
   async find(id: string): Promise<Project | null> {

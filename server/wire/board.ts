@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { type Column, COLUMNS } from "./columns";
 import { taskId } from "./common";
+import { setupStep } from "./repo-config";
 import { reviewStatus } from "./reviews";
 
 export const boardCard = z.object({
@@ -24,6 +25,8 @@ export const boardCard = z.object({
   reviewStatus,
   /** What needs attention or what is going on, in one line (null: nothing beyond the state). */
   line: z.string().nullable(),
+  /** The repository's setup commands run before its agent: how far they got (null: not setting up). */
+  setup: setupStep.nullable(),
   /** Backlog only: what the task waits for, or why it is stuck ("Waits for …" / "Blocked: …"); null when nothing. */
   waiting: z.string().nullable(),
   /** The tasks this one depends on (ids), met or not. */

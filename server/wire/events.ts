@@ -16,6 +16,7 @@ import { z } from "zod";
 import { eventTypeGlob, paneId, taskId } from "./common";
 import { startWhen } from "./orchestration";
 import { lifecycle } from "./panes";
+import { effectiveConfig, teardownResult } from "./repo-config";
 import { reviewVerdict } from "./reviews";
 import { finishCleanup, taskResult, taskState } from "./tasks";
 
@@ -122,6 +123,20 @@ export const eventPayloads = {
   }),
   /** The task's diff size was counted (off the request path) and changed: boards refetch. */
   "task.diff_stat": payload({ files: int, additions: int, deletions: int }),
+  /** The repository config the task started with (.switchyard.json at its base, the project's override), its ports, and what copy/link put into the worktree. */
+  "task.setup": payload({
+    config: effectiveConfig,
+    ports: z.array(int),
+    copied: z.array(z.string()),
+    linked: z.array(z.string()),
+    skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+    files: int,
+    bytes: int,
+  }),
+  /** What the recorded teardown did at the finish (never blocks it). */
+  "task.teardown": payload(teardownResult.shape),
+  /** The task's ports went back to the pool (released) or it took a block again (a resume). */
+  "task.ports": payload({ ports: z.array(int), released: z.boolean() }),
   "task.cleanup": payload(finishCleanup.omit({ ok: true, uncommittedFiles: true }).shape),
   "task.merge_failed": payload({ ...errorFields, details: record.nullable() }),
   "task.merge_recovered": payload({

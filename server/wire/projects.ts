@@ -3,6 +3,7 @@
 // agentProfileInput).
 import { z } from "zod";
 import { lifecycle, paneInfo } from "./panes";
+import { repoConfigOverride } from "./repo-config";
 
 /** What an agent profile's agent does: its role in a task (worker, reviewer, planner, orchestrator). */
 export const profileRole = z.enum(["worker", "reviewer", "planner", "orchestrator"]);
@@ -17,6 +18,8 @@ export const project = z.object({
   trustAgents: z.boolean(),
   reviewerProfile: z.string().nullable(),
   plannerProfile: z.string().nullable(),
+  /** Fields that replace .switchyard.json's for this project's tasks (null: none). */
+  repoConfig: repoConfigOverride.nullable(),
 });
 export const projectList = z.array(project);
 

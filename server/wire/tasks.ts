@@ -6,6 +6,7 @@ import { z } from "zod";
 import { absolutePath, argvSchema, contextId, evidence, id, LIMITS, taskId, text } from "./common";
 import { paneInfo } from "./panes";
 import { startWhen, waiting } from "./orchestration";
+import { taskSetupView } from "./repo-config";
 import { reviewStatus, reviewVerdict } from "./reviews";
 
 const idString = z
@@ -242,6 +243,8 @@ export const taskView = z.object({
     paneId: z.string().nullable(),
     runs: z.number().int(),
   }),
+  /** Its repository config (.switchyard.json and the project's override) as it started, its ports, what teardown did; null: none. */
+  setup: taskSetupView.nullable(),
 });
 export type TaskView = z.infer<typeof taskView>;
 

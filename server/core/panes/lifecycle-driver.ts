@@ -9,6 +9,7 @@ import type { PaneStore } from "../../stores/panes";
 import { YardError } from "../errors";
 import type { EventJournal } from "../events/journal";
 import { parseHookPost } from "../hooks/payload";
+import { SETUP_HOOK_EVENT } from "../../wire/repo-config";
 import { parsePaneToken } from "../../security/token";
 import type { HostExit, HostHook, HostPaneStatus, PaneHostPort } from "./host-port";
 import {
@@ -48,7 +49,11 @@ export interface LifecycleDeps {
   host: PaneHostPort;
   registry: PaneRegistry;
   onTransition?: TransitionListener;
+  /** The setup wrapper's progress posts (SETUP_HOOK_EVENT): never the pane's lifecycle; the task engine listens. */
+  onSetup?: SetupListener;
 }
+
+export type SetupListener = (info: PaneInfo, payload: Record<string, unknown>) => void;
 
 export class LifecycleDriver {
   constructor(private readonly deps: LifecycleDeps) {}
@@ -125,11 +130,21 @@ export class LifecycleDriver {
     pane.quietTimer = setTimeout(
       () => {
         pane.quietTimer = null;
-        if (!pane.state.hooksSeen && !pane.exiting) this.apply(pane, { type: "quiescent", at: Date.now() });
+        if (!pane.state.hooksSeen && !pane.exiting && !pane.settingUp)
+          this.apply(pane, { type: "quiescent", at: Date.now() });
       },
       Math.max(0, QUIESCENCE_MS - (Date.now() - from)),
     );
     pane.quietTimer.unref();
+  }
+
+  /** The pane's setup runs (again, after a restart) or ended: from its end on, the agent's output counts. */
+  setup(paneId: string, running: boolean): void {
+    const pane = this.deps.registry.find(paneId);
+    if (!pane || pane.settingUp === running) return;
+    pane.settingUp = running;
+    if (running) this.clearQuiet(pane);
+    else if (!pane.hooks && !pane.state.hooksSeen && !pane.exiting) this.armQuiescence(pane);
   }
 
   /** A person typed into the pane: what it prints within ECHO_WINDOW_MS is their echo. */
@@ -167,6 +182,11 @@ export class LifecycleDriver {
       });
       return { lifecycle: row.lifecycle as Lifecycle, seq: row.lifecycleSeq };
     }
+    if (post.event === SETUP_HOOK_EVENT) {
+      // The setup wrapper, not the agent: a hook-less pane keeps its screen heuristics.
+      this.deps.onSetup?.({ ...pane.info }, post.payload);
+      return { lifecycle: pane.state.lifecycle, seq: pane.state.seq };
+    }
     this.clearQuiet(pane);
     const at = opts.relayedAt ?? Date.now();
     this.apply(
@@ -182,7 +202,7 @@ export class LifecycleDriver {
   /** The pane wrote output (an activity tick: only panes running on the screen heuristic get them). */
   activity(id: string, at: number): void {
     const pane = this.deps.registry.find(id);
-    if (!pane || pane.exiting || pane.hooks || pane.state.hooksSeen) return;
+    if (!pane || pane.exiting || pane.hooks || pane.state.hooksSeen || pane.settingUp) return;
     if (at - pane.lastUserInputAt > ECHO_WINDOW_MS) this.apply(pane, { type: "output", at });
     this.armQuiescence(pane, at);
   }

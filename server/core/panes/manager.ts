@@ -20,7 +20,7 @@ import { FinalScreenStore } from "./final-screen";
 import type { FlowStats, PaneHostPort } from "./host-port";
 import type { Launch } from "./launch";
 import type { Lifecycle, PaneState, ScreenObservation } from "./lifecycle";
-import { LifecycleDriver, type TransitionListener } from "./lifecycle-driver";
+import { LifecycleDriver, type SetupListener, type TransitionListener } from "./lifecycle-driver";
 import { MIN_SCROLLBACK, scrollbackProblem } from "./scrollback-limits";
 import { paneGone, PaneReads, type ReadMode, type ReadReply } from "./reads";
 import { recoverPanes } from "./recovery";
@@ -50,6 +50,8 @@ export interface PaneManagerDeps {
    * pane "exited" because its process was lost with the pane host, not because it ended.
    */
   onTransition?: TransitionListener;
+  /** The setup wrapper's progress posts of a task's pane (the task engine listens). */
+  onSetup?: SetupListener;
   /** Scrollback lines per pane (YARD_SCROLLBACK_LINES); MIN_SCROLLBACK..MAX_SCROLLBACK, default MIN_SCROLLBACK. */
   scrollbackLines?: number;
   /** Bytes read but not parsed above which the host pauses a pane's PTY, and below which it resumes (host defaults otherwise). */
@@ -84,6 +86,7 @@ export class PaneManager {
       host,
       registry: this.registry,
       onTransition: deps.onTransition,
+      onSetup: deps.onSetup,
     });
     this.reads = new PaneReads({ host, registry: this.registry, screens: this.screens });
     this.spawner = new PaneSpawner({
@@ -136,6 +139,11 @@ export class PaneManager {
    */
   observe(paneId: string, observation: ScreenObservation): void {
     this.lifecycle.observe(paneId, observation);
+  }
+
+  /** Whether the pane's setup commands run (no screen heuristics meanwhile) or ended. */
+  markSetup(paneId: string, running: boolean): void {
+    this.lifecycle.setup(paneId, running);
   }
 
   /** A hook post from `yard hook` (pane token), an admin, or the host's relay. */

@@ -63,6 +63,8 @@ export interface LivePane {
   hooks: boolean;
   /** Its sandbox has the host's network (null: unsandboxed, or not known). */
   sandboxNetwork: boolean | null;
+  /** Its setup commands run before the agent: output and quiet are not the agent's (no screen heuristics). */
+  settingUp: boolean;
   subscribers: Set<Subscriber>;
   waiter: ActivityWaiter;
   quietTimer: NodeJS.Timeout | null;
@@ -86,7 +88,12 @@ export class PaneRegistry {
   constructor(private readonly store: PaneStore) {}
 
   /** Starts the server-side record of a pane the host runs. */
-  track(info: PaneInfo, state: PaneState, hooks: boolean, opts: { sandboxNetwork?: boolean } = {}): LivePane {
+  track(
+    info: PaneInfo,
+    state: PaneState,
+    hooks: boolean,
+    opts: { sandboxNetwork?: boolean; settingUp?: boolean } = {},
+  ): LivePane {
     let resolveExit!: () => void;
     const pane: LivePane = {
       info,
@@ -94,6 +101,7 @@ export class PaneRegistry {
       exiting: false,
       hooks,
       sandboxNetwork: info.sandboxed ? (opts.sandboxNetwork ?? null) : null,
+      settingUp: opts.settingUp ?? false,
       subscribers: new Set(),
       waiter: new ActivityWaiter(() => pane.state.activitySeq),
       quietTimer: null,

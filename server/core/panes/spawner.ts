@@ -17,6 +17,7 @@ import { type AgentProfiles, argvSchema, envSchema } from "../agents/profiles";
 import { YardError } from "../errors";
 import type { EventJournal } from "../events/journal";
 import { newId } from "../ids";
+import { setupArgv } from "../repo/setup-argv";
 import type { SandboxLaunch } from "../sandbox/sandbox";
 import type { PaneHostPort } from "./host-port";
 import { type Launch, resolveLaunch } from "./launch";
@@ -66,6 +67,11 @@ export interface SpawnExtras {
   sandbox?: SandboxLaunch | null;
   /** The profile's argv rewritten for this launch (e.g. resuming the agent's session); recorded as run. */
   rewriteArgv?: (argv: string[]) => string[];
+  /**
+   * The repository's setup commands: run in the pane before the agent (core/repo/setup-argv.ts),
+   * which only starts when they succeed. The recorded argv stays the agent's own.
+   */
+  setup?: readonly string[];
 }
 
 export interface SpawnerDeps {
@@ -186,7 +192,8 @@ export class PaneSpawner {
     let pid: number;
     const started = (async () => {
       // The sandbox hook point: what actually gets spawned (the recorded argv stays the agent's own).
-      const run = extras.sandbox ? extras.sandbox.wrap(argv, env) : { argv, env };
+      const inner = extras.setup?.length ? setupArgv(extras.setup, argv) : argv;
+      const run = extras.sandbox ? extras.sandbox.wrap(inner, env) : { argv: inner, env };
       return this.deps.host.request("spawn", {
         paneId: id,
         argv: run.argv,
@@ -222,6 +229,7 @@ export class PaneSpawner {
     // The sandbox's network is kept with the live pane: what its token's caller may start (roles.ts sandboxRefusal).
     const pane = this.deps.registry.track({ ...toInfo(row), pid, live: true }, initialPaneState(), hooks, {
       sandboxNetwork: extras.sandbox?.network,
+      settingUp: Boolean(extras.setup?.length),
     });
     this.deps.registry.spawnHandled(id);
     void this.deps.journal.append("pane.spawned", {

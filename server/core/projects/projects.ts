@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { absolutePath, profileId } from "../../wire/common";
 import type { project } from "../../wire/projects";
+import { repoConfigOverride } from "../../wire/repo-config";
 import type { ProjectStore } from "../../stores/projects";
 import { YardError } from "../errors";
 import { newId } from "../ids";
@@ -32,6 +33,8 @@ export const projectUpdateInput = z.object({
   /** A profile id, or null to turn the agent reviewer off. */
   reviewerProfile: profileId.nullable().optional(),
   plannerProfile: profileId.nullable().optional(),
+  /** Fields that replace the repository's .switchyard.json for its tasks; null clears them. */
+  repoConfig: repoConfigOverride.nullable().optional(),
 });
 
 export class Projects {

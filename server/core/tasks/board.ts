@@ -10,7 +10,7 @@ import type { BoardCard } from "../../wire/board";
 import { reviewStatuses } from "../reviews/approval";
 import type { TaskStore } from "../../stores/tasks";
 import type { PaneInfo } from "../panes/manager";
-import { cardLine } from "./card-line";
+import { cardLine, setupOf } from "./card-line";
 import type { AutoStartWhen, Waiting } from "./dependencies";
 import { COLUMNS, type Column, type ColumnInput, columnFor } from "./columns";
 export type Board = Record<Column, BoardCard[]>;
@@ -80,6 +80,7 @@ export async function loadBoard(
       needsUser: !t.disposition && (paneBlocked || t.state === "input_required"),
       reviewStatus: statuses.get(t.id) ?? "none",
       line: cardLine({ state: t.state, evidence: parseEvidence(t.evidence), pane }),
+      setup: setupOf(t.state, parseEvidence(t.evidence)),
       waiting: t.state === "backlog" ? (waiting.get(t.id)?.reason ?? null) : null,
       dependsOn: waiting.get(t.id)?.dependencies.map((d) => d.id) ?? [],
       createdAt: t.createdAt.toISOString(),

@@ -131,6 +131,24 @@ const ROWS: Row[] = [
     "Failed: the prompt was refused (PANE_BUSY)",
   ],
   ["completed", { state: "completed", evidence: null, pane: pane({ lifecycle: "idle" }) }, null],
+  [
+    "setting up",
+    {
+      state: "pending",
+      evidence: { stage: "setup", step: 2, total: 3, command: "npm ci" },
+      pane: pane({ lifecycle: "starting" }),
+    },
+    "Setting up… setup 2/3: npm ci",
+  ],
+  [
+    "failed in setup",
+    {
+      state: "failed",
+      evidence: { reason: "setup_failed", step: 1, total: 2, command: "npm ci --offline", exitCode: 1, tail: "" },
+      pane: null,
+    },
+    "Failed: setup 1/2: npm ci --offline exited with 1; no agent started",
+  ],
 ];
 
 describe("cardLine", () => {

@@ -37,6 +37,7 @@ export function cardLine({ state, evidence, pane }: CardLineInput): string | nul
   if (state === "input_required" && evidence?.stage === "submit_unconfirmed")
     return "The prompt may not have reached the agent: check its terminal";
   if (live?.note?.kind === "retrying") return oneLine(`Working (retrying): ${live.note.text}`);
+  if (state === "pending" && evidence?.stage === "setup") return oneLine(`Setting up… ${setupStep(evidence)}`);
   if (state === "failed" && evidence) {
     if (evidence.stage === "ready_timeout" && evidence.reason === "startup_dialog") {
       const d = evidence.dialog as { title?: unknown } | undefined;
@@ -47,8 +48,28 @@ export function cardLine({ state, evidence, pane }: CardLineInput): string | nul
       return `Failed: the agent exited (code ${String(evidence.exitCode ?? evidence.signal ?? "?")})`;
     if (evidence.reason === "server_restart" || evidence.stage === "restart")
       return "Failed: the server restarted while it ran (yard task resume continues it)";
+    if (evidence.reason === "setup_failed")
+      return oneLine(
+        `Failed: ${setupStep(evidence)} exited with ${String(evidence.exitCode ?? evidence.signal ?? "?")}; no agent started`,
+      );
     if (evidence.stage === "submit_refused")
       return oneLine(`Failed: the prompt was refused (${String(evidence.code ?? "?")})`);
   }
   return null;
+}
+
+/** A pending task's setup progress (its evidence while the repository's setup commands run), or null. */
+export function setupOf(
+  state: string,
+  evidence: Evidence | null,
+): { step: number; total: number; command: string | null } | null {
+  if (state !== "pending" || evidence?.stage !== "setup") return null;
+  const n = (v: unknown) => (typeof v === "number" ? v : 0);
+  return { step: n(evidence.step), total: n(evidence.total), command: str(evidence.command) };
+}
+
+/** "setup 2/3: npm ci", from a setup's evidence. */
+function setupStep(e: Evidence): string {
+  const command = str(e.command);
+  return `setup ${String(e.step ?? "?")}/${String(e.total ?? "?")}${command ? `: ${command}` : ""}`;
 }

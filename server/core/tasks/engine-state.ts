@@ -11,6 +11,8 @@ import type { Launch } from "../panes/launch";
 import type { Projects } from "../projects/projects";
 import type { Sandbox } from "../sandbox/sandbox";
 import type { TaskRow, TaskStore } from "../../stores/tasks";
+import type { TaskSetupStore } from "../../stores/task-setup";
+import type { PortRange } from "../repo/ports";
 import type { Contract } from "./contract";
 import type { TaskDependencies } from "./dependencies";
 import { movesColumn } from "./board";
@@ -50,6 +52,12 @@ export interface TaskEngineDeps {
   confirmReady?: (paneId: string) => Promise<boolean>;
   /** Dependencies between tasks (waiting, auto-start); without it a start with dependsOn is refused. */
   dependencies?: TaskDependencies;
+  /** Ready worktrees: each task's recorded repository config and ports (none: `.switchyard.json` is not read). */
+  setups?: TaskSetupStore;
+  /** Where tasks' ports come from (YARD_PORT_RANGE; default 41000-41999). */
+  portRange?: PortRange;
+  /** How long one teardown command may run (YARD_TEARDOWN_TIMEOUT_MS; default 60 s). */
+  teardownTimeoutMs?: number;
   /** What the round's latest review approved (the review store's): a merge takes exactly that commit, or refuses. */
   approval?: (taskId: string, round: number) => Promise<{ commit: string | null; tree: string | null } | null>;
 }

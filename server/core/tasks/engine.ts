@@ -26,7 +26,9 @@ import { recover, shutdown } from "./recovery";
 import { cancel, report } from "./report";
 import { followUp, resume, roundRecords, type RoundRecord, startNextRound } from "./rounds";
 import { onPaneTransition } from "./runner";
+import { onSetupHook } from "./setup";
 import { start, startBacklog, type StartCaller, type StartInput } from "./start";
+import { taskPorts } from "./task-ports";
 import * as views from "./views";
 import type { TaskView } from "./views";
 import { wait, type WaitOptions } from "./wait";
@@ -180,6 +182,16 @@ export class TaskEngine {
   /** Tasks not yet settled for good (pending, working, input_required), optionally of one profile. */
   activeCount(filter: { agent?: string } = {}): Promise<number> {
     return views.activeCount(this.eng, filter);
+  }
+
+  /** The setup wrapper's progress post from a task's pane (core/tasks/setup.ts). */
+  onSetupProgress(info: PaneInfo, payload: Record<string, unknown>): void {
+    onSetupHook(this.eng, info, payload);
+  }
+
+  /** The task's ports, each with whether something listens on 127.0.0.1 there (the Preview links). */
+  ports(taskId: string) {
+    return taskRow(this.eng, taskId).then(() => taskPorts(this.eng, taskId));
   }
 
   /** On start-up: tasks whose pane survived keep their state; those whose pane is gone fail with evidence. */

@@ -15,6 +15,8 @@ import { rmdirUpTo } from "../git/paths";
 import type { TaskRow } from "../../stores/tasks";
 import { apply, type EngineState, taskRow } from "./engine-state";
 import { type TaskState, transition } from "./state";
+import { releasePorts } from "./task-ports";
+import { runTeardown } from "./teardown";
 import { get } from "./views";
 
 export type FinishOptions = {
@@ -115,7 +117,11 @@ async function finishNow(eng: EngineState, taskId: string, opts: FinishOptions, 
           await store.setMergeInFlight(taskId, JSON.stringify(inFlight));
         },
         onMergePid: (pid) => void store.setMergeInFlight(taskId, JSON.stringify({ ...inFlight, pid })).catch(() => {}),
-        beforeCleanup: () => stopAgents(eng, t),
+        // The agents stop, then the recorded teardown runs, before the worktree goes.
+        beforeCleanup: async () => {
+          await stopAgents(eng, t);
+          await runTeardown(eng, t);
+        },
       });
     } catch (e) {
       if (inFlight) await store.setMergeInFlight(taskId, null);
@@ -140,6 +146,7 @@ async function finishNow(eng: EngineState, taskId: string, opts: FinishOptions, 
       },
     );
     await store.setMergeInFlight(taskId, null);
+    await releasePorts(eng, taskId);
     await deps.journal.append("task.finished", {
       taskId,
       payload: {
@@ -175,6 +182,8 @@ async function finishNow(eng: EngineState, taskId: string, opts: FinishOptions, 
   await apply(eng, taskId, { type: "discarded" });
   await stopAgents(eng, t);
   const files = await lost().catch(() => []);
+  if (worktreeExists) await runTeardown(eng, t);
+  await releasePorts(eng, taskId);
   const cleanup = {
     ...(await discardWorktree({
       repoRoot: t.repoPath,

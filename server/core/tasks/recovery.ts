@@ -11,7 +11,9 @@ import { apply, contractOf, json, type EngineState } from "./engine-state";
 import { renderPrompt } from "./contract";
 import { stopAgents } from "./finish";
 import { DEFAULT_READY_TIMEOUT_MS, lastLifecycleBeforeExit, runInBackground } from "./runner";
+import { resumeSetup } from "./setup";
 import { ACTIVE_STATES, type TaskState } from "./state";
+import { releaseFinishedPorts } from "./task-ports";
 
 /**
  * On start-up: a task whose pane still runs in the pane host keeps its state (one still pending
@@ -62,6 +64,7 @@ export async function recover(eng: EngineState, lostPanes: Map<string, string>):
     }
   }
   for (const r of await store.allStates()) eng.stateCache.set(r.id, r.state as TaskState);
+  await releaseFinishedPorts(eng);
 }
 
 /**
@@ -170,6 +173,7 @@ async function resumePending(eng: EngineState, r: TaskRow, paneId: string): Prom
   runInBackground(eng, r.id, paneId, prompt, {
     readyTimeoutMs: deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
     round: r.round,
+    setup: resumeSetup(eng, r, paneId),
   });
 }
 

@@ -4,6 +4,7 @@ import { type ReportInput, reportInput } from "../../wire/tasks";
 import { YardError } from "../errors";
 import { apply, type EngineState, taskRow } from "./engine-state";
 import { isTerminal } from "./state";
+import { releasePorts } from "./task-ports";
 import { get, type TaskResult, type TaskView } from "./views";
 
 export async function report(
@@ -35,5 +36,6 @@ export async function cancel(eng: EngineState, taskId: string): Promise<TaskView
   eng.runners.get(taskId)?.ac.abort();
   await apply(eng, taskId, { type: "cancel" });
   if (row.paneId && eng.deps.panes.isLive(row.paneId)) await eng.deps.panes.kill(row.paneId);
+  await releasePorts(eng, taskId);
   return get(eng, taskId);
 }

@@ -6,6 +6,7 @@ import { YardError } from "../errors";
 import type { PaneInfo } from "../panes/manager";
 import { apply, type EngineState } from "./engine-state";
 import { waitForReady } from "./ready-wait";
+import { awaitSetup, setupExited } from "./setup";
 import type { TaskEvent } from "./state";
 
 export const DEFAULT_READY_TIMEOUT_MS = 30_000;
@@ -20,7 +21,7 @@ export function runInBackground(
   taskId: string,
   paneId: string,
   prompt: string,
-  opts: { readyTimeoutMs?: number; stallMs?: number; dialogTimeoutMs?: number; round: number },
+  opts: { readyTimeoutMs?: number; stallMs?: number; dialogTimeoutMs?: number; round: number; setup?: boolean },
 ): void {
   const { deps } = eng;
   eng.runners.get(taskId)?.ac.abort();
@@ -30,6 +31,8 @@ export function runInBackground(
   const readyTimeoutMs = opts.readyTimeoutMs ?? deps.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   const { stallMs, round } = opts;
   void (async () => {
+    // The repository's setup runs first in the pane; the agent (and its ready clock) starts after it.
+    if (opts.setup && !(await awaitSetup(eng, taskId, ac.signal))) return;
     const ready = await waitForReady(
       { panes: deps.panes, journal: deps.journal, confirmReady: deps.confirmReady },
       paneId,
@@ -102,6 +105,11 @@ export function onPaneTransition(
 ): void {
   if (!info.taskId || eng.closing) return;
   const taskId = info.taskId;
+  // An exit while the setup commands ran is the setup failing (setup.ts): no agent ever started.
+  if (to === "exited" && setupExited(eng, info)) {
+    if (eng.runners.get(taskId)?.paneId === info.id) eng.runners.get(taskId)!.ac.abort();
+    return;
+  }
   const event = taskEventOf(info, to, from, lastMessage, lost, lastStop);
   if (!event) return;
   // Queued on the task's chain now, where the pane changed: a request that came after this

@@ -30,6 +30,8 @@ import { ACTIVE_STATES, type TaskState, transition } from "./state";
 import type { Waiting } from "./dependencies";
 import { type PaneRole, type SandboxOf, sandboxRefusal, startSandboxFlag, taskPaneRole } from "../agents/roles";
 import { plannerPrompt } from "./plans";
+import { abandoning, abandonSetup, planSetup, prepareSetup, recordSetup, type SetupPlan } from "./setup";
+import { storedSetupEnv } from "./task-ports";
 import { get, type TaskView } from "./views";
 
 export type { StartInput };
@@ -50,6 +52,8 @@ interface LaunchPlan {
   sandbox: { network: boolean } | null;
   /** The repository whose workspace trust the agent's config records (its project trusts agents); null: none. */
   trustDir: string | null;
+  /** Its project (whose override of .switchyard.json applies); null: started on a repository path. */
+  projectId: string | null;
   /** The pane's role when it is not the profile's (a --needs-plan task's planner). */
   role?: PaneRole;
   /** The first prompt when it is not the contract (the planner's). */
@@ -194,6 +198,7 @@ export async function start(
     parentPaneId,
     sandbox,
     trustDir: project?.trustAgents ? repo.root : null,
+    projectId: project?.id ?? null,
     ...(planner
       ? {
           agentId: planner.id,
@@ -267,6 +272,7 @@ export async function startBacklog(eng: EngineState, taskId: string): Promise<{ 
     options,
     sandbox,
     trustDir: await trustDirOf(eng, row),
+    projectId: row.projectId,
   };
   const { task, pane } = await launch(eng, plan, { fromBacklog: true });
   return { task, pane: pane! };
@@ -288,6 +294,7 @@ async function launch(
   const { id, options } = plan;
   let currentBranch: string | null = null;
   let wt!: Awaited<ReturnType<typeof createWorktree>>;
+  let setup: SetupPlan | null = null;
   // The cap check and the reservation are one step: a second start cannot slip between them.
   const run = async () => {
     const active = (await store.activeCount(ACTIVE_STATES)) + eng.launching.size;
@@ -301,13 +308,14 @@ async function launch(
     }
     const baseSha = await resolveBaseSha(plan.repoRoot, options.baseRef, { fetch: options.fetch });
     currentBranch = (await inspectRepo(plan.repoRoot)).currentBranch;
+    setup = await planSetup(eng, { repoRoot: plan.repoRoot, baseSha, projectId: plan.projectId });
     wt = await createWorktree({
       repoRoot: plan.repoRoot,
       branch: options.branch,
       baseSha,
       path: options.path ?? undefined,
       yardHome: deps.home,
-    });
+    }).catch(abandoning(eng, id, setup));
     eng.launching.add(id);
   };
   const p = eng.startLock.then(run, run);
@@ -319,9 +327,12 @@ async function launch(
     plan.prompt ?? renderPrompt(plan.contract, { id, title: plan.title, role: taskPaneRole(plan.launch.profileRole) });
   const previous = eng.stateCache.get(id);
   let pane: PaneInfo | null = null;
+  let prepared: Awaited<ReturnType<typeof prepareSetup>> | null = null;
   try {
     eng.stateCache.set(id, "pending"); // the pane refuses other prompts until the contract is in
-    pane = await spawnWorker(eng, plan, wt.worktreePath);
+    if (setup)
+      prepared = await prepareSetup(eng, id, setup, { repoRoot: plan.repoRoot, worktreePath: wt.worktreePath });
+    pane = await spawnWorker(eng, plan, wt.worktreePath, prepared ?? { env: {} });
     const launched: LaunchFields = {
       baseSha: wt.baseSha,
       targetBranch: currentBranch,
@@ -333,7 +344,9 @@ async function launch(
     };
     if ("create" in mode) await store.createStarted(mode.create, launched);
     else await store.recordLaunch(id, launched);
+    if (setup && prepared) await recordSetup(eng, id, setup, prepared.copy, pane.id);
   } catch (e) {
+    abandonSetup(eng, id, setup);
     if (previous) eng.stateCache.set(id, previous);
     else eng.stateCache.delete(id);
     eng.launching.delete(id);
@@ -377,6 +390,7 @@ async function launch(
     stallMs: options.stallMs ?? undefined,
     dialogTimeoutMs: options.dialogTimeoutMs ?? undefined,
     round: 1,
+    setup: Boolean(prepared?.setup),
   });
   return { task: await get(eng, id), pane };
 }
@@ -384,6 +398,7 @@ async function launch(
 /**
  * The task's agent in a new pane in its worktree (same profile or command; YARD_TASK set; sandboxed
  * when the task is). `w.launch` is the launch its caller resolved (and checked) for this spawn.
+ * `environment`: a first launch's env and setup commands (later spawns: the env the task recorded).
  */
 export async function spawnWorker(
   eng: EngineState,
@@ -392,8 +407,10 @@ export async function spawnWorker(
     "id" | "title" | "agentId" | "argv" | "launch" | "parentPaneId" | "sandbox" | "trustDir" | "role"
   > & { rewriteArgv?: (argv: string[]) => string[] },
   cwd: string,
+  environment?: { env: Record<string, string>; setup?: string[] },
 ): Promise<PaneInfo> {
   const { deps } = eng;
+  const env = environment?.env ?? (await storedSetupEnv(eng, w.id));
   // The agent's own config (workspace trust, hooks) is prepared right before it launches.
   const { launch } = w;
   await launchHook(eng, {
@@ -419,6 +436,8 @@ export async function spawnWorker(
       rewriteArgv: w.rewriteArgv,
       launch,
       role: w.role ?? taskPaneRole(launch.profileRole),
+      extraEnv: env,
+      setup: environment?.setup,
     },
   );
 }

@@ -40,6 +40,28 @@ const rows: Row[] = [
   ],
   ["pending", { type: "restart", lastLifecycle: "idle" }, "failed", { stage: "restart" }],
   ["pending", { type: "cancel" }, "canceled", null],
+  // Setup: progress is the pending task's evidence, done clears it, a failure fails the task.
+  [
+    "pending",
+    { type: "setup_progress", step: 2, total: 3, command: "npm ci" },
+    "pending",
+    { stage: "setup", step: 2, total: 3, command: "npm ci" },
+  ],
+  ["pending", { type: "setup_done" }, "pending", null],
+  [
+    "pending",
+    { type: "setup_failed", step: 1, total: 2, command: "false", exitCode: 1, signal: null, tail: "oops" },
+    "failed",
+    { reason: "setup_failed", step: 1, total: 2, command: "false", exitCode: 1, tail: "oops" },
+  ],
+  ["working", { type: "setup_progress", step: 1, total: 1, command: "x" }, "working", undefined],
+  ["working", { type: "setup_done" }, "working", undefined],
+  [
+    "canceled",
+    { type: "setup_failed", step: 1, total: 1, command: "x", exitCode: 143, signal: null, tail: "" },
+    "canceled",
+    undefined,
+  ],
   ["pending", { type: "pane_done" }, "pending", undefined],
   [
     "working",

@@ -9,6 +9,9 @@
 // Disposition: a task is finished once, by `merged` (only a completed task: TASK_NOT_COMPLETED
 // otherwise) or `discarded` (any task; one still running becomes canceled first). A finished
 // task takes no other finish (CONFLICT) and no further round.
+// Setup (the repository's setup commands, run in the task's pane before its agent) keeps the task
+// pending: its progress is the evidence (stage "setup"), cleared when it is done; a failed setup
+// fails the task (reason setup_failed) and no agent starts.
 // A worker's question (`asked`) moves a running task to input_required with the question as
 // evidence; the answer is a prompt like any follow-up, so the pane going busy moves it back.
 // An event that does not apply to the current state is a no-op (`changed: false`), except
@@ -62,7 +65,19 @@ export type TaskEvent =
   /** The planner submitted a plan version: the task waits for its review. */
   | { type: "plan_submitted"; planId: string; version: number }
   | { type: "cancel" }
-  | { type: "restart"; lastLifecycle: string | null };
+  | { type: "restart"; lastLifecycle: string | null }
+  /** The worktree's setup commands run before the agent (core/tasks/setup.ts): how far they got, done, or failed. */
+  | { type: "setup_progress"; step: number; total: number; command: string | null }
+  | { type: "setup_done" }
+  | {
+      type: "setup_failed";
+      step: number;
+      total: number;
+      command: string | null;
+      exitCode: number | null;
+      signal: number | null;
+      tail: string;
+    };
 
 export type Evidence = Record<string, unknown>;
 
@@ -200,6 +215,21 @@ export function transition(state: TaskState, event: TaskEvent, disposition: Disp
       return go("input_required", { reason: "question", messageId: event.messageId, question: event.question });
     case "cancel":
       return go("canceled", null);
+    case "setup_progress":
+      return state === "pending"
+        ? {
+            ...stay(state),
+            changed: true,
+            evidence: { stage: "setup", step: event.step, total: event.total, command: event.command },
+          }
+        : stay(state);
+    case "setup_done":
+      return state === "pending" ? { ...stay(state), changed: true, evidence: null } : stay(state);
+    case "setup_failed": {
+      if (state !== "pending") return stay(state);
+      const { type: _, ...evidence } = event;
+      return go("failed", { reason: "setup_failed", ...evidence });
+    }
     case "restart":
       return state === "pending"
         ? go("failed", { stage: "restart", reason: "server_restart" })

@@ -14,6 +14,7 @@ import { cardLine } from "./card-line";
 import type { AutoStartWhen, Waiting } from "./dependencies";
 import { json, type EngineState, taskRow } from "./engine-state";
 import { ACTIVE_STATES, type Evidence, type ReportStatus, type TaskState } from "./state";
+import { setupViews } from "./task-ports";
 
 export type { TaskResult, TaskView };
 
@@ -47,6 +48,10 @@ async function views(eng: EngineState, rows: TaskRow[]): Promise<TaskView[]> {
     (await eng.deps.dependencies?.waitingMany(
       rows.map((r) => ({ id: r.id, autoStartWhen: r.autoStartWhen as AutoStartWhen | null })),
     )) ?? new Map<string, Waiting>();
+  const setups = await setupViews(
+    eng,
+    rows.map((r) => r.id),
+  );
   // Each project's reviewer, read once for the whole list (a task without its own inherits it).
   const projectReviewers = new Map<string, string | null>();
   for (const id of new Set(rows.map((r) => r.projectId).filter((p): p is string => p !== null))) {
@@ -60,6 +65,7 @@ async function views(eng: EngineState, rows: TaskRow[]): Promise<TaskView[]> {
         { result: current.get(r.id)?.result ?? null, reviewStatus: statuses.get(r.id) ?? "none" },
         waiting.get(r.id) ?? null,
         r.reviewerProfile ?? (r.projectId ? (projectReviewers.get(r.projectId) ?? null) : null),
+        setups.get(r.id) ?? null,
       ),
     ),
   );
@@ -71,6 +77,7 @@ async function view(
   current: { result: string | null; reviewStatus: ReviewStatus },
   waiting: Waiting | null,
   reviewer: string | null,
+  setup: TaskView["setup"],
 ): Promise<TaskView> {
   const evidence = json<Evidence | null>(r.evidence, null);
   const pane =
@@ -128,6 +135,7 @@ async function view(
     waiting,
     acknowledgedAt: r.resultAckedAt?.toISOString() ?? null,
     agentReview: { reviewer, state: r.agentReviewState, paneId: r.agentReviewPaneId, runs: r.agentReviewRuns },
+    setup,
   };
 }
 
