@@ -269,11 +269,41 @@ describe("pull requests", () => {
     expect((await fails(["task", "push", first.id], "CONFLICT")).message).toMatch(/already merged/);
   });
 
+  it("merged while its task works on another round: the task finishes once that round is completed", async () => {
+    const task = await completedTask("second round", "two.txt");
+    const { pullRequest } = await ok(["task", "pr", task.id]);
+    await api.reviews.submit.mutate({
+      taskId: task.id,
+      verdict: "request_changes",
+      summary: "sleep 3000\nreport completed round two done",
+    });
+    await ok(["task", "wait", task.id, "--until", "working", "--timeout-ms", "60000"]);
+    gh.merge(pullRequest.number);
+    const merged = await waitFor(
+      async () =>
+        (await api.tasks.events.query({ id: task.id })).events.find(
+          (x) => x.type === "task.pull_request" && x.payload.action === "merged",
+        ),
+      { what: "the merge seen by the poll" },
+    );
+    expect(merged.payload.waitingFor).toBe("working");
+    expect((await api.tasks.get.query({ id: task.id })).disposition).toBeNull();
+    await waitFor(
+      async () => (await api.tasks.events.query({ id: task.id })).events.some((x) => x.type === "task.finished"),
+      { timeoutMs: 60_000, what: "the task finished after its round" },
+    );
+    expect(await api.tasks.get.query({ id: task.id })).toMatchObject({
+      round: 2,
+      state: "completed",
+      disposition: "merged",
+    });
+  });
+
   it("a pull request closed unmerged is shown, and the task is left as it is", async () => {
     const second = await completedTask("farewell", "bye.txt");
     const r = await ok(["task", "pr", second.id]);
-    expect(r).toMatchObject({ created: true, push: { status: "new" }, pullRequest: { number: 2, draft: false } });
-    gh.closePull(2);
+    expect(r).toMatchObject({ created: true, push: { status: "new" }, pullRequest: { draft: false } });
+    gh.closePull(r.pullRequest.number);
     await waitFor(async () => (await handoff(second.id))?.pullRequest?.state === "closed", {
       what: "the closed state",
     });

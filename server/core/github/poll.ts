@@ -24,7 +24,7 @@ export const DEFAULT_POLL_MS = 60_000;
 export class PullRequestPoll {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<void> | null = null;
-  private stopped = true;
+  private stopped = false;
 
   constructor(private readonly deps: PullRequestPollDeps) {}
 
