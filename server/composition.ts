@@ -308,7 +308,7 @@ export async function createServices(opts: {
   });
   const prPoll = new PullRequestPoll({
     store: handoffStore,
-    refresh: (row, next) => github.refresh(row, next),
+    refresh: (row, next, signal) => github.refresh(row, next, signal),
     intervalMs: envInt("YARD_GITHUB_POLL_MS") ?? DEFAULT_POLL_MS,
     log: opts.log,
   });

@@ -2,7 +2,7 @@
 // server's start does not pay for it): create a pull request, find the open one of a branch, read
 // one, and the checks of a commit (check runs and the combined commit status).
 //
-//   githubApi({ apiUrl, token, timeoutMs? }) -> GithubApi
+//   githubApi({ apiUrl, token, timeoutMs?, signal? }) -> GithubApi (each call ends after timeoutMs, 30 s)
 //   githubError(e, what, token) -> YardError: 401 GITHUB_AUTH, 403 GITHUB_AUTH (or RATE_LIMITED
 //     when the rate limit is spent, with `retryAt`), 404 NOT_FOUND, 409/422 CONFLICT, 429
 //     RATE_LIMITED, 5xx, timeouts and network failures GITHUB_UNAVAILABLE; each with the API's own
@@ -74,7 +74,13 @@ function toPull(p: RawPull): ApiPull {
 
 const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
 
-export async function githubApi(opts: { apiUrl: string; token: string; timeoutMs?: number }): Promise<GithubApi> {
+export async function githubApi(opts: {
+  apiUrl: string;
+  token: string;
+  timeoutMs?: number;
+  /** Ends every call at once when aborted (the poll stopping with the server). */
+  signal?: AbortSignal;
+}): Promise<GithubApi> {
   const { Octokit } = await import("@octokit/rest");
   const octokit = new Octokit({
     auth: opts.token,
@@ -83,7 +89,10 @@ export async function githubApi(opts: { apiUrl: string; token: string; timeoutMs
     log: SILENT,
   });
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const request = () => ({ signal: AbortSignal.timeout(timeoutMs) });
+  const request = () => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    return { signal: opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout };
+  };
   const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
     try {
       return await fn();

@@ -21,7 +21,7 @@ function row(over: Partial<Row> = {}): Row {
   } as Row;
 }
 
-function setup(rows: Row[], refresh: (r: Row, next: Date) => Promise<void>) {
+function setup(rows: Row[], refresh: (r: Row, next: Date, signal: AbortSignal) => Promise<void>) {
   const failed: Array<{ taskId: string; error: string; failures: number; next: number }> = [];
   const store = {
     pollable: vi.fn(async () => rows),
@@ -33,9 +33,9 @@ function setup(rows: Row[], refresh: (r: Row, next: Date) => Promise<void>) {
   const poll = new PullRequestPoll({
     store,
     intervalMs: INTERVAL,
-    refresh: async (r, next) => {
+    refresh: async (r, next, signal) => {
       refreshed.push({ taskId: r.taskId, next: next.getTime() });
-      await refresh(r, next);
+      await refresh(r, next, signal);
     },
   });
   return { poll, store, failed, refreshed };
@@ -62,6 +62,24 @@ describe("PullRequestPoll", () => {
     await poll.stop();
     await vi.advanceTimersByTimeAsync(10 * INTERVAL);
     expect(store.pollable).toHaveBeenCalledTimes(5);
+  });
+
+  it("stop() aborts a refresh in flight and records no failure for it", async () => {
+    let seen: AbortSignal | null = null;
+    const { poll, failed } = setup(
+      [row()],
+      (_r, _next, signal) =>
+        new Promise<void>((_resolve, reject) => {
+          seen = signal;
+          signal.addEventListener("abort", () => reject(new YardError("GITHUB_UNAVAILABLE", "aborted")));
+        }),
+    );
+    poll.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(seen!.aborted).toBe(false);
+    await poll.stop();
+    expect(seen!.aborted).toBe(true);
+    expect(failed).toEqual([]);
   });
 
   it("asks for the next poll one interval on; skips an open pull request not due yet, never a merged one", async () => {

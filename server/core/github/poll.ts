@@ -13,7 +13,8 @@ type PollRow = Awaited<ReturnType<HandoffStore["pollable"]>>[number];
 
 export interface PullRequestPollDeps {
   store: HandoffStore;
-  refresh(row: PollRow, nextPollAt: Date): Promise<void>;
+  /** `signal` aborts when the poll stops (the server closing): GitHub calls in flight end at once. */
+  refresh(row: PollRow, nextPollAt: Date, signal: AbortSignal): Promise<void>;
   intervalMs: number;
   log?: (line: string) => void;
   now?: () => number;
@@ -25,6 +26,7 @@ export class PullRequestPoll {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
+  private ac = new AbortController();
 
   constructor(private readonly deps: PullRequestPollDeps) {}
 
@@ -35,12 +37,14 @@ export class PullRequestPoll {
   /** Starts polling: a first pass soon (what merged while no server ran), then every interval. */
   start(): void {
     this.stopped = false;
+    this.ac = new AbortController();
     this.schedule(0);
   }
 
-  /** Stops; resolves once a pass in progress has ended. */
+  /** Stops: GitHub calls in flight are aborted; resolves once the pass in progress has ended. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.ac.abort();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
@@ -77,8 +81,9 @@ export class PullRequestPoll {
   private async one(row: PollRow): Promise<void> {
     const interval = this.deps.intervalMs;
     try {
-      await this.deps.refresh(row, new Date(this.now() + interval));
+      await this.deps.refresh(row, new Date(this.now() + interval), this.ac.signal);
     } catch (e) {
+      if (this.stopped) return; // cut short by stop(): not GitHub's failure
       const failures = row.pollFailures + 1;
       let next = this.now() + pollDelay(interval, failures);
       const retryAt = isYardError(e) ? Number(e.details?.retryAt) : Number.NaN;

@@ -12,7 +12,7 @@
 //     commit yet, then the pull request: title the task's, body its contract, result and review
 //     (body.ts), base the target's branch on that remote. An open one already recorded is returned
 //     as it is (created: false); one GitHub already has for the branch is adopted.
-//   refresh(row, nextPollAt) — the poll's one step for one task: the pull request and its head's
+//   refresh(row, nextPollAt, signal?) — the poll's one step for one task: the pull request and its head's
 //     checks read, observePull's changes recorded and journaled (task.pull_request), and a merged
 //     one finishes its task (the engine's finishViaPullRequest: once the task is completed).
 //   handoff(taskId), status(projectId), setToken(projectId, token|null).
@@ -123,14 +123,22 @@ export class GithubHandoff {
     return { created, push, pullRequest: pullRequestOf(row)! };
   }
 
-  async refresh(row: HandoffRow & { task: { projectId: string | null } }, nextPollAt: Date): Promise<void> {
+  async refresh(
+    row: HandoffRow & { task: { projectId: string | null } },
+    nextPollAt: Date,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const taskId = row.taskId;
     if (!row.prNumber || !row.prRepo || !row.prHost) return;
     const prev = { state: (row.prState ?? "open") as PrState, draft: row.prDraft, headSha: row.prHeadSha };
     if (prev.state !== "merged") {
       const token = await this.tokenFor(row.task.projectId);
       const [owner, repo] = row.prRepo.split("/") as [string, string];
-      const api: GithubApi = await (this.deps.api ?? githubApi)({ apiUrl: apiUrlFor(row.prHost, this.env()), token });
+      const api: GithubApi = await (this.deps.api ?? githubApi)({
+        apiUrl: apiUrlFor(row.prHost, this.env()),
+        token,
+        signal,
+      });
       const pull = await api.getPull({ owner, repo, number: row.prNumber });
       const checks = await api.checks({ owner, repo, sha: pull.headSha });
       const seen = observePull(prev, pull);
