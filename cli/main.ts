@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../server/version";
 import { registerAgent } from "./commands/agent";
+import { registerGithub } from "./commands/github";
 import { registerHook } from "./commands/hook";
 import { registerMcp } from "./commands/mcp";
 import { registerPane } from "./commands/pane";
@@ -35,6 +36,7 @@ registerProject(program, ctx);
 registerAgent(program, ctx);
 registerPane(program, ctx);
 registerTask(program, ctx);
+registerGithub(program, ctx);
 registerPlan(program, ctx);
 registerSkill(program, ctx);
 registerHook(program);

@@ -3,7 +3,8 @@
 // - `server`: the real server (server/main.ts with the production UI) on a random port with a
 //   throwaway YARD_HOME. One server per spec file, shared by that file's tests (they run in
 //   order); a test or describe block that needs a pristine board asks for its own with
-//   `test.use({ freshServer: true })`.
+//   `test.use({ freshServer: true })`; `serverEnv` (an option, or a fixture computing it) is
+//   the environment such a fresh server gets on top of the test process's.
 // - `page`: already logged in (the login link was visited: the session cookie is set and the
 //   login page left the session key in the board origin's localStorage). `baseURL` is the
 //   server's URL, so `page.goto("/")` works. `page.request` calls the API as the board's own
@@ -47,6 +48,8 @@ export type YardCli = (
 interface TestFixtures {
   /** Give this test a server of its own instead of the spec file's shared one. */
   freshServer: boolean;
+  /** Environment for a fresh server (freshServer), e.g. a stub's URL. */
+  serverEnv: Record<string, string>;
   server: YardServer;
   yard: YardCli;
   makeRepo: (prefix?: string) => string;
@@ -57,7 +60,7 @@ interface WorkerFixtures {
   _serverPool: ServerPool;
 }
 
-const startServer = () => startTestServer({ ui: true });
+const startServer = (env?: Record<string, string>) => startTestServer({ ui: true, env });
 
 const view = (s: TestServer): YardServer => ({
   url: s.url,
@@ -100,11 +103,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   freshServer: [false, { option: true }],
+  serverEnv: [{}, { option: true }],
 
   // Its own timeout, so a slow start on a loaded machine does not eat the test's budget.
   server: [
-    async ({ freshServer, _serverPool }, use, testInfo) => {
-      const s = freshServer ? await startServer() : await _serverPool.forFile(testInfo.file);
+    async ({ freshServer, serverEnv, _serverPool }, use, testInfo) => {
+      const s = freshServer ? await startServer(serverEnv) : await _serverPool.forFile(testInfo.file);
       try {
         await use(view(s));
       } finally {

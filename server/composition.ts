@@ -11,6 +11,8 @@ import { AgentTrials } from "./core/agents/try";
 import { EventJournal } from "./core/events/journal";
 import { JournalPruner } from "./core/events/retention";
 import { inspectRepo } from "./core/git/repo";
+import { DEFAULT_POLL_MS, PullRequestPoll } from "./core/github/poll";
+import { GithubHandoff } from "./core/github/service";
 import { type AttentionItem, type AttentionReach, MAX_ATTENTION_LIMIT, visibleAttention } from "./core/panes/attention";
 import type { PaneHostPort } from "./core/panes/host-port";
 import { PaneManager } from "./core/panes/manager";
@@ -40,6 +42,7 @@ import { type Db, openDatabase } from "./db";
 import { PaneHostClient } from "./panehost/client";
 import { tightenDataDir } from "./security/data-dir";
 import { EventStore } from "./stores/events";
+import { HandoffStore } from "./stores/handoff";
 import { PaneStore } from "./stores/panes";
 import { ProfileStore } from "./stores/profiles";
 import { ProjectStore } from "./stores/projects";
@@ -67,6 +70,8 @@ export interface Services {
   access: AccessLookup;
   sandbox: Sandbox;
   reviews: ReviewService;
+  /** The hand-off to GitHub: pushes, pull requests, a project's token (the poll keeps pull requests current). */
+  github: GithubHandoff;
   /** The pane host (the process running the PTYs). */
   host: PaneHostPort;
   /** hook posts pass through here: agent sessions recorded, Codex notify mapped */
@@ -296,6 +301,25 @@ export async function createServices(opts: {
   // The boards' diff sizes, counted in the background after each state change.
   const diffStats = new TaskDiffStats({ journal, store: taskStore, stat: (id) => engine.diffStat(id), log: opts.log });
   await diffStats.attach();
+  // Pull requests opened for tasks, kept current (and a merged one finishing its task) in the background.
+  const handoffStore = new HandoffStore(db);
+  const github = new GithubHandoff({
+    store: handoffStore,
+    journal,
+    task: (id) => engine.row(id),
+    view: (id) => engine.get(id),
+    reviews: (id, round) => reviewStore.reviews(id, round),
+    uncommitted: (id) => engine.uncommitted(id),
+    finishViaPullRequest: (id, pr) => engine.finishViaPullRequest(id, pr),
+    projectExists: async (id) => void (await projects.get(id)),
+  });
+  const prPoll = new PullRequestPoll({
+    store: handoffStore,
+    refresh: (row, next, signal) => github.refresh(row, next, signal),
+    intervalMs: envInt("YARD_GITHUB_POLL_MS") ?? DEFAULT_POLL_MS,
+    log: opts.log,
+  });
+  prPoll.start();
   // What happened while no server was attached: hooks posted to the relay, panes that exited.
   await host.ready();
   // Journal retention: a first run now (not awaited), then every 10 minutes, in batches.
@@ -324,6 +348,7 @@ export async function createServices(opts: {
     access: new AccessLookup({ task: (id) => engine.row(id), pane: (id) => panes.get(id) }),
     sandbox,
     reviews,
+    github,
     counts: async () => ({
       projects: await projectStore.count(),
       panes: await panes.count(),
@@ -374,6 +399,7 @@ export async function createServices(opts: {
       dependencies.detach();
       agentReviews.detach();
       await diffStats.detach();
+      await prPoll.stop();
       screens.stop();
       await pruner.stop();
       await tasks?.shutdown();

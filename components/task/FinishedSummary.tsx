@@ -1,7 +1,7 @@
 "use client";
 // A finished task's "Finished" region, in place of the actions that no longer apply: how it ended
 // ("Merged into <target>" or "Discarded", a status), the merge commit (with a copy button), when
-// and by whom, and what the cleanup did (worktree removed, branch deleted or kept, uncommitted
+// and by whom (a pull request merged on GitHub: linked), and what the cleanup did (worktree removed, branch deleted or kept, uncommitted
 // files deleted with a discard; a cleanup that failed says so). Who and the cleanup come from the
 // task's task.finished journal event; what the task row holds is shown before it is read.
 import { useQuery } from "@tanstack/react-query";
@@ -19,6 +19,8 @@ interface Finished {
   by?: string;
   uncommittedCount?: number;
   cleanup?: { worktreeRemoved?: boolean; worktreeMissing?: boolean; branchDeleted?: boolean; error?: string };
+  /** Merged on GitHub: its pull request. */
+  pullRequest?: { number?: number; url?: string };
 }
 
 export function FinishedSummary({ task: t }: { task: Task }) {
@@ -38,7 +40,9 @@ export function FinishedSummary({ task: t }: { task: Task }) {
         >
           <span className="text-xs">
             {merged
-              ? "The task is done: its work is on the target branch."
+              ? f.pullRequest
+                ? "The task is done: its pull request was merged on GitHub."
+                : "The task is done: its work is on the target branch."
               : `Nothing was merged into ${target ?? "the target branch"}.`}{" "}
             Nothing is left to review or merge.
           </span>
@@ -62,6 +66,18 @@ export function FinishedSummary({ task: t }: { task: Task }) {
             </Row>
           )}
           {f.by && <Row name="By">{byWords(f.by, t)}</Row>}
+          {f.pullRequest?.url && /^https?:\/\//.test(f.pullRequest.url) && (
+            <Row name="Via">
+              <a
+                href={f.pullRequest.url}
+                target="_blank"
+                rel="noreferrer noopener"
+                className="text-accent hover:underline"
+              >
+                Pull request #{f.pullRequest.number}
+              </a>
+            </Row>
+          )}
           {cleanup && (
             <Row name="Worktree">
               {cleanup.worktreeRemoved || cleanup.worktreeMissing ? "removed" : "still on disk (cleanup failed)"}
@@ -93,6 +109,7 @@ export function FinishedSummary({ task: t }: { task: Task }) {
 /** Who finished the task: you (the board, the CLI with the install token) or the pane that did. */
 function byWords(by: string, t: Task) {
   if (by === "user") return "You";
+  if (by === "github") return "GitHub (its pull request was merged)";
   return (
     <Link href={`/panes/${by}`} className="font-mono text-accent hover:underline">
       {by === t.parentPaneId ? `${by} (orchestrator)` : by}

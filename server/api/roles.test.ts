@@ -57,6 +57,8 @@ describe("the role gate table", () => {
       (p) =>
         !/^(server|projects|board|agents\.(add|update|try|tryStatus|remove))\b/.test(p) &&
         p !== "tasks.report" &&
+        p !== "tasks.push" &&
+        p !== "tasks.pr" &&
         p !== "plans.submit",
     ),
     worker: [...SELF, "tasks.report"],

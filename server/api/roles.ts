@@ -65,6 +65,9 @@ export const GATES: Record<string, Gate> = {
   "projects.refs": { roles: P },
   "projects.update": { roles: P },
   "projects.repoConfig": { roles: P },
+  // The project's GitHub token (write-only), and where pull requests get theirs.
+  "projects.github": { roles: P },
+  "projects.setGithubToken": { roles: P },
   "board.get": { roles: P },
   "panes.spawn": { roles: PO, names: { panes: ["parentPaneId"] }, spawns: { kind: "pane" } },
   "panes.list": { roles: PO },
@@ -94,6 +97,10 @@ export const GATES: Record<string, Gate> = {
   "tasks.finish": { roles: PO, task: "id" },
   "tasks.uncommitted": { roles: PO, task: "id" },
   "tasks.events": { roles: PO, task: "id" },
+  // Push and pull requests act with the person's own git credentials and GitHub token: the person's only.
+  "tasks.push": { roles: P, task: "id" },
+  "tasks.pr": { roles: P, task: "id" },
+  "tasks.handoff": { roles: PO, task: "id" },
   // A task whose last unmet dependency goes (or that depends only on met ones) starts by itself.
   "tasks.depend": { roles: PO, task: "id", names: { tasks: ["on"] }, spawns: { kind: "task" } },
   "tasks.ask": { roles: TASK_PANES },

@@ -5,6 +5,7 @@ import { projectAddInput, projectUpdateInput } from "../core/projects/projects";
 import type { Services } from "../composition";
 import { listRefs } from "../core/git";
 import { VERSION } from "../version";
+import { githubProjectProcedures } from "./github";
 import { eventsRouter, hooksRouter, panesRouter } from "./panes";
 import { plansRouter } from "./plans";
 import { reviewsRouter } from "./reviews";
@@ -81,6 +82,7 @@ export const appRouter = router({
 
   projects: router({
     ...projectSetupProcedures,
+    ...githubProjectProcedures,
     add: callerProcedure
       .input(projectAddInput)
       .output(project)

@@ -1,7 +1,9 @@
 // tRPC procedures for tasks: start (or record in the backlog), startBacklog, get, list, wait,
-// report, followUp, diff (optionally since the last review), rounds, cancel, finish, events, resume.
+// report, followUp, diff (optionally since the last review), rounds, cancel, finish, events, resume
+// (push, pr and handoff: ./github.ts).
 // Thin: the task contract's schemas in and out (server/wire/tasks.ts), who may act, one call
 // into the core.
+import { githubTaskProcedures } from "./github";
 import { taskThreadProcedures } from "./task-thread";
 import { taskSetupProcedures } from "./repo-setup";
 import { roundsOutput } from "../wire/reviews";
@@ -37,6 +39,7 @@ const waitLimit = new WaitLimit(maxWaitsFrom());
 export const tasksRouter = router({
   ...taskThreadProcedures,
   ...taskSetupProcedures,
+  ...githubTaskProcedures,
   start: callerProcedure
     .input(startInput)
     .output(startOutput)

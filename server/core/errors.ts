@@ -40,6 +40,16 @@ export const ERROR_CODES = {
     retryable: true,
     http: 503,
   },
+  // Hand-off to GitHub (push, pull requests): server/core/github/.
+  NO_REMOTE: { message: "The repository has no remote to push to.", retryable: false, http: 409 },
+  GITHUB_TOKEN_MISSING: {
+    message:
+      "No GitHub token: set GITHUB_TOKEN in the server's environment, or the project's with `yard project github-token ID`.",
+    retryable: false,
+    http: 412,
+  },
+  GITHUB_AUTH: { message: "GitHub refused the token.", retryable: false, http: 403 },
+  GITHUB_UNAVAILABLE: { message: "GitHub's API is not reachable or failed.", retryable: true, http: 502 },
   INTERNAL: { message: "Internal error.", retryable: false, http: 500 },
 } as const;
 

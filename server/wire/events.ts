@@ -120,6 +120,8 @@ export const eventPayloads = {
     recovered: z.literal(true).optional(),
     /** Who finished it: "user" or the pane's id (absent: recovered at start-up, or written before this was recorded). */
     by: z.string().optional(),
+    /** Merged on GitHub: the pull request that merged it (by is then "github"). */
+    pullRequest: z.object({ number: int, url: z.string() }).optional(),
   }),
   /** The task's diff size was counted (off the request path) and changed: boards refetch. */
   "task.diff_stat": payload({ files: int, additions: int, deletions: int }),
@@ -143,6 +145,25 @@ export const eventPayloads = {
     outcome: z.enum(["completed", "aborted", "failed"]),
     tip: z.string().optional(),
     message: z.string().optional(),
+  }),
+
+  // tasks: hand-off to GitHub (server/core/github/)
+  "task.pushed": payload({
+    remote: z.string(),
+    remoteBranch: z.string(),
+    commit: z.string(),
+    status: z.enum(["new", "updated", "forced", "up_to_date"]),
+  }),
+  "task.pull_request": payload({
+    /** opened, or adopted (GitHub had one for the branch); then what a poll saw change. */
+    action: z.enum(["opened", "adopted", "merged", "closed", "reopened", "draft", "ready", "head_moved", "checks"]),
+    number: int,
+    url: z.string(),
+    state: z.enum(["open", "closed", "merged"]),
+    draft: z.boolean(),
+    checks: z.object({ state: z.string(), total: int, passed: int, failed: int, pending: int }).nullable().optional(),
+    /** Merged while the task is not completed: it finishes once it is. */
+    waitingFor: z.string().optional(),
   }),
 
   // tasks: orchestration

@@ -28,6 +28,10 @@ const ON_ERROR: Record<ErrorCode, string> = {
   SERVER_UNAVAILABLE: "the board is down; retry later (`retryable`)",
   SANDBOX_UNAVAILABLE: "start the task without --sandbox, or ask a person to install bubblewrap",
   PANE_HOST_UNAVAILABLE: "the terminal host is restarting; retry",
+  NO_REMOTE: "the repository has no such remote (the message names those it has); a person pushes",
+  GITHUB_TOKEN_MISSING: "pull requests need the person's GitHub token; ask a person",
+  GITHUB_AUTH: "GitHub refused the token; ask a person",
+  GITHUB_UNAVAILABLE: "GitHub did not answer; retry later (`retryable`)",
   INTERNAL: "a bug in Switchyard; report the message to a person",
 };
 

@@ -2,7 +2,7 @@
 // to the module that owns it — start.ts (validate, launch plan, worktree, pane, backlog starts),
 // runner.ts (the background runner, the pane's lifecycle), wait.ts, report.ts (report, cancel),
 // rounds.ts (next round, follow-up, resume, round records), diff.ts (diff, snapshot), finish.ts
-// (merge, discard), recovery.ts (restart, shutdown) and views.ts (TaskView, get, list, events,
+// (merge, discard; finish-pr.ts: merged on GitHub), recovery.ts (restart, shutdown) and views.ts (TaskView, get, list, events,
 // board). Every state change goes through the pure reducer in state.ts (engine-state.ts `apply`) and
 // is journaled as task.* events.
 import type { YardEvent } from "../events/journal";
@@ -22,6 +22,7 @@ import type { TaskEvent } from "./state";
 import type { TaskRow } from "../../stores/tasks";
 import * as diffs from "./diff";
 import { finish, type Finisher, type FinishOptions, uncommitted } from "./finish";
+import { finishViaPullRequest, type MergedPullRequest } from "./finish-pr";
 import { recover, shutdown } from "./recovery";
 import { cancel, report } from "./report";
 import { followUp, resume, roundRecords, type RoundRecord, startNextRound } from "./rounds";
@@ -152,6 +153,11 @@ export class TaskEngine {
 
   finish(taskId: string, opts: FinishOptions, by?: Finisher) {
     return finish(this.eng, taskId, opts, by);
+  }
+
+  /** A task whose pull request merged on GitHub: finished as merged once it is completed (finish-pr.ts). */
+  finishViaPullRequest(taskId: string, pr: MergedPullRequest) {
+    return finishViaPullRequest(this.eng, taskId, pr);
   }
 
   /** The uncommitted files a discard of the task would lose now. */
