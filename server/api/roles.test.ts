@@ -68,6 +68,7 @@ describe("the role gate table", () => {
       "reviews.resolveComment",
       "reviews.submit",
       "tasks.diff",
+      "tasks.turns",
     ],
     planner: [...SELF, "plans.submit"],
   };

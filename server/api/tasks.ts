@@ -1,8 +1,10 @@
 // tRPC procedures for tasks: start (or record in the backlog), startBacklog, get, list, wait,
-// report, followUp, diff (optionally since the last review), rounds, cancel, finish, events, resume.
+// report, followUp, diff (optionally since the last review, or of one turn), rounds, cancel, finish,
+// events, resume; the turn snapshots' procedures (./turns.ts).
 // Thin: the task contract's schemas in and out (server/wire/tasks.ts), who may act, one call
 // into the core.
 import { taskThreadProcedures } from "./task-thread";
+import { turnProcedures } from "./turns";
 import { roundsOutput } from "../wire/reviews";
 import { taskEventsOutput } from "../wire/events";
 import {
@@ -35,6 +37,7 @@ const waitLimit = new WaitLimit(maxWaitsFrom());
 
 export const tasksRouter = router({
   ...taskThreadProcedures,
+  ...turnProcedures,
   start: callerProcedure
     .input(startInput)
     .output(startOutput)
@@ -102,9 +105,11 @@ export const tasksRouter = router({
     .input(taskDiffInput)
     .output(taskDiffOutput)
     .query(async ({ ctx, input }) =>
-      input.since === "last_review"
-        ? ctx.services.reviews.changesSinceLastReview(input.id)
-        : { ...(await ctx.services.tasks.diff(input.id)), since: null },
+      input.turn !== undefined
+        ? { ...(await ctx.services.turns.diff(input.id, input.turn, input.since)), since: null }
+        : input.since === "last_review"
+          ? ctx.services.reviews.changesSinceLastReview(input.id)
+          : { ...(await ctx.services.tasks.diff(input.id)), since: null },
     ),
   rounds: callerProcedure
     .input(taskIdInput)

@@ -18,6 +18,7 @@ import { startWhen } from "./orchestration";
 import { lifecycle } from "./panes";
 import { reviewVerdict } from "./reviews";
 import { finishCleanup, taskResult, taskState } from "./tasks";
+import { turnKind } from "./turns";
 
 // ---- helpers ---------------------------------------------------------------------------------
 
@@ -119,6 +120,29 @@ export const eventPayloads = {
     recovered: z.literal(true).optional(),
     /** Who finished it: "user" or the pane's id (absent: recovered at start-up, or written before this was recorded). */
     by: z.string().optional(),
+  }),
+  /** A snapshot of the worktree was recorded (a turn ended, a revert, or the edits before one): core/tasks/turns.ts. */
+  "task.turn": payload({
+    number: int,
+    round: int,
+    kind: turnKind,
+    revertOf: int.nullable(),
+    commit: z.string(),
+    files: int,
+    additions: int,
+    deletions: int,
+  }),
+  /** The worktree's files went back to the snapshot before `turn` (`restores`: that snapshot, 0 = the base). */
+  "task.turn_reverted": payload({
+    turn: int,
+    restores: int,
+    files: int,
+    /** The first of the files that changed. */
+    paths: z.array(z.string()),
+    /** The snapshot recorded after it. */
+    snapshot: int.nullable(),
+    /** Who reverted: "user" or the pane's id. */
+    by: z.string(),
   }),
   /** The task's diff size was counted (off the request path) and changed: boards refetch. */
   "task.diff_stat": payload({ files: int, additions: int, deletions: int }),

@@ -15,6 +15,7 @@ export {
 export { createWorktree, listWorktrees, findWorktree } from "./worktree";
 export {
   diffCommits,
+  diffCommitsStat,
   diffTreeToCommit,
   diffWorktree,
   diffWorktreeSince,
@@ -24,5 +25,6 @@ export {
   worktreeTree,
 } from "./diff";
 export type { DiffTotals } from "./diff";
+export { commitSnapshot, pruneTurnRefs, restoreWorktree, treeOfCommit, turnRef } from "./turn-snapshots";
 export { mergeTask, settleInterruptedMerge } from "./merge";
 export { discardWorktree } from "./discard";
