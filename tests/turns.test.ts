@@ -6,7 +6,8 @@
 // keeps the branch and the agent's commits, records a person's edits first and itself after (so
 // it can be undone), and is refused while the agent works and once the task is finished, when
 // its refs and rows are gone.
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminClient, errorOf } from "./helpers/client";
@@ -228,5 +229,36 @@ describe("revert turn", () => {
       what: "the finished task's turns to be pruned",
     });
     expect(git(repo, "for-each-ref", `refs/switchyard/tasks/${id}/`)).toBe("");
+  });
+});
+
+describe("pruning", () => {
+  it("a server that starts prunes the snapshots of a worktree removed while it was stopped", async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), "yard-turns-home-"));
+    let s = await startTestServer({ home });
+    try {
+      const a = adminClient(s);
+      const repo = makeRepo();
+      repos.push(repo);
+      const { task } = await a.tasks.start.mutate({ repoPath: repo, agent: "demo", objective: "write a.txt one" });
+      await waitFor(async () => (await a.tasks.turns.query({ id: task.id })).turns.length === 1, {
+        timeoutMs: 60_000,
+        what: "the first turn's snapshot",
+      });
+      expect(git(repo, "for-each-ref", "--format=%(refname)", `refs/switchyard/tasks/${task.id}/`)).toBe(
+        `refs/switchyard/tasks/${task.id}/turn-1`,
+      );
+      await s.stop();
+      git(repo, "worktree", "remove", "--force", task.worktreePath!);
+
+      s = await startTestServer({ home });
+      const b = adminClient(s);
+      await waitFor(async () => (await b.tasks.turns.query({ id: task.id })).turns.length === 0, {
+        what: "the removed worktree's snapshots to be pruned",
+      });
+      expect(git(repo, "for-each-ref", `refs/switchyard/tasks/${task.id}/`)).toBe("");
+    } finally {
+      await s.dispose();
+    }
   });
 });

@@ -30,11 +30,11 @@ export class TurnStore {
     return (await this.db.taskTurn.deleteMany({ where: { taskId } })).count;
   }
 
-  /** Finished tasks that still have snapshots (their refs were not pruned: a server stopped first). */
-  async finishedWithTurns(): Promise<Array<{ id: string; repoPath: string }>> {
+  /** Tasks that have snapshots: whether each is finished, and where its worktree is. */
+  async tasksWithTurns(): Promise<Array<{ id: string; disposition: string | null; worktreePath: string | null }>> {
     return this.db.task.findMany({
-      where: { disposition: { not: null }, turns: { some: {} } },
-      select: { id: true, repoPath: true },
+      where: { turns: { some: {} } },
+      select: { id: true, disposition: true, worktreePath: true },
     });
   }
 }

@@ -22,7 +22,8 @@
 //                           its index are not touched. Journaled as task.turn_reverted.
 //   prune(taskId)           the refs and rows go: when the task is finished (merged or
 //                           discarded: its worktree is removed), and at start-up for finished
-//                           tasks that still have some.
+//                           tasks that still have some and tasks whose worktree is gone (a
+//                           worktree removed by other means can call it too).
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { TaskRow } from "../../stores/tasks";
@@ -96,7 +97,11 @@ export class TaskTurns {
       ),
       journal.subscribe((e) => void (e.taskId && this.prune(e.taskId).catch(() => {})), { type: "task.finished" }),
     ];
-    for (const t of await this.deps.store.finishedWithTurns()) void this.prune(t.id).catch(() => {});
+    // What a server stopped before pruning left behind, and snapshots of worktrees removed meanwhile.
+    for (const t of await this.deps.store.tasksWithTurns()) {
+      if (t.disposition || !t.worktreePath || !existsSync(path.join(t.worktreePath, ".git")))
+        void this.prune(t.id).catch(() => {});
+    }
   }
 
   /** Stops following the journal; resolves once the work in progress has ended. */
