@@ -172,7 +172,6 @@ export class TaskTurns {
       const snapshot = await this.take(taskId, "revert", n);
       await this.deps.journal.append("task.turn_reverted", {
         taskId,
-        paneId: by.paneId,
         payload: {
           turn: n,
           restores: n - 1,
