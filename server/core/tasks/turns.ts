@@ -31,9 +31,10 @@ import type { TurnRow, TurnStore } from "../../stores/turns";
 import type { TurnView } from "../../wire/turns";
 import { authorOf } from "../authors";
 import { YardError } from "../errors";
-import type { EventJournal } from "../events/journal";
+import type { EventJournal, YardEvent } from "../events/journal";
 import {
   commitSnapshot,
+  type DiffFile,
   diffCommits,
   diffCommitsStat,
   diffWorktreeSince,
@@ -67,6 +68,30 @@ const MAX_LISTED = 1000;
 
 type Change = { path: string; action: "restore" | "remove" | "recreate" };
 
+/**
+ * What a journal event asks of a task's snapshots: "snapshot" when a turn ended or the agent is
+ * gone (its pane went to done, or exited: a crash, a cancel, a kill) and when a round ended with
+ * no agent running (while it still runs, as with a report in the middle of a turn, the turn's end
+ * comes next and is the snapshot: one taken now would race the rest of the turn); "prune" when
+ * the task is finished. `running`: whether a pane still runs. Pure.
+ */
+export function turnTrigger(
+  e: Pick<YardEvent, "type" | "taskId" | "paneId"> & { payload: Record<string, unknown> },
+  running: (paneId: string) => boolean,
+): "snapshot" | "prune" | null {
+  if (!e.taskId) return null;
+  switch (e.type) {
+    case "pane.lifecycle":
+      return e.payload.to === "done" || e.payload.to === "exited" ? "snapshot" : null;
+    case "task.state":
+      return ROUND_ENDS.has(String(e.payload.to)) && !(e.paneId && running(e.paneId)) ? "snapshot" : null;
+    case "task.finished":
+      return "prune";
+    default:
+      return null;
+  }
+}
+
 export class TaskTurns {
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly queued = new Set<string>();
@@ -77,26 +102,13 @@ export class TaskTurns {
   /** Follows the journal (turn and round ends, finishes); prunes what finished tasks left behind. */
   async attach(): Promise<void> {
     const { journal } = this.deps;
-    this.offs = [
-      // A turn ended, or the agent is gone (its last state: a crash, a cancel, a kill).
-      journal.subscribe(
-        (e) => {
-          if (e.taskId && (e.payload.to === "done" || e.payload.to === "exited")) this.schedule(e.taskId);
-        },
-        { type: "pane.lifecycle" },
-      ),
-      // A round ended. While its agent still runs (a report in the middle of a turn), the turn's
-      // end comes next and is the snapshot: one taken now would race the rest of the turn.
-      journal.subscribe(
-        (e) => {
-          if (!e.taskId || !ROUND_ENDS.has(String(e.payload.to))) return;
-          if (e.paneId && this.deps.lifecycle(e.paneId) !== null) return;
-          this.schedule(e.taskId);
-        },
-        { type: "task.state" },
-      ),
-      journal.subscribe((e) => void (e.taskId && this.prune(e.taskId).catch(() => {})), { type: "task.finished" }),
-    ];
+    const on = (e: YardEvent) => {
+      const what = turnTrigger(e, (paneId) => this.deps.lifecycle(paneId) !== null);
+      if (!e.taskId || !what) return;
+      if (what === "snapshot") this.schedule(e.taskId);
+      else void this.prune(e.taskId).catch(() => {});
+    };
+    this.offs = ["pane.lifecycle", "task.state", "task.finished"].map((type) => journal.subscribe(on, { type }));
     // What a server stopped before pruning left behind, and snapshots of worktrees removed meanwhile.
     for (const t of await this.deps.store.tasksWithTurns()) {
       if (t.disposition || !t.worktreePath || !existsSync(path.join(t.worktreePath, ".git")))
@@ -312,7 +324,15 @@ function gone(n: number, e: YardError): YardError {
 
 /** The files that change when the worktree goes back to `tree`, and how (paths sorted). */
 async function changesTo(worktreePath: string, tree: string): Promise<Change[]> {
-  const { files } = await diffWorktreeSince({ worktreePath, tree });
+  return revertChanges((await diffWorktreeSince({ worktreePath, tree })).files);
+}
+
+/**
+ * What a revert does to each file of the diff from the restored snapshot to the worktree now:
+ * a file added since is removed, one deleted since re-created, a renamed one re-created under
+ * its old name and removed under its new one, anything else restored. Sorted by path. Pure.
+ */
+export function revertChanges(files: ReadonlyArray<Pick<DiffFile, "path" | "status" | "oldPath">>): Change[] {
   const out: Change[] = [];
   for (const f of files) {
     if (f.status === "added") out.push({ path: f.path, action: "remove" });
