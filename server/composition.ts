@@ -26,6 +26,8 @@ import { cardLine } from "./core/tasks/card-line";
 import { AccessLookup } from "./core/tasks/access";
 import { TaskDependencies } from "./core/tasks/dependencies";
 import { TaskDiffStats } from "./core/tasks/diff-stats";
+import { TaskTurns } from "./core/tasks/turns";
+import { TurnStore } from "./stores/turns";
 import { PlanService } from "./core/tasks/plans";
 import { PlanStore } from "./stores/plans";
 import { ExtraWorktrees } from "./core/tasks/extra-worktrees";
@@ -64,6 +66,8 @@ export interface Services {
   extraWorktrees: ExtraWorktrees;
   /** Plans of --needs-plan tasks: versions, reviews, the decomposition into subtasks. */
   plans: PlanService;
+  /** The worktree's snapshot at each turn's end, a turn's diff, and "Revert turn". */
+  turns: TaskTurns;
   /** The agent reviewer stage (runs a reviewer profile on each completed round). */
   agentReviews: AgentReviewStage;
   /** What the role gates read about callers, tasks and panes. */
@@ -320,6 +324,15 @@ export async function createServices(opts: {
     log: opts.log,
   });
   prPoll.start();
+  // The worktree at each turn's end, snapshotted in the background (per task, in order).
+  const turns = new TaskTurns({
+    journal,
+    store: new TurnStore(db),
+    task: (id) => engine.row(id),
+    lifecycle: (paneId) => panes.state(paneId)?.lifecycle ?? null,
+    log: opts.log,
+  });
+  await turns.attach();
   // What happened while no server was attached: hooks posted to the relay, panes that exited.
   await host.ready();
   // Journal retention: a first run now (not awaited), then every 10 minutes, in batches.
@@ -340,6 +353,7 @@ export async function createServices(opts: {
     agents,
     panes,
     tasks: engine,
+    turns,
     dependencies,
     messages,
     extraWorktrees,
@@ -400,6 +414,7 @@ export async function createServices(opts: {
       agentReviews.detach();
       await diffStats.detach();
       await prPoll.stop();
+      await turns.detach();
       screens.stop();
       await pruner.stop();
       await tasks?.shutdown();

@@ -5,7 +5,8 @@
 // uses; its branch's and HEAD's reflogs replaced by links to a host file; a FIFO for its index),
 // then reports. The person diffs, approves and merges through the API: no planted program ever
 // runs on the host (each would create a file in a directory the sandbox cannot write), the host
-// file stays as it was, and the merge lands. server/core/git/agent-data.test.ts covers each
+// file stays as it was, and the merge lands. The same holds for the turn snapshot taken when the
+// agent is stopped and a revert of its turn. server/core/git/agent-data.test.ts covers each
 // vector against the git layer alone.
 import {
   existsSync,
@@ -129,5 +130,40 @@ describe("a sandboxed agent attacking the host's git", () => {
     expect(lstatSync(hostLog).isFile()).toBe(true);
     expect(readFileSync(hostLog, "utf8").startsWith(hostLogBefore)).toBe(true);
     expect(git(repo, "log", "-1", "--format=%P").split(" ")).toHaveLength(2);
+  });
+
+  it("the turn snapshot and a revert to the base run none of them and write through none", async () => {
+    const repo = repoIn(base);
+    git(repo, "config", "core.hooksPath", ".husky");
+    const marks = path.join(base, "marks-turns");
+    mkdirSync(marks);
+    const victim = path.join(base, "victim-turns.txt");
+    writeFileSync(victim, "a host file\n");
+    const { task, pane } = await api.tasks.start.mutate({
+      repoPath: repo,
+      objective: "attack the host's git",
+      sandbox: true,
+      argv: ["sh", "-c", ATTACK, "attack", marks, victim],
+    });
+    await api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 60_000 });
+    // The agent gone, its worktree is snapshotted (through a private index: its own is a FIFO).
+    await api.panes.kill.mutate({ id: pane!.id });
+    const [turn] = await waitFor(
+      async () => {
+        const { turns } = await api.tasks.turns.query({ id: task.id });
+        return turns.length ? turns : null;
+      },
+      { what: "the turn's snapshot" },
+    );
+    expect(git(repo, "ls-tree", "--name-only", turn!.commit).split("\n")).toEqual(
+      expect.arrayContaining(["sub", "work.txt", ".gitattributes", ".husky"]),
+    );
+
+    // Back to the base: the checkout of the restored files names the planted drivers, never runs them.
+    const reverted = await api.tasks.revertTurn.mutate({ id: task.id, turn: 1 });
+    expect(reverted.files.map((f) => f.path)).toEqual(expect.arrayContaining(["work.txt", ".gitattributes"]));
+    expect(existsSync(path.join(task.worktreePath!, "work.txt"))).toBe(false);
+    expect(readdirSync(marks)).toEqual([]);
+    expect(readFileSync(victim, "utf8")).toBe("a host file\n");
   });
 });

@@ -1,4 +1,4 @@
-// yard task start|start-backlog|get|list|wait|report|follow-up|diff|uncommitted|cancel|finish|events|resume (and the review commands from ./review)
+// yard task start|start-backlog|get|list|wait|report|follow-up|diff|uncommitted|cancel|finish|events|resume (and the review commands from ./review, the turn commands from ./turns)
 import path from "node:path";
 import type { Command } from "commander";
 import { YardError } from "../../server/core/errors";
@@ -7,6 +7,7 @@ import { confirm, indented, oneLine, table } from "../output";
 import { registerOrchestration } from "./orchestration";
 import { portLines } from "./repo-config";
 import { registerReview } from "./review";
+import { registerTurns } from "./turns";
 
 import type { Task } from "../types";
 const taskLine = (t: Task) => `${t.id}  ${t.disposition ?? t.state}  ${oneLine(t.branch ?? "-")}  ${oneLine(t.title)}`;
@@ -198,8 +199,9 @@ export function registerTask(program: Command, ctx: CliContext) {
     .command("diff <id>")
     .description("The task's changes against its base commit (tracked and untracked files)")
     .option("--stat", "file list with line counts only")
-    .action(async (id: string, o: { stat?: boolean }) => {
-      const d = await ctx.client().tasks.diff.query({ id });
+    .option("--turn <n>", "only what turn N changed (yard task turns lists them)", intOption("--turn", 1, 1_000_000))
+    .action(async (id: string, o: { stat?: boolean; turn?: number }) => {
+      const d = await ctx.client().tasks.diff.query({ id, turn: o.turn });
       if (o.stat)
         return ctx
           .out()
@@ -354,5 +356,6 @@ export function registerTask(program: Command, ctx: CliContext) {
     });
 
   registerReview(task, ctx);
+  registerTurns(task, ctx);
   registerOrchestration(program, task, ctx);
 }

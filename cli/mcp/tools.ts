@@ -48,6 +48,7 @@ import {
   taskDiffInput,
   waitInput,
 } from "../../server/wire/tasks";
+import { revertTurnInput } from "../../server/wire/turns";
 import type { YardClient } from "../connection";
 
 /** Every procedure of the API with its kind, as the tRPC client sees them: "tasks.get" → query. */
@@ -209,7 +210,23 @@ export const TOOLS: Tool[] = [
     kind: "query",
     input: taskDiffInput,
     description:
-      "The task's changes against its base commit (tracked and untracked files): the unified diff and the file list with line counts. since: last_review gives only what changed since the last review.",
+      "The task's changes against its base commit (tracked and untracked files): the unified diff and the file list with line counts. since: last_review gives only what changed since the last review; turn: N only what turn N changed (see task_turns).",
+  },
+  {
+    name: "task_turns",
+    path: "tasks.turns",
+    kind: "query",
+    input: taskIdInput,
+    description:
+      "The task's turn snapshots: the worktree recorded at the end of each of the agent's turns (numbered across rounds), with what each changed.",
+  },
+  {
+    name: "task_revert_turn",
+    path: "tasks.revertTurn",
+    kind: "mutation",
+    input: revertTurnInput,
+    description:
+      "Restore the task worktree's files to the snapshot before turn N (tracked and untracked; files made since are removed). The branch and the agent's commits stay. Refused while the agent is busy (PANE_BUSY) and for a finished task.",
   },
   {
     name: "task_rounds",

@@ -1,6 +1,7 @@
 "use client";
 // The task page's Changes tab: the diff against the base (the branch once the worktree is gone)
-// with this round's line comments, and from round 2 on a switch to "Changes since last review".
+// with this round's line comments, from round 2 on a switch to "Changes since last review", and
+// the turn picker (one turn's changes, "Revert turn": TurnPicker).
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useApi } from "../../lib/api";
@@ -8,6 +9,7 @@ import type { Task, TaskDiff } from "../../lib/types";
 import { DiffView } from "../DiffView";
 import { Alert, Spinner } from "../ui";
 import { useCommentActions } from "./comment-actions";
+import { TurnPicker } from "./TurnPicker";
 
 /** The task's diff as its query holds it (the page reads it once for the Changes and Review tabs). */
 export interface DiffQuery {
@@ -19,10 +21,17 @@ export interface DiffQuery {
 export function ChangesTab({ task: t, diff }: { task: Task; diff: DiffQuery }) {
   const api = useApi();
   const [since, setSince] = useState(false);
+  const [turn, setTurn] = useState<number | null>(null);
   const sinceQ = useQuery({
     ...api.tasks.diffSince.queryOptions({ id: t.id, since: "last_review" }),
     enabled: since,
     retry: false,
+  });
+  const turnQ = useQuery({
+    ...api.tasks.diffSince.queryOptions({ id: t.id, turn: turn ?? 1 }),
+    enabled: turn !== null,
+    retry: false,
+    structuralSharing: false,
   });
   const { actions, comments } = useCommentActions(t.id);
   if (!t.worktreePath)
@@ -31,35 +40,52 @@ export function ChangesTab({ task: t, diff }: { task: Task; diff: DiffQuery }) {
         No changes yet: the task has not started.
       </p>
     );
-  const shown = since ? sinceQ : diff;
+  const shown = turn !== null ? turnQ : since ? sinceQ : diff;
+  const all = !since && turn === null;
   // A finished task takes no more comments: its diff is a record.
-  const commentable = !since && !t.disposition;
+  const commentable = all && !t.disposition;
   return (
     <div className="flex flex-col gap-3">
-      {t.round > 1 && (
-        <fieldset
-          aria-label="Which changes"
-          className="flex w-fit overflow-hidden rounded-md border border-line text-xs"
-        >
-          <button
-            type="button"
-            aria-pressed={!since}
-            onClick={() => setSince(false)}
-            className={`px-3 py-1 ${!since ? "bg-neutral-muted font-semibold" : "bg-btn hover:bg-btn-hover"}`}
+      <div className="flex flex-wrap items-center gap-3">
+        {t.round > 1 && (
+          <fieldset
+            aria-label="Which changes"
+            className="flex w-fit overflow-hidden rounded-md border border-line text-xs"
           >
-            All changes
-          </button>
-          <button
-            type="button"
-            aria-pressed={since}
-            onClick={() => setSince(true)}
-            className={`px-3 py-1 ${since ? "bg-neutral-muted font-semibold" : "bg-btn hover:bg-btn-hover"}`}
-          >
-            Changes since last review
-          </button>
-        </fieldset>
-      )}
-      {diff.data?.source === "branch" && !since && (
+            <button
+              type="button"
+              aria-pressed={all}
+              onClick={() => {
+                setSince(false);
+                setTurn(null);
+              }}
+              className={`px-3 py-1 ${all ? "bg-neutral-muted font-semibold" : "bg-btn hover:bg-btn-hover"}`}
+            >
+              All changes
+            </button>
+            <button
+              type="button"
+              aria-pressed={since}
+              onClick={() => {
+                setSince(true);
+                setTurn(null);
+              }}
+              className={`px-3 py-1 ${since ? "bg-neutral-muted font-semibold" : "bg-btn hover:bg-btn-hover"}`}
+            >
+              Changes since last review
+            </button>
+          </fieldset>
+        )}
+        <TurnPicker
+          task={t}
+          turn={turn}
+          onChange={(n) => {
+            setTurn(n);
+            if (n !== null) setSince(false);
+          }}
+        />
+      </div>
+      {diff.data?.source === "branch" && all && (
         <p className="text-xs text-fg-muted">The worktree is gone; this is the committed work on the branch.</p>
       )}
       {shown.isPending ? (
@@ -70,9 +96,15 @@ export function ChangesTab({ task: t, diff }: { task: Task; diff: DiffQuery }) {
         <DiffView
           diff={shown.data.diff}
           files={shown.data.files}
-          comments={since ? [] : comments.list.filter((c) => c.round === t.round)}
+          comments={all ? comments.list.filter((c) => c.round === t.round) : []}
           actions={commentable ? actions : null}
-          emptyText={since ? "No changes since the last review." : "No changes against the base yet."}
+          emptyText={
+            turn !== null
+              ? `Turn ${turn} changed nothing.`
+              : since
+                ? "No changes since the last review."
+                : "No changes against the base yet."
+          }
         />
       ) : null}
     </div>

@@ -71,6 +71,7 @@ describe("the role gate table", () => {
       "reviews.resolveComment",
       "reviews.submit",
       "tasks.diff",
+      "tasks.turns",
     ],
     planner: [...SELF, "plans.submit"],
   };

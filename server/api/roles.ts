@@ -91,6 +91,10 @@ export const GATES: Record<string, Gate> = {
   "tasks.report": { roles: ["person", "worker"], task: "taskId" },
   "tasks.followUp": { roles: PO, task: "id", spawns: { kind: "task" } },
   "tasks.diff": { roles: REVIEW_WRITERS, task: "id" },
+  "tasks.turns": { roles: REVIEW_WRITERS, task: "id" },
+  "tasks.revertPreview": { roles: PO, task: "id" },
+  // Rewrites the worktree's files (from its own snapshots); never the branch, never a process.
+  "tasks.revertTurn": { roles: PO, task: "id" },
   "tasks.rounds": { roles: ALL, task: "id" },
   "tasks.cancel": { roles: PO, task: "id" },
   "tasks.resume": { roles: PO, task: "id", spawns: { kind: "task" } },

@@ -1,11 +1,13 @@
 // tRPC procedures for tasks: start (or record in the backlog), startBacklog, get, list, wait,
-// report, followUp, diff (optionally since the last review), rounds, cancel, finish, events, resume
-// (push, pr and handoff: ./github.ts).
+// report, followUp, diff (optionally since the last review, or of one turn), rounds, cancel, finish,
+// events, resume; the setup's (./repo-setup.ts), the turn snapshots' (./turns.ts) and push, pr and
+// handoff (./github.ts).
 // Thin: the task contract's schemas in and out (server/wire/tasks.ts), who may act, one call
 // into the core.
 import { githubTaskProcedures } from "./github";
 import { taskThreadProcedures } from "./task-thread";
 import { taskSetupProcedures } from "./repo-setup";
+import { turnProcedures } from "./turns";
 import { roundsOutput } from "../wire/reviews";
 import { taskEventsOutput } from "../wire/events";
 import {
@@ -40,6 +42,7 @@ export const tasksRouter = router({
   ...taskThreadProcedures,
   ...taskSetupProcedures,
   ...githubTaskProcedures,
+  ...turnProcedures,
   start: callerProcedure
     .input(startInput)
     .output(startOutput)
@@ -107,9 +110,11 @@ export const tasksRouter = router({
     .input(taskDiffInput)
     .output(taskDiffOutput)
     .query(async ({ ctx, input }) =>
-      input.since === "last_review"
-        ? ctx.services.reviews.changesSinceLastReview(input.id)
-        : { ...(await ctx.services.tasks.diff(input.id)), since: null },
+      input.turn !== undefined
+        ? { ...(await ctx.services.turns.diff(input.id, input.turn, input.since)), since: null }
+        : input.since === "last_review"
+          ? ctx.services.reviews.changesSinceLastReview(input.id)
+          : { ...(await ctx.services.tasks.diff(input.id)), since: null },
     ),
   rounds: callerProcedure
     .input(taskIdInput)

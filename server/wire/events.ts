@@ -19,6 +19,7 @@ import { lifecycle } from "./panes";
 import { effectiveConfig, teardownResult } from "./repo-config";
 import { reviewVerdict } from "./reviews";
 import { finishCleanup, taskResult, taskState } from "./tasks";
+import { turnKind } from "./turns";
 
 // ---- helpers ---------------------------------------------------------------------------------
 
@@ -122,6 +123,29 @@ export const eventPayloads = {
     by: z.string().optional(),
     /** Merged on GitHub: the pull request that merged it (by is then "github"). */
     pullRequest: z.object({ number: int, url: z.string() }).optional(),
+  }),
+  /** A snapshot of the worktree was recorded (a turn ended, a revert, or the edits before one): core/tasks/turns.ts. */
+  "task.turn": payload({
+    number: int,
+    round: int,
+    kind: turnKind,
+    revertOf: int.nullable(),
+    commit: z.string(),
+    files: int,
+    additions: int,
+    deletions: int,
+  }),
+  /** The worktree's files went back to the snapshot before `turn` (`restores`: that snapshot, 0 = the base). */
+  "task.turn_reverted": payload({
+    turn: int,
+    restores: int,
+    files: int,
+    /** The first of the files that changed. */
+    paths: z.array(z.string()),
+    /** The snapshot recorded after it. */
+    snapshot: int.nullable(),
+    /** Who reverted: "user" or the pane's id. */
+    by: z.string(),
   }),
   /** The task's diff size was counted (off the request path) and changed: boards refetch. */
   "task.diff_stat": payload({ files: int, additions: int, deletions: int }),

@@ -300,14 +300,16 @@ export const taskDiffInput = z.object({
   id: taskId,
   /** "last_review": only what changed since the task's last review was submitted. */
   since: z.enum(["last_review"]).optional(),
+  /** Only what turn N changed: its snapshot against the one before (tasks.turns lists them). */
+  turn: z.number().int().min(1).max(1_000_000).optional(),
 });
 
 export const taskDiffOutput = z.object({
   diff: z.string(),
   files: z.array(diffFile),
   baseSha: z.string(),
-  /** worktree: read from the live worktree; branch: the worktree is gone, read from the branch (or merge). */
-  source: z.enum(["worktree", "branch"]),
+  /** worktree: read from the live worktree; branch: the worktree is gone, read from the branch (or merge); turn: between two turn snapshots. */
+  source: z.enum(["worktree", "branch", "turn"]),
   /** Set when the diff starts at a review's snapshot instead of the base commit. */
   since: z
     .object({

@@ -91,6 +91,8 @@ const FULL: Record<GuideRole, string[]> = {
     "        input_required. A timeout returns the tasks as they are (check their state).",
     "  yard task get ID · yard task list [--context C] · yard task events ID",
     "  yard task diff ID · yard task changes ID   the worker's changes against its base / since the last review",
+    "  yard task turns ID · yard task diff ID --turn N · yard task revert-turn ID N --yes   each of the worker's turns,",
+    "      one turn's changes, the worktree's files back to before turn N (its commits and branch stay; not while it works)",
     '  yard task answer ID "TEXT"                answer the worker\'s question (typed to it through the submit gate)',
     '  yard task follow-up ID "TEXT"             any other prompt to an input_required task',
     "  yard task ack ID                          acknowledge a result; until then it stays in your `yard attention`",

@@ -8,10 +8,13 @@
 //     files: [{ path, status: added|modified|deleted|renamed, oldPath?, additions, deletions, binary }]
 //   diffWorktreeStat({ worktreePath, baseSha }) -> { files, totals: { files, additions, deletions } }
 //   diffCommits({ repoRoot, baseSha, tip }) -> { diff, files }
-//     the same shapes between two commits (a task whose worktree is gone: its branch or merge)
+//     the same shapes between two commits (a task whose worktree is gone: its branch or merge;
+//     two turn snapshots); diffCommitsStat: the files only
 //   worktreeTree({ worktreePath }) -> tree id
 //     the worktree's whole state (as the diff sees it) written as a tree object: a snapshot a
-//     later diff can start from ("changes since the last review")
+//     later diff can start from ("changes since the last review", a turn's snapshot)
+//   withWorktreeIndex(wt, fn): fn runs with GIT_INDEX_FILE at such a private copy (a revert's
+//     checkout runs in one)
 //   uncommittedFiles({ worktreePath }) -> paths not committed (what a merge leaves out, a discard loses)
 //   diffWorktreeSince({ worktreePath, tree }) -> { diff, files }
 //   diffTreeToCommit({ repoRoot, tree, tip }) -> { diff, files }
@@ -94,12 +97,19 @@ export async function diffCommits(input: { repoRoot: string; baseSha: string; ti
   return diffRevs(requireAbsolutePath(input?.repoRoot, "repoRoot"), { baseSha: input.baseSha }, input.tip);
 }
 
+/** The files of diffCommits with their line counts, without the patch text. */
+export async function diffCommitsStat(input: { repoRoot: string; baseSha: string; tip: string }): Promise<DiffFile[]> {
+  return (
+    await diffRevs(requireAbsolutePath(input?.repoRoot, "repoRoot"), { baseSha: input.baseSha }, input.tip, false)
+  ).files;
+}
+
 /** The changes from a snapshot (worktreeTree) to a commit: a reviewed round's worktree once it is gone. */
 export async function diffTreeToCommit(input: { repoRoot: string; tree: string; tip: string }): Promise<WorktreeDiff> {
   return diffRevs(requireAbsolutePath(input?.repoRoot, "repoRoot"), { tree: input.tree }, input.tip);
 }
 
-async function diffRevs(root: string, fromInput: DiffFrom, tip: string): Promise<WorktreeDiff> {
+async function diffRevs(root: string, fromInput: DiffFrom, tip: string, withPatch = true): Promise<WorktreeDiff> {
   const from = fromRev(fromInput);
   const flags = DIFF_FLAGS.filter((f) => f !== "--cached");
   const run = async (extra: string[]) => {
@@ -113,6 +123,7 @@ async function diffRevs(root: string, fromInput: DiffFrom, tip: string): Promise
       throw e;
     }
   };
+  if (!withPatch) return { diff: "", files: parseRawNumstatZ(await run(["--numstat"])).files };
   const parsed = parseRawPatchZ(await run(["-p"]));
   if (parsed.files) return { diff: parsed.patch, files: parsed.files };
   return { diff: parsed.patch, files: parseRawNumstatZ(await run(["--numstat"])).files };
@@ -131,8 +142,11 @@ export function totalsOf(files: DiffFile[]): DiffTotals {
 /** The largest worktree index copied for a diff; a larger one (or one that is not a regular file) is not used. */
 const MAX_INDEX_BYTES = 512 * 1024 * 1024;
 
-/** Runs `fn` with GIT_INDEX_FILE set to a copy of the worktree's index that records the whole work tree. */
-async function withWorktreeIndex<T>(wt: string, fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` with GIT_INDEX_FILE set to a copy of the worktree's index that records the whole work
+ * tree (the turn snapshots and their revert use it too: core/git/turn-snapshots.ts).
+ */
+export async function withWorktreeIndex<T>(wt: string, fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
   const { index: realIndex, gitDir } = await indexPathOf(wt);
   if (gitDir) {
     // The diff writes blobs (and a snapshot trees) into the object store: nowhere else.

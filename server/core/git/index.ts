@@ -15,6 +15,7 @@ export {
 export { createWorktree, listWorktrees, findWorktree } from "./worktree";
 export {
   diffCommits,
+  diffCommitsStat,
   diffTreeToCommit,
   diffWorktree,
   diffWorktreeSince,
@@ -23,6 +24,7 @@ export {
   totalsOf,
   worktreeTree,
 } from "./diff";
-export type { DiffTotals } from "./diff";
+export type { DiffFile, DiffTotals } from "./diff";
+export { commitSnapshot, pruneTurnRefs, restoreWorktree, treeOfCommit, turnRef } from "./turn-snapshots";
 export { mergeTask, settleInterruptedMerge } from "./merge";
 export { discardWorktree } from "./discard";
