@@ -11,6 +11,8 @@ import { registerSkill } from "./commands/skill";
 import { registerTask } from "./commands/task";
 import { registerProject } from "./commands/project";
 import { registerServer } from "./commands/server";
+import { registerTemplate } from "./commands/template";
+import { registerWorktree } from "./commands/worktree";
 import { makeContext } from "./context";
 import { terminalSafe, toCliError } from "./output";
 
@@ -36,6 +38,8 @@ registerAgent(program, ctx);
 registerPane(program, ctx);
 registerTask(program, ctx);
 registerPlan(program, ctx);
+registerWorktree(program, ctx);
+registerTemplate(program, ctx);
 registerSkill(program, ctx);
 registerHook(program);
 registerMcp(program);

@@ -9,6 +9,8 @@ import { eventsRouter, hooksRouter, panesRouter } from "./panes";
 import { plansRouter } from "./plans";
 import { reviewsRouter } from "./reviews";
 import { tasksRouter } from "./tasks";
+import { templatesRouter } from "./templates";
+import { worktreesRouter } from "./worktrees";
 import { whoamiReply } from "../wire/orchestration";
 import { absolutePath, id, paneId, profileId } from "../wire/common";
 import {
@@ -129,6 +131,8 @@ export const appRouter = router({
   plans: plansRouter,
   hooks: hooksRouter,
   events: eventsRouter,
+  worktrees: worktreesRouter,
+  templates: templatesRouter,
 
   agents: router({
     list: callerProcedure.output(profileList).query(({ ctx }) => ctx.services.agents.list()),
