@@ -4,7 +4,7 @@
 // page and goes when the budget does; and "Use template" in the New task dialog fills the form
 // with a saved contract that the started task then carries. Screenshots in both themes.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
@@ -49,6 +49,9 @@ test("the Worktrees page: sizes, when they were measured, and Clean up removing 
   const stray = path.join(path.dirname(task.worktreePath), "stray-copy");
   mkdirSync(stray);
   writeFileSync(path.join(stray, "blob.bin"), Buffer.alloc(700_000, 1));
+  // Last changed an hour ago (a leftover changed in the last minutes is kept: a task may be starting in it).
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  utimesSync(stray, hourAgo, hourAgo);
   expect(stray.startsWith(path.join(server.home, "worktrees"))).toBe(true);
 
   await page.goto("/");

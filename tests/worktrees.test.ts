@@ -6,7 +6,7 @@
 // dry run listed, never a live task's worktree, not a dirty one without --force, and branches only
 // with --branches (merged ones Switchyard created; the others are listed as kept, with why).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitState } from "./helpers/agent-tasks";
@@ -88,6 +88,9 @@ describe("worktrees page data, yard worktree list and yard gc", () => {
     writeFileSync(path.join(stray, "deep/er/blob.bin"), Buffer.alloc(1_500_000, 7));
     orphan = path.join(folder, "orphan");
     git(repo, "worktree", "add", "-q", "-b", "orphan-branch", orphan);
+    // Changed an hour ago: a leftover changed in the last minutes is kept (a task may be starting in it).
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const p of [stray, orphan]) utimesSync(p, hourAgo, hourAgo);
 
     const r = await y(["worktree", "list", "--fresh"]);
     const list = r.json.worktrees as any[];

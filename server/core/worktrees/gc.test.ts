@@ -18,6 +18,13 @@ describe("the clean-up's verdict on one worktree", () => {
     ["a finished task's clean worktree goes", item(), clean, {}, null],
     ["a leftover goes", item({ status: "leftover", registered: false }), { pane: null, uncommitted: null }, {}, null],
     [
+      "a leftover changed a minute ago stays (a task may be starting in it), even with force",
+      item({ status: "leftover", since: new Date(NOW - 60_000) }),
+      clean,
+      { force: true },
+      /changed 1m ago: a task may be starting in it/,
+    ],
+    [
       "a live task's stays, with its note",
       item({ status: "live", note: "its task is working" }),
       clean,

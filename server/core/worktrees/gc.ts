@@ -17,7 +17,7 @@ import type { TaskWorktreeFacts } from "../../stores/worktrees";
 import type { GcOutput } from "../../wire/worktrees";
 import { branchTips, discardWorktree, findWorktree, isMerged, uncommittedFiles } from "../git";
 import { withRepoLock } from "../git/lock";
-import { rmdirUpTo } from "../git/paths";
+import { realpathOrResolveAsync, rmdirUpTo } from "../git/paths";
 import { inspectRepo } from "../git/repo";
 import { removeWorktree } from "../git/worktree";
 import type { Inventory, InventoryItem } from "./inventory";
@@ -48,6 +48,12 @@ export interface GcPlan {
 
 export type Verdict = { remove: true } | { remove: false; reason: string };
 
+/**
+ * A leftover changed more recently than this is kept: a task that is starting has its worktree
+ * on disk a moment before its row names it (and its agent's pane a moment after that).
+ */
+export const LEFTOVER_GRACE_MS = 5 * 60_000;
+
 /** What is known about a worktree beyond the inventory: a live pane in it, its uncommitted files (null: not read). */
 export interface GcFacts {
   pane: string | null;
@@ -69,6 +75,8 @@ export function verdict(
     return keep(
       `${item.status === "finished" ? "finished" : "last changed"} ${ago(age)} ago, within --older-than ${ago(opts.olderThanMs)}`,
     );
+  if (item.status === "leftover" && age < LEFTOVER_GRACE_MS)
+    return keep(`changed ${ago(age)} ago: a task may be starting in it (a leftover is kept ${ago(LEFTOVER_GRACE_MS)})`);
   if (facts.pane) return keep(`pane ${facts.pane} still runs in it`);
   const u = facts.uncommitted;
   if (!opts.force && u && !Array.isArray(u))
@@ -97,7 +105,7 @@ export async function planGc(
   deps: { livePanes(): Promise<LivePane[]>; now: number },
 ): Promise<GcPlan> {
   const panes = await deps.livePanes();
-  const only = opts.paths ? new Set(opts.paths.map((p) => path.resolve(p))) : null;
+  const only = opts.paths ? new Set(await Promise.all(opts.paths.map((p) => realpathOrResolveAsync(p)))) : null;
   const plan: GcPlan = { remove: [], kept: [], branches: { delete: [], kept: [] } };
   for (const item of inv.items) {
     if (item.status === "missing" || (only && !only.has(item.path))) continue;

@@ -77,7 +77,7 @@ export async function takeInventory(deps: InventoryDeps): Promise<Inventory> {
     const p = await realpathOrResolveAsync(t.worktreePath);
     const onDisk = await isDir(p);
     const isRegistered = registered.has(p);
-    if (t.disposition && !onDisk && !isRegistered) continue; // cleaned up
+    if (t.disposition && !onDisk) continue; // cleaned up (a record git still has is pruned by its next removal)
     seen.add(p);
     items.push({
       path: p,
@@ -102,7 +102,7 @@ export async function takeInventory(deps: InventoryDeps): Promise<Inventory> {
     if (seen.has(p)) continue;
     const onDisk = await isDir(p);
     const isRegistered = registered.has(p);
-    if (t.disposition && !onDisk && !isRegistered) continue;
+    if (t.disposition && !onDisk) continue;
     seen.add(p);
     items.push({
       path: p,
