@@ -198,6 +198,22 @@ describe("worktrees page data, yard worktree list and yard gc", () => {
     await api.tasks.cancel.mutate({ id: t.live.id });
   }, 60_000);
 
+  it("a path a finished task had and a live task works in now is the live task's, never removed", async () => {
+    const p = path.join(dirs.tmp(), "shared-wt");
+    const first = await start("first", "write x.txt x\ncommit add x\nreport completed x", { path: p });
+    await waitState(api, first.id, "completed");
+    await api.tasks.finish.mutate({ id: first.id, discard: {} });
+    const second = await start("second", "sleep 600000", { path: p });
+    await waitState(api, second.id, "working");
+    const list = (await api.worktrees.list.query()).worktrees.filter((w) => w.path === second.worktreePath);
+    expect(list).toEqual([
+      expect.objectContaining({ status: "live", task: expect.objectContaining({ id: second.id }) }),
+    ]);
+    const dry = await api.worktrees.gc.mutate({ dryRun: true, force: true });
+    expect(paths(dry.removed)).not.toContain(second.worktreePath);
+    await api.tasks.cancel.mutate({ id: second.id });
+  }, 60_000);
+
   it("the disk budget setting: over or under the total, announced when it crosses", async () => {
     const low = await y(["worktree", "budget", "1KB"]);
     expect(low.json).toMatchObject({ budget: { bytes: 1024, text: "1KB", source: "setting" }, overBudget: true });

@@ -72,12 +72,21 @@ export async function takeInventory(deps: InventoryDeps): Promise<Inventory> {
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const items: InventoryItem[] = [];
   const seen = new Set<string>();
+  /** The branch git has checked out at a path of `repo` (undefined: not a worktree of it). */
+  const branchAt = (repo: string, p: string) => checkedOut.get(repo)?.find((w) => w.path === p)?.branch;
 
-  for (const t of tasks) {
+  // Unfinished tasks first: a path a live task works in is never a finished task's (an explicit
+  // --path used again), whatever order the tasks were created in.
+  const ordered = [...tasks.filter((t) => !t.disposition), ...tasks.filter((t) => t.disposition)];
+  for (const t of ordered) {
     const p = await realpathOrResolveAsync(t.worktreePath);
+    if (seen.has(p)) continue;
     const onDisk = await isDir(p);
     const isRegistered = registered.has(p);
     if (t.disposition && !onDisk) continue; // cleaned up (a record git still has is pruned by its next removal)
+    // A finished task's path that git now has on another branch is not its worktree any more (a
+    // leftover, when it is in the worktree folder).
+    if (t.disposition && isRegistered && branchAt(t.repoPath, p) !== t.branch) continue;
     seen.add(p);
     items.push({
       path: p,
