@@ -1,9 +1,10 @@
 "use client";
-// "New task": project, agent profile, a saved template that fills the form ("Use template"), title, the contract (objective required; constraints and
-// acceptance criteria edited as rows; expected output format), label, context and a base ref with
-// a branch/commit picker, and the tasks it depends on with when a dependency counts as met. "Start
-// task" starts it (with an unmet dependency it waits in the backlog and starts by itself), "Save
-// to backlog" keeps it as a Backlog card.
+// "New task": project, agent profile, "Use template" (a saved contract of the project fills the
+// form), title, the contract (objective required; constraints and acceptance criteria edited as
+// rows; expected output format), label, context and a base ref with a branch/commit picker, and
+// the tasks it depends on with when a dependency counts as met. "Start task" starts it (with an
+// unmet dependency it waits in the backlog and starts by itself), "Save to backlog" keeps it as a
+// Backlog card.
 // The server validates: each error is shown next to its field (new-task/fields.ts); a refused
 // start leaves nothing behind. The form's parts live in components/new-task/.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";

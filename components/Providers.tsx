@@ -1,7 +1,7 @@
 "use client";
 // Everything every page shares: the React Query cache and the typed tRPC client, the socket
-// events that invalidate that cache (tasks, panes, reviews, worktrees), toasts (naming the task, linking to
-// its page) and opt-in browser notifications for background outcomes, and the app-wide dialogs (new task, command palette,
+// events that invalidate that cache (tasks, panes, reviews, worktrees), toasts (naming the task,
+// linking to its page) and opt-in browser notifications for background outcomes, and the app-wide dialogs (new task, command palette,
 // keyboard shortcuts) with their global shortcuts.
 import { QueryClient, QueryClientProvider, useQueryClient } from "@tanstack/react-query";
 import { usePathname, useRouter } from "next/navigation";
