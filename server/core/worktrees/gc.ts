@@ -52,7 +52,7 @@ export type Verdict = { remove: true } | { remove: false; reason: string };
  * A leftover changed more recently than this is kept: a task that is starting has its worktree
  * on disk a moment before its row names it (and its agent's pane a moment after that).
  */
-export const LEFTOVER_GRACE_MS = 5 * 60_000;
+const LEFTOVER_GRACE_MS = 5 * 60_000;
 
 /** What is known about a worktree beyond the inventory: a live pane in it, its uncommitted files (null: not read). */
 export interface GcFacts {
