@@ -10,6 +10,7 @@ import { AddProjectDialog } from "../components/AddProjectDialog";
 import { ProjectSettingsDialog } from "../components/ProjectSettingsDialog";
 import { BoardColumns, type Card, type Columns } from "../components/Board";
 import { DependencyGraph } from "../components/DependencyGraph";
+import { DiskBudgetBanner } from "../components/DiskBudgetBanner";
 import { withTitles } from "../components/task/Orchestration";
 import { useUi } from "../components/Providers";
 import { useToast } from "../components/Toasts";
@@ -181,6 +182,7 @@ function BoardPage() {
       <TopBar />
       <main className="flex min-h-0 flex-1 flex-col gap-3 px-4 py-3">
         {projects.isError && <Alert title="Could not load projects">{projects.error.message}</Alert>}
+        <DiskBudgetBanner />
         {projects.isPending ? (
           <div className="grid flex-1 grid-cols-5 gap-3" aria-busy="true">
             <span className="sr-only">Loading…</span>

@@ -12,6 +12,8 @@ import { registerSkill } from "./commands/skill";
 import { registerTask } from "./commands/task";
 import { registerProject } from "./commands/project";
 import { registerServer } from "./commands/server";
+import { registerTemplate } from "./commands/template";
+import { registerWorktree } from "./commands/worktree";
 import { makeContext } from "./context";
 import { terminalSafe, toCliError } from "./output";
 
@@ -38,6 +40,8 @@ registerPane(program, ctx);
 registerTask(program, ctx);
 registerGithub(program, ctx);
 registerPlan(program, ctx);
+registerWorktree(program, ctx);
+registerTemplate(program, ctx);
 registerSkill(program, ctx);
 registerHook(program);
 registerMcp(program);

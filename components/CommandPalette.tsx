@@ -46,6 +46,7 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
       { id: "all", group: "Navigation", label: "Go to all projects", run: go("/?project=all") },
       { id: "panes", group: "Navigation", label: "Go to panes", hint: "g p", run: go("/panes") },
       { id: "agents", group: "Navigation", label: "Go to agents", hint: "g a", run: go("/agents") },
+      { id: "worktrees", group: "Navigation", label: "Go to worktrees", hint: "g w", run: go("/worktrees") },
     ];
     for (const p of projects.data ?? [])
       base.push({ id: `p-${p.id}`, group: "Projects", label: p.name, hint: p.path, run: go(`/?project=${p.id}`) });

@@ -1,9 +1,10 @@
 "use client";
-// "New task": project, agent profile, title, the contract (objective required; constraints and
-// acceptance criteria edited as rows; expected output format), label, context and a base ref with
-// a branch/commit picker, and the tasks it depends on with when a dependency counts as met. "Start
-// task" starts it (with an unmet dependency it waits in the backlog and starts by itself), "Save
-// to backlog" keeps it as a Backlog card.
+// "New task": project, agent profile, "Use template" (a saved contract of the project fills the
+// form), title, the contract (objective required; constraints and acceptance criteria edited as
+// rows; expected output format), label, context and a base ref with a branch/commit picker, and
+// the tasks it depends on with when a dependency counts as met. "Start task" starts it (with an
+// unmet dependency it waits in the backlog and starts by itself), "Save to backlog" keeps it as a
+// Backlog card.
 // The server validates: each error is shown next to its field (new-task/fields.ts); a refused
 // start leaves nothing behind. The form's parts live in components/new-task/.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -15,6 +16,7 @@ import { DependsOnPicker } from "./new-task/DependsOnPicker";
 import { blank, fieldErrors } from "./new-task/fields";
 import { FieldBox, ProfileOptions, RowsEditor } from "./new-task/FormParts";
 import { RefPicker } from "./new-task/RefPicker";
+import { TemplatePicker } from "./new-task/TemplatePicker";
 import { useToast } from "./Toasts";
 import { Alert, Button, inputClass, Modal } from "./ui";
 
@@ -159,6 +161,22 @@ export function NewTaskDialog({
               </select>
             </FieldBox>
           </div>
+          <TemplatePicker
+            open={open}
+            projectId={f.projectId}
+            onPick={(t) =>
+              setF((s) => ({
+                ...s,
+                title: t.title ?? "",
+                objective: t.objective,
+                constraints: t.constraints.length ? t.constraints : [""],
+                acceptanceCriteria: t.acceptanceCriteria.length ? t.acceptanceCriteria : [""],
+                outputFormat: t.outputFormat ?? "",
+                label: t.label ?? "",
+                agent: t.agent && agents.data?.some((a) => a.id === t.agent) ? t.agent : s.agent,
+              }))
+            }
+          />
           <FieldBox
             id="nt-title"
             label="Title"

@@ -1,7 +1,7 @@
 "use client";
 // Everything every page shares: the React Query cache and the typed tRPC client, the socket
-// events that invalidate that cache (tasks, panes, reviews), toasts (naming the task, linking to
-// its page) and opt-in browser notifications for background outcomes, and the app-wide dialogs (new task, command palette,
+// events that invalidate that cache (tasks, panes, reviews, worktrees), toasts (naming the task,
+// linking to its page) and opt-in browser notifications for background outcomes, and the app-wide dialogs (new task, command palette,
 // keyboard shortcuts) with their global shortcuts.
 import { QueryClient, QueryClientProvider, useQueryClient } from "@tanstack/react-query";
 import { usePathname, useRouter } from "next/navigation";
@@ -100,6 +100,7 @@ function AppShell({ children }: { children: ReactNode }) {
         if (e.key === "b") router.push("/");
         else if (e.key === "p") router.push("/panes");
         else if (e.key === "a") router.push("/agents");
+        else if (e.key === "w") router.push("/worktrees");
         return;
       }
       if (e.key === "?") {
@@ -174,6 +175,7 @@ function LiveCache() {
             )?.waiting?.dependencies.some((d) => changed.has(d.id)),
         });
         void qc.invalidateQueries({ queryKey: [["reviews"]] });
+        void qc.invalidateQueries(trpc.worktrees.list.pathFilter());
       }
       if (dirty.has("pane") || dirty.has("task")) {
         void qc.invalidateQueries(trpc.panes.pathFilter());
@@ -256,6 +258,8 @@ function LiveCache() {
     };
     const offT = subscribeEvents("task.*", onTask);
     const offP = subscribeEvents("pane.*", onPane);
+    // A worktree total was announced (it crossed the disk budget, or moved) or a clean-up ran.
+    const offW = subscribeEvents("worktrees.*", () => void qc.invalidateQueries(trpc.worktrees.pathFilter()));
     const offR = subscribeEvents("review.*", () => {
       void qc.invalidateQueries({ queryKey: [["reviews"]] });
       dirty.add("task");
@@ -274,6 +278,7 @@ function LiveCache() {
       offT();
       offP();
       offR();
+      offW();
       offC();
     };
   }, [qc, trpc, toast]);

@@ -9,6 +9,7 @@ const SHORTCUTS: Array<[string, string]> = [
   ["g b", "Go to the board"],
   ["g p", "Go to the panes"],
   ["g a", "Go to the agent profiles"],
+  ["g w", "Go to the worktrees"],
   ["← ↑ → ↓", "Board: move between cards"],
   ["Home / End", "Board: first / last card of the column"],
   ["Enter", "Board: open the focused card"],

@@ -1,5 +1,5 @@
 "use client";
-// The top bar on every page: product mark, navigation (Board, Panes, Agents), "New task", the command
+// The top bar on every page: product mark, navigation (Board, Panes, Agents, Worktrees), "New task", the command
 // palette button, "Needs you" with its count, keyboard shortcuts help and the theme toggle.
 import Link from "next/link";
 import { usePathname } from "next/navigation";
@@ -15,6 +15,7 @@ export function TopBar() {
     { href: "/", label: "Board", current: pathname === "/" || pathname.startsWith("/tasks") },
     { href: "/panes", label: "Panes", current: pathname.startsWith("/panes") },
     { href: "/agents", label: "Agents", current: pathname.startsWith("/agents") },
+    { href: "/worktrees", label: "Worktrees", current: pathname.startsWith("/worktrees") },
   ];
   return (
     <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center gap-4 border-b border-line bg-canvas-subtle px-4">

@@ -22,3 +22,7 @@ export type YardEvent = Outputs["events"]["list"]["events"][number];
 export type AgentProfile = Outputs["agents"]["list"][number];
 
 export type { Review, ReviewComment, TaskRound } from "../server/wire/reviews";
+export type WorktreeRow = Outputs["worktrees"]["list"]["worktrees"][number];
+export type DiskUsage = Outputs["worktrees"]["usage"];
+export type GcResult = Outputs["worktrees"]["gc"];
+export type TaskTemplate = Outputs["templates"]["list"][number];

@@ -48,6 +48,11 @@ import { HandoffStore } from "./stores/handoff";
 import { PaneStore } from "./stores/panes";
 import { ProfileStore } from "./stores/profiles";
 import { ProjectStore } from "./stores/projects";
+import { SettingStore } from "./stores/settings";
+import { TemplateStore } from "./stores/templates";
+import { WorktreeInventoryStore } from "./stores/worktrees";
+import { Templates } from "./core/templates/templates";
+import { budgetFromEnv, Worktrees } from "./core/worktrees/service";
 
 export interface Services {
   home: string;
@@ -84,6 +89,10 @@ export interface Services {
   screens: ScreenWatcher;
   /** "Try it" for agent profiles */
   trials: AgentTrials;
+  /** Every worktree with its size, the disk budget, the clean-up. */
+  worktrees: Worktrees;
+  /** Projects' saved task contracts. */
+  templates: Templates;
   /**
    * What needs attention. A calling pane (`caller`: its id and what it reaches, the access
    * lookup's scope) sees only the items about tasks and panes its role reaches, the limit applied
@@ -116,6 +125,7 @@ export async function createServices(opts: {
   const scrollback = scrollbackLines(); // a bad setting fails before anything is opened
   const retention = journalRetention();
   const portRange = parsePortRange(process.env.YARD_PORT_RANGE);
+  const diskBudget = budgetFromEnv();
   const p = paths(opts.home);
   tightenDataDir(p.home);
   // The pane host (started when none runs) comes up while the database opens.
@@ -344,6 +354,30 @@ export async function createServices(opts: {
     log: opts.log,
   });
   pruner.start();
+  // Worktree sizes, measured in the background (at start-up, after each task change, every 15 minutes).
+  const worktrees = new Worktrees({
+    home: p.home,
+    store: new WorktreeInventoryStore(db),
+    settings: new SettingStore(db),
+    journal,
+    projects: () => projectStore.list(),
+    livePanes: async () =>
+      (await panes.list({ liveOnly: true })).map((x) => ({ id: x.id, cwd: x.cwd, taskId: x.taskId })),
+    setCleanupError: (id, error) => taskStore.setCleanupError(id, error),
+    envBudget: diskBudget,
+    log: opts.log,
+  });
+  worktrees.attach();
+  const templates = new Templates({
+    store: new TemplateStore(db),
+    project: (id) => projects.get(id),
+    task: (id) => engine.row(id),
+    profileExists: (id) =>
+      agents.get(id).then(
+        () => true,
+        () => false,
+      ),
+  });
   return {
     home: p.home,
     token: opts.token,
@@ -372,6 +406,8 @@ export async function createServices(opts: {
     hooks,
     screens,
     trials,
+    worktrees,
+    templates,
     attention: async (limit, caller) => {
       const rows = await taskStore.withPanes();
       const taskStates = new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }]));
@@ -415,6 +451,7 @@ export async function createServices(opts: {
       await diffStats.detach();
       await prPoll.stop();
       await turns.detach();
+      await worktrees.detach();
       screens.stop();
       await pruner.stop();
       await tasks?.shutdown();

@@ -55,7 +55,7 @@ describe("the role gate table", () => {
   const MAY: Record<Exclude<(typeof CALLER_ROLES)[number], "person">, string[]> = {
     orchestrator: procedures.filter(
       (p) =>
-        !/^(server|projects|board|agents\.(add|update|try|tryStatus|remove))\b/.test(p) &&
+        !/^(server|projects|board|worktrees|templates|agents\.(add|update|try|tryStatus|remove))\b/.test(p) &&
         p !== "tasks.report" &&
         p !== "tasks.push" &&
         p !== "tasks.pr" &&

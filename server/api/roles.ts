@@ -140,6 +140,14 @@ export const GATES: Record<string, Gate> = {
   "agents.try": { roles: P },
   "agents.tryStatus": { roles: P },
   "agents.remove": { roles: P },
+  "worktrees.list": { roles: P },
+  "worktrees.usage": { roles: P },
+  "worktrees.measure": { roles: P },
+  "worktrees.setBudget": { roles: P },
+  "worktrees.gc": { roles: P },
+  "templates.add": { roles: P },
+  "templates.list": { roles: P },
+  "templates.remove": { roles: P },
 };
 
 /** Why a role may not call a procedure, or null when it may. */

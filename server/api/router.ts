@@ -11,6 +11,8 @@ import { plansRouter } from "./plans";
 import { reviewsRouter } from "./reviews";
 import { tasksRouter } from "./tasks";
 import { projectSetupProcedures } from "./repo-setup";
+import { templatesRouter } from "./templates";
+import { worktreesRouter } from "./worktrees";
 import { whoamiReply } from "../wire/orchestration";
 import { absolutePath, id, paneId, profileId } from "../wire/common";
 import {
@@ -133,6 +135,8 @@ export const appRouter = router({
   plans: plansRouter,
   hooks: hooksRouter,
   events: eventsRouter,
+  worktrees: worktreesRouter,
+  templates: templatesRouter,
 
   agents: router({
     list: callerProcedure.output(profileList).query(({ ctx }) => ctx.services.agents.list()),

@@ -3,7 +3,9 @@ import { randomBytes } from "node:crypto";
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
-export function newId(prefix: "prj" | "tsk" | "pane" | "rnd" | "rev" | "cmt" | "pln" | "msg" | "agt" | "wtr"): string {
+export function newId(
+  prefix: "prj" | "tsk" | "pane" | "rnd" | "rev" | "cmt" | "pln" | "msg" | "agt" | "wtr" | "tpl",
+): string {
   const bytes = randomBytes(10);
   let s = "";
   for (const b of bytes) s += ALPHABET[b & 31];

@@ -307,6 +307,18 @@ export const eventPayloads = {
   "pane.fault": payload({ message: z.string(), error: z.string().nullable(), count: int, covers: int }),
   "pane.screen_unsaved": payload({ error: z.string() }),
 
+  // worktrees and disk (server/core/worktrees/)
+  /** The worktrees' total size crossed the disk budget, moved by more than 1%, or the budget changed: boards refetch. */
+  "worktrees.usage": payload({ totalBytes: int, budgetBytes: int.nullable(), overBudget: z.boolean() }),
+  /** A clean-up removed worktrees (paths) and branches; `by` is "user". */
+  "worktrees.gc": payload({
+    removed: z.array(z.string()),
+    branchesDeleted: z.array(z.string()),
+    kept: int,
+    freedBytes: int,
+    by: z.string(),
+  }),
+
   // the journal itself
   /** Retention removed events through `through` (all but `kept` of them). */
   "journal.pruned": payload({
