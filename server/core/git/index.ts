@@ -26,3 +26,5 @@ export {
 export type { DiffTotals } from "./diff";
 export { mergeTask, settleInterruptedMerge } from "./merge";
 export { discardWorktree } from "./discard";
+export { abortUpdate, behindCount, fileChanges, updateBranch, updateProgress } from "./update";
+export type { Hunk, UpdateMode } from "./update";
