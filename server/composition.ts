@@ -24,6 +24,10 @@ import { cardLine } from "./core/tasks/card-line";
 import { AccessLookup } from "./core/tasks/access";
 import { TaskDependencies } from "./core/tasks/dependencies";
 import { TaskDiffStats } from "./core/tasks/diff-stats";
+import { TaskBranchWatch } from "./core/tasks/behind";
+import { reanchorComments } from "./core/reviews/reanchor";
+import { fileChanges } from "./core/git";
+import { BranchStore } from "./stores/branches";
 import { PlanService } from "./core/tasks/plans";
 import { PlanStore } from "./stores/plans";
 import { ExtraWorktrees } from "./core/tasks/extra-worktrees";
@@ -176,9 +180,13 @@ export async function createServices(opts: {
     startBacklog: (id): Promise<unknown> => engine.startBacklog(id),
   });
   const reviewStore = new ReviewStore(db);
+  const branchStore = new BranchStore(db);
   const engine: TaskEngine = new TaskEngine({
     dependencies,
     approval: (taskId, round) => reviewStore.approval(taskId, round),
+    branches: branchStore,
+    reanchor: (taskId, move) =>
+      reanchorComments({ store: reviewStore, diff: (id) => engine.diff(id), changes: fileChanges }, taskId, move),
     journal,
     panes,
     agents,
@@ -283,12 +291,21 @@ export async function createServices(opts: {
   // An approved plan whose task's round never ended ends it first: its task must not be judged a crash.
   await plans.recover();
   await engine.recover(lostPanes);
+  await engine.recoverUpdates();
   // Tasks waiting on dependencies that were met while no server ran start now.
   await dependencies.attach();
   await agentReviews.attach();
   // The boards' diff sizes, counted in the background after each state change.
   const diffStats = new TaskDiffStats({ journal, store: taskStore, stat: (id) => engine.diffStat(id), log: opts.log });
   await diffStats.attach();
+  // How far each branch is behind its target, counted in the background (and when a target moves).
+  const branchWatch = new TaskBranchWatch({
+    journal,
+    store: branchStore,
+    settle: (id) => engine.settleUpdate(id),
+    log: opts.log,
+  });
+  await branchWatch.attach();
   // What happened while no server was attached: hooks posted to the relay, panes that exited.
   await host.ready();
   // Journal retention: a first run now (not awaited), then every 10 minutes, in batches.
@@ -367,6 +384,7 @@ export async function createServices(opts: {
       dependencies.detach();
       agentReviews.detach();
       await diffStats.detach();
+      await branchWatch.detach();
       screens.stop();
       await pruner.stop();
       await tasks?.shutdown();

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import type { CliContext } from "../context";
 import { table } from "../output";
+import { strategyOption } from "./task-branch";
 
 export function registerProject(program: Command, ctx: CliContext) {
   const project = program.command("project").description("Register local git repositories on the board");
@@ -30,7 +31,7 @@ export function registerProject(program: Command, ctx: CliContext) {
 
   project
     .command("set <id>")
-    .description("Change a project's settings: --trust-agents | --no-trust-agents, --name N")
+    .description("Change a project's settings: --trust-agents | --no-trust-agents, --name N, --merge-strategy S")
     .option("--name <name>", "display name")
     .option("--trust-agents", "record Claude Code's / Codex's workspace trust for it before launching them")
     .option("--no-trust-agents", "do not (their trust dialog then shows in each task)")
@@ -39,23 +40,34 @@ export function registerProject(program: Command, ctx: CliContext) {
       "an agent profile that reviews each task's work before a person does ('none' to turn it off)",
     )
     .option("--planner <profile>", "the agent profile that plans tasks started with --needs-plan ('none' to unset)")
-    .action(async (id: string, opts: { name?: string; trustAgents?: boolean; reviewer?: string; planner?: string }) => {
-      const unset = (v: string | undefined) => (v === undefined ? undefined : v === "none" ? null : v);
-      const res = await ctx.client().projects.update.mutate({
-        id,
-        name: opts.name,
-        trustAgents: opts.trustAgents,
-        reviewerProfile: unset(opts.reviewer),
-        plannerProfile: unset(opts.planner),
-      });
-      ctx
-        .out()
-        .result(
-          { project: res },
-          () =>
-            `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}; reviewer ${res.reviewerProfile ?? "none"}; planner ${res.plannerProfile ?? "none"}`,
-        );
-    });
+    .option(
+      "--merge-strategy <s>",
+      "how its tasks land by default: merge, squash, rebase or ff ('none': a merge commit)",
+    )
+    .action(
+      async (
+        id: string,
+        opts: { name?: string; trustAgents?: boolean; reviewer?: string; planner?: string; mergeStrategy?: string },
+      ) => {
+        const unset = (v: string | undefined) => (v === undefined ? undefined : v === "none" ? null : v);
+        const mergeStrategy = opts.mergeStrategy === "none" ? null : strategyOption(opts.mergeStrategy);
+        const res = await ctx.client().projects.update.mutate({
+          id,
+          name: opts.name,
+          trustAgents: opts.trustAgents,
+          reviewerProfile: unset(opts.reviewer),
+          plannerProfile: unset(opts.planner),
+          mergeStrategy,
+        });
+        ctx
+          .out()
+          .result(
+            { project: res },
+            () =>
+              `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}; reviewer ${res.reviewerProfile ?? "none"}; planner ${res.plannerProfile ?? "none"}; merge strategy ${res.mergeStrategy ?? "merge"}`,
+          );
+      },
+    );
 
   project
     .command("list")

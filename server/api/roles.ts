@@ -91,6 +91,8 @@ export const GATES: Record<string, Gate> = {
   "tasks.cancel": { roles: PO, task: "id" },
   "tasks.resume": { roles: PO, task: "id", spawns: { kind: "task" } },
   "tasks.finish": { roles: PO, task: "id" },
+  // Conflicts become a round typed to the task's agent.
+  "tasks.update": { roles: PO, task: "id", spawns: { kind: "task" } },
   "tasks.uncommitted": { roles: PO, task: "id" },
   "tasks.events": { roles: PO, task: "id" },
   // A task whose last unmet dependency goes (or that depends only on met ones) starts by itself.

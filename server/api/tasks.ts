@@ -3,6 +3,7 @@
 // Thin: the task contract's schemas in and out (server/wire/tasks.ts), who may act, one call
 // into the core.
 import { taskThreadProcedures } from "./task-thread";
+import { taskBranchProcedures } from "./task-branch";
 import { roundsOutput } from "../wire/reviews";
 import { taskEventsOutput } from "../wire/events";
 import {
@@ -35,6 +36,7 @@ const waitLimit = new WaitLimit(maxWaitsFrom());
 
 export const tasksRouter = router({
   ...taskThreadProcedures,
+  ...taskBranchProcedures,
   start: callerProcedure
     .input(startInput)
     .output(startOutput)

@@ -11,6 +11,7 @@ const toProject = (r: {
   trustAgents: boolean;
   reviewerProfile: string | null;
   plannerProfile: string | null;
+  mergeStrategy: string | null;
 }): Project => ({
   id: r.id,
   path: r.path,
@@ -20,6 +21,7 @@ const toProject = (r: {
   trustAgents: r.trustAgents,
   reviewerProfile: r.reviewerProfile,
   plannerProfile: r.plannerProfile,
+  mergeStrategy: (r.mergeStrategy as Project["mergeStrategy"]) ?? null,
 });
 
 export class ProjectStore {
@@ -37,7 +39,13 @@ export class ProjectStore {
 
   async update(
     id: string,
-    changes: { name?: string; trustAgents?: boolean; reviewerProfile?: string | null; plannerProfile?: string | null },
+    changes: {
+      name?: string;
+      trustAgents?: boolean;
+      reviewerProfile?: string | null;
+      plannerProfile?: string | null;
+      mergeStrategy?: string | null;
+    },
   ): Promise<Project> {
     return toProject(await this.db.project.update({ where: { id }, data: changes }));
   }

@@ -2,6 +2,7 @@
 // `agents.*` and `status` (their inputs live with the core's validation: projectAddInput,
 // agentProfileInput).
 import { z } from "zod";
+import { mergeStrategy } from "./branches";
 import { lifecycle, paneInfo } from "./panes";
 
 /** What an agent profile's agent does: its role in a task (worker, reviewer, planner, orchestrator). */
@@ -17,6 +18,8 @@ export const project = z.object({
   trustAgents: z.boolean(),
   reviewerProfile: z.string().nullable(),
   plannerProfile: z.string().nullable(),
+  /** How its tasks' branches land by default (null: a merge commit). */
+  mergeStrategy: mergeStrategy.nullable(),
 });
 export const projectList = z.array(project);
 

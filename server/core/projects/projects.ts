@@ -5,6 +5,7 @@
 // repository before it launches one (core/agents/launch-prep.ts).
 import { z } from "zod";
 import { absolutePath, profileId } from "../../wire/common";
+import { mergeStrategy } from "../../wire/branches";
 import type { project } from "../../wire/projects";
 import type { ProjectStore } from "../../stores/projects";
 import { YardError } from "../errors";
@@ -32,6 +33,8 @@ export const projectUpdateInput = z.object({
   /** A profile id, or null to turn the agent reviewer off. */
   reviewerProfile: profileId.nullable().optional(),
   plannerProfile: profileId.nullable().optional(),
+  /** How its tasks land by default; null: a merge commit. */
+  mergeStrategy: mergeStrategy.nullable().optional(),
 });
 
 export class Projects {
