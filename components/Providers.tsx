@@ -194,7 +194,13 @@ function LiveCache() {
       dirty.add("task");
       if (e.taskId) tasks.add(e.taskId);
       // The diff changes when the agent ends a turn or a round; refetch it then (it is costly).
-      if (e.taskId && (e.type === "task.state" || e.type === "task.result" || e.type === "task.finished")) {
+      if (
+        e.taskId &&
+        (e.type === "task.state" ||
+          e.type === "task.result" ||
+          e.type === "task.finished" ||
+          e.type === "task.branch_update")
+      ) {
         void qc.invalidateQueries({ queryKey: trpc.tasks.diff.queryKey({ id: e.taskId }) });
       }
       if (e.type === "task.state" && e.taskId) void outcome(e);

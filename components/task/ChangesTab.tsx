@@ -1,6 +1,7 @@
 "use client";
 // The task page's Changes tab: the diff against the base (the branch once the worktree is gone)
-// with this round's line comments, and from round 2 on a switch to "Changes since last review".
+// with this round's line comments (those an update left outdated listed above it), and from round 2
+// on a switch to "Changes since last review".
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useApi } from "../../lib/api";
@@ -8,6 +9,7 @@ import type { Task, TaskDiff } from "../../lib/types";
 import { DiffView } from "../DiffView";
 import { Alert, Spinner } from "../ui";
 import { useCommentActions } from "./comment-actions";
+import { OutdatedComments } from "./OutdatedComments";
 
 /** The task's diff as its query holds it (the page reads it once for the Changes and Review tabs). */
 export interface DiffQuery {
@@ -62,6 +64,12 @@ export function ChangesTab({ task: t, diff }: { task: Task; diff: DiffQuery }) {
       {diff.data?.source === "branch" && !since && (
         <p className="text-xs text-fg-muted">The worktree is gone; this is the committed work on the branch.</p>
       )}
+      {!since && (
+        <OutdatedComments
+          comments={comments.list.filter((c) => c.round === t.round && c.outdated)}
+          actions={commentable ? actions : null}
+        />
+      )}
       {shown.isPending ? (
         <Spinner label="Loading the diff…" />
       ) : shown.error ? (
@@ -70,7 +78,7 @@ export function ChangesTab({ task: t, diff }: { task: Task; diff: DiffQuery }) {
         <DiffView
           diff={shown.data.diff}
           files={shown.data.files}
-          comments={since ? [] : comments.list.filter((c) => c.round === t.round)}
+          comments={since ? [] : comments.list.filter((c) => c.round === t.round && !c.outdated)}
           actions={commentable ? actions : null}
           emptyText={since ? "No changes since the last review." : "No changes against the base yet."}
         />

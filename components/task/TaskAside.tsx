@@ -1,7 +1,8 @@
 "use client";
 // The task page's side column ("Task details"), top to bottom: finishing (or what finishing did),
-// the agent reviewer stage, the next step (follow-up, backlog start), dependencies, the worker's
-// thread, details, extra worktrees, the contract, the latest result and the timeline.
+// the branch (how far behind its target, Update branch), the agent reviewer stage, the next step
+// (follow-up, backlog start), dependencies, the worker's thread, details, extra worktrees, the
+// contract, the latest result and the timeline.
 import type { Task } from "../../lib/types";
 import { AgentReviewSection } from "./AgentReview";
 import { Contract, Details } from "./Details";
@@ -10,12 +11,14 @@ import { FollowUp, StartBacklog } from "./NextStep";
 import { DependenciesSection, ThreadSection, WorktreesSection } from "./Orchestration";
 import { Result } from "./Result";
 import { Timeline } from "./Timeline";
+import { UpdateBranch } from "./UpdateBranch";
 
 export function TaskAside({ task: t }: { task: Task }) {
   const reason = String((t.evidence as { reason?: string } | null)?.reason);
   return (
     <aside aria-label="Task details" className="flex min-w-0 flex-col gap-5">
       <FinishPanel task={t} />
+      <UpdateBranch task={t} />
       <AgentReviewSection task={t} />
       {t.state === "input_required" && !["question", "plan_review"].includes(reason) && <FollowUp task={t} />}
       {t.state === "backlog" && <StartBacklog task={t} />}
