@@ -4,10 +4,12 @@
 // rebase (the base moves, line comments move with their lines or become outdated), a conflict
 // with a live agent (a round naming the files, which the demo agent resolves) and without one
 // (aborted, named), the refusals, and the merge strategies a finish lands with.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describeTask } from "./helpers/agent-tasks";
 import { adminClient } from "./helpers/client";
 import { git, makeRepo } from "./helpers/git";
 import { ROOT, startTestServer, type TestServer, yard } from "./helpers/server";
@@ -187,7 +189,14 @@ describe("behind count and Update branch", () => {
         return v.updating === null && v.baseSha === mainTip ? v : null;
       },
       { timeoutMs: 30_000, what: "the update to settle" },
-    );
+    ).catch(async (e: Error) => {
+      const events = (await ok(["task", "events", t.id])).events.map(
+        (x: { type: string; payload: unknown }) => `${x.type} ${JSON.stringify(x.payload).slice(0, 300)}`,
+      );
+      throw new Error(
+        `${e.message}\n${events.join("\n")}\n${await describeTask(api, t.id)}\n${server.output().slice(-3000)}`,
+      );
+    });
     expect(settled.round).toBe(2);
     const wt = t.worktreePath!;
     expect(git(wt, "log", "-1", "--format=%P").split(" ")).toEqual([oldTip, mainTip]);
@@ -259,5 +268,98 @@ describe("merge strategies through finish", () => {
     expect(git(p.repo, "log", "-1", "--format=%P", "main")).toBe(mainNow);
     expect(git(p.repo, "diff", "--name-only", mainNow, "main")).toBe("b.txt");
     expect((await ok(["task", "diff", b.id, "--stat"])).files.map((f: { path: string }) => f.path)).toEqual(["b.txt"]);
+  });
+});
+
+describe("a server killed while git runs", () => {
+  /** A repository whose own config has a slow checkout filter; `started` appears once git checks a file out through it. */
+  function slowRepo() {
+    const r = makeRepo();
+    dirs.push(r);
+    const started = path.join(tmp(), "filter-started");
+    git(r, "config", "filter.slow.clean", "cat");
+    git(r, "config", "filter.slow.smudge", `sh -c 'touch ${started}; sleep 2; cat'`);
+    return { repo: r, started };
+  }
+  const slowCommit = "printf 'slow.txt filter=slow\\n' > .gitattributes && echo slow > slow.txt && git add -A";
+  const waitStarted = (started: string) =>
+    waitFor(() => existsSync(started), { what: "git to reach the checkout filter", timeoutMs: 30_000 });
+
+  it("a squash merge lands on its own and the restart records it as squashed", async () => {
+    const home = tmp("yard-bu-home-");
+    let s = await startTestServer({ home });
+    try {
+      const a = adminClient(s);
+      const { repo, started } = slowRepo();
+      const script = `${slowCommit} && git -c user.name=A -c user.email=a@example.com commit -qm slow && yard task report --status completed --summary done >/dev/null && exec sleep 600`;
+      const { task } = await a.tasks.start.mutate({ repoPath: repo, objective: "slow", argv: ["sh", "-c", script] });
+      await a.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 30_000 });
+      const before = git(repo, "rev-parse", "main");
+      void a.tasks.finish.mutate({ id: task.id, merge: { strategy: "squash" } }).catch(() => {});
+      await waitStarted(started);
+      s.proc.kill("SIGKILL");
+      await new Promise((res) => s.proc.once("exit", res));
+      await waitFor(
+        () => git(repo, "rev-parse", "main") !== before && !existsSync(path.join(repo, ".git/index.lock")),
+        {
+          what: "git to finish the fast-forward",
+          timeoutMs: 20_000,
+        },
+      );
+
+      s = await startTestServer({ home });
+      const t = await adminClient(s).tasks.get.query({ id: task.id });
+      expect(t).toMatchObject({
+        disposition: "merged",
+        mergeStrategy: "squash",
+        mergeCommit: git(repo, "rev-parse", "main"),
+      });
+      expect(git(repo, "log", "-1", "--format=%P", "main")).toBe(before);
+      expect(git(repo, "status", "--porcelain", "--untracked-files=no")).toBe("");
+    } finally {
+      await s.dispose();
+    }
+  });
+
+  it("an update whose merge landed while no server ran moves the base at the next start", async () => {
+    const home = tmp("yard-bu-home-");
+    let s = await startTestServer({ home });
+    try {
+      const a = adminClient(s);
+      const { repo, started } = slowRepo();
+      const script = `echo t > t.txt && git add -A && git -c user.name=A -c user.email=a@example.com commit -qm t && yard task report --status completed --summary done >/dev/null && exit 0`;
+      const { task } = await a.tasks.start.mutate({ repoPath: repo, objective: "t", argv: ["sh", "-c", script] });
+      await a.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 30_000 });
+      execFileSync("sh", ["-c", `${slowCommit} && git -c user.name=A -c user.email=a@example.com commit -qm slow`], {
+        cwd: repo,
+      });
+      const mainTip = git(repo, "rev-parse", "main");
+      // The agent has gone (an update waits while it works).
+      await waitFor(async () => (await a.panes.get.query({ id: task.paneId! })).lifecycle === "exited", {
+        what: "the agent to exit",
+        timeoutMs: 30_000,
+      });
+      const updating = a.tasks.update.mutate({ id: task.id }).catch((e: Error) => e);
+      await Promise.race([
+        waitStarted(started),
+        updating.then((r) => {
+          throw new Error(`the update ended before git reached the filter: ${r instanceof Error ? r.message : "ok"}`);
+        }),
+      ]);
+      s.proc.kill("SIGKILL");
+      await new Promise((res) => s.proc.once("exit", res));
+      const wt = task.worktreePath!;
+      await waitFor(() => git(wt, "log", "-1", "--format=%P").split(" ").includes(mainTip), {
+        what: "the merge commit",
+        timeoutMs: 20_000,
+      });
+
+      s = await startTestServer({ home });
+      const t = await adminClient(s).tasks.get.query({ id: task.id });
+      expect(t).toMatchObject({ baseSha: mainTip, updating: null });
+      expect((await adminClient(s).tasks.diff.query({ id: task.id })).files.map((f) => f.path)).toEqual(["t.txt"]);
+    } finally {
+      await s.dispose();
+    }
   });
 });

@@ -198,15 +198,13 @@ export async function updateProgress(
   targetCommit: string,
 ): Promise<{ operation: string | null; head: string; contains: boolean; base: string }> {
   const wt = await inspectRepo(requireAbsolutePath(worktreePath, "worktreePath"));
-  const head = wt.headSha ?? "";
+  // The agent may be committing right now: git moves HEAD first and removes the operation's state
+  // after, so the operation is read first and HEAD once after it, then only that commit is used.
+  const operation = await operationInProgress(wt.gitDir);
+  const head = await headOf(wt.root);
   const contains =
-    (await runGit(["merge-base", "--is-ancestor", targetCommit, "HEAD"], { cwd: wt.root, allowFail: true })).code === 0;
-  return {
-    operation: await operationInProgress(wt.gitDir),
-    head,
-    contains,
-    base: await mergeBase(wt.root, head, targetCommit),
-  };
+    (await runGit(["merge-base", "--is-ancestor", targetCommit, head], { cwd: wt.root, allowFail: true })).code === 0;
+  return { operation, head, contains, base: await mergeBase(wt.root, head, targetCommit) };
 }
 
 export async function abortUpdate(worktreePath: string): Promise<string | null> {
