@@ -71,8 +71,8 @@ export class TaskBranchWatch {
 
   private onEvent(e: YardEvent): void {
     if (!e.taskId) return;
-    if (e.type === "task.state" || e.type === "task.branch_update" || e.type === "task.started")
-      this.schedule(e.taskId);
+    // A finished task is not counted any more, but an update it left waiting is settled (abandoned).
+    if (["task.state", "task.branch_update", "task.started", "task.finished"].includes(e.type)) this.schedule(e.taskId);
     // A merge moved its target: every unfinished task of the repository is recounted.
     if (e.type === "task.finished")
       void this.deps.store.branchRow(e.taskId).then(

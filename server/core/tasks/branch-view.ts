@@ -16,9 +16,9 @@ export function behindOf(
   return { target: b.target, count: b.behind, targetCommit: b.targetCommit, computedAt: b.computedAt.toISOString() };
 }
 
-export function updatingOf(r: Pick<TaskRow, "updateInFlight">): z.infer<typeof pendingUpdate> | null {
+export function updatingOf(r: Pick<TaskRow, "updateInFlight" | "disposition">): z.infer<typeof pendingUpdate> | null {
   const n = json<UpdateNote | null>(r.updateInFlight, null);
-  if (n?.phase !== "agent") return null;
+  if (n?.phase !== "agent" || r.disposition) return null;
   return {
     mode: n.mode,
     target: n.target,

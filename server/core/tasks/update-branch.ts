@@ -259,7 +259,7 @@ function conflictPrompt(branch: string, n: Pick<UpdateNote, "mode" | "target" | 
   const how =
     n.mode === "merge"
       ? "stage them and commit the merge (git add, then git commit --no-edit)"
-      : "stage them and continue the rebase (git add, then git rebase --continue) until it has finished";
+      : "stage them and continue the rebase (git add, then GIT_EDITOR=true git rebase --continue) until it has finished";
   return [
     `Switchyard is updating branch ${branch} with ${n.commits} new commit(s) of ${n.target} (${n.mode === "merge" ? "a merge" : "a rebase"}), and git stopped at conflicts in ${files.length} file(s):`,
     ...files,
