@@ -11,7 +11,7 @@
 //     3. Nothing uncommitted, untracked non-ignored files included (DIRTY_SOURCE { files }).
 //     4. The target branch exists (NOT_FOUND). Already in the branch: { outcome: "up_to_date" }.
 //     5. onStart (awaited: the caller records the update in flight), then in the worktree, detached
-//        like every merge (git.ts), no hooks: `git merge --no-edit -m … <target commit>` (a
+//        like every merge (git.ts), no hooks: `git merge --ff --no-edit -m … <target commit>` (a
 //        fast-forward when the branch has no commits of its own) or `git rebase <target commit>`
 //        (no autostash, no rerere, no other branch moved: --no-update-refs).
 //     6. Conflicts: with keepConflicts the worktree is left mid-merge/rebase and the conflicted
@@ -95,7 +95,7 @@ export async function updateBranch(input: UpdateBranchInput): Promise<UpdateBran
     const identity = await committerIdentityArgs(wt.root);
     const args =
       input.mode === "merge"
-        ? ["merge", "--no-edit", "--no-stat", "--no-autostash", "--no-rerere-autoupdate", "-m"].concat(
+        ? ["merge", "--ff", "--no-edit", "--no-stat", "--no-autostash", "--no-rerere-autoupdate", "-m"].concat(
             `Merge branch '${target}' into ${branch}`,
             targetCommit,
           )
