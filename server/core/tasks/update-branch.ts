@@ -43,7 +43,7 @@ export interface UpdateNote {
   at: number;
 }
 
-function store(eng: EngineState) {
+function branchesOf(eng: EngineState) {
   const b = eng.deps.branches;
   if (!b) throw new YardError("INTERNAL", "This server keeps no branch records; branches cannot be updated");
   return b;
@@ -54,7 +54,7 @@ export async function updateTaskBranch(
   taskId: string,
   opts: { rebase?: boolean },
 ): Promise<{ task: TaskView; update: BranchUpdate }> {
-  const branches = store(eng);
+  const branches = branchesOf(eng);
   const t = await taskRow(eng, taskId);
   if (t.disposition)
     throw new YardError("CONFLICT", `The task is already ${t.disposition}; its branch is not updated any more`, {
@@ -249,7 +249,7 @@ async function moveBase(
   m: BaseMove,
 ): Promise<{ moved: number; outdated: number } | null> {
   if (m.oldBase === m.newBase && m.oldHead === m.newHead) return null;
-  await store(eng).moveBase(taskId, m.newBase);
+  await branchesOf(eng).moveBase(taskId, m.newBase);
   return (await eng.deps.reanchor?.(taskId, m).catch(() => null)) ?? null;
 }
 
