@@ -28,6 +28,10 @@ import { TaskDependencies } from "./core/tasks/dependencies";
 import { TaskDiffStats } from "./core/tasks/diff-stats";
 import { TaskTurns } from "./core/tasks/turns";
 import { TurnStore } from "./stores/turns";
+import { TaskBranchWatch } from "./core/tasks/behind";
+import { reanchorComments } from "./core/reviews/reanchor";
+import { fileChanges } from "./core/git";
+import { BranchStore } from "./stores/branches";
 import { PlanService } from "./core/tasks/plans";
 import { PlanStore } from "./stores/plans";
 import { ExtraWorktrees } from "./core/tasks/extra-worktrees";
@@ -199,9 +203,13 @@ export async function createServices(opts: {
     startBacklog: (id): Promise<unknown> => engine.startBacklog(id),
   });
   const reviewStore = new ReviewStore(db);
+  const branchStore = new BranchStore(db);
   const engine: TaskEngine = new TaskEngine({
     dependencies,
     approval: (taskId, round) => reviewStore.approval(taskId, round),
+    branches: branchStore,
+    reanchor: (taskId, move) =>
+      reanchorComments({ store: reviewStore, diff: (id) => engine.diff(id), changes: fileChanges }, taskId, move),
     journal,
     panes,
     agents,
@@ -309,6 +317,7 @@ export async function createServices(opts: {
   // An approved plan whose task's round never ended ends it first: its task must not be judged a crash.
   await plans.recover();
   await engine.recover(lostPanes);
+  await engine.recoverUpdates();
   // Tasks waiting on dependencies that were met while no server ran start now.
   await dependencies.attach();
   await agentReviews.attach();
@@ -343,6 +352,14 @@ export async function createServices(opts: {
     log: opts.log,
   });
   await turns.attach();
+  // How far each branch is behind its target, counted in the background (and when a target moves).
+  const branchWatch = new TaskBranchWatch({
+    journal,
+    store: branchStore,
+    settle: (id) => engine.settleUpdate(id),
+    log: opts.log,
+  });
+  await branchWatch.attach();
   // What happened while no server was attached: hooks posted to the relay, panes that exited.
   await host.ready();
   // Journal retention: a first run now (not awaited), then every 10 minutes, in batches.
@@ -452,6 +469,7 @@ export async function createServices(opts: {
       await prPoll.stop();
       await turns.detach();
       await worktrees.detach();
+      await branchWatch.detach();
       screens.stop();
       await pruner.stop();
       await tasks?.shutdown();

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import type { CliContext } from "../context";
 import { table } from "../output";
 import { configOption, registerProjectConfig } from "./repo-config";
+import { strategyOption } from "./task-branch";
 
 export function registerProject(program: Command, ctx: CliContext) {
   const project = program.command("project").description("Register local git repositories on the board");
@@ -31,7 +32,7 @@ export function registerProject(program: Command, ctx: CliContext) {
 
   project
     .command("set <id>")
-    .description("Change a project's settings: --trust-agents | --no-trust-agents, --name N")
+    .description("Change a project's settings: --trust-agents | --no-trust-agents, --name N, --merge-strategy S")
     .option("--name <name>", "display name")
     .option("--trust-agents", "record Claude Code's / Codex's workspace trust for it before launching them")
     .option("--no-trust-agents", "do not (their trust dialog then shows in each task)")
@@ -44,12 +45,24 @@ export function registerProject(program: Command, ctx: CliContext) {
       "--config <json|@file>",
       "fields that replace the repository's .switchyard.json for this project's tasks (setup, teardown, copy, link, ports); '' or 'none' clears them",
     )
+    .option(
+      "--merge-strategy <s>",
+      "how its tasks land by default: merge, squash, rebase or ff ('none': a merge commit)",
+    )
     .action(
       async (
         id: string,
-        opts: { name?: string; trustAgents?: boolean; reviewer?: string; planner?: string; config?: string },
+        opts: {
+          name?: string;
+          trustAgents?: boolean;
+          reviewer?: string;
+          planner?: string;
+          config?: string;
+          mergeStrategy?: string;
+        },
       ) => {
         const unset = (v: string | undefined) => (v === undefined ? undefined : v === "none" ? null : v);
+        const mergeStrategy = opts.mergeStrategy === "none" ? null : strategyOption(opts.mergeStrategy);
         const res = await ctx.client().projects.update.mutate({
           id,
           name: opts.name,
@@ -57,13 +70,14 @@ export function registerProject(program: Command, ctx: CliContext) {
           reviewerProfile: unset(opts.reviewer),
           plannerProfile: unset(opts.planner),
           ...(opts.config !== undefined ? { repoConfig: configOption(opts.config) as never } : {}),
+          mergeStrategy,
         });
         ctx
           .out()
           .result(
             { project: res },
             () =>
-              `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}; reviewer ${res.reviewerProfile ?? "none"}; planner ${res.plannerProfile ?? "none"}; config override ${res.repoConfig ? JSON.stringify(res.repoConfig) : "none"}`,
+              `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}; reviewer ${res.reviewerProfile ?? "none"}; planner ${res.plannerProfile ?? "none"}; merge strategy ${res.mergeStrategy ?? "merge"}; config override ${res.repoConfig ? JSON.stringify(res.repoConfig) : "none"}`,
           );
       },
     );

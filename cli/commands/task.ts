@@ -1,4 +1,5 @@
-// yard task start|start-backlog|get|list|wait|report|follow-up|diff|uncommitted|cancel|finish|events|resume (and the review commands from ./review, the turn commands from ./turns)
+// yard task start|start-backlog|get|list|wait|report|follow-up|diff|uncommitted|cancel|finish|events|resume (and the review
+// commands from ./review, the turn commands from ./turns, update from ./task-branch)
 import path from "node:path";
 import type { Command } from "commander";
 import { YardError } from "../../server/core/errors";
@@ -8,6 +9,7 @@ import { registerOrchestration } from "./orchestration";
 import { portLines } from "./repo-config";
 import { registerReview } from "./review";
 import { registerTurns } from "./turns";
+import { behindLine, registerTaskBranch, strategyOption } from "./task-branch";
 
 import type { Task } from "../types";
 const taskLine = (t: Task) => `${t.id}  ${t.disposition ?? t.state}  ${oneLine(t.branch ?? "-")}  ${oneLine(t.title)}`;
@@ -105,6 +107,7 @@ export function registerTask(program: Command, ctx: CliContext) {
             taskLine(t),
             oneLine(t.statusLine ?? ""),
             `sandboxed: ${t.sandboxed ? "yes" : "no"}`,
+            behindLine(t),
             t.agentSession
               ? `agent session: ${oneLine(t.agentSession.id)}${tokens ? ` (tokens: ${tokens.inputTokens} in, ${tokens.outputTokens} out, ${tokens.cacheReadTokens} cache read, ${tokens.totalTokens} total)` : ""}`
               : "",
@@ -222,9 +225,13 @@ export function registerTask(program: Command, ctx: CliContext) {
   task
     .command("finish <id>")
     .description(
-      "Finish a task: --merge [--target B] [--keep-branch] [--ignore-dirty] | --discard [--delete-branch] [--force]",
+      "Finish a task: --merge [--strategy S] [--target B] [--keep-branch] [--ignore-dirty] | --discard [--delete-branch] [--force]",
     )
     .option("--merge", "merge the task's branch into the target branch")
+    .option(
+      "--strategy <s>",
+      "with --merge: merge (a merge commit), squash (one commit), rebase (its commits on top) or ff (fast-forward only); default: the project's, else merge",
+    )
     .option("--target <branch>", "target branch (default: the one recorded at start)")
     .option("--keep-branch", "keep the task's branch after merging")
     .option("--ignore-dirty", "merge the committed work even though the worktree has uncommitted changes")
@@ -236,6 +243,7 @@ export function registerTask(program: Command, ctx: CliContext) {
         id: string,
         o: {
           merge?: boolean;
+          strategy?: string;
           target?: string;
           keepBranch?: boolean;
           ignoreDirty?: boolean;
@@ -245,8 +253,9 @@ export function registerTask(program: Command, ctx: CliContext) {
         },
       ) => {
         if (!o.merge === !o.discard) throw new YardError("BAD_PARAMS", "Give exactly one of --merge or --discard");
-        if (o.discard && (o.target || o.keepBranch || o.ignoreDirty))
-          throw new YardError("BAD_PARAMS", "--target, --keep-branch and --ignore-dirty go with --merge");
+        if (o.discard && (o.target || o.keepBranch || o.ignoreDirty || o.strategy))
+          throw new YardError("BAD_PARAMS", "--strategy, --target, --keep-branch and --ignore-dirty go with --merge");
+        const strategy = strategyOption(o.strategy);
         if (o.merge && (o.deleteBranch || o.force))
           throw new YardError("BAD_PARAMS", "--delete-branch and --force go with --discard");
         // At a terminal, a discard that would delete uncommitted work asks first, listing it.
@@ -266,7 +275,9 @@ export function registerTask(program: Command, ctx: CliContext) {
         }
         const res = await ctx.client().tasks.finish.mutate({
           id,
-          merge: o.merge ? { target: o.target, keepBranch: o.keepBranch, ignoreDirty: o.ignoreDirty } : undefined,
+          merge: o.merge
+            ? { target: o.target, keepBranch: o.keepBranch, ignoreDirty: o.ignoreDirty, strategy }
+            : undefined,
           discard: o.discard ? { deleteBranch: o.deleteBranch, force: o.force } : undefined,
         });
         const lost = res.cleanup.uncommittedFiles ?? [];
@@ -274,7 +285,7 @@ export function registerTask(program: Command, ctx: CliContext) {
           .out()
           .result(res, () =>
             [
-              `${res.task.id}: ${res.task.disposition}${res.task.mergeCommit ? ` as ${res.task.mergeCommit.slice(0, 12)}` : ""}`,
+              `${res.task.id}: ${res.task.disposition}${res.task.mergeCommit ? ` as ${res.task.mergeCommit.slice(0, 12)}` : ""}${res.merge && res.merge.strategy !== "merge" ? ` (${res.merge.strategy})` : ""}`,
               lost.length
                 ? `deleted ${lost.length} uncommitted file(s):\n${lost.map((f) => `  ${oneLine(f)}`).join("\n")}`
                 : "",
@@ -357,5 +368,6 @@ export function registerTask(program: Command, ctx: CliContext) {
 
   registerReview(task, ctx);
   registerTurns(task, ctx);
+  registerTaskBranch(task, ctx);
   registerOrchestration(program, task, ctx);
 }

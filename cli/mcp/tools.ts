@@ -36,6 +36,7 @@ import {
   threadInput,
 } from "../../server/wire/orchestration";
 import { planReviewInput, planSubmitInput } from "../../server/wire/plans";
+import { updateInput } from "../../server/wire/branches";
 import {
   eventsInput as taskEventsInput,
   taskIdInput,
@@ -249,7 +250,15 @@ export const TOOLS: Tool[] = [
     kind: "mutation",
     input: finishInput,
     description:
-      "Finish a task: merge ({target?, keepBranch?, ignoreDirty?}) its branch into the target (exactly the approved commit, when approved), or discard ({deleteBranch?, force?}) it and remove the worktree; a pane must pass force to discard uncommitted work (see task_uncommitted). Exactly one of merge or discard.",
+      "Finish a task: merge ({target?, keepBranch?, ignoreDirty?, strategy?: merge|squash|rebase|ff}) its branch into the target (exactly the approved commit, when approved), or discard ({deleteBranch?, force?}) it and remove the worktree; a pane must pass force to discard uncommitted work (see task_uncommitted). Exactly one of merge or discard.",
+  },
+  {
+    name: "task_update",
+    path: "tasks.update",
+    kind: "mutation",
+    input: updateInput,
+    description:
+      "Bring a task's branch up to date with its target ({id, rebase?}): the target's new commits merged in (or rebased onto). Conflicts become the agent's next round when it runs idle, else CONFLICT naming the files (nothing changed).",
   },
   {
     name: "task_uncommitted",

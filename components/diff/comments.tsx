@@ -1,7 +1,7 @@
 "use client";
 // Line comments as the diff and the review history show them: what the comment UI may do
 // (CommentActions: add, edit, resolve, remove; null for a read-only view), a thread of comments
-// under a line, and one comment (author, when, where, round, resolved; Edit / Resolve / Delete;
+// under a line, and one comment (author, when, where, round, resolved, outdated; Edit / Resolve / Delete;
 // a resolved one folds away behind Show).
 import { useEffect, useState } from "react";
 import type { ReviewComment } from "../../lib/types";
@@ -65,6 +65,7 @@ export function CommentCard({
         </span>
         <span className="rounded-full border border-line px-1.5">round {c.round}</span>
         {c.resolved && <span className="rounded-full border border-success/40 px-1.5 text-success">resolved</span>}
+        {c.outdated && <span className="rounded-full border border-attention/40 px-1.5 text-attention">outdated</span>}
         {c.resolved && (
           <button type="button" className="ml-auto hover:text-fg" aria-expanded={open} onClick={() => setOpen(!open)}>
             {open ? "Hide" : "Show"}

@@ -1,7 +1,7 @@
 "use client";
 // The task page's Changes tab: the diff against the base (the branch once the worktree is gone)
-// with this round's line comments, from round 2 on a switch to "Changes since last review", and
-// the turn picker (one turn's changes, "Revert turn": TurnPicker).
+// with this round's line comments (those an update left outdated listed above it), from round 2 on a
+// switch to "Changes since last review", and the turn picker (one turn's changes, "Revert turn": TurnPicker).
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useApi } from "../../lib/api";
@@ -10,6 +10,7 @@ import { DiffView } from "../DiffView";
 import { Alert, Spinner } from "../ui";
 import { useCommentActions } from "./comment-actions";
 import { TurnPicker } from "./TurnPicker";
+import { OutdatedComments } from "./OutdatedComments";
 
 /** The task's diff as its query holds it (the page reads it once for the Changes and Review tabs). */
 export interface DiffQuery {
@@ -88,6 +89,12 @@ export function ChangesTab({ task: t, diff }: { task: Task; diff: DiffQuery }) {
       {diff.data?.source === "branch" && all && (
         <p className="text-xs text-fg-muted">The worktree is gone; this is the committed work on the branch.</p>
       )}
+      {all && (
+        <OutdatedComments
+          comments={comments.list.filter((c) => c.round === t.round && c.outdated)}
+          actions={commentable ? actions : null}
+        />
+      )}
       {shown.isPending ? (
         <Spinner label="Loading the diff…" />
       ) : shown.error ? (
@@ -96,7 +103,7 @@ export function ChangesTab({ task: t, diff }: { task: Task; diff: DiffQuery }) {
         <DiffView
           diff={shown.data.diff}
           files={shown.data.files}
-          comments={all ? comments.list.filter((c) => c.round === t.round) : []}
+          comments={all ? comments.list.filter((c) => c.round === t.round && !c.outdated) : []}
           actions={commentable ? actions : null}
           emptyText={
             turn !== null

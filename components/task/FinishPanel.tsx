@@ -13,6 +13,8 @@ import { errorOf, useTRPC, type YardErrorData } from "../../lib/trpc";
 import { useToast } from "../Toasts";
 import { Alert, Button, Modal, Spinner } from "../ui";
 import { FinishedSummary } from "./FinishedSummary";
+import type { MergeStrategy } from "../../server/wire/branches";
+import { MergeStrategyChoice } from "./MergeStrategy";
 
 function RefusalAlert({ error, onDismiss }: { error: YardErrorData; onDismiss?: () => void }) {
   const d = (error.details ?? {}) as Record<string, unknown>;
@@ -21,6 +23,7 @@ function RefusalAlert({ error, onDismiss }: { error: YardErrorData; onDismiss?: 
     DIRTY_TARGET: "The target checkout has uncommitted changes",
     DIRTY_SOURCE: "The task's worktree has uncommitted changes",
     MERGE_CONFLICT: "Merge conflict: nothing was merged",
+    NOT_FAST_FORWARD: "The branch cannot be fast-forwarded: nothing was merged",
     TASK_NOT_COMPLETED: "The task is not completed",
     RATE_LIMITED: "At the running-task cap",
   };
@@ -62,8 +65,8 @@ function RefusalAlert({ error, onDismiss }: { error: YardErrorData; onDismiss?: 
       )}
       {error.code === "MERGE_CONFLICT" && (
         <p className="mt-1 text-xs">
-          The merge was aborted and the target is clean. Request changes so the agent rebases or resolves them, or
-          resolve by hand.
+          The merge was aborted and the target is clean. Update the branch (Branch section) so the agent resolves them,
+          or resolve by hand.
         </p>
       )}
     </Alert>
@@ -78,6 +81,7 @@ export function FinishPanel({ task }: { task: Task }) {
   const [keepBranch, setKeepBranch] = useState(false);
   const [ignoreDirty, setIgnoreDirty] = useState(false);
   const [deleteBranch, setDeleteBranch] = useState(false);
+  const [strategy, setStrategy] = useState<MergeStrategy | null>(null);
   const [error, setError] = useState<YardErrorData | null>(null);
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: trpc.tasks.get.queryKey({ id: task.id }) });
@@ -151,9 +155,10 @@ export function FinishPanel({ task }: { task: Task }) {
       <Modal open={dialog === "merge"} onClose={() => setDialog(null)} title={`Merge into ${target ?? "?"}`}>
         <div className="flex flex-col gap-3 p-4 text-sm">
           <p>
-            Merges branch <Code>{task.branch}</Code> into <Code>{target}</Code> in <Code>{task.repoPath}</Code> with a
-            merge commit. {target} must be checked out there and clean.
+            Merges branch <Code>{task.branch}</Code> into <Code>{target}</Code> in <Code>{task.repoPath}</Code>.{" "}
+            {target} must be checked out there and clean.
           </p>
+          <MergeStrategyChoice task={task} value={strategy} onChange={setStrategy} />
           {task.reviewStatus === "outdated" && (
             <Alert tone="attention" role="status" title="The approval is outdated">
               The branch has moved since it was approved: the merge is refused until the round is approved again (Review
@@ -213,7 +218,11 @@ export function FinishPanel({ task }: { task: Task }) {
             onClick={() =>
               finish.mutate({
                 id: task.id,
-                merge: { keepBranch: keepBranch || undefined, ignoreDirty: ignoreDirty || undefined },
+                merge: {
+                  keepBranch: keepBranch || undefined,
+                  ignoreDirty: ignoreDirty || undefined,
+                  strategy: strategy ?? undefined,
+                },
               })
             }
           >

@@ -1,7 +1,8 @@
 "use client";
 // A finished task's "Finished" region, in place of the actions that no longer apply: how it ended
-// ("Merged into <target>" or "Discarded", a status), the merge commit (with a copy button), when
-// and by whom (a pull request merged on GitHub: linked), and what the cleanup did (worktree removed, branch deleted or kept, uncommitted
+// ("Merged into <target>" or "Discarded", a status), the merge commit (with a copy button), how
+// it landed when not as a merge commit (squashed, rebased, fast-forwarded), when and by whom (a pull
+// request merged on GitHub: linked), and what the cleanup did (worktree removed, branch deleted or kept, uncommitted
 // files deleted with a discard; a cleanup that failed says so). Who and the cleanup come from the
 // task's task.finished journal event; what the task row holds is shown before it is read.
 import { useQuery } from "@tanstack/react-query";
@@ -22,6 +23,8 @@ interface Finished {
   /** Merged on GitHub: its pull request. */
   pullRequest?: { number?: number; url?: string };
 }
+
+const LANDED = { squash: "one squashed commit", rebase: "its commits rebased on top", ff: "a fast-forward" };
 
 export function FinishedSummary({ task: t }: { task: Task }) {
   const trpc = useTRPC();
@@ -57,6 +60,9 @@ export function FinishedSummary({ task: t }: { task: Task }) {
                 <CopyButton text={t.mergeCommit} label="Copy merge commit" />
               </span>
             </Row>
+          )}
+          {merged && t.mergeStrategy && t.mergeStrategy !== "merge" && (
+            <Row name="Landed as">{LANDED[t.mergeStrategy]}</Row>
           )}
           {t.finishedAt && (
             <Row name={merged ? "Merged" : "Discarded"}>

@@ -1,8 +1,9 @@
 "use client";
 // The task page's side column ("Task details"), top to bottom: finishing (or what finishing did),
-// the hand-off to GitHub (push, pull request),
+// the hand-off to GitHub (push, pull request), the branch (how far behind its target, Update branch),
 // the agent reviewer stage, the next step (follow-up, backlog start), dependencies, the worker's
-// thread, its environment (setup, ports and Preview links), details, extra worktrees, the contract, the latest result and the timeline.
+// thread, its environment (setup, ports and Preview links), details, extra worktrees, the contract,
+// the latest result and the timeline.
 import type { Task } from "../../lib/types";
 import { AgentReviewSection } from "./AgentReview";
 import { Contract, Details } from "./Details";
@@ -13,6 +14,7 @@ import { DependenciesSection, ThreadSection, WorktreesSection } from "./Orchestr
 import { Result } from "./Result";
 import { SetupSection } from "./SetupSection";
 import { Timeline } from "./Timeline";
+import { UpdateBranch } from "./UpdateBranch";
 
 export function TaskAside({ task: t }: { task: Task }) {
   const reason = String((t.evidence as { reason?: string } | null)?.reason);
@@ -20,6 +22,7 @@ export function TaskAside({ task: t }: { task: Task }) {
     <aside aria-label="Task details" className="flex min-w-0 flex-col gap-5">
       <FinishPanel task={t} />
       <HandoffSection task={t} />
+      <UpdateBranch task={t} />
       <AgentReviewSection task={t} />
       {t.state === "input_required" && !["question", "plan_review"].includes(reason) && <FollowUp task={t} />}
       {t.state === "backlog" && <StartBacklog task={t} />}

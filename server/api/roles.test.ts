@@ -109,7 +109,14 @@ describe("the role gate table", () => {
   it("says which calls may start a process, or type into one, for what", () => {
     expect(spawnOf("panes.spawn", { argv: ["sh"] })).toBe("pane");
     expect(spawnOf("tasks.start", {})).toBe("start");
-    for (const p of ["tasks.startBacklog", "tasks.resume", "tasks.depend", "tasks.followUp", "tasks.answer"])
+    for (const p of [
+      "tasks.startBacklog",
+      "tasks.resume",
+      "tasks.depend",
+      "tasks.followUp",
+      "tasks.answer",
+      "tasks.update",
+    ])
       expect(spawnOf(p, { id: "tskA" })).toBe("task");
     expect(spawnOf("reviews.submit", { taskId: "tskA", verdict: "request_changes" })).toBe("task");
     expect(spawnOf("reviews.submit", { taskId: "tskA", verdict: "approve" })).toBeNull();
@@ -135,6 +142,7 @@ describe("the role gate table", () => {
       "tasks.resume",
       "tasks.start",
       "tasks.startBacklog",
+      "tasks.update",
     ]);
   });
 

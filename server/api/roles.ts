@@ -99,6 +99,8 @@ export const GATES: Record<string, Gate> = {
   "tasks.cancel": { roles: PO, task: "id" },
   "tasks.resume": { roles: PO, task: "id", spawns: { kind: "task" } },
   "tasks.finish": { roles: PO, task: "id" },
+  // Conflicts become a round typed to the task's agent.
+  "tasks.update": { roles: PO, task: "id", spawns: { kind: "task" } },
   "tasks.uncommitted": { roles: PO, task: "id" },
   "tasks.events": { roles: PO, task: "id" },
   // Push and pull requests act with the person's own git credentials and GitHub token: the person's only.

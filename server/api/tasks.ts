@@ -8,6 +8,7 @@ import { githubTaskProcedures } from "./github";
 import { taskThreadProcedures } from "./task-thread";
 import { taskSetupProcedures } from "./repo-setup";
 import { turnProcedures } from "./turns";
+import { taskBranchProcedures } from "./task-branch";
 import { roundsOutput } from "../wire/reviews";
 import { taskEventsOutput } from "../wire/events";
 import {
@@ -43,6 +44,7 @@ export const tasksRouter = router({
   ...taskSetupProcedures,
   ...githubTaskProcedures,
   ...turnProcedures,
+  ...taskBranchProcedures,
   start: callerProcedure
     .input(startInput)
     .output(startOutput)

@@ -27,6 +27,11 @@ export const ERROR_CODES = {
     retryable: false,
     http: 409,
   },
+  NOT_FAST_FORWARD: {
+    message: "The target has commits the branch does not: it cannot be fast-forwarded.",
+    retryable: false,
+    http: 409,
+  },
   PAYLOAD_TOO_LARGE: { message: "The request is too large.", retryable: false, http: 413 },
   GIT_FAILED: { message: "A git command failed.", retryable: false, http: 500 },
   SERVER_UNAVAILABLE: { message: "The Switchyard server is not reachable.", retryable: true, http: 503 },

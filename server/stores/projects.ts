@@ -14,6 +14,7 @@ const toProject = (r: {
   reviewerProfile: string | null;
   plannerProfile: string | null;
   repoConfig: string | null;
+  mergeStrategy: string | null;
 }): Project => ({
   id: r.id,
   path: r.path,
@@ -24,6 +25,7 @@ const toProject = (r: {
   reviewerProfile: r.reviewerProfile,
   plannerProfile: r.plannerProfile,
   repoConfig: storedOverride(r.repoConfig),
+  mergeStrategy: (r.mergeStrategy as Project["mergeStrategy"]) ?? null,
 });
 
 export class ProjectStore {
@@ -47,6 +49,7 @@ export class ProjectStore {
       reviewerProfile?: string | null;
       plannerProfile?: string | null;
       repoConfig?: RepoConfigOverride | null;
+      mergeStrategy?: string | null;
     },
   ): Promise<Project> {
     const { repoConfig, ...rest } = changes;

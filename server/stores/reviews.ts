@@ -58,6 +58,11 @@ export class ReviewStore {
     return toComment(await this.db.reviewComment.update({ where: { id }, data }));
   }
 
+  /** A comment moved with its lines (a new base), or marked outdated (its lines changed). */
+  async anchorComment(id: string, a: { startLine: number; endLine: number } | { outdated: true }): Promise<void> {
+    await this.db.reviewComment.update({ where: { id }, data: a });
+  }
+
   async deleteComment(id: string): Promise<void> {
     await this.db.reviewComment.delete({ where: { id } });
   }
@@ -168,6 +173,7 @@ function toComment(r: CommentRow): ReviewComment {
     body: r.body,
     quote: r.quote,
     resolved: r.resolved,
+    outdated: r.outdated,
     author: r.author,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),

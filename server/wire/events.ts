@@ -13,6 +13,7 @@
 //     `_invalid`. Fields the schema does not name are kept (a row written by another version
 //     keeps what it says); rows are read the same way whoever wrote them (storedPayload).
 import { z } from "zod";
+import { mergeStrategy } from "./branches";
 import { eventTypeGlob, paneId, taskId } from "./common";
 import { startWhen } from "./orchestration";
 import { lifecycle } from "./panes";
@@ -123,6 +124,8 @@ export const eventPayloads = {
     by: z.string().optional(),
     /** Merged on GitHub: the pull request that merged it (by is then "github"). */
     pullRequest: z.object({ number: int, url: z.string() }).optional(),
+    /** How the merge landed (absent: a merge commit, or written before strategies). */
+    strategy: mergeStrategy.optional(),
   }),
   /** A snapshot of the worktree was recorded (a turn ended, a revert, or the edits before one): core/tasks/turns.ts. */
   "task.turn": payload({
@@ -146,6 +149,27 @@ export const eventPayloads = {
     snapshot: int.nullable(),
     /** Who reverted: "user" or the pane's id. */
     by: z.string(),
+  }),
+  /** How far the task's branch is behind its target changed (counted off the request path, core/tasks/behind.ts). */
+  "task.behind": payload({ target: z.string(), behind: int, targetCommit: z.string() }),
+  /** An update of the branch with its target (core/tasks/update-branch.ts): what it did, or how it ended. */
+  "task.branch_update": payload({
+    outcome: z.enum(["updated", "up_to_date", "conflict_round", "resolved", "abandoned", "failed"]),
+    mode: z.enum(["merge", "rebase"]),
+    target: z.string(),
+    targetCommit: z.string().optional(),
+    from: z.string().optional(),
+    to: z.string().optional(),
+    base: z.string().optional(),
+    commits: int.optional(),
+    files: z.array(z.string()).optional(),
+    /** The round that resolves the conflicts (conflict_round). */
+    round: int.optional(),
+    comments: z.object({ moved: int, outdated: int }).nullable().optional(),
+    /** A conflicted operation nobody was left to finish was aborted (abandoned). */
+    aborted: z.literal(true).optional(),
+    code: z.string().optional(),
+    message: z.string().optional(),
   }),
   /** The task's diff size was counted (off the request path) and changed: boards refetch. */
   "task.diff_stat": payload({ files: int, additions: int, deletions: int }),

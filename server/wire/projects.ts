@@ -2,6 +2,7 @@
 // `agents.*` and `status` (their inputs live with the core's validation: projectAddInput,
 // agentProfileInput).
 import { z } from "zod";
+import { mergeStrategy } from "./branches";
 import { lifecycle, paneInfo } from "./panes";
 import { repoConfigOverride } from "./repo-config";
 
@@ -20,6 +21,8 @@ export const project = z.object({
   plannerProfile: z.string().nullable(),
   /** Fields that replace .switchyard.json's for this project's tasks (null: none). */
   repoConfig: repoConfigOverride.nullable(),
+  /** How its tasks' branches land by default (null: a merge commit). */
+  mergeStrategy: mergeStrategy.nullable(),
 });
 export const projectList = z.array(project);
 

@@ -37,6 +37,8 @@ const reviewComment = z.object({
   /** The lines of code the comment is about, as the diff showed them when it was written. */
   quote: z.string(),
   resolved: z.boolean(),
+  /** Its lines changed when the task's base moved (an update of the branch): it no longer sits on the diff. */
+  outdated: z.boolean(),
   author: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -8,6 +8,7 @@ import { paneInfo } from "./panes";
 import { startWhen, waiting } from "./orchestration";
 import { taskSetupView } from "./repo-config";
 import { reviewStatus, reviewVerdict } from "./reviews";
+import { branchBehind, branchUpdate, mergeStrategy, pendingUpdate } from "./branches";
 
 const idString = z
   .string()
@@ -143,6 +144,8 @@ export const finishInput = z.object({
       target: z.string().min(1).max(255).optional(),
       keepBranch: z.boolean().optional(),
       ignoreDirty: z.boolean().optional(),
+      /** How the branch lands (default: the project's, else a merge commit). */
+      strategy: mergeStrategy.optional(),
     })
     .optional(),
   /** force: a pane (an orchestrator) discarding a task whose worktree has uncommitted work must say so. */
@@ -228,6 +231,12 @@ export const taskView = z.object({
   statusLine: z.string().nullable(),
   disposition: z.enum(["merged", "discarded"]).nullable(),
   mergeCommit: z.string().nullable(),
+  /** How a merged task landed (null: a merge commit, or not merged). */
+  mergeStrategy: mergeStrategy.nullable(),
+  /** How far the branch is behind its target, as last counted (null: not counted, or finished). */
+  behind: branchBehind.nullable(),
+  /** An update of the branch whose conflicts the agent is resolving. */
+  updating: pendingUpdate.nullable(),
   cleanupError: z.string().nullable(),
   finishedAt: z.string().nullable(),
   createdAt: z.string(),
@@ -281,9 +290,14 @@ export const finishCleanup = z.object({
 /** A finish: the task, the merge (merge only) and the cleanup. */
 export const finishOutput = z.object({
   task: taskView,
-  merge: z.object({ mergeCommit: z.string(), alreadyUpToDate: z.boolean(), target: z.string() }).optional(),
+  merge: z
+    .object({ mergeCommit: z.string(), alreadyUpToDate: z.boolean(), target: z.string(), strategy: mergeStrategy })
+    .optional(),
   cleanup: finishCleanup,
 });
+
+/** tasks.update: the task and what the update did. */
+export const updateOutput = z.object({ task: taskView, update: branchUpdate });
 
 // ---- diff ------------------------------------------------------------------------------
 

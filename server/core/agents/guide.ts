@@ -22,7 +22,9 @@ const ON_ERROR: Record<ErrorCode, string> = {
   TASK_NOT_COMPLETED: "only a completed task merges; wait for it or follow up",
   DIRTY_TARGET: "the target checkout has uncommitted changes; a person must clean it",
   DIRTY_SOURCE: "the task's worktree has uncommitted changes; follow up asking the worker to commit",
-  MERGE_CONFLICT: "nothing was merged; start a round asking the worker to rebase on the target",
+  MERGE_CONFLICT:
+    "nothing was merged; `yard task update ID` brings the target into the branch (its conflicts become the worker's round)",
+  NOT_FAST_FORWARD: "the target moved on; `yard task update ID --rebase`, or merge with another --strategy",
   PAYLOAD_TOO_LARGE: "send less (split the text)",
   GIT_FAILED: "a git command failed; the message has git's output",
   SERVER_UNAVAILABLE: "the board is down; retry later (`retryable`)",

@@ -28,3 +28,5 @@ export type { DiffFile, DiffTotals } from "./diff";
 export { commitSnapshot, pruneTurnRefs, restoreWorktree, treeOfCommit, turnRef } from "./turn-snapshots";
 export { mergeTask, settleInterruptedMerge } from "./merge";
 export { discardWorktree } from "./discard";
+export { abortUpdate, behindCount, fileChanges, updateBranch, updateProgress } from "./update";
+export type { Hunk, UpdateMode } from "./update";

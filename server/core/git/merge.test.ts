@@ -61,6 +61,7 @@ describe("mergeTask success", () => {
       alreadyUpToDate: false,
       targetBefore: base,
       branchTip: tip,
+      strategy: "merge",
       cleanup: { ok: true, worktreeRemoved: true, worktreeMissing: false, branchDeleted: true },
     });
     expect(await git(root, "rev-parse", `${r.mergeCommit}^1`)).toBe(base);

@@ -25,7 +25,11 @@
 //      DIRTY_SOURCE { files } unless ignoreDirty. Never auto-commits: with ignoreDirty the
 //      uncommitted work is simply not part of the merge, and it is LOST when the worktree is
 //      removed in cleanup (the agent commits what it wants kept).
-//   6. `git merge --no-ff --no-edit -m <message> <tip>` in repoRoot (identity from config, else
+//   6. strategy (default "merge"): squash, rebase and ff first build the commit they land without
+//      touching any checkout (strategies.ts; a conflict there is MERGE_CONFLICT, a branch that
+//      cannot fast-forward NOT_FAST_FORWARD, both with the target untouched), then move the
+//      target's checkout to it with `git merge --ff-only` (detached, undone on failure as below).
+//      "merge": `git merge --no-ff --no-edit -m <message> <tip>` in repoRoot (identity from config, else
 //      "Switchyard <switchyard@localhost>"), detached from this process (output to files, see
 //      git.ts: a server killed meanwhile does not kill the merge half way), no hooks (git.ts's
 //      safe config). Conflict: conflicted paths are read, `git merge --abort`, files the failed
@@ -60,6 +64,8 @@ import { promises as fsp } from "node:fs";
 import path from "node:path";
 import { uncommittedFiles } from "./diff";
 import { checkWritableMetadata } from "./metadata";
+import type { MergeStrategy } from "../../wire/branches";
+import { landingCommit } from "./strategies";
 
 export interface MergeTaskInput {
   repoRoot: string;
@@ -73,13 +79,16 @@ export interface MergeTaskInput {
   approved?: { commit: string; tree: string | null };
   ignoreDirty?: boolean;
   keepBranch?: boolean;
-  /** Merge commit message; default "Merge branch '<branch>' into <target>". */
+  /** Merge commit message (a squash's commit message); default "Merge branch '<branch>' into <target>". */
   message?: string;
+  /** How the branch lands (default "merge": a merge commit). */
+  strategy?: MergeStrategy;
   /**
    * Called once every check has passed, right before git merges (awaited): the caller records
    * that a merge is in flight, to finish or undo it after a crash. `pid` follows once git runs.
+   * `commit`: what the target fast-forwards to (squash, rebase, ff; null for a merge commit).
    */
-  onMergeStart?: (m: { targetBefore: string; tip: string }) => Promise<void>;
+  onMergeStart?: (m: { targetBefore: string; tip: string; commit: string | null }) => Promise<void>;
   onMergePid?: (pid: number) => void;
   /** Called after the merge landed and before the worktree is removed (the caller stops the agent in it). */
   beforeCleanup?: () => Promise<void>;
@@ -93,6 +102,7 @@ export interface MergeTaskResult {
   alreadyUpToDate: boolean;
   targetBefore: string;
   branchTip: string;
+  strategy: MergeStrategy;
   cleanup: MergeCleanup;
 }
 
@@ -204,34 +214,35 @@ export async function mergeTask(input: MergeTaskInput): Promise<MergeTaskResult>
     const untrackedBefore = new Set(
       (await statusEntries(root, { untracked: "all" })).filter((e) => e.x === "?").map((e) => e.path),
     );
-    await input.onMergeStart?.({ targetBefore, tip });
-    const res = await runGit(
-      [
-        ...identity,
-        "merge",
-        "--no-ff",
-        "--no-edit",
-        "--no-stat",
-        "--no-autostash",
-        "--no-rerere-autoupdate",
-        "-m",
-        message,
-        tip,
-      ],
-      {
-        cwd: root,
-        allowFail: true,
-        detached: true,
-        onSpawn: input.onMergePid,
-      },
-    );
-    if (res.code !== 0)
-      await failMerge({ root, gitDir: repo.gitDir, targetBefore, branch, target, tip, untrackedBefore }, res);
+    const strategy = input.strategy ?? "merge";
+    const landing =
+      strategy === "merge"
+        ? null
+        : await landingCommit({ cwd: root, strategy, targetBefore, tip, message, identity, branch, target });
+    await input.onMergeStart?.({ targetBefore, tip, commit: landing });
+    const args =
+      landing === null
+        ? ["merge", "--no-ff", "--no-edit", "--no-stat", "--no-autostash", "--no-rerere-autoupdate", "-m", message, tip]
+        : ["merge", "--ff-only", "--no-stat", "--no-autostash", landing];
+    const res =
+      landing === targetBefore
+        ? { code: 0, stdout: "", stderr: "" }
+        : await runGit([...identity, ...args], {
+            cwd: root,
+            allowFail: true,
+            detached: true,
+            onSpawn: input.onMergePid,
+          });
+    if (res.code !== 0) {
+      const attempt = { root, gitDir: repo.gitDir, targetBefore, branch, target, tip: landing ?? tip, untrackedBefore };
+      await failMerge(attempt, res);
+    }
 
     const mergeCommit = firstLine((await runGit(["rev-parse", "HEAD"], { cwd: root })).stdout).trim();
     await input.beforeCleanup?.().catch(() => {});
     const cleanup = await cleanupAfterMerge(root, worktreePath, branch, !input.branchPreexisting && !input.keepBranch);
-    return { mergeCommit, alreadyUpToDate: mergeCommit === targetBefore, targetBefore, branchTip: tip, cleanup };
+    const alreadyUpToDate = mergeCommit === targetBefore;
+    return { mergeCommit, alreadyUpToDate, targetBefore, branchTip: tip, strategy, cleanup };
   });
 }
 

@@ -5,6 +5,7 @@
 // repository before it launches one (core/agents/launch-prep.ts).
 import { z } from "zod";
 import { absolutePath, profileId } from "../../wire/common";
+import { mergeStrategy } from "../../wire/branches";
 import type { project } from "../../wire/projects";
 import { repoConfigOverride } from "../../wire/repo-config";
 import type { ProjectStore } from "../../stores/projects";
@@ -35,6 +36,8 @@ export const projectUpdateInput = z.object({
   plannerProfile: profileId.nullable().optional(),
   /** Fields that replace the repository's .switchyard.json for its tasks; null clears them. */
   repoConfig: repoConfigOverride.nullable().optional(),
+  /** How its tasks land by default; null: a merge commit. */
+  mergeStrategy: mergeStrategy.nullable().optional(),
 });
 
 export class Projects {

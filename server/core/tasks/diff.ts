@@ -85,7 +85,10 @@ async function changes(
   let now = await taskRow(eng, t.id); // a merge that finished meanwhile has recorded its commit
   for (let attempt = 0; ; attempt++) {
     try {
+      // A squash, rebase or fast-forward landed its own commit: that commit is the task's work, from the base it landed on.
+      const landed = now.mergeCommit && now.mergeStrategy && now.mergeStrategy !== "merge" ? now.mergeCommit : null;
       const tip =
+        landed ??
         (now.branch && (await branchTip(now.repoPath, now.branch))) ??
         (now.mergeCommit ? `${now.mergeCommit}^2` : null);
       if (!tip) {
@@ -99,8 +102,8 @@ async function changes(
       const d =
         "tree" in from
           ? await diffTreeToCommit({ repoRoot: now.repoPath, tree: from.tree, tip })
-          : await diffCommits({ repoRoot: now.repoPath, baseSha, tip });
-      return { ...d, baseSha, source: "branch" };
+          : await diffCommits({ repoRoot: now.repoPath, baseSha: landed ? (now.baseSha ?? baseSha) : baseSha, tip });
+      return { ...d, baseSha: landed ? (now.baseSha ?? baseSha) : baseSha, source: "branch" };
     } catch (e) {
       if (!(e instanceof YardError && (e.code === "GIT_FAILED" || e.code === "NOT_FOUND"))) throw e;
       if (eng.finishing.has(t.id)) {

@@ -13,6 +13,8 @@ import type { Sandbox } from "../sandbox/sandbox";
 import type { TaskRow, TaskStore } from "../../stores/tasks";
 import type { TaskSetupStore } from "../../stores/task-setup";
 import type { PortRange } from "../repo/ports";
+import type { BranchStore } from "../../stores/branches";
+import type { BaseMove } from "../reviews/reanchor";
 import type { Contract } from "./contract";
 import type { TaskDependencies } from "./dependencies";
 import { movesColumn } from "./board";
@@ -60,6 +62,10 @@ export interface TaskEngineDeps {
   teardownTimeoutMs?: number;
   /** What the round's latest review approved (the review store's): a merge takes exactly that commit, or refuses. */
   approval?: (taskId: string, round: number) => Promise<{ commit: string | null; tree: string | null } | null>;
+  /** Behind counts, updates in flight, moved bases, how merges landed (update-branch.ts); without it a branch is never updated. */
+  branches?: BranchStore;
+  /** Moves the line comments of a round when the task's base moves (the review service's). */
+  reanchor?: (taskId: string, move: BaseMove) => Promise<{ moved: number; outdated: number }>;
 }
 
 export interface EngineState {

@@ -33,6 +33,7 @@ import { taskPorts } from "./task-ports";
 import * as views from "./views";
 import type { TaskView } from "./views";
 import { wait, type WaitOptions } from "./wait";
+import { recoverUpdates, settleUpdate, updateTaskBranch } from "./update-branch";
 import type { ReportInput } from "../../wire/tasks";
 
 export type { TaskEngineDeps } from "./engine-state";
@@ -149,6 +150,21 @@ export class TaskEngine {
   /** The changes from a review's snapshot (a tree id) to the worktree now, in the same shape. */
   diffSince(taskId: string, tree: string): Promise<diffs.TaskDiff> {
     return diffs.diffSince(this.eng, taskId, tree);
+  }
+
+  /** The target's new commits into the task branch (merge, or rebase); conflicts become the live agent's round (update-branch.ts). */
+  updateBranch(taskId: string, opts: { rebase?: boolean } = {}) {
+    return updateTaskBranch(this.eng, taskId, opts);
+  }
+
+  /** Settles an update whose conflicts the agent was resolving, once it committed (or gave up). */
+  settleUpdate(taskId: string): Promise<void> {
+    return settleUpdate(this.eng, taskId);
+  }
+
+  /** At start-up: updates whose git outlived the previous server are settled or undone. */
+  recoverUpdates(): Promise<void> {
+    return recoverUpdates(this.eng);
   }
 
   finish(taskId: string, opts: FinishOptions, by?: Finisher) {

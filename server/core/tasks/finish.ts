@@ -18,9 +18,10 @@ import { type TaskState, transition } from "./state";
 import { releasePorts } from "./task-ports";
 import { runTeardown } from "./teardown";
 import { get } from "./views";
+import type { MergeStrategy } from "../../wire/branches";
 
 export type FinishOptions = {
-  merge?: { target?: string; keepBranch?: boolean; ignoreDirty?: boolean };
+  merge?: { target?: string; keepBranch?: boolean; ignoreDirty?: boolean; strategy?: MergeStrategy };
   discard?: { deleteBranch?: boolean; force?: boolean };
 };
 
@@ -99,6 +100,11 @@ async function finishNow(eng: EngineState, taskId: string, opts: FinishOptions, 
     // An approval is of a commit: the merge takes that commit or refuses (an approval recorded
     // before approvals were pinned has none and merges the branch as it is).
     const approval = await deps.approval?.(taskId, t.round);
+    // The merge dialog's (or --strategy's) choice, else the project's default, else a merge commit.
+    const strategy: MergeStrategy =
+      opts.merge.strategy ??
+      (t.projectId ? (await deps.projects.get(t.projectId).catch(() => null))?.mergeStrategy : null) ??
+      "merge";
     let inFlight: Record<string, unknown> | null = null;
     let res;
     try {
@@ -110,10 +116,11 @@ async function finishNow(eng: EngineState, taskId: string, opts: FinishOptions, 
         branchPreexisting: t.branchPreexisting,
         ignoreDirty: opts.merge.ignoreDirty,
         keepBranch: opts.merge.keepBranch,
-        message: `Merge ${t.branch}: ${t.title}`,
+        strategy,
+        message: strategy === "squash" ? `${t.title}\n\nSquashed from ${t.branch}.` : `Merge ${t.branch}: ${t.title}`,
         ...(approval?.commit ? { approved: { commit: approval.commit, tree: approval.tree } } : {}),
         onMergeStart: async (m) => {
-          inFlight = { target, targetBefore: m.targetBefore, tip: m.tip, at: Date.now() };
+          inFlight = { target, targetBefore: m.targetBefore, tip: m.tip, strategy, commit: m.commit, at: Date.now() };
           await store.setMergeInFlight(taskId, JSON.stringify(inFlight));
         },
         onMergePid: (pid) => void store.setMergeInFlight(taskId, JSON.stringify({ ...inFlight, pid })).catch(() => {}),
@@ -134,6 +141,9 @@ async function finishNow(eng: EngineState, taskId: string, opts: FinishOptions, 
       throw e;
     }
     if (res.cleanup.worktreeRemoved) await tidyWorktreeDir(eng, t);
+    // A squash or rebase landed new commits on the target's: the task's changes are read from there on.
+    const newBase = (strategy === "squash" || strategy === "rebase") && !res.alreadyUpToDate ? res.targetBefore : null;
+    await deps.branches?.recordLanding(taskId, { strategy, baseSha: newBase });
     await apply(
       eng,
       taskId,
@@ -155,11 +165,12 @@ async function finishNow(eng: EngineState, taskId: string, opts: FinishOptions, 
         target,
         cleanup: res.cleanup,
         by: authorOf(by.paneId),
+        strategy,
       },
     });
     return {
       task: await get(eng, taskId),
-      merge: { mergeCommit: res.mergeCommit, alreadyUpToDate: res.alreadyUpToDate, target },
+      merge: { mergeCommit: res.mergeCommit, alreadyUpToDate: res.alreadyUpToDate, target, strategy },
       cleanup: res.cleanup,
     };
   }

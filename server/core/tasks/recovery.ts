@@ -14,6 +14,7 @@ import { DEFAULT_READY_TIMEOUT_MS, lastLifecycleBeforeExit, runInBackground } fr
 import { resumeSetup } from "./setup";
 import { ACTIVE_STATES, type TaskState } from "./state";
 import { releaseFinishedPorts } from "./task-ports";
+import type { MergeStrategy } from "../../wire/branches";
 
 /**
  * On start-up: a task whose pane still runs in the pane host keeps its state (one still pending
@@ -87,10 +88,15 @@ const GIT_WAIT_MS = 60_000;
  */
 async function settleMergesInFlight(eng: EngineState): Promise<void> {
   for (const r of await eng.store.mergesInFlight()) {
-    const m = json<{ tip?: string; targetBefore?: string; target?: string; pid?: number } | null>(
-      r.mergeInFlight,
-      null,
-    );
+    const m = json<{
+      tip?: string;
+      targetBefore?: string;
+      target?: string;
+      pid?: number;
+      /** squash, rebase, ff: the commit the target was moving to. */
+      strategy?: MergeStrategy;
+      commit?: string | null;
+    } | null>(r.mergeInFlight, null);
     try {
       if (m?.pid) await gitExited(m.pid);
       if (m?.tip && m.targetBefore) {
@@ -102,17 +108,25 @@ async function settleMergesInFlight(eng: EngineState): Promise<void> {
         if (outcome !== "none")
           await eng.deps.journal.append("task.merge_recovered", { taskId: r.id, payload: { outcome, tip: m.tip } });
         // Landed, and perhaps cleaned up already (the branch gone): recorded from the commit merged.
+        const landing = m.commit ?? m.tip;
         if (
           !r.disposition &&
           r.state === "completed" &&
           m.target &&
-          (await isMerged(r.repoPath, m.tip, m.target).catch(() => false))
+          (await isMerged(r.repoPath, landing, m.target).catch(() => false))
         ) {
           const merges = await runGit(
             ["rev-list", "--merges", "--ancestry-path", "--reverse", `${m.tip}..refs/heads/${m.target}`],
             { cwd: r.repoPath, allowFail: true },
           );
-          const mergeCommit = merges.stdout.split("\n")[0]?.trim() || null;
+          const mergeCommit = m.commit ?? (merges.stdout.split("\n")[0]?.trim() || null);
+          if (m.commit && m.strategy) {
+            const moved = (m.strategy === "squash" || m.strategy === "rebase") && m.commit !== m.targetBefore;
+            await eng.deps.branches?.recordLanding(r.id, {
+              strategy: m.strategy,
+              baseSha: moved ? m.targetBefore : null,
+            });
+          }
           await apply(
             eng,
             r.id,

@@ -11,6 +11,9 @@ import { reviewStatuses } from "../reviews/approval";
 import type { TaskRow } from "../../stores/tasks";
 import { type Board, loadBoard } from "./board";
 import { cardLine } from "./card-line";
+import { behindOf, updatingOf } from "./branch-view";
+import type { BehindRow } from "../../stores/branches";
+import type { MergeStrategy } from "../../wire/branches";
 import type { AutoStartWhen, Waiting } from "./dependencies";
 import { json, type EngineState, taskRow } from "./engine-state";
 import { ACTIVE_STATES, type Evidence, type ReportStatus, type TaskState } from "./state";
@@ -57,6 +60,7 @@ async function views(eng: EngineState, rows: TaskRow[]): Promise<TaskView[]> {
   for (const id of new Set(rows.map((r) => r.projectId).filter((p): p is string => p !== null))) {
     projectReviewers.set(id, (await eng.deps.projects.get(id).catch(() => null))?.reviewerProfile ?? null);
   }
+  const behind = (await eng.deps.branches?.behindMany(rows.map((r) => r.id))) ?? new Map<string, BehindRow>();
   return Promise.all(
     rows.map((r) =>
       view(
@@ -66,6 +70,7 @@ async function views(eng: EngineState, rows: TaskRow[]): Promise<TaskView[]> {
         waiting.get(r.id) ?? null,
         r.reviewerProfile ?? (r.projectId ? (projectReviewers.get(r.projectId) ?? null) : null),
         setups.get(r.id) ?? null,
+        behind.get(r.id),
       ),
     ),
   );
@@ -78,6 +83,7 @@ async function view(
   waiting: Waiting | null,
   reviewer: string | null,
   setup: TaskView["setup"],
+  behind: BehindRow | undefined,
 ): Promise<TaskView> {
   const evidence = json<Evidence | null>(r.evidence, null);
   const pane =
@@ -128,6 +134,9 @@ async function view(
           : cardLine({ state: r.state, evidence, pane }),
     disposition: (r.disposition as TaskView["disposition"]) ?? null,
     mergeCommit: r.mergeCommit,
+    mergeStrategy: (r.mergeStrategy as MergeStrategy | null) ?? null,
+    behind: behindOf(r, behind),
+    updating: updatingOf(r),
     cleanupError: r.cleanupError,
     finishedAt: r.finishedAt?.toISOString() ?? null,
     createdAt: r.createdAt.toISOString(),
