@@ -11,8 +11,7 @@ import { AgentTrials } from "./core/agents/try";
 import { EventJournal } from "./core/events/journal";
 import { JournalPruner } from "./core/events/retention";
 import { inspectRepo } from "./core/git/repo";
-import { DEFAULT_POLL_MS, PullRequestPoll } from "./core/github/poll";
-import { GithubHandoff } from "./core/github/service";
+import type { GithubHandoff } from "./core/github/service";
 import { type AttentionItem, type AttentionReach, MAX_ATTENTION_LIMIT, visibleAttention } from "./core/panes/attention";
 import type { PaneHostPort } from "./core/panes/host-port";
 import { PaneManager } from "./core/panes/manager";
@@ -25,10 +24,7 @@ import { ReviewStore } from "./stores/reviews";
 import { cardLine } from "./core/tasks/card-line";
 import { AccessLookup } from "./core/tasks/access";
 import { TaskDependencies } from "./core/tasks/dependencies";
-import { TaskDiffStats } from "./core/tasks/diff-stats";
-import { TaskTurns } from "./core/tasks/turns";
-import { TurnStore } from "./stores/turns";
-import { TaskBranchWatch } from "./core/tasks/behind";
+import type { TaskTurns } from "./core/tasks/turns";
 import { reanchorComments } from "./core/reviews/reanchor";
 import { fileChanges } from "./core/git";
 import { BranchStore } from "./stores/branches";
@@ -45,10 +41,12 @@ import { TaskStore } from "./stores/tasks";
 import { TaskSetupStore } from "./stores/task-setup";
 import { parsePortRange } from "./core/repo/ports";
 import { type Db, openDatabase } from "./db";
+import { startTaskFollowers } from "./task-followers";
+import { HandoffStore } from "./stores/handoff";
+import { TurnStore } from "./stores/turns";
 import { PaneHostClient } from "./panehost/client";
 import { tightenDataDir } from "./security/data-dir";
 import { EventStore } from "./stores/events";
-import { HandoffStore } from "./stores/handoff";
 import { PaneStore } from "./stores/panes";
 import { ProfileStore } from "./stores/profiles";
 import { ProjectStore } from "./stores/projects";
@@ -321,45 +319,22 @@ export async function createServices(opts: {
   // Tasks waiting on dependencies that were met while no server ran start now.
   await dependencies.attach();
   await agentReviews.attach();
-  // The boards' diff sizes, counted in the background after each state change.
-  const diffStats = new TaskDiffStats({ journal, store: taskStore, stat: (id) => engine.diffStat(id), log: opts.log });
-  await diffStats.attach();
-  // Pull requests opened for tasks, kept current (and a merged one finishing its task) in the background.
-  const handoffStore = new HandoffStore(db);
-  const github = new GithubHandoff({
-    store: handoffStore,
+  // What follows each task's branch and worktree in the background: diff sizes, turn snapshots,
+  // how far behind its target, and its pull request.
+  const followers = await startTaskFollowers({
+    handoffStore: new HandoffStore(db),
+    turnStore: new TurnStore(db),
     journal,
-    task: (id) => engine.row(id),
-    view: (id) => engine.get(id),
-    reviews: (id, round) => reviewStore.reviews(id, round),
-    uncommitted: (id) => engine.uncommitted(id),
-    finishViaPullRequest: (id, pr) => engine.finishViaPullRequest(id, pr),
-    projectExists: async (id) => void (await projects.get(id)),
-  });
-  const prPoll = new PullRequestPoll({
-    store: handoffStore,
-    refresh: (row, next, signal) => github.refresh(row, next, signal),
-    intervalMs: envInt("YARD_GITHUB_POLL_MS") ?? DEFAULT_POLL_MS,
+    engine,
+    panes,
+    projects,
+    taskStore,
+    reviewStore,
+    branchStore,
+    pollMs: envInt("YARD_GITHUB_POLL_MS"),
     log: opts.log,
   });
-  prPoll.start();
-  // The worktree at each turn's end, snapshotted in the background (per task, in order).
-  const turns = new TaskTurns({
-    journal,
-    store: new TurnStore(db),
-    task: (id) => engine.row(id),
-    lifecycle: (paneId) => panes.state(paneId)?.lifecycle ?? null,
-    log: opts.log,
-  });
-  await turns.attach();
-  // How far each branch is behind its target, counted in the background (and when a target moves).
-  const branchWatch = new TaskBranchWatch({
-    journal,
-    store: branchStore,
-    settle: (id) => engine.settleUpdate(id),
-    log: opts.log,
-  });
-  await branchWatch.attach();
+  const { turns, github } = followers;
   // What happened while no server was attached: hooks posted to the relay, panes that exited.
   await host.ready();
   // Journal retention: a first run now (not awaited), then every 10 minutes, in batches.
@@ -465,11 +440,8 @@ export async function createServices(opts: {
     async close(o = {}) {
       dependencies.detach();
       agentReviews.detach();
-      await diffStats.detach();
-      await prPoll.stop();
-      await turns.detach();
+      await followers.stop();
       await worktrees.detach();
-      await branchWatch.detach();
       screens.stop();
       await pruner.stop();
       await tasks?.shutdown();
