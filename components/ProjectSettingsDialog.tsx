@@ -1,8 +1,9 @@
 "use client";
-// "Project settings": the project's override of its repository's `.switchyard.json` (setup,
-// teardown, copy, link, ports for every task started in it; each field given replaces the file's),
-// edited as JSON next to the file as committed at the checkout's HEAD and what the two make
-// together. The server validates it; its error (naming the field) shows under the field.
+// "Project settings": how its tasks land by default (the Merge dialog starts there), and the
+// project's override of its repository's `.switchyard.json` (setup, teardown, copy, link, ports for
+// every task started in it; each field given replaces the file's), edited as JSON next to the file
+// as committed at the checkout's HEAD and what the two make together. The server validates it; its
+// error (naming the field) shows under the field.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { Project } from "../lib/types";
@@ -10,6 +11,14 @@ import { errorOf, useTRPC } from "../lib/trpc";
 import { Button, inputClass, Modal } from "./ui";
 
 const pretty = (v: unknown) => (v ? JSON.stringify(v, null, 2) : "");
+
+const STRATEGIES = [
+  ["merge", "Create a merge commit"],
+  ["squash", "Squash and merge"],
+  ["rebase", "Rebase and merge"],
+  ["ff", "Fast-forward only"],
+] as const;
+type Strategy = (typeof STRATEGIES)[number][0];
 
 export function ProjectSettingsDialog({
   project,
@@ -24,6 +33,7 @@ export function ProjectSettingsDialog({
   const qc = useQueryClient();
   const config = useQuery({ ...trpc.projects.repoConfig.queryOptions({ id: project.id }), enabled: open });
   const [text, setText] = useState("");
+  const [strategy, setStrategy] = useState<Strategy>("merge");
   const [problem, setProblem] = useState<string | null>(null);
   const save = useMutation(
     trpc.projects.update.mutationOptions({
@@ -38,20 +48,22 @@ export function ProjectSettingsDialog({
   useEffect(() => {
     if (!open) return;
     setText(pretty(project.repoConfig));
+    setStrategy(project.mergeStrategy ?? "merge");
     setProblem(null);
     save.reset();
   }, [open]);
 
   const submit = () => {
     setProblem(null);
-    if (!text.trim()) return save.mutate({ id: project.id, repoConfig: null });
+    const mergeStrategy = strategy === "merge" ? null : strategy;
+    if (!text.trim()) return save.mutate({ id: project.id, repoConfig: null, mergeStrategy });
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (e) {
       return setProblem(`Not JSON: ${(e as Error).message}`);
     }
-    save.mutate({ id: project.id, repoConfig: value as Project["repoConfig"] });
+    save.mutate({ id: project.id, repoConfig: value as Project["repoConfig"], mergeStrategy });
   };
   const file = config.data?.file;
 
@@ -64,6 +76,22 @@ export function ProjectSettingsDialog({
         }}
         className="flex flex-col gap-4 p-4"
       >
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-semibold">Default merge strategy</span>
+          <select
+            name="mergeStrategy"
+            value={strategy}
+            onChange={(e) => setStrategy(e.target.value as Strategy)}
+            className={`${inputClass} w-64`}
+          >
+            {STRATEGIES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+          <span className="text-xs text-fg-muted">What the Merge dialog starts at for this project's tasks.</span>
+        </label>
         <div className="text-sm">
           <div className="font-semibold">.switchyard.json in the repository</div>
           <p className="text-xs text-fg-muted">

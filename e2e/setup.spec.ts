@@ -97,7 +97,11 @@ test("a task sets up in its pane, then gets a Preview link for its listening por
   }
 });
 
-test("the project's settings edit its override of .switchyard.json", async ({ page, makeRepo, yard }) => {
+test("the project's settings edit its override of .switchyard.json and its default merge strategy", async ({
+  page,
+  makeRepo,
+  yard,
+}) => {
   const repo = makeRepo("yard-e2e-setup-");
   writeFileSync(path.join(repo, ".switchyard.json"), JSON.stringify({ setup: ["npm ci"] }));
   git(repo, "add", ".switchyard.json");
@@ -112,8 +116,12 @@ test("the project's settings edit its override of .switchyard.json", async ({ pa
   await dialog.getByRole("button", { name: "Save settings" }).click();
   await expect(dialog.getByRole("alert")).toContainText("repoConfig.copy.0");
   await field.fill('{"setup": ["pnpm install"], "ports": 2}');
+  await expect(dialog.getByRole("combobox", { name: "Default merge strategy" })).toHaveValue("merge");
+  await dialog.getByRole("combobox", { name: "Default merge strategy" }).selectOption({ label: "Squash and merge" });
   await dialog.getByRole("button", { name: "Save settings" }).click();
   await expect(dialog).toBeHidden();
   const shown = (await yard(["--json", "project", "config", project.id])).json;
   expect(shown.effective).toMatchObject({ setup: ["pnpm install"], ports: 2 });
+  const listed = (await yard(["--json", "project", "list"])).json.projects;
+  expect(listed.find((p: { id: string }) => p.id === project.id)).toMatchObject({ mergeStrategy: "squash" });
 });
