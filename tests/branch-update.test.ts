@@ -208,6 +208,52 @@ describe("behind count and Update branch", () => {
     expect(outcomes).toEqual(["conflict_round", "resolved"]);
   });
 
+  it("--rebase: a conflict with a live agent is its next round too; the agent resolves it and continues the rebase", async () => {
+    const p = await project();
+    const script = path.join(tmp(), "rebase-resolver.txt");
+    writeFileSync(
+      script,
+      [
+        "write r.txt from the task\ncommit add r\nreport completed wrote r",
+        "---",
+        "write r.txt resolved in the rebase\ncommit resolve the rebase\nreport completed resolved",
+      ].join("\n"),
+    );
+    const profile = `rebaser-${Date.now().toString(36)}`;
+    await api.agents.add.mutate({
+      id: profile,
+      argv: ["{{node}}", `${ROOT}/agents/demo/demo-agent.mjs`, "--script", script],
+      supportsHooks: true,
+    });
+    const t = await completedTask(p.id, "the script says what", profile);
+    const mainTip = commitOnMain(p.repo, "r.txt", "from main\n");
+
+    const r = await ok(["task", "update", t.id, "--rebase"]);
+    expect(r.update).toMatchObject({ outcome: "conflict_round", mode: "rebase", files: ["r.txt"] });
+    expect(r.task.updating).toMatchObject({ mode: "rebase", target: "main", files: ["r.txt"], round: 2 });
+
+    await waitState(t.id, "completed");
+    const settled = await waitFor(
+      async () => {
+        const v = await api.tasks.get.query({ id: t.id });
+        return v.updating === null && v.baseSha === mainTip ? v : null;
+      },
+      { timeoutMs: 30_000, what: "the rebase update to settle" },
+    );
+    expect(settled.round).toBe(2);
+    const wt = t.worktreePath!;
+    // Linear: the task's commit replayed on main's, with the agent's resolution and its own message.
+    expect(git(wt, "rev-parse", "HEAD~1")).toBe(mainTip);
+    expect(git(wt, "rev-list", "--merges", "--count", `${mainTip}..HEAD`)).toBe("0");
+    expect(git(wt, "log", "-1", "--format=%s")).toBe("add r");
+    expect(readFileSync(path.join(wt, "r.txt"), "utf8")).toBe("resolved in the rebase\n");
+    expect(git(wt, "status", "--porcelain")).toBe("");
+    const outcomes = (await ok(["task", "events", t.id])).events
+      .filter((e: { type: string }) => e.type === "task.branch_update")
+      .map((e: { payload: { outcome: string } }) => e.payload.outcome);
+    expect(outcomes).toEqual(["conflict_round", "resolved"]);
+  });
+
   it("a conflict without a live agent is aborted and named; uncommitted work and a busy agent are refused", async () => {
     const p = await project();
     const t = await completedTask(p.id, "write c.txt from the task\ncommit add c\nreport completed done\nexit");

@@ -75,7 +75,9 @@ function runGit(argv) {
 }
 
 /**
- * `git add -A`, then `git commit -m <message>` on the current branch of the cwd's work tree.
+ * `git add -A`, then `git commit -m <message>` on the current branch of the cwd's work tree; in
+ * the middle of a rebase (its conflicts resolved in the files), `git rebase --continue` instead,
+ * as an agent finishing a conflicted update would (the commit being replayed keeps its message).
  * Where git has no user.name / user.email, the demo identity is passed with `-c`.
  * @param {string} message
  * @returns {Promise<{ ok: true, sha: string, stdout: string, stderr: string, detail: string[] }
@@ -102,7 +104,15 @@ export async function commitAll(message) {
     identity.push("-c", `user.name=${FALLBACK_GIT_NAME}`);
   if ((await runGit(["config", "user.email"])).stdout.trim() === "")
     identity.push("-c", `user.email=${FALLBACK_GIT_EMAIL}`);
-  const commit = await runGit([...identity, "commit", "-m", message]);
+  const rebasing = await Promise.all(
+    ["rebase-merge", "rebase-apply"].map(async (d) => {
+      const r = await runGit(["rev-parse", "--git-path", d]);
+      return r.code === 0 && fs.existsSync(path.resolve(r.stdout.trim()));
+    }),
+  );
+  const commit = rebasing.some(Boolean)
+    ? await runGit([...identity, "-c", "core.editor=true", "rebase", "--continue"])
+    : await runGit([...identity, "commit", "-m", message]);
   if (commit.code !== 0) return failure(commit);
   const head = await runGit(["rev-parse", "--short", "HEAD"]);
   const sha = head.code === 0 && head.stdout.trim() ? head.stdout.trim() : "HEAD";
