@@ -4,24 +4,10 @@
 // worked with the keyboard) lands the branch squashed, the project's default strategy is what the
 // dialog starts at, and an update that conflicts with no agent to resolve it names the files and
 // changes nothing. Screenshots of the Branch section and the dialog in light and dark.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type { Locator, Page } from "@playwright/test";
 import { git } from "../tests/helpers/git";
-import { expect, test, type YardCli } from "./fixtures";
-
-const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
-
-async function shootPart(page: Page, part: Locator, name: string) {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForTimeout(400); // colour transitions settle
-    await part.screenshot({ path: path.join(SCREENSHOTS, `${name}-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-}
+import { expect, shootPart, test, type YardCli } from "./fixtures";
 
 function commitOnMain(repo: string, file: string, content: string) {
   writeFileSync(path.join(repo, file), content);

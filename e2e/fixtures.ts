@@ -13,10 +13,10 @@
 // - `yard(args)`: runs the real `yard` CLI against the server (found from YARD_HOME).
 // - `makeRepo()`: a temp git repository on branch main with one commit; `makeDir()`: a plain
 //   temp directory. Both are removed after the test.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type APIRequestContext, test as base, expect } from "@playwright/test";
+import { type APIRequestContext, test as base, expect, type Locator, type Page } from "@playwright/test";
 import { SESSION_KEY_HEADER, SESSION_KEY_STORAGE } from "../server/wire/session-key";
 import { makeRepo as makeGitRepo } from "../tests/helpers/git";
 import { type CliResult, startTestServer, type TestServer, yard as runYard } from "../tests/helpers/server";
@@ -162,3 +162,20 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   },
 });
+
+/** Where the specs' screenshots go (gitignored). */
+const SCREENSHOTS = path.join(path.dirname(new URL(import.meta.url).pathname), "screenshots");
+
+/**
+ * Screenshots of part of the page in both themes, switched by the system's colour scheme (the
+ * board follows it until a theme is chosen), so the focus stays where it is.
+ */
+export async function shootPart(page: Page, part: Locator, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(400); // colour transitions settle
+    await part.screenshot({ path: path.join(SCREENSHOTS, `${name}-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}

@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Locator, Page } from "@playwright/test";
 import { git } from "../tests/helpers/git";
-import { expect, test } from "./fixtures";
+import { expect, shootPart, test } from "./fixtures";
 
 const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
 const rows = (page: Page) => page.locator("[data-testid=terminal] .xterm-rows");
@@ -31,20 +31,6 @@ async function shoot(page: Page, name: string) {
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${t}.png`), fullPage: false });
   }
   await theme(page, "light");
-}
-
-/**
- * Screenshots of part of the page in both themes, switched by the system's colour scheme (the
- * board follows it until a theme is chosen), so the focus stays where it is.
- */
-async function shootPart(page: Page, part: Locator, name: string) {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForTimeout(400); // colour transitions settle
-    await part.screenshot({ path: path.join(SCREENSHOTS, `${name}-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
 }
 
 /** Screenshots of a dialog in both themes: the theme is switched with the dialog closed (it covers the switch). */

@@ -12,6 +12,7 @@ import path from "node:path";
 import { expect } from "vitest";
 import { YardError } from "../../server/core/errors";
 import { runGit } from "../../server/core/git/git";
+import { createWorktree } from "../../server/core/git/worktree";
 
 const isolation = mkdtempSync(path.join(os.tmpdir(), "yard-gitcfg-"));
 const emptyGlobal = path.join(isolation, "gitconfig");
@@ -128,4 +129,18 @@ export async function rejectsWith(p: Promise<unknown>, code: string): Promise<Ya
     return e as YardError;
   }
   throw new Error(`expected ${code}`);
+}
+
+/** A repository with `files` on main and a task worktree on branch "task" cut from it, in a temp dir. */
+export async function repoWithTaskWorktree(files: Record<string, string>): Promise<{ repo: TestRepo; wt: string }> {
+  const repo = await makeRepo(files);
+  const wt = (
+    await createWorktree({
+      repoRoot: repo.root,
+      branch: "task",
+      baseSha: repo.head,
+      path: path.join(await tmpDir(), "wt"),
+    })
+  ).worktreePath;
+  return { repo, wt };
 }

@@ -2,17 +2,14 @@
 // commit, one squashed commit, a line of replayed commits, a fast-forward), and that a conflict
 // or a branch that cannot fast-forward leaves the target exactly as it was.
 import { afterAll, describe, expect, it } from "vitest";
-import path from "node:path";
 import { mergeTask, type MergeTaskInput } from "./merge";
-import { createWorktree } from "./worktree";
 import {
   commitAll,
   git,
-  makeRepo,
   read,
   rejectsWith,
   removeTmpDirs,
-  tmpDir,
+  repoWithTaskWorktree,
   write,
 } from "../../../tests/helpers/git-core";
 
@@ -20,15 +17,7 @@ afterAll(removeTmpDirs);
 
 /** main with README, a task worktree on "task" with two commits; `mainMoves`: main gets a commit of its own meanwhile. */
 async function setup(opts: { mainMoves?: boolean; conflict?: boolean } = {}) {
-  const repo = await makeRepo({ "README.md": "one\ntwo\nthree\n" });
-  const wt = (
-    await createWorktree({
-      repoRoot: repo.root,
-      branch: "task",
-      baseSha: repo.head,
-      path: path.join(await tmpDir(), "wt"),
-    })
-  ).worktreePath;
+  const { repo, wt } = await repoWithTaskWorktree({ "README.md": "one\ntwo\nthree\n" });
   await write(wt, "a.txt", "a\n");
   const c1 = await commitAll(wt, "add a");
   await write(wt, "b.txt", "b\n");

@@ -6,15 +6,13 @@ import { execFileSync } from "node:child_process";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { abortUpdate, behindCount, fileChanges, updateBranch, type UpdateBranchInput, updateProgress } from "./update";
-import { createWorktree } from "./worktree";
 import {
   commitAll,
   git,
-  makeRepo,
   read,
   rejectsWith,
   removeTmpDirs,
-  tmpDir,
+  repoWithTaskWorktree,
   write,
 } from "../../../tests/helpers/git-core";
 
@@ -22,15 +20,7 @@ afterAll(removeTmpDirs);
 
 /** A task worktree with one commit (task.txt); main then gets `mainCommits` commits; `conflict`: both change README line 2. */
 async function setup(opts: { mainCommits?: number; conflict?: boolean } = {}) {
-  const repo = await makeRepo({ "README.md": "one\ntwo\nthree\n" });
-  const wt = (
-    await createWorktree({
-      repoRoot: repo.root,
-      branch: "task",
-      baseSha: repo.head,
-      path: path.join(await tmpDir(), "wt"),
-    })
-  ).worktreePath;
+  const { repo, wt } = await repoWithTaskWorktree({ "README.md": "one\ntwo\nthree\n" });
   await write(wt, "task.txt", "task\n");
   if (opts.conflict) await write(wt, "README.md", "one\nTASK\nthree\n");
   const tip = await commitAll(wt, "task work");
