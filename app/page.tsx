@@ -47,12 +47,15 @@ function BoardPage() {
         null);
   const selected = list?.find((p) => p.id === selectedId) ?? null;
 
-  // Keep the chosen project in the URL (and remember it), so a reload shows the same board.
+  // Remember the chosen project, so a reload or a bare "/" shows the same board (choosing one puts
+  // it in the URL). A URL naming a project that is not there is corrected; a bare "/" is left as it
+  // is: writing the URL when the list arrives could land in the middle of a click on a link, and a
+  // history write then cancels that navigation (seen as a click on Worktrees that stayed put).
   useEffect(() => {
     if (!selectedId) return;
     localStorage.setItem(LAST_PROJECT, selectedId);
     ui.setCurrentProject(selectedId === ALL ? null : selectedId);
-    if (requested !== selectedId) {
+    if (requested !== null && requested !== selectedId) {
       const next = new URLSearchParams(params.toString());
       next.set("project", selectedId);
       replaceUrl(`/?${next.toString()}`);

@@ -112,7 +112,8 @@ describe("dependencies", () => {
 
   it("with --start-when completed it starts once the dependency completed", async () => {
     const root = repo();
-    const a = await ok(["task", "start", "--repo", root, "--objective", "report completed nothing to do"]);
+    // A waits in the backlog until B is recorded: started at once, it could complete first.
+    const a = await ok(["task", "start", "--repo", root, "--backlog", "--objective", "report completed nothing to do"]);
     const b = await ok([
       "task",
       "start",
@@ -126,7 +127,9 @@ describe("dependencies", () => {
       "report completed after A",
     ]);
     expect(b.task.state).toBe("backlog");
+    await ok(["task", "start-backlog", a.task.id]);
     expect(await settled(b.task.id)).toMatchObject({ state: "completed" });
+    expect(await settled(a.task.id)).toMatchObject({ state: "completed" });
   });
 
   it("refuses a cycle with CONFLICT naming it, and an unknown dependency with NOT_FOUND, creating nothing", async () => {
