@@ -2,7 +2,7 @@
 // button; dragging it to In progress at the running-task cap shows a message naming the cap and
 // how many run, and nothing changes; below the cap the drag starts it.
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, test, startDemoTask } from "./fixtures";
 
 const column = (page: Page, c: string) => page.locator(`section[data-column="${c}"]`);
 
@@ -29,20 +29,7 @@ test("save to backlog, refused drag at the cap, drag to start", async ({ page, m
   // Fill the cap (4) with agents that keep working.
   const running: string[] = [];
   for (let i = 0; i < 4; i++) {
-    const r = await yard([
-      "--json",
-      "task",
-      "start",
-      "--project",
-      projectId,
-      "--agent",
-      "demo",
-      "--title",
-      `busy ${i}`,
-      "--objective",
-      "sleep 120000",
-    ]);
-    expect(r.code, r.stderr).toBe(0);
+    const r = await startDemoTask(yard, { project: projectId, title: `busy ${i}`, objective: "sleep 120000" });
     running.push(r.json.task.id);
   }
   await expect(column(page, "in_progress").locator("[data-card]")).toHaveCount(4, { timeout: 30_000 });

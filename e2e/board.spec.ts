@@ -5,7 +5,7 @@ import { mkdirSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, test, startDemoTask } from "./fixtures";
 
 const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
 
@@ -200,20 +200,7 @@ test("a browser without the login cookie gets the 401 login-token page", async (
 test("a working task's pulse stops for a browser that asks for reduced motion", async ({ page, makeRepo, yard }) => {
   const repo = makeRepo();
   const projectId = (await yard(["--json", "project", "add", repo, "--name", "motion"])).json.project.id as string;
-  const started = await yard([
-    "--json",
-    "task",
-    "start",
-    "--project",
-    projectId,
-    "--agent",
-    "demo",
-    "--title",
-    "pulse",
-    "--objective",
-    "sleep 60000",
-  ]);
-  expect(started.code, started.stderr).toBe(0);
+  const started = await startDemoTask(yard, { project: projectId, title: "pulse", objective: "sleep 60000" });
   const dot = page.locator("[data-testid=state-badge][data-state=working] > span[aria-hidden]").first();
   const iterations = () => dot.evaluate((e) => getComputedStyle(e).animationIterationCount);
   try {
@@ -288,20 +275,11 @@ test("an outcome toast names its task and links to it", async ({ page, makeRepo,
   await page.goto("/agents");
   // The page's event subscriptions are acknowledged (an ack carries the head seq) before the task runs.
   await (await socket).waitForEvent("framereceived", (f) => String(f.payload).includes('"head"'));
-  const started = await yard([
-    "--json",
-    "task",
-    "start",
-    "--project",
-    projectId,
-    "--agent",
-    "demo",
-    "--title",
-    "Toasted task",
-    "--objective",
-    "report completed toasted",
-  ]);
-  expect(started.code, started.stderr).toBe(0);
+  const started = await startDemoTask(yard, {
+    project: projectId,
+    title: "Toasted task",
+    objective: "report completed toasted",
+  });
   const id = started.json.task.id as string;
   const toasts = page.getByRole("region", { name: "Notifications" });
   const link = toasts.getByRole("link", { name: "Toasted task: completed" });

@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { git } from "../tests/helpers/git";
-import { expect, shootPart, test, type YardCli } from "./fixtures";
+import { expect, shootPart, test, type YardCli, startDemoTask } from "./fixtures";
 
 function commitOnMain(repo: string, file: string, content: string) {
   writeFileSync(path.join(repo, file), content);
@@ -16,18 +16,7 @@ function commitOnMain(repo: string, file: string, content: string) {
 }
 
 async function completedTask(yard: YardCli, projectId: string, objective: string) {
-  const r = await yard([
-    "--json",
-    "task",
-    "start",
-    "--project",
-    projectId,
-    "--agent",
-    "demo",
-    "--objective",
-    objective,
-  ]);
-  expect(r.code, r.stdout + r.stderr).toBe(0);
+  const r = await startDemoTask(yard, { project: projectId, objective });
   const id = r.json.task.id as string;
   const w = await yard(["--json", "task", "wait", id, "--until", "completed", "--timeout-ms", "90000"]);
   expect(w.code, w.stdout + w.stderr).toBe(0);

@@ -179,3 +179,24 @@ export async function shootPart(page: Page, part: Locator, name: string): Promis
   }
   await page.emulateMedia({ colorScheme: "light" });
 }
+
+/** Starts a task running the demo agent (its prompt: `objective`) and asserts that `yard` accepted it. */
+export async function startDemoTask(
+  yard: YardCli,
+  o: { project: string; objective: string; title?: string },
+): Promise<CliResult> {
+  const r = await yard([
+    "--json",
+    "task",
+    "start",
+    "--project",
+    o.project,
+    "--agent",
+    "demo",
+    ...(o.title === undefined ? [] : ["--title", o.title]),
+    "--objective",
+    o.objective,
+  ]);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  return r;
+}

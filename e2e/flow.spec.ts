@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Locator, Page } from "@playwright/test";
 import { git } from "../tests/helpers/git";
-import { expect, shootPart, test } from "./fixtures";
+import { expect, shootPart, test, startDemoTask } from "./fixtures";
 
 const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
 const rows = (page: Page) => page.locator("[data-testid=terminal] .xterm-rows");
@@ -295,20 +295,11 @@ test("create, watch, answer, review, request changes, approve, merge; discard; c
   await expect(page.getByRole("button", { name: "Discard", exact: true })).toHaveCount(0);
 
   // ---- A conflict: the files are listed, nothing changes ------------------------------------
-  const c = await yard([
-    "--json",
-    "task",
-    "start",
-    "--project",
-    projectId,
-    "--agent",
-    "demo",
-    "--title",
-    "Conflicting",
-    "--objective",
-    "write README.md from the task\ncommit conflicting readme\nreport completed changed readme",
-  ]);
-  expect(c.code, c.stderr).toBe(0);
+  const c = await startDemoTask(yard, {
+    project: projectId,
+    title: "Conflicting",
+    objective: "write README.md from the task\ncommit conflicting readme\nreport completed changed readme",
+  });
   const cId = c.json.task.id as string;
   expect((await yard(["--json", "task", "wait", cId, "--timeout-ms", "90000"])).code).toBe(0);
   writeFileSync(path.join(repo, "README.md"), "# changed on main\n");
@@ -336,20 +327,7 @@ test("palette, shortcuts help, Needs you and keyboard moves on the board", async
   const added = await yard(["--json", "project", "add", repo, "--name", "keys-demo"]);
   const projectId = added.json.project.id as string;
   for (const t of ["first", "second"]) {
-    const r = await yard([
-      "--json",
-      "task",
-      "start",
-      "--project",
-      projectId,
-      "--agent",
-      "demo",
-      "--title",
-      `${t} task`,
-      "--objective",
-      "noreport",
-    ]);
-    expect(r.code, r.stderr).toBe(0);
+    await startDemoTask(yard, { project: projectId, title: `${t} task`, objective: "noreport" });
   }
   await page.goto(`/?project=${projectId}`);
   // Both turns end without a report: the cards settle in Needs you.

@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { git } from "../tests/helpers/git";
 import { type GithubStub, startGithubStub } from "../tests/stubs/github-api";
-import { test as base, expect } from "./fixtures";
+import { test as base, expect, startDemoTask } from "./fixtures";
 
 const TOKEN = "ghp_e2e_stub_token_42";
 const REMOTE_URL = "https://github.com/acme/widgets.git";
@@ -45,20 +45,11 @@ test("push a branch, open a pull request, see its checks, merged on GitHub", asy
   git(repo, "config", `url.${bare}.insteadOf`, REMOTE_URL);
   git(repo, "-c", "protocol.file.allow=always", "push", "-q", "-u", "origin", "main");
   const projectId = (await yard(["--json", "project", "add", repo])).json.project.id as string;
-  const started = await yard([
-    "--json",
-    "task",
-    "start",
-    "--project",
-    projectId,
-    "--agent",
-    "demo",
-    "--title",
-    "Widget greeting",
-    "--objective",
-    "write greet.txt hello\ncommit add greet\nreport completed wrote greet.txt",
-  ]);
-  expect(started.code, started.stderr).toBe(0);
+  const started = await startDemoTask(yard, {
+    project: projectId,
+    title: "Widget greeting",
+    objective: "write greet.txt hello\ncommit add greet\nreport completed wrote greet.txt",
+  });
   const id: string = started.json.task.id;
   const branch: string = started.json.task.branch;
   expect((await yard(["--json", "task", "wait", id, "--until", "completed", "--timeout-ms", "90000"])).code).toBe(0);

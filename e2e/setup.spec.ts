@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
 import { git } from "../tests/helpers/git";
-import { expect, test } from "./fixtures";
+import { expect, test, startDemoTask } from "./fixtures";
 
 const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
 const rows = (page: Page) => page.locator("[data-testid=terminal] .xterm-rows");
@@ -31,19 +31,11 @@ test("a task sets up in its pane, then gets a Preview link for its listening por
   git(repo, "add", ".switchyard.json");
   git(repo, "commit", "-qm", "setup config");
   const project = (await yard(["--json", "project", "add", repo])).json.project;
-  const started = await yard([
-    "--json",
-    "task",
-    "start",
-    "--project",
-    project.id,
-    "--agent",
-    "demo",
-    "--title",
-    "Set up first",
-    "--objective",
-    "report completed done",
-  ]);
+  const started = await startDemoTask(yard, {
+    project: project.id,
+    title: "Set up first",
+    objective: "report completed done",
+  });
   const task = started.json.task;
 
   // The card: "Setting up…" in place of the state, and the step it is at.

@@ -9,27 +9,18 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
 import { formatSize } from "../server/wire/sizes";
-import { expect, test, type YardCli } from "./fixtures";
+import { expect, test, type YardCli, startDemoTask } from "./fixtures";
 
 const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
 const du = (p: string) => Number(execFileSync("du", ["-sxB1", p], { encoding: "utf8" }).split("\t")[0]);
 
 async function projectWithTask(yard: YardCli, repo: string, name: string) {
   const projectId = (await yard(["--json", "project", "add", repo, "--name", name])).json.project.id as string;
-  const started = await yard([
-    "--json",
-    "task",
-    "start",
-    "--project",
-    projectId,
-    "--agent",
-    "demo",
-    "--title",
-    `${name} task`,
-    "--objective",
-    "write a.txt a\ncommit add a\nreport completed a",
-  ]);
-  expect(started.code, started.stderr).toBe(0);
+  const started = await startDemoTask(yard, {
+    project: projectId,
+    title: `${name} task`,
+    objective: "write a.txt a\ncommit add a\nreport completed a",
+  });
   const task = started.json.task as { id: string; worktreePath: string };
   expect((await yard(["--json", "task", "wait", task.id, "--until", "completed"])).code).toBe(0);
   return { projectId, task };
