@@ -38,6 +38,17 @@ export interface TestServer {
   dispose(): Promise<void>;
 }
 
+let servers = 0;
+/**
+ * A block of 20 task ports of its own for each test server (YARD_PORT_RANGE): servers of parallel
+ * test files all started from the default range, handed out the same first port, and a test
+ * listening there to see its Preview link found it taken by another file's test.
+ */
+function portBlock(): string {
+  const first = 42_000 + ((process.pid * 31 + servers++) % 900) * 20;
+  return `${first}-${first + 19}`;
+}
+
 export async function startTestServer(
   opts: { home?: string; ui?: boolean; env?: Record<string, string>; args?: string[] } = {},
 ): Promise<TestServer> {
@@ -53,6 +64,7 @@ export async function startTestServer(
       ...process.env,
       YARD_HOME: home,
       YARD_NO_UI: opts.ui ? "0" : "1",
+      YARD_PORT_RANGE: portBlock(),
       YARD_URL: "",
       YARD_TOKEN: "",
       ...opts.env,
