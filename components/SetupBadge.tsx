@@ -1,15 +1,16 @@
-// A board card whose task is setting up (its repository's setup commands run in its pane before
-// the agent starts): a "Setting up…" badge where the state badge goes, and the step it is at.
+// A task that is setting up (its repository's setup commands run in its pane before the agent
+// starts): a "Setting up…" badge where the state badge goes (board card, task page header), and
+// the step it is at (card).
 import type { BoardCardData } from "../lib/types";
 
 type Setup = NonNullable<BoardCardData["setup"]>;
 
-export function SetupBadge() {
+export function SetupBadge({ size = "sm" }: { size?: "sm" | "md" }) {
   return (
     <span
       data-testid="state-badge"
       data-state="setting_up"
-      className="inline-flex shrink-0 items-center gap-1.5 whitespace-nowrap rounded-full border border-attention/40 bg-attention-muted px-1.5 py-0 text-[11px] font-medium leading-[18px] text-attention"
+      className={`inline-flex shrink-0 items-center gap-1.5 whitespace-nowrap rounded-full border border-attention/40 bg-attention-muted font-medium text-attention ${size === "sm" ? "px-1.5 py-0 text-[11px] leading-[18px]" : "px-2 py-0.5 text-xs"}`}
     >
       <span aria-hidden className="h-1.5 w-1.5 animate-pulse rounded-full bg-attention" />
       Setting up…

@@ -55,6 +55,7 @@ test("a task sets up in its pane, then gets a Preview link for its listening por
   await expect(rows(page)).toContainText("[setup 2/2] $ until [ -e .go ]");
   const env = page.getByRole("region", { name: "Environment" });
   await expect(env.getByRole("status")).toContainText("Setting up… setup 2/2");
+  await expect(page.locator("main header [data-testid=state-badge]").first()).toHaveText("Setting up…");
   await page.getByRole("button", { name: "Dark theme" }).click();
   await expect(page.locator("html")).toHaveClass(/\bdark\b/);
   await expect(env.getByRole("status")).toBeVisible();

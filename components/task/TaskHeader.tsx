@@ -2,6 +2,7 @@
 // (with a copy button), context, label, parent links and when it was opened.
 import Link from "next/link";
 import type { Task } from "../../lib/types";
+import { SetupBadge } from "../SetupBadge";
 import { CopyButton, Label, StateBadge, STATE_WORDS, timeAgo } from "../ui";
 
 /** A commit id shortened for display ("—" when there is none). */
@@ -19,7 +20,11 @@ export function TaskHeader({ task: t }: { task: Task }) {
         {t.title} <span className="font-normal text-fg-subtle">{t.id}</span>
       </h1>
       <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2 text-sm text-fg-muted">
-        <StateBadge state={t.state} disposition={t.disposition} />
+        {t.state === "pending" && (t.evidence as { stage?: unknown } | null)?.stage === "setup" ? (
+          <SetupBadge size="md" />
+        ) : (
+          <StateBadge state={t.state} disposition={t.disposition} />
+        )}
         <span data-testid="task-state-words" className="sr-only">
           {STATE_WORDS[t.state] ?? t.state}
         </span>
