@@ -166,4 +166,46 @@ describe("a sandboxed agent attacking the host's git", () => {
     expect(readdirSync(marks)).toEqual([]);
     expect(readFileSync(victim, "utf8")).toBe("a host file\n");
   });
+
+  it("Update branch on the planted worktree runs none of them and writes through none", async () => {
+    const repo = repoIn(base);
+    git(repo, "config", "core.hooksPath", ".husky");
+    const marks = path.join(base, "marks-update");
+    mkdirSync(marks);
+    const victim = path.join(base, "victim-update.txt");
+    writeFileSync(victim, "a host file\n");
+    const { task, pane } = await api.tasks.start.mutate({
+      repoPath: repo,
+      objective: "attack the host's git",
+      sandbox: true,
+      argv: ["sh", "-c", ATTACK, "attack", marks, victim],
+    });
+    await api.tasks.wait.query({ id: task.id, until: "terminal", timeoutMs: 60_000 });
+    await api.panes.kill.mutate({ id: pane!.id });
+    // main moves on, touching the file the agent's .gitattributes hands to its merge driver.
+    writeFileSync(path.join(repo, "work.txt"), "from main\n");
+    git(repo, "add", "work.txt");
+    git(repo, "commit", "-qm", "main: work");
+    const mainHead = git(repo, "rev-parse", "HEAD");
+    const update = () =>
+      api.tasks.update.mutate({ id: task.id }).then(
+        (r) => r.update.outcome as string,
+        (e: { data?: { yard?: { code?: string; details?: unknown } } }) =>
+          `${e.data?.yard?.code} ${JSON.stringify(e.data?.yard?.details)}`,
+      );
+    // The worktree's index is a FIFO: refused before git reads it.
+    expect(await update()).toMatch(/^CONFLICT .*"found":"not a file"/);
+    // With a real index again (the person's own git rebuilds it), the merge runs: main and the
+    // agent both changed work.txt, with no agent left to resolve it, so it is aborted and named;
+    // the merge driver the agent's .gitattributes names is never looked up in its configs.
+    const wt = task.worktreePath!;
+    const gitDir = git(wt, "rev-parse", "--absolute-git-dir");
+    rmSync(path.join(gitDir, "index"));
+    git(wt, "read-tree", "HEAD");
+    expect(await update()).toMatch(/^CONFLICT .*"files":\["work.txt"\].*"aborted":true/);
+    expect(readdirSync(marks)).toEqual([]);
+    expect(readFileSync(victim, "utf8")).toBe("a host file\n");
+    expect(git(repo, "rev-parse", "HEAD")).toBe(mainHead); // the person's checkout is not touched
+    expect(git(repo, "status", "--porcelain")).toBe("");
+  });
 });
