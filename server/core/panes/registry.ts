@@ -183,10 +183,12 @@ export class PaneRegistry {
 
   /**
    * The pane a pane token stands for, or null: the secret must match the stored hash and the pane
-   * must be running (a token dies with its pane).
+   * must be running (a token dies with its pane). A pane whose spawn reply is still being handled
+   * is waited for: its program can call before the server has recorded it live (a setup step's
+   * first progress report, on a loaded machine).
    */
   async authenticate(paneId: string, secret: string): Promise<PaneCaller | null> {
-    const live = this.live.get(paneId);
+    const live = this.live.get(paneId) ?? (await this.settled(paneId));
     if (!live || live.state.lifecycle === "exited") return null;
     const row = await this.store.credentials(paneId);
     if (!row?.tokenHash || !safeEqual(row.tokenHash, hashSecret(secret))) return null;
