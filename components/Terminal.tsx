@@ -179,7 +179,10 @@ export const PaneTerminal = forwardRef<TerminalHandle, PaneTerminalProps>(functi
             term.scrollToBottom();
             if (!readyOnce) {
               readyOnce = true;
-              term.focus();
+              // Focus the terminal only when nothing else has it: a snapshot that arrives late
+              // (a loaded machine) must not take the keyboard from a control the user focused.
+              const active = document.activeElement;
+              if (!active || active === document.body || el.contains(active)) term.focus();
               cbs.current.onReady?.({ empty: snap.data.length === 0 });
             }
           });

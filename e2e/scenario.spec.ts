@@ -83,6 +83,7 @@ test("goal → plan (changes requested, v2 approved) → subtasks in order with 
   await page.keyboard.press("Escape");
   await expect(plan.getByRole("textbox", { name: "Plan feedback" })).toHaveCount(0);
   await plan.getByRole("button", { name: "Request changes" }).focus();
+  await expect(plan.getByRole("button", { name: "Request changes" })).toBeFocused();
   await page.keyboard.press("Enter");
   await plan.getByRole("textbox", { name: "Plan feedback" }).fill("Add a third file, C, after B.");
   await plan.getByRole("button", { name: "+ Add note" }).click();
