@@ -31,6 +31,9 @@ export default defineConfig({
     // every animation frame in software, so leaving them on cost about a fifth of the suite's
     // browser CPU, with nothing asserted on them.
     reducedMotion: "reduce",
+    // A click or fill whose element never comes fails within this, naming the element, instead of
+    // holding its worker until the test's own (for the long walks, minutes-long) timeout.
+    actionTimeout: 45_000,
     viewport: { width: 1280, height: 800 },
     // A failed test keeps a screenshot. Traces (actions, DOM snapshots, network) are off: recording
     // one for every test, to keep only the failed ones, cost 13-20% of the end-to-end run's CPU

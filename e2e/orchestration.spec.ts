@@ -32,7 +32,9 @@ async function newTask(
   for (const d of opts.dependsOn ?? [])
     await dialog.getByRole("group", { name: "Depends on" }).getByRole("checkbox", { name: d, exact: true }).check();
   await dialog.getByRole("button", { name: opts.backlog ? "Save to backlog" : "Start task" }).click();
-  await expect(dialog).toBeHidden();
+  // The dialog closes once the start has answered (a worktree made, the agent's pane spawned):
+  // seconds on a loaded machine.
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
 }
 
 /** The id of the card titled `title` on the board. */

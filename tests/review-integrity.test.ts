@@ -223,12 +223,15 @@ describe("a server killed during a merge", () => {
       s.proc.kill("SIGKILL");
       await new Promise((res) => s.proc.once("exit", res));
 
-      // git, on its own, lands the merge and leaves no merge state behind.
-      await waitFor(() => git(r, "rev-parse", "main") !== before && !existsSync(path.join(r, ".git/index.lock")), {
-        what: "git to finish the merge",
-        timeoutMs: 20_000,
-      });
-      expect(existsSync(path.join(r, ".git/MERGE_HEAD"))).toBe(false);
+      // git, on its own, lands the merge and leaves no merge state behind (it moves main, then
+      // removes MERGE_HEAD: wait for both; a merge left half done times out here).
+      await waitFor(
+        () =>
+          git(r, "rev-parse", "main") !== before &&
+          !existsSync(path.join(r, ".git/index.lock")) &&
+          !existsSync(path.join(r, ".git/MERGE_HEAD")),
+        { what: "git to finish the merge and remove MERGE_HEAD", timeoutMs: 20_000 },
+      );
       expect(git(r, "status", "--porcelain", "--untracked-files=no")).toBe("");
 
       s = await startTestServer({ home });
