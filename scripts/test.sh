@@ -16,17 +16,21 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT="$(pwd)"
 export NEXT_TELEMETRY_DISABLED=1
 
-REPORTS="$(mktemp -d "${TMPDIR:-/tmp}/yard-test-reports.XXXXXX")"
-trap 'rm -rf "$REPORTS"' EXIT
+# The JSON reports and the background stages' logs; kept when YARD_TEST_REPORTS names a directory.
+if [ -n "${YARD_TEST_REPORTS:-}" ]; then
+  REPORTS="$YARD_TEST_REPORTS"
+  mkdir -p "$REPORTS"
+else
+  REPORTS="$(mktemp -d "${TMPDIR:-/tmp}/yard-test-reports.XXXXXX")"
+  trap 'rm -rf "$REPORTS"' EXIT
+fi
 VITEST_JSON="$REPORTS/vitest.json"
 LATE_JSON="$REPORTS/vitest-late.json"
 # Vitest files that mostly wait on clocks (the real agents' start-up, retries and dialogs; ready
-# timeouts, stall and quiet detection) rather than use a core: they run after the end-to-end
-# tests, in that lane (see below), sized so that both lanes end together: LATE_IF_UI_BUILT joins
-# them only when the UI build is current (a build first, in a fresh clone or after a UI source
-# changed, adds ~40 s to that lane).
-LATE_TESTS=(tests/real-claude.test.ts tests/real-codex.test.ts tests/panes.test.ts)
-LATE_IF_UI_BUILT=(tests/tasks-failures.test.ts)
+# timeouts, stall and quiet detection) rather than use a core: they run in a lane of their own,
+# one file at a time, beside the other vitest files and the end-to-end tests, so that their
+# waiting overlaps the others' work instead of adding to it.
+LATE_TESTS=(tests/real-claude.test.ts tests/real-codex.test.ts tests/panes.test.ts tests/tasks-failures.test.ts)
 PLAYWRIGHT_JSON="$REPORTS/playwright.json"
 
 PASSED=0
@@ -133,12 +137,11 @@ npx knip --no-progress || status=$?
 stage_done "knip" "$status"
 [ "$status" -eq 0 ] || FAILED=$((FAILED + 1))
 
-# 3-7 run side by side: the typecheck, and the UI build followed by the end-to-end tests and then the
+# 3-7 run side by side: the typecheck, the UI build followed by the end-to-end tests, and the
 # clock-bound vitest files, in the background (their output is kept and printed when they end),
 # while the other unit and integration tests run in the foreground. Overlapped, the stages keep
-# both cores busy (one after another, each left a core idle much of the time). Run after the
-# end-to-end tests, the clock-bound files fill the time the foreground vitest used to finish alone
-# with a core partly idle (measured warm on a 2-core machine: npm test 285 -> 225-235 s).
+# both cores busy (one after another, each left a core idle much of the time), and the clock-bound
+# files' waiting overlaps the others' work.
 LOGS="$REPORTS/logs"
 mkdir -p "$LOGS"
 
@@ -160,10 +163,6 @@ bg_report() { # name
   stage_done "$1" "$BG_STATUS"
 }
 
-if npx tsx scripts/build-ui.ts --check >/dev/null; then
-  LATE_TESTS+=("${LATE_IF_UI_BUILT[@]}")
-fi
-
 # 3. Typecheck (background), with TypeScript 7's native compiler (the devDependency alias
 # typescript-native): from a fresh clone it checks the repo in ~7 CPU-s against ~24 for
 # TypeScript 5.9's tsc. 5.9 stays the `typescript` package: Next.js and editors load its JS API,
@@ -171,17 +170,12 @@ fi
 bg_run typecheck node node_modules/typescript-native/bin/tsc --noEmit -p . &
 TYPECHECK_PID=$!
 
-# 5-7. The production UI build the e2e servers serve (only when .next is missing or stale), then the
-# end-to-end tests, then the clock-bound vitest files once the agent CLIs are installed (background).
+# 5-6. The production UI build the e2e servers serve (only when .next is missing or stale), then the
+# end-to-end tests (background).
 (
   if bg_run ui-build npx tsx scripts/build-ui.ts; then
     PLAYWRIGHT_JSON_OUTPUT_NAME="$PLAYWRIGHT_JSON" bg_run playwright npx playwright test --reporter=list,json || true
   fi
-  until [ -e "$LOGS/install-agents.done" ]; do
-    kill -0 "$$" 2>/dev/null || exit 0 # the script was stopped before the install ended
-    sleep 1
-  done
-  bg_run vitest-late npx vitest run --reporter=default --reporter=json --outputFile.json="$LATE_JSON" "${LATE_TESTS[@]}" || true
 ) &
 E2E_PID=$!
 
@@ -191,16 +185,19 @@ E2E_PID=$!
 header "Agent CLIs (scripts/install-agents.mjs)"
 status=0
 ${CA_ENV[@]+"${CA_ENV[@]}"} node scripts/install-agents.mjs || status=$?
-touch "$LOGS/install-agents.done"
 stage_done "install-agents" "$status"
 [ "$status" -eq 0 ] || FAILED=$((FAILED + 1))
+
+# 7. The clock-bound vitest files, one at a time (background), once the agent CLIs are installed.
+bg_run vitest-late npx vitest run --maxWorkers=1 --reporter=default --reporter=json --outputFile.json="$LATE_JSON" "${LATE_TESTS[@]}" &
+LATE_PID=$!
 
 # 4. Unit and integration tests but the clock-bound ones (foreground, streamed).
 header "Unit and integration tests (vitest; the typecheck, the end-to-end tests and the clock-bound files run beside it)"
 status=0
 exclude=()
 for f in "${LATE_TESTS[@]}"; do exclude+=(--exclude "$f"); done
-npx vitest run --reporter=default --reporter=json --outputFile.json="$VITEST_JSON" "${exclude[@]}" || status=$?
+npx vitest run --maxWorkers="${YARD_VITEST_WORKERS:-3}" --reporter=default --reporter=json --outputFile.json="$VITEST_JSON" "${exclude[@]}" || status=$?
 stage_done "vitest" "$status"
 tally "vitest" vitest "$VITEST_JSON" "$status"
 
@@ -223,7 +220,8 @@ else
   tally "playwright" playwright "$PLAYWRIGHT_JSON" "$BG_STATUS"
 fi
 
-header "Clock-bound integration tests (vitest: ${LATE_TESTS[*]}; ran after the end-to-end tests)"
+wait "$LATE_PID" || true
+header "Clock-bound integration tests (vitest: ${LATE_TESTS[*]}; ran beside the others)"
 bg_report vitest-late
 tally "vitest-late" vitest "$LATE_JSON" "$BG_STATUS"
 
