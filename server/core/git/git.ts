@@ -42,6 +42,7 @@ import type { FileHandle } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { YardError, isYardError } from "../errors";
+import { gitRunner } from "./runner";
 
 export interface RunGitOptions {
   cwd: string;
@@ -114,6 +115,7 @@ const STRIPPED_ENV = [
   "GIT_DIFF_OPTS",
 ];
 
+const GIT = "git";
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_BUFFER = 256 * 1024 * 1024;
 const STDERR_KEEP = 8 * 1024;
@@ -154,7 +156,7 @@ export function runGit(args: readonly string[], opts: RunGitOptions): Promise<Gi
 }
 
 function spawnGit(args: readonly string[], opts: RunGitOptions, stdio: import("node:child_process").StdioOptions) {
-  return spawn("git", [...BASE_CONFIG, ...args], {
+  return spawn(GIT, [...BASE_CONFIG, ...args], {
     cwd: opts.cwd,
     env: gitEnv(opts.env),
     stdio,
@@ -228,7 +230,42 @@ function overflowError(args: readonly string[], opts: RunGitOptions, maxBuffer: 
   });
 }
 
+/** Through the git runner (runner.ts) when there is one; the same results and errors as spawning git here. */
 function runPiped(args: readonly string[], opts: RunGitOptions): Promise<GitResult> {
+  const runner = gitRunner();
+  if (!runner || Buffer.isBuffer(opts.input)) return spawnPiped(args, opts);
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBuffer = opts.maxBuffer ?? DEFAULT_MAX_BUFFER;
+  return runner
+    .run({
+      file: GIT,
+      args: [...BASE_CONFIG, ...args],
+      cwd: opts.cwd,
+      env: gitEnv(opts.env),
+      ...(opts.input !== undefined ? { input: opts.input as string } : {}),
+      timeoutMs,
+      maxBuffer,
+      stderrKeep: STDERR_KEEP * 4,
+    })
+    .then((r) => {
+      if ("runnerGone" in r)
+        throw new YardError("GIT_FAILED", `git ${describeArgs(args)} did not finish: ${r.runnerGone}`, {
+          args: [...args],
+          cwd: opts.cwd,
+          code: null,
+          stderr: "",
+        });
+      if ("spawnError" in r) {
+        const e = Object.assign(new Error(r.spawnError.message), { code: r.spawnError.code ?? undefined });
+        throw spawnError(args, opts, e);
+      }
+      if (r.timedOut) throw timeoutError(args, opts, timeoutMs, r.stderr);
+      if (r.overflow) throw overflowError(args, opts, maxBuffer, r.stderr);
+      return exitResult(args, opts, r.code, r.signal, r.stdout, r.stderr);
+    });
+}
+
+function spawnPiped(args: readonly string[], opts: RunGitOptions): Promise<GitResult> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBuffer = opts.maxBuffer ?? DEFAULT_MAX_BUFFER;
   return new Promise<GitResult>((resolve, reject) => {
