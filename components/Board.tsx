@@ -13,6 +13,7 @@ import { ColumnAge, DiffSizeLabel } from "./CardFacts";
 import { SetupBadge, SetupLine } from "./SetupBadge";
 import { AddDependency, withTitles } from "./task/Orchestration";
 import { Button, Label, Modal, StateBadge } from "./ui";
+import { initials, isPaneId } from "../lib/people";
 
 /** A board card with its project; on the all-projects board it also names the project. */
 export type Card = BoardCardData & { projectId?: string; projectName?: string };
@@ -306,6 +307,7 @@ const BoardCard = memo(function BoardCard({
         </div>
         <div id={metaId} className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg-muted">
           {t.setup ? <SetupBadge /> : <StateBadge state={t.state} disposition={t.disposition} size="sm" />}
+          {t.startedBy && !isPaneId(t.startedBy) && <Avatar name={t.startedBy} />}
           {t.label && <Label>{t.label}</Label>}
           <span title="Agent">{t.agent}</span>
           <span title="Round">round {t.round}</span>
@@ -352,3 +354,16 @@ const BoardCard = memo(function BoardCard({
     </li>
   );
 });
+
+/** Who started a task, as initials (the full name for the mouse and for screen readers). */
+function Avatar({ name }: { name: string }) {
+  return (
+    <span
+      title={`Started by ${name}`}
+      className="inline-flex h-5 w-5 items-center justify-center rounded-full bg-accent-muted text-[10px] font-semibold text-accent"
+    >
+      <span aria-hidden>{initials(name)}</span>
+      <span className="sr-only">started by {name}</span>
+    </span>
+  );
+}

@@ -1,8 +1,10 @@
 "use client";
-// The top bar on every page: product mark, navigation (Board, Panes, Agents, Worktrees), "New task", the command
+// The top bar on every page: product mark, navigation (Board, Panes, Agents, Worktrees, Audit, and People
+// for admins), the signed-in person, "New task", the command
 // palette button, "Needs you" with its count, keyboard shortcuts help and the theme toggle.
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useMe } from "../lib/people";
 import { NeedsYou } from "./NeedsYou";
 import { useUi } from "./Providers";
 import { ThemeToggle } from "./ThemeToggle";
@@ -11,11 +13,14 @@ import { Button } from "./ui";
 export function TopBar() {
   const ui = useUi();
   const pathname = usePathname() ?? "/";
+  const me = useMe();
   const nav = [
     { href: "/", label: "Board", current: pathname === "/" || pathname.startsWith("/tasks") },
     { href: "/panes", label: "Panes", current: pathname.startsWith("/panes") },
     { href: "/agents", label: "Agents", current: pathname.startsWith("/agents") },
     { href: "/worktrees", label: "Worktrees", current: pathname.startsWith("/worktrees") },
+    { href: "/audit", label: "Audit", current: pathname.startsWith("/audit") },
+    ...(me?.role === "admin" ? [{ href: "/people", label: "People", current: pathname.startsWith("/people") }] : []),
   ];
   return (
     <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center gap-4 border-b border-line bg-canvas-subtle px-4">
@@ -63,6 +68,15 @@ export function TopBar() {
           New task
         </Button>
         <NeedsYou />
+        {me && (
+          <span
+            data-testid="signed-in-as"
+            title={`Signed in as ${me.name} (${me.role})`}
+            className="hidden text-xs text-fg-muted lg:inline"
+          >
+            {me.name} · {me.role}
+          </span>
+        )}
         <Button
           variant="invisible"
           onClick={() => ui.openShortcuts()}

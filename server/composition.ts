@@ -52,6 +52,8 @@ import { ProfileStore } from "./stores/profiles";
 import { ProjectStore } from "./stores/projects";
 import { SettingStore } from "./stores/settings";
 import { TemplateStore } from "./stores/templates";
+import { PeopleStore } from "./stores/people";
+import { People, type SessionPort } from "./core/people/people";
 import { WorktreeInventoryStore } from "./stores/worktrees";
 import { Templates } from "./core/templates/templates";
 import { budgetFromEnv, Worktrees } from "./core/worktrees/service";
@@ -95,6 +97,8 @@ export interface Services {
   worktrees: Worktrees;
   /** Projects' saved task contracts. */
   templates: Templates;
+  /** The board's people, their roles, invites and personal tokens. */
+  people: People;
   /**
    * What needs attention. A calling pane (`caller`: its id and what it reaches, the access
    * lookup's scope) sees only the items about tasks and panes its role reaches, the limit applied
@@ -123,6 +127,8 @@ export async function createServices(opts: {
   apiSocket?: () => ApiSocketState;
   log?: (line: string) => void;
   hostEntry?: string;
+  /** The browser sessions (removing a person revokes theirs); in-process use without a server has none. */
+  sessions?: SessionPort;
 }): Promise<Services> {
   const scrollback = scrollbackLines(); // a bad setting fails before anything is opened
   const retention = journalRetention();
@@ -152,6 +158,12 @@ export async function createServices(opts: {
   }
   const eventStore = new EventStore(db);
   const journal = new EventJournal(eventStore);
+  const people = new People({
+    store: new PeopleStore(db),
+    sessions: opts.sessions ?? { revokePerson: () => 0 },
+    baseUrl: opts.url,
+  });
+  await people.load();
   const agents = new AgentProfiles(new ProfileStore(db));
   await agents.seed();
   const projectStore = new ProjectStore(db);
@@ -205,6 +217,7 @@ export async function createServices(opts: {
   const engine: TaskEngine = new TaskEngine({
     dependencies,
     approval: (taskId, round) => reviewStore.approval(taskId, round),
+    approvers: (taskId, round, commit) => reviewStore.approvers(taskId, round, commit),
     branches: branchStore,
     reanchor: (taskId, move) =>
       reanchorComments({ store: reviewStore, diff: (id) => engine.diff(id), changes: fileChanges }, taskId, move),
@@ -400,6 +413,7 @@ export async function createServices(opts: {
     trials,
     worktrees,
     templates,
+    people,
     attention: async (limit, caller) => {
       const rows = await taskStore.withPanes();
       const taskStates = new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }]));

@@ -32,6 +32,8 @@ import { createServices, type Services } from "./composition";
 import { escapeHtml, LOGIN_CSP, loginPage } from "./security/login-page";
 import { listen, listenSocket, portInUseMessage } from "./listen";
 import { VERSION } from "./version";
+import { type Actor, actingAs } from "./core/actor";
+import { OWNER } from "./core/people/people";
 
 export interface StartOptions {
   home: string;
@@ -153,10 +155,17 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const p = paths(opts.home);
   const token = loadOrCreateToken(p.token);
   const sessions = new SessionStore(p.sessions);
-  const guardCfg: GuardConfig = { token, sessions, cookieName: sessionCookieName(token) };
   let url = "";
   let apiSocket: ApiSocketState = { error: "the server is still starting" };
-  const services = await createServices({ home: opts.home, token, url: () => url, apiSocket: () => apiSocket, log });
+  const services = await createServices({
+    home: opts.home,
+    token,
+    url: () => url,
+    apiSocket: () => apiSocket,
+    log,
+    sessions,
+  });
+  const guardCfg: GuardConfig = { token, sessions, people: services.people, cookieName: sessionCookieName(token) };
 
   let nextHandler: NextHandler | null = null;
   let nextError: Error | null = null;
@@ -251,14 +260,29 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     );
     if (refusedOrigin) return sendError(req, res, refusedOrigin.status, refusedOrigin.code, refusedOrigin.message);
 
-    if (u.pathname === "/login") {
-      const presented = u.searchParams.get("token") ?? "";
-      if (!safeEqual(presented, token))
-        return sendError(req, res, 401, "UNAUTHORIZED", "That login link is not valid for this board.");
+    if (u.pathname === "/login" || u.pathname === "/invite") {
+      // The login link signs in the owner; an invite link (once, before it expires) its person.
+      let personId: string;
+      if (u.pathname === "/login") {
+        if (!safeEqual(u.searchParams.get("token") ?? "", token))
+          return sendError(req, res, 401, "UNAUTHORIZED", "That login link is not valid for this board.");
+        personId = OWNER.id;
+      } else {
+        const invited = await services.people.redeem(u.searchParams.get("code") ?? "");
+        if (!invited)
+          return sendError(
+            req,
+            res,
+            401,
+            "UNAUTHORIZED",
+            "That invite link is not valid: it was used already, it expired, or it was revoked. Ask an admin for a new one (yard user invite NAME).",
+          );
+        personId = invited.id;
+      }
       const next = u.searchParams.get("next") ?? "/";
       const target = /^\/(?!\/)[^\s\\]*$/.test(next) ? next : "/";
       // A fresh session at every login; the one this browser held before is revoked.
-      const session = sessions.create(sessionCookie(req.headers.cookie, guardCfg.cookieName));
+      const session = sessions.create(sessionCookie(req.headers.cookie, guardCfg.cookieName), personId);
       res.writeHead(200, {
         "content-type": "text/html; charset=utf-8",
         "set-cookie": sessionCookieHeader(guardCfg.cookieName, session.cookie),
@@ -317,14 +341,19 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
           );
         r.body = body;
       }
-      return trpc(req, res);
+      // Everything the call does (and the journal events it appends) is this caller's doing.
+      const actor: Actor =
+        principal.kind === "person"
+          ? { kind: "person", name: principal.person.name }
+          : { kind: "pane", paneId: principal.paneId };
+      return actingAs(actor, () => trpc(req, res));
     }
     if (Number(req.headers["content-length"] ?? "0") > LIMITS.bodyBytes) {
       req.resume();
       return sendError(req, res, 413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${LIMITS.bodyBytes} bytes`);
     }
     if (u.pathname.startsWith("/api/")) return sendError(req, res, 404, "NOT_FOUND", `No API route ${u.pathname}`);
-    if (principal.kind !== "admin") return sendError(req, res, 403, "FORBIDDEN", "Pane tokens cannot open pages");
+    if (principal.kind !== "person") return sendError(req, res, 403, "FORBIDDEN", "Pane tokens cannot open pages");
 
     if (!opts.ui) return sendError(req, res, 404, "NOT_FOUND", "This server runs without the UI");
     if (nextError) return sendError(req, res, 500, "INTERNAL", `The UI failed to start: ${nextError.message}`);

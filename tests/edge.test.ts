@@ -142,7 +142,7 @@ describe("item 7: slow clients are disconnected, connections and long polls are 
       expect(serverSockets(s)).toBeLessThanOrEqual(base + TOTAL + 2);
       // The API itself answers too, through either socket.
       const api = adminClient(s);
-      expect((await api.status.query()).principal).toBe("admin");
+      expect((await api.status.query()).principal).toBe("person");
     } finally {
       for (const sock of flood) sock.destroy();
     }
@@ -304,6 +304,7 @@ describe("item 9: a browser session is a cookie plus a key that no other local s
       hash: expect.stringMatching(/^[0-9a-f]{64}$/),
       keyHash: expect.stringMatching(/^[0-9a-f]{64}$/),
       createdAt: expect.any(Number),
+      personId: "usrowner",
     });
     // The name is this install's: the same at every login, another install's differs.
     const name = pair!.split("=")[0];

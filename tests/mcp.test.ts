@@ -135,7 +135,7 @@ describe("yard mcp", () => {
     const client = await asUser();
     const status = await call(client, "status", {});
     expect(status.isError).toBeFalsy();
-    expect(status.structuredContent).toMatchObject({ ok: true, principal: "admin" });
+    expect(status.structuredContent).toMatchObject({ ok: true, principal: "person" });
 
     const objective = "write mcp-notes.txt hello from the MCP server\nreport completed wrote mcp-notes.txt";
     const started = await call(client, "task_start", {

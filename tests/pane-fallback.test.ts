@@ -64,7 +64,7 @@ describe("pane-ish environments never fall back to the install token", () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(Array.isArray(r.json.projects)).toBe(true);
     const status = await run(["status"], {});
-    expect(status.json.principal).toBe("admin");
+    expect(status.json.principal).toBe("person");
   });
 
   it("YARD_PANE set to the empty string: refused, and `project add` adds nothing", async () => {
@@ -112,7 +112,7 @@ describe("pane-ish environments never fall back to the install token", () => {
     const main = (await api.tasks.list.query({})).find((t) => t.worktreePath === outside.worktree)!.repoPath;
     const r = await run(["status"], {}, main);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.json.principal).toBe("admin");
+    expect(r.json.principal).toBe("person");
   });
 
   it("YARD_TOKEN set: that token only, even where the data dir's token is readable", async () => {
@@ -133,7 +133,7 @@ describe("pane-ish environments never fall back to the install token", () => {
       { YARD_URL: server.url, YARD_TOKEN: server.token, YARD_PANE: "" },
       inHome.worktree,
     );
-    expect(explicit.json.principal).toBe("admin");
+    expect(explicit.json.principal).toBe("person");
   });
 
   it("yard serve is refused too: it would run the board as the person and print the login link", async () => {

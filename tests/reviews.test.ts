@@ -346,7 +346,7 @@ describe("comments: anchoring, validation and the edit/resolve/delete rules", ()
         body: "use a better word",
       })
     ).comment;
-    expect(mine).toMatchObject({ author: "user", quote: "beta", endLine: 2 });
+    expect(mine).toMatchObject({ author: "owner", quote: "beta", endLine: 2 });
     const theirs = (
       await pane.reviews.addComment.mutate({
         taskId: task.id,
@@ -388,7 +388,7 @@ describe("comments: anchoring, validation and the edit/resolve/delete rules", ()
       verdict: "request_changes",
       summary: "report completed tidied",
     });
-    expect(reviewed.review).toMatchObject({ stage: "human", reviewer: "user", round: 1 });
+    expect(reviewed.review).toMatchObject({ stage: "human", reviewer: "owner", round: 1 });
     expect(reviewed.review.comments.map((c) => c.id).sort()).toEqual([mine.id, theirs.id].sort());
     expect(reviewed.task.round).toBe(2);
     expect((await waitState(task.id, "completed")).result?.summary).toBe("tidied");

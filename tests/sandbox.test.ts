@@ -447,7 +447,7 @@ describe("the API socket", () => {
     expect((await get(sock, "/api/trpc/status", { host: "localhost" })).status).toBe(401);
     const ok = await get(sock, "/api/trpc/status", { host: "localhost", authorization: `Bearer ${s3.token}` });
     expect(ok.status).toBe(200);
-    expect(JSON.parse(ok.body).result.data.principal).toBe("admin");
+    expect(JSON.parse(ok.body).result.data.principal).toBe("person");
 
     // A crash leaves the socket behind; the next start replaces it.
     s3.proc.kill("SIGKILL");

@@ -183,7 +183,7 @@ describe("revert turn", () => {
     expect(turns.turns[3]!.tree).toBe(turns.turns[0]!.tree);
     const events = (await api.tasks.events.query({ id })).events.filter((e) => e.type === "task.turn_reverted");
     expect(events.map((e) => e.payload)).toEqual([
-      { turn: 2, restores: 1, files: 4, paths: preview.files.map((f) => f.path), snapshot: 4, by: "user" },
+      { turn: 2, restores: 1, files: 4, paths: preview.files.map((f) => f.path), snapshot: 4, by: "owner" },
     ]);
 
     // Reverting the revert brings back everything, the person's edit included.

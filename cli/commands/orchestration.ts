@@ -125,7 +125,7 @@ export function registerOrchestration(program: Command, task: Command, ctx: CliC
         .out()
         .result(r, () =>
           [
-            `role: ${r.role}`,
+            r.person ? `person: ${r.person.name} (${r.person.role})` : `role: ${r.role}`,
             r.paneId ? `pane: ${r.paneId}` : "",
             r.task ? `task: ${r.task.id} (${r.task.state}, round ${r.task.round}) ${oneLine(r.task.title)}` : "",
             r.task?.contextId ? `context: ${r.task.contextId}` : "",

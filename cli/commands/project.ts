@@ -1,7 +1,7 @@
 // yard project add|set|list|remove (set --config and `project config`: ./repo-config.ts)
 import path from "node:path";
 import type { Command } from "commander";
-import type { CliContext } from "../context";
+import { type CliContext, intOption } from "../context";
 import { table } from "../output";
 import { configOption, registerProjectConfig } from "./repo-config";
 import { strategyOption } from "./task-branch";
@@ -49,6 +49,13 @@ export function registerProject(program: Command, ctx: CliContext) {
       "--merge-strategy <s>",
       "how its tasks land by default: merge, squash, rebase or ff ('none': a merge commit)",
     )
+    .option(
+      "--required-approvals <n>",
+      "distinct people who must approve a task's current tip before it merges (0: none)",
+      intOption("--required-approvals", 0, 10),
+    )
+    .option("--no-self-approval", "the person who started a task does not count among its approvers")
+    .option("--self-approval", "the person who started a task counts among its approvers (the default)")
     .action(
       async (
         id: string,
@@ -59,6 +66,8 @@ export function registerProject(program: Command, ctx: CliContext) {
           planner?: string;
           config?: string;
           mergeStrategy?: string;
+          requiredApprovals?: number;
+          selfApproval?: boolean;
         },
       ) => {
         const unset = (v: string | undefined) => (v === undefined ? undefined : v === "none" ? null : v);
@@ -71,13 +80,15 @@ export function registerProject(program: Command, ctx: CliContext) {
           plannerProfile: unset(opts.planner),
           ...(opts.config !== undefined ? { repoConfig: configOption(opts.config) as never } : {}),
           mergeStrategy,
+          requiredApprovals: opts.requiredApprovals,
+          noSelfApproval: opts.selfApproval === undefined ? undefined : !opts.selfApproval,
         });
         ctx
           .out()
           .result(
             { project: res },
             () =>
-              `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}; reviewer ${res.reviewerProfile ?? "none"}; planner ${res.plannerProfile ?? "none"}; merge strategy ${res.mergeStrategy ?? "merge"}; config override ${res.repoConfig ? JSON.stringify(res.repoConfig) : "none"}`,
+              `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}; reviewer ${res.reviewerProfile ?? "none"}; planner ${res.plannerProfile ?? "none"}; merge strategy ${res.mergeStrategy ?? "merge"}; required approvals ${res.requiredApprovals}${res.noSelfApproval ? " (not the starter's)" : ""}; config override ${res.repoConfig ? JSON.stringify(res.repoConfig) : "none"}`,
           );
       },
     );

@@ -122,6 +122,8 @@ export function FinishPanel({ task }: { task: Task }) {
 
   const running = ["pending", "working", "input_required"].includes(task.state);
   const canMerge = task.state === "completed";
+  // The project's required approvals: Merge waits for them and says why.
+  const approvalsWait = task.approvals?.why ?? null;
   const canDiscard = task.state !== "backlog";
   const target = task.targetBranch;
 
@@ -131,7 +133,12 @@ export function FinishPanel({ task }: { task: Task }) {
       {error && <RefusalAlert error={error} onDismiss={() => setError(null)} />}
       <div className="flex flex-wrap gap-2">
         {canMerge && (
-          <Button variant="primary" onClick={() => setDialog("merge")} aria-describedby="merge-target">
+          <Button
+            variant="primary"
+            onClick={() => setDialog("merge")}
+            disabled={approvalsWait !== null}
+            aria-describedby={approvalsWait ? "merge-waits merge-target" : "merge-target"}
+          >
             Merge
           </Button>
         )}
@@ -146,6 +153,16 @@ export function FinishPanel({ task }: { task: Task }) {
           </Button>
         )}
       </div>
+      {canMerge && approvalsWait && (
+        <p id="merge-waits" role="status" className="text-sm text-attention">
+          {approvalsWait}
+        </p>
+      )}
+      {canMerge && task.approvals && !approvalsWait && (
+        <p className="text-xs text-fg-muted">
+          Approved by {task.approvals.have.join(", ")} ({task.approvals.required} required)
+        </p>
+      )}
       {canMerge && (
         <p id="merge-target" className="text-xs text-fg-muted">
           into <span className="font-mono text-fg">{target ?? "(no target: detached HEAD)"}</span>

@@ -14,6 +14,7 @@ import { Alert, CopyButton, timeAgo } from "../ui";
 import { Row } from "./Details";
 import { Section } from "./Section";
 import { shortSha } from "./TaskHeader";
+import { isPaneId, type Me, personWords, useMe } from "../../lib/people";
 
 interface Finished {
   target?: string;
@@ -29,6 +30,7 @@ const LANDED = { squash: "one squashed commit", rebase: "its commits rebased on 
 export function FinishedSummary({ task: t }: { task: Task }) {
   const trpc = useTRPC();
   const events = useQuery(trpc.tasks.events.queryOptions({ id: t.id }));
+  const me = useMe();
   const f = (events.data?.events.findLast((e) => e.type === "task.finished")?.payload ?? {}) as Finished;
   const merged = t.disposition === "merged";
   const target = f.target ?? t.targetBranch;
@@ -71,7 +73,7 @@ export function FinishedSummary({ task: t }: { task: Task }) {
               </time>
             </Row>
           )}
-          {f.by && <Row name="By">{byWords(f.by, t)}</Row>}
+          {f.by && <Row name="By">{byWords(f.by, t, me)}</Row>}
           {f.pullRequest?.url && /^https?:\/\//.test(f.pullRequest.url) && (
             <Row name="Via">
               <a
@@ -112,10 +114,10 @@ export function FinishedSummary({ task: t }: { task: Task }) {
   );
 }
 
-/** Who finished the task: you (the board, the CLI with the install token) or the pane that did. */
-function byWords(by: string, t: Task) {
-  if (by === "user") return "You";
+/** Who finished the task: you, another person (by name), GitHub, or the pane that did. */
+function byWords(by: string, t: Task, me: Me | null) {
   if (by === "github") return "GitHub (its pull request was merged)";
+  if (!isPaneId(by)) return personWords(by, me);
   return (
     <Link href={`/panes/${by}`} className="font-mono text-accent hover:underline">
       {by === t.parentPaneId ? `${by} (orchestrator)` : by}

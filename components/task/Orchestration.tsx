@@ -7,6 +7,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
+import { isPaneId, type Me, personWords, useMe } from "../../lib/people";
 import type { Task } from "../../lib/types";
 import { errorOf, useTRPC } from "../../lib/trpc";
 import { useToast } from "../Toasts";
@@ -188,9 +189,9 @@ export function withTitles(reason: string, tasks: Array<{ id: string; title: str
 
 const ACKABLE = ["completed", "failed", "rejected"];
 
-/** An author (`user` or a pane id) in words: You, Worker, Orchestrator, or the pane's id. */
-function authorWords(author: string, t: Task): string {
-  if (author === "user") return "You";
+/** An author (a person's name or a pane id) in words: You, the person, Worker, Orchestrator, or the pane's id. */
+function authorWords(author: string, t: Task, me: Me | null): string {
+  if (!isPaneId(author)) return personWords(author, me);
   if (author === t.paneId) return "Worker";
   if (author === t.parentPaneId) return "Orchestrator";
   return author;
@@ -201,6 +202,7 @@ export function ThreadSection({ task: t }: { task: Task }) {
   const qc = useQueryClient();
   const toast = useToast();
   const thread = useQuery(trpc.tasks.thread.queryOptions({ id: t.id }));
+  const me = useMe();
   const [text, setText] = useState("");
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: trpc.tasks.thread.queryKey({ id: t.id }) });
@@ -254,7 +256,7 @@ export function ThreadSection({ task: t }: { task: Task }) {
                 className={`rounded-md border px-2.5 py-1.5 text-sm ${isOpen ? "border-attention/60 bg-attention-muted" : m.kind === "question" ? "border-line bg-canvas-subtle" : "ml-4 border-line bg-canvas"}`}
               >
                 <div className="flex items-baseline gap-2 text-xs text-fg-muted">
-                  <span className="font-semibold text-fg">{authorWords(m.author, t)}</span>
+                  <span className="font-semibold text-fg">{authorWords(m.author, t, me)}</span>
                   <span>{m.kind === "question" ? "asked" : m.kind === "answer" ? "answered" : "wrote"}</span>
                   {isOpen && (
                     <span className="rounded-full border border-attention/50 px-1.5 text-[10px] font-semibold text-attention">

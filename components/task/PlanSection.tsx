@@ -11,6 +11,7 @@ import type { Outputs, Task } from "../../lib/types";
 import { errorOf, useTRPC } from "../../lib/trpc";
 import { useToast } from "../Toasts";
 import { Alert, Button, inputClass, StateBadge, submitOnModEnter, timeAgo } from "../ui";
+import { isPaneId, personWords, useMe } from "../../lib/people";
 
 type PlanVersion = Outputs["plans"]["list"]["plans"][number];
 
@@ -153,6 +154,7 @@ function PlanBody({ plan: p }: { plan: PlanVersion }) {
 }
 
 function Reviews({ plan: p }: { plan: PlanVersion }) {
+  const me = useMe();
   return (
     <ul aria-label={`Reviews of version ${p.version}`} className="flex flex-col gap-1.5">
       {p.reviews.map((r) => (
@@ -164,7 +166,7 @@ function Reviews({ plan: p }: { plan: PlanVersion }) {
               size="sm"
             />
             <span className="text-xs text-fg-muted">
-              {r.reviewer === "user" ? "You" : r.reviewer} · {timeAgo(r.createdAt)}
+              {isPaneId(r.reviewer) ? r.reviewer : personWords(r.reviewer, me)} · {timeAgo(r.createdAt)}
             </span>
             {r.summary && <span className="whitespace-pre-wrap">{r.summary}</span>}
           </div>

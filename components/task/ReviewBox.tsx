@@ -6,6 +6,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useApi } from "../../lib/api";
+import { useMe } from "../../lib/people";
 import type { Review, Task } from "../../lib/types";
 import { errorOf } from "../../lib/trpc";
 import { useToast } from "../Toasts";
@@ -52,6 +53,15 @@ export function ReviewBox({
   const agentApproved =
     !outdated && !approved && thisRound.some((r) => r.verdict === "approved" && r.stage === "agent");
   const canReview = task.state === "completed";
+  // Under the project's required approvals each person approves once: Approve stays open to those who have not.
+  const me = useMe();
+  const approvedByMe =
+    !outdated &&
+    thisRound.some(
+      (r) => r.verdict === "approved" && r.stage !== "agent" && (r.reviewer === me?.name || r.reviewer === "user"),
+    );
+  const approveClosed = task.approvals ? approvedByMe : approved;
+  const waitsFor = task.approvals?.why ?? null;
   const at = lastApproval?.reviewedCommit ? (
     <>
       {" "}
@@ -63,9 +73,14 @@ export function ReviewBox({
 
   return (
     <>
-      {approved && (
+      {approved && !waitsFor && (
         <Alert tone="success" role="status" title="Approved">
           This round is approved{at} and ready to merge.
+        </Alert>
+      )}
+      {approved && waitsFor && (
+        <Alert tone="attention" role="status" title="Approved, waiting for more approvals">
+          {waitsFor}
         </Alert>
       )}
       {outdated && (
@@ -112,7 +127,7 @@ export function ReviewBox({
             </Button>
             <Button
               variant="primary"
-              disabled={!canReview || submit.isPending || approved}
+              disabled={!canReview || submit.isPending || approveClosed}
               onClick={() => send("approve")}
             >
               Approve

@@ -9,6 +9,7 @@ import type { ReviewComment, Task, TaskRound } from "../../lib/types";
 import { errorOf } from "../../lib/trpc";
 import { type CommentActions, CommentCard } from "../diff/comments";
 import { Spinner, StateBadge, timeAgo } from "../ui";
+import { personWords, useMe } from "../../lib/people";
 
 export function ReviewHistory({
   task,
@@ -113,6 +114,7 @@ function RoundItem({
 }
 
 function Verdict({ review: rv, task }: { review: TaskRound["reviews"][number]; task: Task }) {
+  const me = useMe();
   const agent = rv.stage === "agent";
   return (
     <div className="flex flex-wrap items-center gap-2">
@@ -130,7 +132,7 @@ function Verdict({ review: rv, task }: { review: TaskRound["reviews"][number]; t
         size="sm"
       />
       <span className="text-xs text-fg-muted">
-        {agent ? <span className="font-mono">{rv.reviewer}</span> : rv.reviewer === "user" ? "You" : rv.reviewer} ·{" "}
+        {agent ? <span className="font-mono">{rv.reviewer}</span> : personWords(rv.reviewer, me)} ·{" "}
         {timeAgo(rv.createdAt)}
       </span>
       {rv.summary && <span className="whitespace-pre-wrap">{rv.summary}</span>}

@@ -1,6 +1,7 @@
 // The task page's header: title and id, the state in words, round, agent, branch → target, base
 // (with a copy button), context, label, parent links and when it was opened.
 import Link from "next/link";
+import { isPaneId, personWords, useMe } from "../../lib/people";
 import type { Task } from "../../lib/types";
 import { SetupBadge } from "../SetupBadge";
 import { CopyButton, Label, StateBadge, STATE_WORDS, timeAgo } from "../ui";
@@ -9,6 +10,7 @@ import { CopyButton, Label, StateBadge, STATE_WORDS, timeAgo } from "../ui";
 export const shortSha = (s: string | null | undefined) => (s ? s.slice(0, 7) : "—");
 
 export function TaskHeader({ task: t }: { task: Task }) {
+  const me = useMe();
   return (
     <header className="border-b border-line pb-4">
       <div className="text-sm text-fg-muted">
@@ -32,6 +34,14 @@ export function TaskHeader({ task: t }: { task: Task }) {
         <span>
           agent <strong className="font-medium text-fg">{t.agent}</strong>
         </span>
+        {t.startedBy && (
+          <span data-testid="task-started-by">
+            started by{" "}
+            <strong className="font-medium text-fg">
+              {isPaneId(t.startedBy) ? t.startedBy : personWords(t.startedBy, me)}
+            </strong>
+          </span>
+        )}
         {t.branch && (
           <span className="flex items-center gap-1 font-mono text-xs">
             <span className="rounded-md bg-accent-muted px-1.5 py-0.5 text-accent">{t.branch}</span>

@@ -8,6 +8,7 @@ import {
   mayAccessTask,
   mayNameContext,
   namedIds,
+  personRefusal,
   roleRefusal,
   sandboxRefusal,
   spawnOf,
@@ -25,6 +26,18 @@ describe("the role gate table", () => {
 
   it("lets the person call everything", () => {
     for (const p of procedures) expect(roleRefusal(p, "person")).toBeNull();
+  });
+
+  it("asks each procedure's person role of people: below it refused, naming the role needed; unlisted ones are an admin's", () => {
+    const mia = { id: "usrmia", name: "mia", role: "member" as const };
+    expect(personRefusal("tasks.start", mia)).toBeNull();
+    expect(personRefusal("tasks.finish", mia)).toBe(
+      "mia is a member; tasks.finish needs a reviewer (ask an admin: yard user set mia --role reviewer)",
+    );
+    expect(personRefusal("no.such", { ...mia, role: "reviewer" })).toMatch(/needs an admin/);
+    expect(personRefusal("no.such", { ...mia, role: "admin" })).toBeNull();
+    for (const [p, g] of Object.entries(GATES))
+      expect([p, ["member", "reviewer", "admin"].includes(g.person)]).toEqual([p, true]);
   });
 
   it("refuses every pane a procedure it does not list", () => {
@@ -55,7 +68,9 @@ describe("the role gate table", () => {
   const MAY: Record<Exclude<(typeof CALLER_ROLES)[number], "person">, string[]> = {
     orchestrator: procedures.filter(
       (p) =>
-        !/^(server|projects|board|worktrees|templates|agents\.(add|update|try|tryStatus|remove))\b/.test(p) &&
+        !/^(server|projects|board|worktrees|templates|people|audit|agents\.(add|update|try|tryStatus|remove))\b/.test(
+          p,
+        ) &&
         p !== "tasks.report" &&
         p !== "tasks.push" &&
         p !== "tasks.pr" &&

@@ -2,14 +2,16 @@
 // socket event), naming the input field that says which task or pane a call touches (the scope
 // rules are core/agents/roles.ts). Pure; the tRPC middleware in trpc.ts applies it.
 //
-// Callers: `person` (the install token or a browser session: everything), and pane tokens by
-// the pane's role: `orchestrator` (a pane the user started, or a task whose profile orchestrates:
+// Callers: `person` (the install token, a person's CLI token or a browser session), who may call
+// what their role reaches (`person` in each entry: member < reviewer < admin; a procedure missing
+// from the table needs an admin), and pane tokens by the pane's role: `orchestrator` (a pane the user started, or a task whose profile orchestrates:
 // starts, steers and finishes tasks it started, their subtasks and its context), `worker` (a
 // task's agent: its own task and pane), `reviewer` (reads a task and its diff, writes reviews),
 // `planner` (reads its task, writes plans). A procedure missing from the table is refused to
 // every pane (tests/roles.test.ts checks the table covers the router exactly).
 
 import { CALLER_ROLES, type CallerRole } from "../core/agents/roles";
+import { roleAtLeast, type Person, type PersonRole } from "../core/people/people";
 
 export {
   CALLER_ROLES,
@@ -35,6 +37,9 @@ export {
 export type SpawnKind = "pane" | "start" | "task" | "typed";
 
 export interface Gate {
+  /** The least a person's role must be to call it (member < reviewer < admin). */
+  person: PersonRole;
+  /** Which callers may call it: the person, and panes by role. */
   roles: readonly CallerRole[];
   /** The input field naming the task the call acts on (checked with mayAccessTask). */
   task?: string;
@@ -56,101 +61,127 @@ const REVIEW_WRITERS = ["person", "orchestrator", "reviewer"] as const;
 const TASK_PANES = ["person", "orchestrator", "worker", "reviewer", "planner"] as const;
 
 export const GATES: Record<string, Gate> = {
-  status: { roles: ALL },
-  "server.stop": { roles: P },
-  "projects.add": { roles: P },
-  "projects.list": { roles: P },
-  "projects.get": { roles: P },
-  "projects.remove": { roles: P },
-  "projects.refs": { roles: P },
-  "projects.update": { roles: P },
-  "projects.repoConfig": { roles: P },
+  status: { person: "member", roles: ALL },
+  "server.stop": { person: "admin", roles: P },
+  "projects.add": { person: "admin", roles: P },
+  "projects.list": { person: "member", roles: P },
+  "projects.get": { person: "member", roles: P },
+  "projects.remove": { person: "admin", roles: P },
+  "projects.refs": { person: "member", roles: P },
+  "projects.update": { person: "admin", roles: P },
+  "projects.repoConfig": { person: "admin", roles: P },
   // The project's GitHub token (write-only), and where pull requests get theirs.
-  "projects.github": { roles: P },
-  "projects.setGithubToken": { roles: P },
-  "board.get": { roles: P },
-  "panes.spawn": { roles: PO, names: { panes: ["parentPaneId"] }, spawns: { kind: "pane" } },
-  "panes.list": { roles: PO },
-  "panes.get": { roles: ALL, pane: "id" },
-  "panes.read": { roles: ALL, pane: "id" },
-  "panes.submit": { roles: PO, pane: "id", spawns: { kind: "typed" } },
-  "panes.sendKeys": { roles: PO, pane: "id", spawns: { kind: "typed" } },
-  "panes.resize": { roles: PO, pane: "id" },
-  "panes.kill": { roles: PO, pane: "id" },
-  "panes.markSeen": { roles: PO, pane: "id" },
-  "panes.attention": { roles: PO },
+  "projects.github": { person: "admin", roles: P },
+  "projects.setGithubToken": { person: "admin", roles: P },
+  "board.get": { person: "member", roles: P },
+  "panes.spawn": { person: "member", roles: PO, names: { panes: ["parentPaneId"] }, spawns: { kind: "pane" } },
+  "panes.list": { person: "member", roles: PO },
+  "panes.get": { person: "member", roles: ALL, pane: "id" },
+  "panes.read": { person: "member", roles: ALL, pane: "id" },
+  "panes.submit": { person: "member", roles: PO, pane: "id", spawns: { kind: "typed" } },
+  "panes.sendKeys": { person: "member", roles: PO, pane: "id", spawns: { kind: "typed" } },
+  "panes.resize": { person: "member", roles: PO, pane: "id" },
+  "panes.kill": { person: "member", roles: PO, pane: "id" },
+  "panes.markSeen": { person: "member", roles: PO, pane: "id" },
+  "panes.attention": { person: "member", roles: PO },
   "tasks.start": {
+    person: "member",
     roles: PO,
     names: { tasks: ["parentTaskId", "dependsOn"], panes: ["parentPaneId"], contexts: ["contextId"] },
     spawns: { kind: "start" },
   },
-  "tasks.startBacklog": { roles: PO, task: "id", spawns: { kind: "task" } },
-  "tasks.get": { roles: ALL, task: "id" },
-  "tasks.list": { roles: PO },
-  "tasks.wait": { roles: PO, task: "id" },
-  "tasks.report": { roles: ["person", "worker"], task: "taskId" },
-  "tasks.followUp": { roles: PO, task: "id", spawns: { kind: "task" } },
-  "tasks.diff": { roles: REVIEW_WRITERS, task: "id" },
-  "tasks.turns": { roles: REVIEW_WRITERS, task: "id" },
-  "tasks.revertPreview": { roles: PO, task: "id" },
+  "tasks.startBacklog": { person: "member", roles: PO, task: "id", spawns: { kind: "task" } },
+  "tasks.get": { person: "member", roles: ALL, task: "id" },
+  "tasks.list": { person: "member", roles: PO },
+  "tasks.wait": { person: "member", roles: PO, task: "id" },
+  "tasks.report": { person: "member", roles: ["person", "worker"], task: "taskId" },
+  "tasks.followUp": { person: "member", roles: PO, task: "id", spawns: { kind: "task" } },
+  "tasks.diff": { person: "member", roles: REVIEW_WRITERS, task: "id" },
+  "tasks.turns": { person: "member", roles: REVIEW_WRITERS, task: "id" },
+  "tasks.revertPreview": { person: "member", roles: PO, task: "id" },
   // Rewrites the worktree's files (from its own snapshots); never the branch, never a process.
-  "tasks.revertTurn": { roles: PO, task: "id" },
-  "tasks.rounds": { roles: ALL, task: "id" },
-  "tasks.cancel": { roles: PO, task: "id" },
-  "tasks.resume": { roles: PO, task: "id", spawns: { kind: "task" } },
-  "tasks.finish": { roles: PO, task: "id" },
+  "tasks.revertTurn": { person: "member", roles: PO, task: "id" },
+  "tasks.rounds": { person: "member", roles: ALL, task: "id" },
+  "tasks.cancel": { person: "reviewer", roles: PO, task: "id" },
+  "tasks.resume": { person: "member", roles: PO, task: "id", spawns: { kind: "task" } },
+  "tasks.finish": { person: "reviewer", roles: PO, task: "id" },
   // Conflicts become a round typed to the task's agent.
-  "tasks.update": { roles: PO, task: "id", spawns: { kind: "task" } },
-  "tasks.uncommitted": { roles: PO, task: "id" },
-  "tasks.events": { roles: PO, task: "id" },
+  "tasks.update": { person: "member", roles: PO, task: "id", spawns: { kind: "task" } },
+  "tasks.uncommitted": { person: "member", roles: PO, task: "id" },
+  "tasks.events": { person: "member", roles: PO, task: "id" },
   // Push and pull requests act with the person's own git credentials and GitHub token: the person's only.
-  "tasks.push": { roles: P, task: "id" },
-  "tasks.pr": { roles: P, task: "id" },
-  "tasks.handoff": { roles: PO, task: "id" },
+  "tasks.push": { person: "reviewer", roles: P, task: "id" },
+  "tasks.pr": { person: "reviewer", roles: P, task: "id" },
+  "tasks.handoff": { person: "member", roles: PO, task: "id" },
   // A task whose last unmet dependency goes (or that depends only on met ones) starts by itself.
-  "tasks.depend": { roles: PO, task: "id", names: { tasks: ["on"] }, spawns: { kind: "task" } },
-  "tasks.ask": { roles: TASK_PANES },
-  "tasks.answer": { roles: PO, task: "id", spawns: { kind: "task" } },
-  "tasks.ack": { roles: PO, task: "id" },
-  "tasks.agentReview": { roles: PO, task: "id", spawns: { kind: "task", when: (i) => i.action === "rerun" } },
-  "tasks.thread": { roles: ALL, task: "id" },
-  "tasks.registerWorktree": { roles: TASK_PANES },
-  "tasks.worktrees": { roles: ALL, task: "id" },
-  "tasks.ports": { roles: ALL, task: "id" },
-  whoami: { roles: ALL },
-  "plans.submit": { roles: ["person", "planner"], task: "taskId" },
-  "plans.list": { roles: ALL, task: "id" },
+  "tasks.depend": { person: "member", roles: PO, task: "id", names: { tasks: ["on"] }, spawns: { kind: "task" } },
+  "tasks.ask": { person: "member", roles: TASK_PANES },
+  "tasks.answer": { person: "member", roles: PO, task: "id", spawns: { kind: "task" } },
+  "tasks.ack": { person: "member", roles: PO, task: "id" },
+  "tasks.agentReview": {
+    person: "reviewer",
+    roles: PO,
+    task: "id",
+    spawns: { kind: "task", when: (i) => i.action === "rerun" },
+  },
+  "tasks.thread": { person: "member", roles: ALL, task: "id" },
+  "tasks.registerWorktree": { person: "member", roles: TASK_PANES },
+  "tasks.worktrees": { person: "member", roles: ALL, task: "id" },
+  "tasks.ports": { person: "member", roles: ALL, task: "id" },
+  whoami: { person: "member", roles: ALL },
+  "plans.submit": { person: "member", roles: ["person", "planner"], task: "taskId" },
+  "plans.list": { person: "member", roles: ALL, task: "id" },
   // An approved plan's subtasks start by themselves (sandboxed as their parent).
-  "plans.review": { roles: REVIEW_WRITERS, task: "taskId", spawns: { kind: "task" } },
-  "reviews.addComment": { roles: REVIEW_WRITERS, task: "taskId" },
-  "reviews.editComment": { roles: REVIEW_WRITERS, comment: "id" },
-  "reviews.resolveComment": { roles: REVIEW_WRITERS, comment: "id" },
-  "reviews.deleteComment": { roles: REVIEW_WRITERS, comment: "id" },
-  "reviews.listComments": { roles: ALL, task: "taskId" },
-  // Changes requested start the next round, in a fresh pane when the agent's has exited.
+  "plans.review": { person: "reviewer", roles: REVIEW_WRITERS, task: "taskId", spawns: { kind: "task" } },
+  "reviews.addComment": { person: "member", roles: REVIEW_WRITERS, task: "taskId" },
+  "reviews.editComment": { person: "member", roles: REVIEW_WRITERS, comment: "id" },
+  "reviews.resolveComment": { person: "member", roles: REVIEW_WRITERS, comment: "id" },
+  "reviews.deleteComment": { person: "member", roles: REVIEW_WRITERS, comment: "id" },
+  "reviews.listComments": { person: "member", roles: ALL, task: "taskId" },
+  // Approving and requesting changes are a reviewer's (a member comments). Changes requested start
+  // the next round, in a fresh pane when the agent's has exited.
   "reviews.submit": {
+    person: "reviewer",
     roles: REVIEW_WRITERS,
     task: "taskId",
     spawns: { kind: "task", when: (i) => i.verdict === "request_changes" },
   },
-  "reviews.list": { roles: ALL, task: "taskId" },
-  "hooks.post": { roles: ALL, pane: "paneId" },
-  "events.list": { roles: PO },
-  "agents.list": { roles: ALL },
-  "agents.add": { roles: P },
-  "agents.update": { roles: P },
-  "agents.try": { roles: P },
-  "agents.tryStatus": { roles: P },
-  "agents.remove": { roles: P },
-  "worktrees.list": { roles: P },
-  "worktrees.usage": { roles: P },
-  "worktrees.measure": { roles: P },
-  "worktrees.setBudget": { roles: P },
-  "worktrees.gc": { roles: P },
-  "templates.add": { roles: P },
-  "templates.list": { roles: P },
-  "templates.remove": { roles: P },
+  "reviews.list": { person: "member", roles: ALL, task: "taskId" },
+  "hooks.post": { person: "member", roles: ALL, pane: "paneId" },
+  "events.list": { person: "member", roles: PO },
+  "agents.list": { person: "member", roles: ALL },
+  "agents.add": { person: "admin", roles: P },
+  "agents.update": { person: "admin", roles: P },
+  "agents.try": { person: "admin", roles: P },
+  "agents.tryStatus": { person: "admin", roles: P },
+  "agents.remove": { person: "admin", roles: P },
+  "worktrees.list": { person: "member", roles: P },
+  "worktrees.usage": { person: "member", roles: P },
+  "worktrees.measure": { person: "member", roles: P },
+  "worktrees.setBudget": { person: "admin", roles: P },
+  "worktrees.gc": { person: "admin", roles: P },
+  "templates.add": { person: "member", roles: P },
+  "templates.list": { person: "member", roles: P },
+  "templates.remove": { person: "member", roles: P },
+  // People and their tokens: an admin's, except one's own tokens (the service checks whose).
+  "people.list": { person: "admin", roles: P },
+  "people.add": { person: "admin", roles: P },
+  "people.invite": { person: "admin", roles: P },
+  "people.setRole": { person: "admin", roles: P },
+  "people.remove": { person: "admin", roles: P },
+  "people.tokens": { person: "member", roles: P },
+  "people.createToken": { person: "member", roles: P },
+  "people.revokeToken": { person: "member", roles: P },
+  "audit.list": { person: "member", roles: P },
 };
+
+/** Why a person may not call a procedure (their role is below the one it needs), or null when they may. */
+export function personRefusal(path: string, person: Person): string | null {
+  const needed = GATES[path]?.person ?? "admin";
+  return roleAtLeast(person.role, needed)
+    ? null
+    : `${person.name} is ${/^[aeiou]/.test(person.role) ? "an" : "a"} ${person.role}; ${path} needs ${/^[aeiou]/.test(needed) ? "an" : "a"} ${needed} (ask an admin: yard user set ${person.name} --role ${needed})`;
+}
 
 /** Why a role may not call a procedure, or null when it may. */
 export function roleRefusal(path: string, role: CallerRole): string | null {

@@ -12,6 +12,7 @@ import { reviewsRouter } from "./reviews";
 import { tasksRouter } from "./tasks";
 import { projectSetupProcedures } from "./repo-setup";
 import { templatesRouter } from "./templates";
+import { auditRouter, peopleRouter } from "./people";
 import { worktreesRouter } from "./worktrees";
 import { whoamiReply } from "../wire/orchestration";
 import { absolutePath, id, paneId, profileId } from "../wire/common";
@@ -45,18 +46,26 @@ export const appRouter = router({
   status: callerProcedure.output(statusReply).query(async ({ ctx }) => ({
     ok: true as const,
     version: VERSION,
-    home: ctx.principal.kind === "admin" ? ctx.services.home : undefined,
+    home: ctx.principal.kind === "person" ? ctx.services.home : undefined,
     url: ctx.services.url(),
     principal: ctx.principal.kind,
+    ...(ctx.principal.kind === "person"
+      ? { person: { name: ctx.principal.person.name, role: ctx.principal.person.role } }
+      : {}),
     ...(await ctx.services.counts()),
     /** Called from a pane: whether that pane runs in the OS sandbox. */
     sandboxed: ctx.pane ? (await ctx.services.panes.get(ctx.pane.id)).sandboxed : undefined,
     /** For the user: whether sandboxed tasks can start on this machine, and if not why. */
-    sandbox: ctx.principal.kind === "admin" ? await sandboxStatus(ctx.services) : undefined,
+    sandbox: ctx.principal.kind === "person" ? await sandboxStatus(ctx.services) : undefined,
   })),
 
   /** Who is calling: role, pane, and for a task's pane its task, context and lineage. */
-  whoami: callerProcedure.output(whoamiReply).query(({ ctx }) => ctx.services.access.whoami(ctx.pane)),
+  whoami: callerProcedure.output(whoamiReply).query(async ({ ctx }) => ({
+    ...(await ctx.services.access.whoami(ctx.pane)),
+    ...(ctx.principal.kind === "person"
+      ? { person: { name: ctx.principal.person.name, role: ctx.principal.person.role } }
+      : {}),
+  })),
 
   server: router({
     /** `yard stop [--all]`: answers, then stops the server (with `all`, every agent and the pane host too). */
@@ -137,6 +146,8 @@ export const appRouter = router({
   events: eventsRouter,
   worktrees: worktreesRouter,
   templates: templatesRouter,
+  people: peopleRouter,
+  audit: auditRouter,
 
   agents: router({
     list: callerProcedure.output(profileList).query(({ ctx }) => ctx.services.agents.list()),

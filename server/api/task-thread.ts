@@ -78,7 +78,7 @@ export const taskThreadProcedures = {
       id: input.id,
       ...(await ctx.services.messages.acknowledge(input.id, {
         paneId: ctx.pane?.id ?? null,
-        admin: ctx.principal.kind === "admin",
+        admin: ctx.principal.kind === "person",
       })),
     })),
   thread: callerProcedure

@@ -101,7 +101,7 @@ export const tasksRouter = router({
       ctx.services.tasks.report(input, {
         paneId: ctx.pane?.id ?? null,
         paneTaskId: ctx.pane?.taskId ?? null,
-        admin: ctx.principal.kind === "admin",
+        admin: ctx.principal.kind === "person",
       }),
     ),
   followUp: callerProcedure

@@ -9,7 +9,7 @@ import type { Principal } from "../security/guard";
 import type { Services } from "../composition";
 import type { SandboxOf } from "../core/agents/roles";
 import type { CallingPane } from "../core/tasks/access";
-import { GATES, namedIds, roleRefusal, sandboxRefusal, spawnOf } from "./roles";
+import { GATES, namedIds, personRefusal, roleRefusal, sandboxRefusal, spawnOf } from "./roles";
 
 export interface ApiCall {
   services: Services;
@@ -136,7 +136,8 @@ const boundedInput = t.middleware(async ({ getRawInput, next }) => {
 });
 
 /**
- * The role gates (roles.ts): the caller's role must be listed for the procedure, and a pane may
+ * The role gates (roles.ts): a person's role must reach the one the procedure needs; a pane's
+ * role must be listed for the procedure, and a pane may
  * touch only the tasks and panes its role reaches (its own; an orchestrator's also those it
  * started, their subtasks and its context), and name as a parent, a dependency or a context only
  * what it reaches already. A sandboxed pane may start no process outside the sandbox (no bare
@@ -146,7 +147,18 @@ const boundedInput = t.middleware(async ({ getRawInput, next }) => {
 const article = (role: string) => (/^[aeiou]/.test(role) ? "An" : "A");
 
 const gate = t.middleware(async ({ ctx, path, getRawInput, next }) => {
-  if (ctx.principal.kind === "admin") return next();
+  if (ctx.principal.kind === "person") {
+    const { person } = ctx.principal;
+    const refusal = personRefusal(path, person);
+    if (refusal)
+      throw new YardError("FORBIDDEN", refusal, {
+        person: person.name,
+        role: person.role,
+        needs: GATES[path]?.person ?? "admin",
+        procedure: path,
+      });
+    return next();
+  }
   const role = ctx.pane?.role ?? "worker";
   const refusal = roleRefusal(path, role);
   if (refusal) throw new YardError("FORBIDDEN", refusal, { role, procedure: path });

@@ -4,7 +4,21 @@ import { randomBytes } from "node:crypto";
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
 export function newId(
-  prefix: "prj" | "tsk" | "pane" | "rnd" | "rev" | "cmt" | "pln" | "msg" | "agt" | "wtr" | "tpl",
+  prefix:
+    | "prj"
+    | "tsk"
+    | "pane"
+    | "rnd"
+    | "rev"
+    | "cmt"
+    | "pln"
+    | "msg"
+    | "agt"
+    | "wtr"
+    | "tpl"
+    | "usr"
+    | "tok"
+    | "inv",
 ): string {
   const bytes = randomBytes(10);
   let s = "";

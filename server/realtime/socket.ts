@@ -30,6 +30,9 @@ interface SocketData {
   /** The browser session the socket was opened with (absent for the install token). */
   session?: string;
   key?: string;
+  /** Whose socket it is (a person's id), and the personal token it was opened with. */
+  personId?: string;
+  tokenId?: string;
 }
 
 export interface Realtime {
@@ -37,7 +40,7 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
-type Admitted = { ok: true; session?: string; key?: string };
+type Admitted = { ok: true; session?: string; key?: string; personId: string; tokenId?: string };
 
 /** The session key of a handshake: its header (non-browser clients) or its query (a browser's WebSocket cannot set headers). */
 function handshakeKey(req: http.IncomingMessage): string | undefined {
@@ -66,13 +69,19 @@ function admit(req: http.IncomingMessage, guard: GuardConfig): Admitted | Refusa
     sessionKey: handshakeKey(req),
   };
   const principal = authenticate(credentials, guard);
-  if (principal?.kind !== "admin") {
+  if (principal?.kind !== "person") {
     const message = keylessSession(credentials, guard)
       ? "This browser's session key is missing or stale: open the login link again"
       : "This board needs its login token";
     return { status: 401, code: "UNAUTHORIZED", message };
   }
-  return { ok: true, session: principal.session, key: principal.session ? credentials.sessionKey : undefined };
+  return {
+    ok: true,
+    session: principal.session,
+    key: principal.session ? credentials.sessionKey : undefined,
+    personId: principal.person.id,
+    ...(principal.tokenId ? { tokenId: principal.tokenId } : {}),
+  };
 }
 
 /** A refused handshake's answer, in the shape tRPC errors have (the status says it too). */
@@ -134,12 +143,19 @@ export function attachRealtime(
     if (!("ok" in a)) return next(new Error(a.code));
     socket.data.session = a.session;
     socket.data.key = a.key;
+    socket.data.personId = a.personId;
+    socket.data.tokenId = a.tokenId;
     next();
   });
 
   const stopRevocations = opts.sessions.onRevoked((hash) => {
     for (const s of io.sockets.sockets.values())
       if (s.data.session && SessionStore.hash(s.data.session) === hash) s.disconnect(true);
+  });
+  // A person removed (every socket of theirs) or a token revoked (the sockets it opened) ends them at once.
+  const stopPeopleRevocations = opts.services.people.onRevoked((personId, tokenId) => {
+    for (const s of io.sockets.sockets.values())
+      if (s.data.personId === personId && (tokenId === null || s.data.tokenId === tokenId)) s.disconnect(true);
   });
 
   io.on("connection", (socket) => {
@@ -210,6 +226,7 @@ export function attachRealtime(
     // The HTTP server is closed by its owner; here only the sockets and the engine.
     close: async () => {
       stopRevocations();
+      stopPeopleRevocations();
       io.disconnectSockets(true);
       io.engine.close();
     },

@@ -1,22 +1,30 @@
 // Request admission, framework-free: Host must be a loopback name (DNS rebinding), state-changing
 // requests and socket handshakes must not come from a foreign Origin, and every request except
-// the open ones must carry the install token (bearer), a browser session or a pane token. A
+// the open ones must carry the install token (bearer: the owner), a person's CLI token (bearer),
+// a browser session (a person's: the owner's from the login link, others' from their invites)
+// or a pane token. A
 // browser session is its cookie and its key (server/wire/session-key.ts): both for the API and sockets, the
 // cookie alone only for pages (the HTML/JS shell, which carries no data: the data comes through
 // tRPC).
 import { isLoopbackHost } from "../config";
+import { OWNER, type People, type Person } from "../core/people/people";
 import { SESSION_MAX_AGE_MS, type SessionStore } from "./sessions";
 import { parsePaneToken, safeEqual } from "./token";
 
 /**
- * Who is calling. `session` is the browser session's cookie value (admin through the browser);
- * a pane principal is only a claim until the pane manager has checked its secret and liveness.
+ * Who is calling. A person (with their role): `session` is the browser session's cookie value
+ * when they came through the browser, `tokenId` their CLI token's id when they came with one; a
+ * pane principal is only a claim until the pane manager has checked its secret and liveness.
  */
-export type Principal = { kind: "admin"; session?: string } | { kind: "pane"; paneId: string; secret: string };
+export type Principal =
+  | { kind: "person"; person: Person; session?: string; tokenId?: string }
+  | { kind: "pane"; paneId: string; secret: string };
 
 export interface GuardConfig {
   token: string;
   sessions: Pick<SessionStore, "verify" | "verifyCookie">;
+  /** Who a session's person id or a personal token is (from memory: asked on every request). */
+  people: Pick<People, "person" | "byToken">;
   /** This install's session cookie name (token.ts sessionCookieName). */
   cookieName: string;
   /** Extra Host names allowed besides loopback (only with --allow-remote). */
@@ -115,19 +123,22 @@ export function authenticate(headers: Credentials, cfg: GuardConfig, opts: { pag
     const m = /^Bearer\s+(\S+)$/i.exec(auth.trim());
     if (!m) return null;
     const presented = m[1]!;
-    if (safeEqual(presented, cfg.token)) return { kind: "admin" };
+    if (safeEqual(presented, cfg.token)) return { kind: "person", person: OWNER };
+    const personal = cfg.people.byToken(presented);
+    if (personal) return { kind: "person", person: personal.person, tokenId: personal.tokenId };
     const pane = parsePaneToken(presented);
     return pane ? { kind: "pane", paneId: pane.paneId, secret: pane.secret } : null;
   }
   const cookie = sessionCookie(headers.cookie, cfg.cookieName);
-  if (cookie && (opts.pages ? cfg.sessions.verifyCookie(cookie) : cfg.sessions.verify(cookie, headers.sessionKey)))
-    return { kind: "admin", session: cookie };
-  return null;
+  if (!cookie) return null;
+  const personId = opts.pages ? cfg.sessions.verifyCookie(cookie) : cfg.sessions.verify(cookie, headers.sessionKey);
+  const person = personId ? cfg.people.person(personId) : null;
+  return person ? { kind: "person", person, session: cookie } : null;
 }
 
 /** A live session's cookie without its key (or with a wrong one): worth its own message. */
 export function keylessSession(headers: Credentials, cfg: GuardConfig): boolean {
-  return !headers.authorization && cfg.sessions.verifyCookie(sessionCookie(headers.cookie, cfg.cookieName));
+  return !headers.authorization && cfg.sessions.verifyCookie(sessionCookie(headers.cookie, cfg.cookieName)) !== null;
 }
 
 export function sessionCookie(header: string | undefined, name: string): string | undefined {

@@ -13,10 +13,17 @@ function toEvent(row: {
   type: string;
   taskId: string | null;
   paneId: string | null;
+  actor: string | null;
   payload: string;
   time: Date;
 }): YardEvent {
-  const head = { seq: row.seq, taskId: row.taskId, paneId: row.paneId, time: row.time.toISOString() };
+  const head = {
+    seq: row.seq,
+    taskId: row.taskId,
+    paneId: row.paneId,
+    actor: row.actor,
+    time: row.time.toISOString(),
+  };
   const unreadable = (problem: string): YardEvent => ({
     ...head,
     type: "journal.unreadable",
@@ -49,13 +56,35 @@ export class EventStore {
     type: EventType;
     taskId: string | null;
     paneId: string | null;
+    actor: string | null;
     payload: Record<string, unknown>;
   }): Promise<YardEvent> {
     return toEvent(
       await this.db.event.create({
-        data: { type: e.type, taskId: e.taskId, paneId: e.paneId, payload: JSON.stringify(e.payload) },
+        data: { type: e.type, taskId: e.taskId, paneId: e.paneId, actor: e.actor, payload: JSON.stringify(e.payload) },
       }),
     );
+  }
+
+  /** What people did (events their calls appended), newest first: of one person, since a time, before a seq. */
+  async audit(q: {
+    actor?: string;
+    since?: Date;
+    before?: number;
+    types?: readonly string[];
+    take: number;
+  }): Promise<YardEvent[]> {
+    const rows = await this.db.event.findMany({
+      where: {
+        actor: q.actor ?? { not: null },
+        time: q.since ? { gte: q.since } : undefined,
+        seq: q.before !== undefined ? { lt: q.before } : undefined,
+        type: q.types ? { in: [...q.types] } : undefined,
+      },
+      orderBy: { seq: "desc" },
+      take: q.take,
+    });
+    return rows.map(toEvent);
   }
 
   /** One page in sequence order. */

@@ -15,6 +15,8 @@ const toProject = (r: {
   plannerProfile: string | null;
   repoConfig: string | null;
   mergeStrategy: string | null;
+  requiredApprovals: number;
+  noSelfApproval: boolean;
 }): Project => ({
   id: r.id,
   path: r.path,
@@ -26,6 +28,8 @@ const toProject = (r: {
   plannerProfile: r.plannerProfile,
   repoConfig: storedOverride(r.repoConfig),
   mergeStrategy: (r.mergeStrategy as Project["mergeStrategy"]) ?? null,
+  requiredApprovals: r.requiredApprovals,
+  noSelfApproval: r.noSelfApproval,
 });
 
 export class ProjectStore {
@@ -50,6 +54,8 @@ export class ProjectStore {
       plannerProfile?: string | null;
       repoConfig?: RepoConfigOverride | null;
       mergeStrategy?: string | null;
+      requiredApprovals?: number;
+      noSelfApproval?: boolean;
     },
   ): Promise<Project> {
     const { repoConfig, ...rest } = changes;

@@ -145,6 +145,19 @@ export class ReviewStore {
       : null;
   }
 
+  /**
+   * The people who approved the round at this commit (human stage), each once, oldest first; with
+   * `commit` null, who approved the round at all.
+   */
+  async approvers(taskId: string, round: number, commit: string | null): Promise<string[]> {
+    const rows = await this.db.review.findMany({
+      where: { taskId, round, stage: "human", verdict: "approved", ...(commit ? { reviewedCommit: commit } : {}) },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { reviewerKind: true },
+    });
+    return [...new Set(rows.map((r) => r.reviewerKind))];
+  }
+
   /** The round's latest verdict (of one stage only, when given). */
   async status(taskId: string, round: number, stage?: "human" | "agent"): Promise<ReviewStatus> {
     const row = await this.db.review.findFirst({

@@ -37,6 +37,8 @@ export interface TaskFields {
   plannerProfile?: string | null;
   planReviewerProfile?: string | null;
   requiresPlanning?: boolean;
+  /** Who started it: a person's name, or the starting pane's id. */
+  startedBy?: string | null;
 }
 
 /** Where a started task runs: recorded when its worktree and pane exist. */
@@ -78,6 +80,8 @@ export interface BoardRow {
   reviewedCommit: string | null;
   /** When the task starts by itself once its dependencies are met (null: by hand). */
   autoStartWhen: string | null;
+  /** Who started it: a person's name, or the starting pane's id. */
+  startedBy: string | null;
 }
 
 export class TaskStore {
@@ -358,7 +362,7 @@ export class TaskStore {
         }
       >
     >`
-      SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.repoPath, t.contextId, t.paneId, t.evidence, t.autoStartWhen, t.createdAt, t.updatedAt, t.columnSince,
+      SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.repoPath, t.contextId, t.paneId, t.evidence, t.autoStartWhen, t.startedBy, t.createdAt, t.updatedAt, t.columnSince,
         s.files AS diffFiles, s.additions AS diffAdditions, s.deletions AS diffDeletions,
         (SELECT v.verdict FROM Review v
           WHERE v.taskId = t.id AND v.round = t.round ORDER BY v.createdAt DESC, v.id DESC LIMIT 1) AS verdict,

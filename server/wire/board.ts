@@ -31,6 +31,8 @@ export const boardCard = z.object({
   waiting: z.string().nullable(),
   /** The tasks this one depends on (ids), met or not. */
   dependsOn: z.array(z.string()),
+  /** Who started it: a person's name, or the starting pane's id (null: before people were recorded). */
+  startedBy: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   /** When the card entered its current column (ISO time). */

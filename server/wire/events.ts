@@ -372,6 +372,7 @@ type EventSchemaOf<T extends EventType> = z.ZodObject<{
   type: z.ZodLiteral<T>;
   taskId: z.ZodNullable<z.ZodString>;
   paneId: z.ZodNullable<z.ZodString>;
+  actor: z.ZodOptional<z.ZodNullable<z.ZodString>>;
   payload: (typeof eventPayloads)[T]["read"];
   time: z.ZodString;
 }>;
@@ -383,6 +384,8 @@ const eventOf = <T extends EventType>(type: T): EventSchemaOf<T> =>
     type: z.literal(type),
     taskId: z.string().nullable(),
     paneId: z.string().nullable(),
+    /** The person whose call appended it (the audit trail); null or absent: no person (a pane, the server itself). */
+    actor: z.string().nullable().optional(),
     payload: eventPayloads[type].read,
     time: z.string(),
   });

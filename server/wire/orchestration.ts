@@ -74,6 +74,8 @@ export const callerRole = z.enum(["person", "orchestrator", "worker", "reviewer"
 export const whoamiReply = z.object({
   role: callerRole,
   paneId: z.string().nullable(),
+  /** For a person: their name and role on the board. */
+  person: z.object({ name: z.string(), role: z.enum(["member", "reviewer", "admin"]) }).optional(),
   /** Only for task-bound callers: the task, its context and its lineage (root first). */
   task: z
     .object({

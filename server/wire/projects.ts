@@ -23,6 +23,10 @@ export const project = z.object({
   repoConfig: repoConfigOverride.nullable(),
   /** How its tasks' branches land by default (null: a merge commit). */
   mergeStrategy: mergeStrategy.nullable(),
+  /** Distinct people who must approve a task's current tip before it merges. */
+  requiredApprovals: z.number().int(),
+  /** The person who started a task does not count among its approvers. */
+  noSelfApproval: z.boolean(),
 });
 export const projectList = z.array(project);
 
@@ -62,10 +66,12 @@ export const profileRemoved = z.object({ removed: z.string() });
 export const statusReply = z.object({
   ok: z.literal(true),
   version: z.string(),
-  /** The data dir; only for the user (install token or browser session). */
+  /** The data dir; only for a person (install token, a person's token or browser session). */
   home: z.string().optional(),
   url: z.string(),
-  principal: z.enum(["admin", "pane"]),
+  principal: z.enum(["person", "pane"]),
+  /** For a person: their name and role on the board. */
+  person: z.object({ name: z.string(), role: z.enum(["member", "reviewer", "admin"]) }).optional(),
   projects: z.number().int(),
   panes: z.number().int(),
   tasks: z.number().int(),

@@ -216,6 +216,19 @@ export const taskView = z.object({
   parentPaneId: z.string().nullable(),
   parentTaskId: z.string().nullable(),
   rootTaskId: z.string().nullable(),
+  /** Who started it: a person's name, or the starting pane's id (null: before people were recorded). */
+  startedBy: z.string().nullable(),
+  /** Under the project's required approvals: who approved the tip the merge takes, and what is missing (null: no rule, or finished). */
+  approvals: z
+    .object({
+      required: z.number().int(),
+      have: z.array(z.string()),
+      missing: z.number().int(),
+      excluded: z.string().nullable(),
+      /** Why Merge waits, in one sentence (null: it need not). */
+      why: z.string().nullable(),
+    })
+    .nullable(),
   result: taskResult.nullable(),
   /** Why the task is where it is (failed, input_required). */
   evidence: z.record(z.string(), z.unknown()).nullable(),

@@ -28,6 +28,7 @@ import {
 import { globMatch } from "../../wire/glob";
 import { YardError } from "../errors";
 import { boundPayload } from "./bound";
+import { actingPerson } from "../actor";
 
 export type { EventOf, EventPayload, EventType, YardEvent };
 
@@ -91,11 +92,14 @@ export class EventJournal {
       this.log(`switchyard: BUG: ${why} (kept, marked)`);
       if (isEventType(type)) payload = storedPayload(type, payload, { strictAgainstWrite: true });
     }
+    // The person whose call this is (read now: the serialized run below may start outside the call).
+    const actor = actingPerson();
     const run = async (): Promise<EventOf<T>> => {
       const event = await this.store.append({
         type,
         taskId: opts.taskId ?? null,
         paneId: opts.paneId ?? null,
+        actor,
         payload: boundPayload(payload),
       });
       this.bus.emit("event", event);
@@ -104,6 +108,17 @@ export class EventJournal {
     const p = this.tail.then(run, run);
     this.tail = p.catch(() => {});
     return p;
+  }
+
+  /** The audit trail: events people's calls appended, newest first (see EventStore.audit). */
+  audit(q: {
+    actor?: string;
+    since?: Date;
+    before?: number;
+    types?: readonly string[];
+    limit?: number;
+  }): Promise<YardEvent[]> {
+    return this.store.audit({ ...q, take: Math.min(q.limit ?? 200, 1000) });
   }
 
   /** Events matching the query, in order; a query for one exact type gets that type's events. */

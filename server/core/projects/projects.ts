@@ -38,6 +38,10 @@ export const projectUpdateInput = z.object({
   repoConfig: repoConfigOverride.nullable().optional(),
   /** How its tasks land by default; null: a merge commit. */
   mergeStrategy: mergeStrategy.nullable().optional(),
+  /** Distinct people who must approve a task's current tip before it merges (0: none beyond the merger). */
+  requiredApprovals: z.number().int().min(0).max(10).optional(),
+  /** The person who started a task does not count among its approvers. */
+  noSelfApproval: z.boolean().optional(),
 });
 
 export class Projects {

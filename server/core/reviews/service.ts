@@ -207,12 +207,24 @@ export class ReviewService {
       }
       // An agent reviewer's approval leaves the round to a person; each stage approves once, and
       // again once the branch has moved past what it approved.
+      // With people, each person approves once: a second reviewer's approval counts too (a
+      // project may require several, core/tasks/approvals.ts).
       const stage = by.kind === "user" ? "human" : "agent";
-      if (
-        (await this.deps.store.status(task.id, task.round, stage)) === "approved" &&
-        task.reviewStatus !== "outdated"
-      ) {
-        throw new YardError("CONFLICT", `Round ${task.round} is already approved`, { round: task.round, stage });
+      const already =
+        stage === "human"
+          ? (
+              await this.deps.store.approvers(task.id, task.round, (await this.deps.tasks.snapshot(task.id)).commit)
+            ).includes(actorAuthor(by))
+          : (await this.deps.store.status(task.id, task.round, stage)) === "approved" &&
+            task.reviewStatus !== "outdated";
+      if (already) {
+        throw new YardError(
+          "CONFLICT",
+          stage === "human"
+            ? `${actorAuthor(by)} already approved round ${task.round}`
+            : `Round ${task.round} is already approved`,
+          { round: task.round, stage },
+        );
       }
     } else {
       if (task.disposition)

@@ -83,6 +83,7 @@ export async function loadBoard(
       setup: setupOf(t.state, parseEvidence(t.evidence)),
       waiting: t.state === "backlog" ? (waiting.get(t.id)?.reason ?? null) : null,
       dependsOn: waiting.get(t.id)?.dependencies.map((d) => d.id) ?? [],
+      startedBy: t.startedBy,
       createdAt: t.createdAt.toISOString(),
       updatedAt: t.updatedAt.toISOString(),
       columnSince: columnSince(t, blockedAt).toISOString(),

@@ -62,6 +62,8 @@ export interface TaskEngineDeps {
   teardownTimeoutMs?: number;
   /** What the round's latest review approved (the review store's): a merge takes exactly that commit, or refuses. */
   approval?: (taskId: string, round: number) => Promise<{ commit: string | null; tree: string | null } | null>;
+  /** The people who approved the round at this commit (required approvals count them). */
+  approvers?: (taskId: string, round: number, commit: string | null) => Promise<string[]>;
   /** Behind counts, updates in flight, moved bases, how merges landed (update-branch.ts); without it a branch is never updated. */
   branches?: BranchStore;
   /** Moves the line comments of a round when the task's base moves (the review service's). */

@@ -19,6 +19,7 @@ import { releasePorts } from "./task-ports";
 import { runTeardown } from "./teardown";
 import { get } from "./views";
 import type { MergeStrategy } from "../../wire/branches";
+import { approvalState, requireApprovals } from "./approvals";
 
 export type FinishOptions = {
   merge?: { target?: string; keepBranch?: boolean; ignoreDirty?: boolean; strategy?: MergeStrategy };
@@ -100,11 +101,20 @@ async function finishNow(eng: EngineState, taskId: string, opts: FinishOptions, 
     // An approval is of a commit: the merge takes that commit or refuses (an approval recorded
     // before approvals were pinned has none and merges the branch as it is).
     const approval = await deps.approval?.(taskId, t.round);
+    const project = t.projectId ? await deps.projects.get(t.projectId).catch(() => null) : null;
+    // A project that requires approvals: that many distinct people approved the commit the merge takes.
+    if (project?.requiredApprovals) {
+      const approvers = approval?.commit ? ((await deps.approvers?.(taskId, t.round, approval.commit)) ?? []) : [];
+      requireApprovals(
+        approvalState(
+          { required: project.requiredApprovals, noSelfApproval: project.noSelfApproval },
+          approvers,
+          t.startedBy,
+        ),
+      );
+    }
     // The merge dialog's (or --strategy's) choice, else the project's default, else a merge commit.
-    const strategy: MergeStrategy =
-      opts.merge.strategy ??
-      (t.projectId ? (await deps.projects.get(t.projectId).catch(() => null))?.mergeStrategy : null) ??
-      "merge";
+    const strategy: MergeStrategy = opts.merge.strategy ?? project?.mergeStrategy ?? "merge";
     let inFlight: Record<string, unknown> | null = null;
     let res;
     try {

@@ -3,6 +3,7 @@
 // commit, worktree, agent pane, the task recorded, the contract handed to the background runner),
 // or recorded in the backlog and launched later by startBacklog. Also the agent spawn every later
 // round and resume shares: the launch hook (agent config, workspace trust) and the OS sandbox.
+import { actingPerson } from "../actor";
 import { type StartInput, startInput } from "../../wire/tasks";
 import type { AgentProfile } from "../agents/profiles";
 import { YardError } from "../errors";
@@ -181,6 +182,8 @@ export async function start(
     requiresPlanning: planner !== null,
     plannerProfile: planner?.id ?? null,
     planReviewerProfile: input.planReviewer ?? null,
+    // Who started it: the starting pane, else the person whose call this is.
+    startedBy: parentPaneId ?? actingPerson(),
   };
   const plan: LaunchPlan = {
     id,

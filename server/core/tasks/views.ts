@@ -17,6 +17,7 @@ import type { AutoStartWhen, Waiting } from "./dependencies";
 import { json, type EngineState, taskRow } from "./engine-state";
 import { ACTIVE_STATES, type Evidence, type ReportStatus, type TaskState } from "./state";
 import { setupViews } from "./task-ports";
+import { type ApprovalRule, type ApprovalState, approvalShortfall, approvalState } from "./approvals";
 
 export type { TaskResult, TaskView };
 
@@ -55,10 +56,14 @@ async function views(eng: EngineState, rows: TaskRow[]): Promise<TaskView[]> {
     eng,
     rows.map((r) => r.id),
   );
-  // Each project's reviewer, read once for the whole list (a task without its own inherits it).
-  const projectReviewers = new Map<string, string | null>();
+  // Each project's reviewer (a task without its own inherits it) and approval rule, read once for the whole list.
+  const projects = new Map<string, { reviewer: string | null; rule: ApprovalRule | null }>();
   for (const id of new Set(rows.map((r) => r.projectId).filter((p): p is string => p !== null))) {
-    projectReviewers.set(id, (await eng.deps.projects.get(id).catch(() => null))?.reviewerProfile ?? null);
+    const p = await eng.deps.projects.get(id).catch(() => null);
+    projects.set(id, {
+      reviewer: p?.reviewerProfile ?? null,
+      rule: p?.requiredApprovals ? { required: p.requiredApprovals, noSelfApproval: p.noSelfApproval } : null,
+    });
   }
   const behind = (await eng.deps.branches?.behindMany(rows.map((r) => r.id))) ?? new Map<string, BehindRow>();
   return Promise.all(
@@ -68,9 +73,10 @@ async function views(eng: EngineState, rows: TaskRow[]): Promise<TaskView[]> {
         r,
         { result: current.get(r.id)?.result ?? null, reviewStatus: statuses.get(r.id) ?? "none" },
         waiting.get(r.id) ?? null,
-        r.reviewerProfile ?? (r.projectId ? (projectReviewers.get(r.projectId) ?? null) : null),
+        r.reviewerProfile ?? (r.projectId ? (projects.get(r.projectId)?.reviewer ?? null) : null),
         setups.get(r.id) ?? null,
         behind.get(r.id),
+        r.projectId ? (projects.get(r.projectId)?.rule ?? null) : null,
       ),
     ),
   );
@@ -84,8 +90,16 @@ async function view(
   reviewer: string | null,
   setup: TaskView["setup"],
   behind: BehindRow | undefined,
+  rule: ApprovalRule | null,
 ): Promise<TaskView> {
   const evidence = json<Evidence | null>(r.evidence, null);
+  // What the merge waits for under the project's required approvals (the commit the merge takes is the latest approval's).
+  let approvals: ApprovalState | null = null;
+  if (rule && !r.disposition) {
+    const latest = await eng.deps.approval?.(r.id, r.round);
+    const approvers = latest?.commit ? ((await eng.deps.approvers?.(r.id, r.round, latest.commit)) ?? []) : [];
+    approvals = approvalState(rule, approvers, r.startedBy);
+  }
   const pane =
     r.paneId && eng.deps.panes.isLive(r.paneId) ? await eng.deps.panes.get(r.paneId).catch(() => null) : null;
   return {
@@ -114,6 +128,8 @@ async function view(
     parentPaneId: r.parentPaneId,
     parentTaskId: r.parentTaskId,
     rootTaskId: r.rootTaskId,
+    startedBy: r.startedBy ?? null,
+    approvals: approvals && { ...approvals, why: approvalShortfall(approvals) },
     result: json<TaskResult | null>(current.result, null),
     evidence,
     reviewStatus: current.reviewStatus,
