@@ -52,8 +52,9 @@ import { ProfileStore } from "./stores/profiles";
 import { ProjectStore } from "./stores/projects";
 import { SettingStore } from "./stores/settings";
 import { TemplateStore } from "./stores/templates";
-import { PeopleStore } from "./stores/people";
-import { People, type SessionPort } from "./core/people/people";
+import type { Webhooks } from "./core/notify/webhooks";
+import { teamServices } from "./composition-team";
+import type { People, SessionPort } from "./core/people/people";
 import { WorktreeInventoryStore } from "./stores/worktrees";
 import { Templates } from "./core/templates/templates";
 import { budgetFromEnv, Worktrees } from "./core/worktrees/service";
@@ -99,6 +100,8 @@ export interface Services {
   templates: Templates;
   /** The board's people, their roles, invites and personal tokens. */
   people: People;
+  /** Project webhooks: notices, their signing and their deliveries. */
+  webhooks: Webhooks;
   /**
    * What needs attention. A calling pane (`caller`: its id and what it reaches, the access
    * lookup's scope) sees only the items about tasks and panes its role reaches, the limit applied
@@ -158,16 +161,18 @@ export async function createServices(opts: {
   }
   const eventStore = new EventStore(db);
   const journal = new EventJournal(eventStore);
-  const people = new People({
-    store: new PeopleStore(db),
-    sessions: opts.sessions ?? { revokePerson: () => 0 },
-    baseUrl: opts.url,
-  });
-  await people.load();
   const agents = new AgentProfiles(new ProfileStore(db));
   await agents.seed();
   const projectStore = new ProjectStore(db);
   const taskStore = new TaskStore(db);
+  const { people, webhooks } = await teamServices({
+    db,
+    journal,
+    tasks: taskStore,
+    url: opts.url,
+    sessions: opts.sessions,
+    log: opts.log,
+  });
   const projects = new Projects(projectStore, async (path) => {
     const info = await inspectRepo(path);
     return { root: info.root, currentBranch: info.currentBranch };
@@ -359,6 +364,8 @@ export async function createServices(opts: {
     log: opts.log,
   });
   pruner.start();
+  // Project webhooks: notices posted where the team talks (deliveries left pending resume now).
+  await webhooks.start();
   // Worktree sizes, measured in the background (at start-up, after each task change, every 15 minutes).
   const worktrees = new Worktrees({
     home: p.home,
@@ -414,6 +421,7 @@ export async function createServices(opts: {
     worktrees,
     templates,
     people,
+    webhooks,
     attention: async (limit, caller) => {
       const rows = await taskStore.withPanes();
       const taskStates = new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }]));
@@ -458,6 +466,7 @@ export async function createServices(opts: {
       await worktrees.detach();
       screens.stop();
       await pruner.stop();
+      await webhooks.stop();
       await tasks?.shutdown();
       await panes.shutdown({ stopPanes: o.stopPanes ?? true });
       await db.$disconnect();

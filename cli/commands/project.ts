@@ -56,6 +56,9 @@ export function registerProject(program: Command, ctx: CliContext) {
     )
     .option("--no-self-approval", "the person who started a task does not count among its approvers")
     .option("--self-approval", "the person who started a task counts among its approvers (the default)")
+    .option("--webhook <url>", "post its notices here (Slack-compatible JSON, HMAC-signed); 'none' removes it")
+    .option("--events <list>", "which notices the webhook gets: needs_you,review,failed,merged (default: all)")
+    .option("--webhook-secret <key>", "sign with this key instead of a new random one")
     .action(
       async (
         id: string,
@@ -68,6 +71,9 @@ export function registerProject(program: Command, ctx: CliContext) {
           mergeStrategy?: string;
           requiredApprovals?: number;
           selfApproval?: boolean;
+          webhook?: string;
+          events?: string;
+          webhookSecret?: string;
         },
       ) => {
         const unset = (v: string | undefined) => (v === undefined ? undefined : v === "none" ? null : v);
@@ -83,15 +89,56 @@ export function registerProject(program: Command, ctx: CliContext) {
           requiredApprovals: opts.requiredApprovals,
           noSelfApproval: opts.selfApproval === undefined ? undefined : !opts.selfApproval,
         });
+        if (opts.webhook === undefined && (opts.events !== undefined || opts.webhookSecret !== undefined))
+          throw new Error("--events and --webhook-secret go with --webhook URL");
+        const hook =
+          opts.webhook === undefined
+            ? null
+            : await ctx.client().projects.setWebhook.mutate({
+                id,
+                url: opts.webhook === "none" ? null : opts.webhook,
+                events: opts.events ? (opts.events.split(",").map((e) => e.trim()) as never) : undefined,
+                secret: opts.webhookSecret,
+              });
         ctx
           .out()
           .result(
-            { project: res },
+            { project: res, ...(hook ? { webhook: hook.webhook, webhookSecret: hook.secret } : {}) },
             () =>
+              (hook
+                ? hook.webhook
+                  ? `Webhook: ${hook.webhook.url} (${hook.webhook.events.join(", ")})${hook.secret ? `\nIts signing key, shown only now: ${hook.secret}` : ""}\n`
+                  : "Webhook removed\n"
+                : "") +
               `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}; reviewer ${res.reviewerProfile ?? "none"}; planner ${res.plannerProfile ?? "none"}; merge strategy ${res.mergeStrategy ?? "merge"}; required approvals ${res.requiredApprovals}${res.noSelfApproval ? " (not the starter's)" : ""}; config override ${res.repoConfig ? JSON.stringify(res.repoConfig) : "none"}`,
           );
       },
     );
+
+  project
+    .command("deliveries <id>")
+    .description("The project's webhook deliveries, newest first: status, attempts, the last answer")
+    .option("--limit <n>", "at most this many (default 50)", intOption("--limit", 1, 500))
+    .action(async (id: string, o: { limit?: number }) => {
+      const deliveries = await ctx.client().projects.deliveries.query({ id, limit: o.limit });
+      ctx
+        .out()
+        .result({ deliveries }, () =>
+          deliveries.length
+            ? table([
+                ["ID", "STATUS", "EVENTS", "ATTEMPTS", "LAST", "WHEN"],
+                ...deliveries.map((d) => [
+                  d.id,
+                  d.status,
+                  String(d.events),
+                  String(d.attempts),
+                  d.lastError ?? (d.lastStatus ? `HTTP ${d.lastStatus}` : "-"),
+                  d.createdAt.replace("T", " ").slice(0, 19),
+                ]),
+              ])
+            : "No deliveries yet.",
+        );
+    });
 
   registerProjectConfig(project, ctx);
 

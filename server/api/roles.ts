@@ -73,6 +73,9 @@ export const GATES: Record<string, Gate> = {
   // The project's GitHub token (write-only), and where pull requests get theirs.
   "projects.github": { person: "admin", roles: P },
   "projects.setGithubToken": { person: "admin", roles: P },
+  // Where a project's notices go (and the key that signs them), and how their deliveries went.
+  "projects.setWebhook": { person: "admin", roles: P },
+  "projects.deliveries": { person: "admin", roles: P },
   "board.get": { person: "member", roles: P },
   "panes.spawn": { person: "member", roles: PO, names: { panes: ["parentPaneId"] }, spawns: { kind: "pane" } },
   "panes.list": { person: "member", roles: PO },

@@ -31,6 +31,7 @@ import {
 import { boardOutput } from "../wire/board";
 import { projectRefsInput, projectRefsOutput } from "../wire/tasks";
 import { YardError } from "../core/errors";
+import { deliveriesInput, deliveryView, setWebhookInput, setWebhookOutput } from "../wire/webhooks";
 import { callerProcedure, router } from "./trpc";
 
 async function sandboxStatus(
@@ -114,6 +115,22 @@ export const appRouter = router({
       .query(async ({ ctx, input }) =>
         listRefs((await ctx.services.projects.get(input.id)).path, { query: input.query, limit: input.limit }),
       ),
+    /** A project's webhook: where its notices are posted, which ones, the key they are signed with. */
+    setWebhook: callerProcedure
+      .input(setWebhookInput)
+      .output(setWebhookOutput)
+      .mutation(async ({ ctx, input }) => {
+        await ctx.services.projects.get(input.id);
+        return ctx.services.webhooks.configure(input.id, input);
+      }),
+    /** The webhook's delivery log, newest first. */
+    deliveries: callerProcedure
+      .input(deliveriesInput)
+      .output(z.array(deliveryView))
+      .query(async ({ ctx, input }) => {
+        await ctx.services.projects.get(input.id);
+        return ctx.services.webhooks.deliveries(input.id, input.limit);
+      }),
     /** Rename a project or change its trust setting. */
     update: callerProcedure
       .input(projectUpdateInput)

@@ -18,7 +18,8 @@ export function newId(
     | "tpl"
     | "usr"
     | "tok"
-    | "inv",
+    | "inv"
+    | "dlv",
 ): string {
   const bytes = randomBytes(10);
   let s = "";

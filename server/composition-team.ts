@@ -1,0 +1,52 @@
+// Wiring for the team side of the board: its people (sessions, invites, tokens) and its project
+// webhooks (the journal's notices posted where the team talks). Called by createServices.
+import type { Db } from "./db";
+import type { EventJournal } from "./core/events/journal";
+import { Webhooks } from "./core/notify/webhooks";
+import { People, type SessionPort } from "./core/people/people";
+import { PeopleStore } from "./stores/people";
+import type { TaskStore } from "./stores/tasks";
+import { WebhookStore } from "./stores/webhooks";
+
+/** A positive whole number from the environment, or the default. */
+function envNumber(name: string, fallback: number): number {
+  const v = process.env[name];
+  if (!v) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(`${name} must be a positive whole number (got ${JSON.stringify(v)})`);
+  return n;
+}
+
+export async function teamServices(o: {
+  db: Db;
+  journal: EventJournal;
+  tasks: TaskStore;
+  url: () => string;
+  sessions?: SessionPort;
+  log?: (line: string) => void;
+}): Promise<{ people: People; webhooks: Webhooks }> {
+  const people = new People({
+    store: new PeopleStore(o.db),
+    sessions: o.sessions ?? { revokePerson: () => 0 },
+    baseUrl: o.url,
+  });
+  await people.load();
+  const webhooks = new Webhooks({
+    store: new WebhookStore(o.db),
+    journal: o.journal,
+    task: async (id) => {
+      const t = await o.tasks.row(id);
+      return t ? { projectId: t.projectId, title: t.title } : null;
+    },
+    boardUrl: o.url,
+    log: o.log,
+    options: {
+      coalesceMs: envNumber("YARD_WEBHOOK_COALESCE_MS", 2_000),
+      attempts: envNumber("YARD_WEBHOOK_ATTEMPTS", 6),
+      retryBaseMs: envNumber("YARD_WEBHOOK_RETRY_MS", 2_000),
+      timeoutMs: envNumber("YARD_WEBHOOK_TIMEOUT_MS", 10_000),
+    },
+  });
+  return { people, webhooks };
+}
