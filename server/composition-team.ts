@@ -1,6 +1,5 @@
 // Wiring for the team side of the board: its people (sessions, invites, tokens) and its project
 // webhooks (the journal's notices posted where the team talks). Called by createServices.
-import type { Db } from "./db";
 import type { EventJournal } from "./core/events/journal";
 import { Webhooks } from "./core/notify/webhooks";
 import { People, type SessionPort } from "./core/people/people";
@@ -19,7 +18,8 @@ function envNumber(name: string, fallback: number): number {
 }
 
 export async function teamServices(o: {
-  db: Db;
+  /** The database, as the stores take it (only they talk to it). */
+  db: ConstructorParameters<typeof PeopleStore>[0];
   journal: EventJournal;
   tasks: TaskStore;
   url: () => string;

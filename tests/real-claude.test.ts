@@ -95,7 +95,8 @@ describe("Claude Code through the claude-code profile", () => {
 
     // Trust was recorded before the launch, for the repository, and the user's keys were kept.
     const cfg = claudeConfig();
-    expect(cfg.projects[root]).toEqual({ hasTrustDialogAccepted: true });
+    // (Claude Code adds keys of its own there once it runs: read right after the start, it may have.)
+    expect(cfg.projects[root]).toMatchObject({ hasTrustDialogAccepted: true });
     expect(cfg.userMarker).toBe("kept");
     expect(cfg.customApiKeyResponses.approved).toHaveLength(1);
 

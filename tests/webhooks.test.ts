@@ -5,7 +5,9 @@
 import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient, errorOf } from "./helpers/client";
 import { makeRepo } from "./helpers/git";
@@ -42,7 +44,7 @@ function receiver() {
   };
 }
 
-const ENV = { YARD_WEBHOOK_COALESCE_MS: "400", YARD_WEBHOOK_RETRY_MS: "150", YARD_WEBHOOK_ATTEMPTS: "3" };
+const ENV = { YARD_WEBHOOK_COALESCE_MS: "1000", YARD_WEBHOOK_RETRY_MS: "150", YARD_WEBHOOK_ATTEMPTS: "3" };
 
 let server: TestServer;
 let api: ReturnType<typeof adminClient>;
@@ -65,19 +67,26 @@ afterAll(async () => {
   rmSync(repo, { recursive: true, force: true });
 });
 
-/** Starts tasks whose agents report `status` at once. */
+/** Starts tasks whose agents all report `status` together, once every one of them has started. */
 async function tasksThat(status: "completed" | "failed", n: number) {
+  const go = path.join(mkdtempSync(path.join(os.tmpdir(), "yard-hook-go-")), "go");
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const { task } = await api.tasks.start.mutate({
       projectId,
       title: `T${i}`,
       objective: "x",
-      argv: ["sh", "-c", `yard task report --status ${status} --summary s${i} >/dev/null; exec sleep 600`],
+      argv: [
+        "sh",
+        "-c",
+        `until [ -e '${go}' ]; do sleep 0.05; done; yard task report --status ${status} --summary s${i} >/dev/null; exec sleep 600`,
+      ],
     });
     ids.push(task.id);
   }
+  writeFileSync(go, "");
   for (const id of ids) await api.tasks.wait.query({ id, until: "terminal", timeoutMs: 30_000 });
+  rmSync(path.dirname(go), { recursive: true, force: true });
   return ids;
 }
 

@@ -1,7 +1,8 @@
 // Project webhooks: the notices a team wants where it talks (Slack or anything that takes JSON).
 // Owns: which journal events are notices (needs_you: a task waits for input; review: a round is
 // completed; failed; merged), coalescing a burst of them per project into one POST (one notice
-// for twenty events, not twenty), the Slack-compatible body (`text`, plus the events for
+// for twenty events, not twenty: posted once the project's notices have been quiet for the
+// coalescing window, or five windows after the burst began), the Slack-compatible body (`text`, plus the events for
 // machines), the HMAC signature (X-Switchyard-Signature-256 over "<timestamp>.<body>"), delivery
 // with retries and exponential backoff (network errors, 5xx and 429; another 4xx is final), and the
 // delivery log. Deliveries are rows before they are attempted, so a restart resumes the pending
@@ -95,7 +96,7 @@ const view = (d: DeliveryRow): DeliveryView => ({
 });
 
 export class Webhooks {
-  private readonly bursts = new Map<string, { notices: Notice[]; timer: NodeJS.Timeout }>();
+  private readonly bursts = new Map<string, { notices: Notice[]; timer: NodeJS.Timeout | undefined; since: number }>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private unsubscribe: (() => void) | null = null;
   private stopped = false;
@@ -157,17 +158,16 @@ export class Webhooks {
     const config = await this.deps.store.config(task.projectId);
     if (!config?.events.includes(kind)) return;
     const notice: Notice = { kind, taskId: e.taskId, title: task.title, at: e.time };
-    const burst = this.bursts.get(task.projectId);
-    if (burst) burst.notices.push(notice);
-    else {
-      const projectId = task.projectId;
-      const timer = setTimeout(
-        () => void this.flush(projectId).catch((err) => this.log(err)),
-        this.deps.options.coalesceMs,
-      );
-      timer.unref();
-      this.bursts.set(projectId, { notices: [notice], timer });
-    }
+    const projectId = task.projectId;
+    const burst = this.bursts.get(projectId) ?? { notices: [], timer: undefined, since: Date.now() };
+    burst.notices.push(notice);
+    // A burst is posted once it has been quiet for coalesceMs, or at the latest 5 × coalesceMs after it began.
+    if (burst.timer) clearTimeout(burst.timer);
+    const { coalesceMs } = this.deps.options;
+    const wait = Math.max(0, Math.min(coalesceMs, burst.since + 5 * coalesceMs - Date.now()));
+    burst.timer = setTimeout(() => void this.flush(projectId).catch((err) => this.log(err)), wait);
+    burst.timer.unref();
+    this.bursts.set(projectId, burst);
   }
 
   /** The burst becomes one delivery (a row first), then its first attempt. */
