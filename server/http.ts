@@ -312,6 +312,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       return sendError(req, res, 401, "UNAUTHORIZED", "This board needs its login token.");
     }
     let pane: ApiCall["pane"] = null;
+    if (principal.kind === "person" && principal.tokenId) services.people.used(principal.tokenId);
     if (principal.kind === "pane") {
       pane = await services.panes.authenticate(principal.paneId, principal.secret);
       if (!pane)

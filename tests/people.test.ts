@@ -99,6 +99,9 @@ describe("roles", () => {
     expect(await errorOf(() => as("mia").people.tokens.query({ all: true }))).toMatchObject({ code: "FORBIDDEN" });
     const own = await as("mia").people.tokens.query();
     expect(own.map((t) => t.person)).toEqual(["mia"]);
+    await waitFor(async () => (await as("mia").people.tokens.query())[0]!.lastUsedAt !== null, {
+      what: "the token's last use to be recorded",
+    });
     // An admin other than the owner manages people too.
     const added = await as("ada").people.add.mutate({ name: "zed", role: "member" });
     expect(added.person).toMatchObject({ name: "zed", role: "member", createdBy: "ada" });

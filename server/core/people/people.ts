@@ -71,6 +71,7 @@ const asRole = (r: string): PersonRole =>
 export class People {
   private readonly byId = new Map<string, Person>([[OWNER.id, OWNER]]);
   private readonly tokensByHash = new Map<string, { id: string; personId: string }>();
+  private readonly lastUse = new Map<string, number>();
   private readonly revokedListeners = new Set<(personId: string, tokenId: string | null) => void>();
 
   constructor(
@@ -115,6 +116,15 @@ export class People {
     const person = t ? this.person(t.personId) : null;
     if (!t || !person) return null;
     return { person, tokenId: t.id };
+  }
+
+  /** Records that a token was used (its last-used time, written at most once a minute per token). */
+  used(tokenId: string): void {
+    const now = this.now();
+    const last = this.lastUse.get(tokenId) ?? 0;
+    if (now.getTime() - last < 60_000) return;
+    this.lastUse.set(tokenId, now.getTime());
+    void this.deps.store.touchToken(tokenId, now).catch(() => {});
   }
 
   /** Called when a person is removed (tokenId null) or one token revoked: live sockets close. */
