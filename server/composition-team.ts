@@ -17,15 +17,16 @@ function envNumber(name: string, fallback: number): number {
   return n;
 }
 
-export async function teamServices(o: {
+export async function teamServices(
   /** The database, as the stores take it (only they talk to it). */
-  db: ConstructorParameters<typeof PeopleStore>[0];
-  journal: EventJournal;
-  tasks: TaskStore;
-  url: () => string;
-  sessions?: SessionPort;
-  log?: (line: string) => void;
-}): Promise<{ people: People; webhooks: Webhooks }> {
+  db: ConstructorParameters<typeof PeopleStore>[0],
+  journal: EventJournal,
+  tasks: TaskStore,
+  /** createServices' options: the board's addresses, the browser sessions, the log. */
+  opts: { url: () => string; publicUrl?: () => string; sessions?: SessionPort; log?: (line: string) => void },
+): Promise<{ people: People; webhooks: Webhooks }> {
+  // Links people get (invites, notices) use the address they use.
+  const o = { db, journal, tasks, url: opts.publicUrl ?? opts.url, sessions: opts.sessions, log: opts.log };
   const people = new People({
     store: new PeopleStore(o.db),
     sessions: o.sessions ?? { revokePerson: () => 0 },

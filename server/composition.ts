@@ -130,6 +130,8 @@ export async function createServices(opts: {
   apiSocket?: () => ApiSocketState;
   log?: (line: string) => void;
   hostEntry?: string;
+  /** The address people use, for the links they get (invites, notices); default: url. */
+  publicUrl?: () => string;
   /** The browser sessions (removing a person revokes theirs); in-process use without a server has none. */
   sessions?: SessionPort;
 }): Promise<Services> {
@@ -165,14 +167,7 @@ export async function createServices(opts: {
   await agents.seed();
   const projectStore = new ProjectStore(db);
   const taskStore = new TaskStore(db);
-  const { people, webhooks } = await teamServices({
-    db,
-    journal,
-    tasks: taskStore,
-    url: opts.url,
-    sessions: opts.sessions,
-    log: opts.log,
-  });
+  const { people, webhooks } = await teamServices(db, journal, taskStore, opts);
   const projects = new Projects(projectStore, async (path) => {
     const info = await inspectRepo(path);
     return { root: info.root, currentBranch: info.currentBranch };

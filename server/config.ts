@@ -42,6 +42,26 @@ export interface ServeOptions {
   allowRemote: boolean;
   /** `npm start`: run the server detached, return once it serves (server/background.ts). */
   background?: boolean;
+  /** The address people use (behind a reverse proxy): the links it prints and the Host it accepts. */
+  publicUrl?: string;
+  /** Take the request's host from X-Forwarded-Host (set by the reverse proxy in front). */
+  trustProxy?: boolean;
+}
+
+/** A public URL's origin (scheme, host, port), or an error saying what is wrong with it. */
+function parsePublicUrl(value: string): string {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new Error(`--public-url ${JSON.stringify(value)} is not a URL (e.g. https://board.example.com)`);
+  }
+  if (u.protocol !== "https:" && u.protocol !== "http:")
+    throw new Error("--public-url must be an http:// or https:// URL");
+  if (u.username || u.password) throw new Error("--public-url must not carry a user name or password");
+  if ((u.pathname !== "/" && u.pathname !== "") || u.search || u.hash)
+    throw new Error("--public-url is the board's origin only (no path, query or fragment)");
+  return u.origin;
 }
 
 /** Parses `--port N`, `--host H`, `--dev`, `--allow-remote`, `--background` over PORT/HOST env defaults. */
@@ -51,6 +71,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     port: env.PORT ? Number(env.PORT) : DEFAULT_PORT,
     dev: false,
     allowRemote: env.YARD_ALLOW_REMOTE === "1",
+    ...(env.YARD_PUBLIC_URL ? { publicUrl: parsePublicUrl(env.YARD_PUBLIC_URL) } : {}),
+    trustProxy: env.YARD_TRUST_PROXY === "1",
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -64,8 +86,17 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     else if (a === "--allow-remote") opts.allowRemote = true;
     else if (a === "--port" || a.startsWith("--port=")) opts.port = Number(value());
     else if (a === "--host" || a.startsWith("--host=")) opts.host = value();
-    else throw new Error(`unknown option ${a} (options: --port N, --host H, --allow-remote, --dev, --background)`);
+    else if (a === "--public-url" || a.startsWith("--public-url=")) opts.publicUrl = parsePublicUrl(value());
+    else if (a === "--trust-proxy") opts.trustProxy = true;
+    else
+      throw new Error(
+        `unknown option ${a} (options: --port N, --host H, --allow-remote, --public-url URL, --trust-proxy, --dev, --background)`,
+      );
   }
+  if (opts.trustProxy && !opts.publicUrl)
+    throw new Error(
+      "--trust-proxy needs --public-url: the forwarded host is accepted only when it is the public URL's",
+    );
   if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) {
     throw new Error(`invalid port ${JSON.stringify(String(opts.port))}: use a number from 0 to 65535`);
   }

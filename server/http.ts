@@ -20,6 +20,7 @@ import {
   checkHost,
   checkOrigin,
   keylessSession,
+  requestHost,
   sessionCookie,
   sessionCookieHeader,
 } from "./security/guard";
@@ -43,6 +44,10 @@ export interface StartOptions {
   /** Serve the Next.js UI (false for API-only integration tests). */
   ui: boolean;
   log?: (line: string) => void;
+  /** The address people use (behind a reverse proxy): the links shown to them, and a Host accepted. */
+  publicUrl?: string;
+  /** The request's host is X-Forwarded-Host when the proxy sets it (it must then be the public URL's). */
+  trustProxy?: boolean;
 }
 
 export interface RunningServer {
@@ -161,11 +166,18 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     home: opts.home,
     token,
     url: () => url,
+    publicUrl: () => opts.publicUrl ?? url,
     apiSocket: () => apiSocket,
     log,
     sessions,
   });
-  const guardCfg: GuardConfig = { token, sessions, people: services.people, cookieName: sessionCookieName(token) };
+  const guardCfg: GuardConfig = {
+    token,
+    sessions,
+    people: services.people,
+    cookieName: sessionCookieName(token),
+    ...(opts.publicUrl ? { publicHost: new URL(opts.publicUrl).host, trustProxy: opts.trustProxy === true } : {}),
+  };
 
   let nextHandler: NextHandler | null = null;
   let nextError: Error | null = null;
@@ -243,7 +255,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
-    const refusedHost = checkHost(req.headers.host, guardCfg);
+    const host = requestHost(req.headers, guardCfg);
+    const refusedHost = checkHost(host, guardCfg);
     if (refusedHost) return sendError(req, res, refusedHost.status, refusedHost.code, refusedHost.message);
     const u = new URL(req.url ?? "/", "http://localhost");
 
@@ -255,7 +268,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const refusedOrigin = checkOrigin(
       req.method ?? "GET",
       req.headers.origin,
-      req.headers.host,
+      host,
       req.headers["sec-fetch-site"] as string | undefined,
     );
     if (refusedOrigin) return sendError(req, res, refusedOrigin.status, refusedOrigin.code, refusedOrigin.message);
@@ -435,7 +448,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     url,
     port,
     token,
-    loginUrl: `${url}/login?token=${encodeURIComponent(token)}`,
+    loginUrl: `${opts.publicUrl ?? url}/login?token=${encodeURIComponent(token)}`,
     services,
     async close(o = {}) {
       if (closed) return;

@@ -39,7 +39,15 @@ async function main() {
     );
   }
   const home = yardHome();
-  const server = await startServer({ home, host: opts.host, port: opts.port, dev: opts.dev, ui });
+  const server = await startServer({
+    home,
+    host: opts.host,
+    port: opts.port,
+    dev: opts.dev,
+    ui,
+    publicUrl: opts.publicUrl,
+    trustProxy: opts.trustProxy,
+  });
   console.log(`Switchyard is running at ${server.url}  (data: ${home})`);
   console.log(`Open this login link once in your browser: ${server.loginUrl}`);
 

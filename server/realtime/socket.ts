@@ -17,6 +17,7 @@ import {
   type GuardConfig,
   keylessSession,
   type Refusal,
+  requestHost,
 } from "../security/guard";
 import { SESSION_KEY_HEADER, SESSION_KEY_QUERY } from "../wire/session-key";
 import { SessionStore } from "../security/sessions";
@@ -60,8 +61,12 @@ function handshakeKey(req: http.IncomingMessage): string | undefined {
  */
 function admit(req: http.IncomingMessage, guard: GuardConfig): Admitted | Refusal {
   const refusal =
-    checkHost(req.headers.host, guard) ??
-    checkSocketOrigin(req.headers.origin, req.headers.host, req.headers["sec-fetch-site"] as string | undefined);
+    checkHost(requestHost(req.headers, guard), guard) ??
+    checkSocketOrigin(
+      req.headers.origin,
+      requestHost(req.headers, guard),
+      req.headers["sec-fetch-site"] as string | undefined,
+    );
   if (refusal) return refusal;
   const credentials = {
     authorization: req.headers.authorization,

@@ -29,6 +29,23 @@ export interface GuardConfig {
   cookieName: string;
   /** Extra Host names allowed besides loopback (only with --allow-remote). */
   extraHosts?: string[];
+  /** The public URL's host (`name[:port]`, --public-url): a Host people's browsers send through a reverse proxy. */
+  publicHost?: string;
+  /** --trust-proxy: X-Forwarded-Host, when present, is the request's host (it must then be the public one). */
+  trustProxy?: boolean;
+}
+
+/**
+ * The host a request was sent to: its Host header, or with --trust-proxy the proxy's
+ * X-Forwarded-Host when it set one (its first value).
+ */
+export function requestHost(
+  headers: { host?: string; "x-forwarded-host"?: string | string[] },
+  cfg: Pick<GuardConfig, "trustProxy">,
+): string | undefined {
+  const fwd = headers["x-forwarded-host"];
+  const forwarded = (Array.isArray(fwd) ? fwd[0] : fwd)?.split(",")[0]?.trim();
+  return cfg.trustProxy && forwarded ? forwarded : headers.host;
 }
 
 export type Refusal = { status: 400 | 401 | 403; code: "BAD_PARAMS" | "UNAUTHORIZED" | "FORBIDDEN"; message: string };
@@ -43,10 +60,11 @@ function hostName(host: string | undefined): string | null {
 export function checkHost(host: string | undefined, cfg: GuardConfig): Refusal | null {
   const name = hostName(host);
   if (name && (isLoopbackHost(name) || cfg.extraHosts?.includes(name))) return null;
+  if (cfg.publicHost && host?.trim().toLowerCase() === cfg.publicHost.toLowerCase()) return null;
   return {
     status: 403,
     code: "FORBIDDEN",
-    message: `Host ${JSON.stringify(host ?? "")} is not allowed: use 127.0.0.1 or localhost`,
+    message: `Host ${JSON.stringify(host ?? "")} is not allowed: use ${cfg.publicHost ? `${cfg.publicHost}, ` : ""}127.0.0.1 or localhost`,
   };
 }
 
