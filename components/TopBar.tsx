@@ -1,5 +1,5 @@
 "use client";
-// The top bar on every page: product mark, navigation (Board, Panes, Agents, Worktrees, Audit, and People
+// The top bar on every page: product mark, navigation (Board, Panes, Agents, Worktrees, Insights, Audit, and People
 // for admins), the signed-in person, "New task", the command
 // palette button, "Needs you" with its count, keyboard shortcuts help and the theme toggle.
 import Link from "next/link";
@@ -19,6 +19,7 @@ export function TopBar() {
     { href: "/panes", label: "Panes", current: pathname.startsWith("/panes") },
     { href: "/agents", label: "Agents", current: pathname.startsWith("/agents") },
     { href: "/worktrees", label: "Worktrees", current: pathname.startsWith("/worktrees") },
+    { href: "/insights", label: "Insights", current: pathname.startsWith("/insights") },
     { href: "/audit", label: "Audit", current: pathname.startsWith("/audit") },
     ...(me?.role === "admin" ? [{ href: "/people", label: "People", current: pathname.startsWith("/people") }] : []),
   ];
@@ -72,7 +73,7 @@ export function TopBar() {
           <span
             data-testid="signed-in-as"
             title={`Signed in as ${me.name} (${me.role})`}
-            className="hidden text-xs text-fg-muted lg:inline"
+            className="sr-only text-xs text-fg-muted 2xl:not-sr-only"
           >
             {me.name} · {me.role}
           </span>

@@ -2,10 +2,10 @@
 // own invite links (a browser each); the project requires two approvals; one requests changes (the
 // demo agent does them in round 2), the other approves and Merge says what it still waits for; the
 // first approves too and merges. The cards and the task page name who started it, the Audit page
-// who did what, and a used invite link signs nobody in.
+// who did what, Insights the day's numbers, and a used invite link signs nobody in.
 import type { Browser, Page } from "@playwright/test";
 import { git } from "../tests/helpers/git";
-import { expect, startDemoTask, test } from "./fixtures";
+import { expect, shootPart, startDemoTask, test } from "./fixtures";
 
 const stateBadge = (page: Page) => page.locator("main header [data-testid=state-badge]").first();
 
@@ -104,6 +104,22 @@ test("two invited reviewers: one requests changes, the other approves, and the m
   await expect(entry("rex", `merged task ${id}`)).toHaveCount(1);
   await ada.getByLabel("Person").fill("ada");
   await expect(trail.getByRole("listitem")).toHaveCount(1);
+
+  // ---- Insights, as ada: the day's counts, charted and in the agents' table ----------------------
+  await ada.goto("/insights");
+  await expect(
+    ada.getByRole("figure", { name: "Tasks started and merged per day" }).locator("svg").first(),
+  ).toBeVisible();
+  const today = new Date().toISOString().slice(0, 10);
+  await expect(
+    ada.getByRole("table", { name: "Tasks started and merged per day" }).getByRole("row", { name: `${today} 1 1` }),
+  ).toHaveCount(1);
+  await expect(
+    ada.getByRole("table", { name: /^Agent profiles/ }).getByRole("row", { name: /^demo 1 1 1 0 100%/ }),
+  ).toHaveCount(1);
+  await shootPart(ada, ada.getByRole("main"), "insights");
+  await ada.getByLabel("Person").fill("rex");
+  await expect(ada.getByRole("table", { name: /^Agent profiles/ }).getByRole("row")).toHaveCount(1); // the header only
 
   // ---- a used invite link signs nobody in ------------------------------------------------------
   const again = await (await browser.newContext({ baseURL: server.url })).newPage();

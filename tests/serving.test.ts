@@ -8,6 +8,7 @@ import { requestHost } from "../server/security/guard";
 import { adminClient } from "./helpers/client";
 import { request, trpcPost } from "./helpers/http";
 import { startTestServer, type TestServer } from "./helpers/server";
+import { waitFor } from "./helpers/wait";
 
 describe("serve options", () => {
   it.each([
@@ -47,6 +48,7 @@ describe("a board behind a reverse proxy", () => {
     request(`${server.url}/api/trpc/status`, { headers: { authorization: `Bearer ${server.token}`, ...headers } });
 
   it("prints the login link at the public address and makes invite links there; agents keep the local one", async () => {
+    await waitFor(() => server.output().includes("Open this login link"), { what: "the login link line" });
     expect(server.output()).toContain(`Open this login link once in your browser: ${PUBLIC}/login?token=`);
     const api = adminClient(server);
     const added = await api.people.add.mutate({ name: "mia", role: "member" });

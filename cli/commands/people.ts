@@ -2,6 +2,7 @@
 // people (an admin's), personal CLI tokens (anyone's own; send one as YARD_TOKEN), and who did what.
 import type { Command } from "commander";
 import { type CliContext, intOption } from "../context";
+import { preciseSpan } from "../../lib/duration";
 import { oneLine, table } from "../output";
 
 const ROLES = ["member", "reviewer", "admin"] as const;
@@ -134,6 +135,46 @@ export function registerPeople(program: Command, ctx: CliContext) {
     .action(async (id: string) => {
       const t = await ctx.client().people.revokeToken.mutate({ id });
       ctx.out().result({ token: t }, () => `Revoked token ${t.id} (${oneLine(t.name)}) of ${t.person}`);
+    });
+
+  program
+    .command("insights")
+    .description(
+      "What the board's history says: tasks started and merged per day, time to merge, rounds, agents, waiting",
+    )
+    .option("--project <id>", "only this project's tasks")
+    .option("--agent <profile>", "only this agent profile's")
+    .option("--user <name>", "only tasks this person started")
+    .option("--days <n>", "how many days back, today included (default 30)", intOption("--days", 1, 365))
+    .action(async (o: { project?: string; agent?: string; user?: string; days?: number }) => {
+      const r = await ctx
+        .client()
+        .insights.get.query({ projectId: o.project, agent: o.agent, person: o.user, days: o.days });
+      const dur = (v: number | null) => (v === null ? "-" : preciseSpan(v));
+      const pct = (v: number | null) => (v === null ? "-" : `${Math.round(v * 100)}%`);
+      ctx
+        .out()
+        .result(r, () =>
+          [
+            `Last ${r.filter.days} day(s): ${r.perDay.reduce((s, d) => s + d.started, 0)} started, ${r.startToMerge.merged} merged`,
+            `Start to merge: median ${dur(r.startToMerge.medianMs)}, p90 ${dur(r.startToMerge.p90Ms)}`,
+            `Review rounds per finished task: ${r.rounds.mean === null ? "-" : r.rounds.mean.toFixed(2)} (${r.rounds.finished} finished)`,
+            `Waited on people: ${r.waitingOnPeople.tasks} task(s), median ${dur(r.waitingOnPeople.medianMs)}, p90 ${dur(r.waitingOnPeople.p90Ms)}`,
+            "",
+            table([
+              ["AGENT", "STARTED", "FINISHED", "MERGED", "FAILED", "SUCCESS", "TOKENS"],
+              ...r.agents.map((a) => [
+                a.agent,
+                String(a.started),
+                String(a.finished),
+                String(a.merged),
+                String(a.failed),
+                pct(a.successRate),
+                a.tasksWithTokens ? String(a.tokens) : "-",
+              ]),
+            ]),
+          ].join("\n"),
+        );
     });
 
   program

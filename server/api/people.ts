@@ -1,8 +1,11 @@
-// tRPC procedures for the board's people (people.*) and the audit trail (audit.list). Thin: the
+// tRPC procedures for the board's people (people.*), the audit trail (audit.list) and insights
+// (insights.get: what the board's history says). Thin: the
 // schemas of server/wire/people.ts, one call into the core. Who may call which is the gate table's
 // (roles.ts); the service checks whose tokens a caller may see or revoke.
 import { YardError } from "../core/errors";
+import { boardInsights } from "../core/insights/service";
 import { auditTrail } from "../core/people/audit";
+import { insightsInput, insightsOutput } from "../wire/insights";
 import type { Person } from "../core/people/people";
 import {
   auditInput,
@@ -65,6 +68,15 @@ export const peopleRouter = router({
     .input(tokenIdInput)
     .output(tokenView)
     .mutation(({ ctx, input }) => ctx.services.people.revokeToken(input.id, personOf(ctx))),
+});
+
+export const insightsRouter = router({
+  get: callerProcedure
+    .input(insightsInput)
+    .output(insightsOutput)
+    .query(({ ctx, input }) =>
+      boardInsights({ tasks: ctx.services.tasks, journal: ctx.services.journal }, input ?? {}),
+    ),
 });
 
 export const auditRouter = router({

@@ -176,6 +176,7 @@ export const GATES: Record<string, Gate> = {
   "people.createToken": { person: "member", roles: P },
   "people.revokeToken": { person: "member", roles: P },
   "audit.list": { person: "member", roles: P },
+  "insights.get": { person: "member", roles: P },
 };
 
 /** Why a person may not call a procedure (their role is below the one it needs), or null when they may. */

@@ -12,7 +12,7 @@ import { reviewsRouter } from "./reviews";
 import { tasksRouter } from "./tasks";
 import { projectSetupProcedures } from "./repo-setup";
 import { templatesRouter } from "./templates";
-import { auditRouter, peopleRouter } from "./people";
+import { auditRouter, insightsRouter, peopleRouter } from "./people";
 import { worktreesRouter } from "./worktrees";
 import { whoamiReply } from "../wire/orchestration";
 import { absolutePath, id, paneId, profileId } from "../wire/common";
@@ -165,6 +165,7 @@ export const appRouter = router({
   templates: templatesRouter,
   people: peopleRouter,
   audit: auditRouter,
+  insights: insightsRouter,
 
   agents: router({
     list: callerProcedure.output(profileList).query(({ ctx }) => ctx.services.agents.list()),

@@ -66,6 +66,13 @@ export class EventStore {
     );
   }
 
+  /** Events of one type appended in [from, to], oldest first (at most `take`). */
+  ofTypeBetween(type: EventType, from: Date, to: Date, take: number): Promise<YardEvent[]> {
+    return this.db.event
+      .findMany({ where: { type, time: { gte: from, lte: to } }, orderBy: { seq: "asc" }, take })
+      .then((rows) => rows.map(toEvent));
+  }
+
   /** What people did (events their calls appended), newest first: of one person, since a time, before a seq. */
   async audit(q: {
     actor?: string;

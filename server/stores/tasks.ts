@@ -13,6 +13,16 @@ export type RoundRow = NonNullable<Awaited<ReturnType<Db["taskRound"]["findUniqu
 export type DiffStatRow = NonNullable<Awaited<ReturnType<Db["taskDiffStat"]["findUnique"]>>>;
 
 /** The columns a task is created with, whether it starts now or waits in the backlog. */
+/** Which tasks Insights counts. */
+export interface InsightQuery {
+  projectId?: string;
+  agent?: string;
+  /** Who started them (a person's name). */
+  person?: string;
+  from: Date;
+  to: Date;
+}
+
 export interface TaskFields {
   id: string;
   title: string;
@@ -345,6 +355,20 @@ export class TaskStore {
       if (round.get(v.taskId) === v.round)
         Object.assign(out.get(v.taskId)!, { verdict: v.verdict, reviewedCommit: v.reviewedCommit });
     return out;
+  }
+
+  /** Tasks started in the window or finished in it, of a project, an agent or a person: for Insights. */
+  insightRows(q: InsightQuery): Promise<TaskRow[]> {
+    return this.db.task.findMany({
+      where: {
+        projectId: q.projectId,
+        agent: q.agent,
+        startedBy: q.person,
+        OR: [{ createdAt: { gte: q.from, lte: q.to } }, { finishedAt: { gte: q.from, lte: q.to } }],
+      },
+      orderBy: { createdAt: "asc" },
+      take: 100_000,
+    });
   }
 
   /** Every task of a project with its card's derived columns and its stored diff size, newest first: one query. */

@@ -110,6 +110,11 @@ export class EventJournal {
     return p;
   }
 
+  /** Events of one type appended between two times, oldest first (at most 100,000). */
+  between<T extends EventType>(type: T, from: Date, to: Date): Promise<EventOf<T>[]> {
+    return this.store.ofTypeBetween(type, from, to, 100_000) as Promise<EventOf<T>[]>;
+  }
+
   /** The audit trail: events people's calls appended, newest first (see EventStore.audit). */
   audit(q: {
     actor?: string;

@@ -32,6 +32,8 @@ import { start, startBacklog, type StartCaller, type StartInput } from "./start"
 import { taskPorts } from "./task-ports";
 import * as views from "./views";
 import type { TaskView } from "./views";
+import type { InsightTask } from "../insights/insights";
+import type { InsightQuery } from "../../stores/tasks";
 import { wait, type WaitOptions } from "./wait";
 import { recoverUpdates, settleUpdate, updateTaskBranch } from "./update-branch";
 import type { ReportInput } from "../../wire/tasks";
@@ -191,6 +193,11 @@ export class TaskEngine {
 
   list(filter: { contextId?: string; states?: string[]; projectId?: string } = {}): Promise<TaskView[]> {
     return views.list(this.eng, filter);
+  }
+
+  /** The tasks Insights counts (started in the window, or finished in it), each with its token use when known. */
+  insightTasks(q: InsightQuery): Promise<InsightTask[]> {
+    return views.insightTasks(this.eng, q);
   }
 
   events(taskId: string, since?: number): Promise<YardEvent[]> {

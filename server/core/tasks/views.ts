@@ -7,7 +7,8 @@ import { type TranscriptDeps, transcriptRootsOf, transcriptUsage } from "../agen
 import type { YardEvent } from "../events/journal";
 import type { ReviewStatus } from "../../wire/reviews";
 import { reviewStatuses } from "../reviews/approval";
-import type { TaskRow } from "../../stores/tasks";
+import type { InsightQuery, TaskRow } from "../../stores/tasks";
+import type { InsightTask } from "../insights/insights";
 import { type Board, loadBoard } from "./board";
 import { cardLine } from "./card-line";
 import { behindOf, updatingOf } from "./branch-view";
@@ -165,6 +166,24 @@ async function view(
 }
 
 /** What finding a task's transcript directory needs (its agent's launch, its sandbox home). */
+/** Tasks for Insights: the rows the store selects, with the last known token use of each (never read here). */
+export async function insightTasks(eng: EngineState, q: InsightQuery): Promise<InsightTask[]> {
+  const rows = await eng.store.insightRows(q);
+  return rows.map((r) => ({
+    id: r.id,
+    agent: r.agent,
+    createdAt: r.createdAt,
+    finishedAt: r.finishedAt,
+    disposition: r.disposition,
+    state: r.state,
+    round: r.round,
+    tokens: r.agentSessionId
+      ? (transcriptUsage.peek(r.id, r.agentTranscriptPath, () => transcriptRootsOf(r, transcriptDeps(eng)))
+          ?.totalTokens ?? null)
+      : null,
+  }));
+}
+
 function transcriptDeps(eng: EngineState): TranscriptDeps {
   return {
     resolveLaunch: (o) => eng.deps.panes.resolveLaunch(o),
