@@ -127,3 +127,51 @@ test("two invited reviewers: one requests changes, the other approves, and the m
   expect(res?.status()).toBe(401);
   await expect(again.getByText("That invite link is not valid")).toBeVisible();
 });
+
+test("the People page: an admin adds someone (their invite link shown once), changes a role, removes them", async ({
+  page,
+  browser,
+  server,
+  yard,
+}) => {
+  await page.goto("/people");
+  await expect(page.getByRole("heading", { name: "People" })).toBeVisible();
+  const form = page.getByRole("form", { name: "Add person" });
+  await form.getByLabel("Name").fill("zoe");
+  await form.getByLabel("Role").selectOption("reviewer");
+  await form.getByRole("button", { name: "Add person" }).click();
+  const invite = page.getByRole("status").filter({ hasText: "Invite link for zoe" });
+  await expect(invite).toContainText(`${server.url}/invite?code=`);
+  const url = (await invite.locator("code").textContent())!.trim();
+  const people = page.getByRole("table", { name: "People" });
+  await expect(people.getByRole("row", { name: /^zoe reviewer 0/ })).toHaveCount(1);
+  await shootPart(page, page.getByRole("main"), "people");
+
+  // A bad name is refused with the server's reason, and nothing is added.
+  const rows = await people.getByRole("row").count();
+  await form.getByLabel("Name").fill("Zoe Smith");
+  await form.getByRole("button", { name: "Add person" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Refused" })).toContainText(
+    "a person's name is 2-32 lowercase letters",
+  );
+  await expect(people.getByRole("row")).toHaveCount(rows);
+
+  await people.getByLabel("Role of zoe").selectOption("member");
+  await expect
+    .poll(
+      async () =>
+        (await yard(["--json", "user", "list"])).json.people.find((p: { name: string }) => p.name === "zoe")?.role,
+    )
+    .toBe("member");
+
+  // zoe signs in with the link, then is removed: her next call is refused.
+  const zoe = await (await browser.newContext({ baseURL: server.url })).newPage();
+  expect((await zoe.goto(url))?.ok()).toBe(true);
+  await expect(zoe.getByTestId("signed-in-as")).toHaveText("zoe · member");
+  await expect(zoe.getByRole("link", { name: "People" })).toHaveCount(0);
+  await people.getByRole("button", { name: "Remove zoe" }).click();
+  await page.getByRole("dialog", { name: "Remove zoe" }).getByRole("button", { name: "Remove" }).click();
+  await expect(people.getByRole("row", { name: /^zoe / })).toHaveCount(0);
+  await zoe.reload();
+  await expect(zoe.getByText("This board needs its login token")).toBeVisible();
+});
