@@ -1,21 +1,12 @@
 // Wiring for the team side of the board: its people (sessions, invites, tokens) and its project
 // webhooks (the journal's notices posted where the team talks). Called by createServices.
+import { envInt } from "./config";
 import type { EventJournal } from "./core/events/journal";
 import { Webhooks } from "./core/notify/webhooks";
 import { People, type SessionPort } from "./core/people/people";
 import { PeopleStore } from "./stores/people";
 import type { TaskStore } from "./stores/tasks";
 import { WebhookStore } from "./stores/webhooks";
-
-/** A positive whole number from the environment, or the default. */
-function envNumber(name: string, fallback: number): number {
-  const v = process.env[name];
-  if (!v) return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0)
-    throw new Error(`${name} must be a positive whole number (got ${JSON.stringify(v)})`);
-  return n;
-}
 
 export async function teamServices(
   /** The database, as the stores take it (only they talk to it). */
@@ -43,10 +34,10 @@ export async function teamServices(
     boardUrl: o.url,
     log: o.log,
     options: {
-      coalesceMs: envNumber("YARD_WEBHOOK_COALESCE_MS", 2_000),
-      attempts: envNumber("YARD_WEBHOOK_ATTEMPTS", 6),
-      retryBaseMs: envNumber("YARD_WEBHOOK_RETRY_MS", 2_000),
-      timeoutMs: envNumber("YARD_WEBHOOK_TIMEOUT_MS", 10_000),
+      coalesceMs: envInt("YARD_WEBHOOK_COALESCE_MS") ?? 2_000,
+      attempts: envInt("YARD_WEBHOOK_ATTEMPTS") ?? 6,
+      retryBaseMs: envInt("YARD_WEBHOOK_RETRY_MS") ?? 2_000,
+      timeoutMs: envInt("YARD_WEBHOOK_TIMEOUT_MS") ?? 10_000,
     },
   });
   return { people, webhooks };

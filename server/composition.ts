@@ -2,7 +2,7 @@
 // when none runs) and builds every core service once, so the tRPC router, socket.io and start-up
 // recovery share the same in-memory singletons. Start-up recovery reattaches to the panes the
 // host still runs, then takes the exits and hooks it kept while no server was attached.
-import { journalRetention, paths } from "./config";
+import { envInt, journalRetention, paths } from "./config";
 import { prepareAgentLaunch } from "./core/agents/launch-prep";
 import { AgentProfiles } from "./core/agents/profiles";
 import { ScreenWatcher } from "./core/agents/screen-watch";
@@ -482,14 +482,5 @@ function scrollbackLines(): number | undefined {
   const n = envInt("YARD_SCROLLBACK_LINES");
   const problem = n === undefined ? null : scrollbackProblem(n);
   if (problem) throw new Error(`YARD_SCROLLBACK_LINES ${problem} (got ${n})`);
-  return n;
-}
-
-function envInt(name: string): number | undefined {
-  const v = process.env[name];
-  if (!v) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0)
-    throw new Error(`${name} must be a positive whole number (got ${JSON.stringify(v)})`);
   return n;
 }

@@ -140,3 +140,13 @@ export function journalRetention(env: NodeJS.ProcessEnv = process.env): JournalR
     maxEvents: read("YARD_JOURNAL_MAX_EVENTS", DEFAULT_JOURNAL_MAX_EVENTS, MIN_JOURNAL_MAX_EVENTS, 100_000_000),
   };
 }
+
+/** A positive whole number from the environment, or undefined when unset; anything else is an error naming the variable. */
+export function envInt(name: string): number | undefined {
+  const v = process.env[name];
+  if (!v) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(`${name} must be a positive whole number (got ${JSON.stringify(v)})`);
+  return n;
+}

@@ -60,13 +60,10 @@ function handshakeKey(req: http.IncomingMessage): string | undefined {
  * (tests/foundation.test.ts tries one).
  */
 function admit(req: http.IncomingMessage, guard: GuardConfig): Admitted | Refusal {
+  const host = requestHost(req.headers, guard);
   const refusal =
-    checkHost(requestHost(req.headers, guard), guard) ??
-    checkSocketOrigin(
-      req.headers.origin,
-      requestHost(req.headers, guard),
-      req.headers["sec-fetch-site"] as string | undefined,
-    );
+    checkHost(host, guard) ??
+    checkSocketOrigin(req.headers.origin, host, req.headers["sec-fetch-site"] as string | undefined);
   if (refusal) return refusal;
   const credentials = {
     authorization: req.headers.authorization,

@@ -2,7 +2,8 @@
 // who counts, what is missing, and the sentence Merge shows.
 import { describe, expect, it } from "vitest";
 import { approvalShortfall, approvalState } from "../tasks/approvals";
-import { parseSince } from "./audit";
+import type { YardEvent } from "../../wire/events";
+import { auditSummary, parseSince } from "./audit";
 
 describe("parseSince", () => {
   const now = Date.parse("2026-12-03T12:00:00Z");
@@ -15,6 +16,20 @@ describe("parseSince", () => {
   it.each(["yesterday", "5w", "-3d", ""])("refuses %j with BAD_PARAMS", (since) =>
     expect(() => parseSince(since, now)).toThrow(expect.objectContaining({ code: "BAD_PARAMS" })),
   );
+});
+
+describe("auditSummary", () => {
+  const ev = (type: string, payload: Record<string, unknown>) =>
+    ({ seq: 1, type, taskId: "tsk1", paneId: null, time: "t", payload }) as unknown as YardEvent;
+  it.each([
+    [ev("task.state", { from: "working", to: "canceled" }), "canceled task tsk1"],
+    [ev("task.state", { from: "failed", to: "pending" }), "moved task tsk1 to pending"],
+    [ev("task.created", { title: "Notes" }), 'started task tsk1 "Notes"'],
+    [ev("task.created", { title: "Later", backlog: true }), 'saved to the backlog task tsk1 "Later"'],
+    [ev("task.finished", { disposition: "merged" }), "merged task tsk1"],
+    [ev("task.review", { verdict: "changes_requested" }), "requested changes on task tsk1"],
+    [ev("task.comment", { action: "resolved" }), "resolved a comment on task tsk1"],
+  ])("%# %s", (e, line) => expect(auditSummary(e)).toBe(line));
 });
 
 describe("required approvals", () => {

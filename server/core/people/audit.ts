@@ -53,7 +53,7 @@ export function parseSince(since: string, now = Date.now()): Date {
 }
 
 /** One line for an event: what the person did. */
-function auditSummary(e: YardEvent): string {
+export function auditSummary(e: YardEvent): string {
   const p = e.payload as Record<string, unknown>;
   const task = e.taskId ? ` ${e.taskId}` : "";
   const s = (k: string) => (typeof p[k] === "string" ? (p[k] as string) : "");
@@ -63,7 +63,7 @@ function auditSummary(e: YardEvent): string {
     case "task.started":
       return `started backlog task${task}`;
     case "task.state":
-      return s("state") === "canceled" ? `canceled task${task}` : `moved task${task} to ${s("state") || "a new state"}`;
+      return s("to") === "canceled" ? `canceled task${task}` : `moved task${task} to ${s("to") || "a new state"}`;
     case "task.finished":
       return `${s("disposition") || "finished"} task${task}`;
     case "task.review":

@@ -6,10 +6,11 @@
 // socket edges ask on every request). The install token is the person `owner`, an admin who
 // cannot be removed or demoted. Framework-free: persistence through PeopleStore; sessions through
 // the SessionPort (the browser session store).
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { YardError } from "../errors";
 import { newId } from "../ids";
 import type { PeopleStore, UserRow } from "../../stores/people";
+import { hashSecret } from "../../security/token";
 
 const PERSON_ROLES = ["member", "reviewer", "admin"] as const;
 export type PersonRole = (typeof PERSON_ROLES)[number];
@@ -31,8 +32,6 @@ const PERSON_NAME = /^[a-z][a-z0-9_-]{1,31}$/;
 const RESERVED = new Set(["owner", "user", "users", "admin", "system", "you"]);
 const TOKEN_PREFIX = "yu_";
 const INVITE_TTL_MS = 7 * 24 * 3600_000;
-
-const hashSecret = (s: string) => createHash("sha256").update(s).digest("hex");
 
 /** What the people service needs from the browser sessions. */
 export interface SessionPort {
@@ -137,15 +136,24 @@ export class People {
     const [users, tokens] = await Promise.all([this.deps.store.users(), this.deps.store.liveTokens()]);
     return users
       .filter((u) => opts.removed || !u.removedAt)
-      .map((u) => ({
-        id: u.id,
-        name: u.name,
-        role: u.name === OWNER.name ? OWNER.role : asRole(u.role),
-        createdAt: u.createdAt.toISOString(),
-        createdBy: u.createdBy,
-        removedAt: u.removedAt?.toISOString() ?? null,
-        tokens: tokens.filter((t) => t.userId === u.id).length,
-      }));
+      .map((u) => this.view(u, tokens.filter((t) => t.userId === u.id).length));
+  }
+
+  private view(u: UserRow, tokens: number): PersonView {
+    return {
+      id: u.id,
+      name: u.name,
+      role: u.name === OWNER.name ? OWNER.role : asRole(u.role),
+      createdAt: u.createdAt.toISOString(),
+      createdBy: u.createdBy,
+      removedAt: u.removedAt?.toISOString() ?? null,
+      tokens,
+    };
+  }
+
+  /** How many live tokens a person has (the in-memory map holds exactly those). */
+  private liveTokens(personId: string): number {
+    return [...this.tokensByHash.values()].filter((t) => t.personId === personId).length;
   }
 
   /** Adds a person (or brings a removed one back) and makes their one-time invite link. */
@@ -168,7 +176,7 @@ export class People {
     });
     this.byId.set(u.id, this.toPerson(u));
     const invite = await this.newInvite(u.id);
-    return { person: (await this.list()).find((p) => p.id === u.id)!, invite };
+    return { person: this.view(u, this.liveTokens(u.id)), invite };
   }
 
   /** A fresh one-time invite link for someone already on the board (the owner signs in with the login link). */
@@ -198,9 +206,9 @@ export class People {
   async setRole(name: string, role: PersonRole): Promise<PersonView> {
     const u = await this.live(name);
     if (u.name === OWNER.name) throw new YardError("BAD_PARAMS", "The owner is always an admin", { name });
-    await this.deps.store.setRole(u.id, role);
+    const row = await this.deps.store.setRole(u.id, role);
     this.byId.set(u.id, { id: u.id, name: u.name, role });
-    return (await this.list()).find((p) => p.id === u.id)!;
+    return this.view(row, this.liveTokens(u.id));
   }
 
   /** Removes a person: every session, token and unused invite of theirs is revoked at once. */
@@ -209,13 +217,13 @@ export class People {
     if (u.name === OWNER.name) throw new YardError("BAD_PARAMS", "The owner cannot be removed", { name });
     if (u.id === by.id) throw new YardError("BAD_PARAMS", "You cannot remove yourself; ask another admin", { name });
     const tokens = [...this.tokensByHash].filter(([, t]) => t.personId === u.id);
-    await this.deps.store.remove(u.id, this.now());
+    const at = this.now();
+    await this.deps.store.remove(u.id, at);
     this.byId.delete(u.id);
     for (const [hash] of tokens) this.tokensByHash.delete(hash);
     const sessions = this.deps.sessions.revokePerson(u.id);
     for (const l of this.revokedListeners) l(u.id, null);
-    const person = (await this.list({ removed: true })).find((p) => p.id === u.id)!;
-    return { person, sessions, tokens: tokens.length };
+    return { person: this.view({ ...u, removedAt: at }, 0), sessions, tokens: tokens.length };
   }
 
   /** A personal CLI token for `for` (default: the caller); only an admin makes one for someone else. Shown once. */
@@ -257,7 +265,7 @@ export class People {
     const row = t.revokedAt ? t : await this.deps.store.revokeToken(id, this.now());
     this.tokensByHash.delete(t.hash);
     for (const l of this.revokedListeners) l(t.userId, id);
-    const owner = (await this.deps.store.users()).find((u) => u.id === t.userId);
+    const owner = this.person(t.userId) ?? (await this.deps.store.users()).find((u) => u.id === t.userId);
     return this.tokenView(row, owner?.name ?? t.userId);
   }
 

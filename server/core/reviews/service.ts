@@ -192,6 +192,9 @@ export class ReviewService {
         taskId: task.id,
       });
     const summary = input.summary ? input.summary : null;
+    // The worktree's tree and the branch's commit now, taken once (the approval check and the review both need it).
+    let snapshot: ReturnType<ReviewTasks["snapshot"]> | null = null;
+    const seenNow = () => (snapshot ??= this.deps.tasks.snapshot(task.id));
     if (input.verdict === "approve") {
       if (task.state !== "completed" || task.disposition) {
         throw new YardError(
@@ -212,9 +215,7 @@ export class ReviewService {
       const stage = by.kind === "user" ? "human" : "agent";
       const already =
         stage === "human"
-          ? (
-              await this.deps.store.approvers(task.id, task.round, (await this.deps.tasks.snapshot(task.id)).commit)
-            ).includes(actorAuthor(by))
+          ? (await this.deps.store.approvers(task.id, task.round, (await seenNow()).commit)).includes(actorAuthor(by))
           : (await this.deps.store.status(task.id, task.round, stage)) === "approved" &&
             task.reviewStatus !== "outdated";
       if (already) {
@@ -247,7 +248,7 @@ export class ReviewService {
         { taskId: task.id },
       );
     }
-    const seen = await this.deps.tasks.snapshot(task.id);
+    const seen = await seenNow();
     const review = await this.deps.store.createReview(
       {
         id: newId("rev"),
