@@ -36,6 +36,12 @@ describe("webhookBody", () => {
       "Switchyard · web: <http://b/tasks/tsk1|Build> failed",
     );
   });
+  it("escapes a title's Slack control characters: it cannot end the link or add one", () => {
+    const t = webhookBody(project, [n("review", "tsk1", "x> <https://evil.example|click> & |more")], "http://b").text;
+    expect(t).toBe(
+      "Switchyard · web: <http://b/tasks/tsk1|x&gt; &lt;https://evil.example¦click&gt; &amp; ¦more> is ready for review",
+    );
+  });
   it("a burst is one body with a line per notice and the notices for machines", () => {
     const b = webhookBody(project, [n("review", "tsk1", "A"), n("merged", "tsk2", "B")], "http://b");
     expect(b.text).toBe(

@@ -43,7 +43,10 @@ const WORDS: Record<WebhookEvent, string> = {
 
 /** The POST body: Slack's `text` (one line per notice, linked), and the notices themselves. */
 export function webhookBody(project: { id: string; name: string }, notices: Notice[], boardUrl: string) {
-  const link = (n: Notice) => (boardUrl ? `<${boardUrl}/tasks/${n.taskId}|${n.title}>` : n.title);
+  // A title is text anyone who starts work can set (a planner agent's subtasks too): Slack's control
+  // characters are escaped, so it cannot close the link or add one of its own.
+  const text = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "¦");
+  const link = (n: Notice) => (boardUrl ? `<${boardUrl}/tasks/${n.taskId}|${text(n.title)}>` : text(n.title));
   const lines = notices.map((n) => `• ${link(n)} ${WORDS[n.kind]}`);
   return {
     text: `Switchyard · ${project.name}: ${notices.length === 1 ? lines[0]!.slice(2) : `${notices.length} updates\n${lines.join("\n")}`}`,
