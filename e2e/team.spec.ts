@@ -102,6 +102,10 @@ test("two invited reviewers: one requests changes, the other approves, and the m
   await expect(entry("ada", `approved task ${id}`)).toHaveCount(1);
   await expect(entry("rex", `approved task ${id}`)).toHaveCount(1);
   await expect(entry("rex", `merged task ${id}`)).toHaveCount(1);
+  // The states the round moved through are not anyone's action; the started task's line reads once.
+  await expect(trail.getByRole("listitem").filter({ hasText: "moved task" })).toHaveCount(0);
+  await expect(entry("owner", `started task ${id} "Team notes"`)).toHaveCount(1);
+  await shootPart(ada, ada.getByRole("main"), "audit");
   await ada.getByLabel("Person").fill("ada");
   await expect(trail.getByRole("listitem")).toHaveCount(1);
 

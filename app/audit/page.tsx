@@ -86,17 +86,7 @@ export default function AuditPage() {
               <li key={e.seq} className="flex flex-wrap items-baseline gap-2 px-3 py-2 text-sm">
                 <span className="font-semibold">{e.actor}</span>
                 <span>
-                  {e.taskId ? (
-                    <>
-                      {e.summary.replace(e.taskId, "").replace(/\s+$/, "")}{" "}
-                      <Link href={`/tasks/${e.taskId}`} className="font-mono text-accent hover:underline">
-                        {e.taskId}
-                      </Link>
-                      {e.summary.split(e.taskId)[1] ?? ""}
-                    </>
-                  ) : (
-                    e.summary
-                  )}
+                  <Summary text={e.summary} taskId={e.taskId} />
                 </span>
                 <time dateTime={e.time} title={e.time} className="ml-auto text-xs text-fg-muted">
                   {timeAgo(e.time)}
@@ -112,5 +102,20 @@ export default function AuditPage() {
         )}
       </main>
     </div>
+  );
+}
+
+/** The entry's line with its task id as a link to the task. */
+function Summary({ text, taskId }: { text: string; taskId: string | null }) {
+  const at = taskId ? text.indexOf(taskId) : -1;
+  if (!taskId || at < 0) return <>{text}</>;
+  return (
+    <>
+      {text.slice(0, at)}
+      <Link href={`/tasks/${taskId}`} className="font-mono text-accent hover:underline">
+        {taskId}
+      </Link>
+      {text.slice(at + taskId.length)}
+    </>
   );
 }

@@ -103,8 +103,11 @@ export async function auditTrail(
     types: ACTION_TYPES,
     limit,
   });
+  // A state change is a person's action only when it is a cancel; the others follow from what they
+  // did (a round that starts after a review, an agent at work) and are left out.
+  const acts = events.filter((e) => e.type !== "task.state" || (e.payload as { to?: string }).to === "canceled");
   return {
-    entries: events.map((e) => ({
+    entries: acts.map((e) => ({
       seq: e.seq,
       time: e.time,
       actor: e.actor ?? "",
