@@ -148,8 +148,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       return d;
     });
     // The server may still be at work in a repository when its test ends (it counts a task's diff
-    // size in the background after each state change, writing git objects): retry what raced it.
-    for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+    // size in the background after each state change, writing git objects): retry what raced it,
+    // with Node's linear backoff (50 ms, 100 ms, …: up to ~10 s; half a second was too short on a
+    // loaded machine, seen in a fresh-clone CI run).
+    for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   },
 
   makeDir: async ({}, use) => {
