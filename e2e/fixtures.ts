@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { type APIRequestContext, test as base, expect, type Locator, type Page } from "@playwright/test";
 import { SESSION_KEY_HEADER, SESSION_KEY_STORAGE } from "../server/wire/session-key";
-import { makeRepo as makeGitRepo } from "../tests/helpers/git";
+import { makeRepo as makeGitRepo, removeRepo } from "../tests/helpers/git";
 import { type CliResult, startTestServer, type TestServer, yard as runYard } from "../tests/helpers/server";
 
 export { expect };
@@ -147,11 +147,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       dirs.push(d);
       return d;
     });
-    // The server may still be at work in a repository when its test ends (it counts a task's diff
-    // size in the background after each state change, writing git objects): retry what raced it,
-    // with Node's linear backoff (50 ms, 100 ms, …: up to ~10 s; half a second was too short on a
-    // loaded machine, seen in a fresh-clone CI run).
-    for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+    for (const d of dirs) removeRepo(d);
   },
 
   makeDir: async ({}, use) => {

@@ -5,13 +5,13 @@
 // with a live agent (a round naming the files, which the demo agent resolves) and without one
 // (aborted, named), the refusals, and the merge strategies a finish lands with.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeTask } from "./helpers/agent-tasks";
 import { adminClient } from "./helpers/client";
-import { git, makeRepo } from "./helpers/git";
+import { git, makeRepo, removeRepo } from "./helpers/git";
 import { ROOT, startTestServer, type TestServer, yard } from "./helpers/server";
 import { waitFor } from "./helpers/wait";
 
@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.dispose();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  for (const d of dirs) removeRepo(d);
 });
 
 async function ok(args: string[]) {

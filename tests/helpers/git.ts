@@ -1,6 +1,6 @@
 // Real git repositories in temp dirs for tests.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -26,4 +26,27 @@ export function makeRepo(prefix = "yard-repo-", parent = os.tmpdir()): string {
   git(dir, "add", "README.md");
   git(dir, "commit", "-q", "-m", "initial commit");
   return dir;
+}
+
+/**
+ * Removes a test's repository even while a still-running server works in it (it counts a task's
+ * diff size in the background after each state change, writing git objects). The directory is
+ * renamed first, so git started afterwards cannot find it; then removed with retries (Node's
+ * linear backoff, ~10 s in all) while the processes already in it finish. A tree that still will
+ * not go is left in the temp dir with a warning: cleanup is not what the test checks.
+ */
+export function removeRepo(dir: string): void {
+  let target = dir;
+  try {
+    target = `${dir}.removing-${process.pid}`;
+    renameSync(dir, target);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+    target = dir;
+  }
+  try {
+    rmSync(target, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  } catch (e) {
+    console.warn(`left ${target} behind: ${(e as Error).message}`);
+  }
 }
