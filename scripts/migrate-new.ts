@@ -1,9 +1,16 @@
 // `npm run migrate:new -- <name>`: writes prisma/migrations/<timestamp>_<name>/migration.sql
-// with the SQL that takes the committed migrations to prisma/schema.prisma (offline, WASM engine).
+// (SQLite) and prisma/migrations-postgresql/<timestamp>_<name>/migration.sql (PostgreSQL) with the
+// SQL that takes each provider's committed migrations to prisma/schema.prisma (offline, WASM
+// engine). The PostgreSQL diff replays the migrations on a scratch database: the server
+// YARD_TEST_PG_URL names, or else a throwaway cluster started here (scripts/pg-cluster.mjs, needs
+// Debian's postgresql package).
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { MIGRATIONS_DIR, pendingSchemaSql } from "../server/db/schema-engine";
+import { MIGRATIONS_DIRS, pendingSchemaSql } from "../server/db/schema-engine";
+import type { Provider } from "../server/db/schema-source";
+// @ts-expect-error: plain JavaScript module without types
+import { startCluster, stopCluster } from "./pg-cluster.mjs";
 
 const name = (process.argv[2] ?? "").trim();
 if (!/^[a-z0-9_]{1,60}$/.test(name)) {
@@ -11,18 +18,32 @@ if (!/^[a-z0-9_]{1,60}$/.test(name)) {
   process.exit(2);
 }
 const scratch = await mkdtemp(path.join(os.tmpdir(), "yard-migrate-"));
+const stamp = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
+let cluster: string | null = null;
 try {
-  const sql = await pendingSchemaSql(path.join(scratch, "scratch.db"));
-  if (!sql) {
-    console.log("schema.prisma and prisma/migrations already agree; no migration written.");
-    process.exit(0);
+  let pgUrl = process.env.YARD_TEST_PG_URL;
+  if (!pgUrl) {
+    // Its own temp dir: the cluster runs as `postgres` when we are root, which cannot enter ours.
+    cluster = await mkdtemp(path.join(os.tmpdir(), "yard-migrate-pg-"));
+    pgUrl = (await startCluster(cluster)) as string;
   }
-  const stamp = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
-  const dir = path.join(MIGRATIONS_DIR, `${stamp}_${name}`);
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, "migration.sql"), `${sql}\n`);
-  await writeFile(path.join(MIGRATIONS_DIR, "migration_lock.toml"), 'provider = "sqlite"\n');
-  console.log(`wrote ${path.relative(process.cwd(), dir)}/migration.sql`);
+  const pending: Record<Provider, string> = {
+    sqlite: await pendingSchemaSql({ provider: "sqlite", file: path.join(scratch, "scratch.db") }),
+    postgresql: await pendingSchemaSql({ provider: "postgresql", url: pgUrl }),
+  };
+  for (const provider of ["sqlite", "postgresql"] as const) {
+    const sql = pending[provider];
+    if (!sql) {
+      console.log(`${provider}: schema.prisma and its migrations already agree; no migration written.`);
+      continue;
+    }
+    const dir = path.join(MIGRATIONS_DIRS[provider], `${stamp}_${name}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, "migration.sql"), `${sql}\n`);
+    await writeFile(path.join(MIGRATIONS_DIRS[provider], "migration_lock.toml"), `provider = "${provider}"\n`);
+    console.log(`wrote ${path.relative(process.cwd(), dir)}/migration.sql`);
+  }
 } finally {
+  if (cluster) stopCluster(cluster);
   await rm(scratch, { recursive: true, force: true });
 }

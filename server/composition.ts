@@ -41,6 +41,8 @@ import { TaskStore } from "./stores/tasks";
 import { TaskSetupStore } from "./stores/task-setup";
 import { parsePortRange } from "./core/repo/ports";
 import { type Db, openDatabase } from "./db";
+import type { Provider } from "./db/schema-source";
+import { describeTarget, takeDatabaseUrl } from "./db/target";
 import { startTaskFollowers } from "./task-followers";
 import { HandoffStore } from "./stores/handoff";
 import { TurnStore } from "./stores/turns";
@@ -63,6 +65,8 @@ export interface Services {
   home: string;
   token: string;
   db: Db;
+  /** Which database the board is in: the provider, and where (a file, or a URL without its password). */
+  database: { provider: Provider; where: string };
   journal: EventJournal;
   projects: Projects;
   agents: AgentProfiles;
@@ -134,6 +138,8 @@ export async function createServices(opts: {
   publicUrl?: () => string;
   /** The browser sessions (removing a person revokes theirs); in-process use without a server has none. */
   sessions?: SessionPort;
+  /** `--database-url`; else DATABASE_URL when it is a postgresql:// URL; else the data dir's SQLite file. */
+  databaseUrl?: string;
 }): Promise<Services> {
   const scrollback = scrollbackLines(); // a bad setting fails before anything is opened
   const retention = journalRetention();
@@ -141,12 +147,17 @@ export async function createServices(opts: {
   const diskBudget = budgetFromEnv();
   const p = paths(opts.home);
   tightenDataDir(p.home);
+  // Read (and taken out of the environment) before the pane host starts: no child inherits it.
+  const databaseUrl = takeDatabaseUrl(opts.databaseUrl);
   // The pane host (started when none runs) comes up while the database opens.
   const hostStart = PaneHostClient.open({ home: p.home, log: opts.log, entry: opts.hostEntry });
   hostStart.catch(() => {});
   let db: Db;
+  let database: Services["database"];
   try {
-    ({ db } = await openDatabase(p.db));
+    const opened = await openDatabase(databaseUrl ?? p.db);
+    db = opened.db;
+    database = { provider: opened.provider, where: describeTarget(opened.target) };
   } catch (e) {
     await hostStart.then(
       (h) => h.detach(),
@@ -389,6 +400,7 @@ export async function createServices(opts: {
     home: p.home,
     token: opts.token,
     db,
+    database,
     journal,
     projects,
     agents,

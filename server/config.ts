@@ -2,6 +2,7 @@
 // environment and argv it is handed, so tests and the CLI resolve exactly what the server does.
 import os from "node:os";
 import path from "node:path";
+import { parseDatabaseUrl } from "./db/target";
 
 const DEFAULT_PORT = 7420;
 const DEFAULT_HOST = "127.0.0.1";
@@ -46,6 +47,8 @@ export interface ServeOptions {
   publicUrl?: string;
   /** Take the request's host from X-Forwarded-Host (set by the reverse proxy in front). */
   trustProxy?: boolean;
+  /** `--database-url`: the board in PostgreSQL instead of the data dir's SQLite file. */
+  databaseUrl?: string;
 }
 
 /** A public URL's origin (scheme, host, port), or an error saying what is wrong with it. */
@@ -88,9 +91,10 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     else if (a === "--host" || a.startsWith("--host=")) opts.host = value();
     else if (a === "--public-url" || a.startsWith("--public-url=")) opts.publicUrl = parsePublicUrl(value());
     else if (a === "--trust-proxy") opts.trustProxy = true;
+    else if (a === "--database-url" || a.startsWith("--database-url=")) opts.databaseUrl = parseDatabaseUrl(value());
     else
       throw new Error(
-        `unknown option ${a} (options: --port N, --host H, --allow-remote, --public-url URL, --trust-proxy, --dev, --background)`,
+        `unknown option ${a} (options: --port N, --host H, --allow-remote, --public-url URL, --trust-proxy, --database-url URL, --dev, --background)`,
       );
   }
   if (opts.trustProxy && !opts.publicUrl)

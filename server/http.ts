@@ -48,6 +48,8 @@ export interface StartOptions {
   publicUrl?: string;
   /** The request's host is X-Forwarded-Host when the proxy sets it (it must then be the public URL's). */
   trustProxy?: boolean;
+  /** `--database-url` (a postgresql:// URL); DATABASE_URL is read by the services when absent. */
+  databaseUrl?: string;
 }
 
 export interface RunningServer {
@@ -170,6 +172,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     apiSocket: () => apiSocket,
     log,
     sessions,
+    databaseUrl: opts.databaseUrl,
   });
   const guardCfg: GuardConfig = {
     token,

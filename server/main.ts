@@ -47,8 +47,11 @@ async function main() {
     ui,
     publicUrl: opts.publicUrl,
     trustProxy: opts.trustProxy,
+    databaseUrl: opts.databaseUrl,
   });
   console.log(`Switchyard is running at ${server.url}  (data: ${home})`);
+  if (server.services.database.provider === "postgresql")
+    console.log(`switchyard: the board's database is PostgreSQL at ${server.services.database.where}`);
   console.log(`Open this login link once in your browser: ${server.loginUrl}`);
 
   let stopping = false;

@@ -1,13 +1,17 @@
-// Fails when prisma/schema.prisma and the committed SQL migrations disagree,
-// and proves the migrations apply to a fresh database (and are a no-op the second time).
+// Fails when prisma/schema.prisma and the committed SQL migrations of either provider disagree,
+// and proves the migrations apply to a fresh database (and are a no-op the second time); on
+// PostgreSQL also that the board refuses a database holding someone else's tables.
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { readdirSync } from "node:fs";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../server/db";
 import { migrationsAreCurrent } from "../server/db/migrations-current";
-import { applyMigrations, MIGRATIONS_DIR, pendingSchemaSql } from "../server/db/schema-engine";
+import { applyMigrations, MIGRATIONS_DIR, MIGRATIONS_DIRS, pendingSchemaSql } from "../server/db/schema-engine";
+import { createPgDatabase, dropPgDatabase, PG_URL } from "./helpers/pg";
 
 const dirs: string[] = [];
 const tmp = async () => {
@@ -19,15 +23,15 @@ afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force:
 
 describe("schema and migrations", () => {
   it("have no drift (npm run migrate:new -- <name> writes the missing migration)", async () => {
-    const sql = await pendingSchemaSql(path.join(await tmp(), "scratch.db"));
+    const sql = await pendingSchemaSql({ provider: "sqlite", file: path.join(await tmp(), "scratch.db") });
     expect(sql).toBe("");
   });
 
   it("apply to a fresh database once, then are a no-op", async () => {
     const file = path.join(await tmp(), "yard.db");
-    const first = await applyMigrations(file);
+    const first = await applyMigrations({ provider: "sqlite", file });
     expect(first.length).toBeGreaterThan(0);
-    expect(await applyMigrations(file)).toEqual([]);
+    expect(await applyMigrations({ provider: "sqlite", file })).toEqual([]);
     const db = new Database(file, { readonly: true });
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as {
       name: string;
@@ -82,7 +86,7 @@ describe("schema and migrations", () => {
 
   it("rewrite thread messages written by a pane as `pane:<id>` to the bare pane id, as reviews name authors", async () => {
     const file = path.join(await tmp(), "yard.db");
-    await applyMigrations(file);
+    await applyMigrations({ provider: "sqlite", file });
     const raw = new Database(file);
     raw.pragma("foreign_keys = OFF");
     const add = raw.prepare(
@@ -93,12 +97,63 @@ describe("schema and migrations", () => {
     // As on a data dir from before that migration: it has not run yet.
     raw.prepare("DELETE FROM _prisma_migrations WHERE migration_name = '20261201190000_bare_message_authors'").run();
     raw.close();
-    expect(await applyMigrations(file)).toEqual(["20261201190000_bare_message_authors"]);
+    expect(await applyMigrations({ provider: "sqlite", file })).toEqual(["20261201190000_bare_message_authors"]);
     const db = new Database(file, { readonly: true });
     expect(db.prepare("SELECT id, author FROM Message ORDER BY id").all()).toEqual([
       { id: "m1", author: "paneabc123" },
       { id: "m2", author: "user" },
     ]);
     db.close();
+  });
+});
+
+describe.runIf(PG_URL)("PostgreSQL schema and migrations", () => {
+  const made: string[] = [];
+  afterAll(async () => Promise.all(made.map(dropPgDatabase)));
+  const fresh = async () => {
+    const url = await createPgDatabase({ empty: true });
+    made.push(url);
+    return url;
+  };
+
+  it("have no drift (npm run migrate:new writes both providers' migrations)", async () => {
+    expect(await pendingSchemaSql({ provider: "postgresql", url: PG_URL })).toBe("");
+    expect(readdirSync(MIGRATIONS_DIRS.postgresql).filter((n) => n !== "migration_lock.toml").length).toBeGreaterThan(
+      0,
+    );
+  });
+
+  it("apply to an empty database once, then are recognised as current", async () => {
+    const url = await fresh();
+    const first = await openDatabase(url);
+    expect(first.provider).toBe("postgresql");
+    expect(first.applied.length).toBeGreaterThan(0);
+    await first.db.project.create({ data: { id: "prj1", path: "/r", name: "r" } });
+    await first.db.$disconnect();
+    const second = await openDatabase(url);
+    expect(second.applied).toEqual([]);
+    expect(await second.db.project.count()).toBe(1);
+    await second.db.$disconnect();
+  });
+
+  it("refuse a database that holds another application's tables, and create nothing in it", async () => {
+    const url = await fresh();
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query("CREATE TABLE invoices (id int primary key)");
+    await expect(openDatabase(url)).rejects.toThrow(/1 table\(s\) that are not Switchyard's/);
+    const tables = await c.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
+    await c.end();
+    expect(tables.rows.map((r) => r.table_name)).toEqual(["invoices"]);
+  });
+
+  it("say which server cannot be reached, without its password", async () => {
+    const u = new URL(PG_URL);
+    u.port = "1";
+    u.password = "hunter2";
+    u.pathname = "/nowhere";
+    const err = await openDatabase(u.toString()).catch((e: Error) => e);
+    expect(String(err)).toMatch(/cannot reach the database at postgresql:\/\/yard:\*\*\*@127\.0\.0\.1:1\/nowhere/);
+    expect(String(err)).not.toContain("hunter2");
   });
 });

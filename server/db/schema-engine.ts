@@ -1,18 +1,22 @@
 // Prisma's migration engine, loaded from its WebAssembly build so nothing is downloaded (the
-// native engine binary is never needed). Owns: reading prisma/migrations, applying them to a SQLite file,
+// native engine binary is never needed). Owns: reading a provider's committed migrations,
+// applying them to a database (a SQLite file through better-sqlite3, or PostgreSQL through pg),
 // and diffing schema.prisma against the migrations (for new migrations and the drift test).
-import { readFile, readdir } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { REPO_ROOT } from "../root";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import * as bg from "@prisma/schema-engine-wasm/schema_engine_bg";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
+import { MIGRATIONS_DIRS, type Provider, SCHEMA_PATH, schemaFor } from "./schema-source";
+import type { DbTarget } from "./target";
 
-export { REPO_ROOT };
-export const SCHEMA_PATH = path.join(REPO_ROOT, "prisma/schema.prisma");
-export const MIGRATIONS_DIR = path.join(REPO_ROOT, "prisma/migrations");
+export { MIGRATIONS_DIRS, SCHEMA_PATH };
+/** The SQLite migrations (the embedded default). */
+export const MIGRATIONS_DIR = MIGRATIONS_DIRS.sqlite;
 
 let wasmReady: Promise<void> | null = null;
 
@@ -34,7 +38,8 @@ function loadWasm(): Promise<void> {
   return wasmReady;
 }
 
-export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationList> {
+export async function readMigrations(provider: Provider = "sqlite"): Promise<MigrationList> {
+  const dir = MIGRATIONS_DIRS[provider];
   let names: string[] = [];
   try {
     names = (await readdir(dir, { withFileTypes: true }))
@@ -48,7 +53,7 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationLis
   try {
     lockContent = await readFile(path.join(dir, "migration_lock.toml"), "utf8");
   } catch {
-    lockContent = 'provider = "sqlite"\n';
+    lockContent = `provider = "${provider}"\n`;
   }
   const migrationDirectories = await Promise.all(
     names.map(async (name) => ({
@@ -67,10 +72,12 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationLis
   };
 }
 
+type Connection = { dispose(): Promise<void> };
 type ShadowAdapter = {
   executeRaw(q: { sql: string }): Promise<number>;
   executeScript(sql: string): Promise<void>;
 };
+type Factory = PrismaBetterSqlite3 | PrismaPg;
 
 // The WASM engine replays migration files on the shadow database through `executeRaw`,
 // which better-sqlite3 refuses for multi-statement SQL; run those through `executeScript`.
@@ -95,14 +102,12 @@ function withMultiStatementShadow(factory: PrismaBetterSqlite3): PrismaBetterSql
 }
 
 // The engine does not close the connections it opens through the adapter, and an open one
-// keeps SQLite locked: remember them so `close` can dispose of them.
-function trackConnections(
-  factory: PrismaBetterSqlite3,
-  open: Array<{ dispose(): Promise<void> }>,
-): PrismaBetterSqlite3 {
+// keeps SQLite locked (and a PostgreSQL pool alive): remember them so `close` can dispose of them.
+function trackConnections<F extends Factory>(factory: F, open: Connection[]): F {
+  const f = factory as unknown as Record<"connect" | "connectToShadowDb", () => Promise<Connection>>;
   for (const method of ["connect", "connectToShadowDb"] as const) {
-    const original = factory[method].bind(factory);
-    factory[method] = async () => {
+    const original = f[method].bind(factory);
+    f[method] = async () => {
       const conn = await original();
       open.push(conn);
       return conn;
@@ -116,17 +121,75 @@ export interface OpenEngine {
   close(): Promise<void>;
 }
 
-/** Opens the engine against a SQLite file (created if missing). Always `close()` it. */
-export async function openEngine(dbFile: string): Promise<OpenEngine> {
+// The engine reads PostgreSQL's catalog (describing a schema), whose columns include types the pg
+// adapter has no mapping for (the one-byte "char" of pg_class.relkind and the like) and refuses.
+// Their text form is all the engine wants: report them as text.
+const CATALOG_TEXT_TYPES = new Set([
+  18 /* "char" */, 22 /* int2vector */, 24 /* regproc */, 30 /* oidvector */, 194 /* pg_node_tree */,
+  1033 /* aclitem */, 2205 /* regclass */, 2206 /* regtype */,
+]);
+type PgIO = { performIO(q: unknown): Promise<{ fields: Array<{ dataTypeID: number }> }> };
+
+function catalogTypesAsText<T>(queryable: T): T {
+  const q = queryable as unknown as PgIO & { startTransaction?: (...a: unknown[]) => Promise<unknown> };
+  const performIO = q.performIO.bind(q);
+  q.performIO = async (query) => {
+    const res = await performIO(query);
+    for (const f of res.fields) if (CATALOG_TEXT_TYPES.has(f.dataTypeID)) f.dataTypeID = 25;
+    return res;
+  };
+  if (q.startTransaction) {
+    const start = q.startTransaction.bind(q);
+    q.startTransaction = async (...a) => catalogTypesAsText(await start(...a));
+  }
+  return queryable;
+}
+
+/**
+ * The pg adapter's own shadow database connects back to the main database (it passes the shadow's
+ * name beside a connection string, which wins), so replaying migrations would write into the
+ * board's database: connect to the shadow by a URL naming it instead, and drop it afterwards.
+ */
+function shadowByUrl(factory: PrismaPg, url: string): PrismaPg {
+  factory.connectToShadowDb = async () => {
+    const main = await factory.connect();
+    const name = `prisma_migrate_shadow_db_${randomUUID().replace(/-/g, "")}`;
+    await main.executeScript(`CREATE DATABASE "${name}"`);
+    const u = new URL(url);
+    u.pathname = `/${name}`;
+    const shadow = await new PrismaPg({ connectionString: u.toString() }).connect();
+    const dispose = shadow.dispose.bind(shadow);
+    shadow.dispose = async () => {
+      await dispose();
+      await main.executeScript(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await main.dispose();
+    };
+    return shadow;
+  };
+  return factory;
+}
+
+function withCatalogTypes(factory: PrismaPg): PrismaPg {
+  for (const method of ["connect", "connectToShadowDb"] as const) {
+    const original = factory[method].bind(factory);
+    factory[method] = async () => catalogTypesAsText(await original());
+  }
+  return factory;
+}
+
+function factoryFor(target: DbTarget): Factory {
+  return target.provider === "sqlite"
+    ? withMultiStatementShadow(new PrismaBetterSqlite3({ url: `file:${target.file}` }))
+    : withCatalogTypes(shadowByUrl(new PrismaPg({ connectionString: target.url }), target.url));
+}
+
+/** Opens the engine against a database (a SQLite file is created if missing). Always `close()` it. */
+export async function openEngine(target: DbTarget): Promise<OpenEngine> {
   await loadWasm();
-  const schema = await readFile(SCHEMA_PATH, "utf8");
-  const connections: Array<{ dispose(): Promise<void> }> = [];
-  const factory = trackConnections(
-    withMultiStatementShadow(new PrismaBetterSqlite3({ url: `file:${dbFile}` })),
-    connections,
-  );
+  const connections: Connection[] = [];
+  const factory = trackConnections(factoryFor(target), connections);
   const engine = await bg.SchemaEngine.new(
-    { datamodels: [["schema.prisma", schema]] },
+    { datamodels: [["schema.prisma", schemaFor(target.provider)]] },
     () => {},
     bindMigrationAwareSqlAdapterFactory(factory),
   );
@@ -140,11 +203,11 @@ export async function openEngine(dbFile: string): Promise<OpenEngine> {
 }
 
 /** Applies every committed migration not yet applied; returns the names applied now. */
-export async function applyMigrations(dbFile: string): Promise<string[]> {
-  const { engine, close } = await openEngine(dbFile);
+export async function applyMigrations(target: DbTarget): Promise<string[]> {
+  const { engine, close } = await openEngine(target);
   try {
     const out = await engine.applyMigrations({
-      migrationsList: await readMigrations(),
+      migrationsList: await readMigrations(target.provider),
       filters: { externalTables: [], externalEnums: [] },
     });
     return out.appliedMigrationNames;
@@ -153,14 +216,19 @@ export async function applyMigrations(dbFile: string): Promise<string[]> {
   }
 }
 
-/** SQL that takes the committed migrations to schema.prisma; empty when they agree. */
-export async function pendingSchemaSql(scratchDbFile: string): Promise<string> {
-  const { engine, close } = await openEngine(scratchDbFile);
+/**
+ * SQL that takes the provider's committed migrations to schema.prisma; empty when they agree.
+ * `scratch` is where the engine replays the migrations (a shadow database): a SQLite file, or a
+ * PostgreSQL server the engine may create and drop a database on.
+ */
+export async function pendingSchemaSql(scratch: DbTarget): Promise<string> {
+  const { engine, close } = await openEngine(scratch);
   try {
-    const schema = await readFile(SCHEMA_PATH, "utf8");
+    const schema = schemaFor(scratch.provider);
     const res = await engine.diff({
-      from: { tag: "migrations", ...(await readMigrations()) },
+      from: { tag: "migrations", ...(await readMigrations(scratch.provider)) },
       to: { tag: "schemaDatamodel", files: [{ path: SCHEMA_PATH, content: schema }] },
+      shadowDatabaseUrl: null,
       script: true,
       exitCode: null,
       filters: { externalTables: [], externalEnums: [] },

@@ -5,6 +5,7 @@
 // has no schema for, or whose payload is not JSON, comes back as a `journal.unreadable` event
 // carrying its type and its text (cut), so one odd row never fails a whole read.
 import type { Db } from "../db";
+import { Prisma } from "../db/generated/client";
 import { cutText, LIMITS } from "../wire/common";
 import { type EventType, isEventType, type StoredPayload, storedPayload, type YardEvent } from "../wire/events";
 
@@ -142,16 +143,17 @@ export class EventStore {
    * each, joined against the pane and task rows (not many at any time).
    */
   async retainedSeqs(activeStates: readonly string[]): Promise<number[]> {
-    const states = JSON.stringify(activeStates);
+    // Quoted identifiers and a bound list: the same SQL on SQLite and PostgreSQL.
+    const states = Prisma.join(activeStates.length ? [...activeStates] : [""]);
     const rows = await this.db.$queryRaw<Array<{ seq: number | bigint | null }>>`
-      SELECT MAX(e.seq) AS seq FROM Event e
-      WHERE e.type = 'pane.lifecycle' AND e.paneId IN (
-        SELECT p.id FROM Pane p WHERE p.lifecycle <> 'exited'
-        UNION SELECT t.paneId FROM Task t WHERE t.paneId IS NOT NULL AND t.state IN (SELECT value FROM json_each(${states})))
-      GROUP BY e.paneId
+      SELECT MAX(e."seq") AS "seq" FROM "Event" e
+      WHERE e."type" = 'pane.lifecycle' AND e."paneId" IN (
+        SELECT p."id" FROM "Pane" p WHERE p."lifecycle" <> 'exited'
+        UNION SELECT t."paneId" FROM "Task" t WHERE t."paneId" IS NOT NULL AND t."state" IN (${states}))
+      GROUP BY e."paneId"
       UNION ALL
-      SELECT e.seq FROM Event e
-      WHERE e.type = 'task.plan' AND e.taskId IN (SELECT t.id FROM Task t WHERE t.state IN (SELECT value FROM json_each(${states})))`;
+      SELECT e."seq" FROM "Event" e
+      WHERE e."type" = 'task.plan' AND e."taskId" IN (SELECT t."id" FROM "Task" t WHERE t."state" IN (${states}))`;
     return rows.flatMap((r) => (r.seq === null ? [] : [Number(r.seq)]));
   }
 

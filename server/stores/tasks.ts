@@ -386,15 +386,15 @@ export class TaskStore {
         }
       >
     >`
-      SELECT t.id, t.title, t.label, t.state, t.disposition, t.agent, t.round, t.branch, t.repoPath, t.contextId, t.paneId, t.evidence, t.autoStartWhen, t.startedBy, t.createdAt, t.updatedAt, t.columnSince,
-        s.files AS diffFiles, s.additions AS diffAdditions, s.deletions AS diffDeletions,
-        (SELECT v.verdict FROM Review v
-          WHERE v.taskId = t.id AND v.round = t.round ORDER BY v.createdAt DESC, v.id DESC LIMIT 1) AS verdict,
-        (SELECT v.reviewedCommit FROM Review v
-          WHERE v.taskId = t.id AND v.round = t.round ORDER BY v.createdAt DESC, v.id DESC LIMIT 1) AS reviewedCommit
-      FROM Task t LEFT JOIN TaskDiffStat s ON s.taskId = t.id
-      WHERE t.projectId = ${projectId}
-      ORDER BY t.updatedAt DESC`;
+      SELECT t."id", t."title", t."label", t."state", t."disposition", t."agent", t."round", t."branch", t."repoPath", t."contextId", t."paneId", t."evidence", t."autoStartWhen", t."startedBy", t."createdAt", t."updatedAt", t."columnSince",
+        s."files" AS "diffFiles", s."additions" AS "diffAdditions", s."deletions" AS "diffDeletions",
+        (SELECT v."verdict" FROM "Review" v
+          WHERE v."taskId" = t."id" AND v."round" = t."round" ORDER BY v."createdAt" DESC, v."id" DESC LIMIT 1) AS "verdict",
+        (SELECT v."reviewedCommit" FROM "Review" v
+          WHERE v."taskId" = t."id" AND v."round" = t."round" ORDER BY v."createdAt" DESC, v."id" DESC LIMIT 1) AS "reviewedCommit"
+      FROM "Task" t LEFT JOIN "TaskDiffStat" s ON s."taskId" = t."id"
+      WHERE t."projectId" = ${projectId}
+      ORDER BY t."updatedAt" DESC`;
     return rows.map(({ diffFiles, diffAdditions, diffDeletions, ...r }) => ({
       ...r,
       round: Number(r.round),
