@@ -17,13 +17,20 @@ ROOT="$(pwd)"
 export NEXT_TELEMETRY_DISABLED=1
 
 # The JSON reports and the background stages' logs; kept when YARD_TEST_REPORTS names a directory.
+KEEP_REPORTS=0
 if [ -n "${YARD_TEST_REPORTS:-}" ]; then
   REPORTS="$YARD_TEST_REPORTS"
+  KEEP_REPORTS=1
   mkdir -p "$REPORTS"
 else
   REPORTS="$(mktemp -d "${TMPDIR:-/tmp}/yard-test-reports.XXXXXX")"
-  trap 'rm -rf "$REPORTS"' EXIT
 fi
+PG_DIR=""
+cleanup() {
+  if [ -n "$PG_DIR" ]; then node scripts/pg-cluster.mjs stop "$PG_DIR" || true; fi
+  if [ "$KEEP_REPORTS" -eq 0 ]; then rm -rf "$REPORTS"; fi
+}
+trap cleanup EXIT
 VITEST_JSON="$REPORTS/vitest.json"
 LATE_JSON="$REPORTS/vitest-late.json"
 # Vitest files that mostly wait on clocks (the real agents' start-up, retries and dialogs; ready
@@ -122,6 +129,29 @@ if [ -n "${NODE_EXTRA_CA_CERTS+x}" ]; then
   CA_ENV=(env "NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS")
   unset NODE_EXTRA_CA_CERTS
 fi
+
+# 2a. A throwaway PostgreSQL cluster (Debian's postgresql package: scripts/pg-cluster.mjs) for the
+# tests that run on both databases (YARD_TEST_PG_URL; ~1 s to start). Without the package those
+# tests run on SQLite only, with a notice, unless YARD_REQUIRE_PG=1 (.ci/run), where it fails.
+header "PostgreSQL for the tests (scripts/pg-cluster.mjs)"
+status=0
+if node scripts/pg-cluster.mjs available; then
+  PG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/yard-test-pg.XXXXXX")"
+  chmod 755 "$PG_DIR"
+  if YARD_TEST_PG_URL="$(node scripts/pg-cluster.mjs start "$PG_DIR/cluster")"; then
+    export YARD_TEST_PG_URL
+    echo "PostgreSQL at $YARD_TEST_PG_URL"
+  else
+    status=1
+  fi
+elif [ "${YARD_REQUIRE_PG:-0}" = "1" ]; then
+  echo "YARD_REQUIRE_PG=1 but PostgreSQL is not installed (apt-get install postgresql)"
+  status=1
+else
+  echo "PostgreSQL is not installed: the tests that run on both databases run on SQLite only (apt-get install postgresql)"
+fi
+stage_done "postgresql" "$status"
+[ "$status" -eq 0 ] || FAILED=$((FAILED + 1))
 
 # 2b. Format and lint (Biome: biome.json; `npm run format` fixes what it can). Under a second.
 header "Format and lint (biome check)"

@@ -3,7 +3,7 @@
 // scripted replies). Goal → plan → approved → three subtasks in a dependency chain → workers
 // run, one asks a question the orchestrator answers → the agent reviewer requests changes once →
 // round 2 → a person approves and merges in order → the parent's result lists its children; the
-// server is restarted in the middle and nothing is lost.
+// server is restarted in the middle and nothing is lost. Run on both databases.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,23 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient } from "./helpers/client";
 import { git, makeRepo } from "./helpers/git";
 import { ROOT, startTestServer, type TestServer, yard } from "./helpers/server";
+import { createPgDatabase, dropPgDatabase, PROVIDERS } from "./helpers/pg";
 import { PLAN, scenarioScripts } from "./helpers/scenario";
 import { waitFor } from "./helpers/wait";
 
 let server: TestServer;
 let scratch: string;
 let root: string;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  scratch = mkdtempSync(path.join(os.tmpdir(), "yard-scenario-"));
-  root = makeRepo();
-});
-afterAll(async () => {
-  await server?.dispose();
-  rmSync(root, { recursive: true, force: true });
-  rmSync(scratch, { recursive: true, force: true });
-});
+let dbEnv: Record<string, string> = {};
 
 async function ok(args: string[]): Promise<any> {
   const r = await yard(server, ["--json", ...args]);
@@ -35,7 +26,22 @@ async function ok(args: string[]): Promise<any> {
   return r.json;
 }
 
-describe("the orchestration scenario", () => {
+// On both databases: the embedded SQLite and PostgreSQL (when the run has a cluster).
+describe.each(PROVIDERS)("the orchestration scenario (%s)", (provider) => {
+  beforeAll(async () => {
+    dbEnv = provider === "postgresql" ? { DATABASE_URL: await createPgDatabase() } : {};
+    server = await startTestServer({ env: dbEnv });
+    if (provider === "postgresql") expect(server.output()).toContain("the board's database is PostgreSQL at postgresql://");
+    scratch = mkdtempSync(path.join(os.tmpdir(), "yard-scenario-"));
+    root = makeRepo();
+  });
+  afterAll(async () => {
+    await server?.dispose();
+    if (dbEnv.DATABASE_URL) await dropPgDatabase(dbEnv.DATABASE_URL);
+    rmSync(root, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
   it("goal → plan → subtasks in order with a question, an agent review round and human merges, across a restart", async () => {
     // The planner's one reply submits the plan; the reviewer requests changes of A once, then approves.
     const scripts = scenarioScripts(scratch, [PLAN]);
@@ -124,7 +130,7 @@ describe("the orchestration scenario", () => {
 
     // The server restarts (the agents keep running in the pane host); nothing is lost.
     await server.stop();
-    server = await startTestServer({ home: server.home });
+    server = await startTestServer({ home: server.home, env: dbEnv });
     expect((await sub("a")).agentReview.state).toBe("approved");
     expect((await sub("b")).state).toBe("backlog");
 
