@@ -2,7 +2,7 @@
 // when none runs) and builds every core service once, so the tRPC router, socket.io and start-up
 // recovery share the same in-memory singletons. Start-up recovery reattaches to the panes the
 // host still runs, then takes the exits and hooks it kept while no server was attached.
-import { envInt, journalRetention, paths } from "./config";
+import { envInt, journalRetention, loadOrCreateInstanceId, paths } from "./config";
 import { prepareAgentLaunch } from "./core/agents/launch-prep";
 import { AgentProfiles } from "./core/agents/profiles";
 import { ScreenWatcher } from "./core/agents/screen-watch";
@@ -43,6 +43,7 @@ import { parsePortRange } from "./core/repo/ports";
 import { type Db, openDatabase } from "./db";
 import type { Provider } from "./db/schema-source";
 import { describeTarget, takeDatabaseUrl } from "./db/target";
+import { PgEventRelay } from "./stores/event-relay";
 import { startTaskFollowers } from "./task-followers";
 import { HandoffStore } from "./stores/handoff";
 import { TurnStore } from "./stores/turns";
@@ -147,6 +148,7 @@ export async function createServices(opts: {
   const diskBudget = budgetFromEnv();
   const p = paths(opts.home);
   tightenDataDir(p.home);
+  const instance = loadOrCreateInstanceId(p.instance);
   // Read (and taken out of the environment) before the pane host starts: no child inherits it.
   const databaseUrl = takeDatabaseUrl(opts.databaseUrl);
   // The pane host (started when none runs) comes up while the database opens.
@@ -174,10 +176,16 @@ export async function createServices(opts: {
   }
   const eventStore = new EventStore(db);
   const journal = new EventJournal(eventStore);
+  // On PostgreSQL other server processes may share the board: their events reach this one's
+  // live views (and this one's reach theirs) through the database.
+  const relay = databaseUrl
+    ? await PgEventRelay.start({ url: databaseUrl, onRemote: (seqs) => journal.deliverRemote(seqs), log: opts.log })
+    : null;
+  if (relay) journal.connectProcesses((seq) => relay.announce(seq));
   const agents = new AgentProfiles(new ProfileStore(db));
   await agents.seed();
   const projectStore = new ProjectStore(db);
-  const taskStore = new TaskStore(db);
+  const taskStore = new TaskStore(db, instance);
   const { people, webhooks } = await teamServices(db, journal, taskStore, opts);
   const projects = new Projects(projectStore, async (path) => {
     const info = await inspectRepo(path);
@@ -191,7 +199,7 @@ export async function createServices(opts: {
   });
   let tasks: TaskEngine | null = null;
   const panes = new PaneManager({
-    store: new PaneStore(db),
+    store: new PaneStore(db, instance),
     journal,
     agents,
     home: p.home,
@@ -476,6 +484,7 @@ export async function createServices(opts: {
       await webhooks.stop();
       await tasks?.shutdown();
       await panes.shutdown({ stopPanes: o.stopPanes ?? true });
+      await relay?.close();
       await db.$disconnect();
     },
   };

@@ -1,5 +1,7 @@
 // Where Switchyard keeps its data and which address it serves on. Pure: reads only the
 // environment and argv it is handed, so tests and the CLI resolve exactly what the server does.
+import { randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseDatabaseUrl } from "./db/target";
@@ -25,7 +27,22 @@ export const paths = (home: string) => ({
   /** The pane host's hook relay (`yard hook` posts there while the server is unreachable). */
   hookSocket: path.join(home, "run", "hook.sock"),
   screens: path.join(home, "screens"), // final screen of every exited pane, <paneId>.json (0600)
+  /** This data dir's id on the panes its pane host runs (servers sharing a PostgreSQL board tell theirs apart). */
+  instance: path.join(home, "instance-id"),
 });
+
+/** The data dir's instance id (made at its first start: 12 hex digits); see paths().instance. */
+export function loadOrCreateInstanceId(file: string): string {
+  try {
+    const existing = readFileSync(file, "utf8").trim();
+    if (/^[0-9a-f]{12}$/.test(existing)) return existing;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+  const id = randomBytes(6).toString("hex");
+  writeFileSync(file, `${id}\n`, { mode: 0o600 });
+  return id;
+}
 
 /** The longest path a Unix socket address holds (sun_path, with its terminating NUL). */
 export const MAX_SOCKET_PATH = 107;

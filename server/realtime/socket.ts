@@ -187,35 +187,37 @@ export function attachRealtime(
         return reply(errorReply(new YardError("RATE_LIMITED", "A socket takes at most 64 event subscriptions")));
       // Subscribed first, the head read after: an event appended in between is held in `pending`
       // and sent below, never lost.
+      // Events of other server processes on the same database come too, and may arrive out of
+      // seq order (each process numbers its own appends from one sequence): sent once each.
+      // Events of other server processes on the same database come too, and may arrive out of
+      // seq order (each process numbers its appends from one shared sequence): each is sent once.
       const pending: YardEvent[] = [];
       let replaying = true;
-      let last = -1;
+      let floor = Number.POSITIVE_INFINITY; // live events at or below it came in the replay
+      const sent = new Set<number>();
+      const send = (e: YardEvent) => {
+        if (e.seq <= floor || sent.has(e.seq)) return;
+        sent.add(e.seq);
+        if (sent.size > 2000) for (const s of [...sent].slice(0, 1000)) sent.delete(s);
+        socket.emit("event", e);
+      };
       unsubscribers.push(
         opts.services.journal.subscribe(
           (e) => {
             if (replaying) pending.push(e);
-            else if (e.seq > last) {
-              last = e.seq;
-              socket.emit("event", e);
-            }
+            else send(e);
           },
           { ...query, since: undefined },
+          { otherProcesses: true },
         ),
       );
-      last = query.since ?? (await opts.services.journal.head());
-      const head = last;
+      const head = query.since ?? (await opts.services.journal.head());
+      floor = head;
       if (query.since !== undefined) {
-        for (const e of await opts.services.journal.list(query)) {
-          last = Math.max(last, e.seq);
-          socket.emit("event", e);
-        }
+        for (const e of await opts.services.journal.list(query)) send(e); // all above `since`
       }
       replaying = false;
-      for (const e of pending) {
-        if (e.seq <= last) continue;
-        last = e.seq;
-        socket.emit("event", e);
-      }
+      for (const e of pending) send(e);
       reply({ ok: true, head });
     });
     socket.on("disconnect", () => {

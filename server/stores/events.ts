@@ -95,6 +95,13 @@ export class EventStore {
     return rows.map(toEvent);
   }
 
+  /** The events with these seqs, in sequence order (those retention removed are missing). */
+  async at(seqs: readonly number[]): Promise<YardEvent[]> {
+    if (seqs.length === 0) return [];
+    const rows = await this.db.event.findMany({ where: { seq: { in: [...seqs] } }, orderBy: { seq: "asc" } });
+    return rows.map(toEvent);
+  }
+
   /** One page in sequence order. */
   async page(q: EventPageQuery): Promise<YardEvent[]> {
     const rows = await this.db.event.findMany({

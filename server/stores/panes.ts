@@ -42,7 +42,14 @@ export interface PaneStateColumns {
 }
 
 export class PaneStore {
-  constructor(private readonly db: Db) {}
+  /**
+   * `owner`: this server's instance id (its data dir's), written on the panes it creates; start-up
+   * recovery sees only those (and ownerless rows). Null: a store that only reads.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly owner: string | null = null,
+  ) {}
 
   row(id: string): Promise<PaneRow | null> {
     return this.db.pane.findUnique({ where: { id } });
@@ -61,7 +68,7 @@ export class PaneStore {
   }
 
   create(f: PaneFields): Promise<PaneRow> {
-    return this.db.pane.create({ data: { ...f, lifecycle: "unknown" } });
+    return this.db.pane.create({ data: { ...f, owner: this.owner, lifecycle: "unknown" } });
   }
 
   /** The host could not start the process: the pane ended before it ran (exit code 127). */
@@ -110,9 +117,21 @@ export class PaneStore {
     });
   }
 
-  /** Rows not recorded as exited: the panes a starting server expects the host to still run. */
+  /** This server's panes recorded as running (and ownerless ones, from before owners were recorded). */
   unexited(): Promise<PaneRow[]> {
-    return this.db.pane.findMany({ where: { lifecycle: { not: "exited" } } });
+    return this.db.pane.findMany({
+      where: { lifecycle: { not: "exited" }, OR: [{ owner: this.owner }, { owner: null }] },
+    });
+  }
+
+  /** Panes recorded as running that another server (sharing this database) runs: its to recover, not ours. */
+  async othersRunning(): Promise<Set<string>> {
+    if (this.owner === null) return new Set();
+    const rows = await this.db.pane.findMany({
+      where: { lifecycle: { not: "exited" }, owner: { not: this.owner } },
+      select: { id: true },
+    });
+    return new Set(rows.map((r) => r.id));
   }
 
   /**

@@ -98,8 +98,12 @@ export class TaskStore {
   /** The board's blocked-pane read goes through the pane store, the only code on the Pane table. */
   private readonly panes: PaneStore;
 
-  constructor(private readonly db: Db) {
-    this.panes = new PaneStore(db);
+  /** `owner`: this server's instance id, recorded on the merges it starts (see mergesInFlight). */
+  constructor(
+    private readonly db: Db,
+    private readonly owner: string | null = null,
+  ) {
+    this.panes = new PaneStore(db, owner);
   }
 
   row(id: string): Promise<TaskRow | null> {
@@ -226,12 +230,25 @@ export class TaskStore {
 
   /** Records (JSON) or clears the merge in flight: written before git merges, cleared once its outcome is recorded. */
   async setMergeInFlight(taskId: string, value: string | null): Promise<void> {
-    await this.db.task.update({ where: { id: taskId }, data: { mergeInFlight: value } });
+    const note =
+      value === null || this.owner === null ? value : JSON.stringify({ ...JSON.parse(value), owner: this.owner });
+    await this.db.task.update({ where: { id: taskId }, data: { mergeInFlight: note } });
   }
 
-  /** Tasks whose merge was started and whose outcome was never recorded (the server died meanwhile). */
-  mergesInFlight(): Promise<TaskRow[]> {
-    return this.db.task.findMany({ where: { mergeInFlight: { not: null } } });
+  /**
+   * Tasks whose merge this server started and whose outcome was never recorded (it died
+   * meanwhile); a merge another server sharing the database has in flight is that server's.
+   */
+  async mergesInFlight(): Promise<TaskRow[]> {
+    const rows = await this.db.task.findMany({ where: { mergeInFlight: { not: null } } });
+    return rows.filter((r) => {
+      try {
+        const owner = (JSON.parse(r.mergeInFlight!) as { owner?: unknown } | null)?.owner;
+        return owner === undefined || owner === this.owner;
+      } catch {
+        return true;
+      }
+    });
   }
 
   async setCleanupError(taskId: string, error: string | null): Promise<void> {

@@ -2,7 +2,9 @@
 // monotonic sequence number, then goes to live subscribers (socket.io, `yard events --follow`,
 // waiters). Readers replay by sequence number, type glob, task or pane. Every payload is bounded
 // before it is stored (bound.ts); old events are removed by retention (retention.ts), which
-// leaves a `journal.pruned` marker saying through which seq.
+// leaves a `journal.pruned` marker saying through which seq. On PostgreSQL several server
+// processes share one journal: each announces its appends through the database
+// (stores/event-relay.ts) and hands the others' to the subscribers that ask for them.
 //
 // Events are typed: each type has its payload's schema (server/wire/events.ts), append takes
 // only that payload (compile time) and checks it (run time). A payload that does not match is a
@@ -66,6 +68,9 @@ export class EventJournal {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly strict: boolean;
   private readonly log: (line: string) => void;
+  /** Tells other server processes on the same database of a local append (PostgreSQL only). */
+  private announce: ((seq: number) => void) | null = null;
+  private remoteTail: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: EventStore,
@@ -103,6 +108,7 @@ export class EventJournal {
         payload: boundPayload(payload),
       });
       this.bus.emit("event", event);
+      this.announce?.(event.seq);
       return event as EventOf<T>;
     };
     const p = this.tail.then(run, run);
@@ -164,14 +170,48 @@ export class EventJournal {
     return typeof through === "number" ? through : 0;
   }
 
-  /** Calls `listener` with each new event matching the query; a query for one exact type gets that type's events. */
-  subscribe<T extends EventType>(listener: (e: EventOf<T>) => void, q: EventQuery & { type: T }): () => void;
-  subscribe(listener: (e: YardEvent) => void, q?: EventQuery): () => void;
-  subscribe(listener: (e: YardEvent) => void, q: EventQuery = {}): () => void {
+  /**
+   * Joins the journals of other server processes on the same database: `announce` is called with
+   * each local append's seq, and `deliverRemote` is given theirs.
+   */
+  connectProcesses(announce: (seq: number) => void): void {
+    this.announce = announce;
+  }
+
+  /**
+   * Another server process appended these events (heard through the database): read them and pass
+   * them to the subscribers that asked for other processes' events (in the order heard).
+   */
+  deliverRemote(seqs: number[]): void {
+    const run = async () => {
+      for (const e of await this.store.at(seqs)) this.bus.emit("remote", e);
+    };
+    this.remoteTail = this.remoteTail
+      .then(run)
+      .catch((e: Error) => this.log(`switchyard: could not read other processes' events: ${e.message}`));
+  }
+
+  /**
+   * Calls `listener` with each new event matching the query; a query for one exact type gets that
+   * type's events. Only this process's events, unless `otherProcesses`: a subscriber that acts on an
+   * event (starts a dependent task, posts a webhook, counts a diff) acts where the event was made;
+   * one that shows or waits (the browser's live board, `yard task wait`) wants every process's.
+   */
+  subscribe<T extends EventType>(
+    listener: (e: EventOf<T>) => void,
+    q: EventQuery & { type: T },
+    opts?: { otherProcesses?: boolean },
+  ): () => void;
+  subscribe(listener: (e: YardEvent) => void, q?: EventQuery, opts?: { otherProcesses?: boolean }): () => void;
+  subscribe(listener: (e: YardEvent) => void, q: EventQuery = {}, opts: { otherProcesses?: boolean } = {}): () => void {
     const fn = (e: YardEvent) => {
       if (matches(e, q)) listener(e);
     };
     this.bus.on("event", fn);
-    return () => this.bus.off("event", fn);
+    if (opts.otherProcesses) this.bus.on("remote", fn);
+    return () => {
+      this.bus.off("event", fn);
+      this.bus.off("remote", fn);
+    };
   }
 }

@@ -323,6 +323,14 @@ export class PaneManager {
     return this.registry.has(id);
   }
 
+  /** Panes another server sharing the database ran at this one's start: not ours to judge. */
+  private othersRunning = new Set<string>();
+
+  /** Whether another server sharing the database runs this pane (as of start-up). */
+  isOthers(id: string): boolean {
+    return this.othersRunning.has(id);
+  }
+
   state(id: string): PaneState | null {
     return this.registry.find(id)?.state ?? null;
   }
@@ -340,7 +348,8 @@ export class PaneManager {
    * its row; panes recorded as running that the host does not have are marked exited and
    * journaled `pane.lost` (recovery.ts). Returns each lost pane's last lifecycle.
    */
-  recover(): Promise<Map<string, string>> {
+  async recover(): Promise<Map<string, string>> {
+    this.othersRunning = await this.deps.store.othersRunning();
     return recoverPanes({
       store: this.deps.store,
       journal: this.deps.journal,

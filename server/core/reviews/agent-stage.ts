@@ -93,6 +93,7 @@ export class AgentReviewStage {
   async attach(): Promise<void> {
     this.unsubscribe = this.deps.journal.subscribe((e) => this.onEvent(e));
     for (const r of await this.deps.store.agentReviewsRunning()) {
+      if (r.agentReviewPaneId && this.deps.panes.isOthers(r.agentReviewPaneId)) continue; // another server's
       if (!r.agentReviewPaneId || !this.deps.panes.isLive(r.agentReviewPaneId))
         await this.finishStage(r.id, "failed", { reason: "reviewer_lost" });
     }

@@ -26,6 +26,8 @@ export async function recover(eng: EngineState, lostPanes: Map<string, string>):
   await settleMergesInFlight(eng);
   const rows = await store.list({ states: [...ACTIVE_STATES] });
   for (const r of rows) {
+    // Its agent runs under another server sharing the database: that server's to recover.
+    if (r.paneId && deps.panes.isOthers(r.paneId)) continue;
     if (r.paneId && deps.panes.isLive(r.paneId)) {
       eng.stateCache.set(r.id, r.state as TaskState);
       if (r.state === "pending") await resumePending(eng, r, r.paneId);

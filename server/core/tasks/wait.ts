@@ -85,6 +85,7 @@ export async function wait(eng: EngineState, opts: WaitOptions): Promise<TaskVie
         if (!opts.taskId || e.taskId === opts.taskId) void check();
       },
       { type: "task.*" },
+      { otherProcesses: true }, // a task another server process runs is waited for too
     );
     const timer = setTimeout(async () => {
       const tasks = await load().catch(() => []);

@@ -1,0 +1,99 @@
+// Events across server processes on one PostgreSQL database (LISTEN/NOTIFY). Each process that
+// appends an event announces its seq on the `yard_events` channel, tagged with the process's
+// origin id; every other process listening hears it and reads the event from the journal (the
+// database is the source, the notice only a doorbell: a notice carries no payload a listener
+// trusts). Owns one dedicated connection (LISTEN needs a session of its own, outside Prisma's
+// pool), its reconnects, and batching a burst of appends into few notices.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+export const EVENTS_CHANNEL = "yard_events";
+/** PostgreSQL refuses notices over 8000 bytes: a notice carries at most this many seqs. */
+const MAX_SEQS = 500;
+
+export interface EventRelayOptions {
+  url: string;
+  /** Called with other processes' new seqs, in the order their notices arrived. */
+  onRemote(seqs: number[]): void;
+  log?: (line: string) => void;
+}
+
+export class PgEventRelay {
+  /** This process's tag on its notices (its own are ignored when heard back). */
+  readonly origin = randomBytes(6).toString("hex");
+  private client: pg.Client | null = null;
+  private queued: number[] = [];
+  private flushing: Promise<void> | null = null;
+  private closed = false;
+  private retryMs = 250;
+
+  private constructor(private readonly opts: EventRelayOptions) {}
+
+  static async start(opts: EventRelayOptions): Promise<PgEventRelay> {
+    const relay = new PgEventRelay(opts);
+    await relay.connect();
+    return relay;
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.opts.url, connectionTimeoutMillis: 10_000 });
+    client.on("notification", (n) => {
+      if (n.channel !== EVENTS_CHANNEL || !n.payload) return;
+      const [origin, list] = n.payload.split(":");
+      if (origin === this.origin || !list) return;
+      const seqs = list
+        .split(",")
+        .map(Number)
+        .filter((x) => Number.isSafeInteger(x) && x > 0);
+      if (seqs.length) this.opts.onRemote(seqs);
+    });
+    client.on("error", (e) => this.lost(client, e));
+    client.on("end", () => this.lost(client, new Error("connection ended")));
+    await client.connect();
+    await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    this.client = client;
+    this.retryMs = 250;
+  }
+
+  /** The connection dropped: reconnect with backoff (up to 10 s between tries) until closed. */
+  private lost(client: pg.Client, e: Error): void {
+    if (this.client !== client || this.closed) return;
+    this.client = null;
+    client.end().catch(() => {});
+    this.opts.log?.(`switchyard: lost the database's event channel (${e.message}); reconnecting`);
+    const retry = () => {
+      if (this.closed) return;
+      this.connect().catch(() => {
+        this.retryMs = Math.min(this.retryMs * 2, 10_000);
+        setTimeout(retry, this.retryMs).unref();
+      });
+    };
+    setTimeout(retry, this.retryMs).unref();
+  }
+
+  /** Tells the other processes this one appended `seq` (batched with the appends of the same tick). */
+  announce(seq: number): void {
+    this.queued.push(seq);
+    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queued.length) {
+      const batch = this.queued.splice(0, MAX_SEQS);
+      const client = this.client;
+      if (!client) continue; // reconnecting: those notices are lost; readers catch up on their next read
+      await client
+        .query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, `${this.origin}:${batch.join(",")}`])
+        .catch((e: Error) => this.opts.log?.(`switchyard: could not announce events ${batch.join(",")}: ${e.message}`));
+    }
+    this.flushing = null;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flushing;
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {});
+  }
+}

@@ -1,0 +1,129 @@
+// Two `yard serve` processes on one PostgreSQL board (each with its own data dir and pane host):
+// each shows the other's changes live (events cross processes through LISTEN/NOTIFY: a socket on
+// one gets a task's events as the other runs it, `yard task wait` on one returns when the other's
+// agent finishes), and a server starting on the shared database leaves the other's running agents
+// alone (it recovers only the panes its own pane host runs).
+import { io, type Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminClient } from "./helpers/client";
+import { makeRepo, removeRepo } from "./helpers/git";
+import { createPgDatabase, dropPgDatabase, PG_URL } from "./helpers/pg";
+import { startTestServer, type TestServer, yard } from "./helpers/server";
+import { waitFor } from "./helpers/wait";
+
+type Ev = { seq: number; type: string; taskId: string | null; payload: Record<string, unknown> };
+
+describe.runIf(PG_URL)("two servers on one PostgreSQL board", () => {
+  let url: string;
+  let a: TestServer;
+  let b: TestServer;
+  let repo: string;
+  let projectId: string;
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    url = await createPgDatabase();
+    [a, b] = await Promise.all([
+      startTestServer({ env: { DATABASE_URL: url } }),
+      startTestServer({ env: { DATABASE_URL: url } }),
+    ]);
+    repo = makeRepo("yard-shared-db-");
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.close();
+    await Promise.all([a?.dispose(), b?.dispose()]);
+    if (url) await dropPgDatabase(url);
+    if (repo) removeRepo(repo);
+  });
+
+  async function ok(server: TestServer, args: string[]): Promise<any> {
+    const r = await yard(server, ["--json", ...args]);
+    expect(r.code, `yard ${args.join(" ")}\n${r.stdout}${r.stderr}`).toBe(0);
+    return r.json;
+  }
+
+  /** A socket on `server` subscribed to task events; returns what it has received so far. */
+  async function follow(server: TestServer): Promise<Ev[]> {
+    const got: Ev[] = [];
+    const sock = io(server.url, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      extraHeaders: { authorization: `Bearer ${server.token}` },
+      reconnection: false,
+    });
+    sockets.push(sock);
+    sock.on("event", (e: Ev) => got.push(e));
+    await new Promise<void>((resolve, reject) => {
+      sock.on("connect", () => resolve());
+      sock.on("connect_error", reject);
+    });
+    const reply = await sock.timeout(10_000).emitWithAck("events:subscribe", { type: "task.*" });
+    expect(reply).toMatchObject({ ok: true });
+    return got;
+  }
+
+  it("each shows the other's changes live: the other's task on a socket, and `yard task wait` returning when it completes", async () => {
+    projectId = (await ok(a, ["project", "add", repo])).project.id;
+    expect((await adminClient(b).projects.list.query()).map((p: { id: string }) => p.id)).toContain(projectId);
+    const onB = await follow(b);
+
+    const started = await ok(a, [
+      "task",
+      "start",
+      "--project",
+      projectId,
+      "--agent",
+      "demo",
+      "--title",
+      "Run on A",
+      "--objective",
+      "sleep 800\nwrite a.txt from A\ncommit add a.txt\nreport completed written on A",
+    ]);
+    const id: string = started.task.id;
+    // B's `yard task wait` follows a task only A runs.
+    const waited = await ok(b, ["task", "wait", id, "--until", "completed", "--timeout-ms", "60000"]);
+    expect(JSON.stringify(waited)).toContain("completed");
+    // B's socket got A's events for it as they happened, each once and in journal order per task.
+    await waitFor(() => onB.some((e) => e.taskId === id && e.type === "task.state" && e.payload.to === "completed"), {
+      what: "B's socket to hear A's task complete",
+    });
+    const mine = onB.filter((e) => e.taskId === id);
+    expect(mine.map((e) => e.type)).toContain("task.created");
+    expect(new Set(mine.map((e) => e.seq)).size).toBe(mine.length);
+    // The other way round: B's review of A's task reaches a socket on A.
+    const onA = await follow(a);
+    await ok(b, ["task", "review", id, "--approve", "--summary", "looks right from B"]);
+    await waitFor(() => onA.some((e) => e.taskId === id && e.type.startsWith("task.review")), {
+      what: "A's socket to hear B's review",
+    });
+  }, 120_000);
+
+  it("a server starting on the shared database leaves the other's running agent alone", async () => {
+    const started = await ok(a, [
+      "task",
+      "start",
+      "--project",
+      projectId,
+      "--agent",
+      "demo",
+      "--title",
+      "Long on A",
+      "--objective",
+      "sleep 6000\nreport completed still mine",
+    ]);
+    const id: string = started.task.id;
+    await waitFor(async () => (await adminClient(a).tasks.get.query({ id })).state === "working", {
+      what: "A's task to run",
+    });
+    const paneId = (await adminClient(a).tasks.get.query({ id })).paneId as string;
+    // B restarts: its recovery must not take A's live pane for one of its own that died.
+    await b.stop();
+    b = await startTestServer({ home: b.home, env: { DATABASE_URL: url } });
+    expect((await adminClient(b).tasks.get.query({ id })).state).toBe("working");
+    const lost = await ok(b, ["events", "--pane", paneId, "--type", "pane.lost"]);
+    expect(lost.events).toEqual([]);
+    // …and A's agent finishes its task as if nothing happened.
+    await ok(b, ["task", "wait", id, "--until", "completed", "--timeout-ms", "60000"]);
+    expect((await adminClient(a).tasks.get.query({ id })).state).toBe("completed");
+  }, 120_000);
+});
