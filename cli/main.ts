@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../server/version";
 import { registerAgent } from "./commands/agent";
+import { registerDb } from "./commands/db";
 import { registerGithub } from "./commands/github";
 import { registerHook } from "./commands/hook";
 import { registerMcp } from "./commands/mcp";
@@ -44,6 +45,7 @@ registerPlan(program, ctx);
 registerWorktree(program, ctx);
 registerTemplate(program, ctx);
 registerPeople(program, ctx);
+registerDb(program, ctx);
 registerSkill(program, ctx);
 registerHook(program);
 registerMcp(program);

@@ -18,6 +18,8 @@ export const SERVER_BUNDLE = path.join(ROOT, "server/dist/main.mjs");
 /** The pane host process and its mirror worker threads, built with the server (same stamp). */
 export const HOST_BUNDLE = path.join(ROOT, "server/dist/panehost.mjs");
 export const MIRROR_WORKER_BUNDLE = path.join(ROOT, "server/dist/mirror-worker.mjs");
+/** `yard db copy`'s code (server/db/copy.ts), which the CLI loads from here (built with the server, same stamp). */
+export const DB_COPY_BUNDLE = path.join(ROOT, "server/dist/db-copy.mjs");
 export const SERVER_STAMP = path.join(ROOT, "server/dist/main.stamp.json");
 /** next.config.ts compiled to plain JavaScript (git-ignored), which Next prefers over the .ts. */
 export const NEXT_CONFIG = path.join(ROOT, "next.config.mjs");
@@ -84,6 +86,7 @@ export async function buildServer() {
       { entry: "server/main.ts", outfile: SERVER_BUNDLE },
       { entry: "server/panehost/main.ts", outfile: HOST_BUNDLE },
       { entry: "server/panehost/mirror-worker.ts", outfile: MIRROR_WORKER_BUNDLE },
+      { entry: "server/db/copy.ts", outfile: DB_COPY_BUNDLE },
     ],
     stamp: SERVER_STAMP,
     extraInputs: [fileURLToPath(import.meta.url), path.join(ROOT, "next.config.ts")],
