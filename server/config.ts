@@ -17,7 +17,9 @@ export const paths = (home: string) => ({
   db: path.join(home, "yard.db"),
   token: path.join(home, "token"),
   sessions: path.join(home, "sessions.json"), // hashes of the browser sessions' cookie values
-  server: path.join(home, "server.json"), // {url, pid} of the running server, for the CLI
+  server: path.join(home, "server.json"), // {url, pid, cert?} of the running server, for the CLI
+  /** The certificate an https server presents (PEM, 0600): `yard` trusts exactly it (cli/bin/tls-pin.mjs). */
+  serverCert: path.join(home, "server-cert.pem"),
   worktrees: path.join(home, "worktrees"),
   /** The API on a Unix socket too (same handler and guards), for sandboxed agents without network. */
   socket: path.join(home, "run", "api.sock"),
@@ -46,6 +48,9 @@ export interface ServeOptions {
   publicUrl?: string;
   /** Take the request's host from X-Forwarded-Host (set by the reverse proxy in front). */
   trustProxy?: boolean;
+  /** Serve HTTPS with this certificate (PEM file; a chain may follow it) and its key: both or neither. */
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 /** A public URL's origin (scheme, host, port), or an error saying what is wrong with it. */
@@ -64,7 +69,11 @@ function parsePublicUrl(value: string): string {
   return u.origin;
 }
 
-/** Parses `--port N`, `--host H`, `--dev`, `--allow-remote`, `--background` over PORT/HOST env defaults. */
+/**
+ * Parses `--port N`, `--host H`, `--dev`, `--allow-remote`, `--public-url URL`, `--trust-proxy`,
+ * `--tls-cert FILE`, `--tls-key FILE` and `--background` over their environment twins (PORT,
+ * HOST, YARD_ALLOW_REMOTE, YARD_PUBLIC_URL, YARD_TRUST_PROXY, YARD_TLS_CERT, YARD_TLS_KEY).
+ */
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
   const opts: ServeOptions = {
     host: env.HOST || DEFAULT_HOST,
@@ -73,6 +82,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     allowRemote: env.YARD_ALLOW_REMOTE === "1",
     ...(env.YARD_PUBLIC_URL ? { publicUrl: parsePublicUrl(env.YARD_PUBLIC_URL) } : {}),
     trustProxy: env.YARD_TRUST_PROXY === "1",
+    ...(env.YARD_TLS_CERT ? { tlsCert: env.YARD_TLS_CERT } : {}),
+    ...(env.YARD_TLS_KEY ? { tlsKey: env.YARD_TLS_KEY } : {}),
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -88,11 +99,19 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     else if (a === "--host" || a.startsWith("--host=")) opts.host = value();
     else if (a === "--public-url" || a.startsWith("--public-url=")) opts.publicUrl = parsePublicUrl(value());
     else if (a === "--trust-proxy") opts.trustProxy = true;
+    else if (a === "--tls-cert" || a.startsWith("--tls-cert=")) opts.tlsCert = value();
+    else if (a === "--tls-key" || a.startsWith("--tls-key=")) opts.tlsKey = value();
     else
       throw new Error(
-        `unknown option ${a} (options: --port N, --host H, --allow-remote, --public-url URL, --trust-proxy, --dev, --background)`,
+        `unknown option ${a} (options: --port N, --host H, --allow-remote, --public-url URL, --trust-proxy, --tls-cert FILE, --tls-key FILE, --dev, --background)`,
       );
   }
+  if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey))
+    throw new Error(
+      opts.tlsCert
+        ? "--tls-cert needs --tls-key (YARD_TLS_KEY): the private key of the certificate"
+        : "--tls-key needs --tls-cert (YARD_TLS_CERT): the certificate of the key",
+    );
   if (opts.trustProxy && !opts.publicUrl)
     throw new Error(
       "--trust-proxy needs --public-url: the forwarded host is accepted only when it is the public URL's",
