@@ -127,6 +127,36 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   return opts;
 }
 
+/**
+ * What the server warns about at start when it listens beyond loopback (--allow-remote): that
+ * whoever reaches the address with the token runs commands here; that without --public-url other
+ * machines' Host names are refused; and, loudly, when nothing encrypts the traffic (no
+ * --tls-cert, no https --public-url): the token, login links and session cookies then cross the
+ * network in clear text. Empty on loopback.
+ */
+export function exposureWarnings(opts: Pick<ServeOptions, "host" | "publicUrl">, tls: boolean): string[] {
+  if (isLoopbackHost(opts.host)) return [];
+  const warnings = [
+    `WARNING: listening on ${opts.host}: anyone who can reach this address and has the token can run commands on this machine.`,
+  ];
+  if (!opts.publicUrl)
+    warnings.push(
+      "Without --public-url only loopback Host names are admitted: browsers and yard on other machines are refused until you give the address they use (--public-url https://NAME:PORT).",
+    );
+  if (!tls && !opts.publicUrl?.startsWith("https:"))
+    warnings.push(
+      [
+        "*".repeat(78),
+        "WARNING: plain HTTP on a network address: the token, login links, session cookies and",
+        "everything on the board cross the network in clear text, readable and changeable by",
+        "anyone on the way. Serve HTTPS (--tls-cert FILE --tls-key FILE), or stay on loopback",
+        "behind an HTTPS reverse proxy (--public-url https://... --trust-proxy).",
+        "*".repeat(78),
+      ].join("\n"),
+    );
+  return warnings;
+}
+
 /** Journal retention (YARD_JOURNAL_MAX_DAYS, YARD_JOURNAL_MAX_EVENTS): null is no limit of that kind. */
 export interface JournalRetention {
   maxDays: number | null;

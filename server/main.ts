@@ -5,7 +5,7 @@
 // an upgrade loses nothing. `yard stop --all` stops the agents and the pane host too.
 import "./v8-flags"; // first: before any module that compiles WebAssembly
 import { REPO_ROOT } from "./root";
-import { parseServeArgs, yardHome } from "./config";
+import { exposureWarnings, parseServeArgs, yardHome } from "./config";
 import { buildIsStale, runNextBuild } from "./build";
 import { runInBackground } from "./background";
 import { startServer } from "./http";
@@ -43,11 +43,8 @@ async function main() {
       await runNextBuild(root, (l) => console.log(`switchyard: ${l}`));
     }
   }
-  if (opts.allowRemote && !["127.0.0.1", "localhost", "::1"].includes(opts.host)) {
-    console.warn(
-      `switchyard: WARNING: listening on ${opts.host}: anyone who can reach this address and has the token can run commands on this machine.`,
-    );
-  }
+  for (const warning of exposureWarnings(opts, Boolean(tls)))
+    for (const line of warning.split("\n")) console.warn(`switchyard: ${line}`);
   if (tls && tls.notAfter.getTime() < Date.now())
     console.warn(
       `switchyard: WARNING: the certificate in ${opts.tlsCert} expired on ${tls.notAfter.toISOString()}: browsers and yard refuse it`,
