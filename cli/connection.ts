@@ -7,7 +7,8 @@
 // YARD_HOOK_SOCKET), or a working directory inside a Switchyard task worktree. YARD_TOKEN set
 // means that token and no other, wherever yard runs.
 // Builds the tRPC client (over node:http, see http.ts), over the Unix socket YARD_SOCKET when it is set (a sandboxed pane has
-// no network). Inside a pane, a call made while the server restarts waits for it (up to
+// no network). A board served over HTTPS is trusted by its own certificate only (bin/tls-pin.mjs):
+// YARD_SERVER_CERT (set in every pane of such a board), else the file server.json names. Inside a pane, a call made while the server restarts waits for it (up to
 // YARD_RETRY_MS, default 20 s) instead of failing: the agent outlived the server.
 import { closeSync, lstatSync, openSync, readFileSync, readSync, realpathSync } from "node:fs";
 import path from "node:path";
@@ -15,7 +16,7 @@ import { createTRPCClient, httpLink } from "@trpc/client";
 import type { AppRouter } from "../server/api/router";
 import { paths, yardHome } from "../server/config";
 import { YardError } from "../server/core/errors";
-import { nodeFetch, retryWhileDown, socketFetch } from "./http";
+import { nodeFetch, pinnedFetch, retryWhileDown, socketFetch } from "./http";
 
 export interface Connection {
   url: string;
@@ -27,6 +28,8 @@ export interface Connection {
   socket?: string;
   /** Inside a pane: how long a call waits for a server that is restarting (ms). */
   retryMs?: number;
+  /** The PEM file of the certificate an https server must present (YARD_SERVER_CERT, or server.json's `cert`). */
+  cert?: string;
 }
 
 /** Variables the server sets only in a pane's environment: any of them present means "a pane". */
@@ -122,6 +125,7 @@ export function resolveConnection(env: NodeJS.ProcessEnv = process.env, cwd: str
   let url = env.YARD_URL?.trim();
   let token = env.YARD_TOKEN?.trim();
   const socket = env.YARD_SOCKET?.trim() || undefined;
+  let cert = env.YARD_SERVER_CERT?.trim() || undefined;
   const retry = Number(env.YARD_RETRY_MS ?? 20_000);
   const retryMs = env.YARD_PANE ? (Number.isFinite(retry) && retry >= 0 ? retry : 20_000) : undefined;
   if (url && token)
@@ -132,6 +136,7 @@ export function resolveConnection(env: NodeJS.ProcessEnv = process.env, cwd: str
       home,
       ...(socket ? { socket } : {}),
       ...(retryMs !== undefined ? { retryMs } : {}),
+      ...(cert ? { cert } : {}),
     };
   const markers = paneMarkers(env, cwd, home);
   if (markers.length) {
@@ -145,7 +150,9 @@ export function resolveConnection(env: NodeJS.ProcessEnv = process.env, cwd: str
   const source = url && token ? "env" : "data-dir";
   if (!url) {
     try {
-      url = (JSON.parse(readFileSync(p.server, "utf8")) as { url: string }).url;
+      const running = JSON.parse(readFileSync(p.server, "utf8")) as { url: string; cert?: unknown };
+      url = running.url;
+      if (!cert && typeof running.cert === "string") cert = running.cert;
     } catch {
       throw new YardError(
         "SERVER_UNAVAILABLE",
@@ -164,7 +171,14 @@ export function resolveConnection(env: NodeJS.ProcessEnv = process.env, cwd: str
       });
     }
   }
-  return { url: url.replace(/\/+$/, ""), token, source, home, ...(socket ? { socket } : {}) };
+  return {
+    url: url.replace(/\/+$/, ""),
+    token,
+    source,
+    home,
+    ...(socket ? { socket } : {}),
+    ...(cert ? { cert } : {}),
+  };
 }
 
 function safeCwd(): string {
@@ -181,11 +195,15 @@ export function makeClient(conn: Connection) {
       httpLink({
         url: `${conn.url}/api/trpc`,
         headers: () => ({ authorization: `Bearer ${conn.token}` }),
-        fetch: withRetry(conn.socket ? socketFetch(conn.socket) : nodeFetch, conn.retryMs),
+        fetch: withRetry(conn.socket ? socketFetch(conn.socket) : tcpFetch(conn), conn.retryMs),
       }),
     ],
   });
 }
+
+/** For an https board with a certificate to pin, a fetch that trusts only that; else node:http(s). */
+const tcpFetch = (conn: Connection) =>
+  conn.cert && conn.url.startsWith("https:") ? pinnedFetch(conn.cert) : nodeFetch;
 
 export type YardClient = ReturnType<typeof makeClient>;
 

@@ -6,10 +6,15 @@
 // tRPC what it reads from a response: `ok` and `json()`. No client-side timeout: `yard task
 // wait` long-polls for as long as its --timeout says. `socketFetch(path)` sends the same requests
 // over a Unix socket (YARD_SOCKET: a sandboxed pane has no network), with Host: localhost for the
-// server's Host guard. `retryWhileDown(fetch, ms)` tries a request again while nothing listens
-// (the server is restarting; agents in panes outlive it).
+// server's Host guard. `pinnedFetch(file)` sends them to an https URL trusting only the
+// certificate(s) in that PEM file (bin/tls-pin.mjs, loaded at the first https request). `retryWhileDown(fetch, ms)` tries a request again
+// while nothing listens (the server is restarting; agents in panes outlive it).
 import http from "node:http";
 import type { RequestOptions } from "node:https";
+import type { pinnedTls } from "./bin/tls-pin.mjs";
+
+/** How a connection to an https board is verified: exactly its certificate (bin/tls-pin.mjs). */
+type PinnedTls = Awaited<ReturnType<typeof pinnedTls>>;
 
 export interface NodeResponse {
   readonly ok: boolean;
@@ -32,12 +37,31 @@ export function nodeFetch(input: RequestInfo | URL | string, init: Init = {}): P
   return send(input, init, null);
 }
 
+/**
+ * The same fetch, trusting for an https: URL only the certificates of the PEM file `certFile`
+ * (read once, at the first https request; a file that cannot be read fails that request).
+ */
+export function pinnedFetch(certFile: string) {
+  let tls: Promise<PinnedTls> | null = null;
+  return async (input: RequestInfo | URL | string, init: Init = {}): Promise<NodeResponse> => {
+    const href = typeof input === "string" ? input : input instanceof URL ? input.href : "";
+    if (!href.startsWith("https:")) return send(input, init, null);
+    tls ??= import("./bin/tls-pin.mjs").then((m) => m.pinnedTls(certFile));
+    return send(input, init, null, await tls);
+  };
+}
+
 /** The same fetch, over the server's Unix socket instead of the URL's host and port. */
 export function socketFetch(socketPath: string) {
   return (input: RequestInfo | URL | string, init: Init = {}): Promise<NodeResponse> => send(input, init, socketPath);
 }
 
-async function send(input: RequestInfo | URL | string, init: Init, socketPath: string | null): Promise<NodeResponse> {
+async function send(
+  input: RequestInfo | URL | string,
+  init: Init,
+  socketPath: string | null,
+  tls?: PinnedTls,
+): Promise<NodeResponse> {
   if (typeof input !== "string" && !(input instanceof URL)) throw new TypeError("nodeFetch takes a URL, not a Request");
   const url = new URL(input);
   if (init.body != null && typeof init.body !== "string") throw new TypeError("nodeFetch sends string bodies only");
@@ -59,6 +83,7 @@ async function send(input: RequestInfo | URL | string, init: Init, socketPath: s
     headers,
     agent: false,
     signal: init.signal ?? undefined,
+    ...(tls && url.protocol === "https:" ? tls : {}),
   };
   // https only when asked for: loading TLS costs start-up time that the loopback server never needs
   const transport: Pick<typeof http, "request"> =

@@ -9,6 +9,7 @@
 import { TRPCClientError } from "@trpc/client";
 import type { YardErrorData } from "../server/api/trpc";
 import { type ErrorCode, isErrorCode, YardError } from "../server/core/errors";
+import { PIN_ERROR } from "./bin/tls-pin.mjs";
 
 export interface CliError {
   code: ErrorCode;
@@ -24,6 +25,8 @@ export function toCliError(e: unknown): CliError {
     const cause =
       (e.cause as { cause?: { code?: string } } | undefined)?.cause?.code ??
       (e.cause as { code?: string } | undefined)?.code;
+    const tls = tlsProblem(e.cause) ?? tlsProblem((e.cause as { cause?: unknown } | undefined)?.cause);
+    if (tls) return { code: "SERVER_UNAVAILABLE", message: tls, details: null };
     if (/fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|ENOENT/.test(`${e.message} ${cause ?? ""}`)) {
       return {
         code: "SERVER_UNAVAILABLE",
@@ -36,6 +39,17 @@ export function toCliError(e: unknown): CliError {
     return { code: "INTERNAL", message: e.message, details: null };
   }
   return { code: "INTERNAL", message: e instanceof Error ? e.message : String(e), details: null };
+}
+
+/** Why a connection to an https board failed its TLS checks, as a person can act on it; null when it did not. */
+function tlsProblem(cause: unknown): string | null {
+  const { code = "", message = "" } = (cause ?? {}) as { code?: string; message?: string };
+  if (code === PIN_ERROR) return `Switchyard cannot be reached securely: ${message}`;
+  if (code === "EPROTO")
+    return `Switchyard's address does not speak TLS as its https:// URL says (${message}); check YARD_URL`;
+  if (/CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code))
+    return `The server's TLS certificate is not trusted (${code}: ${message}). On the board's machine yard trusts the certificate its data dir holds; elsewhere set YARD_SERVER_CERT to a copy of the board's certificate (PEM)`;
+  return null;
 }
 
 /**

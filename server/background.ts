@@ -10,6 +10,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, ren
 import path from "node:path";
 import { paths } from "./config";
 import { processAlive } from "./panehost/protocol";
+// The CLI's certificate pinning (plain JavaScript, shared with `yard hook`): the launcher checks a running server as yard would.
+import { pinnedTls } from "../cli/bin/tls-pin.mjs";
 
 /** The log is rotated (to server.log.1) at a start that finds it bigger than this. */
 const LOG_ROTATE_BYTES = 8 * 1024 * 1024;
@@ -20,14 +22,32 @@ const serverLog = (home: string) => path.join(home, "logs", "server.log");
 /** The server recorded as running for the data dir (server.json with a live pid that answers its health check), or null. */
 async function runningServer(home: string): Promise<{ url: string; pid: number } | null> {
   try {
-    const info = JSON.parse(readFileSync(paths(home).server, "utf8")) as { url?: unknown; pid?: unknown };
+    const info = JSON.parse(readFileSync(paths(home).server, "utf8")) as {
+      url?: unknown;
+      pid?: unknown;
+      cert?: unknown;
+    };
     if (typeof info.url !== "string" || typeof info.pid !== "number" || !processAlive(info.pid)) return null;
     // A pid can be reused after a crash: only a server that answers counts.
-    const res = await fetch(`${info.url}/api/health`, { signal: AbortSignal.timeout(2000) });
-    return res.ok ? { url: info.url, pid: info.pid } : null;
+    const ok = await answersHealth(info.url, typeof info.cert === "string" ? info.cert : undefined);
+    return ok ? { url: info.url, pid: info.pid } : null;
   } catch {
     return null; // none recorded, unreadable, or not answering: not running
   }
+}
+
+/** Whether GET url/api/health answers 200 within 2 s; over https trusting only the certificate `cert` names. */
+async function answersHealth(url: string, cert: string | undefined): Promise<boolean> {
+  if (!url.startsWith("https:")) return (await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) })).ok;
+  const [{ default: https }, tls] = await Promise.all([import("node:https"), cert ? pinnedTls(cert) : {}]);
+  return new Promise((resolve) => {
+    const req = https.get(`${url}/api/health`, { ...tls, agent: false, timeout: 2000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve(false));
+  });
 }
 
 function loginLink(home: string, url: string): string | null {

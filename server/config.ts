@@ -20,7 +20,9 @@ export const paths = (home: string) => ({
   db: path.join(home, "yard.db"),
   token: path.join(home, "token"),
   sessions: path.join(home, "sessions.json"), // hashes of the browser sessions' cookie values
-  server: path.join(home, "server.json"), // {url, pid} of the running server, for the CLI
+  server: path.join(home, "server.json"), // {url, pid, cert?} of the running server, for the CLI
+  /** The certificate an https server presents (PEM, 0600): `yard` trusts exactly it (cli/bin/tls-pin.mjs). */
+  serverCert: path.join(home, "server-cert.pem"),
   worktrees: path.join(home, "worktrees"),
   /** The API on a Unix socket too (same handler and guards), for sandboxed agents without network. */
   socket: path.join(home, "run", "api.sock"),
@@ -66,6 +68,9 @@ export interface ServeOptions {
   trustProxy?: boolean;
   /** `--database-url`: the board in PostgreSQL instead of the data dir's SQLite file. */
   databaseUrl?: string;
+  /** Serve HTTPS with this certificate (PEM file; a chain may follow it) and its key: both or neither. */
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 /** A public URL's origin (scheme, host, port), or an error saying what is wrong with it. */
@@ -84,7 +89,11 @@ function parsePublicUrl(value: string): string {
   return u.origin;
 }
 
-/** Parses `--port N`, `--host H`, `--dev`, `--allow-remote`, `--background` over PORT/HOST env defaults. */
+/**
+ * Parses `--port N`, `--host H`, `--dev`, `--allow-remote`, `--public-url URL`, `--trust-proxy`,
+ * `--tls-cert FILE`, `--tls-key FILE` and `--background` over their environment twins (PORT,
+ * HOST, YARD_ALLOW_REMOTE, YARD_PUBLIC_URL, YARD_TRUST_PROXY, YARD_TLS_CERT, YARD_TLS_KEY).
+ */
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
   const opts: ServeOptions = {
     host: env.HOST || DEFAULT_HOST,
@@ -93,6 +102,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     allowRemote: env.YARD_ALLOW_REMOTE === "1",
     ...(env.YARD_PUBLIC_URL ? { publicUrl: parsePublicUrl(env.YARD_PUBLIC_URL) } : {}),
     trustProxy: env.YARD_TRUST_PROXY === "1",
+    ...(env.YARD_TLS_CERT ? { tlsCert: env.YARD_TLS_CERT } : {}),
+    ...(env.YARD_TLS_KEY ? { tlsKey: env.YARD_TLS_KEY } : {}),
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -109,11 +120,19 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     else if (a === "--public-url" || a.startsWith("--public-url=")) opts.publicUrl = parsePublicUrl(value());
     else if (a === "--trust-proxy") opts.trustProxy = true;
     else if (a === "--database-url" || a.startsWith("--database-url=")) opts.databaseUrl = parseDatabaseUrl(value());
+    else if (a === "--tls-cert" || a.startsWith("--tls-cert=")) opts.tlsCert = value();
+    else if (a === "--tls-key" || a.startsWith("--tls-key=")) opts.tlsKey = value();
     else
       throw new Error(
-        `unknown option ${a} (options: --port N, --host H, --allow-remote, --public-url URL, --trust-proxy, --database-url URL, --dev, --background)`,
+        `unknown option ${a} (options: --port N, --host H, --allow-remote, --public-url URL, --trust-proxy, --tls-cert FILE, --tls-key FILE, --database-url URL, --dev, --background)`,
       );
   }
+  if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey))
+    throw new Error(
+      opts.tlsCert
+        ? "--tls-cert needs --tls-key (YARD_TLS_KEY): the private key of the certificate"
+        : "--tls-key needs --tls-cert (YARD_TLS_CERT): the certificate of the key",
+    );
   if (opts.trustProxy && !opts.publicUrl)
     throw new Error(
       "--trust-proxy needs --public-url: the forwarded host is accepted only when it is the public URL's",
@@ -127,6 +146,36 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     );
   }
   return opts;
+}
+
+/**
+ * What the server warns about at start when it listens beyond loopback (--allow-remote): that
+ * whoever reaches the address with the token runs commands here; that without --public-url other
+ * machines' Host names are refused; and, loudly, when nothing encrypts the traffic (no
+ * --tls-cert, no https --public-url): the token, login links and session cookies then cross the
+ * network in clear text. Empty on loopback.
+ */
+export function exposureWarnings(opts: Pick<ServeOptions, "host" | "publicUrl">, tls: boolean): string[] {
+  if (isLoopbackHost(opts.host)) return [];
+  const warnings = [
+    `WARNING: listening on ${opts.host}: anyone who can reach this address and has the token can run commands on this machine.`,
+  ];
+  if (!opts.publicUrl)
+    warnings.push(
+      "Without --public-url only loopback Host names are admitted: browsers and yard on other machines are refused until you give the address they use (--public-url https://NAME:PORT).",
+    );
+  if (!tls && !opts.publicUrl?.startsWith("https:"))
+    warnings.push(
+      [
+        "*".repeat(78),
+        "WARNING: plain HTTP on a network address: the token, login links, session cookies and",
+        "everything on the board cross the network in clear text, readable and changeable by",
+        "anyone on the way. Serve HTTPS (--tls-cert FILE --tls-key FILE), or stay on loopback",
+        "behind an HTTPS reverse proxy (--public-url https://... --trust-proxy).",
+        "*".repeat(78),
+      ].join("\n"),
+    );
+  return warnings;
 }
 
 /** Journal retention (YARD_JOURNAL_MAX_DAYS, YARD_JOURNAL_MAX_EVENTS): null is no limit of that kind. */

@@ -1,6 +1,6 @@
-// The one HTTP server: guards every request (Host, Origin, token or browser session), serves
-// /api/health and /login (the session exchange) itself, tRPC at /api/trpc, socket.io at
-// /socket.io, and hands the rest to Next.js. Connections are capped (security/connections.ts) and
+// The one HTTP server (HTTPS with --tls-cert/--tls-key): guards every request (Host, Origin,
+// token or browser session), serves /api/health and /login (the session exchange) itself, tRPC at
+// /api/trpc, socket.io at /socket.io, and hands the rest to Next.js. Connections are capped (security/connections.ts) and
 // stalled ones closed, so slow clients cannot hold its file descriptors.
 // The same request handler also answers on a Unix socket under the data dir (run/api.sock,
 // dir 0700, socket 0600): sandboxed agents without network reach the API through it.
@@ -31,7 +31,8 @@ import { loadOrCreateToken, safeEqual, sessionCookieName } from "./security/toke
 import type { ApiSocketState } from "./core/sandbox/sandbox";
 import { createServices, type Services } from "./composition";
 import { escapeHtml, LOGIN_CSP, loginPage } from "./security/login-page";
-import { listen, listenSocket, portInUseMessage } from "./listen";
+import { createWebServer, listen, listenSocket, portInUseMessage, schemeChange } from "./listen";
+import { publishCert } from "./security/tls";
 import { VERSION } from "./version";
 import { type Actor, actingAs } from "./core/actor";
 import { OWNER } from "./core/people/people";
@@ -50,6 +51,8 @@ export interface StartOptions {
   trustProxy?: boolean;
   /** `--database-url` (a postgresql:// URL); DATABASE_URL is read by the services when absent. */
   databaseUrl?: string;
+  /** Serve HTTPS on the TCP port with this certificate (PEM, chain after it) and key (security/tls.ts). */
+  tls?: { cert: string; key: string };
 }
 
 export interface RunningServer {
@@ -202,8 +205,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       else res.destroy();
     });
   };
-  // Both check header and request timeouts every 2 s (Node's default is every 30 s).
-  const server = http.createServer({ connectionsCheckingInterval: 2_000 }, onRequest);
+  // The Unix socket stays plain HTTP (only this user's processes reach it); a TLS handshake that
+  // stalls is dropped after 10 s, as a stalled request is.
+  const server = createWebServer(onRequest, opts.tls && { ...opts.tls, handshakeTimeout: 10_000 });
   const socketServer = http.createServer({ connectionsCheckingInterval: 2_000 }, onRequest);
 
   // Requests Node's parser refuses (headers or URL too large, malformed HTTP) get a typed answer
@@ -407,6 +411,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     }
     listenHost = reattach.host;
     listenPort = reattach.port;
+    const otherScheme = schemeChange(reattach.url, Boolean(opts.tls));
+    if (otherScheme) log(`switchyard: ${otherScheme}`);
   }
   let port: number;
   try {
@@ -426,11 +432,13 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   );
   if ("error" in apiSocket) log(`switchyard: no API socket (${apiSocket.error}); sandboxed tasks will be refused`);
   const hostForUrl = listenHost.includes(":") ? `[${listenHost}]` : listenHost === "0.0.0.0" ? "127.0.0.1" : listenHost;
-  url = `http://${hostForUrl}:${port}`;
+  url = `${opts.tls ? "https" : "http"}://${hostForUrl}:${port}`;
+  const cert = publishCert(opts.home, opts.tls?.cert ?? null);
   await services.host.serving({ url, host: listenHost, port });
   realtime = attachRealtime(server, { services, guard: guardCfg, sessions });
   connections.trackRequests(server); // socket.io replaced the request listeners: count its requests too
-  writeFileSync(p.server, `${JSON.stringify({ url, port, pid: process.pid, version: VERSION })}\n`, { mode: 0o600 });
+  const discovery = { url, port, pid: process.pid, version: VERSION, ...(cert ? { cert } : {}) };
+  writeFileSync(p.server, `${JSON.stringify(discovery)}\n`, { mode: 0o600 });
 
   if (opts.ui) {
     const ready = (async () => {

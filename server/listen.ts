@@ -1,7 +1,9 @@
-// Listening: the TCP port (a port in use says how to pick another) and the API's Unix socket
-// under the data dir (a stale socket of a crashed server is replaced, a live one refused).
+// Listening: the TCP port's server (HTTP, or HTTPS with --tls-cert/--tls-key), the port (a port
+// in use says how to pick another) and the API's Unix socket under the data dir (a stale socket of
+// a crashed server is replaced, a live one refused).
 import { lstatSync, rmSync } from "node:fs";
-import type http from "node:http";
+import http from "node:http";
+import https from "node:https";
 import net, { type AddressInfo } from "node:net";
 import path from "node:path";
 import { MAX_SOCKET_PATH, socketPathFits } from "./config";
@@ -11,7 +13,25 @@ export function portInUseMessage(port: number): string {
   return `Port ${port} is already in use (is another Switchyard running?). Pick another with PORT=${port + 1} npm start, or yard serve --port ${port + 1}.`;
 }
 
-export async function listen(server: http.Server, port: number, host: string): Promise<number> {
+/** The TCP port's server: the same handler over HTTP, or over HTTPS when given a certificate and its key. */
+export type WebServer = http.Server | https.Server;
+
+export function createWebServer(
+  onRequest: http.RequestListener,
+  tls?: { cert: string; key: string; handshakeTimeout: number },
+): WebServer {
+  // Both check header and request timeouts every 2 s (Node's default is every 30 s).
+  const common = { connectionsCheckingInterval: 2_000 };
+  return tls ? https.createServer({ ...common, ...tls }, onRequest) : http.createServer(common, onRequest);
+}
+
+/** What breaks when the agents still running call `url` and this server speaks the other scheme; null when nothing does. */
+export function schemeChange(url: string, tls: boolean): string | null {
+  if (url.startsWith(tls ? "https:" : "http:")) return null;
+  return `the agents still running call ${url}, and this server speaks ${tls ? "HTTPS" : "plain HTTP"}: their yard calls fail until they are restarted`;
+}
+
+export async function listen(server: net.Server, port: number, host: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException) => {
       server.off("listening", onListening);

@@ -1,13 +1,15 @@
 // Entry point: `yard serve` / `npm run serve` (production; builds the UI first when needed),
-// `npm start` (the same, detached: --background, see background.ts) and `npm run dev`. Starts the server process, prints the board URL and the login link, and shuts
+// `npm start` (the same, detached: --background, see background.ts) and `npm run dev`. Starts the server process (over HTTPS
+// with --tls-cert/--tls-key, read and checked first), prints the board URL and the login link, and shuts
 // down cleanly on SIGINT/SIGTERM — leaving the agents running in the pane host, so a restart or
 // an upgrade loses nothing. `yard stop --all` stops the agents and the pane host too.
 import "./v8-flags"; // first: before any module that compiles WebAssembly
 import { REPO_ROOT } from "./root";
-import { parseServeArgs, yardHome } from "./config";
+import { exposureWarnings, parseServeArgs, yardHome } from "./config";
 import { buildIsStale, runNextBuild } from "./build";
 import { runInBackground } from "./background";
 import { startServer } from "./http";
+import { loadTls, type TlsMaterial } from "./security/tls";
 
 const root = REPO_ROOT;
 
@@ -15,6 +17,14 @@ async function main() {
   let opts;
   try {
     opts = parseServeArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(`switchyard: ${(e as Error).message}`);
+    process.exit(2);
+  }
+  // Read at start (and before going to the background), so a wrong file is refused at once.
+  let tls: TlsMaterial | undefined;
+  try {
+    tls = opts.tlsCert && opts.tlsKey ? loadTls(opts.tlsCert, opts.tlsKey) : undefined;
   } catch (e) {
     console.error(`switchyard: ${(e as Error).message}`);
     process.exit(2);
@@ -33,11 +43,12 @@ async function main() {
       await runNextBuild(root, (l) => console.log(`switchyard: ${l}`));
     }
   }
-  if (opts.allowRemote && !["127.0.0.1", "localhost", "::1"].includes(opts.host)) {
+  for (const warning of exposureWarnings(opts, Boolean(tls)))
+    for (const line of warning.split("\n")) console.warn(`switchyard: ${line}`);
+  if (tls && tls.notAfter.getTime() < Date.now())
     console.warn(
-      `switchyard: WARNING: listening on ${opts.host}: anyone who can reach this address and has the token can run commands on this machine.`,
+      `switchyard: WARNING: the certificate in ${opts.tlsCert} expired on ${tls.notAfter.toISOString()}: browsers and yard refuse it`,
     );
-  }
   const home = yardHome();
   const server = await startServer({
     home,
@@ -48,6 +59,7 @@ async function main() {
     publicUrl: opts.publicUrl,
     trustProxy: opts.trustProxy,
     databaseUrl: opts.databaseUrl,
+    ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}),
   });
   console.log(`Switchyard is running at ${server.url}  (data: ${home})`);
   if (server.services.database.provider === "postgresql")

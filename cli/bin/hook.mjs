@@ -7,6 +7,8 @@
 // it cannot post, it says why on stderr.
 // `yard hook <Event> '<json>'` takes the payload from its argument instead of stdin: Codex's
 // `notify` program gets its turn-complete JSON that way (`yard hook CodexNotify`).
+// To a board served over HTTPS it posts with node:https, trusting only the board's certificate
+// (YARD_SERVER_CERT, see tls-pin.mjs).
 const MAX_STDIN = 300 * 1024;
 const HARD_DEADLINE_MS = 1900;
 
@@ -85,7 +87,7 @@ export async function postHook(event, payload, env, timeoutMs) {
     // this runs twice on every tool call of the agent.
     const res = socket
       ? await post({ socketPath: socket, path: "/api/trpc/hooks.post", host: "localhost" }, headers, body, left())
-      : await post(tcpTarget(/** @type {string} */ (url)), headers, body, left());
+      : await post(await tcpTarget(/** @type {string} */ (url), env.YARD_SERVER_CERT), headers, body, left());
     if (!res.ok) {
       /** @type {any} */
       const body = await res.json().catch(() => null);
@@ -141,23 +143,34 @@ async function postToRelay(socketPath, line, timeoutMs) {
 }
 
 /**
- * Where hooks.post is for a server URL: host, port and path for node:http.
- * @param {string} url @returns {{ hostname: string, port: number, path: string, host: string }}
+ * @typedef {{ socketPath?: string, hostname?: string, port?: number, path: string, host: string,
+ *   tls?: import("node:https").RequestOptions }} Target where to post, `tls` for https (pinned when a certificate is given)
  */
-function tcpTarget(url) {
+
+/**
+ * Where hooks.post is for a server URL: host, port and path for node:http, or for an https URL
+ * node:https's options, trusting only the certificate file `cert` when one is given.
+ * @param {string} url @param {string | undefined} cert @returns {Promise<Target>}
+ */
+async function tcpTarget(url, cert) {
   const u = new URL(`${url.replace(/\/+$/, "")}/api/trpc/hooks.post`);
-  if (u.protocol !== "http:") throw new Error(`YARD_URL must be an http:// URL (got ${u.protocol})`);
-  return { hostname: u.hostname.replace(/^\[|\]$/g, ""), port: Number(u.port || 80), path: u.pathname, host: u.host };
+  if (u.protocol !== "http:" && u.protocol !== "https:")
+    throw new Error(`YARD_URL must be an http:// or https:// URL (got ${u.protocol})`);
+  const https = u.protocol === "https:";
+  const target = { hostname: u.hostname.replace(/^\[|\]$/g, ""), port: Number(u.port || (https ? 443 : 80)) };
+  if (!https) return { ...target, path: u.pathname, host: u.host };
+  const tls = cert ? await (await import("./tls-pin.mjs")).pinnedTls(cert) : {};
+  return { ...target, path: u.pathname, host: u.host, tls };
 }
 
 /**
- * A POST over TCP or a Unix socket, answering the little of a fetch Response that runHook reads.
- * @param {{ socketPath?: string, hostname?: string, port?: number, path: string, host: string }} target @param {Record<string, string>} headers @param {string} body @param {number} timeoutMs
+ * A POST over TCP (http or https) or a Unix socket, answering the little of a fetch Response that runHook reads.
+ * @param {Target} target @param {Record<string, string>} headers @param {string} body @param {number} timeoutMs
  * @returns {Promise<{ ok: boolean, status: number, statusText: string, json(): Promise<unknown> }>}
  */
 async function post(target, headers, body, timeoutMs) {
-  const { default: http } = await import("node:http");
-  const { host, ...where } = target;
+  const { host, tls, ...where } = target;
+  const { default: http } = tls ? await import("node:https") : await import("node:http");
   return new Promise((resolve, reject) => {
     // agent: false, a connection per hook. A long-lived caller (the demo agent posts in-process)
     // would otherwise reuse an idle keep-alive socket just as the server closes it (its 5 s
@@ -166,6 +179,7 @@ async function post(target, headers, body, timeoutMs) {
     const req = http.request(
       {
         ...where,
+        ...tls,
         agent: false,
         method: "POST",
         headers: { ...headers, host, "content-length": Buffer.byteLength(body) },

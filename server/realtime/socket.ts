@@ -5,6 +5,7 @@
 // validates every payload with the shared socket contract, and pushes journal events to
 // subscribed clients.
 import http from "node:http";
+import type https from "node:https";
 import { Server, type Socket } from "socket.io";
 import type { Ack, ClientToServerEvents, ServerToClientEvents } from "../wire/socket";
 import { errorReply, parseSocketInput } from "./socket-input";
@@ -102,7 +103,7 @@ function refusalBody(r: Refusal): string {
 }
 
 export function attachRealtime(
-  server: http.Server,
+  server: http.Server | https.Server,
   opts: { services: Services; guard: GuardConfig; sessions: SessionStore },
 ): Realtime {
   const io: YardServer = new Server(server, {

@@ -1,8 +1,14 @@
 // The connection caps on real HTTP servers and real sockets: over a cap the oldest idle connection
 // (own listener first) makes room, busy ones are never closed for a newcomer, and when all are
-// busy the newcomer gets a 503 and is closed at once.
+// busy the newcomer gets a 503 and is closed at once. Over HTTPS too.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
+import https from "node:https";
 import net, { type AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import tls from "node:tls";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   ConnectionLimiter,
@@ -11,7 +17,7 @@ import {
   DEFAULT_MAX_CONNECTIONS_TOTAL,
 } from "./connections";
 
-const servers: http.Server[] = [];
+const servers: (http.Server | https.Server)[] = [];
 const clients: net.Socket[] = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) c.destroy();
@@ -26,13 +32,14 @@ afterEach(async () => {
   );
 });
 
-/** A server whose /hold requests stay unanswered until `release()`. */
-async function serve(limiter: ConnectionLimiter) {
+/** A server (HTTPS with `secure`) whose /hold requests stay unanswered until `release()`. */
+async function serve(limiter: ConnectionLimiter, secure?: { cert: string; key: string }) {
   const held: http.ServerResponse[] = [];
-  const srv = http.createServer((req, res) => {
+  const handler: http.RequestListener = (req, res) => {
     if (req.url === "/hold") return void held.push(res);
     res.end("ok");
-  });
+  };
+  const srv = secure ? https.createServer(secure, handler) : http.createServer(handler);
   limiter.watch(srv);
   servers.push(srv);
   await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
@@ -122,5 +129,47 @@ describe("ConnectionLimiter", () => {
     await until(() => second.received().includes("ok"));
     expect(onA.every((c) => !c.sock.destroyed)).toBe(true);
     expect(limiter.connections).toBe(4);
+  });
+
+  it("over HTTPS, counts a request as busy on the TCP connection its TLS socket wraps", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "yard-conn-tls-"));
+    try {
+      const [certFile, keyFile] = [path.join(dir, "c.pem"), path.join(dir, "k.pem")];
+      execFileSync(
+        "openssl",
+        ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+          .concat(["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-days", "1"])
+          .concat(["-keyout", keyFile, "-out", certFile]),
+        { stdio: "ignore" },
+      );
+      const cert = readFileSync(certFile, "utf8");
+      const limiter = new ConnectionLimiter({ perListener: 2, total: 10 });
+      const a = await serve(limiter, { cert, key: readFileSync(keyFile, "utf8") });
+      const busy = tls.connect({ port: a.port, host: "127.0.0.1", ca: cert });
+      clients.push(busy);
+      let answer = "";
+      busy.on("data", (d) => (answer += d));
+      await new Promise<void>((r) => busy.once("secureConnect", () => r()));
+      busy.write(GET("/hold"));
+      await until(() => a.held() === 1);
+      const idle = await connect(a.port); // a TCP connection that never starts its handshake
+      await until(() => limiter.connections === 2);
+      const fresh = await new Promise<string>((resolve, reject) => {
+        https
+          .get({ port: a.port, host: "127.0.0.1", path: "/", ca: cert, agent: false }, (res) => {
+            let body = "";
+            res.on("data", (d) => (body += d));
+            res.on("end", () => resolve(body));
+          })
+          .on("error", reject);
+      });
+      expect(fresh).toBe("ok");
+      expect(await idle.closed).toBe(""); // the idle one made room, not the older busy one
+      expect(busy.destroyed).toBe(false);
+      a.release();
+      await until(() => answer.includes("done"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

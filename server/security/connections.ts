@@ -6,7 +6,9 @@
 // busy (a request being answered, a long poll, a live socket.io link) the new one is refused at
 // once with a minimal 503. So clients that connect and stall can hold at most the caps, never the
 // server's file descriptors, and a fresh request (a health check, a CLI call) always gets in.
+// On an HTTPS port the caps count the TCP connections (TLS handshakes in progress included).
 import type http from "node:http";
+import type https from "node:https";
 import type net from "node:net";
 
 /** Defaults of YARD_MAX_CONNECTIONS (per listening socket) and YARD_MAX_CONNECTIONS_TOTAL. */
@@ -59,12 +61,12 @@ export class ConnectionLimiter {
   }
 
   /** Applies the caps to every connection `server` accepts (call before it listens). */
-  watch(server: http.Server): void {
+  watch(server: http.Server | https.Server): void {
     const listener: Listener = { conns: new Set() };
     this.listeners.push(listener);
     server.on("connection", (socket: net.Socket) => this.admit(listener, socket));
     server.on("upgrade", (req: http.IncomingMessage) => {
-      const conn = this.bySocket.get(req.socket as net.Socket);
+      const conn = this.connOf(req.socket);
       if (conn) conn.busy = Infinity;
     });
     this.trackRequests(server);
@@ -75,11 +77,11 @@ export class ConnectionLimiter {
    * after something replaced them (socket.io does, and passes on only the requests not its own);
    * a request is counted once however many times this was called.
    */
-  trackRequests(server: http.Server): void {
+  trackRequests(server: http.Server | https.Server): void {
     server.prependListener("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
       if (this.counted.has(req)) return;
       this.counted.add(req);
-      const conn = this.bySocket.get(req.socket as net.Socket);
+      const conn = this.connOf(req.socket);
       if (!conn || conn.busy === Infinity) return;
       conn.busy++;
       res.once("close", () => {
@@ -111,6 +113,15 @@ export class ConnectionLimiter {
     this.bySocket.set(socket, conn);
     this.total++;
     socket.once("close", () => this.drop(conn));
+  }
+
+  /**
+   * The connection a request came on. Over HTTPS the request's socket is the TLS socket wrapping
+   * the TCP socket the `connection` event admitted (its `_parent`, which Node has long set).
+   */
+  private connOf(socket: net.Socket): Conn | undefined {
+    const parent = (socket as { _parent?: net.Socket | null })._parent;
+    return this.bySocket.get(socket) ?? (parent ? this.bySocket.get(parent) : undefined);
   }
 
   private oldestIdle(from: Listener[]): Conn | null {

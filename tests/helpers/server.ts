@@ -78,7 +78,7 @@ export async function startTestServer(
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${out}`)), 60_000);
     const check = () => {
-      const m = /running at (http:\/\/\S+)/.exec(out);
+      const m = /running at (https?:\/\/\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);

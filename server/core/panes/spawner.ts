@@ -1,6 +1,6 @@
 // Creating a pane: validating the spawn input, resolving what runs (launch.ts) and where, the
 // pane's environment (YARD_URL, a pane-scoped YARD_TOKEN, YARD_PANE, lineage, `yard` first on
-// PATH, the host's hook relay), its row, asking the host to spawn it (inside the OS sandbox when
+// PATH, the host's hook relay, the certificate to trust when the server speaks HTTPS), its row, asking the host to spawn it (inside the OS sandbox when
 // the task engine says so) and, once the host answers, its entry in the registry and its first
 // lifecycle event. A spawn the host refuses leaves an exited row (exit code 127) and a journal
 // entry. Also installs the `yard` launcher every pane's PATH starts with.
@@ -101,7 +101,8 @@ export class PaneSpawner {
   /**
    * `yard` on every pane's PATH: a tiny launcher for this checkout's CLI with this Node. It drops
    * NODE_EXTRA_CA_CERTS, which the agent itself may need for its API: `yard` only talks to this
-   * server over loopback, and Node parses that file at every start (~45 ms for a system bundle,
+   * server over loopback (over HTTPS trusting only the server's own certificate, YARD_SERVER_CERT),
+   * and Node parses that file at every start (~45 ms for a system bundle,
    * on every hook and every call an agent makes).
    */
   private installYardShim() {
@@ -166,6 +167,8 @@ export class PaneSpawner {
     // The pane host's hook relay, for hooks posted while the server restarts (none where its path is too long).
     const relay = paths(this.deps.home).hookSocket;
     if (socketPathFits(relay)) env.YARD_HOOK_SOCKET = relay;
+    // An https server publishes its certificate there (security/tls.ts): the pane's yard trusts only it.
+    if (env.YARD_URL!.startsWith("https:")) env.YARD_SERVER_CERT = paths(this.deps.home).serverCert;
     if (parent) env.YARD_PARENT_PANE = parent.id;
     if (extras.taskId) env.YARD_TASK = extras.taskId;
     const role: PaneRole = extras.role ?? (extras.taskId ? "worker" : "orchestrator");
