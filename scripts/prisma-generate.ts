@@ -1,5 +1,5 @@
 // Generates the Prisma clients without any engine download: server/db/generated (SQLite, the
-// embedded default) from prisma/schema.prisma, and server/db/generated-pg (PostgreSQL) from the
+// embedded default) from prisma/schema.prisma, and server/db/postgresql/generated (PostgreSQL) from the
 // same models with the PostgreSQL provider (server/db/schema-source.ts derives that schema: one
 // source of the data model). PRISMA_SCHEMA_ENGINE_BINARY only has to name an existing file for
 // `generate` to skip its download check (no engine is downloaded or run). Skips the work when both
@@ -13,7 +13,9 @@ import { postgresSchema } from "../server/db/schema-source";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const schema = path.join(root, "prisma/schema.prisma");
-const markers = ["server/db/generated/client.ts", "server/db/generated-pg/client.ts"].map((m) => path.join(root, m));
+const markers = ["server/db/generated/client.ts", "server/db/postgresql/generated/client.ts"].map((m) =>
+  path.join(root, m),
+);
 const force = process.argv.includes("--force");
 const fresh = (m: string) => existsSync(m) && statSync(m).mtimeMs >= statSync(schema).mtimeMs;
 if (!force && markers.every(fresh)) process.exit(0);
@@ -41,7 +43,7 @@ if (status === 0) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "yard-prisma-pg-"));
   try {
     const pgSchema = path.join(tmp, "schema.prisma");
-    writeFileSync(pgSchema, postgresSchema(path.join(root, "server/db/generated-pg")));
+    writeFileSync(pgSchema, postgresSchema(path.join(root, "server/db/postgresql/generated")));
     status = generate(pgSchema);
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -1,9 +1,11 @@
 // Wiring for the team side of the board: its people (sessions, invites, tokens) and its project
-// webhooks (the journal's notices posted where the team talks). Called by createServices.
+// webhooks (the journal's notices posted where the team talks), and on PostgreSQL the other server
+// processes sharing its board. Called by createServices.
 import { envInt } from "./config";
 import type { EventJournal } from "./core/events/journal";
 import { Webhooks } from "./core/notify/webhooks";
 import { People, type SessionPort } from "./core/people/people";
+import { PgEventRelay } from "./stores/event-relay";
 import { PeopleStore } from "./stores/people";
 import type { TaskStore } from "./stores/tasks";
 import { WebhookStore } from "./stores/webhooks";
@@ -41,4 +43,20 @@ export async function teamServices(
     },
   });
   return { people, webhooks };
+}
+
+/**
+ * On PostgreSQL other server processes may share the board: their events reach this one's live
+ * views (the browser's socket, `yard task wait`) and this one's reach theirs, through the database
+ * (stores/event-relay.ts). Null on SQLite (one process).
+ */
+export async function joinOtherProcesses(
+  databaseUrl: string | null,
+  journal: EventJournal,
+  log?: (line: string) => void,
+): Promise<PgEventRelay | null> {
+  if (!databaseUrl) return null;
+  const relay = await PgEventRelay.start({ url: databaseUrl, onRemote: (seqs) => journal.deliverRemote(seqs), log });
+  journal.connectProcesses((seq) => relay.announce(seq));
+  return relay;
 }

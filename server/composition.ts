@@ -42,8 +42,7 @@ import { TaskSetupStore } from "./stores/task-setup";
 import { parsePortRange } from "./core/repo/ports";
 import { type Db, openDatabase } from "./db";
 import type { Provider } from "./db/schema-source";
-import { describeTarget, takeDatabaseUrl } from "./db/target";
-import { PgEventRelay } from "./stores/event-relay";
+import { takeDatabaseUrl } from "./database-url";
 import { startTaskFollowers } from "./task-followers";
 import { HandoffStore } from "./stores/handoff";
 import { TurnStore } from "./stores/turns";
@@ -56,7 +55,7 @@ import { ProjectStore } from "./stores/projects";
 import { SettingStore } from "./stores/settings";
 import { TemplateStore } from "./stores/templates";
 import type { Webhooks } from "./core/notify/webhooks";
-import { teamServices } from "./composition-team";
+import { joinOtherProcesses, teamServices } from "./composition-team";
 import type { People, SessionPort } from "./core/people/people";
 import { WorktreeInventoryStore } from "./stores/worktrees";
 import { Templates } from "./core/templates/templates";
@@ -154,19 +153,14 @@ export async function createServices(opts: {
   // The pane host (started when none runs) comes up while the database opens.
   const hostStart = PaneHostClient.open({ home: p.home, log: opts.log, entry: opts.hostEntry });
   hostStart.catch(() => {});
-  let db: Db;
-  let database: Services["database"];
-  try {
-    const opened = await openDatabase(databaseUrl ?? p.db);
-    db = opened.db;
-    database = { provider: opened.provider, where: describeTarget(opened.target) };
-  } catch (e) {
+  const opened = await openDatabase(databaseUrl ?? p.db).catch(async (e: unknown) => {
     await hostStart.then(
       (h) => h.detach(),
       () => {},
     );
     throw e;
-  }
+  });
+  const { db } = opened;
   let host: PaneHostClient;
   try {
     host = await hostStart;
@@ -176,12 +170,7 @@ export async function createServices(opts: {
   }
   const eventStore = new EventStore(db);
   const journal = new EventJournal(eventStore);
-  // On PostgreSQL other server processes may share the board: their events reach this one's
-  // live views (and this one's reach theirs) through the database.
-  const relay = databaseUrl
-    ? await PgEventRelay.start({ url: databaseUrl, onRemote: (seqs) => journal.deliverRemote(seqs), log: opts.log })
-    : null;
-  if (relay) journal.connectProcesses((seq) => relay.announce(seq));
+  const relay = await joinOtherProcesses(databaseUrl, journal, opts.log);
   const agents = new AgentProfiles(new ProfileStore(db));
   await agents.seed();
   const projectStore = new ProjectStore(db);
@@ -408,7 +397,7 @@ export async function createServices(opts: {
     home: p.home,
     token: opts.token,
     db,
-    database,
+    database: { provider: opened.provider, where: opened.where },
     journal,
     projects,
     agents,

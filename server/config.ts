@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseDatabaseUrl } from "./db/target";
+import { parseDatabaseUrl } from "./database-url";
 
 const DEFAULT_PORT = 7420;
 const DEFAULT_HOST = "127.0.0.1";

@@ -49,8 +49,7 @@ export interface StartOptions {
   publicUrl?: string;
   /** The request's host is X-Forwarded-Host when the proxy sets it (it must then be the public URL's). */
   trustProxy?: boolean;
-  /** `--database-url` (a postgresql:// URL); DATABASE_URL is read by the services when absent. */
-  databaseUrl?: string;
+  databaseUrl?: string; // --database-url (postgresql://); else DATABASE_URL, read by the services
   /** Serve HTTPS on the TCP port with this certificate (PEM, chain after it) and key (security/tls.ts). */
   tls?: { cert: string; key: string };
 }

@@ -31,7 +31,8 @@ describe.each(PROVIDERS)("the orchestration scenario (%s)", (provider) => {
   beforeAll(async () => {
     dbEnv = provider === "postgresql" ? { DATABASE_URL: await createPgDatabase() } : {};
     server = await startTestServer({ env: dbEnv });
-    if (provider === "postgresql") expect(server.output()).toContain("the board's database is PostgreSQL at postgresql://");
+    if (provider === "postgresql")
+      expect(server.output()).toContain("the board's database is PostgreSQL at postgresql://");
     scratch = mkdtempSync(path.join(os.tmpdir(), "yard-scenario-"));
     root = makeRepo();
   });

@@ -7,9 +7,9 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Command } from "commander";
 import { paths, yardHome } from "../../server/config";
-import { YardError } from "../../server/core/errors";
-import type { CopyReport } from "../../server/db/copy";
-import { parseDatabaseUrl } from "../../server/db/target";
+import { ERROR_CODES, type ErrorCode, YardError } from "../../server/core/errors";
+import type { CopyReport } from "../../server/wire/db-copy";
+import { parseDatabaseUrl } from "../../server/database-url";
 import { processAlive } from "../../server/panehost/protocol";
 import { paneMarkers } from "../connection";
 import type { CliContext } from "../context";
@@ -56,9 +56,9 @@ export function registerDb(program: Command, ctx: CliContext) {
         serverBundleIsFresh(): Promise<boolean>;
       };
       if (!(await build.serverBundleIsFresh())) await build.buildServer();
-      const { copySqliteToPostgres } = (await import(
-        pathToFileURL(build.DB_COPY_BUNDLE).href
-      )) as typeof import("../../server/db/copy");
+      const { copySqliteToPostgres } = (await import(pathToFileURL(build.DB_COPY_BUNDLE).href)) as {
+        copySqliteToPostgres(o: { file: string; url: string; progress?: (line: string) => void }): Promise<CopyReport>;
+      };
       const out = ctx.out();
       const report: CopyReport = await copySqliteToPostgres({
         file: p.db,
@@ -66,6 +66,12 @@ export function registerDb(program: Command, ctx: CliContext) {
         progress: (line) => {
           if (!out.json) process.stderr.write(`${line}\n`);
         },
+      }).catch((e: unknown) => {
+        // The server bundle has its own copy of YardError: keep its code.
+        const err = e as { code?: unknown; message?: string; details?: Record<string, unknown> };
+        if (typeof err.code === "string" && err.code in ERROR_CODES)
+          throw new YardError(err.code as ErrorCode, err.message, err.details);
+        throw e;
       });
       if (!report.ok)
         throw new YardError("INTERNAL", "The copy did not match the SQLite board: nothing was kept (rolled back)", {

@@ -11,23 +11,10 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { YardError } from "../core/errors";
 import { openDatabase } from "./index";
-import { describeTarget } from "./target";
+import { describeTarget } from "../database-url";
+import type { CopyReport } from "../wire/db-copy";
 
-export interface TableReport {
-  table: string;
-  rows: number;
-  targetRows: number;
-  sourceChecksum: string;
-  targetChecksum: string;
-  match: boolean;
-}
-
-export interface CopyReport {
-  from: string;
-  to: string;
-  tables: TableReport[];
-  ok: boolean;
-}
+type TableReport = CopyReport["tables"][number];
 
 type Column = { name: string; type: string };
 type Table = { name: string; columns: Column[] };

@@ -11,7 +11,7 @@ import Database from "better-sqlite3";
 import { PrismaClient } from "./generated/client";
 import { committedMigrations, migrationsAreCurrent, pgMigrationsAreCurrent } from "./migrations-current";
 import { MIGRATIONS_DIRS, type Provider } from "./schema-source";
-import { type DbTarget, dbTarget, describeTarget } from "./target";
+import { type DbTarget, dbTarget, describeTarget } from "../database-url";
 
 export type Db = PrismaClient;
 
@@ -21,6 +21,8 @@ export interface OpenedDatabase {
   applied: string[];
   provider: Provider;
   target: DbTarget;
+  /** Where, as a person may see it: the file, or the URL without its password. */
+  where: string;
 }
 
 /** Opens a SQLite file path or a postgresql:// URL. */
@@ -46,7 +48,7 @@ async function openSqlite(target: DbTarget & { provider: "sqlite" }): Promise<Op
     : await (await import("./schema-engine")).applyMigrations(target);
   const db = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${dbFile}` }) });
   await db.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
-  return { db, applied, provider: "sqlite", target };
+  return { db, applied, provider: "sqlite", target, where: describeTarget(target) };
 }
 
 async function openPostgres(target: DbTarget & { provider: "postgresql" }): Promise<OpenedDatabase> {
@@ -66,12 +68,12 @@ async function openPostgres(target: DbTarget & { provider: "postgresql" }): Prom
   }
   const applied = current ? [] : await (await import("./schema-engine")).applyMigrations(target);
   const [{ PrismaClient: PgClient }, { PrismaPg }] = await Promise.all([
-    import("./generated-pg/client"),
+    import("./postgresql/generated/client"),
     import("@prisma/adapter-pg"),
   ]);
   // One client type for the stores: the PostgreSQL client is generated from the same models.
   const db = new PgClient({ adapter: new PrismaPg({ connectionString: target.url }) }) as unknown as Db;
-  return { db, applied, provider: "postgresql", target };
+  return { db, applied, provider: "postgresql", target, where: describeTarget(target) };
 }
 
 /**

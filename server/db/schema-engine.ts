@@ -12,7 +12,7 @@ import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-util
 import * as bg from "@prisma/schema-engine-wasm/schema_engine_bg";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { MIGRATIONS_DIRS, type Provider, SCHEMA_PATH, schemaFor } from "./schema-source";
-import type { DbTarget } from "./target";
+import type { DbTarget } from "../database-url";
 
 export { MIGRATIONS_DIRS, SCHEMA_PATH };
 /** The SQLite migrations (the embedded default). */

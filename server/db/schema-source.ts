@@ -20,7 +20,7 @@ export const MIGRATIONS_DIRS: Record<Provider, string> = {
 export function schemaFor(provider: Provider, output?: string): string {
   const text = readFileSync(SCHEMA_PATH, "utf8");
   if (provider === "sqlite") return text;
-  return postgresSchema(output ?? path.join(REPO_ROOT, "server/db/generated-pg"), text);
+  return postgresSchema(output ?? path.join(REPO_ROOT, "server/db/postgresql/generated"), text);
 }
 
 export function postgresSchema(output: string, text = readFileSync(SCHEMA_PATH, "utf8")): string {

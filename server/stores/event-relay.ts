@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 
-export const EVENTS_CHANNEL = "yard_events";
+const EVENTS_CHANNEL = "yard_events";
 /** PostgreSQL refuses notices over 8000 bytes: a notice carries at most this many seqs. */
 const MAX_SEQS = 500;
 

@@ -17,7 +17,7 @@ if (!PG_URL && process.env.YARD_REQUIRE_PG === "1")
   throw new Error("YARD_REQUIRE_PG=1 but no PostgreSQL cluster (YARD_TEST_PG_URL): install postgresql");
 
 /** The cluster URL with another database name. */
-export function pgUrlFor(database: string, base = PG_URL): string {
+function pgUrlFor(database: string, base = PG_URL): string {
   const u = new URL(base);
   u.pathname = `/${database}`;
   return u.toString();
@@ -69,11 +69,6 @@ export async function dropPgDatabase(url: string): Promise<void> {
   const name = new URL(url).pathname.slice(1);
   if (!/^yard_t_[0-9a-f]+$/.test(name)) throw new Error(`not a test database: ${name}`);
   await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-}
-
-/** A test database for `provider`: a SQLite file path under `dir`, or a fresh PostgreSQL database's URL. */
-export async function testDatabase(provider: "sqlite" | "postgresql", sqliteFile: string): Promise<string> {
-  return provider === "sqlite" ? sqliteFile : createPgDatabase();
 }
 
 /**

@@ -3,7 +3,7 @@
 // target without its password (logs, errors).
 export type DbTarget = { provider: "sqlite"; file: string } | { provider: "postgresql"; url: string };
 
-export const isPostgresUrl = (s: string) => /^postgres(ql)?:\/\//i.test(s);
+const isPostgresUrl = (s: string) => /^postgres(ql)?:\/\//i.test(s);
 
 /** A postgresql:// URL is PostgreSQL; anything else is a SQLite file path. */
 export function dbTarget(fileOrUrl: string): DbTarget {
