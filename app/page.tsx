@@ -316,6 +316,7 @@ function BoardPage() {
                 onStart={(id) => startBacklog.mutate({ id })}
                 startingId={startBacklog.isPending ? (startBacklog.variables?.id ?? null) : null}
                 onDepend={(id, on) => depend.mutate({ id, on })}
+                doneHref={selectedId && selectedId !== ALL ? `/done?project=${selectedId}` : "/done"}
               />
             )}
           </>

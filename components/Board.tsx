@@ -44,11 +44,14 @@ export function BoardColumns({
   onStart,
   startingId,
   onDepend,
+  doneHref,
 }: {
   columns: Columns | null;
   onStart: (id: string) => void;
   startingId: string | null;
   onDepend: (id: string, on: string) => void;
+  /** Where every Done card is, page by page (the board carries only the newest). */
+  doneHref?: string;
 }) {
   const root = useRef<HTMLDivElement>(null);
   const [dragging, setDragging] = useState<string | null>(null);
@@ -161,6 +164,11 @@ export function BoardColumns({
               ))}
               {columns && cards.length === 0 && <li className="px-1 py-2 text-xs text-fg-muted">{HINTS[c]}</li>}
             </ul>
+            {c === "done" && doneHref && cards.length > 0 && (
+              <Link href={doneHref} className="px-3 pb-2.5 text-xs font-medium text-accent hover:underline">
+                All done tasks
+              </Link>
+            )}
           </section>
         );
       })}

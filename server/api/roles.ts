@@ -77,6 +77,7 @@ export const GATES: Record<string, Gate> = {
   "projects.setWebhook": { person: "admin", roles: P },
   "projects.deliveries": { person: "admin", roles: P },
   "board.get": { person: "member", roles: P },
+  "board.done": { person: "member", roles: P },
   "panes.spawn": { person: "member", roles: PO, names: { panes: ["parentPaneId"] }, spawns: { kind: "pane" } },
   "panes.list": { person: "member", roles: PO },
   "panes.get": { person: "member", roles: ALL, pane: "id" },

@@ -28,7 +28,7 @@ import {
   trialStarted,
   trialStatus,
 } from "../wire/projects";
-import { boardOutput } from "../wire/board";
+import { boardOutput, doneInput, donePage } from "../wire/board";
 import { projectRefsInput, projectRefsOutput } from "../wire/tasks";
 import { YardError } from "../core/errors";
 import { deliveriesInput, deliveryView, setWebhookInput, setWebhookOutput } from "../wire/webhooks";
@@ -152,6 +152,14 @@ export const appRouter = router({
       .query(async ({ ctx, input }) => {
         await ctx.services.projects.get(input.projectId);
         return ctx.services.tasks.board(input.projectId);
+      }),
+    /** The project's Done cards, newest first, a page at a time (board.get carries the newest few). */
+    done: callerProcedure
+      .input(doneInput)
+      .output(donePage)
+      .query(async ({ ctx, input }) => {
+        await ctx.services.projects.get(input.projectId);
+        return ctx.services.tasks.donePage(input.projectId, { cursor: input.cursor, limit: input.limit });
       }),
   }),
 

@@ -7,6 +7,7 @@
 import type { Db } from "../db";
 import { newId } from "../core/ids";
 import { PaneStore } from "./panes";
+import { BoardStore } from "./board";
 
 export type TaskRow = NonNullable<Awaited<ReturnType<Db["task"]["findUnique"]>>>;
 export type RoundRow = NonNullable<Awaited<ReturnType<Db["taskRound"]["findUnique"]>>>;
@@ -99,11 +100,15 @@ export class TaskStore {
   private readonly panes: PaneStore;
 
   /** `owner`: this server's instance id, recorded on the merges it starts (see mergesInFlight). */
+  /** The board's reads (cards not in Done, Done page by page): their own store, on the same table. */
+  readonly board: BoardStore;
+
   constructor(
     private readonly db: Db,
     private readonly owner: string | null = null,
   ) {
     this.panes = new PaneStore(db, owner);
+    this.board = new BoardStore(db);
   }
 
   row(id: string): Promise<TaskRow | null> {
@@ -388,43 +393,6 @@ export class TaskStore {
     });
   }
 
-  /** Every task of a project with its card's derived columns and its stored diff size, newest first: one query. */
-  async boardRows(projectId: string): Promise<BoardRow[]> {
-    type Count = number | bigint | null;
-    const rows = await this.db.$queryRaw<
-      Array<
-        Omit<BoardRow, "createdAt" | "updatedAt" | "columnSince" | "diffStat"> & {
-          createdAt: unknown;
-          updatedAt: unknown;
-          columnSince: unknown;
-          diffFiles: Count;
-          diffAdditions: Count;
-          diffDeletions: Count;
-        }
-      >
-    >`
-      SELECT t."id", t."title", t."label", t."state", t."disposition", t."agent", t."round", t."branch", t."repoPath", t."contextId", t."paneId", t."evidence", t."autoStartWhen", t."startedBy", t."createdAt", t."updatedAt", t."columnSince",
-        s."files" AS "diffFiles", s."additions" AS "diffAdditions", s."deletions" AS "diffDeletions",
-        (SELECT v."verdict" FROM "Review" v
-          WHERE v."taskId" = t."id" AND v."round" = t."round" ORDER BY v."createdAt" DESC, v."id" DESC LIMIT 1) AS "verdict",
-        (SELECT v."reviewedCommit" FROM "Review" v
-          WHERE v."taskId" = t."id" AND v."round" = t."round" ORDER BY v."createdAt" DESC, v."id" DESC LIMIT 1) AS "reviewedCommit"
-      FROM "Task" t LEFT JOIN "TaskDiffStat" s ON s."taskId" = t."id"
-      WHERE t."projectId" = ${projectId}
-      ORDER BY t."updatedAt" DESC`;
-    return rows.map(({ diffFiles, diffAdditions, diffDeletions, ...r }) => ({
-      ...r,
-      round: Number(r.round),
-      createdAt: asDate(r.createdAt),
-      updatedAt: asDate(r.updatedAt),
-      columnSince: r.columnSince === null ? null : asDate(r.columnSince),
-      diffStat:
-        diffFiles === null
-          ? null
-          : { files: Number(diffFiles), additions: Number(diffAdditions), deletions: Number(diffDeletions) },
-    }));
-  }
-
   /** The panes that are blocked on a prompt right now (few at any time), with when each last changed: one query, the pane store's. */
   blockedPanes(): Promise<Map<string, Date>> {
     return this.panes.blocked();
@@ -448,11 +416,4 @@ export class TaskStore {
     });
     return rows.map((r) => r.id);
   }
-}
-
-/** A DATETIME column read through a raw query (the driver hands back a Date, an ISO string or epoch ms). */
-function asDate(v: unknown): Date {
-  if (v instanceof Date) return v;
-  if (typeof v === "number" || typeof v === "bigint") return new Date(Number(v));
-  return new Date(String(v));
 }

@@ -44,3 +44,23 @@ export type BoardCard = z.infer<typeof boardCard>;
 export const boardOutput = z.object(
   Object.fromEntries(COLUMNS.map((c) => [c, z.array(boardCard)])) as Record<Column, z.ZodArray<typeof boardCard>>,
 );
+
+/** How many of the newest Done cards board.get returns; the rest come from board.done, page by page. */
+export const DONE_ON_BOARD = 50;
+
+export const doneInput = z.object({
+  projectId: z.string().min(1).max(64),
+  /** The previous page's `next` (absent: the newest page). */
+  cursor: z.string().min(1).max(80).optional(),
+  limit: z.number().int().min(1).max(200).default(50),
+});
+
+/** One page of a project's Done cards, newest first. */
+export const donePage = z.object({
+  cards: z.array(boardCard),
+  /** Every Done card of the project. */
+  total: z.number().int().min(0),
+  /** The cursor of the next (older) page; null on the last. */
+  next: z.string().nullable(),
+});
+export type DonePage = z.infer<typeof donePage>;

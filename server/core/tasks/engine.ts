@@ -8,7 +8,8 @@
 import type { YardEvent } from "../events/journal";
 import type { DiffTotals } from "../git";
 import type { PaneInfo } from "../panes/manager";
-import type { Board } from "./board";
+import { type Board, loadDonePage } from "./board";
+import type { DonePage } from "../../wire/board";
 import {
   apply,
   type ApplyExtra,
@@ -206,6 +207,11 @@ export class TaskEngine {
 
   board(projectId: string): Promise<Board> {
     return views.board(this.eng, projectId);
+  }
+
+  /** One page of a project's Done cards, newest first. */
+  donePage(projectId: string, q: { cursor?: string; limit: number }): Promise<DonePage> {
+    return loadDonePage(this.eng.store, projectId, q);
   }
 
   /** Tasks not yet settled for good (pending, working, input_required), optionally of one profile. */
