@@ -44,7 +44,7 @@ interface RawCards {
 function rawSqlite(file: string): RawCards {
   const db = new Database(file, { readonly: true });
   const sqlite = (s: string) => s.replace(/\$1/g, "?");
-  const active = db.prepare(sqlite(`SELECT ${CARD_COLS} FROM "Task" WHERE ${ACTIVE_SQL} ORDER BY "updatedAt" DESC`));
+  const active = db.prepare(sqlite(`SELECT ${CARD_COLS} FROM "Task" WHERE ${ACTIVE_SQL}`));
   const done = db.prepare(
     sqlite(
       `SELECT ${CARD_COLS} FROM "Task" WHERE ${DONE_SQL} ORDER BY "updatedAt" DESC, "id" DESC LIMIT ${DONE_ON_BOARD}`,
@@ -66,7 +66,7 @@ async function rawPostgres(url: string): Promise<RawCards> {
   return {
     cards: (p) =>
       Promise.all([
-        c.query(`SELECT ${CARD_COLS} FROM "Task" WHERE ${ACTIVE_SQL} ORDER BY "updatedAt" DESC`, [p]),
+        c.query(`SELECT ${CARD_COLS} FROM "Task" WHERE ${ACTIVE_SQL}`, [p]),
         c.query(
           `SELECT ${CARD_COLS} FROM "Task" WHERE ${DONE_SQL} ORDER BY "updatedAt" DESC, "id" DESC LIMIT ${DONE_ON_BOARD}`,
           [p],
@@ -203,9 +203,10 @@ async function postgres(): Promise<{ database(name: string): Promise<string>; st
   let base = process.env.YARD_BENCH_PG_URL ?? "";
   let dir: string | null = null;
   if (!base) {
+    // The cluster's own dir (it runs as `postgres` when we are root, which cannot enter a dir of ours).
     dir = mkdtempSync(path.join(os.tmpdir(), "yard-bench-pg-"));
     try {
-      base = (await startCluster(path.join(dir, "cluster"))) as string;
+      base = (await startCluster(dir)) as string;
     } catch {
       rmSync(dir, { recursive: true, force: true });
       return null;
@@ -223,10 +224,7 @@ async function postgres(): Promise<{ database(name: string): Promise<string>; st
       return u.toString();
     },
     stop() {
-      if (dir) {
-        stopCluster(path.join(dir, "cluster"));
-        rmSync(dir, { recursive: true, force: true });
-      }
+      if (dir) stopCluster(dir);
     },
   };
 }

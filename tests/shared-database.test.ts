@@ -2,7 +2,10 @@
 // each shows the other's changes live (events cross processes through LISTEN/NOTIFY: a socket on
 // one gets a task's events as the other runs it, `yard task wait` on one returns when the other's
 // agent finishes), and a server starting on the shared database leaves the other's running agents
-// alone (it recovers only the panes its own pane host runs).
+// alone (it recovers only the panes its own pane host runs). No agent inherits the database's URL.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient } from "./helpers/client";
@@ -97,6 +100,24 @@ describe.runIf(PG_URL)("two servers on one PostgreSQL board", () => {
       what: "A's socket to hear B's review",
     });
   }, 120_000);
+
+  it("keeps the board's database URL from every agent: a pane's environment has no trace of it", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "yard-shared-env-"));
+    try {
+      const out = path.join(dir, "env.txt");
+      const pane = await adminClient(a).panes.spawn.mutate({
+        argv: ["sh", "-c", `env > ${out}.tmp; mv ${out}.tmp ${out}; sleep 30`],
+        cwd: dir,
+      });
+      const env = await waitFor(() => (existsSync(out) ? readFileSync(out, "utf8") : null), { what: "the pane's env" });
+      await adminClient(a).panes.kill.mutate({ id: pane.id });
+      expect(env).toContain("YARD_PANE=");
+      expect(env).not.toContain("DATABASE_URL");
+      expect(env).not.toContain(new URL(url).pathname.slice(1)); // the database's name, under any variable
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it("a server starting on the shared database leaves the other's running agent alone", async () => {
     const started = await ok(a, [

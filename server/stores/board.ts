@@ -85,8 +85,7 @@ export class BoardStore {
         (SELECT v."reviewedCommit" FROM "Review" v
           WHERE v."taskId" = t."id" AND v."round" = t."round" ORDER BY v."createdAt" DESC, v."id" DESC LIMIT 1) AS "reviewedCommit"
       FROM "Task" t LEFT JOIN "TaskDiffStat" s ON s."taskId" = t."id"
-      WHERE ${where}
-      ORDER BY t."updatedAt" DESC, t."id" DESC`;
+      WHERE ${where}`; // unordered: an ORDER BY on updatedAt steers SQLite to the wrong index (callers sort)
     return rows.map(({ diffFiles, diffAdditions, diffDeletions, ...r }) => ({
       ...r,
       round: Number(r.round),

@@ -104,6 +104,7 @@ async function toCards(
     const blockedAt = t.paneId !== null ? blocked.get(t.paneId) : undefined;
     const paneBlocked = blockedAt !== undefined;
     const pane = panes && t.paneId && panes.isLive(t.paneId) ? await panes.get(t.paneId).catch(() => null) : null;
+    const evidence = parseEvidence(t.evidence);
     out.push({
       column: columnFor({ state: t.state, disposition: t.disposition, paneBlocked }),
       card: {
@@ -119,8 +120,8 @@ async function toCards(
         diffStat: t.diffStat,
         needsUser: !t.disposition && (paneBlocked || t.state === "input_required"),
         reviewStatus: statuses.get(t.id) ?? "none",
-        line: cardLine({ state: t.state, evidence: parseEvidence(t.evidence), pane }),
-        setup: setupOf(t.state, parseEvidence(t.evidence)),
+        line: cardLine({ state: t.state, evidence, pane }),
+        setup: setupOf(t.state, evidence),
         waiting: t.state === "backlog" ? (waiting.get(t.id)?.reason ?? null) : null,
         dependsOn: waiting.get(t.id)?.dependencies.map((d) => d.id) ?? [],
         startedBy: t.startedBy,

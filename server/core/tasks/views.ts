@@ -208,7 +208,7 @@ export function board(eng: EngineState, projectId: string): Promise<Board> {
     eng.store,
     projectId,
     eng.deps.panes,
-    deps ? (tasks) => deps.waitingMany(tasks, projectId) : undefined,
+    deps ? (tasks) => deps.waitingMany(tasks) : undefined, // by id: the board holds a page of the project's history
   );
 }
 
