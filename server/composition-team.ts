@@ -1,12 +1,14 @@
 // Wiring for the team side of the board: its people (sessions, invites, tokens) and its project
 // webhooks (the journal's notices posted where the team talks), and on PostgreSQL the other server
-// processes sharing its board. Called by createServices.
+// processes sharing its board; the runners agents may run on. Called by createServices.
 import { envInt } from "./config";
 import type { EventJournal } from "./core/events/journal";
 import { Webhooks } from "./core/notify/webhooks";
 import { People, type SessionPort } from "./core/people/people";
+import { Runners } from "./core/runners/service";
 import { PgEventRelay } from "./stores/event-relay";
 import { PeopleStore } from "./stores/people";
+import { RunnerStore } from "./stores/runners";
 import type { TaskStore } from "./stores/tasks";
 import { WebhookStore } from "./stores/webhooks";
 
@@ -16,8 +18,14 @@ export async function teamServices(
   journal: EventJournal,
   tasks: TaskStore,
   /** createServices' options: the board's addresses, the browser sessions, the log. */
-  opts: { url: () => string; publicUrl?: () => string; sessions?: SessionPort; log?: (line: string) => void },
-): Promise<{ people: People; webhooks: Webhooks }> {
+  opts: {
+    home: string;
+    url: () => string;
+    publicUrl?: () => string;
+    sessions?: SessionPort;
+    log?: (line: string) => void;
+  },
+): Promise<{ people: People; webhooks: Webhooks; runners: Runners }> {
   // Links people get (invites, notices) use the address they use.
   const o = { db, journal, tasks, url: opts.publicUrl ?? opts.url, sessions: opts.sessions, log: opts.log };
   const people = new People({
@@ -42,7 +50,8 @@ export async function teamServices(
       timeoutMs: envInt("YARD_WEBHOOK_TIMEOUT_MS") ?? 10_000,
     },
   });
-  return { people, webhooks };
+  const runners = new Runners({ store: new RunnerStore(o.db), home: opts.home });
+  return { people, webhooks, runners };
 }
 
 /**

@@ -56,6 +56,7 @@ import { SettingStore } from "./stores/settings";
 import { TemplateStore } from "./stores/templates";
 import type { Webhooks } from "./core/notify/webhooks";
 import { joinOtherProcesses, teamServices } from "./composition-team";
+import type { Runners } from "./core/runners/service";
 import type { People, SessionPort } from "./core/people/people";
 import { WorktreeInventoryStore } from "./stores/worktrees";
 import { Templates } from "./core/templates/templates";
@@ -104,6 +105,7 @@ export interface Services {
   templates: Templates;
   /** The board's people, their roles, invites and personal tokens. */
   people: People;
+  runners: Runners; // the machines agents may run on, over SSH
   /** Project webhooks: notices, their signing and their deliveries. */
   webhooks: Webhooks;
   /**
@@ -175,7 +177,7 @@ export async function createServices(opts: {
   await agents.seed();
   const projectStore = new ProjectStore(db);
   const taskStore = new TaskStore(db, instance);
-  const { people, webhooks } = await teamServices(db, journal, taskStore, opts);
+  const { people, webhooks, runners } = await teamServices(db, journal, taskStore, opts);
   const projects = new Projects(projectStore, async (path) => {
     const info = await inspectRepo(path);
     return { root: info.root, currentBranch: info.currentBranch };
@@ -426,6 +428,7 @@ export async function createServices(opts: {
     templates,
     people,
     webhooks,
+    runners,
     attention: async (limit, caller) => {
       const rows = await taskStore.withPanes();
       const taskStates = new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }]));

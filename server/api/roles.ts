@@ -78,6 +78,13 @@ export const GATES: Record<string, Gate> = {
   "projects.deliveries": { person: "admin", roles: P },
   "board.get": { person: "member", roles: P },
   "board.done": { person: "member", roles: P },
+  // Runners: the machines agents run on (their keys, their trust).
+  "runners.list": { person: "admin", roles: P },
+  "runners.get": { person: "admin", roles: P },
+  "runners.add": { person: "admin", roles: P },
+  "runners.remove": { person: "admin", roles: P },
+  "runners.check": { person: "admin", roles: P },
+  "runners.trust": { person: "admin", roles: P },
   "panes.spawn": { person: "member", roles: PO, names: { panes: ["parentPaneId"] }, spawns: { kind: "pane" } },
   "panes.list": { person: "member", roles: PO },
   "panes.get": { person: "member", roles: ALL, pane: "id" },

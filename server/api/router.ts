@@ -13,6 +13,7 @@ import { tasksRouter } from "./tasks";
 import { projectSetupProcedures } from "./repo-setup";
 import { templatesRouter } from "./templates";
 import { auditRouter, insightsRouter, peopleRouter } from "./people";
+import { runnersRouter } from "./runners";
 import { worktreesRouter } from "./worktrees";
 import { whoamiReply } from "../wire/orchestration";
 import { absolutePath, id, paneId, profileId } from "../wire/common";
@@ -172,6 +173,7 @@ export const appRouter = router({
   worktrees: worktreesRouter,
   templates: templatesRouter,
   people: peopleRouter,
+  runners: runnersRouter,
   audit: auditRouter,
   insights: insightsRouter,
 

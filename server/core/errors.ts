@@ -55,6 +55,18 @@ export const ERROR_CODES = {
   },
   GITHUB_AUTH: { message: "GitHub refused the token.", retryable: false, http: 403 },
   GITHUB_UNAVAILABLE: { message: "GitHub's API is not reachable or failed.", retryable: true, http: 502 },
+  // Runners over SSH: server/core/runners/.
+  HOST_KEY_UNKNOWN: {
+    message: "The runner's SSH host key is not trusted yet: check its fingerprint, then `yard runner trust`.",
+    retryable: false,
+    http: 409,
+  },
+  HOST_KEY_CHANGED: {
+    message: "The runner's SSH host key is not the one trusted: the machine changed, or someone is in the middle.",
+    retryable: false,
+    http: 409,
+  },
+  RUNNER_UNAVAILABLE: { message: "The runner cannot be reached over SSH.", retryable: true, http: 503 },
   INTERNAL: { message: "Internal error.", retryable: false, http: 500 },
 } as const;
 

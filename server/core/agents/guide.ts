@@ -35,6 +35,9 @@ const ON_ERROR: Record<ErrorCode, string> = {
   GITHUB_AUTH: "GitHub refused the token; ask a person",
   GITHUB_UNAVAILABLE: "GitHub did not answer; retry later (`retryable`)",
   INTERNAL: "a bug in Switchyard; report the message to a person",
+  HOST_KEY_UNKNOWN: "a runner's host key is not trusted: a person checks it and runs `yard runner trust`; stop",
+  HOST_KEY_CHANGED: "a runner's host key changed: a person must look into it; stop",
+  RUNNER_UNAVAILABLE: "the runner is unreachable; wait and retry, or start the task elsewhere",
 };
 
 const COMMON = [

@@ -1,0 +1,186 @@
+// Runners: the machines agents may run on, reached with the system's OpenSSH client (the user's
+// ~/.ssh/config and agent, or the given key). Owns the registry (add, list, remove), the host keys
+// Switchyard trusts for each (runners/<name>/known_hosts in the data dir, written only when a
+// person gives the fingerprint they checked: an unknown key is never accepted), and the check that
+// a runner answers and has node (its only requirement).
+import { chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { RunnerRow, RunnerStore } from "../../stores/runners";
+import type { CheckResult, RunnerView } from "../../wire/runners";
+import { YardError } from "../errors";
+import { newId } from "../ids";
+import { exec, type SshTarget, scanHostKeys, sshArgv, sshFailure } from "./ssh";
+
+export interface RunnerAdd {
+  name: string;
+  ssh: { user: string; host: string; port: number };
+  identityFile?: string;
+  knownHostsFile?: string;
+  labels: string[];
+  capacity: number;
+}
+
+export class Runners {
+  constructor(private readonly deps: { store: RunnerStore; home: string }) {}
+
+  private dir(name: string): string {
+    return path.join(this.deps.home, "runners", name);
+  }
+
+  /** The known_hosts file of the keys a person trusted for this runner. */
+  private trustedFile(name: string): string {
+    return path.join(this.dir(name), "known_hosts");
+  }
+
+  async list(): Promise<RunnerView[]> {
+    return (await this.deps.store.list()).map(view);
+  }
+
+  async get(name: string): Promise<RunnerView> {
+    return view(await this.row(name));
+  }
+
+  private async row(name: string): Promise<RunnerRow> {
+    const row = await this.deps.store.byName(name);
+    if (!row) throw new YardError("NOT_FOUND", `No runner named ${name} (yard runner list)`, { name });
+    return row;
+  }
+
+  async add(input: RunnerAdd): Promise<RunnerView> {
+    for (const [flag, file] of [
+      ["--identity", input.identityFile],
+      ["--known-hosts", input.knownHostsFile],
+    ] as const) {
+      if (file === undefined) continue;
+      let ok = false;
+      try {
+        ok = statSync(file).isFile();
+      } catch {}
+      if (!ok) throw new YardError("BAD_PARAMS", `${flag} ${file}: no such file`, { file });
+    }
+    if (await this.deps.store.byName(input.name))
+      throw new YardError("CONFLICT", `A runner named ${input.name} exists already`, { name: input.name });
+    const row = await this.deps.store.create({
+      id: newId("rnr"),
+      name: input.name,
+      user: input.ssh.user,
+      host: input.ssh.host,
+      port: input.ssh.port,
+      identityFile: input.identityFile ?? null,
+      knownHostsFile: input.knownHostsFile ?? null,
+      labels: JSON.stringify(input.labels),
+      capacity: input.capacity,
+    });
+    return view(row);
+  }
+
+  async remove(name: string): Promise<{ removed: string }> {
+    await this.row(name);
+    await this.deps.store.remove(name);
+    rmSync(this.dir(name), { recursive: true, force: true });
+    return { removed: name };
+  }
+
+  private target(r: RunnerRow): SshTarget {
+    return {
+      user: r.user,
+      host: r.host,
+      port: r.port,
+      identityFile: r.identityFile,
+      knownHostsFiles: [this.trustedFile(r.name), r.knownHostsFile ?? path.join(os.homedir(), ".ssh", "known_hosts")],
+    };
+  }
+
+  private where(r: RunnerRow): string {
+    return `runner ${r.name} (${r.user}@${r.host}:${r.port})`;
+  }
+
+  /**
+   * Connects and runs `node --version`. An unknown host key is HOST_KEY_UNKNOWN with the keys the
+   * host presents and their fingerprints (to compare with what its administrator says), a changed
+   * one HOST_KEY_CHANGED; the outcome is kept as the runner's last check either way.
+   */
+  async check(name: string): Promise<CheckResult> {
+    const r = await this.row(name);
+    const at = new Date();
+    const record = async (result: CheckResult) => {
+      await this.deps.store.checked(name, at, JSON.stringify(result));
+      return result;
+    };
+    try {
+      const run = await exec("ssh", sshArgv(this.target(r), ["node", "--version"]), { timeoutMs: 20_000 });
+      const failed = sshFailure(run, this.where(r));
+      if (failed?.code === "HOST_KEY_UNKNOWN") {
+        const keys = await scanHostKeys(r.host, r.port).catch(() => []);
+        throw new YardError(
+          "HOST_KEY_UNKNOWN",
+          `${this.where(r)} presents a host key nobody trusted yet${
+            keys.length ? `: ${keys.map((k) => `${k.fingerprint} (${k.type})`).join(", ")}` : ""
+          }. Compare with its administrator's, then: yard runner trust ${r.name} --fingerprint SHA256:…`,
+          { fingerprints: keys.map((k) => ({ type: k.type, fingerprint: k.fingerprint })) },
+        );
+      }
+      if (failed) throw failed;
+      const node = /^v\d+\.\d+\.\d+/.exec(run.stdout.trim())?.[0] ?? null;
+      if (run.code !== 0 || !node)
+        throw new YardError(
+          "CONFLICT",
+          `${this.where(r)} answered, but has no node on its PATH (node is a runner's only requirement)`,
+          { exitCode: run.code },
+        );
+      return await record({ ok: true, node, at: at.toISOString(), error: null });
+    } catch (e) {
+      const err = e instanceof YardError ? e : new YardError("RUNNER_UNAVAILABLE", (e as Error).message);
+      await record({ ok: false, node: null, at: at.toISOString(), error: { code: err.code, message: err.message } });
+      throw err;
+    }
+  }
+
+  /**
+   * Trusts the runner's host key whose fingerprint a person checked: the key the host presents now
+   * with exactly that fingerprint is added to the runner's known_hosts; any other is refused.
+   */
+  async trust(name: string, fingerprint: string): Promise<{ name: string; fingerprint: string; type: string }> {
+    const r = await this.row(name);
+    const keys = await scanHostKeys(r.host, r.port);
+    const key = keys.find((k) => k.fingerprint === fingerprint);
+    if (!key)
+      throw new YardError(
+        "CONFLICT",
+        `${this.where(r)} presents ${keys.map((k) => `${k.fingerprint} (${k.type})`).join(", ")}, not ${fingerprint}: nothing was trusted`,
+        { presented: keys.map((k) => ({ type: k.type, fingerprint: k.fingerprint })) },
+      );
+    mkdirSync(this.dir(name), { recursive: true, mode: 0o700 });
+    const file = this.trustedFile(name);
+    // One trusted key per runner: a new trust replaces the old one (a reinstalled machine).
+    writeFileSync(file, `${key.line}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    await this.deps.store.trusted(name, fingerprint);
+    return { name, fingerprint, type: key.type };
+  }
+}
+
+function view(r: RunnerRow): RunnerView {
+  let labels: string[] = [];
+  try {
+    labels = JSON.parse(r.labels) as string[];
+  } catch {}
+  let lastCheck: CheckResult | null = null;
+  try {
+    lastCheck = r.lastCheck ? (JSON.parse(r.lastCheck) as CheckResult) : null;
+  } catch {}
+  return {
+    name: r.name,
+    user: r.user,
+    host: r.host,
+    port: r.port,
+    identityFile: r.identityFile,
+    knownHostsFile: r.knownHostsFile,
+    labels,
+    capacity: r.capacity,
+    fingerprint: r.fingerprint,
+    lastCheck,
+    createdAt: r.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,162 @@
+// Runners over SSH, against a real OpenSSH server (tests/helpers/sshd.ts): a runner is added, its
+// unknown host key refused with the fingerprints it presents (never accepted blindly), a wrong
+// fingerprint refused with nothing trusted, the right one trusted, then the check logs in with the
+// given key and finds node there; a changed host key (a reinstalled machine) is refused as such.
+// Input that ssh could read as an option, unknown runners and non-admin callers are refused.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminClient, clientWithToken, errorOf } from "./helpers/client";
+import { startTestServer, type TestServer, yard } from "./helpers/server";
+import { SSHD_AVAILABLE, startSshd, type TestSshd } from "./helpers/sshd";
+
+describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
+  let server: TestServer;
+  let sshd: TestSshd;
+  let scratch: string;
+  let knownHosts: string;
+
+  beforeAll(async () => {
+    [server, sshd] = await Promise.all([startTestServer(), startSshd()]);
+    scratch = mkdtempSync(path.join(os.tmpdir(), "yard-runners-"));
+    knownHosts = path.join(scratch, "known_hosts"); // empty: the user's own known_hosts stays out of it
+    writeFileSync(knownHosts, "");
+  });
+  afterAll(async () => {
+    await Promise.all([server?.dispose(), sshd?.stop()]);
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  async function cli(args: string[]) {
+    return yard(server, ["--json", ...args]);
+  }
+
+  it("refuses an unknown host key with its fingerprint, a wrong fingerprint, then trusts the right one and finds node", async () => {
+    const added = await cli([
+      "runner",
+      "add",
+      "build-1",
+      "--ssh",
+      `${sshd.user}@127.0.0.1:${sshd.port}`,
+      "--identity",
+      sshd.identity,
+      "--known-hosts",
+      knownHosts,
+      "--labels",
+      "linux,big",
+      "--capacity",
+      "2",
+    ]);
+    expect(added.code, added.stdout + added.stderr).toBe(0);
+    expect(added.json).toMatchObject({
+      name: "build-1",
+      port: sshd.port,
+      labels: ["linux", "big"],
+      capacity: 2,
+      fingerprint: null,
+    });
+
+    const unknown = await cli(["runner", "check", "build-1"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.json.error.code).toBe("HOST_KEY_UNKNOWN");
+    expect(unknown.json.error.message).toContain(sshd.fingerprint);
+    expect(unknown.json.error.details.fingerprints).toContainEqual({ type: "ED25519", fingerprint: sshd.fingerprint });
+    const trustedFile = path.join(server.home, "runners", "build-1", "known_hosts");
+    expect(existsSync(trustedFile)).toBe(false); // nothing accepted on the way
+    expect(readFileSync(knownHosts, "utf8")).toBe("");
+
+    const wrong = await cli(["runner", "trust", "build-1", "--fingerprint", `SHA256:${"A".repeat(43)}`]);
+    expect(wrong.json.error.code).toBe("CONFLICT");
+    expect(wrong.json.error.message).toContain(sshd.fingerprint);
+    expect(existsSync(trustedFile)).toBe(false);
+
+    const trusted = await cli(["runner", "trust", "build-1", "--fingerprint", sshd.fingerprint]);
+    expect(trusted.code, trusted.stdout + trusted.stderr).toBe(0);
+    expect(trusted.json).toEqual({ name: "build-1", fingerprint: sshd.fingerprint, type: "ED25519" });
+
+    const ok = await cli(["runner", "check", "build-1"]);
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    expect(ok.json).toMatchObject({ ok: true, node: process.version, error: null });
+    const listed = (await cli(["runner", "list"])).json.runners;
+    expect(listed).toEqual([
+      expect.objectContaining({
+        name: "build-1",
+        fingerprint: sshd.fingerprint,
+        lastCheck: expect.objectContaining({ ok: true }),
+      }),
+    ]);
+  }, 60_000);
+
+  it("refuses a changed host key as a changed one, and keeps the old trust", async () => {
+    const before = sshd.fingerprint;
+    const now = await sshd.rekey();
+    expect(now).not.toBe(before);
+    const changed = await cli(["runner", "check", "build-1"]);
+    expect(changed.json.error.code).toBe("HOST_KEY_CHANGED");
+    expect((await adminClient(server).runners.get.query({ name: "build-1" })).fingerprint).toBe(before);
+    expect((await adminClient(server).runners.get.query({ name: "build-1" })).lastCheck).toMatchObject({
+      ok: false,
+      error: { code: "HOST_KEY_CHANGED" },
+    });
+  }, 60_000);
+
+  it("says why an unreachable runner or a refused key fails", async () => {
+    const stranger = path.join(scratch, "stranger");
+    const { execFileSync } = await import("node:child_process");
+    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", stranger]);
+    await cli([
+      "runner",
+      "add",
+      "locked-out",
+      "--ssh",
+      `${sshd.user}@127.0.0.1:${sshd.port}`,
+      "--identity",
+      stranger,
+      "--known-hosts",
+      knownHosts,
+    ]);
+    expect((await cli(["runner", "trust", "locked-out", "--fingerprint", sshd.fingerprint])).code).toBe(0);
+    const refused = await cli(["runner", "check", "locked-out"]);
+    expect(refused.json.error).toMatchObject({ code: "RUNNER_UNAVAILABLE" });
+    expect(refused.json.error.message).toMatch(/Permission denied/);
+
+    await cli(["runner", "add", "nowhere", "--ssh", `${sshd.user}@127.0.0.1:1`, "--known-hosts", knownHosts]);
+    const down = await cli(["runner", "check", "nowhere"]);
+    expect(down.json.error.code).toBe("RUNNER_UNAVAILABLE");
+    expect(down.json.error.message).toMatch(/cannot be reached|no SSH host key/);
+  }, 60_000);
+
+  it("refuses what ssh could read as an option, a missing key file, a duplicate, and non-admins", async () => {
+    for (const ssh of [
+      "-oProxyCommand=touch /tmp/pwned@x",
+      "me@-oProxyCommand=x",
+      "me@host:99999",
+      "me@host name",
+      "@host",
+    ]) {
+      const r = await cli(["runner", "add", "evil", "--ssh", ssh]);
+      expect(r.json?.error?.code, ssh).toBe("BAD_PARAMS");
+    }
+    expect((await cli(["runner", "add", "-x", "--ssh", "me@host"])).code).not.toBe(0);
+    const missing = await cli(["runner", "add", "nokey", "--ssh", "me@host", "--identity", "/nonexistent/key"]);
+    expect(missing.json.error).toMatchObject({ code: "BAD_PARAMS" });
+    expect((await cli(["runner", "add", "build-1", "--ssh", "me@host"])).json.error.code).toBe("CONFLICT");
+    expect((await cli(["runner", "check", "ghost"])).json.error.code).toBe("NOT_FOUND");
+    expect((await adminClient(server).runners.list.query()).map((r) => r.name).sort()).toEqual([
+      "build-1",
+      "locked-out",
+      "nowhere",
+    ]);
+
+    const member = await adminClient(server).people.add.mutate({ name: "mo", role: "reviewer" });
+    const token = (await adminClient(server).people.createToken.mutate({ user: member.person.name })).token;
+    expect(await errorOf(() => clientWithToken(server, token).runners.list.query())).toMatchObject({
+      code: "FORBIDDEN",
+    });
+
+    const removed = await cli(["runner", "remove", "build-1"]);
+    expect(removed.json).toEqual({ removed: "build-1" });
+    expect(existsSync(path.join(server.home, "runners", "build-1"))).toBe(false);
+  }, 60_000);
+});
