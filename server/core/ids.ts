@@ -19,7 +19,8 @@ export function newId(
     | "usr"
     | "tok"
     | "inv"
-    | "dlv",
+    | "dlv"
+    | "psh",
 ): string {
   const bytes = randomBytes(10);
   let s = "";
