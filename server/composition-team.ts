@@ -1,12 +1,18 @@
-// Wiring for the team side of the board: its people (sessions, invites, tokens) and its project
-// webhooks (the journal's notices posted where the team talks), and on PostgreSQL the other server
-// processes sharing its board. Called by createServices.
+// Wiring for the team side of the board: its people (sessions, invites, tokens), its project
+// webhooks (the journal's notices posted where the team talks), Web Push (the same notices sent to
+// each person's browsers), and on PostgreSQL the other server processes sharing its board. Called
+// by createServices.
 import { envInt } from "./config";
 import type { EventJournal } from "./core/events/journal";
+import { parseAllowHosts } from "./core/notify/push-endpoint";
+import { WebPush } from "./core/notify/push";
 import { Webhooks } from "./core/notify/webhooks";
+import { cardLine } from "./core/tasks/card-line";
 import { People, type SessionPort } from "./core/people/people";
 import { PgEventRelay } from "./stores/event-relay";
 import { PeopleStore } from "./stores/people";
+import { PushStore } from "./stores/push";
+import { SettingStore } from "./stores/settings";
 import type { TaskStore } from "./stores/tasks";
 import { WebhookStore } from "./stores/webhooks";
 
@@ -17,7 +23,7 @@ export async function teamServices(
   tasks: TaskStore,
   /** createServices' options: the board's addresses, the browser sessions, the log. */
   opts: { url: () => string; publicUrl?: () => string; sessions?: SessionPort; log?: (line: string) => void },
-): Promise<{ people: People; webhooks: Webhooks }> {
+): Promise<{ people: People; webhooks: Webhooks; push: WebPush }> {
   // Links people get (invites, notices) use the address they use.
   const o = { db, journal, tasks, url: opts.publicUrl ?? opts.url, sessions: opts.sessions, log: opts.log };
   const people = new People({
@@ -42,7 +48,33 @@ export async function teamServices(
       timeoutMs: envInt("YARD_WEBHOOK_TIMEOUT_MS") ?? 10_000,
     },
   });
-  return { people, webhooks };
+  const push = new WebPush({
+    store: new PushStore(o.db),
+    settings: new SettingStore(o.db),
+    journal: o.journal,
+    task: async (id) => {
+      const t = await o.tasks.row(id);
+      return t
+        ? { title: t.title, line: cardLine({ state: t.state, evidence: evidenceOf(t.evidence), pane: null }) }
+        : null;
+    },
+    boardUrl: o.url,
+    // Read once: push services besides the public ones (and http to exactly these); a bad entry stops the start.
+    allowHosts: parseAllowHosts(process.env.YARD_PUSH_ALLOW_HOSTS),
+    subject: process.env.YARD_PUSH_SUBJECT || undefined,
+    log: o.log,
+    options: { ttlSeconds: 3600, timeoutMs: 10_000, concurrency: 4 },
+  });
+  return { people, webhooks, push };
+}
+
+function evidenceOf(s: string | null): Record<string, unknown> | null {
+  try {
+    const v = s ? (JSON.parse(s) as unknown) : null;
+    return v && typeof v === "object" ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -55,6 +55,7 @@ import { ProjectStore } from "./stores/projects";
 import { SettingStore } from "./stores/settings";
 import { TemplateStore } from "./stores/templates";
 import type { Webhooks } from "./core/notify/webhooks";
+import type { WebPush } from "./core/notify/push";
 import { joinOtherProcesses, teamServices } from "./composition-team";
 import type { People, SessionPort } from "./core/people/people";
 import { WorktreeInventoryStore } from "./stores/worktrees";
@@ -106,6 +107,8 @@ export interface Services {
   people: People;
   /** Project webhooks: notices, their signing and their deliveries. */
   webhooks: Webhooks;
+  /** Web Push: the board's VAPID key, people's subscriptions, notices sent to their browsers. */
+  push: WebPush;
   /**
    * What needs attention. A calling pane (`caller`: its id and what it reaches, the access
    * lookup's scope) sees only the items about tasks and panes its role reaches, the limit applied
@@ -175,7 +178,7 @@ export async function createServices(opts: {
   await agents.seed();
   const projectStore = new ProjectStore(db);
   const taskStore = new TaskStore(db, instance);
-  const { people, webhooks } = await teamServices(db, journal, taskStore, opts);
+  const { people, webhooks, push } = await teamServices(db, journal, taskStore, opts);
   const projects = new Projects(projectStore, async (path) => {
     const info = await inspectRepo(path);
     return { root: info.root, currentBranch: info.currentBranch };
@@ -367,8 +370,8 @@ export async function createServices(opts: {
     log: opts.log,
   });
   pruner.start();
-  // Project webhooks: notices posted where the team talks (deliveries left pending resume now).
-  await webhooks.start();
+  // Notices: project webhooks (deliveries left pending resume now) and Web Push (its key made on a first start).
+  await Promise.all([webhooks.start(), push.start()]);
   // Worktree sizes, measured in the background (at start-up, after each task change, every 15 minutes).
   const worktrees = new Worktrees({
     home: p.home,
@@ -426,6 +429,7 @@ export async function createServices(opts: {
     templates,
     people,
     webhooks,
+    push,
     attention: async (limit, caller) => {
       const rows = await taskStore.withPanes();
       const taskStates = new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }]));
@@ -470,7 +474,7 @@ export async function createServices(opts: {
       await worktrees.detach();
       screens.stop();
       await pruner.stop();
-      await webhooks.stop();
+      await Promise.all([webhooks.stop(), push.stop()]);
       await tasks?.shutdown();
       await panes.shutdown({ stopPanes: o.stopPanes ?? true });
       await relay?.close();

@@ -8,6 +8,7 @@ import { VERSION } from "../version";
 import { githubProjectProcedures } from "./github";
 import { eventsRouter, hooksRouter, panesRouter } from "./panes";
 import { plansRouter } from "./plans";
+import { pushRouter } from "./push";
 import { reviewsRouter } from "./reviews";
 import { tasksRouter } from "./tasks";
 import { projectSetupProcedures } from "./repo-setup";
@@ -174,6 +175,7 @@ export const appRouter = router({
   people: peopleRouter,
   audit: auditRouter,
   insights: insightsRouter,
+  push: pushRouter,
 
   agents: router({
     list: callerProcedure.output(profileList).query(({ ctx }) => ctx.services.agents.list()),
