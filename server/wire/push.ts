@@ -4,7 +4,7 @@
 import { z } from "zod";
 
 export const PUSH_KINDS = ["needs_you", "review", "failed", "merged"] as const;
-export const pushKind = z.enum(PUSH_KINDS);
+const pushKind = z.enum(PUSH_KINDS);
 export type PushKind = z.infer<typeof pushKind>;
 
 /** Most subscriptions one person holds; one more replaces their stalest. */
@@ -18,7 +18,7 @@ const base64url = (what: string, max: number) =>
     .regex(/^[A-Za-z0-9_-]+={0,2}$/, `${what} must be base64url`);
 
 /** The push service's URL for this browser: its host is checked against the allowed push services. */
-export const pushEndpoint = z.string().trim().min(1).max(2048);
+const pushEndpoint = z.string().trim().min(1).max(2048);
 
 export const pushSubscribeInput = z.object({
   endpoint: pushEndpoint,

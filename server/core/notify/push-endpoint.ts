@@ -8,7 +8,7 @@
 import { ECDH } from "node:crypto";
 
 /** The push services of Chrome/Edge/Android (FCM), Firefox (Mozilla), Windows (WNS) and Safari (Apple). */
-export const PUSH_SERVICES = [
+const PUSH_SERVICES = [
   "fcm.googleapis.com",
   "*.push.services.mozilla.com",
   "*.notify.windows.com",
