@@ -199,7 +199,7 @@ describe("Web Push", () => {
       title: "Build the rocket: failed",
       body: "The task failed.",
       url: `${server.url}/tasks/${taskId}`,
-      tag: `task-${taskId}`,
+      tag: `/tasks/${taskId}`,
     });
     expect(service.to("merged-only")).toHaveLength(0); // it asked for merges only
     await waitFor(async () => (await api.push.list.query()).find((s) => s.endpoint === phone.sub.endpoint)?.lastOkAt, {

@@ -18,13 +18,13 @@ describe("pushNotice", () => {
       title: "Fix the login: needs you",
       body: "The agent is waiting for you.",
       url: "https://board.example.com/tasks/tsk1",
-      tag: "task-tsk1",
+      tag: "/tasks/tsk1",
     });
     expect(pushNotice("review", task, "http://127.0.0.1:7420")).toMatchObject({
       title: "Fix the login: ready for review",
       body: "Ready for review.",
       url: "http://127.0.0.1:7420/tasks/tsk1",
-      tag: "task-tsk1",
+      tag: "/tasks/tsk1",
     });
     expect(pushNotice("merged", task, "http://b").title).toBe("Fix the login: merged");
   });

@@ -67,7 +67,8 @@ export function pushNotice(
     title: `${oneLine(task.title, 120) || task.id}: ${WORDS[kind].title}`,
     body: task.line && (kind === "needs_you" || kind === "failed") ? oneLine(task.line, 240) : WORDS[kind].body,
     url: `${boardUrl.replace(/\/+$/, "")}/tasks/${encodeURIComponent(task.id)}`,
-    tag: `task-${task.id}`,
+    // The in-page notifications use the same tag: a push and a page notice about a task replace each other.
+    tag: `/tasks/${encodeURIComponent(task.id)}`,
   };
 }
 
