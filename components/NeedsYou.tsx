@@ -1,13 +1,16 @@
 "use client";
 // "Needs you" in the top bar: how many panes need the user (panes.attention, ranked like
 // `yard attention`), a popover listing them, each linking to its task (or its pane), and the
-// opt-in browser notifications (needs input / failed / completed, each selectable).
+// opt-in browser notifications (needs input / failed / completed, each selectable), in the page and,
+// with Push notifications on, through the board's service worker while no tab is open.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { type NotifyKind, readNotify, writeNotify } from "../lib/notify";
+import { pushKindsOf } from "../lib/push";
 import { useTRPC } from "../lib/trpc";
 import { REASON_TEXT } from "./PaneList";
+import { PushToggle } from "./PushToggle";
 import { timeAgo } from "./ui";
 
 const DOT: Record<string, string> = {
@@ -152,6 +155,16 @@ function NotifySettings() {
           </label>
         ))}
       </div>
+      <PushToggle
+        kinds={pushKindsOf(v)}
+        chooseAll={() => {
+          const all = { input: true, failed: true, completed: true };
+          setV(all);
+          writeNotify(all);
+          return pushKindsOf(all);
+        }}
+        onPermission={setPerm}
+      />
       {perm === "denied" && (
         <p className="mt-1 text-xs text-danger">Notifications are blocked for this site in the browser settings.</p>
       )}

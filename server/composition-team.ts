@@ -1,16 +1,29 @@
-// Wiring for the team side of the board: its people (sessions, invites, tokens) and its project
-// webhooks (the journal's notices posted where the team talks), and on PostgreSQL the other server
-// processes sharing its board; the runners agents may run on. Called by createServices.
+// Wiring for the team side of the board: its people (sessions, invites, tokens), its project
+// webhooks (the journal's notices posted where the team talks), Web Push (the same notices sent to
+// each person's browsers), on PostgreSQL the other server processes sharing its board, and the
+// runners agents may run on. Called by createServices.
 import { envInt } from "./config";
 import type { EventJournal } from "./core/events/journal";
+import { parseAllowHosts } from "./core/notify/push-endpoint";
+import { WebPush } from "./core/notify/push";
 import { Webhooks } from "./core/notify/webhooks";
+import { cardLine } from "./core/tasks/card-line";
 import { People, type SessionPort } from "./core/people/people";
 import { Runners } from "./core/runners/service";
 import { PgEventRelay } from "./stores/event-relay";
 import { PeopleStore } from "./stores/people";
 import { RunnerStore } from "./stores/runners";
+import { PushStore } from "./stores/push";
+import { SettingStore } from "./stores/settings";
 import type { TaskStore } from "./stores/tasks";
 import { WebhookStore } from "./stores/webhooks";
+
+export interface TeamServices {
+  people: People;
+  webhooks: Webhooks;
+  push: WebPush;
+  runners: Runners;
+}
 
 export async function teamServices(
   /** The database, as the stores take it (only they talk to it). */
@@ -25,7 +38,7 @@ export async function teamServices(
     sessions?: SessionPort;
     log?: (line: string) => void;
   },
-): Promise<{ people: People; webhooks: Webhooks; runners: Runners }> {
+): Promise<TeamServices> {
   // Links people get (invites, notices) use the address they use.
   const o = { db, journal, tasks, url: opts.publicUrl ?? opts.url, sessions: opts.sessions, log: opts.log };
   const people = new People({
@@ -50,8 +63,34 @@ export async function teamServices(
       timeoutMs: envInt("YARD_WEBHOOK_TIMEOUT_MS") ?? 10_000,
     },
   });
+  const push = new WebPush({
+    store: new PushStore(o.db),
+    settings: new SettingStore(o.db),
+    journal: o.journal,
+    task: async (id) => {
+      const t = await o.tasks.row(id);
+      return t
+        ? { title: t.title, line: cardLine({ state: t.state, evidence: evidenceOf(t.evidence), pane: null }) }
+        : null;
+    },
+    boardUrl: o.url,
+    // Read once: push services besides the public ones (and http to exactly these); a bad entry stops the start.
+    allowHosts: parseAllowHosts(process.env.YARD_PUSH_ALLOW_HOSTS),
+    subject: process.env.YARD_PUSH_SUBJECT || undefined,
+    log: o.log,
+    options: { ttlSeconds: 3600, timeoutMs: 10_000, concurrency: 4 },
+  });
   const runners = new Runners({ store: new RunnerStore(o.db), home: opts.home });
-  return { people, webhooks, runners };
+  return { people, webhooks, push, runners };
+}
+
+function evidenceOf(s: string | null): Record<string, unknown> | null {
+  try {
+    const v = s ? (JSON.parse(s) as unknown) : null;
+    return v && typeof v === "object" ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -54,15 +54,17 @@ import { ProfileStore } from "./stores/profiles";
 import { ProjectStore } from "./stores/projects";
 import { SettingStore } from "./stores/settings";
 import { TemplateStore } from "./stores/templates";
-import type { Webhooks } from "./core/notify/webhooks";
-import { joinOtherProcesses, teamServices } from "./composition-team";
-import type { Runners } from "./core/runners/service";
-import type { People, SessionPort } from "./core/people/people";
+import { joinOtherProcesses, type TeamServices, teamServices } from "./composition-team";
+import type { SessionPort } from "./core/people/people";
 import { WorktreeInventoryStore } from "./stores/worktrees";
 import { Templates } from "./core/templates/templates";
 import { budgetFromEnv, Worktrees } from "./core/worktrees/service";
 
-export interface Services {
+/**
+ * The services, with the team's (composition-team.ts): people (roles, invites, personal tokens),
+ * webhooks, Web Push (the VAPID key, people's subscriptions) and runners (machines agents run on).
+ */
+export interface Services extends TeamServices {
   home: string;
   token: string;
   db: Db;
@@ -103,11 +105,6 @@ export interface Services {
   worktrees: Worktrees;
   /** Projects' saved task contracts. */
   templates: Templates;
-  /** The board's people, their roles, invites and personal tokens. */
-  people: People;
-  runners: Runners; // the machines agents may run on, over SSH
-  /** Project webhooks: notices, their signing and their deliveries. */
-  webhooks: Webhooks;
   /**
    * What needs attention. A calling pane (`caller`: its id and what it reaches, the access
    * lookup's scope) sees only the items about tasks and panes its role reaches, the limit applied
@@ -177,7 +174,8 @@ export async function createServices(opts: {
   await agents.seed();
   const projectStore = new ProjectStore(db);
   const taskStore = new TaskStore(db, instance);
-  const { people, webhooks, runners } = await teamServices(db, journal, taskStore, opts);
+  const team = await teamServices(db, journal, taskStore, opts);
+  const { webhooks, push } = team;
   const projects = new Projects(projectStore, async (path) => {
     const info = await inspectRepo(path);
     return { root: info.root, currentBranch: info.currentBranch };
@@ -369,8 +367,8 @@ export async function createServices(opts: {
     log: opts.log,
   });
   pruner.start();
-  // Project webhooks: notices posted where the team talks (deliveries left pending resume now).
-  await webhooks.start();
+  // Notices: project webhooks (deliveries left pending resume now) and Web Push (its key made on a first start).
+  await Promise.all([webhooks.start(), push.start()]);
   // Worktree sizes, measured in the background (at start-up, after each task change, every 15 minutes).
   const worktrees = new Worktrees({
     home: p.home,
@@ -426,9 +424,7 @@ export async function createServices(opts: {
     trials,
     worktrees,
     templates,
-    people,
-    webhooks,
-    runners,
+    ...team,
     attention: async (limit, caller) => {
       const rows = await taskStore.withPanes();
       const taskStates = new Map(rows.map((r) => [r.id, { state: r.state, at: r.updatedAt.getTime() }]));
@@ -473,7 +469,7 @@ export async function createServices(opts: {
       await worktrees.detach();
       screens.stop();
       await pruner.stop();
-      await webhooks.stop();
+      await Promise.all([webhooks.stop(), push.stop()]);
       await tasks?.shutdown();
       await panes.shutdown({ stopPanes: o.stopPanes ?? true });
       await relay?.close();

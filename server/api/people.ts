@@ -28,7 +28,7 @@ import { z } from "zod";
 import { type ApiCall, callerProcedure, router } from "./trpc";
 
 /** The calling person (the gate table lets only people call these). */
-function personOf(ctx: ApiCall): Person {
+export function personOf(ctx: ApiCall): Person {
   if (ctx.principal.kind !== "person") throw new YardError("FORBIDDEN", "Only a person may call this");
   return ctx.principal.person;
 }

@@ -68,7 +68,7 @@ describe("the role gate table", () => {
   const MAY: Record<Exclude<(typeof CALLER_ROLES)[number], "person">, string[]> = {
     orchestrator: procedures.filter(
       (p) =>
-        !/^(server|projects|board|worktrees|templates|people|audit|insights|runners|agents\.(add|update|try|tryStatus|remove))\b/.test(
+        !/^(server|projects|board|worktrees|templates|people|audit|insights|runners|push|agents\.(add|update|try|tryStatus|remove))\b/.test(
           p,
         ) &&
         p !== "tasks.report" &&

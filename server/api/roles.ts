@@ -185,6 +185,11 @@ export const GATES: Record<string, Gate> = {
   "people.revokeToken": { person: "member", roles: P },
   "audit.list": { person: "member", roles: P },
   "insights.get": { person: "member", roles: P },
+  // Web Push: each person's own browsers (a pane is no person to notify).
+  "push.key": { person: "member", roles: P },
+  "push.subscribe": { person: "member", roles: P },
+  "push.unsubscribe": { person: "member", roles: P },
+  "push.list": { person: "member", roles: P },
 };
 
 /** Why a person may not call a procedure (their role is below the one it needs), or null when they may. */

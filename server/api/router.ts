@@ -8,6 +8,7 @@ import { VERSION } from "../version";
 import { githubProjectProcedures } from "./github";
 import { eventsRouter, hooksRouter, panesRouter } from "./panes";
 import { plansRouter } from "./plans";
+import { pushRouter } from "./push";
 import { reviewsRouter } from "./reviews";
 import { tasksRouter } from "./tasks";
 import { projectSetupProcedures } from "./repo-setup";
@@ -176,6 +177,7 @@ export const appRouter = router({
   runners: runnersRouter,
   audit: auditRouter,
   insights: insightsRouter,
+  push: pushRouter,
 
   agents: router({
     list: callerProcedure.output(profileList).query(({ ctx }) => ctx.services.agents.list()),

@@ -20,7 +20,8 @@ export function newId(
     | "tok"
     | "inv"
     | "dlv"
-    | "rnr",
+    | "rnr"
+    | "psh",
 ): string {
   const bytes = randomBytes(10);
   let s = "";

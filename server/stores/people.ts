@@ -61,11 +61,15 @@ export class PeopleStore {
     return this.db.user.update({ where: { id }, data: { role } });
   }
 
-  /** Marks the person removed and revokes their tokens and unused invites, in one transaction. */
+  /**
+   * Marks the person removed, revokes their tokens and unused invites and deletes their push
+   * subscriptions (no notice reaches their browsers any more), in one transaction.
+   */
   async remove(id: string, at: Date): Promise<void> {
     await this.db.$transaction([
       this.db.userToken.updateMany({ where: { userId: id, revokedAt: null }, data: { revokedAt: at } }),
       this.db.userInvite.updateMany({ where: { userId: id, usedAt: null }, data: { usedAt: at } }),
+      this.db.pushSubscription.deleteMany({ where: { userId: id } }),
       this.db.user.update({ where: { id }, data: { removedAt: at } }),
     ]);
   }

@@ -25,4 +25,18 @@ export class SettingStore {
     const json = JSON.stringify(value);
     await this.db.setting.upsert({ where: { key }, create: { key, value: json }, update: { value: json } });
   }
+
+  /**
+   * Stores `value` under `key` unless a value is there already, and returns the one stored: of
+   * two server processes sharing a database that race to set it, both get the first one's.
+   */
+  async setIfAbsent(key: string, value: unknown): Promise<unknown> {
+    try {
+      await this.db.setting.upsert({ where: { key }, create: { key, value: JSON.stringify(value) }, update: {} });
+    } catch (e) {
+      // The other process's insert won between our read and our insert: its value stands.
+      if ((await this.get(key)) === null) throw e;
+    }
+    return this.get(key);
+  }
 }

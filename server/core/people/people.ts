@@ -211,7 +211,7 @@ export class People {
     return this.view(row, this.liveTokens(u.id));
   }
 
-  /** Removes a person: every session, token and unused invite of theirs is revoked at once. */
+  /** Removes a person: every session, token and unused invite of theirs is revoked at once, and their push subscriptions deleted. */
   async remove(name: string, by: Person): Promise<{ person: PersonView; sessions: number; tokens: number }> {
     const u = await this.live(name);
     if (u.name === OWNER.name) throw new YardError("BAD_PARAMS", "The owner cannot be removed", { name });
