@@ -2,14 +2,17 @@
 // unknown host key refused with the fingerprints it presents (never accepted blindly), a wrong
 // fingerprint refused with nothing trusted, the right one trusted, then the check logs in with the
 // given key and finds node there; a changed host key (a reinstalled machine) is refused as such.
+// `install` copies the pane host kit there (node is all it needs), whose host then runs a terminal.
 // Input that ssh could read as an option, unknown runners and non-admin callers are refused.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PaneHostClient } from "../server/panehost/client";
 import { adminClient, clientWithToken, errorOf } from "./helpers/client";
 import { startTestServer, type TestServer, yard } from "./helpers/server";
 import { SSHD_AVAILABLE, startSshd, type TestSshd } from "./helpers/sshd";
+import { waitFor } from "./helpers/wait";
 
 describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
   let server: TestServer;
@@ -87,6 +90,50 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       }),
     ]);
   }, 60_000);
+
+  it("installs this board's pane host kit on the runner, whose host then runs a terminal from it", async () => {
+    const before = (await cli(["runner", "check", "build-1"])).json;
+    expect(before.kit).toMatchObject({ installed: false });
+    const installed = await cli(["runner", "install", "build-1"]);
+    expect(installed.code, installed.stdout + installed.stderr).toBe(0);
+    const kit = installed.json;
+    expect(kit).toMatchObject({ name: "build-1", kit: before.kit.name, already: false });
+    expect(kit.dir).toBe(path.join(sshd.dataHome, "switchyard-runner", kit.kit));
+    expect(kit.files).toBeGreaterThan(10);
+    expect(existsSync(path.join(kit.dir, "panehost.mjs"))).toBe(true);
+    expect(existsSync(path.join(kit.dir, "node_modules/node-pty/package.json"))).toBe(true);
+    expect(existsSync(`${kit.dir}.partial`)).toBe(false);
+    expect((await cli(["runner", "check", "build-1"])).json.kit).toEqual({ name: kit.kit, installed: true });
+    expect((await cli(["runner", "install", "build-1"])).json).toMatchObject({ already: true });
+
+    // The kit's pane host (with the kit's own node-pty and xterm, nothing from this repository)
+    // starts, runs a program in a terminal and reads its screen.
+    const home = mkdtempSync(path.join(os.tmpdir(), "yard-kit-home-"));
+    const host = await PaneHostClient.open({ home, log: () => {}, entry: path.join(kit.dir, "panehost.mjs") });
+    try {
+      await host.ready();
+      const paneId = "panekit0001";
+      await host.request("spawn", {
+        paneId,
+        argv: ["sh", "-c", "echo from-the-kit; sleep 5"],
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+        cwd: home,
+        cols: 80,
+        rows: 24,
+        scrollback: 1000,
+      });
+      await waitFor(
+        async () => (await host.request("read", { paneId, mode: "screen" })).text.includes("from-the-kit"),
+        {
+          what: "the kit's terminal to show the program's output",
+        },
+      );
+      expect(readFileSync(`/proc/${host.hello.hostPid}/cmdline`, "utf8")).toContain(kit.dir);
+    } finally {
+      await host.shutdown().catch(() => {});
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it("refuses a changed host key as a changed one, and keeps the old trust", async () => {
     const before = sshd.fingerprint;

@@ -1,4 +1,4 @@
-// yard runner add|list|check|trust|remove: the machines agents may run on, reached with the
+// yard runner add|list|check|trust|install|remove: the machines agents may run on, reached with the
 // system's OpenSSH client. A runner's host key is trusted only with the fingerprint a person
 // checked (`check` shows what the host presents; `trust` accepts exactly that key).
 import path from "node:path";
@@ -74,7 +74,27 @@ export function registerRunner(program: Command, ctx: CliContext) {
     .description("Connect (host key verified, never accepted blindly) and run `node --version` there")
     .action(async (name: string) => {
       const r = await ctx.client().runners.check.mutate({ name });
-      ctx.out().result(r, () => `Runner ${name} answers; node ${r.node}.`);
+      ctx
+        .out()
+        .result(
+          r,
+          () =>
+            `Runner ${name} answers; node ${r.node}; kit ${r.kit?.name} ${r.kit?.installed ? "installed" : "not installed (yard runner install)"}.`,
+        );
+    });
+
+  runner
+    .command("install <name>")
+    .description("Copy this board's pane host kit to the runner (~/.local/share/switchyard-runner/<version>/)")
+    .action(async (name: string) => {
+      const r = await ctx.client().runners.install.mutate({ name });
+      ctx
+        .out()
+        .result(r, () =>
+          r.already
+            ? `Runner ${name} has kit ${r.kit} already (${r.dir}).`
+            : `Installed kit ${r.kit} on runner ${name}: ${r.files} files, ${(r.bytes / 1e6).toFixed(1)} MB in ${r.dir}.`,
+        );
     });
 
   runner

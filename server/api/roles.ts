@@ -85,6 +85,7 @@ export const GATES: Record<string, Gate> = {
   "runners.remove": { person: "admin", roles: P },
   "runners.check": { person: "admin", roles: P },
   "runners.trust": { person: "admin", roles: P },
+  "runners.install": { person: "admin", roles: P },
   "panes.spawn": { person: "member", roles: PO, names: { panes: ["parentPaneId"] }, spawns: { kind: "pane" } },
   "panes.list": { person: "member", roles: PO },
   "panes.get": { person: "member", roles: ALL, pane: "id" },

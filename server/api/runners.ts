@@ -1,7 +1,7 @@
 // tRPC procedures for runners (runners.*): thin, the schemas of server/wire/runners.ts and one call
 // into the service. Admins only (the gate table, roles.ts): a runner is where agents will run.
 import { z } from "zod";
-import { checkResult, runnerAddInput, runnerInput, runnerTrustInput, runnerView } from "../wire/runners";
+import { checkResult, installResult, runnerAddInput, runnerInput, runnerTrustInput, runnerView } from "../wire/runners";
 import { callerProcedure, router } from "./trpc";
 
 export const runnersRouter = router({
@@ -22,6 +22,10 @@ export const runnersRouter = router({
     .input(runnerInput)
     .output(checkResult)
     .mutation(({ ctx, input }) => ctx.services.runners.check(input.name)),
+  install: callerProcedure
+    .input(runnerInput)
+    .output(installResult)
+    .mutation(({ ctx, input }) => ctx.services.runners.install(input.name)),
   trust: callerProcedure
     .input(runnerTrustInput)
     .output(z.object({ name: z.string(), fingerprint: z.string(), type: z.string() }))

@@ -60,6 +60,18 @@ export const checkResult = z.object({
   node: z.string().nullable(),
   at: z.string(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** The pane host kit this board needs there (`yard runner install`), and whether it is installed. */
+  kit: z.object({ name: z.string(), installed: z.boolean() }).nullable().default(null),
+});
+
+export const installResult = z.object({
+  name: z.string(),
+  kit: z.string(),
+  dir: z.string(),
+  files: z.number().int(),
+  bytes: z.number().int(),
+  /** The kit was there already: nothing was copied. */
+  already: z.boolean(),
 });
 
 export const runnerView = z.object({

@@ -23,6 +23,8 @@ export interface TestSshd {
   dir: string;
   /** The client's private key (authorized on this server). */
   identity: string;
+  /** The logged-in session's XDG_DATA_HOME (sshd's SetEnv): the other machine's data, here a temp dir. */
+  dataHome: string;
   /** `ssh-keygen -lf` of the server's host key: SHA256:… */
   fingerprint: string;
   /** Restarts the server with a new host key (a reinstalled machine); returns its fingerprint. */
@@ -74,6 +76,8 @@ export async function startSshd(): Promise<TestSshd> {
   )
     execFileSync("usermod", ["-p", "*", user]);
   mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
+  const dataHome = path.join(dir, "remote-data");
+  mkdirSync(dataHome, { recursive: true });
   const identity = path.join(dir, "client_ed25519");
   keygen(identity);
   writeFileSync(path.join(dir, "authorized_keys"), readFileSync(`${identity}.pub`), { mode: 0o600 });
@@ -103,6 +107,7 @@ export async function startSshd(): Promise<TestSshd> {
         `AllowUsers ${user}`,
         "StrictModes no",
         "LogLevel ERROR",
+        `SetEnv XDG_DATA_HOME=${dataHome}`,
         "",
       ].join("\n"),
     );
@@ -125,6 +130,7 @@ export async function startSshd(): Promise<TestSshd> {
     },
     user,
     dir,
+    dataHome,
     identity,
     get fingerprint() {
       return fingerprint;

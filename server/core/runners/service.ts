@@ -2,7 +2,7 @@
 // ~/.ssh/config and agent, or the given key). Owns the registry (add, list, remove), the host keys
 // Switchyard trusts for each (runners/<name>/known_hosts in the data dir, written only when a
 // person gives the fingerprint they checked: an unknown key is never accepted), and the check that
-// a runner answers and has node (its only requirement).
+// a runner answers and has node (its only requirement), and installing the pane host kit there.
 import { chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,7 +10,20 @@ import type { RunnerRow, RunnerStore } from "../../stores/runners";
 import type { CheckResult, RunnerView } from "../../wire/runners";
 import { YardError } from "../errors";
 import { newId } from "../ids";
+import { buildKit, buildKitName, encodeKit } from "./kit";
+import { probeCommand, unpackCommand } from "./kit-scripts";
 import { exec, type SshTarget, scanHostKeys, sshArgv, sshFailure } from "./ssh";
+
+/** What the probe script reports from the runner. */
+interface Probe {
+  node: string;
+  modules: string;
+  arch: string;
+  platform: string;
+  /** Where kits go there. */
+  base: string;
+  kits: string[];
+}
 
 export interface RunnerAdd {
   name: string;
@@ -109,32 +122,102 @@ export class Runners {
       return result;
     };
     try {
-      const run = await exec("ssh", sshArgv(this.target(r), ["node", "--version"]), { timeoutMs: 20_000 });
-      const failed = sshFailure(run, this.where(r));
-      if (failed?.code === "HOST_KEY_UNKNOWN") {
-        const keys = await scanHostKeys(r.host, r.port).catch(() => []);
-        throw new YardError(
-          "HOST_KEY_UNKNOWN",
-          `${this.where(r)} presents a host key nobody trusted yet${
-            keys.length ? `: ${keys.map((k) => `${k.fingerprint} (${k.type})`).join(", ")}` : ""
-          }. Compare with its administrator's, then: yard runner trust ${r.name} --fingerprint SHA256:…`,
-          { fingerprints: keys.map((k) => ({ type: k.type, fingerprint: k.fingerprint })) },
-        );
-      }
-      if (failed) throw failed;
-      const node = /^v\d+\.\d+\.\d+/.exec(run.stdout.trim())?.[0] ?? null;
-      if (run.code !== 0 || !node)
-        throw new YardError(
-          "CONFLICT",
-          `${this.where(r)} answered, but has no node on its PATH (node is a runner's only requirement)`,
-          { exitCode: run.code },
-        );
-      return await record({ ok: true, node, at: at.toISOString(), error: null });
+      const probe = await this.probe(r);
+      const kit = buildKitName();
+      return await record({
+        ok: true,
+        node: probe.node,
+        at: at.toISOString(),
+        error: null,
+        kit: { name: kit, installed: probe.kits.includes(kit) },
+      });
     } catch (e) {
       const err = e instanceof YardError ? e : new YardError("RUNNER_UNAVAILABLE", (e as Error).message);
-      await record({ ok: false, node: null, at: at.toISOString(), error: { code: err.code, message: err.message } });
+      await record({
+        ok: false,
+        node: null,
+        at: at.toISOString(),
+        error: { code: err.code, message: err.message },
+        kit: null,
+      });
       throw err;
     }
+  }
+
+  /**
+   * Logs in and runs the probe script: node's version, ABI and platform, and the kits installed.
+   * An unknown host key is HOST_KEY_UNKNOWN with the keys the host presents and their
+   * fingerprints (to compare with what its administrator says), a changed one HOST_KEY_CHANGED.
+   */
+  private async probe(r: RunnerRow): Promise<Probe> {
+    const run = await exec("ssh", sshArgv(this.target(r), probeCommand()), { timeoutMs: 20_000 });
+    const failed = sshFailure(run, this.where(r));
+    if (failed?.code === "HOST_KEY_UNKNOWN") {
+      const keys = await scanHostKeys(r.host, r.port).catch(() => []);
+      throw new YardError(
+        "HOST_KEY_UNKNOWN",
+        `${this.where(r)} presents a host key nobody trusted yet${
+          keys.length ? `: ${keys.map((k) => `${k.fingerprint} (${k.type})`).join(", ")}` : ""
+        }. Compare with its administrator's, then: yard runner trust ${r.name} --fingerprint SHA256:…`,
+        { fingerprints: keys.map((k) => ({ type: k.type, fingerprint: k.fingerprint })) },
+      );
+    }
+    if (failed) throw failed;
+    try {
+      const p = JSON.parse(run.stdout) as Probe;
+      if (/^v\d+\.\d+\.\d+/.test(p.node)) return p;
+    } catch {}
+    throw new YardError(
+      "CONFLICT",
+      `${this.where(r)} answered, but no node ran there (${run.stderr.trim().split("\n").at(-1) ?? `exit ${run.code}`}): node is a runner's only requirement`,
+      { exitCode: run.code },
+    );
+  }
+
+  /**
+   * Copies this board's pane host kit to the runner (kit.ts), unless it is there already; refused
+   * when the runner's node cannot load its native terminal module (another ABI, CPU or OS).
+   */
+  async install(
+    name: string,
+  ): Promise<{ name: string; kit: string; dir: string; files: number; bytes: number; already: boolean }> {
+    const r = await this.row(name);
+    const probe = await this.probe(r);
+    const here = { modules: process.versions.modules, arch: process.arch, platform: process.platform };
+    if (probe.modules !== here.modules || probe.arch !== here.arch || probe.platform !== here.platform)
+      throw new YardError(
+        "CONFLICT",
+        `${this.where(r)} runs node ${probe.node} (ABI ${probe.modules}, ${probe.platform}-${probe.arch}); this board's pane host needs ABI ${here.modules} on ${here.platform}-${here.arch} (node ${process.version}): install that node on the runner`,
+        { runner: probe, board: here },
+      );
+    const kit = buildKit();
+    if (probe.kits.includes(kit.name))
+      return {
+        name,
+        kit: kit.name,
+        dir: `${probe.base}/${kit.name}`,
+        files: kit.files.length,
+        bytes: kit.bytes,
+        already: true,
+      };
+    const run = await exec("ssh", sshArgv(this.target(r), unpackCommand(kit.name)), {
+      timeoutMs: 300_000,
+      input: encodeKit(kit.files),
+    });
+    const failed = sshFailure(run, this.where(r));
+    if (failed) throw failed;
+    let out: { dir: string; files: number; bytes: number };
+    try {
+      out = JSON.parse(run.stdout) as typeof out;
+    } catch {
+      throw new YardError(
+        "RUNNER_UNAVAILABLE",
+        `${this.where(r)}: the kit did not unpack (${run.stderr.trim() || `exit ${run.code}`})`,
+      );
+    }
+    if (out.files !== kit.files.length || out.bytes !== kit.bytes)
+      throw new YardError("RUNNER_UNAVAILABLE", `${this.where(r)}: ${out.files} of ${kit.files.length} files arrived`);
+    return { name, kit: kit.name, dir: out.dir, files: out.files, bytes: out.bytes, already: false };
   }
 
   /**

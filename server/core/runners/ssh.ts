@@ -24,7 +24,11 @@ export interface Exec {
 const MAX_OUTPUT = 256 * 1024;
 
 /** Runs a program with argv, a timeout and capped output; never throws for a non-zero exit. */
-export function exec(file: string, args: string[], opts: { timeoutMs: number; input?: string }): Promise<Exec> {
+export function exec(
+  file: string,
+  args: string[],
+  opts: { timeoutMs: number; input?: string | Buffer },
+): Promise<Exec> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       file,

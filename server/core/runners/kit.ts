@@ -1,0 +1,91 @@
+// What `yard runner install` copies to a runner: the pane host's bundle and its mirror workers
+// (server/dist), with the few packages they load from node_modules (node-pty, the headless xterm
+// and its serializer, zod), as one stream of length-prefixed files that a small node script on the
+// runner unpacks (kit-scripts.ts), so node is all a runner needs. The kit's name is this version
+// and a hash of its bytes: a rebuilt bundle installs beside the old one, never over a running one.
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { REPO_ROOT } from "../../root";
+import { VERSION } from "../../version";
+import { YardError } from "../errors";
+
+/** Files (relative to the repository) and the directories whose files are taken, minus types and maps. */
+const FILES = ["server/dist/panehost.mjs", "server/dist/mirror-worker.mjs"];
+const TREES = [
+  "node_modules/node-pty/package.json",
+  "node_modules/node-pty/lib",
+  "node_modules/node-pty/build/Release",
+  "node_modules/@xterm/headless/package.json",
+  "node_modules/@xterm/headless/lib-headless",
+  "node_modules/@xterm/addon-serialize/package.json",
+  "node_modules/@xterm/addon-serialize/lib",
+  "node_modules/zod",
+];
+const SKIP = /(\.d\.c?ts|\.map|\.test\.js|\.md)$|\/src\/|\/obj\.target\/|\/\.deps\//;
+
+export interface KitFile {
+  path: string;
+  mode: number;
+  data: Buffer;
+}
+
+function walk(rel: string, out: string[]): void {
+  const abs = path.join(REPO_ROOT, rel);
+  const st = statSync(abs);
+  if (st.isFile()) {
+    if (!SKIP.test(`/${rel}`)) out.push(rel);
+    return;
+  }
+  for (const e of readdirSync(abs, { withFileTypes: true })) if (!e.isSymbolicLink()) walk(`${rel}/${e.name}`, out);
+}
+
+let cachedName: { key: string; name: string } | null = null;
+
+/** The kit's name without keeping its bytes (cached while the bundles' mtimes stay the same). */
+export function buildKitName(): string {
+  const key = FILES.map((f) => {
+    try {
+      return statSync(path.join(REPO_ROOT, f)).mtimeMs;
+    } catch {
+      return 0;
+    }
+  }).join(",");
+  if (cachedName?.key !== key) cachedName = { key, name: buildKit().name };
+  return cachedName.name;
+}
+
+/** The kit's files, read now, with its name (`<version>-<hash>`). */
+export function buildKit(): { name: string; files: KitFile[]; bytes: number } {
+  const rels: string[] = [];
+  try {
+    for (const f of [...FILES, ...TREES]) walk(f, rels);
+  } catch (e) {
+    throw new YardError(
+      "CONFLICT",
+      `The runner kit is incomplete here (${(e as Error).message}): build the server first (npm run build:server)`,
+    );
+  }
+  const hash = createHash("sha256");
+  const files = rels.sort().map((rel) => {
+    const abs = path.join(REPO_ROOT, rel);
+    const data = readFileSync(abs);
+    hash.update(rel).update("\0").update(data);
+    return { path: rel.replace(/^server\/dist\//, ""), mode: statSync(abs).mode & 0o755, data };
+  });
+  return {
+    name: `${VERSION}-${hash.digest("hex").slice(0, 12)}`,
+    files,
+    bytes: files.reduce((n, f) => n + f.data.length, 0),
+  };
+}
+
+/** The kit as the unpacking script reads it: per file a JSON header line, then its bytes; an end line. */
+export function encodeKit(files: KitFile[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const f of files) {
+    parts.push(Buffer.from(`${JSON.stringify({ path: f.path, mode: f.mode, size: f.data.length })}\n`), f.data);
+  }
+  parts.push(Buffer.from(`${JSON.stringify({ end: true })}\n`));
+  return Buffer.concat(parts);
+}
