@@ -1,6 +1,6 @@
 "use client";
 // The top bar on every page: product mark, navigation (Board, Panes, Agents, Worktrees, Insights, Audit, and People
-// for admins), the signed-in person, "New task", the command
+// and Runners for admins), the signed-in person, "New task", the command
 // palette button, "Needs you" with its count, keyboard shortcuts help and the theme toggle.
 import Link from "next/link";
 import { usePathname } from "next/navigation";
@@ -21,7 +21,12 @@ export function TopBar() {
     { href: "/worktrees", label: "Worktrees", current: pathname.startsWith("/worktrees") },
     { href: "/insights", label: "Insights", current: pathname.startsWith("/insights") },
     { href: "/audit", label: "Audit", current: pathname.startsWith("/audit") },
-    ...(me?.role === "admin" ? [{ href: "/people", label: "People", current: pathname.startsWith("/people") }] : []),
+    ...(me?.role === "admin"
+      ? [
+          { href: "/people", label: "People", current: pathname.startsWith("/people") },
+          { href: "/runners", label: "Runners", current: pathname.startsWith("/runners") },
+        ]
+      : []),
   ];
   return (
     <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center gap-4 border-b border-line bg-canvas-subtle px-4">

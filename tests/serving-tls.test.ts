@@ -6,7 +6,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +14,7 @@ import { makeClient } from "../cli/connection";
 import { exposureWarnings, parseServeArgs } from "../server/config";
 import { SESSION_KEY_HEADER } from "../server/wire/session-key";
 import { ROOT, SERVER_ARGV, startTestServer, type TestServer, yard } from "./helpers/server";
+import { request } from "./helpers/http";
 import { waitFor } from "./helpers/wait";
 
 let dir: string;
@@ -46,33 +46,6 @@ function selfSigned(name: string): void {
     ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
-}
-
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** One request over HTTPS trusting `ca` (nothing else), with full control of the headers. */
-function httpsRequest(
-  url: string,
-  opts: { ca?: string; method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      url,
-      { method: opts.method ?? "GET", headers: opts.headers, ca: opts.ca, agent: false },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (d) => (body += d));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on("error", reject);
-    req.end(opts.body);
-  });
 }
 
 /** The server started with `args`/`env` on a fresh data dir: its exit code, output and whether it wrote server.json. */
@@ -108,7 +81,7 @@ const cert = () => readFileSync(file("board.pem"), "utf8");
 describe("a board served over HTTPS", () => {
   it("answers over https only: a plain http request to its port gets no answer", async () => {
     expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-    const health = await httpsRequest(`${server.url}/api/health`, { ca: cert() });
+    const health = await request(`${server.url}/api/health`, { ca: cert() });
     expect(health.status).toBe(200);
     expect(JSON.parse(health.body)).toMatchObject({ status: "ok" });
     const plain = new Promise((resolve, reject) => {
@@ -124,16 +97,16 @@ describe("a board served over HTTPS", () => {
       (e: Error & { cause?: { code?: string } }) => e,
     );
     expect(err?.cause?.code).toBe("DEPTH_ZERO_SELF_SIGNED_CERT");
-    await expect(
-      httpsRequest(`${server.url}/api/health`, { ca: readFileSync(file("other.pem"), "utf8") }),
-    ).rejects.toThrow(/self-signed certificate/);
+    await expect(request(`${server.url}/api/health`, { ca: readFileSync(file("other.pem"), "utf8") })).rejects.toThrow(
+      /self-signed certificate/,
+    );
   });
 
   it("prints https links; the login link signs a browser in with a Secure cookie; its https origin may change things", async () => {
     await waitFor(() => server.output().includes("Open this login link"), { what: "the login link line" });
     expect(server.output()).toContain(`Switchyard is running at ${server.url} `);
     expect(server.output()).toContain(`Open this login link once in your browser: ${server.url}/login?token=`);
-    const login = await httpsRequest(server.loginUrl, { ca: cert() });
+    const login = await request(server.loginUrl, { ca: cert() });
     expect(login.status).toBe(200);
     const setCookie = ([] as string[]).concat(login.headers["set-cookie"] ?? [])[0] ?? "";
     expect(setCookie).toMatch(/^__Host-yard-[0-9a-f]+=/);
@@ -141,7 +114,7 @@ describe("a board served over HTTPS", () => {
     const key = /<meta name="yard-session-key" content="([^"]+)">/.exec(login.body)?.[1] ?? "";
     const session = { cookie: setCookie.split(";")[0]!, [SESSION_KEY_HEADER]: key };
     const invite = (origin: string) =>
-      httpsRequest(`${server.url}/api/trpc/people.add`, {
+      request(`${server.url}/api/trpc/people.add`, {
         ca: cert(),
         method: "POST",
         headers: { ...session, origin, "content-type": "application/json" },

@@ -1,6 +1,7 @@
 // Raw HTTP requests with full control of Host, Origin and cookies (fetch forbids some of them),
 // and a browser's login (the session cookie and the session key the login page delivers).
 import http from "node:http";
+import https from "node:https";
 import { SESSION_KEY_HEADER } from "../../server/wire/session-key";
 
 export interface RawResponse {
@@ -9,27 +10,30 @@ export interface RawResponse {
   body: string;
 }
 
+/** One request (https when the URL says so, trusting only `ca` then), with full control of the headers. */
 export function request(
   url: string,
-  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  opts: { method?: string; headers?: Record<string, string>; body?: string; ca?: string } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
-    const req = http.request(
-      {
-        hostname: u.hostname,
-        port: u.port,
-        path: u.pathname + u.search,
-        method: opts.method ?? "GET",
-        headers: opts.headers,
-      },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (d) => (body += d));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
+    const target = {
+      hostname: u.hostname,
+      port: u.port,
+      path: u.pathname + u.search,
+      method: opts.method ?? "GET",
+      headers: opts.headers,
+    };
+    const done = (res: http.IncomingMessage) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    };
+    const req =
+      u.protocol === "https:"
+        ? https.request({ ...target, ca: opts.ca, agent: false }, done)
+        : http.request(target, done);
     req.on("error", reject);
     if (opts.body) req.write(opts.body);
     req.end();

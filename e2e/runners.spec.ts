@@ -1,0 +1,46 @@
+// The Runners page against a real OpenSSH server (tests/helpers/sshd.ts): an admin adds a runner,
+// its first check meets an unknown host key and opens "Trust the host key" showing what the host
+// presents, a wrong fingerprint is refused, the right one trusted, and the next check logs in and
+// finds node. Screenshots in both themes.
+import { expect, shootPart, test } from "./fixtures";
+import { SSHD_AVAILABLE, startSshd } from "../tests/helpers/sshd";
+
+test.skip(!SSHD_AVAILABLE, "needs sshd (apt-get install openssh-server) and root");
+
+test("an admin adds a runner, checks the host key it presents, trusts it and the check passes", async ({ page }) => {
+  const sshd = await startSshd();
+  try {
+    await page.goto("/runners");
+    await expect(page.getByRole("heading", { name: "Runners", level: 1 })).toBeVisible();
+    const form = page.getByRole("form", { name: "Add runner" });
+    await form.getByLabel("Name").fill("build-1");
+    await form.getByLabel("SSH").fill(`${sshd.user}@127.0.0.1:${sshd.port}`);
+    await form.getByLabel("Key file (optional)").fill(sshd.identity);
+    await form.getByRole("button", { name: "Add runner" }).click();
+    const row = page.getByRole("table", { name: "Runners" }).getByRole("row", { name: /build-1/ });
+    await expect(row).toContainText("not trusted");
+
+    await row.getByRole("button", { name: "Check build-1" }).click();
+    const dialog = page.getByRole("dialog", { name: "Trust the host key of build-1" });
+    await expect(dialog).toContainText(sshd.fingerprint);
+    await expect(page.getByRole("alert").filter({ hasText: "nobody trusted yet" })).toBeVisible();
+    await shootPart(page, dialog, "runners-trust");
+
+    await dialog.getByLabel("Fingerprint you checked").fill(`SHA256:${"B".repeat(43)}`);
+    await dialog.getByRole("button", { name: "Trust", exact: true }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "nothing was trusted" })).toBeVisible();
+    await expect(row).toContainText("not trusted");
+
+    await dialog.getByLabel("Fingerprint you checked").fill(sshd.fingerprint);
+    await dialog.getByRole("button", { name: "Trust", exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await expect(row).toContainText(sshd.fingerprint);
+
+    await row.getByRole("button", { name: "Check build-1" }).click();
+    await expect(page.getByRole("status").filter({ hasText: `node ${process.version}` })).toBeVisible();
+    await expect(row).toContainText(`ok, node ${process.version}`);
+    await shootPart(page, page.getByRole("main"), "runners-page");
+  } finally {
+    await sshd.stop();
+  }
+});
