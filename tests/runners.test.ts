@@ -2,12 +2,15 @@
 // unknown host key refused with the fingerprints it presents (never accepted blindly), a wrong
 // fingerprint refused with nothing trusted, the right one trusted, then the check logs in with the
 // given key and finds node there; a changed host key (a reinstalled machine) is refused as such.
-// `install` copies the pane host kit there (node is all it needs), whose host then runs a terminal.
+// `install` copies the pane host kit there (node is all it needs), whose host then runs a terminal,
+// also when started there and reached over SSH (a forwarded socket): a cut connection is reopened
+// and the same pane found running; a host that dies there is reported lost.
 // Input that ssh could read as an option, unknown runners and non-admin callers are refused.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RemoteHost } from "../server/core/runners/remote-host";
 import { PaneHostClient } from "../server/panehost/client";
 import { adminClient, clientWithToken, errorOf } from "./helpers/client";
 import { startTestServer, type TestServer, yard } from "./helpers/server";
@@ -132,6 +135,66 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
     } finally {
       await host.shutdown().catch(() => {});
       rmSync(home, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("runs a terminal in the runner's pane host over SSH, keeps it through a cut connection, and says when the host dies", async () => {
+    const kitName = (await cli(["runner", "check", "build-1"])).json.kit.name as string;
+    const local = mkdtempSync(path.join(os.tmpdir(), "yard-remote-host-"));
+    const access = new RemoteHost({
+      target: {
+        user: sshd.user,
+        host: "127.0.0.1",
+        port: sshd.port,
+        identityFile: sshd.identity,
+        knownHostsFiles: [path.join(server.home, "runners", "build-1", "known_hosts"), knownHosts],
+      },
+      kit: kitName,
+      dir: path.join(local, "forward"),
+      where: "runner build-1",
+    });
+    const events: string[] = [];
+    const host = await PaneHostClient.open({ home: local, log: () => {}, access });
+    host.events = {
+      reattached: (panes) => events.push(`reattached:${panes.map((p) => p.paneId).join(",")}`),
+      lost: (why) => events.push(`lost:${why}`),
+    };
+    try {
+      await host.ready();
+      // The host runs there: from the kit, with the runner's data dir.
+      const cmdline = readFileSync(`/proc/${host.hello.hostPid}/cmdline`, "utf8").split("\0");
+      expect(cmdline).toContain(path.join(sshd.dataHome, "switchyard-runner", kitName, "panehost.mjs"));
+      expect(cmdline).toContain(path.join(sshd.dataHome, "switchyard-runner", "home"));
+      const paneId = "paneremote001";
+      await host.request("spawn", {
+        paneId,
+        argv: ["sh", "-c", "echo remote-$((6*7)); sleep 120"],
+        env: { PATH: "/usr/bin:/bin" },
+        cwd: sshd.dataHome,
+        cols: 80,
+        rows: 24,
+        scrollback: 1000,
+      });
+      const screen = async () => (await host.request("read", { paneId, mode: "screen" })).text;
+      await waitFor(async () => (await screen()).includes("remote-42"), { what: "the remote terminal's output" });
+
+      // The connection is cut (the forward's ssh dies): the host lives on there, the client opens
+      // a new forward, finds the same host and the same pane, still running.
+      const forward = access.forwardPid!;
+      process.kill(forward, "SIGKILL");
+      await waitFor(() => events.some((e) => e.startsWith("reattached:")), { what: "the client to reattach" });
+      expect(events).toEqual([`reattached:${paneId}`]);
+      expect(access.forwardPid).not.toBe(forward);
+      expect(await screen()).toContain("remote-42");
+      expect((await host.request("list", {})).panes).toEqual([expect.objectContaining({ paneId, state: "running" })]);
+
+      // The host itself dies there: its panes are gone, and the client says so.
+      process.kill(host.hello.hostPid, "SIGKILL");
+      await waitFor(() => events.includes("lost:pane_host_died"), { what: "the client to report the host lost" });
+    } finally {
+      await host.detach().catch(() => {});
+      access.close();
+      rmSync(local, { recursive: true, force: true });
     }
   }, 120_000);
 

@@ -26,8 +26,57 @@ const HOST_ARGV = BUNDLED
 const START_MS = 30_000;
 const LOG_MAX = 10 * 1024 * 1024;
 
+/**
+ * How to reach a pane host: where it listens and the secret to say hello with, how to start one,
+ * and whether its process still lives. The default is the data dir's own host on this machine
+ * (localAccess); a runner's host is reached over SSH (server/core/runners/remote-host.ts).
+ */
+export interface HostAccess {
+  endpoint(): Promise<{ socket: string; secret: string }>;
+  start(): Promise<void>;
+  alive(pid: number): Promise<boolean>;
+  /** Where its log is, for errors. */
+  log: string;
+}
+
+/** The data dir's own pane host: its socket and secret files, a detached process started here. */
+function localAccess(opts: PaneHostClientOptions): HostAccess {
+  const p = hostPaths(opts.home);
+  return {
+    log: p.log,
+    async endpoint() {
+      const secret = loadHostSecret(opts.home, true);
+      checkPrivateDir(path.dirname(p.socket)); // the secret goes only to a socket in a directory of ours
+      return { socket: p.socket, secret };
+    },
+    async start() {
+      ensurePrivateDir(p.dir);
+      try {
+        if (statSync(p.log).size > LOG_MAX) truncateSync(p.log, 0);
+      } catch {
+        /* no log yet */
+      }
+      const fd = openSync(p.log, "a", 0o600);
+      try {
+        const child = spawn(process.execPath, [...(opts.entry ? [opts.entry] : HOST_ARGV), "--home", opts.home], {
+          cwd: REPO_ROOT,
+          detached: true,
+          stdio: ["ignore", fd, fd],
+          env: process.env,
+        });
+        child.unref(); // its own start is in host/host.log
+      } finally {
+        closeSync(fd);
+      }
+    },
+    alive: async (pid) => processAlive(pid, "panehost"),
+  };
+}
+
 export interface PaneHostClientOptions {
   home: string;
+  /** How to reach the host (default: the data dir's own, on this machine). */
+  access?: HostAccess;
   log?: (line: string) => void;
   /**
    * The host's entry, run with plain node, for a client running from source: tests of modules
@@ -46,9 +95,11 @@ export class PaneHostClient implements PaneHostPort {
   events: PaneHostEvents = {};
   hello!: HelloReply;
   private readonly log: (line: string) => void;
+  private readonly access: HostAccess;
 
-  private constructor(private readonly opts: PaneHostClientOptions) {
+  private constructor(opts: PaneHostClientOptions) {
     this.log = opts.log ?? ((l) => console.log(l));
+    this.access = opts.access ?? localAccess(opts);
   }
 
   /** Connects to the data dir's pane host, starting one when none is running. */
@@ -70,29 +121,30 @@ export class PaneHostClient implements PaneHostPort {
   }
 
   private async connect(start: boolean): Promise<Conn> {
-    const p = hostPaths(this.opts.home);
-    const secret = loadHostSecret(this.opts.home, true);
-    checkPrivateDir(path.dirname(p.socket)); // the secret goes only to a socket in a directory of ours
     const deadline = Date.now() + START_MS;
     let started = false;
     for (let attempt = 0; ; attempt++) {
       let conn: Conn;
+      let secret: string;
+      let socket = "";
       try {
-        conn = new Conn(await connectSocket(p.socket));
+        ({ socket, secret } = await this.access.endpoint());
+        conn = new Conn(await connectSocket(socket));
       } catch (e) {
+        if (/private directory/.test((e as Error).message)) throw e;
         if (!start)
-          throw new YardError("PANE_HOST_UNAVAILABLE", `No pane host is listening on ${p.socket}`, {
+          throw new YardError("PANE_HOST_UNAVAILABLE", `No pane host is listening${socket ? ` on ${socket}` : ""}`, {
             cause: (e as Error).message,
           });
         if (!started) {
-          this.startHost();
+          await this.access.start();
           started = true;
         }
         if (Date.now() > deadline)
           throw new YardError(
             "PANE_HOST_UNAVAILABLE",
-            `The pane host did not start within ${START_MS / 1000} s (see ${p.log})`,
-            { log: p.log },
+            `The pane host did not start within ${START_MS / 1000} s (see ${this.access.log})`,
+            { log: this.access.log },
           );
         await new Promise((r) => setTimeout(r, Math.min(200, 20 * (attempt + 1))));
         continue;
@@ -129,51 +181,27 @@ export class PaneHostClient implements PaneHostPort {
     }
   }
 
-  /** Starts a host process in its own session, its output appended to host/host.log. */
-  private startHost(): void {
-    const p = hostPaths(this.opts.home);
-    ensurePrivateDir(p.dir);
-    try {
-      if (statSync(p.log).size > LOG_MAX) truncateSync(p.log, 0);
-    } catch {
-      /* no log yet */
-    }
-    const fd = openSync(p.log, "a", 0o600);
-    try {
-      const child = spawn(
-        process.execPath,
-        [...(this.opts.entry ? [this.opts.entry] : HOST_ARGV), "--home", this.opts.home],
-        {
-          cwd: REPO_ROOT,
-          detached: true,
-          stdio: ["ignore", fd, fd],
-          env: process.env,
-        },
-      );
-      child.unref(); // its own start is in host/host.log
-    } finally {
-      closeSync(fd);
-    }
-  }
-
   private onClose(conn: Conn): void {
     if (this.conn !== conn || this.closing) return;
     this.conn = null;
     const oldPid = this.hello.hostPid;
-    if (!processAlive(oldPid, "panehost")) {
-      this.log(`switchyard: the pane host (pid ${oldPid}) died; its panes are gone`);
-      this.events.lost?.("pane_host_died");
-      return; // the next request starts a new host
-    }
-    // The connection broke but the host lives: reconnect and compare what it holds.
-    this.connecting ??= this.connect(false).finally(() => (this.connecting = null));
-    this.connecting.then(
-      () =>
-        this.hello.hostPid === oldPid
-          ? this.events.reattached?.(this.hello.panes)
-          : this.events.lost?.("pane_host_died"),
-      () => this.events.lost?.("pane_host_died"),
-    );
+    const reconnect = (alive: boolean) => {
+      if (!alive) {
+        this.log(`switchyard: the pane host (pid ${oldPid}) died; its panes are gone`);
+        this.events.lost?.("pane_host_died");
+        return; // the next request starts a new host
+      }
+      // The connection broke but the host lives: reconnect and compare what it holds.
+      this.connecting ??= this.connect(false).finally(() => (this.connecting = null));
+      this.connecting.then(
+        () =>
+          this.hello.hostPid === oldPid
+            ? this.events.reattached?.(this.hello.panes)
+            : this.events.lost?.("pane_host_died"),
+        () => this.events.lost?.("pane_host_died"),
+      );
+    };
+    this.access.alive(oldPid).then(reconnect, () => reconnect(false));
   }
 
   private onEvent(m: HostEvent): void {
@@ -240,7 +268,8 @@ export class PaneHostClient implements PaneHostPort {
     const pid = this.hello.hostPid;
     await c.request("shutdown", { stopPanes: true }, { timeoutMs: 5000 }).catch(() => {});
     const deadline = Date.now() + 10_000;
-    while (processAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    while ((await this.access.alive(pid).catch(() => false)) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 25));
     c.destroy();
   }
 }

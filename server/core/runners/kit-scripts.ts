@@ -52,3 +52,37 @@ function nodeCommand(script: string, args: string[] = []): string[] {
 
 export const probeCommand = () => nodeCommand(PROBE);
 export const unpackCommand = (kitName: string) => nodeCommand(UNPACK, [kitName]);
+
+/**
+ * Starts the runner's pane host from kit argv[1] unless one runs (its pid file and process), in
+ * its own session with its output appended to its log, waits for its socket and secret, and
+ * prints {socket, secret, pid}. The host's data dir is <base>/home.
+ */
+const START = `${BASE}
+const fs = require("fs"), path = require("path"), cp = require("child_process");
+const home = path.join(base, "home"), dir = path.join(home, "host");
+const sock = path.join(dir, "host.sock"), pidFile = path.join(dir, "host.pid"), secretFile = path.join(dir, "secret"), log = path.join(dir, "host.log");
+const kit = path.join(base, process.argv[1] || "", "panehost.mjs");
+const alive = () => { try { const pid = Number(fs.readFileSync(pidFile, "utf8").trim()); process.kill(pid, 0); return pid; } catch { return 0; } };
+if (!alive()) {
+  if (!/^[0-9A-Za-z.+-]+$/.test(process.argv[1] || "") || !fs.existsSync(kit)) { console.error("kit " + process.argv[1] + " is not installed: yard runner install"); process.exit(6); }
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const fd = fs.openSync(log, "a", 0o600);
+  cp.spawn(process.execPath, [kit, "--home", home], { detached: true, stdio: ["ignore", fd, fd], cwd: home }).unref();
+}
+const deadline = Date.now() + 20000;
+(function wait() {
+  const pid = alive();
+  if (pid && fs.existsSync(sock) && fs.existsSync(secretFile)) {
+    process.stdout.write(JSON.stringify({ socket: sock, secret: fs.readFileSync(secretFile, "utf8").trim(), pid, log }));
+    process.exit(0);
+  }
+  if (Date.now() > deadline) { console.error("the pane host did not start; see " + log); process.exit(5); }
+  setTimeout(wait, 100);
+})();`;
+
+/** Prints whether process argv[1] lives on the runner ("1" or "0"). */
+const ALIVE = `try { process.kill(Number(process.argv[1]), 0); process.stdout.write("1"); } catch (e) { process.stdout.write(e.code === "EPERM" ? "1" : "0"); }`;
+
+export const startHostCommand = (kitName: string) => nodeCommand(START, [kitName]);
+export const aliveCommand = (pid: number) => nodeCommand(ALIVE, [String(Math.trunc(pid))]);

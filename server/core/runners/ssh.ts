@@ -54,7 +54,7 @@ export function exec(
 const quoted = (files: string[]) => files.map((f) => `"${f}"`).join(" ");
 
 /** ssh's argv to run `remote` (fixed words, joined by ssh for the remote shell) on the target. */
-export function sshArgv(t: SshTarget, remote: string[], connectTimeoutS = 10): string[] {
+export function sshArgv(t: SshTarget, remote: string[], connectTimeoutS = 10, extra: string[] = []): string[] {
   return [
     "-p",
     String(t.port),
@@ -69,6 +69,7 @@ export function sshArgv(t: SshTarget, remote: string[], connectTimeoutS = 10): s
     "-o",
     `ConnectTimeout=${connectTimeoutS}`,
     ...(t.identityFile ? ["-i", t.identityFile, "-o", "IdentitiesOnly=yes"] : []),
+    ...extra,
     "--",
     t.host,
     ...remote,

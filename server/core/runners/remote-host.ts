@@ -1,0 +1,127 @@
+// A runner's pane host, reached over SSH: the same typed protocol as the local host's, through an
+// OpenSSH forward of its Unix socket to one of ours (`ssh -N -L ours:theirs`), so the pane host
+// client (server/panehost/client.ts) speaks to it exactly as to a local host, with the same
+// reattach rules: a dropped connection is reopened (a new forward) and the host, still running
+// there, is asked what it holds; only a host that is gone loses its panes. Owns: starting the
+// host there (kit-scripts.ts START), the forward process, and asking whether the host lives.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import type { HostAccess } from "../../panehost/client";
+import { YardError } from "../errors";
+import { aliveCommand, startHostCommand } from "./kit-scripts";
+import { exec, type SshTarget, sshArgv, sshFailure } from "./ssh";
+
+export interface RemoteHostOptions {
+  target: SshTarget;
+  /** The kit whose pane host to start there (`yard runner install`). */
+  kit: string;
+  /** A private directory of ours for the forwarded socket. */
+  dir: string;
+  where: string;
+}
+
+/** Waits until something accepts connections on the Unix socket `file`. */
+async function accepting(file: string, deadline: number): Promise<void> {
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const c = net.connect(file, () => {
+        c.destroy();
+        resolve(true);
+      });
+      c.once("error", () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new YardError("RUNNER_UNAVAILABLE", `the forward to ${file} did not open`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export class RemoteHost implements HostAccess {
+  private remote: { socket: string; secret: string; pid: number; log: string } | null = null;
+  private forward: ChildProcess | null = null;
+  readonly local: string;
+
+  constructor(private readonly opts: RemoteHostOptions) {
+    mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
+    this.local = path.join(opts.dir, "host.sock");
+  }
+
+  get log(): string {
+    return this.remote ? `${this.opts.where}:${this.remote.log}` : `${this.opts.where}: its pane host's log`;
+  }
+
+  /** Starts the host there when none runs, and learns its socket and secret. */
+  async start(): Promise<void> {
+    const run = await exec("ssh", sshArgv(this.opts.target, startHostCommand(this.opts.kit)), { timeoutMs: 40_000 });
+    const failed = sshFailure(run, this.opts.where);
+    if (failed) throw failed;
+    try {
+      this.remote = JSON.parse(run.stdout) as NonNullable<RemoteHost["remote"]>;
+    } catch {
+      throw new YardError(
+        "PANE_HOST_UNAVAILABLE",
+        `${this.opts.where}: its pane host did not start (${run.stderr.trim() || `exit ${run.code}`})`,
+      );
+    }
+  }
+
+  /** Our end of the forward (opened when it is not), and the host's secret. */
+  async endpoint(): Promise<{ socket: string; secret: string }> {
+    if (!this.remote) await this.start();
+    if (!this.forward || this.forward.exitCode !== null || this.forward.signalCode !== null) {
+      rmSync(this.local, { force: true });
+      const args = sshArgv(this.opts.target, [], 10, [
+        "-N",
+        "-o",
+        "ExitOnForwardFailure=yes",
+        "-o",
+        "ServerAliveInterval=5",
+        "-o",
+        "ServerAliveCountMax=3",
+        "-L",
+        `${this.local}:${this.remote!.socket}`,
+      ]);
+      const child = spawn("ssh", args, { stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr!.on("data", (d) => (stderr += d));
+      this.forward = child;
+      try {
+        await Promise.race([
+          accepting(this.local, Date.now() + 15_000),
+          new Promise((_, reject) =>
+            child.once("exit", (code) =>
+              reject(
+                sshFailure({ code: code ?? 255, stdout: "", stderr }, this.opts.where) ??
+                  new YardError("RUNNER_UNAVAILABLE", `${this.opts.where}: the forward ended (${stderr.trim()})`),
+              ),
+            ),
+          ),
+        ]);
+      } catch (e) {
+        child.kill("SIGKILL");
+        throw e;
+      }
+    }
+    return { socket: this.local, secret: this.remote!.secret };
+  }
+
+  async alive(pid: number): Promise<boolean> {
+    const run = await exec("ssh", sshArgv(this.opts.target, aliveCommand(pid)), { timeoutMs: 20_000 });
+    if (sshFailure(run, this.opts.where)) throw sshFailure(run, this.opts.where)!;
+    return run.stdout.trim() === "1";
+  }
+
+  /** The forward's ssh process (tests cut the connection by killing it). */
+  get forwardPid(): number | null {
+    return this.forward?.pid ?? null;
+  }
+
+  /** Ends the forward (the host there keeps running). */
+  close(): void {
+    this.forward?.kill("SIGTERM");
+    this.forward = null;
+    if (existsSync(this.local)) rmSync(this.local, { force: true });
+  }
+}
