@@ -19,6 +19,7 @@ const MODULES: Record<string, () => Promise<{ run: () => Promise<BenchResult[]> 
   ui: () => import("./ui.bench"),
   agents: () => import("./agents.bench"),
   setup: () => import("./setup.bench"),
+  runner: () => import("./runner.bench"),
 };
 
 const only = process.argv.slice(2);

@@ -72,8 +72,11 @@ export class RemoteHost implements HostAccess {
     if (!this.remote) await this.start();
     if (!this.forward || this.forward.exitCode !== null || this.forward.signalCode !== null) {
       rmSync(this.local, { force: true });
-      const args = sshArgv(this.opts.target, [], 10, [
-        "-N",
+      // A session with a terminal beside the forward (a node that only waits): OpenSSH turns off
+      // Nagle's algorithm (TCP_NODELAY) on both ends only for an interactive session, and without
+      // it every keystroke's echo waited ~40 ms for a delayed ACK (measured: bench/runner.bench.ts).
+      const args = sshArgv(this.opts.target, ["node", "-e", '"setInterval(() => {}, 1e9)"'], 10, [
+        "-tt",
         "-o",
         "ExitOnForwardFailure=yes",
         "-o",
