@@ -61,9 +61,11 @@ async function main() {
     databaseUrl: opts.databaseUrl,
     ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}),
   });
-  console.log(`Switchyard is running at ${server.url}  (data: ${home})`);
+  // Before the line that says it runs (what scripts and tests wait for): everything about the
+  // start is printed once that line is.
   if (server.services.database.provider === "postgresql")
     console.log(`switchyard: the board's database is PostgreSQL at ${server.services.database.where}`);
+  console.log(`Switchyard is running at ${server.url}  (data: ${home})`);
   console.log(`Open this login link once in your browser: ${server.loginUrl}`);
 
   let stopping = false;
