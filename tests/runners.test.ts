@@ -188,6 +188,21 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       expect(await screen()).toContain("remote-42");
       expect((await host.request("list", {})).panes).toEqual([expect.objectContaining({ paneId, state: "running" })]);
 
+      // The machine is out of reach for a while (its sshd down, the connection cut): the client
+      // keeps asking with backoff, and once it is back finds the same pane still running.
+      events.length = 0;
+      await sshd.down();
+      process.kill(access.forwardPid!, "SIGKILL");
+      await new Promise((r) => setTimeout(r, 1500)); // a few refused tries (waiting on nothing to happen)
+      expect(events).toEqual([]); // not declared lost
+      await sshd.up();
+      await waitFor(() => events.some((e) => e.startsWith("reattached:")), {
+        what: "the client to reattach once the runner is back",
+        timeoutMs: 30_000,
+      });
+      expect(events).toEqual([`reattached:${paneId}`]);
+      expect(await screen()).toContain("remote-42");
+
       // The host itself dies there: its panes are gone, and the client says so.
       process.kill(host.hello.hostPid, "SIGKILL");
       await waitFor(() => events.includes("lost:pane_host_died"), { what: "the client to report the host lost" });

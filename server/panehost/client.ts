@@ -201,7 +201,19 @@ export class PaneHostClient implements PaneHostPort {
         () => this.events.lost?.("pane_host_died"),
       );
     };
-    this.access.alive(oldPid).then(reconnect, () => reconnect(false));
+    // Whether the host lives is asked again with backoff while it cannot be asked (a runner out of
+    // reach: its agents keep running there); a host that cannot be trusted is given up.
+    const ask = (delayMs: number) => {
+      if (this.closing || this.conn) return;
+      this.access.alive(oldPid).then(reconnect, (e: unknown) => {
+        if (!(e instanceof YardError && e.retryable)) {
+          this.log(`switchyard: cannot reach the pane host (pid ${oldPid}): ${(e as Error).message}`);
+          return reconnect(false);
+        }
+        setTimeout(() => ask(Math.min(delayMs * 2, 10_000)), delayMs).unref();
+      });
+    };
+    ask(250);
   }
 
   private onEvent(m: HostEvent): void {

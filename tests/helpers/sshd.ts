@@ -29,6 +29,10 @@ export interface TestSshd {
   fingerprint: string;
   /** Restarts the server with a new host key (a reinstalled machine); returns its fingerprint. */
   rekey(): Promise<string>;
+  /** Stops the server (the machine unreachable: what runs there keeps running). */
+  down(): Promise<void>;
+  /** Starts it again on the same port with the same host key. */
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -85,9 +89,12 @@ export async function startSshd(): Promise<TestSshd> {
   let port = 0;
   let fingerprint = "";
   let generation = 0;
-  const start = async () => {
-    const hostKey = path.join(dir, `host_ed25519_${generation++}`);
-    keygen(hostKey);
+  let hostKey = "";
+  const start = async (newKey: boolean) => {
+    if (newKey || !hostKey) {
+      hostKey = path.join(dir, `host_ed25519_${generation++}`);
+      keygen(hostKey);
+    }
     fingerprint = fingerprintOf(`${hostKey}.pub`);
     port = port || (await freePort());
     const config = path.join(dir, "sshd_config");
@@ -123,7 +130,7 @@ export async function startSshd(): Promise<TestSshd> {
       p.kill("SIGTERM");
     });
   };
-  await start();
+  await start(true);
   return {
     get port() {
       return port;
@@ -137,8 +144,14 @@ export async function startSshd(): Promise<TestSshd> {
     },
     async rekey() {
       await stopProc();
-      await start();
+      await start(true);
       return fingerprint;
+    },
+    async down() {
+      await stopProc();
+    },
+    async up() {
+      await start(false);
     },
     async stop() {
       await stopProc();
