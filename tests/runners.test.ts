@@ -4,15 +4,18 @@
 // given key and finds node there; a changed host key (a reinstalled machine) is refused as such.
 // `install` copies the pane host kit there (node is all it needs), whose host then runs a terminal,
 // also when started there and reached over SSH (a forwarded socket): a cut connection is reopened
-// and the same pane found running; a host that dies there is reported lost.
+// and the same pane found running; a host that dies there is reported lost. Git there: a task's
+// worktree from its base commit, its branch back into the board's repository (a rewritten one refused).
 // Input that ssh could read as an option, unknown runners and non-admin callers are refused.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RunnerGit } from "../server/core/runners/git";
 import { RemoteHost } from "../server/core/runners/remote-host";
 import { PaneHostClient } from "../server/panehost/client";
 import { adminClient, clientWithToken, errorOf } from "./helpers/client";
+import { git, makeRepo, removeRepo } from "./helpers/git";
 import { startTestServer, type TestServer, yard } from "./helpers/server";
 import { SSHD_AVAILABLE, startSshd, type TestSshd } from "./helpers/sshd";
 import { waitFor } from "./helpers/wait";
@@ -210,6 +213,59 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       await host.detach().catch(() => {});
       access.close();
       rmSync(local, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("makes a task's worktree there from its base commit, brings its branch back, and refuses a rewritten one", async () => {
+    const repo = makeRepo("yard-runner-board-");
+    try {
+      writeFileSync(path.join(repo, "base.txt"), "the board's base\n");
+      git(repo, "add", "base.txt");
+      git(repo, "commit", "-q", "-m", "base");
+      const base = git(repo, "rev-parse", "HEAD");
+      const rg = new RunnerGit({
+        target: {
+          user: sshd.user,
+          host: "127.0.0.1",
+          port: sshd.port,
+          identityFile: sshd.identity,
+          knownHostsFiles: [path.join(server.home, "runners", "build-1", "known_hosts"), knownHosts],
+        },
+        where: "runner build-1",
+        repo,
+      });
+      const task = { projectId: "prjgit", taskId: "tskgit", branch: "yard/task-git", baseSha: base };
+      const wt = await rg.prepare(task);
+      expect(wt).toEqual({ path: path.join(sshd.dataHome, "switchyard-runner", "worktrees", "tskgit"), head: base });
+      expect(readFileSync(path.join(wt.path, "base.txt"), "utf8")).toBe("the board's base\n");
+      expect(await rg.collect(task)).toEqual({ commit: base, ref: "refs/switchyard/runner/tskgit" }); // nothing new yet
+
+      // The agent works there and commits; the board takes the branch back.
+      writeFileSync(path.join(wt.path, "work.txt"), "done on the runner\n");
+      git(wt.path, "add", "work.txt");
+      git(wt.path, "commit", "-q", "-m", "work");
+      const back = await rg.collect(task);
+      expect(back.commit).toBe(git(wt.path, "rev-parse", "HEAD"));
+      expect(git(repo, "show", `${back.ref}:work.txt`)).toBe("done on the runner");
+
+      // History rewritten there (the branch moved to an unrelated root) is refused; the ref stays.
+      git(wt.path, "checkout", "-q", "--orphan", "elsewhere");
+      git(wt.path, "commit", "-q", "-m", "not the task's work");
+      git(wt.path, "branch", "-f", "yard/task-git", "HEAD");
+      await expect(rg.collect(task)).rejects.toMatchObject({ code: "CONFLICT" });
+      expect(git(repo, "rev-parse", back.ref)).toBe(back.commit);
+
+      // A branch name the remote shell would run (backticks) travels encoded: nothing runs there.
+      const marker = path.join(scratch, "pwned");
+      const hostile = { ...task, taskId: "tskhostile", branch: `yard/p\`touch\${IFS}${marker}\`` };
+      const made = await rg.prepare(hostile).then(
+        (w) => git(w.path, "rev-parse", "--abbrev-ref", "HEAD"),
+        (e: { code?: string }) => e.code,
+      );
+      expect([hostile.branch, "BAD_PARAMS"]).toContain(made);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      removeRepo(repo);
     }
   }, 120_000);
 

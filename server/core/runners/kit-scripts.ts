@@ -45,9 +45,19 @@ process.stdin.on("end", () => {
 
 const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");
 
-/** ssh's remote command running `script` with node (extra words become its argv). */
+/**
+ * ssh's remote command running `script` with node; `args` become its process.argv[1…]. ssh hands
+ * the remote command to a shell as one string, so nothing dynamic goes there as it is: the script
+ * and each argument travel base64url-encoded (a charset no shell reads) and are decoded there.
+ */
 function nodeCommand(script: string, args: string[] = []): string[] {
-  return ["node", "-e", `"eval(Buffer.from('${b64(script)}','base64').toString())"`, ...args];
+  const decode = `process.argv = [process.argv[0], ...process.argv.slice(1).map((x) => Buffer.from(x, "base64url").toString("utf8"))];\n`;
+  return [
+    "node",
+    "-e",
+    `"eval(Buffer.from('${b64(decode + script)}','base64').toString())"`,
+    ...args.map((a) => Buffer.from(a, "utf8").toString("base64url")),
+  ];
 }
 
 export const probeCommand = () => nodeCommand(PROBE);
@@ -86,3 +96,51 @@ const ALIVE = `try { process.kill(Number(process.argv[1]), 0); process.stdout.wr
 
 export const startHostCommand = (kitName: string) => nodeCommand(START, [kitName]);
 export const aliveCommand = (pid: number) => nodeCommand(ALIVE, [String(Math.trunc(pid))]);
+
+// Git there: a bare clone per project (<base>/repos/<project>.git) fed from the board's repository
+// as git bundles over the SSH channel (the runner needs no access to the origin, nor the board to
+// be reachable from it), worktrees under <base>/worktrees/<task>, and the task's branch back as a
+// bundle. Every git call is argv (execFileSync), never a shell.
+const GIT = `${BASE}
+const fs = require("fs"), path = require("path"), os = require("os"), cp = require("child_process");
+const git = (args, opts = {}) => cp.execFileSync("git", args, { encoding: opts.encoding === undefined ? "utf8" : opts.encoding, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 30, ...opts });
+const name = (s, what) => { if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(s || "")) { console.error("bad " + what); process.exit(2); } return s; };
+const sha = (s) => { if (!/^[0-9a-f]{40}$/.test(s || "")) { console.error("bad commit"); process.exit(2); } return s; };
+const branch = (s) => { try { git(["check-ref-format", "--branch", s || ""]); } catch { console.error("bad branch"); process.exit(2); } return s; };
+const repoOf = (p) => path.join(base, "repos", name(p, "project") + ".git");
+const readStdin = () => new Promise((resolve) => { const c = []; process.stdin.on("data", (d) => c.push(d)); process.stdin.on("end", () => resolve(Buffer.concat(c))); });
+const [op, a, b, c, d] = process.argv.slice(1);`;
+
+/** receive PROJECT: the board's branches from a bundle on stdin, into refs/board/* of the bare clone. */
+const RECEIVE = `${GIT}
+(async () => {
+  const repo = repoOf(a);
+  if (!fs.existsSync(repo)) { fs.mkdirSync(repo, { recursive: true, mode: 0o700 }); git(["init", "--bare", "-q", repo]); }
+  const file = path.join(os.tmpdir(), "yard-in-" + process.pid + ".bundle");
+  fs.writeFileSync(file, await readStdin(), { mode: 0o600 });
+  try { git(["-C", repo, "fetch", "-q", "--force", "--prune", file, "refs/heads/*:refs/board/heads/*"]); }
+  finally { fs.rmSync(file, { force: true }); }
+  process.stdout.write(JSON.stringify({ repo }));
+})();`;
+
+/** worktree PROJECT TASK BRANCH BASE: the task's worktree on a new branch at BASE (kept when there). */
+const WORKTREE = `${GIT}
+const repo = repoOf(a), wt = path.join(base, "worktrees", name(b, "task"));
+branch(c); sha(d);
+if (!fs.existsSync(wt)) { fs.mkdirSync(path.dirname(wt), { recursive: true, mode: 0o700 }); git(["-C", repo, "worktree", "add", "-q", "-b", c, wt, d]); }
+process.stdout.write(JSON.stringify({ path: wt, head: git(["-C", wt, "rev-parse", "HEAD"]).trim() }));`;
+
+/** bundle PROJECT BRANCH BASE: the branch's commits since BASE as a bundle on stdout (nothing: none). */
+const BUNDLE = `${GIT}
+const repo = repoOf(a); branch(b); sha(c);
+const tip = git(["-C", repo, "rev-parse", "--verify", "refs/heads/" + b + "^{commit}"]).trim();
+if (tip === c) process.exit(0);
+const file = path.join(os.tmpdir(), "yard-out-" + process.pid + ".bundle");
+try { git(["-C", repo, "bundle", "create", "-q", file, "refs/heads/" + b, "^" + c]); process.stdout.write(fs.readFileSync(file)); }
+finally { fs.rmSync(file, { force: true }); }`;
+
+export const gitReceiveCommand = (project: string) => nodeCommand(RECEIVE, ["receive", project]);
+export const gitWorktreeCommand = (project: string, task: string, branch: string, base: string) =>
+  nodeCommand(WORKTREE, ["worktree", project, task, branch, base]);
+export const gitBundleCommand = (project: string, branch: string, base: string) =>
+  nodeCommand(BUNDLE, ["bundle", project, branch, base]);

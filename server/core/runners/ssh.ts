@@ -19,22 +19,36 @@ export interface Exec {
   code: number;
   stdout: string;
   stderr: string;
+  /** stdout as bytes (with `binary`). */
+  raw?: Buffer;
 }
 
 const MAX_OUTPUT = 256 * 1024;
+const MAX_BINARY = 1024 * 1024 * 1024;
 
-/** Runs a program with argv, a timeout and capped output; never throws for a non-zero exit. */
+/**
+ * Runs a program with argv, a timeout and capped output; never throws for a non-zero exit.
+ * `binary`: stdout is kept as bytes too (a git bundle), up to 1 GiB.
+ */
 export function exec(
   file: string,
   args: string[],
-  opts: { timeoutMs: number; input?: string | Buffer },
+  opts: { timeoutMs: number; input?: string | Buffer; binary?: boolean },
 ): Promise<Exec> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       file,
       args,
-      { timeout: opts.timeoutMs, maxBuffer: MAX_OUTPUT, encoding: "utf8", killSignal: "SIGKILL" },
-      (err, stdout, stderr) => {
+      {
+        timeout: opts.timeoutMs,
+        maxBuffer: opts.binary ? MAX_BINARY : MAX_OUTPUT,
+        encoding: "buffer",
+        killSignal: "SIGKILL",
+      },
+      (err, out, errOut) => {
+        const stdout = out.toString("utf8");
+        const stderr = errOut.toString("utf8");
+        const raw = opts.binary ? out : undefined;
         const e = err as (NodeJS.ErrnoException & { code?: number | string; killed?: boolean }) | null;
         if (e && typeof e.code === "string") {
           if (e.code === "ENOENT")
@@ -42,8 +56,8 @@ export function exec(
           return reject(e);
         }
         if (e?.killed)
-          return resolve({ code: 124, stdout, stderr: `${stderr}\n(timed out after ${opts.timeoutMs} ms)` });
-        resolve({ code: typeof e?.code === "number" ? e.code : 0, stdout, stderr });
+          return resolve({ code: 124, stdout, stderr: `${stderr}\n(timed out after ${opts.timeoutMs} ms)`, raw });
+        resolve({ code: typeof e?.code === "number" ? e.code : 0, stdout, stderr, raw });
       },
     );
     child.stdin?.end(opts.input ?? "");

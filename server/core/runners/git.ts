@@ -1,0 +1,115 @@
+// Git between the board's repository and a runner's clone of it, as git bundles over the SSH
+// channel (kit-scripts.ts has the runner's end): the board's branches go there before a task's
+// worktree is made from its recorded base commit, and the task's branch comes back into the board's
+// repository under refs/switchyard/runner/<task> (what review, diff and merge read). What comes
+// back was written by an agent: it is fetched with object checks on, and only when it descends
+// from the task's base.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { YardError } from "../errors";
+import { runGit, validateBranchName } from "../git";
+import { gitBundleCommand, gitReceiveCommand, gitWorktreeCommand } from "./kit-scripts";
+import { exec, type SshTarget, sshArgv, sshFailure } from "./ssh";
+
+export interface RunnerGitTask {
+  projectId: string;
+  taskId: string;
+  branch: string;
+  baseSha: string;
+}
+
+export class RunnerGit {
+  constructor(private readonly opts: { target: SshTarget; where: string; repo: string }) {}
+
+  private async ssh(remote: string[], input?: Buffer): Promise<{ stdout: string; raw: Buffer }> {
+    const run = await exec("ssh", sshArgv(this.opts.target, remote), { timeoutMs: 600_000, input, binary: true });
+    const failed = sshFailure(run, this.opts.where);
+    if (failed) throw failed;
+    if (run.code !== 0)
+      throw new YardError(
+        "GIT_FAILED",
+        `${this.opts.where}: git there failed (${run.stderr.trim().split("\n").at(-1) ?? `exit ${run.code}`})`,
+      );
+    return { stdout: run.stdout, raw: run.raw ?? Buffer.from(run.stdout) };
+  }
+
+  /** Sends the board's branches to the runner's clone of the project (refs/board/heads/*). */
+  async sync(projectId: string): Promise<void> {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "yard-runner-git-"));
+    try {
+      const file = path.join(dir, "board.bundle");
+      await runGit(["bundle", "create", "-q", file, "--branches"], { cwd: this.opts.repo });
+      await this.ssh(gitReceiveCommand(projectId), readFileSync(file));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** The task's worktree on the runner: its branch made at the recorded base commit. Returns its path there. */
+  async prepare(t: RunnerGitTask): Promise<{ path: string; head: string }> {
+    await validateBranchName(t.branch);
+    if (!/^[0-9a-f]{40}$/.test(t.baseSha)) throw new YardError("BAD_PARAMS", "the base must be a full commit id");
+    await this.sync(t.projectId);
+    const out = await this.ssh(gitWorktreeCommand(t.projectId, t.taskId, t.branch, t.baseSha));
+    return JSON.parse(out.stdout) as { path: string; head: string };
+  }
+
+  /**
+   * Brings the task's branch back into the board's repository as refs/switchyard/runner/<task>, and
+   * returns its commit (the base when the agent committed nothing). Refused when it does not descend
+   * from the base (rewritten history is not the task's work).
+   */
+  async collect(t: RunnerGitTask): Promise<{ commit: string; ref: string }> {
+    await validateBranchName(t.branch);
+    const ref = `refs/switchyard/runner/${t.taskId}`;
+    const out = await this.ssh(gitBundleCommand(t.projectId, t.branch, t.baseSha));
+    if (out.raw.length === 0) {
+      await runGit(["update-ref", ref, t.baseSha], { cwd: this.opts.repo });
+      return { commit: t.baseSha, ref };
+    }
+    const dir = mkdtempSync(path.join(os.tmpdir(), "yard-runner-git-"));
+    try {
+      const file = path.join(dir, "task.bundle");
+      writeFileSync(file, out.raw, { mode: 0o600 });
+      const fetched = await runGit(
+        // The file transport only for this bundle of ours (the safe config turns it off for all else).
+        [
+          "-c",
+          "protocol.file.allow=always",
+          "-c",
+          "transfer.fsckObjects=true",
+          "fetch",
+          "-q",
+          "--no-tags",
+          file,
+          `+refs/heads/${t.branch}:${ref}.incoming`,
+        ],
+        { cwd: this.opts.repo, allowFail: true },
+      );
+      if (fetched.code !== 0)
+        throw new YardError(
+          "CONFLICT",
+          `${this.opts.where}: the task's branch did not come back (${fetched.stderr.trim()})`,
+        );
+      const commit = (
+        await runGit(["rev-parse", "--verify", `${ref}.incoming^{commit}`], { cwd: this.opts.repo })
+      ).stdout.trim();
+      const descends = await runGit(["merge-base", "--is-ancestor", t.baseSha, commit], {
+        cwd: this.opts.repo,
+        allowFail: true,
+      });
+      if (descends.code !== 0)
+        throw new YardError(
+          "CONFLICT",
+          `${this.opts.where}: the task's branch ${t.branch} no longer descends from its base ${t.baseSha.slice(0, 12)}: not taken`,
+          { commit },
+        );
+      await runGit(["update-ref", ref, commit], { cwd: this.opts.repo });
+      return { commit, ref };
+    } finally {
+      await runGit(["update-ref", "-d", `${ref}.incoming`], { cwd: this.opts.repo, allowFail: true }).catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
