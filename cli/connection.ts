@@ -9,7 +9,7 @@
 // Builds the tRPC client (over node:http, see http.ts), over the Unix socket YARD_SOCKET when it is set (a sandboxed pane has
 // no network). A board served over HTTPS is trusted by its own certificate only (bin/tls-pin.mjs):
 // YARD_SERVER_CERT (set in every pane of such a board), else the file server.json names. Inside a pane, a call made while the server restarts waits for it (up to
-// YARD_RETRY_MS, default 20 s) instead of failing: the agent outlived the server.
+// YARD_RETRY_MS, default 60 s) instead of failing: the agent outlived the server.
 import { closeSync, lstatSync, openSync, readFileSync, readSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { createTRPCClient, httpLink } from "@trpc/client";
@@ -126,8 +126,8 @@ export function resolveConnection(env: NodeJS.ProcessEnv = process.env, cwd: str
   let token = env.YARD_TOKEN?.trim();
   const socket = env.YARD_SOCKET?.trim() || undefined;
   let cert = env.YARD_SERVER_CERT?.trim() || undefined;
-  const retry = Number(env.YARD_RETRY_MS ?? 20_000);
-  const retryMs = env.YARD_PANE ? (Number.isFinite(retry) && retry >= 0 ? retry : 20_000) : undefined;
+  const retry = Number(env.YARD_RETRY_MS ?? 60_000);
+  const retryMs = env.YARD_PANE ? (Number.isFinite(retry) && retry >= 0 ? retry : 60_000) : undefined;
   if (url && token)
     return {
       url: url.replace(/\/+$/, ""),

@@ -73,15 +73,17 @@ function AppShell({ children }: { children: ReactNode }) {
   const [newTask, setNewTask] = useState<{ open: boolean; projectId: string | null }>({ open: false, projectId: null });
   const [palette, setPalette] = useState(false);
   const [shortcuts, setShortcuts] = useState(false);
-  const current = useRef<string | null>(null);
+  // The board's project: state, not a ref, so a dialog opened before the board knew it (a click
+  // while the project list loads) takes it as soon as it is known, instead of the first project.
+  const [current, setCurrent] = useState<string | null>(null);
   const router = useRouter();
 
   const ui = useMemo<UiState>(
     () => ({
-      openNewTask: (projectId) => setNewTask({ open: true, projectId: projectId ?? current.current }),
+      openNewTask: (projectId) => setNewTask({ open: true, projectId: projectId ?? null }),
       openPalette: () => setPalette(true),
       openShortcuts: () => setShortcuts(true),
-      setCurrentProject: (id) => (current.current = id),
+      setCurrentProject: (id) => setCurrent(id),
     }),
     [],
   );
@@ -124,7 +126,7 @@ function AppShell({ children }: { children: ReactNode }) {
       {children}
       <NewTaskDialog
         open={newTask.open}
-        projectId={newTask.projectId}
+        projectId={newTask.projectId ?? current}
         onClose={() => setNewTask((s) => ({ ...s, open: false }))}
       />
       <CommandPalette open={palette} onClose={() => setPalette(false)} />
