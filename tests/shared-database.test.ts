@@ -6,7 +6,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { io, type Socket } from "socket.io-client";
+import { RELAY_APPLICATION } from "../server/stores/event-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient } from "./helpers/client";
 import { makeRepo, removeRepo } from "./helpers/git";
@@ -100,6 +102,49 @@ describe.runIf(PG_URL)("two servers on one PostgreSQL board", () => {
       what: "A's socket to hear B's review",
     });
   }, 120_000);
+
+  it("goes on showing the other's changes after the database drops the event connections", async () => {
+    const onB = await follow(b);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const dropped = await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()",
+        [RELAY_APPLICATION],
+      );
+      expect(dropped.rowCount).toBe(2); // one per server
+      // Both relays connect again by themselves (backoff from 250 ms).
+      await waitFor(
+        async () =>
+          Number(
+            (
+              await admin.query(
+                "SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()",
+                [RELAY_APPLICATION],
+              )
+            ).rows[0].n,
+          ) === 2,
+        { what: "both servers' event connections to come back" },
+      );
+    } finally {
+      await admin.end();
+    }
+    const started = await ok(a, [
+      "task",
+      "start",
+      "--project",
+      projectId,
+      "--agent",
+      "demo",
+      "--title",
+      "After the drop",
+      "--objective",
+      "report completed fine",
+    ]);
+    await waitFor(() => onB.some((e) => e.taskId === started.task.id && e.type === "task.created"), {
+      what: "B's socket to hear A's new task after the reconnect",
+    });
+  }, 60_000);
 
   it("keeps the board's database URL from every agent: a pane's environment has no trace of it", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "yard-shared-env-"));

@@ -8,6 +8,8 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 
 const EVENTS_CHANNEL = "yard_events";
+/** The relay's connection as pg_stat_activity names it. */
+export const RELAY_APPLICATION = "switchyard-events";
 /** PostgreSQL refuses notices over 8000 bytes: a notice carries at most this many seqs. */
 const MAX_SEQS = 500;
 
@@ -36,7 +38,11 @@ export class PgEventRelay {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.opts.url, connectionTimeoutMillis: 10_000 });
+    const client = new pg.Client({
+      connectionString: this.opts.url,
+      connectionTimeoutMillis: 10_000,
+      application_name: RELAY_APPLICATION,
+    });
     client.on("notification", (n) => {
       if (n.channel !== EVENTS_CHANNEL || !n.payload) return;
       const [origin, list] = n.payload.split(":");
