@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient, clientWithToken } from "./helpers/client";
 import { makeRepo, removeRepo } from "./helpers/git";
 import { createPgDatabase, dropPgDatabase, PG_URL } from "./helpers/pg";
-import { startTestServer, type TestServer, yard } from "./helpers/server";
+import { startDemoTask, startTestServer, type TestServer, yard } from "./helpers/server";
 
 describe.runIf(PG_URL)("yard db copy", () => {
   let server: TestServer;
@@ -52,18 +52,11 @@ describe.runIf(PG_URL)("yard db copy", () => {
 
   it("refuses while the server runs, and a URL that is not PostgreSQL's, writing nothing", async () => {
     const project = (await ok(server, ["project", "add", repo])).project;
-    const started = await ok(server, [
-      "task",
-      "start",
-      "--project",
-      project.id,
-      "--agent",
-      "demo",
-      "--title",
-      "Copied over",
-      "--objective",
-      "write notes.txt kept in the copy\ncommit add notes\nreport completed notes written",
-    ]);
+    const started = await startDemoTask(server, {
+      project: project.id,
+      title: "Copied over",
+      objective: "write notes.txt kept in the copy\ncommit add notes\nreport completed notes written",
+    });
     taskId = started.task.id;
     await ok(server, ["task", "wait", taskId, "--until", "completed", "--timeout-ms", "60000"]);
     await ok(server, ["task", "review", taskId, "--approve", "--summary", "fine"]);

@@ -13,6 +13,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RunnerGit } from "../server/core/runners/git";
 import { RemoteHost } from "../server/core/runners/remote-host";
+import type { SshTarget } from "../server/core/runners/ssh";
 import { PaneHostClient } from "../server/panehost/client";
 import { adminClient, clientWithToken, errorOf } from "./helpers/client";
 import { git, makeRepo, removeRepo } from "./helpers/git";
@@ -35,6 +36,15 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
   afterAll(async () => {
     await Promise.all([server?.dispose(), sshd?.stop()]);
     if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** How the board reaches runner build-1 (its trusted key, the test's known_hosts). */
+  const runnerTarget = (): SshTarget => ({
+    user: sshd.user,
+    host: "127.0.0.1",
+    port: sshd.port,
+    identityFile: sshd.identity,
+    knownHostsFiles: [path.join(server.home, "runners", "build-1", "known_hosts"), knownHosts],
   });
 
   async function cli(args: string[]) {
@@ -145,13 +155,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
     const kitName = (await cli(["runner", "check", "build-1"])).json.kit.name as string;
     const local = mkdtempSync(path.join(os.tmpdir(), "yard-remote-host-"));
     const access = new RemoteHost({
-      target: {
-        user: sshd.user,
-        host: "127.0.0.1",
-        port: sshd.port,
-        identityFile: sshd.identity,
-        knownHostsFiles: [path.join(server.home, "runners", "build-1", "known_hosts"), knownHosts],
-      },
+      target: runnerTarget(),
       kit: kitName,
       dir: path.join(local, "forward"),
       where: "runner build-1",
@@ -224,13 +228,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       git(repo, "commit", "-q", "-m", "base");
       const base = git(repo, "rev-parse", "HEAD");
       const rg = new RunnerGit({
-        target: {
-          user: sshd.user,
-          host: "127.0.0.1",
-          port: sshd.port,
-          identityFile: sshd.identity,
-          knownHostsFiles: [path.join(server.home, "runners", "build-1", "known_hosts"), knownHosts],
-        },
+        target: runnerTarget(),
         where: "runner build-1",
         repo,
       });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient } from "./helpers/client";
 import { makeRepo, removeRepo } from "./helpers/git";
 import { createPgDatabase, dropPgDatabase, PG_URL } from "./helpers/pg";
-import { startTestServer, type TestServer, yard } from "./helpers/server";
+import { startDemoTask, startTestServer, type TestServer, yard } from "./helpers/server";
 import { waitFor } from "./helpers/wait";
 
 type Ev = { seq: number; type: string; taskId: string | null; payload: Record<string, unknown> };
@@ -72,18 +72,11 @@ describe.runIf(PG_URL)("two servers on one PostgreSQL board", () => {
     expect((await adminClient(b).projects.list.query()).map((p: { id: string }) => p.id)).toContain(projectId);
     const onB = await follow(b);
 
-    const started = await ok(a, [
-      "task",
-      "start",
-      "--project",
-      projectId,
-      "--agent",
-      "demo",
-      "--title",
-      "Run on A",
-      "--objective",
-      "sleep 800\nwrite a.txt from A\ncommit add a.txt\nreport completed written on A",
-    ]);
+    const started = await startDemoTask(a, {
+      project: projectId,
+      title: "Run on A",
+      objective: "sleep 800\nwrite a.txt from A\ncommit add a.txt\nreport completed written on A",
+    });
     const id: string = started.task.id;
     // B's `yard task wait` follows a task only A runs.
     const waited = await ok(b, ["task", "wait", id, "--until", "completed", "--timeout-ms", "60000"]);
@@ -129,18 +122,11 @@ describe.runIf(PG_URL)("two servers on one PostgreSQL board", () => {
     } finally {
       await admin.end();
     }
-    const started = await ok(a, [
-      "task",
-      "start",
-      "--project",
-      projectId,
-      "--agent",
-      "demo",
-      "--title",
-      "After the drop",
-      "--objective",
-      "report completed fine",
-    ]);
+    const started = await startDemoTask(a, {
+      project: projectId,
+      title: "After the drop",
+      objective: "report completed fine",
+    });
     await waitFor(() => onB.some((e) => e.taskId === started.task.id && e.type === "task.created"), {
       what: "B's socket to hear A's new task after the reconnect",
     });
@@ -165,18 +151,11 @@ describe.runIf(PG_URL)("two servers on one PostgreSQL board", () => {
   });
 
   it("a server starting on the shared database leaves the other's running agent alone", async () => {
-    const started = await ok(a, [
-      "task",
-      "start",
-      "--project",
-      projectId,
-      "--agent",
-      "demo",
-      "--title",
-      "Long on A",
-      "--objective",
-      "sleep 6000\nreport completed still mine",
-    ]);
+    const started = await startDemoTask(a, {
+      project: projectId,
+      title: "Long on A",
+      objective: "sleep 6000\nreport completed still mine",
+    });
     const id: string = started.task.id;
     await waitFor(async () => (await adminClient(a).tasks.get.query({ id })).state === "working", {
       what: "A's task to run",

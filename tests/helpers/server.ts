@@ -181,3 +181,26 @@ export function yard(
     else child.stdin!.end();
   });
 }
+
+/** `yard --json task start` with the demo agent (its prompt: `objective`); fails the test unless yard accepted it. */
+export async function startDemoTask(
+  server: Pick<TestServer, "url" | "token" | "home">,
+  o: { project: string; title: string; objective: string },
+): Promise<{ task: { id: string; [k: string]: unknown } }> {
+  const args = [
+    "--json",
+    "task",
+    "start",
+    "--project",
+    o.project,
+    "--agent",
+    "demo",
+    "--title",
+    o.title,
+    "--objective",
+    o.objective,
+  ];
+  const r = await yard(server, args);
+  if (r.code !== 0) throw new Error(`yard ${args.join(" ")}\n${r.stdout}${r.stderr}`);
+  return r.json;
+}
