@@ -50,8 +50,11 @@ export function NewTaskDialog({
     if (!open) return;
     setF((s) => ({
       ...s,
+      // Not cleared while the list loads: the board's project may have come first.
       projectId:
-        s.projectId && projects.data?.some((p) => p.id === s.projectId) ? s.projectId : (projects.data?.[0]?.id ?? ""),
+        !projects.data || (s.projectId && projects.data.some((p) => p.id === s.projectId))
+          ? s.projectId
+          : (projects.data[0]?.id ?? ""),
       agent:
         s.agent ||
         (agents.data?.find((a) => a.id === "demo")?.id ??
@@ -83,13 +86,19 @@ export function NewTaskDialog({
     }),
   );
 
+  // The project the select shows is the one the task goes to (a select whose value is not among
+  // its options shows its first option).
+  const shownProjectId =
+    f.projectId && projects.data?.some((p) => p.id === f.projectId)
+      ? f.projectId
+      : (projects.data?.[0]?.id ?? f.projectId);
   const submit = (which: "start" | "backlog") => {
     setMode(which);
     setErrors({});
     const rows = (l: string[]) => l.map((x) => x.trim()).filter(Boolean);
     const opt = (s: string) => (s.trim() ? s.trim() : undefined);
     const input = {
-      projectId: f.projectId || undefined,
+      projectId: shownProjectId || undefined,
       agent: f.agent || undefined,
       title: opt(f.title),
       objective: f.objective,
@@ -132,7 +141,7 @@ export function NewTaskDialog({
             <FieldBox id="nt-project" label="Project" error={errors.projectId}>
               <select
                 id="nt-project"
-                value={f.projectId}
+                value={shownProjectId}
                 onChange={(e) => set("projectId", e.target.value)}
                 aria-invalid={!!errors.projectId}
                 aria-describedby={errors.projectId ? "nt-project-err" : undefined}
@@ -163,7 +172,7 @@ export function NewTaskDialog({
           </div>
           <TemplatePicker
             open={open}
-            projectId={f.projectId}
+            projectId={shownProjectId}
             onPick={(t) =>
               setF((s) => ({
                 ...s,
@@ -268,7 +277,7 @@ export function NewTaskDialog({
             <FieldBox id="nt-base" label="Base ref" error={errors.baseRef} hint="Default: the repository's HEAD.">
               <RefPicker
                 id="nt-base"
-                projectId={f.projectId}
+                projectId={shownProjectId}
                 value={f.baseRef}
                 onChange={(v) => set("baseRef", v)}
                 invalid={!!errors.baseRef}
@@ -332,7 +341,7 @@ export function NewTaskDialog({
           </div>
           <DependsOnPicker
             open={open}
-            projectId={f.projectId}
+            projectId={shownProjectId}
             value={f.dependsOn}
             onChange={(v) => set("dependsOn", v)}
             startWhen={f.startWhen}
