@@ -112,7 +112,8 @@ export class RemoteHost implements HostAccess {
 
   async alive(pid: number): Promise<boolean> {
     const run = await exec("ssh", sshArgv(this.opts.target, aliveCommand(pid)), { timeoutMs: 20_000 });
-    if (sshFailure(run, this.opts.where)) throw sshFailure(run, this.opts.where)!;
+    const failed = sshFailure(run, this.opts.where);
+    if (failed) throw failed;
     return run.stdout.trim() === "1";
   }
 
