@@ -318,6 +318,11 @@ const BoardCard = memo(function BoardCard({
           {t.startedBy && !isPaneId(t.startedBy) && <Avatar name={t.startedBy} />}
           {t.label && <Label>{t.label}</Label>}
           <span title="Agent">{t.agent}</span>
+          {t.runner && (
+            <span title="Runs on this runner" data-testid="card-runner">
+              on {t.runner}
+            </span>
+          )}
           <span title="Round">round {t.round}</span>
           {t.diffStat && <DiffSizeLabel diff={t.diffStat} />}
           {t.reviewStatus === "approved" && <span className="text-success">approved</span>}

@@ -37,6 +37,8 @@ export async function teamServices(
     publicUrl?: () => string;
     sessions?: SessionPort;
     log?: (line: string) => void;
+    /** The board's API socket, forwarded to runners (none: their panes cannot call the board). */
+    apiSocket?: () => { path: string } | { error: string };
   },
 ): Promise<TeamServices> {
   // Links people get (invites, notices) use the address they use.
@@ -80,7 +82,17 @@ export async function teamServices(
     log: o.log,
     options: { ttlSeconds: 3600, timeoutMs: 10_000, concurrency: 4 },
   });
-  const runners = new Runners({ store: new RunnerStore(o.db), home: opts.home });
+  const runners = new Runners({
+    store: new RunnerStore(o.db),
+    home: opts.home,
+    apiSocket: () => {
+      const s = opts.apiSocket?.();
+      return s && "path" in s ? s.path : null;
+    },
+    // How long a runner out of reach keeps its tasks (YARD_RUNNER_GRACE_MS, default 60 s).
+    graceMs: envInt("YARD_RUNNER_GRACE_MS") ?? 60_000,
+    log: opts.log,
+  });
   return { people, webhooks, push, runners };
 }
 

@@ -47,6 +47,7 @@ import { startTaskFollowers } from "./task-followers";
 import { HandoffStore } from "./stores/handoff";
 import { TurnStore } from "./stores/turns";
 import { PaneHostClient } from "./panehost/client";
+import { HostRouter } from "./core/panes/host-router";
 import { tightenDataDir } from "./security/data-dir";
 import { EventStore } from "./stores/events";
 import { PaneStore } from "./stores/panes";
@@ -187,13 +188,15 @@ export async function createServices(opts: {
     apiSocket: opts.apiSocket ?? (() => ({ error: "this server has no API socket" })),
   });
   let tasks: TaskEngine | null = null;
+  // This machine's pane host, and runners' hosts opened as tasks run on them.
+  const hosts = new HostRouter(host, (name) => team.runners.openHost(name));
   const panes = new PaneManager({
     store: new PaneStore(db, instance),
     journal,
     agents,
     home: p.home,
     url: opts.url,
-    host,
+    host: hosts,
     taskState: (taskId) => tasks?.cachedState(taskId) ?? null,
     onTransition: (info, state, t, lost) =>
       tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage, lost, state.lastStop),
@@ -242,6 +245,7 @@ export async function createServices(opts: {
     setups: new TaskSetupStore(db),
     portRange,
     teardownTimeoutMs: envInt("YARD_TEARDOWN_TIMEOUT_MS"),
+    runners: team.runners,
     confirmReady: (paneId) => screens.confirmReady(paneId),
     beforeLaunch: async (b) => {
       const r = await prepareAgentLaunch({
@@ -357,7 +361,7 @@ export async function createServices(opts: {
   });
   const { turns, github } = followers;
   // What happened while no server was attached: hooks posted to the relay, panes that exited.
-  await host.ready();
+  await hosts.ready();
   // Journal retention: a first run now (not awaited), then every 10 minutes, in batches.
   const pruner = new JournalPruner({
     store: eventStore,
@@ -418,7 +422,7 @@ export async function createServices(opts: {
       panes: await panes.count(),
       tasks: await taskStore.count(),
     }),
-    host,
+    host: hosts,
     hooks,
     screens,
     trials,

@@ -6,8 +6,11 @@
 // also when started there and reached over SSH (a forwarded socket): a cut connection is reopened
 // and the same pane found running; a host that dies there is reported lost. Git there: a task's
 // worktree from its base commit, its branch back into the board's repository (a rewritten one refused).
+// A task started with --runner runs its agent there end to end (its `yard` reaching the board
+// through the socket forwarded there), its work comes back for the diff and the merge, it survives a
+// cut connection, and fails as runner_lost when the runner's pane host dies.
 // Input that ssh could read as an option, unknown runners and non-admin callers are refused.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -236,15 +239,20 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       const wt = await rg.prepare(task);
       expect(wt).toEqual({ path: path.join(sshd.dataHome, "switchyard-runner", "worktrees", "tskgit"), head: base });
       expect(readFileSync(path.join(wt.path, "base.txt"), "utf8")).toBe("the board's base\n");
-      expect(await rg.collect(task)).toEqual({ commit: base, ref: "refs/switchyard/runner/tskgit" }); // nothing new yet
+      const first = await rg.collect(task); // nothing new yet: the base, and a snapshot of the same tree
+      expect(first.commit).toBe(base);
+      expect(git(repo, "rev-parse", `${first.worktree}^{tree}`)).toBe(git(repo, "rev-parse", `${base}^{tree}`));
 
-      // The agent works there and commits; the board takes the branch back.
+      // The agent works there and commits, and leaves a file uncommitted; the board takes both back.
       writeFileSync(path.join(wt.path, "work.txt"), "done on the runner\n");
       git(wt.path, "add", "work.txt");
       git(wt.path, "commit", "-q", "-m", "work");
+      writeFileSync(path.join(wt.path, "draft.txt"), "not committed yet\n");
       const back = await rg.collect(task);
       expect(back.commit).toBe(git(wt.path, "rev-parse", "HEAD"));
       expect(git(repo, "show", `${back.ref}:work.txt`)).toBe("done on the runner");
+      expect(git(repo, "show", `${back.worktree}:draft.txt`)).toBe("not committed yet");
+      expect(git(repo, "rev-parse", `${back.worktree}^`)).toBe(back.commit);
 
       // History rewritten there (the branch moved to an unrelated root) is refused; the ref stays.
       git(wt.path, "checkout", "-q", "--orphan", "elsewhere");
@@ -266,6 +274,93 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       removeRepo(repo);
     }
   }, 120_000);
+
+  it("runs a task's agent on the runner end to end: its work comes back for review and merges; a cut connection keeps it; a dead host fails it as runner_lost", async () => {
+    const repo = makeRepo("yard-runner-task-");
+    const api = adminClient(server);
+    try {
+      const project = (await api.projects.add.mutate({ path: repo, trustAgents: false })).id;
+      const start = async (title: string, objective: string) => {
+        const r = await cli([
+          "task",
+          "start",
+          "--project",
+          project,
+          "--agent",
+          "demo",
+          "--runner",
+          "build-1",
+          "--title",
+          title,
+          "--objective",
+          objective,
+        ]);
+        expect(r.code, r.stdout + r.stderr).toBe(0);
+        return r.json as {
+          task: { id: string; runner: string | null };
+          pane: { id: string; cwd: string; runner: string };
+        };
+      };
+      const state = async (id: string) => (await api.tasks.get.query({ id })).state;
+
+      // The agent runs there, in the task's worktree there, and reports through the board's
+      // socket forwarded there (its `yard` is the kit's).
+      const t1 = await start(
+        "On the runner",
+        "write notes.txt written on the runner; commit Add notes; report completed Done on the runner",
+      );
+      expect(t1.task.runner).toBe("build-1");
+      expect(t1.pane.runner).toBe("build-1");
+      expect(t1.pane.cwd).toBe(path.join(sshd.dataHome, "switchyard-runner", "worktrees", t1.task.id));
+      await waitFor(async () => (await state(t1.task.id)) === "completed", {
+        what: "the runner's agent to report completed",
+        timeoutMs: 60_000,
+      });
+      const got = await api.tasks.get.query({ id: t1.task.id });
+      expect(got.result?.summary).toBe("Done on the runner");
+      const card = Object.values(await api.board.get.query({ projectId: project }))
+        .flat()
+        .find((c) => c.id === t1.task.id);
+      expect(card?.runner).toBe("build-1");
+
+      // Its work came back: the board's diff shows the runner's commit, and the merge lands it.
+      const d = await api.tasks.diff.query({ id: t1.task.id });
+      expect(d.files.map((f: { path: string }) => f.path)).toEqual(["notes.txt"]);
+      expect(existsSync(path.join(repo, "notes.txt"))).toBe(false);
+      const merged = await cli(["task", "finish", t1.task.id, "--merge"]);
+      expect(merged.code, merged.stdout + merged.stderr).toBe(0);
+      expect(readFileSync(path.join(repo, "notes.txt"), "utf8")).toBe("written on the runner\n");
+
+      // The connection is cut (the forward's ssh killed): the agent keeps working there, and its
+      // turn's end still reaches the board over the new forward.
+      const t2 = await start("Through a cut", "sleep 3000; write cut.txt survived the cut; report completed Survived");
+      await waitFor(async () => (await state(t2.task.id)) === "working", { what: "the second agent to work" });
+      const forwards = sshForwards(path.join(server.home, "runners", "build-1", "fwd"));
+      expect(forwards.length).toBeGreaterThan(0);
+      for (const pid of forwards) process.kill(pid, "SIGKILL");
+      await waitFor(async () => (await state(t2.task.id)) === "completed", {
+        what: "the agent to finish after the cut",
+        timeoutMs: 60_000,
+      });
+      expect((await api.tasks.diff.query({ id: t2.task.id })).files.map((f: { path: string }) => f.path)).toEqual([
+        "cut.txt",
+      ]);
+
+      // The runner's pane host dies: its task fails as runner_lost; the work that came back stays.
+      const t3 = await start("Lost with its host", "sleep 600000");
+      await waitFor(async () => (await state(t3.task.id)) === "working", { what: "the third agent to work" });
+      const hostPid = Number(
+        readFileSync(path.join(sshd.dataHome, "switchyard-runner", "home", "host", "host.pid"), "utf8").trim(),
+      );
+      process.kill(hostPid, "SIGKILL");
+      await waitFor(async () => (await state(t3.task.id)) === "failed", { what: "the task to fail as runner_lost" });
+      const failed = await api.tasks.get.query({ id: t3.task.id });
+      expect(failed.evidence).toMatchObject({ reason: "runner_lost" });
+      expect((await api.tasks.get.query({ id: t2.task.id })).state).toBe("completed");
+    } finally {
+      await removeRepo(repo);
+    }
+  }, 180_000);
 
   it("refuses a changed host key as a changed one, and keeps the old trust", async () => {
     const before = sshd.fingerprint;
@@ -339,3 +434,16 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
     expect(existsSync(path.join(server.home, "runners", "build-1"))).toBe(false);
   }, 60_000);
 });
+
+/** The ssh processes forwarding a runner's host socket into `dir` (the board's connection to it). */
+function sshForwards(dir: string): number[] {
+  const pids: number[] = [];
+  for (const e of readdirSync("/proc")) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const argv = readFileSync(`/proc/${e}/cmdline`, "utf8").split("\0");
+      if (path.basename(argv[0] ?? "") === "ssh" && argv.some((a) => a.startsWith(`${dir}/`))) pids.push(Number(e));
+    } catch {}
+  }
+  return pids;
+}

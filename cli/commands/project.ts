@@ -56,6 +56,7 @@ export function registerProject(program: Command, ctx: CliContext) {
     )
     .option("--no-self-approval", "the person who started a task does not count among its approvers")
     .option("--self-approval", "the person who started a task counts among its approvers (the default)")
+    .option("--runner <name>", "its tasks run on this runner when a start names none ('none': this machine)")
     .option("--webhook <url>", "post its notices here (Slack-compatible JSON, HMAC-signed); 'none' removes it")
     .option("--events <list>", "which notices the webhook gets: needs_you,review,failed,merged (default: all)")
     .option("--webhook-secret <key>", "sign with this key instead of a new random one")
@@ -74,6 +75,7 @@ export function registerProject(program: Command, ctx: CliContext) {
           webhook?: string;
           events?: string;
           webhookSecret?: string;
+          runner?: string;
         },
       ) => {
         const unset = (v: string | undefined) => (v === undefined ? undefined : v === "none" ? null : v);
@@ -88,6 +90,7 @@ export function registerProject(program: Command, ctx: CliContext) {
           mergeStrategy,
           requiredApprovals: opts.requiredApprovals,
           noSelfApproval: opts.selfApproval === undefined ? undefined : !opts.selfApproval,
+          defaultRunner: unset(opts.runner),
         });
         if (opts.webhook === undefined && (opts.events !== undefined || opts.webhookSecret !== undefined))
           throw new Error("--events and --webhook-secret go with --webhook URL");
@@ -110,7 +113,7 @@ export function registerProject(program: Command, ctx: CliContext) {
                   ? `Webhook: ${hook.webhook.url} (${hook.webhook.events.join(", ")})${hook.secret ? `\nIts signing key, shown only now: ${hook.secret}` : ""}\n`
                   : "Webhook removed\n"
                 : "") +
-              `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}; reviewer ${res.reviewerProfile ?? "none"}; planner ${res.plannerProfile ?? "none"}; merge strategy ${res.mergeStrategy ?? "merge"}; required approvals ${res.requiredApprovals}${res.noSelfApproval ? " (not the starter's)" : ""}; config override ${res.repoConfig ? JSON.stringify(res.repoConfig) : "none"}`,
+              `${res.name} (${res.id}): trust agents ${res.trustAgents ? "on" : "off"}; reviewer ${res.reviewerProfile ?? "none"}; planner ${res.plannerProfile ?? "none"}; merge strategy ${res.mergeStrategy ?? "merge"}; required approvals ${res.requiredApprovals}${res.noSelfApproval ? " (not the starter's)" : ""}; runner ${res.defaultRunner ?? "this machine"}; config override ${res.repoConfig ? JSON.stringify(res.repoConfig) : "none"}`,
           );
       },
     );

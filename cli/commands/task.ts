@@ -39,6 +39,11 @@ export function registerTask(program: Command, ctx: CliContext) {
     .option("--parent-pane <id>", "the orchestrator's pane (default: the pane you run this from)")
     .option("--sandbox", "run the agent in the OS sandbox (bubblewrap), whatever its profile says")
     .option("--no-sandbox", "run the agent without the OS sandbox, whatever its profile says")
+    .option(
+      "--runner <name>",
+      "run the agent on this runner (yard runner list; default: the project's, else this machine)",
+    )
+    .option("--labels <list>", "or on the first runner carrying all these labels (a,b) with room")
     .option("--backlog", "only record the task in the backlog (start it later with yard task start-backlog)")
     .option(
       "--depends-on <id>",
@@ -74,6 +79,13 @@ export function registerTask(program: Command, ctx: CliContext) {
         path: o.path ? path.resolve(o.path as string) : undefined,
         parentPaneId: (o.parentPane as string | undefined) ?? undefined,
         sandbox: typeof o.sandbox === "boolean" ? o.sandbox : undefined,
+        runner: o.runner as string | undefined,
+        labels: o.labels
+          ? (o.labels as string)
+              .split(",")
+              .map((l) => l.trim())
+              .filter(Boolean)
+          : undefined,
         backlog: o.backlog ? true : undefined,
         dependsOn: (o.dependsOn as string[]).length ? (o.dependsOn as string[]) : undefined,
         startWhen: o.startWhen as "merged" | "completed" | undefined,
@@ -86,7 +98,7 @@ export function registerTask(program: Command, ctx: CliContext) {
         .out()
         .result(res, () =>
           res.pane
-            ? `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}${res.task.sandboxed ? " (sandboxed)" : ""}`
+            ? `Started task ${res.task.id} (${res.task.state}) on branch ${res.task.branch} in ${res.task.worktreePath}; pane ${res.pane.id}${res.task.sandboxed ? " (sandboxed)" : ""}${res.task.runner ? ` on runner ${res.task.runner}` : ""}`
             : res.task.waiting
               ? `Task ${res.task.id} waits in the backlog: ${res.task.waiting.reason ?? "its dependencies"}; it starts by itself once they are met`
               : `Saved task ${res.task.id} to the backlog; start it with yard task start-backlog ${res.task.id}`,

@@ -34,6 +34,11 @@ export function TaskHeader({ task: t }: { task: Task }) {
         <span>
           agent <strong className="font-medium text-fg">{t.agent}</strong>
         </span>
+        {t.runner && (
+          <span data-testid="task-runner">
+            on runner <strong className="font-medium text-fg">{t.runner}</strong>
+          </span>
+        )}
         {t.startedBy && (
           <span data-testid="task-started-by">
             started by{" "}

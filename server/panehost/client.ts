@@ -83,6 +83,11 @@ export interface PaneHostClientOptions {
    * pass the host's bundle (a start through tsx costs about twice the CPU). Default: see HOST_ARGV.
    */
   entry?: string;
+  /**
+   * How long a host that cannot be asked whether it lives (a runner out of reach) is waited for
+   * before its panes are given up as lost (default: for ever; a local host always answers).
+   */
+  unreachableGraceMs?: number;
 }
 
 export class PaneHostClient implements PaneHostPort {
@@ -96,10 +101,12 @@ export class PaneHostClient implements PaneHostPort {
   hello!: HelloReply;
   private readonly log: (line: string) => void;
   private readonly access: HostAccess;
+  private readonly graceMs: number;
 
   private constructor(opts: PaneHostClientOptions) {
     this.log = opts.log ?? ((l) => console.log(l));
     this.access = opts.access ?? localAccess(opts);
+    this.graceMs = opts.unreachableGraceMs ?? Number.POSITIVE_INFINITY;
   }
 
   /** Connects to the data dir's pane host, starting one when none is running. */
@@ -202,7 +209,9 @@ export class PaneHostClient implements PaneHostPort {
       );
     };
     // Whether the host lives is asked again with backoff while it cannot be asked (a runner out of
-    // reach: its agents keep running there); a host that cannot be trusted is given up.
+    // reach: its agents keep running there) for the grace period; a host that cannot be trusted, or
+    // is out of reach for longer, is given up.
+    const since = Date.now();
     const ask = (delayMs: number) => {
       if (this.closing || this.conn) return;
       this.access.alive(oldPid).then(reconnect, (e: unknown) => {
@@ -210,7 +219,13 @@ export class PaneHostClient implements PaneHostPort {
           this.log(`switchyard: cannot reach the pane host (pid ${oldPid}): ${(e as Error).message}`);
           return reconnect(false);
         }
-        setTimeout(() => ask(Math.min(delayMs * 2, 10_000)), delayMs).unref();
+        if (Date.now() - since >= this.graceMs) {
+          this.log(
+            `switchyard: the pane host (pid ${oldPid}) was out of reach for ${Math.round((Date.now() - since) / 1000)} s: its panes are given up (${(e as Error).message})`,
+          );
+          return reconnect(false);
+        }
+        setTimeout(() => ask(Math.min(delayMs * 2, 10_000, this.graceMs)), delayMs).unref();
       });
     };
     ask(250);

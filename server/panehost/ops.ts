@@ -122,6 +122,11 @@ export const OPS = {
       paneId,
       argv: z.array(z.string()).check(z.minLength(1)),
       env: z.record(z.string(), z.string()),
+      /**
+       * Start from the host's own environment (a runner's: its HOME, PATH, locale) with `env` over
+       * it, and `pathPrefix` before its PATH; otherwise `env` is the whole environment.
+       */
+      inherit: z.optional(z.strictObject({ pathPrefix: z.string() })),
       cwd: z.string(),
       cols: positive,
       rows: positive,

@@ -64,7 +64,7 @@ export class PtyIo {
         cols: a.cols,
         rows: a.rows,
         cwd: a.cwd,
-        env: a.env,
+        env: a.inherit ? inheritedEnv(a.env, a.inherit.pathPrefix) : a.env,
         encoding: null,
       });
     } catch (e) {
@@ -248,4 +248,14 @@ function signalGroup(pid: number, signal: NodeJS.Signals) {
       /* already gone */
     }
   }
+}
+
+/** The host's own environment with `env` over it and `pathPrefix` first on its PATH (a runner's panes). */
+function inheritedEnv(env: Record<string, string>, pathPrefix: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) out[k] = v;
+  Object.assign(out, env);
+  const rest = process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin";
+  out.PATH = pathPrefix ? `${pathPrefix}:${rest}` : rest;
+  return out;
 }

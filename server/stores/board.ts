@@ -80,7 +80,7 @@ export class BoardStore {
   /** The card rows matching any of the conditions (each its own SELECT, joined by UNION ALL). */
   private async select(...where: Prisma.Sql[]): Promise<BoardRow[]> {
     const one = (w: Prisma.Sql) => Prisma.sql`
-      SELECT t."id", t."title", t."label", t."state", t."disposition", t."agent", t."round", t."branch", t."repoPath", t."contextId", t."paneId", t."evidence", t."autoStartWhen", t."startedBy", t."createdAt", t."updatedAt", t."columnSince",
+      SELECT t."id", t."title", t."label", t."state", t."disposition", t."agent", t."round", t."branch", t."repoPath", t."contextId", t."paneId", t."evidence", t."autoStartWhen", t."startedBy", t."runner", t."createdAt", t."updatedAt", t."columnSince",
         s."files" AS "diffFiles", s."additions" AS "diffAdditions", s."deletions" AS "diffDeletions",
         (SELECT v."verdict" FROM "Review" v
           WHERE v."taskId" = t."id" AND v."round" = t."round" ORDER BY v."createdAt" DESC, v."id" DESC LIMIT 1) AS "verdict",

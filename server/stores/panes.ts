@@ -24,6 +24,8 @@ export interface PaneFields {
   sandboxed: boolean;
   /** What the pane's token may call: worker | reviewer | planner | orchestrator. */
   role: string;
+  /** The runner whose pane host runs it (null: this board's own). */
+  runner: string | null;
 }
 
 /** A live pane's lifecycle as persisted after each change (see lifecycle.ts for the fields). */

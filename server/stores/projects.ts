@@ -17,6 +17,7 @@ const toProject = (r: {
   mergeStrategy: string | null;
   requiredApprovals: number;
   noSelfApproval: boolean;
+  defaultRunner: string | null;
 }): Project => ({
   id: r.id,
   path: r.path,
@@ -30,6 +31,7 @@ const toProject = (r: {
   mergeStrategy: (r.mergeStrategy as Project["mergeStrategy"]) ?? null,
   requiredApprovals: r.requiredApprovals,
   noSelfApproval: r.noSelfApproval,
+  defaultRunner: r.defaultRunner,
 });
 
 export class ProjectStore {
@@ -56,6 +58,7 @@ export class ProjectStore {
       mergeStrategy?: string | null;
       requiredApprovals?: number;
       noSelfApproval?: boolean;
+      defaultRunner?: string | null;
     },
   ): Promise<Project> {
     const { repoConfig, ...rest } = changes;

@@ -50,6 +50,8 @@ export interface TaskFields {
   requiresPlanning?: boolean;
   /** Who started it: a person's name, or the starting pane's id. */
   startedBy?: string | null;
+  /** The runner it runs on (a backlog task: the one it was asked to run on); null: this machine. */
+  runner?: string | null;
 }
 
 /** Where a started task runs: recorded when its worktree and pane exist. */
@@ -62,6 +64,8 @@ export interface LaunchFields {
   paneId: string;
   /** Round 1's prompt: the rendered contract. */
   prompt: string;
+  /** The runner its agent runs on (null: this machine). */
+  runner: string | null;
 }
 
 /** One board row: the task's card columns plus what the card derives from its rounds and reviews. */
@@ -93,6 +97,8 @@ export interface BoardRow {
   autoStartWhen: string | null;
   /** Who started it: a person's name, or the starting pane's id. */
   startedBy: string | null;
+  /** The runner its agent runs on (null: this machine). */
+  runner: string | null;
 }
 
 export class TaskStore {
@@ -115,8 +121,8 @@ export class TaskStore {
     return this.db.task.findUnique({ where: { id } });
   }
 
-  activeCount(states: readonly string[], filter: { agent?: string } = {}): Promise<number> {
-    return this.db.task.count({ where: { agent: filter.agent, state: { in: [...states] } } });
+  activeCount(states: readonly string[], filter: { agent?: string; runner?: string } = {}): Promise<number> {
+    return this.db.task.count({ where: { agent: filter.agent, runner: filter.runner, state: { in: [...states] } } });
   }
 
   list(filter: { contextId?: string; states?: string[]; projectId?: string } = {}): Promise<TaskRow[]> {

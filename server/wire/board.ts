@@ -33,6 +33,8 @@ export const boardCard = z.object({
   dependsOn: z.array(z.string()),
   /** Who started it: a person's name, or the starting pane's id (null: before people were recorded). */
   startedBy: z.string().nullable(),
+  /** The runner its agent runs on (null: the board's own machine). */
+  runner: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   /** When the card entered its current column (ISO time). */

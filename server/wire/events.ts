@@ -76,10 +76,14 @@ export const eventPayloads = {
       branch: z.string(),
       baseSha: z.string(),
       sandboxed: z.boolean(),
+      /** The runner it runs on (absent: this machine). */
+      runner: z.string().optional(),
     },
   ),
   "task.started": payload({ branch: z.string(), baseSha: z.string(), fromBacklog: z.literal(true) }),
   "task.prepare_failed": payload(errorFields),
+  /** A runner task's work could not be brought back (the runner out of reach): the board keeps what came before. */
+  "task.runner_sync_failed": payload({ runner: z.string(), ...errorFields }),
   /** The agent's own config was prepared for the launch (trust, hooks). */
   "task.agent_config": payload({
     kind: agentKind.nullable(),
@@ -291,6 +295,8 @@ export const eventPayloads = {
     sandboxed: z.boolean(),
     /** Sandboxed: whether it keeps the host's network. */
     network: z.boolean().optional(),
+    /** The runner it runs on (absent: this machine). */
+    runner: z.string().optional(),
   }),
   "pane.lifecycle": payload({
     from: lifecycle,

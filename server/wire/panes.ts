@@ -28,6 +28,8 @@ export const paneInfo = z.object({
   exitedAt: z.string().nullable(),
   /** Runs under the OS sandbox. */
   sandboxed: z.boolean(),
+  /** The runner it runs on (null: the board's own machine). */
+  runner: z.string().nullable(),
   /** Why a blocked pane is blocked: a start-up dialog (trust, login, ...) or a prompt the agent raised. */
   blockedReason: z.enum(["startup_dialog", "prompt"]).nullable(),
   /** The start-up dialog the agent waits at: what kind, one line, its text, since when. */

@@ -27,6 +27,8 @@ export const project = z.object({
   requiredApprovals: z.number().int(),
   /** The person who started a task does not count among its approvers. */
   noSelfApproval: z.boolean(),
+  /** The runner its tasks run on when a start names none (null: this machine). */
+  defaultRunner: z.string().nullable(),
 });
 export const projectList = z.array(project);
 

@@ -3,9 +3,13 @@
 // read as an option (no leading "-"), a port, absolute paths.
 import { z } from "zod";
 
-const runnerName = z
+export const runnerName = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "a runner's name is 1-32 lowercase letters, digits and -, not starting with -");
+
+export const runnerLabel = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._-]{0,31}$/, "labels are lowercase letters, digits, . _ -");
 
 const user = /^[a-z_][a-z0-9_.-]{0,31}$/i;
 const hostname = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
@@ -38,10 +42,7 @@ export const runnerAddInput = z.object({
   ssh: sshTarget,
   identityFile: absolutePath.optional(),
   knownHostsFile: absolutePath.optional(),
-  labels: z
-    .array(z.string().regex(/^[a-z0-9][a-z0-9._-]{0,31}$/, "labels are lowercase letters, digits, . _ -"))
-    .max(16)
-    .default([]),
+  labels: z.array(runnerLabel).max(16).default([]),
   capacity: z.number().int().min(1).max(64).default(4),
 });
 

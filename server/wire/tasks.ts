@@ -3,6 +3,7 @@
 // the base-ref picker and the board's cards. The router declares them with .input()/.output(),
 // the CLI and UI take their types from the router, and the task engine's types come from here.
 import { z } from "zod";
+import { runnerLabel, runnerName } from "./runners";
 import { absolutePath, argvSchema, contextId, evidence, id, LIMITS, taskId, text } from "./common";
 import { paneInfo } from "./panes";
 import { startWhen, waiting } from "./orchestration";
@@ -66,6 +67,9 @@ export const startInput = contractInput.extend({
   backlog: z.boolean().optional(),
   /** Run the agent in the OS sandbox; overrides the agent profile's setting. */
   sandbox: z.boolean().optional(),
+  /** Run the agent on this runner (yard runner list); else the first runner with all of `labels` and room; else the project's default runner; else this machine. */
+  runner: runnerName.optional(),
+  labels: z.array(runnerLabel).min(1).max(8).optional(),
   /** Tasks this one waits for: with any unmet it waits in the backlog and starts by itself once they are. */
   dependsOn: z.array(taskId).max(32).optional(),
   /** When a dependency counts as met: merged (default: the base then has its work) or completed. */
@@ -236,6 +240,8 @@ export const taskView = z.object({
   reviewStatus,
   /** The agent runs in the OS sandbox. */
   sandboxed: z.boolean(),
+  /** The runner its agent runs on (null: the board's own machine). */
+  runner: z.string().nullable(),
   /** The agent's own session (from its hooks), with its token usage read from its transcript. */
   agentSession: z
     .object({ id: z.string(), transcriptPath: z.string().nullable(), tokens: tokenUsage.nullable() })

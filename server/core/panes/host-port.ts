@@ -17,16 +17,31 @@ export interface PaneHostEvents {
   /** Handled one at a time in order; acknowledged to the host when the promise settles. */
   hook?(hook: HostHook): Promise<void>;
   exit?(exit: HostExit): Promise<void>;
-  /** The host died: every pane it ran is gone. */
-  lost?(reason: string): void;
-  /** The connection broke but the same host is still there: these are its panes now. */
-  reattached?(panes: HostPaneStatus[]): void;
+  /** The host died: every pane it ran is gone (of several hosts: the panes in `scope`). */
+  lost?(reason: string, scope?: readonly string[]): void;
+  /**
+   * The connection broke but the same host is still there: these are its panes now (of several
+   * hosts: those in `scope` it no longer has are gone).
+   */
+  reattached?(panes: HostPaneStatus[], scope?: readonly string[]): void;
 }
 
 export interface PaneHostPort {
   events: PaneHostEvents;
   readonly hello: HelloReply;
-  request<Op extends OpName>(op: Op, args: OpArgs<Op>, opts?: { timeoutMs?: number }): Promise<OpReply<Op>>;
+  /** `on`: for a spawn, the runner whose host runs the pane (absent or null: this machine's). */
+  request<Op extends OpName>(
+    op: Op,
+    args: OpArgs<Op>,
+    opts?: { timeoutMs?: number; on?: string | null },
+  ): Promise<OpReply<Op>>;
+  /**
+   * Several hosts only (host-router.ts): opens these runners' hosts before `hello.panes` is read
+   * at recovery; returns the ones that could not be reached (their panes are left as they are).
+   */
+  openRunners?(panes: { id: string; runner: string }[]): Promise<Set<string>>;
+  /** Several hosts only: where a runner's kit and the board's forwarded socket are (null: not open). */
+  placement?(runner: string): Promise<{ kit: string; board: string }>;
   serving(info: { url: string; host: string; port: number }): Promise<void>;
   ready(): Promise<void>;
   /** Leaves the host and its panes running. */

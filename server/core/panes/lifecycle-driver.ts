@@ -269,24 +269,26 @@ export class LifecycleDriver {
   }
 
   /** The pane host died: every pane it ran is gone, without a final screen. */
-  async hostLost(reason: string): Promise<void> {
-    await Promise.all(this.deps.registry.panes().map((p) => this.lose(p, reason)));
+  async hostLost(reason: string, scope?: readonly string[]): Promise<void> {
+    const only = scope ? new Set(scope) : null;
+    await Promise.all(
+      this.deps.registry
+        .panes()
+        .filter((p) => !only || only.has(p.info.id))
+        .map((p) => this.lose(p, reason)),
+    );
   }
 
   /**
    * The connection to the host broke but the host is still there: panes it no longer has are
    * gone; viewers of the others missed output meanwhile and take a fresh snapshot.
    */
-  async hostReattached(panes: HostPaneStatus[]): Promise<void> {
+  async hostReattached(panes: HostPaneStatus[], scope?: readonly string[]): Promise<void> {
     const have = new Set(panes.map((p) => p.paneId));
-    for (const p of this.deps.registry.panes())
-      if (have.has(p.info.id)) for (const s of p.subscribers) s.listener.resync?.();
-    await Promise.all(
-      this.deps.registry
-        .panes()
-        .filter((p) => !have.has(p.info.id))
-        .map((p) => this.lose(p, "pane_host_lost_pane")),
-    );
+    const only = scope ? new Set(scope) : null;
+    const mine = this.deps.registry.panes().filter((p) => !only || only.has(p.info.id));
+    for (const p of mine) if (have.has(p.info.id)) for (const s of p.subscribers) s.listener.resync?.();
+    await Promise.all(mine.filter((p) => !have.has(p.info.id)).map((p) => this.lose(p, "pane_host_lost_pane")));
   }
 
   private async lose(pane: LivePane, reason: string): Promise<void> {

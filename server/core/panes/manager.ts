@@ -109,8 +109,8 @@ export class PaneManager {
       resync: (id) => this.reads.resync(id),
       hook: (h) => this.lifecycle.relayedHook(h),
       exit: (e) => this.lifecycle.hostExit(e),
-      lost: (reason) => void this.lifecycle.hostLost(reason),
-      reattached: (panes) => void this.lifecycle.hostReattached(panes),
+      lost: (reason, scope) => void this.lifecycle.hostLost(reason, scope),
+      reattached: (panes, scope) => void this.lifecycle.hostReattached(panes, scope),
     };
   }
 

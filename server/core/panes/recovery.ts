@@ -3,6 +3,7 @@
 // doneSeen, hooksSeen); exits the host recorded while no server was attached follow later as host
 // events. A row the host has no pane for is stale: marked exited and journaled `pane.lost`.
 // Processes the host runs that no row says are running cannot be reached by anyone: ended.
+// Panes on runners (several hosts, host-router.ts) are matched with their runner's host.
 import type { PaneStore } from "../../stores/panes";
 import type { EventJournal } from "../events/journal";
 import type { PaneHostPort } from "./host-port";
@@ -20,10 +21,15 @@ export interface RecoveryDeps {
 
 /** Reattaches and fails panes as above; returns each lost pane's last lifecycle. */
 export async function recoverPanes(deps: RecoveryDeps): Promise<Map<string, string>> {
-  const held = new Map(deps.host.hello.panes.map((p) => [p.paneId, p]));
   const stale = await deps.store.unexited();
+  // Runners' hosts are reached first; one out of reach keeps its panes' rows as they are (its
+  // agents may well run on there) until its heartbeats' grace period says otherwise.
+  const onRunners = stale.flatMap((r) => (r.runner ? [{ id: r.id, runner: r.runner }] : []));
+  const unreachable = (await deps.host.openRunners?.(onRunners)) ?? new Set<string>();
+  const held = new Map(deps.host.hello.panes.map((p) => [p.paneId, p]));
   const lost = new Map<string, string>();
   for (const row of stale) {
+    if (row.runner && unreachable.has(row.runner)) continue;
     const h = held.get(row.id);
     held.delete(row.id);
     if (h) {

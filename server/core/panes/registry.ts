@@ -258,6 +258,7 @@ export function toInfo(r: PaneRow): PaneInfo {
     createdAt: r.createdAt.toISOString(),
     exitedAt: r.exitedAt?.toISOString() ?? null,
     sandboxed: r.sandboxed,
+    runner: r.runner,
     blockedReason: r.lifecycle === "blocked" ? "prompt" : null,
     dialog: null,
     note: null,

@@ -72,6 +72,21 @@ export interface SpawnExtras {
    * which only starts when they succeed. The recorded argv stays the agent's own.
    */
   setup?: readonly string[];
+  /**
+   * The runner whose pane host runs it (absent: this machine's). `cwd` is then a path there, the
+   * environment the runner's own with the pane's variables over it, `yard` the kit's (reaching the
+   * board through the socket forwarded there), and the board's paths in the argv the kit's.
+   */
+  runner?: string;
+}
+
+/** The argv with this board's node and checkout replaced by the runner's node and its kit. */
+export function argvOnRunner(argv: readonly string[], kit: string): string[] {
+  return argv.map((a) => {
+    if (a === process.execPath) return "node";
+    if (a === REPO_ROOT || a.startsWith(`${REPO_ROOT}/`)) return `${kit}${a.slice(REPO_ROOT.length)}`;
+    return a;
+  });
 }
 
 export interface SpawnerDeps {
@@ -127,9 +142,15 @@ export class PaneSpawner {
   async spawn(input: SpawnInput, extras: SpawnExtras = {}): Promise<PaneInfo> {
     if (this.deps.closing()) throw new YardError("CONFLICT", "The server is shutting down");
     const opts = spawnInput.parse(input);
+    const runner = extras.runner ?? null;
+    if (runner && !opts.cwd) throw new YardError("BAD_PARAMS", "a pane on a runner needs its directory there");
     const cwd = opts.cwd ?? path.resolve(process.env.HOME ?? "/");
-    if (!existsSync(cwd) || !statSync(cwd).isDirectory())
+    if (!runner && (!existsSync(cwd) || !statSync(cwd).isDirectory()))
       throw new YardError("BAD_PARAMS", `cwd ${cwd} is not a directory`, { cwd });
+    if (runner && extras.sandbox)
+      throw new YardError("BAD_PARAMS", "The OS sandbox does not run on runners yet: start it without --sandbox");
+    const placement = runner ? await this.deps.host.placement?.(runner) : undefined;
+    if (runner && !placement) throw new YardError("RUNNER_UNAVAILABLE", `runner ${runner} is not open here`);
 
     let parent: { id: string; rootPaneId: string | null } | null = null;
     if (opts.parentPaneId) {
@@ -155,20 +176,27 @@ export class PaneSpawner {
     const cols = opts.cols ?? 120;
     const rows = opts.rows ?? 32;
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("YARD_")) env[k] = v;
+    // On a runner the host's own environment is the base (inherit below), not this machine's.
+    if (!placement)
+      for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("YARD_")) env[k] = v;
     Object.assign(env, profileEnv, opts.env ?? {}, extras.extraEnv ?? {}, {
       TERM: "xterm-256color",
       COLORTERM: "truecolor",
       YARD_URL: this.deps.url(),
       YARD_TOKEN: token,
       YARD_PANE: id,
-      PATH: this.panePath(),
     });
-    // The pane host's hook relay, for hooks posted while the server restarts (none where its path is too long).
-    const relay = paths(this.deps.home).hookSocket;
-    if (socketPathFits(relay)) env.YARD_HOOK_SOCKET = relay;
-    // An https server publishes its certificate there (security/tls.ts): the pane's yard trusts only it.
-    if (env.YARD_URL!.startsWith("https:")) env.YARD_SERVER_CERT = paths(this.deps.home).serverCert;
+    if (placement) {
+      // The board's API socket as forwarded to the runner: the pane's `yard` reaches the board only there.
+      env.YARD_SOCKET = placement.board;
+    } else {
+      env.PATH = this.panePath();
+      // The pane host's hook relay, for hooks posted while the server restarts (none where its path is too long).
+      const relay = paths(this.deps.home).hookSocket;
+      if (socketPathFits(relay)) env.YARD_HOOK_SOCKET = relay;
+      // An https server publishes its certificate there (security/tls.ts): the pane's yard trusts only it.
+      if (env.YARD_URL!.startsWith("https:")) env.YARD_SERVER_CERT = paths(this.deps.home).serverCert;
+    }
     if (parent) env.YARD_PARENT_PANE = parent.id;
     if (extras.taskId) env.YARD_TASK = extras.taskId;
     const role: PaneRole = extras.role ?? (extras.taskId ? "worker" : "orchestrator");
@@ -190,6 +218,7 @@ export class PaneSpawner {
       tokenHash: hash,
       sandboxed: Boolean(extras.sandbox),
       role,
+      runner,
     });
 
     let pid: number;
@@ -197,19 +226,25 @@ export class PaneSpawner {
       // The sandbox hook point: what actually gets spawned (the recorded argv stays the agent's own).
       const inner = extras.setup?.length ? setupArgv(extras.setup, argv) : argv;
       const run = extras.sandbox ? extras.sandbox.wrap(inner, env) : { argv: inner, env };
-      return this.deps.host.request("spawn", {
-        paneId: id,
-        argv: run.argv,
-        env: run.env,
-        cwd,
-        cols,
-        rows,
-        scrollback: this.deps.scrollback,
-        activity: !hooks,
-        tokenHash: hash,
-        meta: { hooks, ...(extras.sandbox ? { sandboxNetwork: extras.sandbox.network } : {}) },
-        ...(this.deps.backpressure ? { backpressure: this.deps.backpressure } : {}),
-      });
+      const there = placement ? { inherit: { pathPrefix: `${placement.kit}/bin` } } : {};
+      return this.deps.host.request(
+        "spawn",
+        {
+          paneId: id,
+          argv: placement ? argvOnRunner(run.argv, placement.kit) : run.argv,
+          env: run.env,
+          ...there,
+          cwd,
+          cols,
+          rows,
+          scrollback: this.deps.scrollback,
+          activity: !hooks,
+          tokenHash: hash,
+          meta: { hooks, ...(extras.sandbox ? { sandboxNetwork: extras.sandbox.network } : {}) },
+          ...(this.deps.backpressure ? { backpressure: this.deps.backpressure } : {}),
+        },
+        { on: runner },
+      );
     })();
     this.deps.registry.spawnStarted(
       id,
@@ -246,6 +281,7 @@ export class PaneSpawner {
         agent: pane.info.agent,
         kind: launch.kind,
         sandboxed: pane.info.sandboxed,
+        ...(runner ? { runner } : {}),
         ...(extras.sandbox ? { network: extras.sandbox.network } : {}),
       },
     });

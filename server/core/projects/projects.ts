@@ -4,6 +4,7 @@
 // trust prompt", on by default): when on, Switchyard records the agents' workspace trust for the
 // repository before it launches one (core/agents/launch-prep.ts).
 import { z } from "zod";
+import { runnerName } from "../../wire/runners";
 import { absolutePath, profileId } from "../../wire/common";
 import { mergeStrategy } from "../../wire/branches";
 import type { project } from "../../wire/projects";
@@ -42,6 +43,8 @@ export const projectUpdateInput = z.object({
   requiredApprovals: z.number().int().min(0).max(10).optional(),
   /** The person who started a task does not count among its approvers. */
   noSelfApproval: z.boolean().optional(),
+  /** The runner its tasks run on when a start names none; null: this machine. */
+  defaultRunner: runnerName.nullable().optional(),
 });
 
 export class Projects {

@@ -57,21 +57,23 @@ export class RunnerGit {
 
   /**
    * Brings the task's branch back into the board's repository as refs/switchyard/runner/<task>, and
-   * returns its commit (the base when the agent committed nothing). Refused when it does not descend
-   * from the base (rewritten history is not the task's work).
+   * a snapshot of its worktree there (uncommitted files too) as refs/switchyard/runner/<task>-worktree;
+   * returns both commits. Refused when either does not descend from the base (rewritten history is
+   * not the task's work).
    */
-  async collect(t: RunnerGitTask): Promise<{ commit: string; ref: string }> {
+  async collect(t: RunnerGitTask): Promise<{ commit: string; worktree: string; ref: string }> {
     await validateBranchName(t.branch);
     const ref = `refs/switchyard/runner/${t.taskId}`;
-    const out = await this.ssh(gitBundleCommand(t.projectId, t.branch, t.baseSha));
-    if (out.raw.length === 0) {
-      await runGit(["update-ref", ref, t.baseSha], { cwd: this.opts.repo });
-      return { commit: t.baseSha, ref };
-    }
+    const snapRef = `${ref}-worktree`;
+    const out = await this.ssh(gitBundleCommand(t.projectId, t.branch, t.baseSha, t.taskId));
     const dir = mkdtempSync(path.join(os.tmpdir(), "yard-runner-git-"));
+    const incoming = [`${ref}.incoming`, `${snapRef}.incoming`];
     try {
       const file = path.join(dir, "task.bundle");
       writeFileSync(file, out.raw, { mode: 0o600 });
+      // A branch still at its base is left out of the bundle (nothing of it is new): it is the base.
+      const heads = await runGit(["bundle", "list-heads", file], { cwd: this.opts.repo, allowFail: true });
+      const hasBranch = heads.stdout.split("\n").some((l) => l.endsWith(` refs/heads/${t.branch}`));
       const fetched = await runGit(
         // The file transport only for this bundle of ours (the safe config turns it off for all else).
         [
@@ -83,7 +85,8 @@ export class RunnerGit {
           "-q",
           "--no-tags",
           file,
-          `+refs/heads/${t.branch}:${ref}.incoming`,
+          ...(hasBranch ? [`+refs/heads/${t.branch}:${incoming[0]}`] : []),
+          `+refs/switchyard/worktree/${t.taskId}:${incoming[1]}`,
         ],
         { cwd: this.opts.repo, allowFail: true },
       );
@@ -92,23 +95,31 @@ export class RunnerGit {
           "CONFLICT",
           `${this.opts.where}: the task's branch did not come back (${fetched.stderr.trim()})`,
         );
-      const commit = (
-        await runGit(["rev-parse", "--verify", `${ref}.incoming^{commit}`], { cwd: this.opts.repo })
-      ).stdout.trim();
-      const descends = await runGit(["merge-base", "--is-ancestor", t.baseSha, commit], {
-        cwd: this.opts.repo,
-        allowFail: true,
-      });
-      if (descends.code !== 0)
-        throw new YardError(
-          "CONFLICT",
-          `${this.opts.where}: the task's branch ${t.branch} no longer descends from its base ${t.baseSha.slice(0, 12)}: not taken`,
-          { commit },
-        );
-      await runGit(["update-ref", ref, commit], { cwd: this.opts.repo });
-      return { commit, ref };
+      const [commit, worktree] = await Promise.all(
+        incoming.map(async (r, i) =>
+          i === 0 && !hasBranch
+            ? t.baseSha
+            : (await runGit(["rev-parse", "--verify", `${r}^{commit}`], { cwd: this.opts.repo })).stdout.trim(),
+        ),
+      );
+      for (const c of [commit!, worktree!]) {
+        const descends = await runGit(["merge-base", "--is-ancestor", t.baseSha, c], {
+          cwd: this.opts.repo,
+          allowFail: true,
+        });
+        if (descends.code !== 0)
+          throw new YardError(
+            "CONFLICT",
+            `${this.opts.where}: the task's branch ${t.branch} no longer descends from its base ${t.baseSha.slice(0, 12)}: not taken`,
+            { commit: c },
+          );
+      }
+      await runGit(["update-ref", ref, commit!], { cwd: this.opts.repo });
+      await runGit(["update-ref", snapRef, worktree!], { cwd: this.opts.repo });
+      return { commit: commit!, worktree: worktree!, ref };
     } finally {
-      await runGit(["update-ref", "-d", `${ref}.incoming`], { cwd: this.opts.repo, allowFail: true }).catch(() => {});
+      for (const r of incoming)
+        await runGit(["update-ref", "-d", r], { cwd: this.opts.repo, allowFail: true }).catch(() => {});
       rmSync(dir, { recursive: true, force: true });
     }
   }

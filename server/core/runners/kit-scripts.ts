@@ -66,7 +66,9 @@ export const unpackCommand = (kitName: string) => nodeCommand(UNPACK, [kitName])
 /**
  * Starts the runner's pane host from kit argv[1] unless one runs (its pid file and process), in
  * its own session with its output appended to its log, waits for its socket and secret, and
- * prints {socket, secret, pid}. The host's data dir is <base>/home.
+ * prints {socket, secret, pid, log, board, kit}: `board` is where the board's API socket is to be
+ * forwarded (any stale file there removed), `kit` the kit's directory. The host's data dir is
+ * <base>/home. Run before every connection (it is idempotent).
  */
 const START = `${BASE}
 const fs = require("fs"), path = require("path"), cp = require("child_process");
@@ -84,7 +86,11 @@ const deadline = Date.now() + 20000;
 (function wait() {
   const pid = alive();
   if (pid && fs.existsSync(sock) && fs.existsSync(secretFile)) {
-    process.stdout.write(JSON.stringify({ socket: sock, secret: fs.readFileSync(secretFile, "utf8").trim(), pid, log }));
+    // Where the board's API socket is forwarded to (ssh -R): an old forward's file is removed first.
+    const run = path.join(home, "run"), board = path.join(run, "board.sock");
+    fs.mkdirSync(run, { recursive: true, mode: 0o700 });
+    fs.rmSync(board, { force: true });
+    process.stdout.write(JSON.stringify({ socket: sock, secret: fs.readFileSync(secretFile, "utf8").trim(), pid, log, board, kit: path.dirname(kit) }));
     process.exit(0);
   }
   if (Date.now() > deadline) { console.error("the pane host did not start; see " + log); process.exit(5); }
@@ -130,17 +136,29 @@ branch(c); sha(d);
 if (!fs.existsSync(wt)) { fs.mkdirSync(path.dirname(wt), { recursive: true, mode: 0o700 }); git(["-C", repo, "worktree", "add", "-q", "-b", c, wt, d]); }
 process.stdout.write(JSON.stringify({ path: wt, head: git(["-C", wt, "rev-parse", "HEAD"]).trim() }));`;
 
-/** bundle PROJECT BRANCH BASE: the branch's commits since BASE as a bundle on stdout (nothing: none). */
+/**
+ * bundle PROJECT BRANCH BASE TASK: the branch's commits since BASE, and a snapshot of the task's
+ * worktree as it is (uncommitted and untracked files too; a commit on its HEAD made with a
+ * scratch index, refs/switchyard/worktree/TASK), as one bundle on stdout.
+ */
 const BUNDLE = `${GIT}
 const repo = repoOf(a); branch(b); sha(c);
-const tip = git(["-C", repo, "rev-parse", "--verify", "refs/heads/" + b + "^{commit}"]).trim();
-if (tip === c) process.exit(0);
+const wt = path.join(base, "worktrees", name(d, "task")), snapRef = "refs/switchyard/worktree/" + d;
+const index = path.join(os.tmpdir(), "yard-index-" + process.pid);
+const env = { ...process.env, GIT_INDEX_FILE: index, GIT_AUTHOR_NAME: "Switchyard", GIT_AUTHOR_EMAIL: "switchyard@localhost", GIT_COMMITTER_NAME: "Switchyard", GIT_COMMITTER_EMAIL: "switchyard@localhost" };
 const file = path.join(os.tmpdir(), "yard-out-" + process.pid + ".bundle");
-try { git(["-C", repo, "bundle", "create", "-q", file, "refs/heads/" + b, "^" + c]); process.stdout.write(fs.readFileSync(file)); }
-finally { fs.rmSync(file, { force: true }); }`;
+try {
+  git(["-C", wt, "read-tree", "HEAD"], { env });
+  git(["-C", wt, "add", "-A"], { env });
+  const tree = git(["-C", wt, "write-tree"], { env }).trim();
+  const snap = git(["-C", wt, "commit-tree", tree, "-p", "HEAD", "-m", "switchyard: the worktree"], { env }).trim();
+  git(["-C", repo, "update-ref", snapRef, snap]);
+  git(["-C", repo, "bundle", "create", "-q", file, "refs/heads/" + b, snapRef, "^" + c]);
+  process.stdout.write(fs.readFileSync(file));
+} finally { fs.rmSync(file, { force: true }); fs.rmSync(index, { force: true }); }`;
 
 export const gitReceiveCommand = (project: string) => nodeCommand(RECEIVE, ["receive", project]);
 export const gitWorktreeCommand = (project: string, task: string, branch: string, base: string) =>
   nodeCommand(WORKTREE, ["worktree", project, task, branch, base]);
-export const gitBundleCommand = (project: string, branch: string, base: string) =>
-  nodeCommand(BUNDLE, ["bundle", project, branch, base]);
+export const gitBundleCommand = (project: string, branch: string, base: string, task: string) =>
+  nodeCommand(BUNDLE, ["bundle", project, branch, base, task]);

@@ -1,8 +1,10 @@
 // What `yard runner install` copies to a runner: the pane host's bundle and its mirror workers
 // (server/dist), with the few packages they load from node_modules (node-pty, the headless xterm
 // and its serializer, zod), as one stream of length-prefixed files that a small node script on the
-// runner unpacks (kit-scripts.ts), so node is all a runner needs. The kit's name is this version
-// and a hash of its bytes: a rebuilt bundle installs beside the old one, never over a running one.
+// runner unpacks (kit-scripts.ts), so node is all a runner needs. Beside the host: the `yard` CLI
+// a pane there calls (its bundle, the hook and setup wrappers, and a launcher, bin/yard) and the
+// demo agent. The kit's name is this version and a hash of its bytes: a rebuilt bundle installs
+// beside the old one, never over a running one.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -11,7 +13,14 @@ import { VERSION } from "../../version";
 import { YardError } from "../errors";
 
 /** Files (relative to the repository) and the directories whose files are taken, minus types and maps. */
-const FILES = ["server/dist/panehost.mjs", "server/dist/mirror-worker.mjs"];
+const FILES = [
+  "server/dist/panehost.mjs",
+  "server/dist/mirror-worker.mjs",
+  "cli/dist/yard.mjs",
+  "cli/bin/hook.mjs",
+  "cli/bin/tls-pin.mjs",
+  "cli/bin/setup.mjs",
+];
 const TREES = [
   "node_modules/node-pty/package.json",
   "node_modules/node-pty/lib",
@@ -21,8 +30,26 @@ const TREES = [
   "node_modules/@xterm/addon-serialize/package.json",
   "node_modules/@xterm/addon-serialize/lib",
   "node_modules/zod",
+  "agents/demo",
 ];
-const SKIP = /(\.d\.c?ts|\.map|\.test\.js|\.md)$|\/src\/|\/obj\.target\/|\/\.deps\//;
+const SKIP = /(\.d\.c?ts|\.map|\.test\.[jt]s|\.md)$|\/src\/|\/obj\.target\/|\/\.deps\//;
+
+/**
+ * Files made for the kit: the `yard` a runner's pane finds first on its PATH. `yard hook` takes the
+ * fast path as on the board (no bundle loaded); anything else runs the CLI's bundle.
+ */
+const MADE: { path: string; mode: number; text: string }[] = [
+  {
+    path: "yard-runner.mjs",
+    mode: 0o644,
+    text: `if (process.argv[2] === "hook") {\n  const { runHook } = await import("./cli/bin/hook.mjs");\n  await runHook(process.argv[3], process.argv[4]);\n} else await import("./cli/dist/yard.mjs");\n`,
+  },
+  {
+    path: "bin/yard",
+    mode: 0o755,
+    text: `#!/bin/sh\nunset NODE_EXTRA_CA_CERTS\nexec node "$(dirname "$0")/../yard-runner.mjs" "$@"\n`,
+  },
+];
 
 export interface KitFile {
   path: string;
@@ -73,6 +100,11 @@ export function buildKit(): { name: string; files: KitFile[]; bytes: number } {
     hash.update(rel).update("\0").update(data);
     return { path: rel.replace(/^server\/dist\//, ""), mode: statSync(abs).mode & 0o755, data };
   });
+  for (const m of MADE) {
+    const data = Buffer.from(m.text);
+    hash.update(m.path).update("\0").update(data);
+    files.push({ path: m.path, mode: m.mode, data });
+  }
   return {
     name: `${VERSION}-${hash.digest("hex").slice(0, 12)}`,
     files,

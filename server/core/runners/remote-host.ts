@@ -20,6 +20,16 @@ export interface RemoteHostOptions {
   /** A private directory of ours for the forwarded socket. */
   dir: string;
   where: string;
+  /** The board's API socket, forwarded to the runner (ssh -R) for its panes' `yard` (null: none). */
+  apiSocket?: () => string | null;
+}
+
+/** Where things are on the runner, as its pane host's start reported. */
+export interface RunnerPlacement {
+  /** The kit's directory (its bin/yard, agents/). */
+  kit: string;
+  /** The board's API socket as forwarded there. */
+  board: string;
 }
 
 /** Waits until something accepts connections on the Unix socket `file`. */
@@ -39,7 +49,8 @@ async function accepting(file: string, deadline: number): Promise<void> {
 }
 
 export class RemoteHost implements HostAccess {
-  private remote: { socket: string; secret: string; pid: number; log: string } | null = null;
+  private remote: { socket: string; secret: string; pid: number; log: string; board: string; kit: string } | null =
+    null;
   private forward: ChildProcess | null = null;
   readonly local: string;
 
@@ -67,11 +78,20 @@ export class RemoteHost implements HostAccess {
     }
   }
 
-  /** Our end of the forward (opened when it is not), and the host's secret. */
+  /** Where the kit and the board's socket are there (known once the host was started). */
+  get placement(): RunnerPlacement | null {
+    return this.remote ? { kit: this.remote.kit, board: this.remote.board } : null;
+  }
+
+  /**
+   * Our end of the forward (opened when it is not: the host there is started or found again first,
+   * which also clears the board socket's old file there), and the host's secret.
+   */
   async endpoint(): Promise<{ socket: string; secret: string }> {
-    if (!this.remote) await this.start();
     if (!this.forward || this.forward.exitCode !== null || this.forward.signalCode !== null) {
+      await this.start();
       rmSync(this.local, { force: true });
+      const api = this.opts.apiSocket?.() ?? null;
       // A session with a terminal beside the forward (a node that only waits): OpenSSH turns off
       // Nagle's algorithm (TCP_NODELAY) on both ends only for an interactive session, and without
       // it every keystroke's echo waited ~40 ms for a delayed ACK (measured: bench/runner.bench.ts).
@@ -85,6 +105,7 @@ export class RemoteHost implements HostAccess {
         "ServerAliveCountMax=3",
         "-L",
         `${this.local}:${this.remote!.socket}`,
+        ...(api ? ["-R", `${this.remote!.board}:${api}`] : []),
       ]);
       const child = spawn("ssh", args, { stdio: ["ignore", "ignore", "pipe"] });
       let stderr = "";

@@ -10,7 +10,11 @@ import type { RunnerRow, RunnerStore } from "../../stores/runners";
 import type { CheckResult, RunnerView } from "../../wire/runners";
 import { YardError } from "../errors";
 import { newId } from "../ids";
+import { PaneHostClient } from "../../panehost/client";
+import type { RunnerHost } from "../panes/host-router";
+import { RunnerGit, type RunnerGitTask } from "./git";
 import { buildKit, buildKitName, encodeKit } from "./kit";
+import { RemoteHost } from "./remote-host";
 import { probeCommand, unpackCommand } from "./kit-scripts";
 import { exec, type SshTarget, scanHostKeys, sshArgv, sshFailure } from "./ssh";
 
@@ -35,7 +39,62 @@ export interface RunnerAdd {
 }
 
 export class Runners {
-  constructor(private readonly deps: { store: RunnerStore; home: string }) {}
+  constructor(
+    private readonly deps: {
+      store: RunnerStore;
+      home: string;
+      /** The board's API socket, forwarded to runners for their panes' `yard` (null: none). */
+      apiSocket?: () => string | null;
+      /** How long a runner out of reach keeps its tasks before they fail as runner_lost. */
+      graceMs?: number;
+      log?: (line: string) => void;
+    },
+  ) {}
+
+  /**
+   * The runner's pane host, for the pane manager (host-router.ts): the kit installed there when it
+   * is not, the host started there when none runs, and the typed protocol over an SSH forward.
+   */
+  async openHost(name: string): Promise<RunnerHost> {
+    const r = await this.row(name);
+    const kit = buildKitName();
+    if (!(await this.probe(r)).kits.includes(kit)) await this.install(name);
+    const remote = new RemoteHost({
+      target: this.target(r),
+      kit,
+      dir: path.join(this.dir(name), "fwd"),
+      where: this.where(r),
+      apiSocket: this.deps.apiSocket,
+    });
+    try {
+      const host = await PaneHostClient.open({
+        home: this.deps.home,
+        access: remote,
+        log: this.deps.log,
+        unreachableGraceMs: this.deps.graceMs ?? 60_000,
+      });
+      return { host, placement: () => remote.placement };
+    } catch (e) {
+      remote.close();
+      throw e;
+    }
+  }
+
+  /** Git between the board's repository `repo` and the runner's clone of it (git.ts). */
+  private async gitFor(name: string, repo: string): Promise<RunnerGit> {
+    const r = await this.row(name);
+    return new RunnerGit({ target: this.target(r), where: this.where(r), repo });
+  }
+
+  /** The task's worktree on the runner (made from its base when it is not there yet). */
+  async worktree(name: string, repo: string, t: RunnerGitTask): Promise<{ path: string }> {
+    return (await this.gitFor(name, repo)).prepare(t);
+  }
+
+  /** The task's branch and worktree brought back from the runner (git.ts collect). */
+  async collect(name: string, repo: string, t: RunnerGitTask): Promise<{ commit: string; worktree: string }> {
+    return (await this.gitFor(name, repo)).collect(t);
+  }
 
   private dir(name: string): string {
     return path.join(this.deps.home, "runners", name);

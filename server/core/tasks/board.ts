@@ -125,6 +125,7 @@ async function toCards(
         waiting: t.state === "backlog" ? (waiting.get(t.id)?.reason ?? null) : null,
         dependsOn: waiting.get(t.id)?.dependencies.map((d) => d.id) ?? [],
         startedBy: t.startedBy,
+        runner: t.runner,
         createdAt: t.createdAt.toISOString(),
         updatedAt: t.updatedAt.toISOString(),
         columnSince: columnSince(t, blockedAt).toISOString(),

@@ -2,6 +2,7 @@
 // once the worktree is gone) and its size (files, lines added and deleted: the same files, without
 // the patch text), the diff since a review's snapshot, and the snapshot itself (the worktree as a
 // tree id). A diff that races a merge or discard answers CONFLICT, not a git error.
+import { syncFromRunner } from "./on-runner";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { YardError } from "../errors";
@@ -34,6 +35,8 @@ export async function diff(eng: EngineState, taskId: string): Promise<TaskDiff> 
         ? "The task is in the backlog; it has no worktree or diff until it starts"
         : "The task has no worktree",
     );
+  // A runner's work comes back first (on-runner.ts): the diff read is the runner's as of now.
+  if (t.runner && !t.disposition) await syncFromRunner(eng, t);
   return changes(eng, t, { baseSha: t.baseSha });
 }
 

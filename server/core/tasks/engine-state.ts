@@ -3,6 +3,7 @@
 // bookkeeping (runners, starts in flight, finishes in flight, the state cache, the per-task chain)
 // and the one path for state changes, `apply`, which runs every event through the reducer in
 // state.ts, persists what the transition says and journals it.
+import type { RunnerPort } from "./on-runner";
 import type { AgentProfiles } from "../agents/profiles";
 import { YardError } from "../errors";
 import type { EventJournal } from "../events/journal";
@@ -68,6 +69,8 @@ export interface TaskEngineDeps {
   branches?: BranchStore;
   /** Moves the line comments of a round when the task's base moves (the review service's). */
   reanchor?: (taskId: string, move: BaseMove) => Promise<{ moved: number; outdated: number }>;
+  /** The runners tasks may run on (none: every task runs on this machine). */
+  runners?: RunnerPort;
 }
 
 export interface EngineState {

@@ -14,6 +14,7 @@ import { discardWorktree, findWorktree, mergeTask, uncommittedFiles } from "../g
 import { rmdirUpTo } from "../git/paths";
 import type { TaskRow } from "../../stores/tasks";
 import { apply, type EngineState, taskRow } from "./engine-state";
+import { syncFromRunner } from "./on-runner";
 import { type TaskState, transition } from "./state";
 import { releasePorts } from "./task-ports";
 import { runTeardown } from "./teardown";
@@ -36,6 +37,9 @@ export async function finish(eng: EngineState, taskId: string, opts: FinishOptio
   // While a finish runs, a diff that trips over the worktree being removed answers CONFLICT, not a git error.
   eng.finishing.add(taskId);
   try {
+    // A runner's latest work comes back before it is merged or discarded (on-runner.ts).
+    const t = await taskRow(eng, taskId);
+    if (t.runner && !t.disposition) await syncFromRunner(eng, t);
     return await finishNow(eng, taskId, opts, by);
   } finally {
     eng.finishing.delete(taskId);

@@ -2,6 +2,7 @@
 // the agent is ready, submit the round's prompt through the gate) and the pane lifecycle
 // transitions the pane manager reports (turn ended, working again, exited, lost). What happens
 // lands in the task's state through the reducer (engine-state.ts `apply`).
+import { queueSync } from "./on-runner";
 import { YardError } from "../errors";
 import type { PaneInfo } from "../panes/manager";
 import { apply, type EngineState } from "./engine-state";
@@ -112,6 +113,8 @@ export function onPaneTransition(
   }
   const event = taskEventOf(info, to, from, lastMessage, lost, lastStop);
   if (!event) return;
+  // A runner's turn ended: its work comes back before the task moves on (on-runner.ts).
+  if (info.runner && (to === "done" || (to === "exited" && !lost))) queueSync(eng, taskId);
   // Queued on the task's chain now, where the pane changed: a request that came after this
   // transition (the worker's `yard task ask` right after its prompt) must be applied after it,
   // or it would undo the request (input_required back to working with the question open).

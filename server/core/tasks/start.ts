@@ -33,6 +33,7 @@ import { type PaneRole, type SandboxOf, sandboxRefusal, startSandboxFlag, taskPa
 import { plannerPrompt } from "./plans";
 import { abandoning, abandonSetup, planSetup, prepareSetup, recordSetup, type SetupPlan } from "./setup";
 import { storedSetupEnv } from "./task-ports";
+import { releaseRunner, reserveRunner, runnerWorktree } from "./on-runner";
 import { get, type TaskView } from "./views";
 
 export type { StartInput };
@@ -59,6 +60,8 @@ interface LaunchPlan {
   role?: PaneRole;
   /** The first prompt when it is not the contract (the planner's). */
   prompt?: string;
+  /** Where it may run: a runner named, one with these labels, the project's default; none: this machine. */
+  placement: { runner?: string | null; labels?: string[] | null; fallback?: string | null };
 }
 
 /**
@@ -118,6 +121,19 @@ export async function start(
   );
   const refusal = sandboxRefusal(by, { sandbox }, `a task of profile ${agentId ?? "(a command)"}`);
   if (refusal) throw new YardError("FORBIDDEN", refusal, { agent: agentId, sandbox, callerSandbox: by.sandbox });
+  if (input.runner && input.labels) throw new YardError("BAD_PARAMS", "Give either --runner or --labels, not both");
+  const onRunner = Boolean(input.runner || input.labels || project?.defaultRunner);
+  if (onRunner && sandbox)
+    throw new YardError(
+      "BAD_PARAMS",
+      "The OS sandbox does not run on runners yet: start it on this machine, or without the sandbox",
+    );
+  if (input.labels && (input.backlog || input.dependsOn?.length))
+    throw new YardError("BAD_PARAMS", "A task waiting in the backlog names its runner (--runner), not labels");
+  if (input.runner) {
+    if (!deps.runners) throw new YardError("BAD_PARAMS", "This server has no runners");
+    await deps.runners.get(input.runner); // NOT_FOUND now, before anything is created
+  }
   const parentPaneId = input.parentPaneId ?? caller.paneId ?? null;
   if (parentPaneId) {
     await deps.panes.get(parentPaneId).catch((e: unknown) => {
@@ -184,6 +200,7 @@ export async function start(
     planReviewerProfile: input.planReviewer ?? null,
     // Who started it: the starting pane, else the person whose call this is.
     startedBy: parentPaneId ?? actingPerson(),
+    runner: input.runner ?? null,
   };
   const plan: LaunchPlan = {
     id,
@@ -202,6 +219,7 @@ export async function start(
     sandbox,
     trustDir: project?.trustAgents ? repo.root : null,
     projectId: project?.id ?? null,
+    placement: { runner: input.runner ?? null, labels: input.labels ?? null, fallback: project?.defaultRunner ?? null },
     ...(planner
       ? {
           agentId: planner.id,
@@ -276,6 +294,7 @@ export async function startBacklog(eng: EngineState, taskId: string): Promise<{ 
     sandbox,
     trustDir: await trustDirOf(eng, row),
     projectId: row.projectId,
+    placement: { runner: row.runner, fallback: row.projectId ? await projectRunner(eng, row.projectId) : null },
   };
   const { task, pane } = await launch(eng, plan, { fromBacklog: true });
   return { task, pane: pane! };
@@ -298,6 +317,7 @@ async function launch(
   let currentBranch: string | null = null;
   let wt!: Awaited<ReturnType<typeof createWorktree>>;
   let setup: SetupPlan | null = null;
+  let runner: string | null = null;
   // The cap check and the reservation are one step: a second start cannot slip between them.
   const run = async () => {
     const active = (await store.activeCount(ACTIVE_STATES)) + eng.launching.size;
@@ -309,6 +329,8 @@ async function launch(
         { active, cap },
       );
     }
+    // A runner's own capacity counts too (on-runner.ts); reserved until the task is recorded.
+    runner = await reserveRunner(eng, id, plan.placement);
     const baseSha = await resolveBaseSha(plan.repoRoot, options.baseRef, { fetch: options.fetch });
     currentBranch = (await inspectRepo(plan.repoRoot)).currentBranch;
     setup = await planSetup(eng, { repoRoot: plan.repoRoot, baseSha, projectId: plan.projectId });
@@ -318,12 +340,25 @@ async function launch(
       baseSha,
       path: options.path ?? undefined,
       yardHome: deps.home,
-    }).catch(abandoning(eng, id, setup));
+    }).catch((e: unknown) => {
+      releaseRunner(eng, id);
+      return abandoning(eng, id, setup)(e);
+    });
     eng.launching.add(id);
   };
   const p = eng.startLock.then(run, run);
   eng.startLock = p.catch(() => {});
   await p;
+  const onRunner = runner
+    ? {
+        id,
+        runner,
+        projectId: plan.projectId,
+        repoPath: plan.repoRoot,
+        branch: wt.branch,
+        baseSha: wt.baseSha,
+      }
+    : null;
 
   // An orchestrating profile's agent gets the orchestrator's short guide, any other the worker's.
   const prompt =
@@ -335,8 +370,9 @@ async function launch(
     eng.stateCache.set(id, "pending"); // the pane refuses other prompts until the contract is in
     if (setup)
       prepared = await prepareSetup(eng, id, setup, { repoRoot: plan.repoRoot, worktreePath: wt.worktreePath });
-    pane = await spawnWorker(eng, plan, wt.worktreePath, prepared ?? { env: {} });
+    pane = await spawnWorker(eng, { ...plan, onRunner }, wt.worktreePath, prepared ?? { env: {} });
     const launched: LaunchFields = {
+      runner,
       baseSha: wt.baseSha,
       targetBranch: currentBranch,
       branch: wt.branch,
@@ -353,6 +389,7 @@ async function launch(
     if (previous) eng.stateCache.set(id, previous);
     else eng.stateCache.delete(id);
     eng.launching.delete(id);
+    releaseRunner(eng, id);
     if (pane) await deps.panes.kill(pane.id).catch(() => {});
     await discardWorktree({
       repoRoot: plan.repoRoot,
@@ -375,6 +412,7 @@ async function launch(
           branch: wt.branch,
           baseSha: wt.baseSha,
           sandboxed: plan.sandbox !== null,
+          ...(runner ? { runner } : {}),
         },
       });
     } else {
@@ -387,6 +425,7 @@ async function launch(
     }
   } finally {
     eng.launching.delete(id);
+    releaseRunner(eng, id);
   }
   runInBackground(eng, id, pane.id, prompt, {
     readyTimeoutMs: options.readyTimeoutMs ?? undefined,
@@ -408,21 +447,25 @@ export async function spawnWorker(
   w: Pick<
     LaunchPlan,
     "id" | "title" | "agentId" | "argv" | "launch" | "parentPaneId" | "sandbox" | "trustDir" | "role"
-  > & { rewriteArgv?: (argv: string[]) => string[] },
+  > & { rewriteArgv?: (argv: string[]) => string[]; onRunner?: RunnerTask | null },
   cwd: string,
   environment?: { env: Record<string, string>; setup?: string[] },
 ): Promise<PaneInfo> {
   const { deps } = eng;
   const env = environment?.env ?? (await storedSetupEnv(eng, w.id));
-  // The agent's own config (workspace trust, hooks) is prepared right before it launches.
   const { launch } = w;
-  await launchHook(eng, {
-    taskId: w.id,
-    launch: w.rewriteArgv ? { ...launch, argv: w.rewriteArgv(launch.argv) } : launch,
-    cwd,
-    trustDir: w.trustDir,
-    sandboxHome: w.sandbox ? (deps.sandbox?.dirs(w.id).home ?? null) : null,
-  });
+  const on = runnerOf(w.onRunner);
+  // A runner's agent runs in the task's worktree there (made from its base when it is not).
+  if (on) cwd = await runnerWorktree(eng, on);
+  // The agent's own config (workspace trust, hooks) is prepared right before it launches (on this machine).
+  else
+    await launchHook(eng, {
+      taskId: w.id,
+      launch: w.rewriteArgv ? { ...launch, argv: w.rewriteArgv(launch.argv) } : launch,
+      cwd,
+      trustDir: w.trustDir,
+      sandboxHome: w.sandbox ? (deps.sandbox?.dirs(w.id).home ?? null) : null,
+    });
   // The spawn takes the launch resolved at validation (the profile is not read again).
   return deps.panes.spawn(
     {
@@ -441,8 +484,31 @@ export async function spawnWorker(
       role: w.role ?? taskPaneRole(launch.profileRole),
       extraEnv: env,
       setup: environment?.setup,
+      ...(on ? { runner: on.runner } : {}),
     },
   );
+}
+
+/** A task row's fields that say where on a runner it runs (a task on this machine: runner null). */
+export interface RunnerTask {
+  id: string;
+  runner: string | null;
+  projectId: string | null;
+  repoPath: string;
+  branch: string | null;
+  baseSha: string | null;
+}
+
+function runnerOf(t: RunnerTask | null | undefined) {
+  if (!t?.runner) return null;
+  if (!t.branch || !t.baseSha)
+    throw new YardError("CONFLICT", "The task has no branch and base recorded: it cannot run on its runner");
+  return { ...t, runner: t.runner, branch: t.branch, baseSha: t.baseSha, worktreePath: null };
+}
+
+/** A project's default runner (null: none, or no such project). */
+async function projectRunner(eng: EngineState, projectId: string): Promise<string | null> {
+  return (await eng.deps.projects.get(projectId).catch(() => null))?.defaultRunner ?? null;
 }
 
 /** The repository to record agents' workspace trust for: the task's, when its project trusts agents. */

@@ -135,6 +135,7 @@ async function view(
     evidence,
     reviewStatus: current.reviewStatus,
     sandboxed: r.sandboxed,
+    runner: r.runner,
     // The last known usage; the transcript (a file the agent controls) is read in the background, never here.
     agentSession: r.agentSessionId
       ? {

@@ -1,0 +1,172 @@
+// Several pane hosts behind the one port the pane manager uses: this machine's own host, and each
+// runner's (reached over SSH, opened when a pane first runs there or when recovery finds panes
+// recorded there). Owns which host runs which pane: a spawn goes where its caller says (`on`),
+// every other request about a pane to the host that runs it, and each host's events come through
+// scoped to its panes, so losing one runner's host loses only the panes it ran (as `runner_lost`).
+import type { HelloReply, OpArgs, OpName, OpReply } from "../../panehost/ops";
+import { YardError } from "../errors";
+import type { PaneHostEvents, PaneHostPort } from "./host-port";
+
+/** A runner's host as the router opens it. */
+export interface RunnerHost {
+  host: PaneHostPort;
+  /** Where the kit and the board's forwarded socket are there (known once it was reached). */
+  placement(): { kit: string; board: string } | null;
+}
+
+export class HostRouter implements PaneHostPort {
+  events: PaneHostEvents = {};
+  /** paneId → the runner whose host runs it (absent: this machine's). */
+  private readonly placed = new Map<string, string>();
+  private readonly runners = new Map<string, Promise<RunnerHost>>();
+
+  constructor(
+    private readonly local: PaneHostPort,
+    private readonly openRunner: (name: string) => Promise<RunnerHost>,
+  ) {
+    this.wire(local, null);
+  }
+
+  /** The local host's hello, with every open runner host's panes beside its own. */
+  get hello(): HelloReply {
+    const panes = [...this.local.hello.panes];
+    for (const r of this.opened.values()) if (r) panes.push(...r.host.hello.panes);
+    return { ...this.local.hello, panes };
+  }
+
+  /** Runner hosts opened so far (null while opening or when it failed). */
+  private readonly opened = new Map<string, RunnerHost | null>();
+
+  private runner(name: string): Promise<RunnerHost> {
+    let p = this.runners.get(name);
+    if (!p) {
+      this.opened.set(name, null);
+      p = this.openRunner(name).then(
+        async (r) => {
+          this.wire(r.host, name);
+          this.opened.set(name, r);
+          if (this.isReady) await r.host.ready();
+          return r;
+        },
+        (e: unknown) => {
+          this.runners.delete(name);
+          this.opened.delete(name);
+          throw e;
+        },
+      );
+      this.runners.set(name, p);
+    }
+    return p;
+  }
+
+  /** The panes placed on `runner` (null: on this machine). */
+  private panesOn(runner: string | null): string[] {
+    if (runner !== null) return [...this.placed].filter(([, r]) => r === runner).map(([id]) => id);
+    return [...this.placedLocal];
+  }
+
+  /** Panes on this machine's host the router saw spawn or recover (the local host's scope). */
+  private readonly placedLocal = new Set<string>();
+
+  private wire(host: PaneHostPort, runner: string | null): void {
+    const ev = () => this.events;
+    host.events = {
+      output: (id, offset, data) => ev().output?.(id, offset, data),
+      activity: (id, at) => ev().activity?.(id, at),
+      fault: (id, f) => ev().fault?.(id, f),
+      resync: (id) => ev().resync?.(id),
+      hook: async (h) => ev().hook?.(h),
+      exit: async (e) => {
+        await ev().exit?.(e);
+        this.placed.delete(e.paneId);
+        this.placedLocal.delete(e.paneId);
+      },
+      lost: (reason) => {
+        const scope = this.panesOn(runner);
+        for (const id of scope) this.forget(id);
+        ev().lost?.(runner === null ? reason : "runner_lost", scope);
+      },
+      reattached: (panes) => ev().reattached?.(panes, this.panesOn(runner)),
+    };
+  }
+
+  private forget(paneId: string): void {
+    this.placed.delete(paneId);
+    this.placedLocal.delete(paneId);
+  }
+
+  /** Records that a pane runs on `runner` (null: here), e.g. one recovery found. */
+  place(paneId: string, runner: string | null): void {
+    if (runner === null) {
+      this.placedLocal.add(paneId);
+      this.placed.delete(paneId);
+    } else {
+      this.placed.set(paneId, runner);
+      this.placedLocal.delete(paneId);
+    }
+  }
+
+  async openRunners(panes: { id: string; runner: string }[]): Promise<Set<string>> {
+    for (const p of this.local.hello.panes) this.placedLocal.add(p.paneId);
+    const unreachable = new Set<string>();
+    const names = [...new Set(panes.map((p) => p.runner))];
+    await Promise.all(
+      names.map((n) =>
+        this.runner(n).then(
+          () => {},
+          () => unreachable.add(n),
+        ),
+      ),
+    );
+    for (const p of panes) if (!unreachable.has(p.runner)) this.place(p.id, p.runner);
+    return unreachable;
+  }
+
+  async placement(runner: string): Promise<{ kit: string; board: string }> {
+    const r = await this.runner(runner);
+    // The host is reached on its first request: its start reports where things are.
+    if (!r.placement()) await r.host.request("list", {});
+    const p = r.placement();
+    if (!p) throw new YardError("RUNNER_UNAVAILABLE", `runner ${runner}: its pane host did not say where its kit is`);
+    return p;
+  }
+
+  async request<Op extends OpName>(
+    op: Op,
+    args: OpArgs<Op>,
+    opts: { timeoutMs?: number; on?: string | null } = {},
+  ): Promise<OpReply<Op>> {
+    const paneId = (args as { paneId?: unknown }).paneId;
+    if (op === "spawn" && typeof paneId === "string") {
+      const on = opts.on ?? null;
+      const host = on === null ? this.local : (await this.runner(on)).host;
+      const reply = await host.request(op, args, { timeoutMs: opts.timeoutMs });
+      this.place(paneId, on);
+      return reply;
+    }
+    const runner = typeof paneId === "string" ? this.placed.get(paneId) : undefined;
+    const host = runner === undefined ? this.local : (await this.runner(runner)).host;
+    return host.request(op, args, { timeoutMs: opts.timeoutMs });
+  }
+
+  async serving(info: { url: string; host: string; port: number }): Promise<void> {
+    await this.local.serving(info);
+  }
+
+  private isReady = false;
+
+  async ready(): Promise<void> {
+    this.isReady = true;
+    await this.local.ready();
+    await Promise.all([...this.opened.values()].map((r) => r?.host.ready()));
+  }
+
+  async detach(): Promise<void> {
+    await Promise.all([this.local.detach(), ...[...this.opened.values()].map((r) => r?.host.detach())]);
+  }
+
+  /** Stops this machine's host and its panes; runners' hosts are left running (their panes were killed one by one). */
+  async shutdown(): Promise<void> {
+    await Promise.all([this.local.shutdown(), ...[...this.opened.values()].map((r) => r?.host.detach())]);
+  }
+}

@@ -1,0 +1,180 @@
+// Tasks whose agent runs on a runner (another machine, over SSH). Owns: which runner a start goes
+// to (named, the first of some labels with room, or the project's default; else this machine),
+// each runner's capacity, the task's worktree there, and bringing its work back: the runner's
+// branch and a snapshot of its worktree are fetched into the board's repository and checked out
+// in the board's own worktree of the task, which review, diff and merge read as for any task. Work
+// comes back at each turn's end, whenever the diff is read, and before a merge.
+import { YardError } from "../errors";
+import { runGit } from "../git";
+import { type EngineState, taskRow } from "./engine-state";
+import { ACTIVE_STATES } from "./state";
+
+/** What the task engine needs of the runners (core/runners/service.ts). */
+export interface RunnerPort {
+  list(): Promise<{ name: string; labels: string[]; capacity: number }[]>;
+  get(name: string): Promise<{ name: string; labels: string[]; capacity: number }>;
+  worktree(
+    name: string,
+    repo: string,
+    t: { projectId: string; taskId: string; branch: string; baseSha: string },
+  ): Promise<{ path: string }>;
+  collect(
+    name: string,
+    repo: string,
+    t: { projectId: string; taskId: string; branch: string; baseSha: string },
+  ): Promise<{ commit: string; worktree: string }>;
+}
+
+/** Starts in flight per runner (the cap counts them with the running tasks). */
+const launchingOn = new WeakMap<EngineState, Map<string, string>>();
+
+function launching(eng: EngineState): Map<string, string> {
+  let m = launchingOn.get(eng);
+  if (!m) launchingOn.set(eng, (m = new Map()));
+  return m;
+}
+
+function port(eng: EngineState): RunnerPort {
+  if (!eng.deps.runners) throw new YardError("BAD_PARAMS", "This server has no runners");
+  return eng.deps.runners;
+}
+
+async function activeOn(eng: EngineState, name: string): Promise<number> {
+  const inFlight = [...launching(eng).values()].filter((r) => r === name).length;
+  return (await eng.store.activeCount(ACTIVE_STATES, { runner: name })) + inFlight;
+}
+
+/**
+ * The runner a start runs on, reserved for task `taskId` (call under the start lock; release()
+ * once it is recorded or refused): `runner` by name, else the first runner carrying every label
+ * with room, else `fallback` (the project's default runner), else none (this machine).
+ * RATE_LIMITED when the runner named is full, or no runner with the labels has room.
+ */
+export async function reserveRunner(
+  eng: EngineState,
+  taskId: string,
+  want: { runner?: string | null; labels?: readonly string[] | null; fallback?: string | null },
+): Promise<string | null> {
+  let chosen: string | null = null;
+  if (want.runner) {
+    const r = await port(eng).get(want.runner);
+    const active = await activeOn(eng, r.name);
+    if (active >= r.capacity)
+      throw new YardError(
+        "RATE_LIMITED",
+        `runner ${r.name} runs ${active} tasks already (its capacity is ${r.capacity}); finish or wait for one, or start on another runner`,
+        { runner: r.name, active, capacity: r.capacity },
+      );
+    chosen = r.name;
+  } else if (want.labels?.length) {
+    const fitting = (await port(eng).list()).filter((r) => want.labels!.every((l) => r.labels.includes(l)));
+    if (!fitting.length)
+      throw new YardError("NOT_FOUND", `No runner carries the labels ${want.labels.join(", ")} (yard runner list)`, {
+        labels: [...want.labels],
+      });
+    for (const r of fitting)
+      if ((await activeOn(eng, r.name)) < r.capacity) {
+        chosen = r.name;
+        break;
+      }
+    if (!chosen)
+      throw new YardError(
+        "RATE_LIMITED",
+        `Every runner with the labels ${want.labels.join(", ")} is at its capacity (${fitting.map((r) => r.name).join(", ")})`,
+        { labels: [...want.labels] },
+      );
+  } else if (want.fallback) {
+    return reserveRunner(eng, taskId, { runner: want.fallback });
+  }
+  if (chosen) launching(eng).set(taskId, chosen);
+  return chosen;
+}
+
+export function releaseRunner(eng: EngineState, taskId: string): void {
+  launching(eng).delete(taskId);
+}
+
+/** The key of the task's repository on runners: its project, else its path's. */
+function repoKey(row: { projectId: string | null; repoPath: string }): string {
+  if (row.projectId && /^[a-z0-9][a-z0-9_-]{0,63}$/.test(row.projectId)) return row.projectId;
+  let h = 0;
+  for (const c of row.repoPath) h = (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0;
+  return `repo-${h.toString(16)}`;
+}
+
+interface RunnerTaskRow {
+  id: string;
+  runner: string | null;
+  projectId: string | null;
+  repoPath: string;
+  branch: string | null;
+  baseSha: string | null;
+  worktreePath: string | null;
+}
+
+function gitTask(row: RunnerTaskRow & { branch: string; baseSha: string }) {
+  return { projectId: repoKey(row), taskId: row.id, branch: row.branch, baseSha: row.baseSha };
+}
+
+/** The task's worktree on its runner (made from its base when it is not there): where its agent runs. */
+export async function runnerWorktree(
+  eng: EngineState,
+  row: RunnerTaskRow & { runner: string; branch: string; baseSha: string },
+): Promise<string> {
+  return (await port(eng).worktree(row.runner, row.repoPath, gitTask(row))).path;
+}
+
+/** Serialized per task: two reads of the diff do not check out over each other. */
+const syncing = new WeakMap<EngineState, Map<string, Promise<unknown>>>();
+
+/**
+ * Brings a runner task's work back into the board's worktree of it (nothing for a task on this
+ * machine). The runner's branch becomes the task's branch there, and its worktree's snapshot the
+ * files, so uncommitted work shows in the diff as uncommitted. Journals a failure (the runner out
+ * of reach) and keeps what came back before.
+ */
+export async function syncFromRunner(eng: EngineState, row: RunnerTaskRow): Promise<boolean> {
+  if (!row.runner || !row.branch || !row.baseSha || !row.worktreePath) return false;
+  let m = syncing.get(eng);
+  if (!m) syncing.set(eng, (m = new Map()));
+  const prev = m.get(row.id) ?? Promise.resolve();
+  const run = async () => {
+    const t = gitTask({ ...row, branch: row.branch!, baseSha: row.baseSha! });
+    try {
+      const back = await port(eng).collect(row.runner!, row.repoPath, t);
+      const wt = row.worktreePath!;
+      // The snapshot's files into the worktree (files it lacks removed), then the branch to the
+      // runner's commit with the index at it: what was not committed there is not committed here.
+      await runGit(["read-tree", "-u", "--reset", back.worktree], { cwd: wt });
+      await runGit(["reset", "-q", back.commit], { cwd: wt });
+      return true;
+    } catch (e) {
+      const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
+      await eng.deps.journal
+        .append("task.runner_sync_failed", {
+          taskId: row.id,
+          payload: { runner: row.runner ?? "", code: err.code, message: err.message },
+        })
+        .catch(() => {});
+      return false;
+    }
+  };
+  const p = prev.then(run, run);
+  m.set(
+    row.id,
+    p.catch(() => {}),
+  );
+  return p;
+}
+
+/** Brings a runner task's work back on the task's chain: before the transitions queued after it. */
+export function queueSync(eng: EngineState, taskId: string): void {
+  const run = async () => {
+    await syncFromRunner(eng, await taskRow(eng, taskId));
+  };
+  const prev = eng.chains.get(taskId) ?? Promise.resolve();
+  eng.chains.set(
+    taskId,
+    prev.then(run, run).catch(() => {}),
+  );
+}
