@@ -2,6 +2,7 @@
 // webhooks (the journal's notices posted where the team talks), Web Push (the same notices sent to
 // each person's browsers), on PostgreSQL the other server processes sharing its board, and the
 // runners agents may run on. Called by createServices.
+import { ACTIVE_STATES } from "./core/tasks/state";
 import { envInt } from "./config";
 import type { EventJournal } from "./core/events/journal";
 import { parseAllowHosts } from "./core/notify/push-endpoint";
@@ -92,6 +93,7 @@ export async function teamServices(
     // How long a runner out of reach keeps its tasks (YARD_RUNNER_GRACE_MS, default 60 s).
     graceMs: envInt("YARD_RUNNER_GRACE_MS") ?? 60_000,
     log: opts.log,
+    activeTasks: (name) => tasks.activeCount(ACTIVE_STATES, { runner: name }),
   });
   return { people, webhooks, push, runners };
 }

@@ -349,6 +349,17 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       // The runner's pane host dies: its task fails as runner_lost; the work that came back stays.
       const t3 = await start("Lost with its host", "sleep 600000");
       await waitFor(async () => (await state(t3.task.id)) === "working", { what: "the third agent to work" });
+      // The board keeps a copy of a runner pane's screen (taken at each change and every few seconds).
+      await waitFor(
+        async () => (await api.panes.read.query({ id: t3.pane.id, mode: "screen" })).text.includes("Working for"),
+        { what: "the agent to show its work" },
+      );
+      const shown = Date.now();
+      const copy = path.join(server.home, "screens", `${t3.pane.id}.json`);
+      await waitFor(() => existsSync(copy) && Date.parse(JSON.parse(readFileSync(copy, "utf8")).savedAt) > shown, {
+        what: "the board's copy of the runner pane's screen",
+        timeoutMs: 20_000,
+      });
       const hostPid = Number(
         readFileSync(path.join(sshd.dataHome, "switchyard-runner", "home", "host", "host.pid"), "utf8").trim(),
       );
@@ -356,11 +367,63 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       await waitFor(async () => (await state(t3.task.id)) === "failed", { what: "the task to fail as runner_lost" });
       const failed = await api.tasks.get.query({ id: t3.task.id });
       expect(failed.evidence).toMatchObject({ reason: "runner_lost" });
+      // Its last screen is the board's copy: the agent at work when the runner was lost.
+      const last = await api.panes.read.query({ id: t3.pane.id, mode: "screen" });
+      expect(last.text).toContain("Working for 600000 ms");
       expect((await api.tasks.get.query({ id: t2.task.id })).state).toBe("completed");
     } finally {
       await removeRepo(repo);
     }
   }, 180_000);
+
+  it("places tasks by name, labels or the project's default runner, within each runner's capacity", async () => {
+    const repo = makeRepo("yard-runner-place-");
+    const api = adminClient(server);
+    const started: string[] = [];
+    try {
+      const project = (await api.projects.add.mutate({ path: repo, trustAgents: false })).id;
+      const start = (...extra: string[]) =>
+        cli(["task", "start", "--project", project, "--agent", "demo", "--objective", "sleep 600000", ...extra]);
+      const ok = async (...extra: string[]) => {
+        const r = await start(...extra);
+        expect(r.code, r.stdout + r.stderr).toBe(0);
+        started.push(r.json.task.id);
+        return r.json.task as { id: string; runner: string | null };
+      };
+
+      expect((await start("--runner", "nowhere")).json.error).toMatchObject({ code: "NOT_FOUND" });
+      expect((await start("--labels", "gpu")).json.error).toMatchObject({ code: "NOT_FOUND" });
+      expect((await start("--runner", "build-1", "--sandbox")).json.error).toMatchObject({ code: "BAD_PARAMS" });
+      expect((await start("--runner", "build-1", "--labels", "linux")).json.error).toMatchObject({
+        code: "BAD_PARAMS",
+      });
+
+      // By labels (build-1 carries linux and big), then by the project's default.
+      expect((await ok("--labels", "linux,big")).runner).toBe("build-1");
+      const set = await cli(["project", "set", project, "--runner", "build-1"]);
+      expect(set.code, set.stdout + set.stderr).toBe(0);
+      expect(set.json.project.defaultRunner).toBe("build-1");
+      expect((await ok()).runner).toBe("build-1");
+
+      // build-1's capacity is 2: a third start there is refused, naming it; nothing was created.
+      const before = (await api.tasks.list.query({ projectId: project })).length;
+      const full = await start("--runner", "build-1");
+      expect(full.json.error).toMatchObject({ code: "RATE_LIMITED", details: { runner: "build-1", capacity: 2 } });
+      expect((await start("--labels", "linux")).json.error).toMatchObject({ code: "RATE_LIMITED" });
+      expect((await api.tasks.list.query({ projectId: project })).length).toBe(before);
+
+      // A runner running tasks is not removed.
+      expect((await cli(["runner", "remove", "build-1"])).json.error).toMatchObject({ code: "CONFLICT" });
+      expect((await cli(["runner", "list"])).json.runners.map((r: { name: string }) => r.name)).toContain("build-1");
+
+      // The project back on this machine: a start runs here, outside the runner's count.
+      expect((await cli(["project", "set", project, "--runner", "none"])).json.project.defaultRunner).toBeNull();
+      expect((await ok()).runner).toBeNull();
+    } finally {
+      for (const id of started) await cli(["task", "cancel", id]);
+      await removeRepo(repo);
+    }
+  }, 120_000);
 
   it("refuses a changed host key as a changed one, and keeps the old trust", async () => {
     const before = sshd.fingerprint;

@@ -133,18 +133,20 @@ export const appRouter = router({
         await ctx.services.projects.get(input.id);
         return ctx.services.webhooks.deliveries(input.id, input.limit);
       }),
-    /** Rename a project or change its trust setting. */
+    /** Rename a project, or change its trust setting, reviewer, planner, merge rules or default runner. */
     update: callerProcedure
       .input(projectUpdateInput)
       .output(project)
-      .mutation(({ ctx, input }) =>
-        ctx.services.projects.update(input, (id) =>
+      .mutation(async ({ ctx, input }) => {
+        // A default runner must exist (NOT_FOUND otherwise, nothing changed).
+        if (input.defaultRunner) await ctx.services.runners.get(input.defaultRunner);
+        return ctx.services.projects.update(input, (id) =>
           ctx.services.agents.get(id).then(
             () => true,
             () => false,
           ),
-        ),
-      ),
+        );
+      }),
   }),
 
   board: router({

@@ -35,6 +35,11 @@ export interface HostAccess {
   endpoint(): Promise<{ socket: string; secret: string }>;
   start(): Promise<void>;
   alive(pid: number): Promise<boolean>;
+  /**
+   * Drops the way to the host (a forward whose far end may be gone), so the next endpoint() opens
+   * a new one; hosts reached directly have nothing to drop.
+   */
+  reset?(): void;
   /** Where its log is, for errors. */
   log: string;
 }
@@ -168,6 +173,12 @@ export class PaneHostClient implements PaneHostPort {
         // The host was stopping (idle) as we connected: start another one.
         if ((e as YardError).code === "PANE_HOST_UNAVAILABLE" && start && Date.now() < deadline) continue;
         if (isProtocolMismatch(e)) throw otherProtocol(e.details?.hostPid, e.details?.protocol);
+        // A forward whose far end is gone (the host there died): a new forward, and the host started again.
+        if (this.access.reset && start && Date.now() < deadline) {
+          this.access.reset();
+          await new Promise((r) => setTimeout(r, 100));
+          continue;
+        }
         throw e;
       }
       if (hello.protocol !== PROTOCOL) {
@@ -191,6 +202,7 @@ export class PaneHostClient implements PaneHostPort {
   private onClose(conn: Conn): void {
     if (this.conn !== conn || this.closing) return;
     this.conn = null;
+    this.access.reset?.();
     const oldPid = this.hello.hostPid;
     const reconnect = (alive: boolean) => {
       if (!alive) {

@@ -33,6 +33,8 @@ export type { ReadMode, ReadReply } from "./reads";
 export { spawnInput, type SpawnExtras, type SpawnInput } from "./spawner";
 
 const KILL_GRACE_MS = 2000;
+/** How often a runner pane's screen is copied to the board (its last screen if the runner is lost). */
+const RUNNER_SCREEN_MS = 5000;
 
 export interface PaneManagerDeps {
   /** The Pane rows. */
@@ -85,7 +87,12 @@ export class PaneManager {
       journal,
       host,
       registry: this.registry,
-      onTransition: deps.onTransition,
+      onTransition: (info, state, t, lost) => {
+        // A runner's pane saves its final screen on the runner: the board keeps its own copy, taken
+        // at each change, which is what it shows once the pane is gone (or its runner lost).
+        if (info.runner && !lost && t.to !== "exited") void this.checkpointScreen(info.id);
+        deps.onTransition?.(info, state, t, lost);
+      },
       onSetup: deps.onSetup,
     });
     this.reads = new PaneReads({ host, registry: this.registry, screens: this.screens });
@@ -112,6 +119,30 @@ export class PaneManager {
       lost: (reason, scope) => void this.lifecycle.hostLost(reason, scope),
       reattached: (panes, scope) => void this.lifecycle.hostReattached(panes, scope),
     };
+  }
+
+  /** Every few seconds the live runner panes' screens are copied too (checkpointScreen). */
+  private readonly checkpoints = setInterval(() => {
+    for (const p of this.registry.panes()) if (p.info.runner && !p.exiting) void this.checkpointScreen(p.info.id);
+  }, RUNNER_SCREEN_MS).unref();
+
+  /** The pane's screen now, saved as its final screen until a later one (runner panes). */
+  private async checkpointScreen(id: string): Promise<void> {
+    try {
+      const s = await this.deps.host.request("snapshot", { paneId: id }, { timeoutMs: 10_000 });
+      await this.screens.save(id, {
+        cols: s.cols,
+        rows: s.rows,
+        scrollback: 0,
+        firstLine: 0,
+        head: s.rows,
+        altScreen: false,
+        data: s.data,
+        views: [],
+      });
+    } catch {
+      // Gone or out of reach: the previous copy stays.
+    }
   }
 
   // ---- spawn ---------------------------------------------------------------------------
@@ -375,6 +406,7 @@ export class PaneManager {
    */
   async shutdown(opts: { stopPanes?: boolean } = {}): Promise<void> {
     this.closing = true;
+    clearInterval(this.checkpoints);
     for (const p of this.registry.panes()) this.lifecycle.clearQuiet(p);
     if (opts.stopPanes ?? true) {
       await Promise.all(this.registry.panes().map((p) => this.kill(p.info.id, { graceMs: 1000 }).catch(() => {})));

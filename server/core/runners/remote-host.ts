@@ -143,6 +143,12 @@ export class RemoteHost implements HostAccess {
     return this.forward?.pid ?? null;
   }
 
+  /** Ends the forward, so the next endpoint() opens a new one (the host there keeps running). */
+  reset(): void {
+    this.forward?.kill("SIGKILL");
+    this.forward = null;
+  }
+
   /** Ends the forward (the host there keeps running). */
   close(): void {
     this.forward?.kill("SIGTERM");

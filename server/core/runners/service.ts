@@ -48,6 +48,8 @@ export class Runners {
       /** How long a runner out of reach keeps its tasks before they fail as runner_lost. */
       graceMs?: number;
       log?: (line: string) => void;
+      /** How many tasks are active on a runner (a runner running tasks is not removed). */
+      activeTasks?: (name: string) => Promise<number>;
     },
   ) {}
 
@@ -149,6 +151,13 @@ export class Runners {
 
   async remove(name: string): Promise<{ removed: string }> {
     await this.row(name);
+    const active = (await this.deps.activeTasks?.(name)) ?? 0;
+    if (active > 0)
+      throw new YardError(
+        "CONFLICT",
+        `runner ${name} runs ${active} active task(s): finish or cancel them first (nothing was removed)`,
+        { name, active },
+      );
     await this.deps.store.remove(name);
     rmSync(this.dir(name), { recursive: true, force: true });
     return { removed: name };

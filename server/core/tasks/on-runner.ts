@@ -25,6 +25,11 @@ export interface RunnerPort {
   ): Promise<{ commit: string; worktree: string }>;
 }
 
+/** A project's default runner (null: none, or no such project). */
+export async function projectRunner(eng: EngineState, projectId: string): Promise<string | null> {
+  return (await eng.deps.projects.get(projectId).catch(() => null))?.defaultRunner ?? null;
+}
+
 /** Starts in flight per runner (the cap counts them with the running tasks). */
 const launchingOn = new WeakMap<EngineState, Map<string, string>>();
 

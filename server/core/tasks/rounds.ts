@@ -12,7 +12,7 @@ import type { PaneInfo } from "../panes/manager";
 import { apply, contractOf, json, type EngineState, taskRow } from "./engine-state";
 import { renderPrompt } from "./contract";
 import { runInBackground } from "./runner";
-import { sandboxFor, spawnWorker, trustDirOf } from "./start";
+import { sandboxFor, spawnWorker, trustDirOf } from "./spawn-worker";
 import { type Disposition, type Evidence, type TaskState, transition } from "./state";
 import { get, type TaskResult, type TaskView } from "./views";
 
@@ -56,7 +56,17 @@ export async function startNextRound(eng: EngineState, taskId: string, feedback:
     const launch = await deps.panes.resolveLaunch({ agent: agentId ?? undefined, argv: argv ?? undefined });
     const pane = await spawnWorker(
       eng,
-      { id: row.id, title: row.title, agentId, argv, launch, parentPaneId: row.parentPaneId, sandbox, trustDir },
+      {
+        id: row.id,
+        title: row.title,
+        agentId,
+        argv,
+        launch,
+        parentPaneId: row.parentPaneId,
+        sandbox,
+        trustDir,
+        onRunner: row,
+      },
       row.worktreePath,
     );
     paneId = pane.id;
@@ -170,6 +180,7 @@ export async function resume(
       sandbox,
       trustDir,
       rewriteArgv,
+      onRunner: t,
     },
     t.worktreePath,
   );

@@ -1,21 +1,18 @@
 // Starting a task: a start is validated (agent or command, project or repository, parent, sandbox,
 // branch) into a launch plan, then launched on the one start path (cap under the start lock, base
 // commit, worktree, agent pane, the task recorded, the contract handed to the background runner),
-// or recorded in the backlog and launched later by startBacklog. Also the agent spawn every later
-// round and resume shares: the launch hook (agent config, workspace trust) and the OS sandbox.
+// or recorded in the backlog and launched later by startBacklog. The agent's spawn itself, which
+// later rounds and resumes share, is spawn-worker.ts's.
 import { actingPerson } from "../actor";
 import { type StartInput, startInput } from "../../wire/tasks";
-import type { AgentProfile } from "../agents/profiles";
 import { YardError } from "../errors";
 import { createWorktree, discardWorktree, inspectRepo, resolveBaseSha, validateBranchName } from "../git";
 import { newId } from "../ids";
 import type { Launch } from "../panes/launch";
 import type { PaneInfo } from "../panes/manager";
-import type { SandboxLaunch } from "../sandbox/sandbox";
-import type { LaunchFields, TaskFields, TaskRow } from "../../stores/tasks";
+import type { LaunchFields, TaskFields } from "../../stores/tasks";
 import {
   apply,
-  type BeforeLaunch,
   contractOf,
   defaultBranch,
   json,
@@ -32,8 +29,8 @@ import type { Waiting } from "./dependencies";
 import { type PaneRole, type SandboxOf, sandboxRefusal, startSandboxFlag, taskPaneRole } from "../agents/roles";
 import { plannerPrompt } from "./plans";
 import { abandoning, abandonSetup, planSetup, prepareSetup, recordSetup, type SetupPlan } from "./setup";
-import { storedSetupEnv } from "./task-ports";
-import { releaseRunner, reserveRunner, runnerWorktree } from "./on-runner";
+import { projectRunner, releaseRunner, reserveRunner } from "./on-runner";
+import { sandboxFor, spawnWorker, trustDirOf } from "./spawn-worker";
 import { get, type TaskView } from "./views";
 
 export type { StartInput };
@@ -114,16 +111,9 @@ export async function start(
       { path: input.path },
     );
   }
-  const sandbox = await sandboxFor(
-    eng,
-    startSandboxFlag(by, input.sandbox),
-    agentId ? await deps.agents.get(agentId) : null,
-  );
-  const refusal = sandboxRefusal(by, { sandbox }, `a task of profile ${agentId ?? "(a command)"}`);
-  if (refusal) throw new YardError("FORBIDDEN", refusal, { agent: agentId, sandbox, callerSandbox: by.sandbox });
   if (input.runner && input.labels) throw new YardError("BAD_PARAMS", "Give either --runner or --labels, not both");
   const onRunner = Boolean(input.runner || input.labels || project?.defaultRunner);
-  if (onRunner && sandbox)
+  if (onRunner && (input.sandbox === true || by.sandbox))
     throw new YardError(
       "BAD_PARAMS",
       "The OS sandbox does not run on runners yet: start it on this machine, or without the sandbox",
@@ -134,6 +124,18 @@ export async function start(
     if (!deps.runners) throw new YardError("BAD_PARAMS", "This server has no runners");
     await deps.runners.get(input.runner); // NOT_FOUND now, before anything is created
   }
+  const sandbox = await sandboxFor(
+    eng,
+    startSandboxFlag(by, input.sandbox),
+    agentId ? await deps.agents.get(agentId) : null,
+  );
+  if (onRunner && sandbox)
+    throw new YardError(
+      "BAD_PARAMS",
+      `Agent profile ${agentId} runs in the OS sandbox, which does not run on runners yet: start it on this machine`,
+    );
+  const refusal = sandboxRefusal(by, { sandbox }, `a task of profile ${agentId ?? "(a command)"}`);
+  if (refusal) throw new YardError("FORBIDDEN", refusal, { agent: agentId, sandbox, callerSandbox: by.sandbox });
   const parentPaneId = input.parentPaneId ?? caller.paneId ?? null;
   if (parentPaneId) {
     await deps.panes.get(parentPaneId).catch((e: unknown) => {
@@ -435,130 +437,4 @@ async function launch(
     setup: Boolean(prepared?.setup),
   });
   return { task: await get(eng, id), pane };
-}
-
-/**
- * The task's agent in a new pane in its worktree (same profile or command; YARD_TASK set; sandboxed
- * when the task is). `w.launch` is the launch its caller resolved (and checked) for this spawn.
- * `environment`: a first launch's env and setup commands (later spawns: the env the task recorded).
- */
-export async function spawnWorker(
-  eng: EngineState,
-  w: Pick<
-    LaunchPlan,
-    "id" | "title" | "agentId" | "argv" | "launch" | "parentPaneId" | "sandbox" | "trustDir" | "role"
-  > & { rewriteArgv?: (argv: string[]) => string[]; onRunner?: RunnerTask | null },
-  cwd: string,
-  environment?: { env: Record<string, string>; setup?: string[] },
-): Promise<PaneInfo> {
-  const { deps } = eng;
-  const env = environment?.env ?? (await storedSetupEnv(eng, w.id));
-  const { launch } = w;
-  const on = runnerOf(w.onRunner);
-  // A runner's agent runs in the task's worktree there (made from its base when it is not).
-  if (on) cwd = await runnerWorktree(eng, on);
-  // The agent's own config (workspace trust, hooks) is prepared right before it launches (on this machine).
-  else
-    await launchHook(eng, {
-      taskId: w.id,
-      launch: w.rewriteArgv ? { ...launch, argv: w.rewriteArgv(launch.argv) } : launch,
-      cwd,
-      trustDir: w.trustDir,
-      sandboxHome: w.sandbox ? (deps.sandbox?.dirs(w.id).home ?? null) : null,
-    });
-  // The spawn takes the launch resolved at validation (the profile is not read again).
-  return deps.panes.spawn(
-    {
-      agent: w.agentId ?? undefined,
-      argv: w.argv ?? undefined,
-      cwd,
-      label: w.title.slice(0, 120),
-      parentPaneId: w.parentPaneId ?? undefined,
-      relationship: w.parentPaneId ? "subagent" : undefined,
-    },
-    {
-      taskId: w.id,
-      sandbox: await sandboxLaunch(eng, w.id, cwd, w.sandbox),
-      rewriteArgv: w.rewriteArgv,
-      launch,
-      role: w.role ?? taskPaneRole(launch.profileRole),
-      extraEnv: env,
-      setup: environment?.setup,
-      ...(on ? { runner: on.runner } : {}),
-    },
-  );
-}
-
-/** A task row's fields that say where on a runner it runs (a task on this machine: runner null). */
-export interface RunnerTask {
-  id: string;
-  runner: string | null;
-  projectId: string | null;
-  repoPath: string;
-  branch: string | null;
-  baseSha: string | null;
-}
-
-function runnerOf(t: RunnerTask | null | undefined) {
-  if (!t?.runner) return null;
-  if (!t.branch || !t.baseSha)
-    throw new YardError("CONFLICT", "The task has no branch and base recorded: it cannot run on its runner");
-  return { ...t, runner: t.runner, branch: t.branch, baseSha: t.baseSha, worktreePath: null };
-}
-
-/** A project's default runner (null: none, or no such project). */
-async function projectRunner(eng: EngineState, projectId: string): Promise<string | null> {
-  return (await eng.deps.projects.get(projectId).catch(() => null))?.defaultRunner ?? null;
-}
-
-/** The repository to record agents' workspace trust for: the task's, when its project trusts agents. */
-export async function trustDirOf(
-  eng: EngineState,
-  row: Pick<TaskRow, "projectId" | "repoPath">,
-): Promise<string | null> {
-  const project = row.projectId ? await eng.deps.projects.get(row.projectId).catch(() => null) : null;
-  return project?.trustAgents ? row.repoPath : null;
-}
-
-/** The launch hook point: a failed preparation is journaled and the launch goes on (the agent then shows its dialog). */
-async function launchHook(eng: EngineState, b: BeforeLaunch): Promise<void> {
-  if (!eng.deps.beforeLaunch) return;
-  try {
-    await eng.deps.beforeLaunch(b);
-  } catch (e) {
-    const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
-    await eng.deps.journal.append("task.prepare_failed", {
-      taskId: b.taskId,
-      payload: { code: err.code, message: err.message },
-    });
-  }
-}
-
-/**
- * Whether a start runs sandboxed (the start's flag wins over the profile's), checked before
- * anything is created: when the sandbox cannot start here, SANDBOX_UNAVAILABLE says why.
- */
-export async function sandboxFor(
-  eng: EngineState,
-  flag: boolean | undefined,
-  profile: AgentProfile | null,
-): Promise<{ network: boolean } | null> {
-  if (!(flag ?? profile?.sandbox ?? false)) return null;
-  if (!eng.deps.sandbox)
-    throw new YardError("SANDBOX_UNAVAILABLE", "This server was started without the OS sandbox", {
-      reason: "not_configured",
-    });
-  await eng.deps.sandbox.require();
-  return { network: profile?.sandboxNetwork ?? false };
-}
-
-/** The launch the pane manager wraps the agent in (null: unsandboxed). */
-async function sandboxLaunch(
-  eng: EngineState,
-  taskId: string,
-  worktreePath: string,
-  sandbox: { network: boolean } | null,
-): Promise<SandboxLaunch | null> {
-  if (!sandbox || !eng.deps.sandbox) return null;
-  return eng.deps.sandbox.prepare({ taskId, worktreePath, network: sandbox.network });
 }
