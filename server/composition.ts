@@ -59,6 +59,9 @@ import type { SessionPort } from "./core/people/people";
 import { WorktreeInventoryStore } from "./stores/worktrees";
 import { Templates } from "./core/templates/templates";
 import { budgetFromEnv, Worktrees } from "./core/worktrees/service";
+import { BoardPresence, internalUrlFromEnv } from "./peers/presence";
+import { PanePeers } from "./peers/router";
+import { BoardProcessStore } from "./stores/board-processes";
 
 /**
  * The services, with the team's (composition-team.ts): people (roles, invites, personal tokens),
@@ -95,6 +98,8 @@ export interface Services extends TeamServices {
   github: GithubHandoff;
   /** The pane host (the process running the PTYs). */
   host: PaneHostPort;
+  /** The other server processes sharing the board (PostgreSQL): this one's registration, and the panes they run. */
+  peers: PanePeers;
   /** hook posts pass through here: agent sessions recorded, Codex notify mapped */
   hooks: AgentSessions;
   /** reads the screens of Claude Code and Codex panes (start-up dialogs, readiness, failed turns) */
@@ -144,6 +149,7 @@ export async function createServices(opts: {
   const retention = journalRetention();
   const portRange = parsePortRange(process.env.YARD_PORT_RANGE);
   const diskBudget = budgetFromEnv();
+  const internalUrl = internalUrlFromEnv();
   const p = paths(opts.home);
   tightenDataDir(p.home);
   const instance = loadOrCreateInstanceId(p.instance);
@@ -199,6 +205,20 @@ export async function createServices(opts: {
       tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage, lost, state.lastStop),
     onSetup: (info, payload) => tasks?.onSetupProgress(info, payload),
     scrollbackLines: scrollback,
+  });
+  // Registered once the server listens (its address); on SQLite nothing is (one process per board).
+  const presence = new BoardPresence({
+    store: new BoardProcessStore(db),
+    instanceId: instance,
+    shared: opened.provider === "postgresql",
+    internalUrl,
+    log: opts.log,
+  });
+  const paneRows = new PaneStore(db);
+  const peers = new PanePeers({
+    presence,
+    isLive: (id) => panes.isLive(id),
+    ownerOf: async (id) => (await paneRows.row(id))?.owner ?? null,
   });
   const screens = new ScreenWatcher({ panes, journal });
   screens.start();
@@ -419,6 +439,7 @@ export async function createServices(opts: {
       tasks: await taskStore.count(),
     }),
     host,
+    peers,
     hooks,
     screens,
     trials,
@@ -463,6 +484,8 @@ export async function createServices(opts: {
     },
     url: opts.url,
     async close(o = {}) {
+      peers.close();
+      await presence.close();
       dependencies.detach();
       agentReviews.detach();
       await followers.stop();
