@@ -1,7 +1,8 @@
 // Wiring for the team side of the board: its people (sessions, invites, tokens), its project
 // webhooks (the journal's notices posted where the team talks), Web Push (the same notices sent to
-// each person's browsers), on PostgreSQL the other server processes sharing its board, and the
-// runners agents may run on. Called by createServices.
+// each person's browsers), on PostgreSQL the other server processes sharing its board (their
+// events, and the panes they run: server/peers/), and the runners agents may run on. Called by
+// createServices.
 import { envInt } from "./config";
 import type { EventJournal } from "./core/events/journal";
 import { parseAllowHosts } from "./core/notify/push-endpoint";
@@ -10,7 +11,11 @@ import { Webhooks } from "./core/notify/webhooks";
 import { cardLine } from "./core/tasks/card-line";
 import { People, type SessionPort } from "./core/people/people";
 import { Runners } from "./core/runners/service";
+import { BoardPresence, internalUrlFromEnv } from "./peers/presence";
+import { PanePeers } from "./peers/router";
+import { BoardProcessStore } from "./stores/board-processes";
 import { PgEventRelay } from "./stores/event-relay";
+import { PaneStore } from "./stores/panes";
 import { PeopleStore } from "./stores/people";
 import { RunnerStore } from "./stores/runners";
 import { PushStore } from "./stores/push";
@@ -23,6 +28,8 @@ export interface TeamServices {
   webhooks: Webhooks;
   push: WebPush;
   runners: Runners;
+  /** The other server processes sharing the board (PostgreSQL): this one's registration, and the panes they run. */
+  peers: PanePeers;
 }
 
 export async function teamServices(
@@ -37,6 +44,8 @@ export async function teamServices(
     publicUrl?: () => string;
     sessions?: SessionPort;
     log?: (line: string) => void;
+    /** This process: its instance id, whether others may share its database, whether it runs a pane. */
+    processes: { instanceId: string; shared: boolean; isLive: (paneId: string) => boolean };
   },
 ): Promise<TeamServices> {
   // Links people get (invites, notices) use the address they use.
@@ -81,7 +90,18 @@ export async function teamServices(
     options: { ttlSeconds: 3600, timeoutMs: 10_000, concurrency: 4 },
   });
   const runners = new Runners({ store: new RunnerStore(o.db), home: opts.home });
-  return { people, webhooks, push, runners };
+  // YARD_INTERNAL_URL, read once: the address other processes reach this one at (a bad one stops the start).
+  const { instanceId, shared, isLive } = opts.processes;
+  const presence = new BoardPresence({
+    store: new BoardProcessStore(o.db),
+    instanceId,
+    shared,
+    log: o.log,
+    internalUrl: internalUrlFromEnv(),
+  });
+  const paneRows = new PaneStore(o.db);
+  const peers = new PanePeers({ presence, isLive, ownerOf: async (id) => (await paneRows.row(id))?.owner ?? null });
+  return { people, webhooks, push, runners, peers };
 }
 
 function evidenceOf(s: string | null): Record<string, unknown> | null {

@@ -59,9 +59,6 @@ import type { SessionPort } from "./core/people/people";
 import { WorktreeInventoryStore } from "./stores/worktrees";
 import { Templates } from "./core/templates/templates";
 import { budgetFromEnv, Worktrees } from "./core/worktrees/service";
-import { BoardPresence, internalUrlFromEnv } from "./peers/presence";
-import { PanePeers } from "./peers/router";
-import { BoardProcessStore } from "./stores/board-processes";
 
 /**
  * The services, with the team's (composition-team.ts): people (roles, invites, personal tokens),
@@ -98,8 +95,6 @@ export interface Services extends TeamServices {
   github: GithubHandoff;
   /** The pane host (the process running the PTYs). */
   host: PaneHostPort;
-  /** The other server processes sharing the board (PostgreSQL): this one's registration, and the panes they run. */
-  peers: PanePeers;
   /** hook posts pass through here: agent sessions recorded, Codex notify mapped */
   hooks: AgentSessions;
   /** reads the screens of Claude Code and Codex panes (start-up dialogs, readiness, failed turns) */
@@ -149,7 +144,6 @@ export async function createServices(opts: {
   const retention = journalRetention();
   const portRange = parsePortRange(process.env.YARD_PORT_RANGE);
   const diskBudget = budgetFromEnv();
-  const internalUrl = internalUrlFromEnv();
   const p = paths(opts.home);
   tightenDataDir(p.home);
   const instance = loadOrCreateInstanceId(p.instance);
@@ -180,7 +174,10 @@ export async function createServices(opts: {
   await agents.seed();
   const projectStore = new ProjectStore(db);
   const taskStore = new TaskStore(db, instance);
-  const team = await teamServices(db, journal, taskStore, opts);
+  const team = await teamServices(db, journal, taskStore, {
+    ...opts,
+    processes: { instanceId: instance, shared: opened.provider === "postgresql", isLive: (id) => panes.isLive(id) },
+  });
   const { webhooks, push } = team;
   const projects = new Projects(projectStore, async (path) => {
     const info = await inspectRepo(path);
@@ -205,20 +202,6 @@ export async function createServices(opts: {
       tasks?.onPaneTransition(info, t.to, t.from, state.lastMessage, lost, state.lastStop),
     onSetup: (info, payload) => tasks?.onSetupProgress(info, payload),
     scrollbackLines: scrollback,
-  });
-  // Registered once the server listens (its address); on SQLite nothing is (one process per board).
-  const presence = new BoardPresence({
-    store: new BoardProcessStore(db),
-    instanceId: instance,
-    shared: opened.provider === "postgresql",
-    internalUrl,
-    log: opts.log,
-  });
-  const paneRows = new PaneStore(db);
-  const peers = new PanePeers({
-    presence,
-    isLive: (id) => panes.isLive(id),
-    ownerOf: async (id) => (await paneRows.row(id))?.owner ?? null,
   });
   const screens = new ScreenWatcher({ panes, journal });
   screens.start();
@@ -439,7 +422,6 @@ export async function createServices(opts: {
       tasks: await taskStore.count(),
     }),
     host,
-    peers,
     hooks,
     screens,
     trials,
@@ -484,8 +466,7 @@ export async function createServices(opts: {
     },
     url: opts.url,
     async close(o = {}) {
-      peers.close();
-      await presence.close();
+      await team.peers.close();
       dependencies.detach();
       agentReviews.detach();
       await followers.stop();

@@ -47,8 +47,10 @@ export class PanePeers {
     return new PeerSession(this);
   }
 
-  close(): void {
+  /** Closes the links, then withdraws this process from the board (its row goes). */
+  async close(): Promise<void> {
     for (const l of [...this.shared.values()]) l.close();
+    await this.deps.presence.close();
   }
 }
 

@@ -105,10 +105,11 @@ function refusalBody(r: Refusal): string {
   });
 }
 
-export function attachRealtime(
+/** Attaches socket.io, then (`url`: where this process listens) announces it to the others sharing its board. */
+export async function attachRealtime(
   server: http.Server | https.Server,
-  opts: { services: Services; guard: GuardConfig; sessions: SessionStore },
-): Realtime {
+  opts: { services: Services; guard: GuardConfig; sessions: SessionStore; url: string },
+): Promise<Realtime> {
   const io: YardServer = new Server(server, {
     path: "/socket.io",
     serveClient: false,
@@ -232,6 +233,7 @@ export function attachRealtime(
     });
   });
 
+  await opts.services.peers.presence.register(opts.url);
   return {
     io,
     // The HTTP server is closed by its owner; here only the sockets and the engine.
