@@ -74,7 +74,7 @@ describe.runIf(PG_URL)("a pane's terminal through another server process on the 
     expect(byId.get(instanceOf(a))?.secret).not.toBe(byId.get(instanceOf(b))?.secret);
   });
 
-  it("shows A's pane live on B: its screen, keystrokes and resizes through B, and B's CLI reads, keys and prompts", async () => {
+  it("shows A's pane live on B: its screen, keystrokes and resizes through B, and B's CLI reads, keys, prompts and kills", async () => {
     const projectId = (await ok(a, ["project", "add", repo])).project.id;
     const started = await startDemoTask(a, {
       project: projectId,
@@ -142,6 +142,15 @@ describe.runIf(PG_URL)("a pane's terminal through another server process on the 
       what: "the agent on A to write submitted.txt",
       timeoutMs: 20_000,
     });
+
+    // `yard pane kill` on B ends A's pane, and the viewer on B hears it exit.
+    const exited = new Promise<{ pane: { id: string; lifecycle: string } }>((resolve) =>
+      sock.on("pane:exit", (m: { pane: { id: string; lifecycle: string } }) => m.pane.id === paneId && resolve(m)),
+    );
+    const killed = await ok(b, ["pane", "kill", paneId]);
+    expect(killed.pane.lifecycle).toBe("exited");
+    expect((await exited).pane.lifecycle).toBe("exited");
+    expect((await adminClient(a).panes.get.query({ id: paneId })).live).toBe(false);
   }, 120_000);
 
   it("admits to A's peer endpoint only A's current secret: not a wrong one, a browser, or a person's token", async () => {

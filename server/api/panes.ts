@@ -1,6 +1,6 @@
 // tRPC procedures for panes, hooks, attention and the event journal: validate (the shared
 // contract in server/wire/panes.ts, inputs and outputs), check who may act, call the core.
-// Reads, keys, prompts and resizes of a pane another server process sharing the board runs are
+// Reads, keys, prompts, resizes and kills of a pane another server process sharing the board runs are
 // passed to that process (server/peers/), after this one checked who may act.
 import { z } from "zod";
 import { paneId } from "../wire/common";
@@ -87,7 +87,10 @@ export const panesRouter = router({
   kill: callerProcedure
     .input(z.object({ id: paneId }))
     .output(paneInfo)
-    .mutation(({ ctx, input }) => ctx.services.panes.kill(input.id)),
+    .mutation(async ({ ctx, input }) => {
+      const remote = await ctx.services.peers.remote(input.id);
+      return remote ? remote.kill({ id: input.id, actor: forwardedActor() }) : ctx.services.panes.kill(input.id);
+    }),
   markSeen: callerProcedure
     .input(z.object({ id: paneId }))
     .output(paneInfo)

@@ -157,6 +157,11 @@ export class PeerLink {
     return (await this.request("pane:submit", input, waits + REQUEST_TIMEOUT_MS)).reply;
   }
 
+  async kill(input: PeerInput<"pane:kill">): Promise<PaneInfo> {
+    // The owner waits for the process to end (its kill grace), and then some.
+    return (await this.request("pane:kill", input)).reply as PaneInfo;
+  }
+
   /** Ends the connection; its viewers are told to take a fresh view (which looks the owner up again). */
   close(): void {
     if (this.closed) return;

@@ -4,8 +4,8 @@
 // header, over WebSocket, without a browser's Origin; it is checked in constant time at the
 // handshake, at the namespace connection and at every event, so a socket opened before a restart
 // or shutdown ends with it. A peer socket gets only this namespace (the board's own namespace
-// still wants a person's credentials) and only the terminal events plus the reads, keys and
-// prompts of wire/peer.ts: what a person viewing a pane does, never more.
+// still wants a person's credentials) and only the terminal events plus the reads, keys, prompts
+// and kills of wire/peer.ts: what a person at the pane does, never more.
 import type http from "node:http";
 import type { Server, Socket } from "socket.io";
 import type { z } from "zod";
@@ -95,6 +95,12 @@ export function wirePeerNamespace(io: Server, services: Services): void {
       answer(async () => {
         const { actor, ...input } = parsePeerInput("pane:submit", raw);
         return asForwarded(actor, () => services.panes.submit(input.id, input.text, input));
+      })(ack),
+    );
+    socket.on("pane:kill", (raw: unknown, ack: unknown) =>
+      answer(async () => {
+        const { actor, id } = parsePeerInput("pane:kill", raw);
+        return asForwarded(actor, () => services.panes.kill(id));
       })(ack),
     );
   });

@@ -1,10 +1,12 @@
 // The inter-process contract: what one server process sharing a board asks another on the `/peer`
 // socket.io namespace (server/realtime/peer-namespace.ts answers, server/peers/link.ts asks) about
-// a pane the other runs. The terminal events are the browser's (wire/socket.ts); the reads, keys
-// and prompts the CLI sends through tRPC travel as `pane:read`, `pane:keys` and `pane:submit`,
+// a pane the other runs. The terminal events are the browser's (wire/socket.ts); the reads, keys,
+// prompts and kills the CLI sends through tRPC travel as `pane:read`, `pane:keys`, `pane:submit`
+// and `pane:kill`,
 // each with who asked (the journal's actor on the owner's side). Every payload is validated on the
 // receiving side, replies included: a peer is trusted with its secret, not with its shapes.
 import { z } from "zod";
+import { paneId } from "./common";
 import { paneInfo, readInput, readReply, sendKeysInput, sendKeysReply, submitInput, submitReply } from "./panes";
 
 /** The namespace peers connect to, and the header their handshake carries the owner's secret in. */
@@ -23,6 +25,7 @@ export const peerInputs = {
   "pane:read": readInput.extend({ actor }),
   "pane:keys": sendKeysInput.extend({ actor }),
   "pane:submit": submitInput.extend({ actor }),
+  "pane:kill": z.object({ id: paneId, actor }),
 } as const;
 
 export type PeerInputName = keyof typeof peerInputs;
@@ -43,6 +46,7 @@ export const peerReplies = {
   "pane:read": ok({ reply: readReply }),
   "pane:keys": ok({ reply: sendKeysReply }),
   "pane:submit": ok({ reply: submitReply }),
+  "pane:kill": ok({ reply: paneInfo }),
 } as const;
 
 export const peerPushes = {
