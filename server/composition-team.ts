@@ -100,7 +100,7 @@ export async function teamServices(
     internalUrl: internalUrlFromEnv(),
   });
   const paneRows = new PaneStore(o.db);
-  const peers = new PanePeers({ presence, isLive, ownerOf: async (id) => (await paneRows.row(id))?.owner ?? null });
+  const peers = new PanePeers({ presence, isLive, ownersOf: (ids) => paneRows.owners(ids) });
   return { people, webhooks, push, runners, peers };
 }
 

@@ -87,6 +87,9 @@ describe.runIf(PG_URL)("a pane's terminal through another server process on the 
     const paneId = task.paneId as string;
     const worktree = task.worktreePath as string;
     expect((await adminClient(a).panes.get.query({ id: paneId })).live).toBe(true);
+    // B reports it live too (its own pane manager does not run it; A, which does, is running).
+    expect((await adminClient(b).panes.get.query({ id: paneId })).live).toBe(true);
+    expect((await ok(b, ["pane", "list", "--live"])).panes.map((p: { id: string }) => p.id)).toContain(paneId);
 
     // A browser-like socket on B attaches to A's pane: A's screen comes back.
     const sock = await connect(b.url, { extraHeaders: { authorization: `Bearer ${b.token}` } });
@@ -151,6 +154,7 @@ describe.runIf(PG_URL)("a pane's terminal through another server process on the 
     expect(killed.pane.lifecycle).toBe("exited");
     expect((await exited).pane.lifecycle).toBe("exited");
     expect((await adminClient(a).panes.get.query({ id: paneId })).live).toBe(false);
+    expect((await adminClient(b).panes.get.query({ id: paneId })).live).toBe(false);
   }, 120_000);
 
   it("admits to A's peer endpoint only A's current secret: not a wrong one, a browser, or a person's token", async () => {

@@ -41,14 +41,18 @@ export const panesRouter = router({
     .input(z.object({ taskId: z.string().max(64).optional(), live: z.boolean().optional() }).optional())
     .output(paneList)
     .query(async ({ ctx, input }) => {
-      const panes = await ctx.services.panes.list({ taskId: input?.taskId, liveOnly: input?.live });
+      // Panes other processes sharing the board run are live too (their rows say so).
+      const all = await ctx.services.peers.withOthersLive(await ctx.services.panes.list({ taskId: input?.taskId }));
+      const panes = input?.live ? all.filter((p) => p.live) : all;
       // A pane sees the panes its role reaches.
       return ctx.pane ? ctx.services.access.visiblePanes(ctx.pane, panes) : panes;
     }),
   get: callerProcedure
     .input(z.object({ id: paneId }))
     .output(paneInfo)
-    .query(({ ctx, input }) => ctx.services.panes.get(input.id)),
+    .query(
+      async ({ ctx, input }) => (await ctx.services.peers.withOthersLive([await ctx.services.panes.get(input.id)]))[0]!,
+    ),
   read: callerProcedure
     .input(readInput)
     .output(readReply)

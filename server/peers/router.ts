@@ -17,8 +17,8 @@ export class PanePeers {
       presence: BoardPresence;
       /** Whether this process's pane manager runs the pane. */
       isLive: (paneId: string) => boolean;
-      /** The instance id a pane's row records as its owner (null: none recorded or no such pane). */
-      ownerOf: (paneId: string) => Promise<string | null>;
+      /** The instance id each pane's row records as its owner (null or absent: none recorded, or no such pane). */
+      ownersOf: (paneIds: string[]) => Promise<Map<string, string | null>>;
     },
   ) {}
 
@@ -29,8 +29,24 @@ export class PanePeers {
   /** The running process that serves this pane, or null when this one does. */
   async ownerOf(paneId: string): Promise<PeerAddress | null> {
     if (!this.deps.presence.shared || this.deps.isLive(paneId)) return null;
-    const owner = await this.deps.ownerOf(paneId);
+    const owner = (await this.deps.ownersOf([paneId])).get(paneId);
     return owner ? this.deps.presence.lookup(owner) : null;
+  }
+
+  /**
+   * Panes as this process reports them, with those another running process runs marked live (this
+   * process's pane manager knows only its own; the row says who runs the others, and how they are).
+   */
+  async withOthersLive<P extends { id: string; live: boolean; lifecycle: string }>(panes: P[]): Promise<P[]> {
+    if (!this.deps.presence.shared) return panes;
+    const others = panes.filter((p) => !p.live && p.lifecycle !== "exited" && !this.deps.isLive(p.id));
+    if (others.length === 0) return panes;
+    const owners = await this.deps.ownersOf(others.map((p) => p.id));
+    const running = new Map<string, boolean>();
+    for (const owner of new Set(owners.values()))
+      if (owner) running.set(owner, (await this.deps.presence.lookup(owner)) !== null);
+    const live = new Set(others.filter((p) => running.get(owners.get(p.id) ?? "")).map((p) => p.id));
+    return live.size ? panes.map((p) => (live.has(p.id) ? { ...p, live: true } : p)) : panes;
   }
 
   /**
