@@ -39,6 +39,8 @@ interface Viewer {
 export function wireTerminals(socket: YardSocket, services: Services, opts: { proxy?: boolean } = {}) {
   const viewers = new Map<string, Viewer>();
   const peers = opts.proxy === false ? null : services.peers.session();
+  /** The session's links when another process may run the pane (one this process runs goes straight to it, in order). */
+  const elsewhere = (paneId: string) => (peers && !services.panes.isLive(paneId) ? peers : null);
   /** The view of a pane: through its owner when another process runs it, else from this one. */
   const attachPane = async (paneId: string, listener: PaneListener) => {
     const remote = await peers?.attach(paneId, listener);
@@ -153,7 +155,7 @@ export function wireTerminals(socket: YardSocket, services: Services, opts: { pr
     const reply = typeof ack === "function" ? ack : () => {};
     try {
       const { paneId, data } = parseSocketInput("pane:input", msg);
-      if (!(await peers?.input(paneId, data))) await services.panes.sendKeys(paneId, data);
+      if (!(await elsewhere(paneId)?.input(paneId, data))) await services.panes.sendKeys(paneId, data);
       reply({ ok: true });
     } catch (e) {
       reply(errorReply(e));
@@ -164,7 +166,8 @@ export function wireTerminals(socket: YardSocket, services: Services, opts: { pr
     const reply = typeof ack === "function" ? ack : () => {};
     try {
       const { paneId, cols, rows } = parseSocketInput("pane:resize", msg);
-      const pane = (await peers?.resize(paneId, cols, rows)) ?? (await services.panes.resize(paneId, cols, rows));
+      const pane =
+        (await elsewhere(paneId)?.resize(paneId, cols, rows)) ?? (await services.panes.resize(paneId, cols, rows));
       reply({ ok: true, pane });
     } catch (e) {
       reply(errorReply(e));
