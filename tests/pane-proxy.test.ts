@@ -175,6 +175,40 @@ describe.runIf(PG_URL)("a pane's terminal through another server process on the 
     await expect(connect(a.url, { extraHeaders: { "x-yard-peer-secret": secretOfA } })).rejects.toThrow();
   });
 
+  it("picks B's view of A's pane up again when A restarts (a new secret), and types into it", async () => {
+    const pane = await adminClient(a).panes.spawn.mutate({
+      argv: ["sh", "-c", "echo started-on-A; exec cat"],
+      cwd: repo,
+    });
+    await waitFor(async () => (await adminClient(a).panes.read.query({ id: pane.id })).text.includes("started-on-A"), {
+      what: "the pane on A to start",
+    });
+    const sock = await connect(b.url, { extraHeaders: { authorization: `Bearer ${b.token}` } });
+    let seen = "";
+    sock.on("pane:output", (m: { paneId: string; data: string }) => {
+      if (m.paneId === pane.id) seen += m.data;
+    });
+    const attached = await sock.timeout(10_000).emitWithAck("pane:attach", { paneId: pane.id });
+    expect(attached.snapshot.data).toContain("started-on-A");
+    const resynced = new Promise<{ snapshot: { data: string }; pane: { live: boolean } }>((resolve) =>
+      sock.on("pane:resync", (m: { paneId: string; snapshot: { data: string }; pane: { live: boolean } }) => {
+        if (m.paneId === pane.id) resolve(m);
+      }),
+    );
+    const before = (await rows()).find((r) => r.instanceId === instanceOf(a))!.secret;
+    await a.stop(); // its agents keep running in its pane host
+    a = await startTestServer({ home: a.home, env: { DATABASE_URL: url } });
+    expect((await rows()).find((r) => r.instanceId === instanceOf(a))!.secret).not.toBe(before);
+    const again = await resynced;
+    expect(again.snapshot.data).toContain("started-on-A");
+    expect(again.pane.live).toBe(true);
+    expect(await sock.timeout(10_000).emitWithAck("pane:input", { paneId: pane.id, data: "after-restart\r" })).toEqual({
+      ok: true,
+    });
+    await waitFor(() => seen.includes("after-restart"), { what: "the keys typed after A's restart, echoed" });
+    await adminClient(a).panes.kill.mutate({ id: pane.id });
+  }, 60_000);
+
   it("removes a process's row when it stops cleanly, and writes it again at its next start", async () => {
     const id = instanceOf(a);
     await a.stop();

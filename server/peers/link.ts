@@ -3,7 +3,7 @@
 // validated (wire/peer.ts) and the other's errors thrown again as YardErrors with their own codes,
 // and the live viewers of the other's panes this connection carries (its output, resyncs,
 // lifecycle and exit handed to each pane's listener). A link that drops is not reconnected: its
-// viewers are told to resync (the next attach looks the owner up again, with its current secret).
+// viewers are told it was lost (the next attach looks the owner up again, with its current secret).
 import { io, type Socket } from "socket.io-client";
 import type { z } from "zod";
 import { isErrorCode, YardError } from "../core/errors";
@@ -18,6 +18,11 @@ const REQUEST_TIMEOUT_MS = 30_000;
 type ReplyName = keyof typeof peerReplies;
 type Reply<N extends ReplyName> = Extract<z.output<(typeof peerReplies)[N]>, { ok: true }>;
 
+/** A viewer of a peer's pane: a pane listener, told too when the link to the peer was lost. */
+export interface RemoteListener extends PaneListener {
+  lost?(): void;
+}
+
 export interface RemoteAttach {
   snapshot: PaneSnapshot;
   pane: PaneInfo;
@@ -27,7 +32,7 @@ export interface RemoteAttach {
 export class PeerLink {
   private readonly socket: Socket;
   private readonly ready: Promise<void>;
-  private readonly viewers = new Map<string, PaneListener>();
+  private readonly viewers = new Map<string, RemoteListener>();
   private closed = false;
 
   constructor(
@@ -112,7 +117,7 @@ export class PeerLink {
   }
 
   /** A live view of the peer's pane: its snapshot now, then its output to `listener` until detached. */
-  async attach(paneId: string, listener: PaneListener): Promise<RemoteAttach> {
+  async attach(paneId: string, listener: RemoteListener): Promise<RemoteAttach> {
     // Registered first: output the peer sends right after its ack finds its listener.
     this.viewers.set(paneId, listener);
     let r: Reply<"pane:attach">;
@@ -162,7 +167,7 @@ export class PeerLink {
     return (await this.request("pane:kill", input)).reply as PaneInfo;
   }
 
-  /** Ends the connection; its viewers are told to take a fresh view (which looks the owner up again). */
+  /** Ends the connection; its viewers are told they lost it. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -170,6 +175,6 @@ export class PeerLink {
     this.onClosed?.(this);
     const viewers = [...this.viewers.values()];
     this.viewers.clear();
-    for (const v of viewers) v.resync?.();
+    for (const v of viewers) v.lost?.();
   }
 }

@@ -3,10 +3,16 @@
 // process that is running (presence.ts) is served by that one, through a link to it (link.ts).
 // Holds the links the API's forwarded calls share (one per peer), and hands each browser socket a
 // session of its own links (the peer keeps one view of a pane per connection, as it does for a
-// browser), closed with the socket.
+// browser), closed with the socket. A view whose link dropped (the owner restarted, with a new
+// secret) waits for the owner to be back, then takes a fresh view through it.
 import { actingAs, currentActor } from "../core/actor";
 import type { PaneInfo, PaneListener } from "../core/panes/registry";
 import { PeerLink, type RemoteAttach } from "./link";
+
+/** How long a view whose owner went away waits for it to be back, and how often it looks. */
+const REGAIN_MS = 120_000;
+const REGAIN_SAME_MS = 5_000;
+const REGAIN_STEP_MS = { first: 200, max: 2_000 };
 import type { BoardPresence, PeerAddress } from "./presence";
 
 export class PanePeers {
@@ -108,15 +114,37 @@ export class PeerSession {
     return linkIn(this.links, peer);
   }
 
-  /** A live view of another process's pane, or null when this process serves the pane. */
+  /**
+   * A live view of another process's pane, or null when this process serves the pane. When the
+   * link drops, the listener is told to resync once the owner runs again: with a new secret (it
+   * restarted; the old one may linger a moment while it shuts down), or with the same one after a
+   * while (the connection dropped, not the process); after REGAIN_MS it is served from here.
+   */
   async attach(paneId: string, listener: PaneListener): Promise<RemoteAttach | null> {
     const link = await this.linkFor(paneId);
     if (!link) return null;
-    const attached = await link.attach(paneId, listener);
+    let detached = false;
+    const regain = (waited: number, step: number) => {
+      if (detached || this.closed) return;
+      void this.peers.ownerOf(paneId).then(
+        (peer) => {
+          if (detached || this.closed) return;
+          const back = peer && (peer.secret !== link.peer.secret || waited >= REGAIN_SAME_MS);
+          if (back || waited >= REGAIN_MS) return listener.resync?.();
+          setTimeout(() => regain(waited + step, Math.min(step * 2, REGAIN_STEP_MS.max)), step).unref();
+        },
+        () => setTimeout(() => regain(waited + step, step), step).unref(),
+      );
+    };
+    const attached = await link.attach(paneId, {
+      ...listener,
+      lost: () => setTimeout(() => regain(0, REGAIN_STEP_MS.first), REGAIN_STEP_MS.first).unref(),
+    });
     this.viewing.set(paneId, link);
     return {
       ...attached,
       detach: () => {
+        detached = true;
         if (this.viewing.get(paneId) === link) this.viewing.delete(paneId);
         attached.detach();
       },
