@@ -22,7 +22,7 @@ export interface PeerAddress {
 }
 
 /** An internal base URL: http(s), an origin only (no credentials, path, query or fragment). */
-export const internalUrl = z
+const internalUrl = z
   .string()
   .max(2048)
   .transform((s, ctx) => {

@@ -8,12 +8,15 @@
 import { actingAs, currentActor } from "../core/actor";
 import type { PaneInfo, PaneListener } from "../core/panes/registry";
 import { PeerLink, type RemoteAttach } from "./link";
+import type { BoardPresence, PeerAddress } from "./presence";
 
-/** How long a view whose owner went away waits for it to be back, and how often it looks. */
+/**
+ * How long a view whose owner went away waits for it to be back; how long before the same process
+ * (same secret: the connection dropped, not the process) counts as back; how often it looks.
+ */
 const REGAIN_MS = 120_000;
 const REGAIN_SAME_MS = 5_000;
 const REGAIN_STEP_MS = { first: 200, max: 2_000 };
-import type { BoardPresence, PeerAddress } from "./presence";
 
 export class PanePeers {
   private readonly shared = new Map<string, PeerLink>();
