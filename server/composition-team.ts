@@ -1,7 +1,8 @@
 // Wiring for the team side of the board: its people (sessions, invites, tokens), its project
 // webhooks (the journal's notices posted where the team talks), Web Push (the same notices sent to
-// each person's browsers), on PostgreSQL the other server processes sharing its board, and the
-// runners agents may run on. Called by createServices.
+// each person's browsers), on PostgreSQL the other server processes sharing its board (their
+// events, and the panes they run: server/peers/), and the runners agents may run on. Called by
+// createServices.
 import { ACTIVE_STATES } from "./core/tasks/state";
 import { envInt } from "./config";
 import type { EventJournal } from "./core/events/journal";
@@ -11,7 +12,11 @@ import { Webhooks } from "./core/notify/webhooks";
 import { cardLine } from "./core/tasks/card-line";
 import { People, type SessionPort } from "./core/people/people";
 import { Runners } from "./core/runners/service";
+import { BoardPresence, internalUrlFromEnv } from "./peers/presence";
+import { PanePeers } from "./peers/router";
+import { BoardProcessStore } from "./stores/board-processes";
 import { PgEventRelay } from "./stores/event-relay";
+import { PaneStore } from "./stores/panes";
 import { PeopleStore } from "./stores/people";
 import { RunnerStore } from "./stores/runners";
 import { PushStore } from "./stores/push";
@@ -24,6 +29,8 @@ export interface TeamServices {
   webhooks: Webhooks;
   push: WebPush;
   runners: Runners;
+  /** The other server processes sharing the board (PostgreSQL): this one's registration, and the panes they run. */
+  peers: PanePeers;
 }
 
 export async function teamServices(
@@ -40,6 +47,8 @@ export async function teamServices(
     log?: (line: string) => void;
     /** The board's API socket, forwarded to runners (none: their panes cannot call the board). */
     apiSocket?: () => { path: string } | { error: string };
+    /** This process: its instance id, whether others may share its database, whether it runs a pane. */
+    processes: { instanceId: string; shared: boolean; isLive: (paneId: string) => boolean };
   },
 ): Promise<TeamServices> {
   // Links people get (invites, notices) use the address they use.
@@ -95,7 +104,18 @@ export async function teamServices(
     log: opts.log,
     activeTasks: (name) => tasks.activeCount(ACTIVE_STATES, { runner: name }),
   });
-  return { people, webhooks, push, runners };
+  // YARD_INTERNAL_URL, read once: the address other processes reach this one at (a bad one stops the start).
+  const { instanceId, shared, isLive } = opts.processes;
+  const presence = new BoardPresence({
+    store: new BoardProcessStore(o.db),
+    instanceId,
+    shared,
+    log: o.log,
+    internalUrl: internalUrlFromEnv(),
+  });
+  const paneRows = new PaneStore(o.db);
+  const peers = new PanePeers({ presence, isLive, ownersOf: (ids) => paneRows.owners(ids) });
+  return { people, webhooks, push, runners, peers };
 }
 
 function evidenceOf(s: string | null): Record<string, unknown> | null {

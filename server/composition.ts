@@ -175,7 +175,10 @@ export async function createServices(opts: {
   await agents.seed();
   const projectStore = new ProjectStore(db);
   const taskStore = new TaskStore(db, instance);
-  const team = await teamServices(db, journal, taskStore, opts);
+  const team = await teamServices(db, journal, taskStore, {
+    ...opts,
+    processes: { instanceId: instance, shared: opened.provider === "postgresql", isLive: (id) => panes.isLive(id) },
+  });
   const { webhooks, push } = team;
   const projects = new Projects(projectStore, async (path) => {
     const info = await inspectRepo(path);
@@ -467,6 +470,7 @@ export async function createServices(opts: {
     },
     url: opts.url,
     async close(o = {}) {
+      await team.peers.close();
       dependencies.detach();
       agentReviews.detach();
       await followers.stop();

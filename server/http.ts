@@ -434,7 +434,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   url = `${opts.tls ? "https" : "http"}://${hostForUrl}:${port}`;
   const cert = publishCert(opts.home, opts.tls?.cert ?? null);
   await services.host.serving({ url, host: listenHost, port });
-  realtime = attachRealtime(server, { services, guard: guardCfg, sessions });
+  realtime = await attachRealtime(server, { services, guard: guardCfg, sessions, url });
   connections.trackRequests(server); // socket.io replaced the request listeners: count its requests too
   const discovery = { url, port, pid: process.pid, version: VERSION, ...(cert ? { cert } : {}) };
   writeFileSync(p.server, `${JSON.stringify(discovery)}\n`, { mode: 0o600 });

@@ -1,5 +1,7 @@
 // tRPC procedures for panes, hooks, attention and the event journal: validate (the shared
 // contract in server/wire/panes.ts, inputs and outputs), check who may act, call the core.
+// Reads, keys, prompts, resizes and kills of a pane another server process sharing the board runs are
+// passed to that process (server/peers/), after this one checked who may act.
 import { z } from "zod";
 import { paneId } from "../wire/common";
 import { eventsListInput, eventsReply } from "../wire/events";
@@ -19,6 +21,7 @@ import {
 } from "../wire/panes";
 import { YardError } from "../core/errors";
 import { spawnInput } from "../core/panes/manager";
+import { forwardedActor } from "../peers/router";
 import { callerProcedure, router } from "./trpc";
 
 export const panesRouter = router({
@@ -38,37 +41,60 @@ export const panesRouter = router({
     .input(z.object({ taskId: z.string().max(64).optional(), live: z.boolean().optional() }).optional())
     .output(paneList)
     .query(async ({ ctx, input }) => {
-      const panes = await ctx.services.panes.list({ taskId: input?.taskId, liveOnly: input?.live });
+      // Panes other processes sharing the board run are live too (their rows say so).
+      const all = await ctx.services.peers.withOthersLive(await ctx.services.panes.list({ taskId: input?.taskId }));
+      const panes = input?.live ? all.filter((p) => p.live) : all;
       // A pane sees the panes its role reaches.
       return ctx.pane ? ctx.services.access.visiblePanes(ctx.pane, panes) : panes;
     }),
   get: callerProcedure
     .input(z.object({ id: paneId }))
     .output(paneInfo)
-    .query(({ ctx, input }) => ctx.services.panes.get(input.id)),
+    .query(
+      async ({ ctx, input }) => (await ctx.services.peers.withOthersLive([await ctx.services.panes.get(input.id)]))[0]!,
+    ),
   read: callerProcedure
     .input(readInput)
     .output(readReply)
-    .query(({ ctx, input }) => ctx.services.panes.read(input.id, input)),
+    .query(async ({ ctx, input }) => {
+      const remote = await ctx.services.peers.remote(input.id);
+      return remote ? remote.read({ ...input, actor: forwardedActor() }) : ctx.services.panes.read(input.id, input);
+    }),
   submit: callerProcedure
     .input(submitInput)
     .output(submitReply)
-    .mutation(({ ctx, input }) => ctx.services.panes.submit(input.id, input.text, input)),
+    .mutation(async ({ ctx, input }) => {
+      const remote = await ctx.services.peers.remote(input.id);
+      return remote
+        ? remote.submit({ ...input, actor: forwardedActor() })
+        : ctx.services.panes.submit(input.id, input.text, input);
+    }),
   sendKeys: callerProcedure
     .input(sendKeysInput)
     .output(sendKeysReply)
-    .mutation(({ ctx, input }) => {
+    .mutation(async ({ ctx, input }) => {
       if (!input.text && !input.enter) throw new YardError("BAD_PARAMS", "Nothing to send: give text and/or --enter");
-      return ctx.services.panes.sendKeys(input.id, input.text, { enter: input.enter });
+      const remote = await ctx.services.peers.remote(input.id);
+      return remote
+        ? remote.sendKeys({ ...input, actor: forwardedActor() })
+        : ctx.services.panes.sendKeys(input.id, input.text, { enter: input.enter });
     }),
   resize: callerProcedure
     .input(resizeInput)
     .output(paneInfo)
-    .mutation(({ ctx, input }) => ctx.services.panes.resize(input.id, input.cols, input.rows)),
+    .mutation(async ({ ctx, input }) => {
+      const remote = await ctx.services.peers.remote(input.id);
+      return remote
+        ? remote.resize(input.id, input.cols, input.rows)
+        : ctx.services.panes.resize(input.id, input.cols, input.rows);
+    }),
   kill: callerProcedure
     .input(z.object({ id: paneId }))
     .output(paneInfo)
-    .mutation(({ ctx, input }) => ctx.services.panes.kill(input.id)),
+    .mutation(async ({ ctx, input }) => {
+      const remote = await ctx.services.peers.remote(input.id);
+      return remote ? remote.kill({ id: input.id, actor: forwardedActor() }) : ctx.services.panes.kill(input.id);
+    }),
   markSeen: callerProcedure
     .input(z.object({ id: paneId }))
     .output(paneInfo)

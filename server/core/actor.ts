@@ -14,6 +14,11 @@ export function actingAs<T>(actor: Actor, fn: () => T): T {
   return current.run(actor, fn);
 }
 
+/** Who is acting now, or null (no caller): what a call forwarded to another process carries along. */
+export function currentActor(): Actor | null {
+  return current.getStore() ?? null;
+}
+
 /** The acting person's name, or null (a pane, or no caller). */
 export function actingPerson(): string | null {
   const a = current.getStore();

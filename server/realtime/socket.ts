@@ -2,6 +2,8 @@
 // browser session's cookie and key) from this server's own origin on a loopback Host, answering
 // others with a typed 401/403 before engine.io opens anything; re-checks the credentials at every
 // namespace connection and every event (a revoked browser session's sockets are closed at once),
+// admits another server process sharing the board (its secret, no browser Origin) to the `/peer`
+// namespace only (peer-namespace.ts),
 // validates every payload with the shared socket contract, and pushes journal events to
 // subscribed clients.
 import http from "node:http";
@@ -24,6 +26,7 @@ import { SESSION_KEY_HEADER, SESSION_KEY_QUERY } from "../wire/session-key";
 import { SessionStore } from "../security/sessions";
 import type { Services } from "../composition";
 import { wireTerminals } from "./terminals";
+import { admitPeer, wirePeerNamespace } from "./peer-namespace";
 
 type YardServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 export type YardSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -102,16 +105,17 @@ function refusalBody(r: Refusal): string {
   });
 }
 
-export function attachRealtime(
+/** Attaches socket.io, then (`url`: where this process listens) announces it to the others sharing its board. */
+export async function attachRealtime(
   server: http.Server | https.Server,
-  opts: { services: Services; guard: GuardConfig; sessions: SessionStore },
-): Realtime {
+  opts: { services: Services; guard: GuardConfig; sessions: SessionStore; url: string },
+): Promise<Realtime> {
   const io: YardServer = new Server(server, {
     path: "/socket.io",
     serveClient: false,
     maxHttpBufferSize: 1e6,
     allowRequest: (req, callback) => {
-      const a = admit(req, opts.guard);
+      const a = admitPeer(req, opts.services.peers.presence) ?? admit(req, opts.guard);
       callback("ok" in a ? null : a.code, "ok" in a);
     },
   });
@@ -121,7 +125,7 @@ export function attachRealtime(
   // that carry a session id belong to an admitted handshake.
   io.engine.use((req: http.IncomingMessage, res: http.ServerResponse, next: (err?: Error) => void) => {
     if (new URL(req.url ?? "/", "http://localhost").searchParams.get("sid")) return next();
-    const a = admit(req, opts.guard);
+    const a = admitPeer(req, opts.services.peers.presence) ?? admit(req, opts.guard);
     if ("ok" in a) return next();
     const body = refusalBody(a);
     const reason = a.status === 401 ? "Unauthorized" : a.status === 403 ? "Forbidden" : "Bad Request";
@@ -160,6 +164,9 @@ export function attachRealtime(
     for (const s of io.sockets.sockets.values())
       if (s.data.personId === personId && (tokenId === null || s.data.tokenId === tokenId)) s.disconnect(true);
   });
+
+  // Other server processes sharing the board, on a namespace of their own (peer-namespace.ts).
+  wirePeerNamespace(io, opts.services);
 
   io.on("connection", (socket) => {
     // A session revoked or expired since the handshake ends the socket at its next event.
@@ -226,6 +233,7 @@ export function attachRealtime(
     });
   });
 
+  await opts.services.peers.presence.register(opts.url);
   return {
     io,
     // The HTTP server is closed by its owner; here only the sockets and the engine.

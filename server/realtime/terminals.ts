@@ -9,9 +9,12 @@
 // A slow viewer never stalls the PTY: its pending output is capped; past the cap it is dropped
 // and the viewer is resynced from a fresh snapshot once its socket drains. A viewer whose output
 // was dropped before it reached this server (the pane host's link fell behind) is resynced too.
+// A pane another server process sharing the board runs is viewed, typed into and resized through
+// that process (server/peers/: this socket's own links to it), the same protocol end to end.
 import type { Ack as AckOf, PaneSnapshot } from "../wire/socket";
 import { errorReply, parseSocketInput } from "./socket-input";
 import type { PaneInfo } from "../core/panes/manager";
+import type { PaneListener } from "../core/panes/registry";
 import type { Services } from "../composition";
 import type { YardSocket } from "./socket";
 
@@ -32,8 +35,17 @@ interface Viewer {
   detach: () => void;
 }
 
-export function wireTerminals(socket: YardSocket, services: Services) {
+/** `proxy: false`: serve only this process's panes (a peer's socket: nothing is passed on again). */
+export function wireTerminals(socket: YardSocket, services: Services, opts: { proxy?: boolean } = {}) {
   const viewers = new Map<string, Viewer>();
+  const peers = opts.proxy === false ? null : services.peers.session();
+  /** The session's links when another process may run the pane (one this process runs goes straight to it, in order). */
+  const elsewhere = (paneId: string) => (peers && !services.panes.isLive(paneId) ? peers : null);
+  /** The view of a pane: through its owner when another process runs it, else from this one. */
+  const attachPane = async (paneId: string, listener: PaneListener) => {
+    const remote = await peers?.attach(paneId, listener);
+    return remote ? { ...remote, remote: true } : { ...(await services.panes.attach(paneId, listener)), remote: false };
+  };
   const queued = () => (socket.conn as unknown as { writeBuffer?: unknown[] }).writeBuffer?.length ?? 0;
 
   const flush = (v: Viewer) => {
@@ -53,7 +65,7 @@ export function wireTerminals(socket: YardSocket, services: Services) {
     if (!viewers.has(v.paneId) || !v.stale) return;
     v.detach();
     try {
-      const attached = await services.panes.attach(v.paneId, listenerFor(v));
+      const attached = await attachPane(v.paneId, listenerFor(v));
       v.detach = attached.detach;
       v.stale = false;
       v.pending = [];
@@ -120,7 +132,7 @@ export function wireTerminals(socket: YardSocket, services: Services) {
       const gen = bump(paneId);
       drop(paneId);
       const v: Viewer = { paneId, pending: [], pendingBytes: 0, stale: false, timer: null, detach: () => {} };
-      const attached = await services.panes.attach(paneId, listenerFor(v));
+      const attached = await attachPane(paneId, listenerFor(v));
       if (generation.get(paneId) !== gen || !socket.connected) {
         attached.detach();
         return reply({
@@ -130,7 +142,8 @@ export function wireTerminals(socket: YardSocket, services: Services) {
       }
       v.detach = attached.detach;
       viewers.set(paneId, v);
-      if (attached.pane.lifecycle === "done" || attached.pane.lifecycle === "exited")
+      // (The owner marks its own pane seen when this process attaches there.)
+      if (!attached.remote && (attached.pane.lifecycle === "done" || attached.pane.lifecycle === "exited"))
         void services.panes.markSeen(paneId).catch(() => {});
       reply({ ok: true, snapshot: attached.snapshot, pane: attached.pane });
     } catch (e) {
@@ -142,7 +155,7 @@ export function wireTerminals(socket: YardSocket, services: Services) {
     const reply = typeof ack === "function" ? ack : () => {};
     try {
       const { paneId, data } = parseSocketInput("pane:input", msg);
-      await services.panes.sendKeys(paneId, data);
+      if (!(await elsewhere(paneId)?.input(paneId, data))) await services.panes.sendKeys(paneId, data);
       reply({ ok: true });
     } catch (e) {
       reply(errorReply(e));
@@ -153,7 +166,8 @@ export function wireTerminals(socket: YardSocket, services: Services) {
     const reply = typeof ack === "function" ? ack : () => {};
     try {
       const { paneId, cols, rows } = parseSocketInput("pane:resize", msg);
-      const pane = await services.panes.resize(paneId, cols, rows);
+      const pane =
+        (await elsewhere(paneId)?.resize(paneId, cols, rows)) ?? (await services.panes.resize(paneId, cols, rows));
       reply({ ok: true, pane });
     } catch (e) {
       reply(errorReply(e));
@@ -173,5 +187,6 @@ export function wireTerminals(socket: YardSocket, services: Services) {
 
   socket.on("disconnect", () => {
     for (const paneId of [...viewers.keys()]) drop(paneId);
+    peers?.close();
   });
 }

@@ -62,6 +62,12 @@ export class PaneStore {
     return this.db.pane.findUnique({ where: { id }, select: { id: true, rootPaneId: true } });
   }
 
+  /** The instance id each of these panes' rows records as its owner (null: none recorded). */
+  async owners(ids: string[]): Promise<Map<string, string | null>> {
+    const rows = await this.db.pane.findMany({ where: { id: { in: ids } }, select: { id: true, owner: true } });
+    return new Map(rows.map((r) => [r.id, r.owner]));
+  }
+
   /** What a pane token is checked against: the stored hash (null once the pane exited). */
   credentials(
     id: string,
