@@ -3,7 +3,7 @@
 // recovery share the same in-memory singletons. Start-up recovery reattaches to the panes the
 // host still runs, then takes the exits and hooks it kept while no server was attached.
 import { envInt, journalRetention, loadOrCreateInstanceId, paths } from "./config";
-import { prepareAgentLaunch } from "./core/agents/launch-prep";
+import { journaledLaunchPrep } from "./core/agents/launch-prep";
 import { AgentProfiles } from "./core/agents/profiles";
 import { ScreenWatcher } from "./core/agents/screen-watch";
 import { AgentSessions } from "./core/agents/sessions";
@@ -250,26 +250,7 @@ export async function createServices(opts: {
     teardownTimeoutMs: envInt("YARD_TEARDOWN_TIMEOUT_MS"),
     runners: team.runners,
     confirmReady: (paneId) => screens.confirmReady(paneId),
-    beforeLaunch: async (b) => {
-      const r = await prepareAgentLaunch({
-        profileId: b.launch.agent,
-        argv: b.launch.argv,
-        kind: b.launch.kind,
-        profileEnv: b.launch.env,
-        cwd: b.cwd,
-        trustDir: b.trustDir,
-        sandboxHome: b.sandboxHome,
-        pathEnv: panes.panePathForAgents(),
-      });
-      const changed = (r.claude?.written ? [`claude trust in ${r.claude.file}`] : []).concat(
-        r.codex && !r.codex.skipped ? [`codex config in ${r.codex.codexHome}`] : [],
-      );
-      if (changed.length)
-        await journal.append("task.agent_config", {
-          taskId: b.taskId,
-          payload: { kind: r.kind, claude: r.claude ?? null, codex: r.codex ?? null },
-        });
-    },
+    beforeLaunch: journaledLaunchPrep(journal, () => panes.panePathForAgents()),
   });
   tasks = engine;
   const messages = new TaskMessages({

@@ -21,6 +21,8 @@ import { codexHome, codexHooksOverride, type CodexPrepareResult, prepareCodexLau
 import path from "node:path";
 import { findProgram } from "../panes/launch";
 import { isUnder } from "../safe-fs";
+import type { EventJournal } from "../events/journal";
+import type { Launch } from "../panes/launch";
 
 export interface LaunchPrepInput {
   profileId: string | null;
@@ -92,4 +94,37 @@ export async function prepareAgentLaunch(input: LaunchPrepInput): Promise<Launch
     };
   }
   return { kind };
+}
+
+/**
+ * The task engine's launch hook: prepares the agent's own config before it starts, and journals
+ * what it changed (task.agent_config). `pathEnv`: the PATH panes get.
+ */
+export function journaledLaunchPrep(journal: EventJournal, pathEnv: () => string) {
+  return async (b: {
+    taskId: string;
+    launch: Launch;
+    cwd: string;
+    trustDir: string | null;
+    sandboxHome: string | null;
+  }): Promise<void> => {
+    const r = await prepareAgentLaunch({
+      profileId: b.launch.agent,
+      argv: b.launch.argv,
+      kind: b.launch.kind,
+      profileEnv: b.launch.env,
+      cwd: b.cwd,
+      trustDir: b.trustDir,
+      sandboxHome: b.sandboxHome,
+      pathEnv: pathEnv(),
+    });
+    const changed = (r.claude?.written ? [`claude trust in ${r.claude.file}`] : []).concat(
+      r.codex && !r.codex.skipped ? [`codex config in ${r.codex.codexHome}`] : [],
+    );
+    if (changed.length)
+      await journal.append("task.agent_config", {
+        taskId: b.taskId,
+        payload: { kind: r.kind, claude: r.claude ?? null, codex: r.codex ?? null },
+      });
+  };
 }
