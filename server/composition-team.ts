@@ -4,7 +4,7 @@
 // events, and the panes they run: server/peers/), and the runners agents may run on. Called by
 // createServices.
 import { ACTIVE_STATES } from "./core/tasks/state";
-import { envInt } from "./config";
+import { envInt, paths } from "./config";
 import type { EventJournal } from "./core/events/journal";
 import { parseAllowHosts } from "./core/notify/push-endpoint";
 import { WebPush } from "./core/notify/push";
@@ -95,10 +95,8 @@ export async function teamServices(
   const runners = new Runners({
     store: new RunnerStore(o.db),
     home: opts.home,
-    apiSocket: () => {
-      const s = opts.apiSocket?.();
-      return s && "path" in s ? s.path : null;
-    },
+    // By its path: runners opened at start-up (to reattach their panes) are forwarded to it before it listens.
+    apiSocket: () => (opts.apiSocket ? paths(opts.home).socket : null),
     // How long a runner out of reach keeps its tasks (YARD_RUNNER_GRACE_MS, default 60 s).
     graceMs: envInt("YARD_RUNNER_GRACE_MS") ?? 60_000,
     log: opts.log,

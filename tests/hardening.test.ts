@@ -8,9 +8,9 @@ import path from "node:path";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminClient, clientWithToken, errorOf } from "./helpers/client";
-import { git } from "./helpers/git";
+import { git, makeRepo, removeRepo } from "./helpers/git";
 import { browserLogin, request, trpcPost } from "./helpers/http";
-import { startTestServer, type TestServer, yard } from "./helpers/server";
+import { startDemoTask, startTestServer, type TestServer, yard } from "./helpers/server";
 import { scratch } from "./helpers/scratch";
 import { waitFor } from "./helpers/wait";
 
@@ -458,6 +458,32 @@ describe("10: headers, timeouts, sockets and sessions", () => {
       await api.panes.kill.mutate({ id: after });
     } finally {
       sock.close();
+    }
+  });
+
+  it("starts again after a completed task's repository was removed: the start-up check skips it", async () => {
+    const home = tmp("yard-gone-home-");
+    const repo = makeRepo("yard-gone-repo-");
+    const s1 = await startTestServer({ home });
+    try {
+      const project = (await adminClient(s1).projects.add.mutate({ path: repo, trustAgents: false })).id;
+      const { task } = await startDemoTask(s1, {
+        project,
+        title: "Completed, then its repository goes",
+        objective: "write a.txt x; commit Add a; report completed Done",
+      });
+      await waitFor(async () => (await adminClient(s1).tasks.get.query({ id: task.id })).state === "completed", {
+        what: "the task to complete",
+      });
+    } finally {
+      await s1.stop();
+    }
+    removeRepo(repo);
+    const s2 = await startTestServer({ home });
+    try {
+      expect((await adminClient(s2).tasks.list.query({})).map((t) => t.state)).toEqual(["completed"]);
+    } finally {
+      await s2.dispose();
     }
   });
 

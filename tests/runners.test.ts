@@ -24,6 +24,9 @@ import { startTestServer, type TestServer, yard } from "./helpers/server";
 import { SSHD_AVAILABLE, startSshd, type TestSshd } from "./helpers/sshd";
 import { waitFor } from "./helpers/wait";
 
+/** A runner out of reach keeps its tasks for 3 s (not the default minute): the grace test waits on it. */
+const SERVER_ENV = { YARD_RUNNER_GRACE_MS: "3000" };
+
 describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
   let server: TestServer;
   let sshd: TestSshd;
@@ -31,7 +34,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
   let knownHosts: string;
 
   beforeAll(async () => {
-    [server, sshd] = await Promise.all([startTestServer(), startSshd()]);
+    [server, sshd] = await Promise.all([startTestServer({ env: SERVER_ENV }), startSshd()]);
     scratch = mkdtempSync(path.join(os.tmpdir(), "yard-runners-"));
     knownHosts = path.join(scratch, "known_hosts"); // empty: the user's own known_hosts stays out of it
     writeFileSync(knownHosts, "");
@@ -318,6 +321,8 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       });
       const got = await api.tasks.get.query({ id: t1.task.id });
       expect(got.result?.summary).toBe("Done on the runner");
+      // The turn's end brought the work back into the board's worktree of the task (no diff read yet).
+      expect(readFileSync(path.join(got.worktreePath!, "notes.txt"), "utf8")).toBe("written on the runner\n");
       const card = Object.values(await api.board.get.query({ projectId: project }))
         .flat()
         .find((c) => c.id === t1.task.id);
@@ -425,6 +430,116 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
     }
   }, 120_000);
 
+  it("runs a repository's setup on the runner: its files copied into the worktree there, its commands there before the agent", async () => {
+    const repo = makeRepo("yard-runner-setup-");
+    try {
+      writeFileSync(path.join(repo, ".env.local"), "SECRET=from-the-board\n"); // untracked: setup copies it
+      const project = (await adminClient(server).projects.add.mutate({ path: repo, trustAgents: false })).id;
+      const config = JSON.stringify({ setup: ["echo ran-there > setup-ran.txt"], copy: [".env.local"] });
+      const set = await cli(["project", "set", project, "--config", config]);
+      expect(set.code, set.stdout + set.stderr).toBe(0);
+      const r = await cli([
+        "task",
+        "start",
+        "--project",
+        project,
+        "--runner",
+        "build-1",
+        "--objective",
+        "report completed Set up",
+      ]);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const id = r.json.task.id as string;
+      await waitFor(async () => (await adminClient(server).tasks.get.query({ id })).state === "completed", {
+        what: "the agent after the setup",
+        timeoutMs: 60_000,
+      });
+      const there = path.join(sshd.dataHome, "switchyard-runner", "worktrees", id);
+      expect(readFileSync(path.join(there, ".env.local"), "utf8")).toBe("SECRET=from-the-board\n");
+      expect(readFileSync(path.join(there, "setup-ran.txt"), "utf8")).toBe("ran-there\n");
+      await cli(["task", "finish", id, "--discard", "--force"]);
+    } finally {
+      await removeRepo(repo);
+    }
+  }, 120_000);
+
+  it("keeps a runner's agent through a board restart: the new server reattaches to it there", async () => {
+    const repo = makeRepo("yard-runner-restart-");
+    try {
+      const project = (await adminClient(server).projects.add.mutate({ path: repo, trustAgents: false })).id;
+      const r = await cli([
+        "task",
+        "start",
+        "--project",
+        project,
+        "--agent",
+        "demo",
+        "--runner",
+        "build-1",
+        "--objective",
+        "sleep 5000; write kept.txt kept through a restart; report completed Kept",
+      ]);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const { task, pane } = r.json as { task: { id: string }; pane: { id: string; pid: number } };
+      const state = async () => (await adminClient(server).tasks.get.query({ id: task.id })).state;
+      await waitFor(async () => (await state()) === "working", { what: "the agent to work" });
+
+      await server.stop();
+      server = await startTestServer({ home: server.home, env: SERVER_ENV });
+      const api = adminClient(server);
+      const again = await api.panes.get.query({ id: pane.id });
+      expect(again).toMatchObject({ live: true, runner: "build-1", pid: pane.pid });
+      const reattached = await api.events.list.query({ paneId: pane.id, type: "pane.reattached" });
+      expect(reattached.events.length).toBe(1);
+      await waitFor(async () => (await state()) === "completed", {
+        what: "the agent to finish after the restart",
+        timeoutMs: 60_000,
+      });
+      expect((await api.tasks.diff.query({ id: task.id })).files.map((f: { path: string }) => f.path)).toEqual([
+        "kept.txt",
+      ]);
+    } finally {
+      await removeRepo(repo);
+    }
+  }, 120_000);
+
+  it("fails a runner's task as runner_lost once the runner is out of reach past the grace period, and ends its agent there when it is back", async () => {
+    const repo = makeRepo("yard-runner-grace-");
+    const api = adminClient(server);
+    try {
+      const project = (await api.projects.add.mutate({ path: repo, trustAgents: false })).id;
+      const start = async (objective: string) => {
+        const r = await cli(["task", "start", "--project", project, "--runner", "build-1", "--objective", objective]);
+        expect(r.code, r.stdout + r.stderr).toBe(0);
+        return r.json as { task: { id: string }; pane: { id: string; pid: number } };
+      };
+      const state = async (id: string) => (await api.tasks.get.query({ id })).state;
+      const t = await start("sleep 600000");
+      await waitFor(async () => (await state(t.task.id)) === "working", { what: "the agent to work" });
+
+      // The machine drops off the network: no new connection, and the board's forward is gone.
+      await sshd.down();
+      for (const pid of sshForwards(path.join(server.home, "runners", "build-1", "fwd"))) process.kill(pid, "SIGKILL");
+      await waitFor(async () => (await state(t.task.id)) === "failed", {
+        what: "the task to fail once the grace period is over",
+        timeoutMs: 30_000,
+      });
+      expect((await api.tasks.get.query({ id: t.task.id })).evidence).toMatchObject({ reason: "runner_lost" });
+      expect(alive(t.pane.pid)).toBe(true); // it ran on there, out of the board's reach
+
+      // Back: the next task there runs, and the agent given up is ended there.
+      await sshd.up();
+      const next = await start("report completed Back");
+      await waitFor(async () => (await state(next.task.id)) === "completed", {
+        what: "a task on the runner once it is back",
+        timeoutMs: 60_000,
+      });
+      await waitFor(() => !alive(t.pane.pid), { what: "the given-up agent to be ended there" });
+    } finally {
+      await removeRepo(repo);
+    }
+  }, 120_000);
+
   it("refuses a changed host key as a changed one, and keeps the old trust", async () => {
     const before = sshd.fingerprint;
     const now = await sshd.rekey();
@@ -509,4 +624,13 @@ function sshForwards(dir: string): number[] {
     } catch {}
   }
   return pids;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

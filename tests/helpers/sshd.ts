@@ -4,7 +4,7 @@
 // openssh-server) or without root (sshd's privilege separation needs it) the tests that need it
 // are skipped with a notice, unless YARD_REQUIRE_SSHD=1 (.ci/run), where that fails.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -155,7 +155,19 @@ export async function startSshd(): Promise<TestSshd> {
     },
     async stop() {
       await stopProc();
+      // What ran on "the other machine" (its pane hosts and their agents, sessions) ends with it.
+      killUnder(dir);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** SIGKILLs every process whose command line names a path under `dir`. */
+function killUnder(dir: string): void {
+  for (const e of readdirSync("/proc")) {
+    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${e}/cmdline`, "utf8").includes(`${dir}/`)) process.kill(Number(e), "SIGKILL");
+    } catch {}
+  }
 }

@@ -12,6 +12,8 @@ export interface RunnerHost {
   host: PaneHostPort;
   /** Where the kit and the board's forwarded socket are there (known once it was reached). */
   placement(): { kit: string; board: string } | null;
+  /** Ends the connection to it (its host and panes keep running there). */
+  close(): void;
 }
 
 export class HostRouter implements PaneHostPort {
@@ -84,10 +86,22 @@ export class HostRouter implements PaneHostPort {
       lost: (reason) => {
         const scope = this.panesOn(runner);
         for (const id of scope) this.forget(id);
+        // Given up while out of reach, they may still run there: ended once the runner answers again.
+        if (runner !== null && scope.length) this.doomed.set(runner, [...(this.doomed.get(runner) ?? []), ...scope]);
         ev().lost?.(runner === null ? reason : "runner_lost", scope);
       },
       reattached: (panes) => ev().reattached?.(panes, this.panesOn(runner)),
     };
+  }
+
+  /** Panes given up as lost on a runner, to end there the next time its host is reached. */
+  private readonly doomed = new Map<string, string[]>();
+
+  private sweep(runner: string, host: PaneHostPort): void {
+    const ids = this.doomed.get(runner);
+    if (!ids) return;
+    this.doomed.delete(runner);
+    for (const paneId of ids) void host.request("kill", { paneId, graceMs: 1000 }).catch(() => {});
   }
 
   private forget(paneId: string): void {
@@ -141,6 +155,7 @@ export class HostRouter implements PaneHostPort {
       const on = opts.on ?? null;
       const host = on === null ? this.local : (await this.runner(on)).host;
       const reply = await host.request(op, args, { timeoutMs: opts.timeoutMs });
+      if (on !== null) this.sweep(on, host);
       this.place(paneId, on);
       return reply;
     }
@@ -162,11 +177,18 @@ export class HostRouter implements PaneHostPort {
   }
 
   async detach(): Promise<void> {
-    await Promise.all([this.local.detach(), ...[...this.opened.values()].map((r) => r?.host.detach())]);
+    await Promise.all([this.local.detach(), ...[...this.opened.values()].map((r) => this.leave(r))]);
   }
 
   /** Stops this machine's host and its panes; runners' hosts are left running (their panes were killed one by one). */
   async shutdown(): Promise<void> {
-    await Promise.all([this.local.shutdown(), ...[...this.opened.values()].map((r) => r?.host.detach())]);
+    await Promise.all([this.local.shutdown(), ...[...this.opened.values()].map((r) => this.leave(r))]);
+  }
+
+  /** Leaves a runner's host running and closes the way to it (its forward's ssh). */
+  private async leave(r: RunnerHost | null): Promise<void> {
+    if (!r) return;
+    await r.host.detach();
+    r.close();
   }
 }

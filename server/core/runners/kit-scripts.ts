@@ -60,7 +60,44 @@ function nodeCommand(script: string, args: string[] = []): string[] {
   ];
 }
 
+/**
+ * Writes files from stdin (the kit's stream format) into a task's worktree there, argv[1] its id:
+ * a repository's setup files (`copy`, `link`) taken from the board's checkout. Refuses a path that
+ * climbs out; never writes through a link. Prints {files, bytes}.
+ */
+const PLACE = `${BASE}
+const fs = require("fs"), path = require("path");
+const task = process.argv[1];
+if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(task || "")) { console.error("bad task"); process.exit(2); }
+const root = path.join(base, "worktrees", task);
+const chunks = [];
+process.stdin.on("data", (c) => chunks.push(c));
+process.stdin.on("end", () => {
+  const buf = Buffer.concat(chunks);
+  let at = 0, files = 0, bytes = 0;
+  for (;;) {
+    const nl = buf.indexOf(10, at);
+    if (nl < 0) { console.error("truncated"); process.exit(3); }
+    const h = JSON.parse(buf.subarray(at, nl).toString("utf8"));
+    at = nl + 1;
+    if (h.end) break;
+    const rel = path.normalize(h.path);
+    if (path.isAbsolute(rel) || rel.startsWith("..") || rel.split(path.sep).includes(".git")) { console.error("bad path " + h.path); process.exit(4); }
+    const out = path.join(root, rel);
+    let dir = root;
+    for (const part of path.dirname(rel).split(path.sep).filter((p) => p && p !== ".")) {
+      dir = path.join(dir, part);
+      try { if (fs.lstatSync(dir).isSymbolicLink()) { console.error("a link on the way to " + h.path); process.exit(5); } } catch { fs.mkdirSync(dir, { mode: 0o755 }); }
+    }
+    fs.rmSync(out, { force: true });
+    fs.writeFileSync(out, buf.subarray(at, at + h.size), { mode: h.mode & 0o755, flag: "wx" });
+    at += h.size; files++; bytes += h.size;
+  }
+  process.stdout.write(JSON.stringify({ files, bytes }));
+});`;
+
 export const probeCommand = () => nodeCommand(PROBE);
+export const placeCommand = (taskId: string) => nodeCommand(PLACE, [taskId]);
 export const unpackCommand = (kitName: string) => nodeCommand(UNPACK, [kitName]);
 
 /**

@@ -121,3 +121,20 @@ export function encodeKit(files: KitFile[]): Buffer {
   parts.push(Buffer.from(`${JSON.stringify({ end: true })}\n`));
   return Buffer.concat(parts);
 }
+
+/** Every regular file under `dir` (links and other kinds are left out), as kit files with paths relative to it. */
+export function filesUnder(dir: string): KitFile[] {
+  const out: KitFile[] = [];
+  const walkDir = (rel: string) => {
+    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walkDir(r);
+      else if (e.isFile()) {
+        const abs = path.join(dir, r);
+        out.push({ path: r, mode: statSync(abs).mode & 0o755, data: readFileSync(abs) });
+      }
+    }
+  };
+  walkDir("");
+  return out;
+}

@@ -13,9 +13,9 @@ import { newId } from "../ids";
 import { PaneHostClient } from "../../panehost/client";
 import type { RunnerHost } from "../panes/host-router";
 import { RunnerGit, type RunnerGitTask } from "./git";
-import { buildKit, buildKitName, encodeKit } from "./kit";
+import { buildKit, buildKitName, encodeKit, filesUnder } from "./kit";
 import { RemoteHost } from "./remote-host";
-import { probeCommand, unpackCommand } from "./kit-scripts";
+import { placeCommand, probeCommand, unpackCommand } from "./kit-scripts";
 import { exec, type SshTarget, scanHostKeys, sshArgv, sshFailure } from "./ssh";
 
 /** What the probe script reports from the runner. */
@@ -75,7 +75,7 @@ export class Runners {
         log: this.deps.log,
         unreachableGraceMs: this.deps.graceMs ?? 60_000,
       });
-      return { host, placement: () => remote.placement };
+      return { host, placement: () => remote.placement, close: () => remote.close() };
     } catch (e) {
       remote.close();
       throw e;
@@ -91,6 +91,29 @@ export class Runners {
   /** The task's worktree on the runner (made from its base when it is not there yet). */
   async worktree(name: string, repo: string, t: RunnerGitTask): Promise<{ path: string }> {
     return (await this.gitFor(name, repo)).prepare(t);
+  }
+
+  /**
+   * Copies files into a task's worktree there (a repository's setup `copy` and `link` entries,
+   * gathered on this machine into `dir`): links there would point into this machine, so both are copies.
+   */
+  async place(name: string, taskId: string, dir: string): Promise<{ files: number; bytes: number }> {
+    const r = await this.row(name);
+    const files = filesUnder(dir);
+    const run = await exec("ssh", sshArgv(this.target(r), placeCommand(taskId)), {
+      timeoutMs: 300_000,
+      input: encodeKit(files),
+    });
+    const failed = sshFailure(run, this.where(r));
+    if (failed) throw failed;
+    try {
+      return JSON.parse(run.stdout) as { files: number; bytes: number };
+    } catch {
+      throw new YardError(
+        "RUNNER_UNAVAILABLE",
+        `${this.where(r)}: the setup files were not written there (${run.stderr.trim() || `exit ${run.code}`})`,
+      );
+    }
   }
 
   /** The task's branch and worktree brought back from the runner (git.ts collect). */

@@ -18,6 +18,8 @@ export interface RunnerPort {
     repo: string,
     t: { projectId: string; taskId: string; branch: string; baseSha: string },
   ): Promise<{ path: string }>;
+  /** Copies the files in `dir` (on this machine) into the task's worktree there. */
+  place(name: string, taskId: string, dir: string): Promise<{ files: number; bytes: number }>;
   collect(
     name: string,
     repo: string,
@@ -117,14 +119,14 @@ interface RunnerTaskRow {
   worktreePath: string | null;
 }
 
-function gitTask(row: RunnerTaskRow & { branch: string; baseSha: string }) {
+function gitTask(row: Omit<RunnerTaskRow, "worktreePath"> & { branch: string; baseSha: string }) {
   return { projectId: repoKey(row), taskId: row.id, branch: row.branch, baseSha: row.baseSha };
 }
 
 /** The task's worktree on its runner (made from its base when it is not there): where its agent runs. */
 export async function runnerWorktree(
   eng: EngineState,
-  row: RunnerTaskRow & { runner: string; branch: string; baseSha: string },
+  row: Omit<RunnerTaskRow, "worktreePath"> & { runner: string; branch: string; baseSha: string },
 ): Promise<string> {
   return (await port(eng).worktree(row.runner, row.repoPath, gitTask(row))).path;
 }

@@ -42,10 +42,11 @@ export async function recover(eng: EngineState, lostPanes: Map<string, string>):
   const unfinished = await store.unfinishedCompleted();
   for (const r of unfinished) {
     if (!r.branch || !r.targetBranch || !r.baseSha) continue;
+    // A repository removed meanwhile has nothing to record; it must not stop the start.
     const tip = await runGit(["rev-parse", "--verify", "-q", `refs/heads/${r.branch}`], {
       cwd: r.repoPath,
       allowFail: true,
-    });
+    }).catch(() => ({ code: 1, stdout: "" }));
     const sha = tip.stdout.trim();
     if (tip.code !== 0 || !sha || sha === r.baseSha) continue;
     if (await isMerged(r.repoPath, sha, r.targetBranch).catch(() => false)) {

@@ -9,6 +9,10 @@
 // pane that exits before setup said it was done fails the task (setup_failed, with the output's
 // tail); cancel kills the pane like any. After a restart a task still setting up is picked up
 // again from its evidence.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { YardError } from "../errors";
 import { type EffectiveConfig, type SetupProgress, setupProgress } from "../../wire/repo-config";
 import type { PaneInfo } from "../panes/manager";
 import { type CopyReport, copyEntries } from "../repo/copy";
@@ -87,11 +91,14 @@ export async function prepareSetup(
   eng: EngineState,
   taskId: string,
   plan: SetupPlan,
-  where: { repoRoot: string; worktreePath: string },
+  where: { repoRoot: string; worktreePath: string; runner?: string | null },
 ): Promise<{ copy: CopyReport; env: Record<string, string>; setup: string[] | undefined }> {
   const c = plan.config;
-  const copy = await copyEntries({ from: where.repoRoot, to: where.worktreePath, patterns: c.copy, mode: "copy" });
-  await copyEntries({ from: where.repoRoot, to: where.worktreePath, patterns: c.link, mode: "link", report: copy });
+  const copy = where.runner
+    ? await copyToRunner(eng, taskId, where.runner, where.repoRoot, c)
+    : await copyEntries({ from: where.repoRoot, to: where.worktreePath, patterns: c.copy, mode: "copy" });
+  if (!where.runner)
+    await copyEntries({ from: where.repoRoot, to: where.worktreePath, patterns: c.link, mode: "link", report: copy });
   if (c.setup.length) runs(eng).set(taskId, newRun(c.setup.length, false));
   return { copy, env: setupEnv(plan.ports, where.repoRoot), setup: c.setup.length ? c.setup : undefined };
 }
@@ -228,4 +235,27 @@ export function resumeSetup(eng: EngineState, r: Pick<TaskRow, "id" | "evidence"
   runs(eng).set(r.id, run);
   eng.deps.panes.markSetup(paneId, true);
   return true;
+}
+
+/**
+ * A runner task's setup files: gathered here from the repository (a `link` entry copied too: a link
+ * there would point into this machine), then written into its worktree on the runner.
+ */
+async function copyToRunner(
+  eng: EngineState,
+  taskId: string,
+  runner: string,
+  repoRoot: string,
+  c: { copy: readonly string[]; link: readonly string[] },
+): Promise<CopyReport> {
+  if (!c.copy.length && !c.link.length) return { copied: [], linked: [], skipped: [], files: 0, bytes: 0 };
+  const dir = mkdtempSync(path.join(os.tmpdir(), "yard-runner-setup-"));
+  try {
+    const copy = await copyEntries({ from: repoRoot, to: dir, patterns: [...c.copy, ...c.link], mode: "copy" });
+    if (!eng.deps.runners) throw new YardError("BAD_PARAMS", "This server has no runners");
+    await eng.deps.runners.place(runner, taskId, dir);
+    return copy;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -47,7 +47,7 @@ export async function spawnWorker(
   const { launch } = w;
   const on = runnerOf(w.onRunner);
   // A runner's agent runs in the task's worktree there (made from its base when it is not).
-  if (on) cwd = await runnerWorktree(eng, on);
+  if (on) cwd = w.onRunner?.there ?? (await runnerWorktree(eng, on));
   // The agent's own config (workspace trust, hooks) is prepared right before it launches (on this machine).
   else
     await launchHook(eng, {
@@ -88,6 +88,8 @@ export interface RunnerTask {
   repoPath: string;
   branch: string | null;
   baseSha: string | null;
+  /** Its worktree there, when the caller made it already. */
+  there?: string;
 }
 
 function runnerOf(t: RunnerTask | null | undefined) {

@@ -29,7 +29,7 @@ import type { Waiting } from "./dependencies";
 import { type PaneRole, type SandboxOf, sandboxRefusal, startSandboxFlag, taskPaneRole } from "../agents/roles";
 import { plannerPrompt } from "./plans";
 import { abandoning, abandonSetup, planSetup, prepareSetup, recordSetup, type SetupPlan } from "./setup";
-import { projectRunner, releaseRunner, reserveRunner } from "./on-runner";
+import { projectRunner, releaseRunner, reserveRunner, runnerWorktree } from "./on-runner";
 import { sandboxFor, spawnWorker, trustDirOf } from "./spawn-worker";
 import { get, type TaskView } from "./views";
 
@@ -319,7 +319,7 @@ async function launch(
   let currentBranch: string | null = null;
   let wt!: Awaited<ReturnType<typeof createWorktree>>;
   let setup: SetupPlan | null = null;
-  let runner: string | null = null;
+  let runner = null as string | null;
   // The cap check and the reservation are one step: a second start cannot slip between them.
   const run = async () => {
     const active = (await store.activeCount(ACTIVE_STATES)) + eng.launching.size;
@@ -370,9 +370,20 @@ async function launch(
   let prepared: Awaited<ReturnType<typeof prepareSetup>> | null = null;
   try {
     eng.stateCache.set(id, "pending"); // the pane refuses other prompts until the contract is in
+    // A runner's worktree is made there first: the setup files go into it.
+    const there = onRunner ? await runnerWorktree(eng, onRunner) : undefined;
     if (setup)
-      prepared = await prepareSetup(eng, id, setup, { repoRoot: plan.repoRoot, worktreePath: wt.worktreePath });
-    pane = await spawnWorker(eng, { ...plan, onRunner }, wt.worktreePath, prepared ?? { env: {} });
+      prepared = await prepareSetup(eng, id, setup, {
+        repoRoot: plan.repoRoot,
+        worktreePath: wt.worktreePath,
+        runner,
+      });
+    pane = await spawnWorker(
+      eng,
+      { ...plan, onRunner: onRunner && { ...onRunner, there } },
+      wt.worktreePath,
+      prepared ?? { env: {} },
+    );
     const launched: LaunchFields = {
       runner,
       baseSha: wt.baseSha,
