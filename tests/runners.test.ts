@@ -322,7 +322,9 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       const got = await api.tasks.get.query({ id: t1.task.id });
       expect(got.result?.summary).toBe("Done on the runner");
       // The turn's end brought the work back into the board's worktree of the task (no diff read yet).
-      expect(readFileSync(path.join(got.worktreePath!, "notes.txt"), "utf8")).toBe("written on the runner\n");
+      const mirrored = path.join(got.worktreePath!, "notes.txt");
+      await waitFor(() => existsSync(mirrored), { what: "the turn's work in the board's worktree" });
+      expect(readFileSync(mirrored, "utf8")).toBe("written on the runner\n");
       const card = Object.values(await api.board.get.query({ projectId: project }))
         .flat()
         .find((c) => c.id === t1.task.id);
@@ -335,6 +337,8 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       const merged = await cli(["task", "finish", t1.task.id, "--merge"]);
       expect(merged.code, merged.stdout + merged.stderr).toBe(0);
       expect(readFileSync(path.join(repo, "notes.txt"), "utf8")).toBe("written on the runner\n");
+      // Finished: its worktree on the runner is gone too.
+      expect(existsSync(t1.pane.cwd)).toBe(false);
 
       // The connection is cut (the forward's ssh killed): the agent keeps working there, and its
       // turn's end still reaches the board over the new forward.
@@ -457,7 +461,9 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       const there = path.join(sshd.dataHome, "switchyard-runner", "worktrees", id);
       expect(readFileSync(path.join(there, ".env.local"), "utf8")).toBe("SECRET=from-the-board\n");
       expect(readFileSync(path.join(there, "setup-ran.txt"), "utf8")).toBe("ran-there\n");
-      await cli(["task", "finish", id, "--discard", "--force"]);
+      const discarded = await cli(["task", "finish", id, "--discard", "--force"]);
+      expect(discarded.code, discarded.stdout + discarded.stderr).toBe(0);
+      expect(existsSync(there)).toBe(false);
     } finally {
       await removeRepo(repo);
     }

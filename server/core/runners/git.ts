@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { YardError } from "../errors";
 import { runGit, validateBranchName } from "../git";
-import { gitBundleCommand, gitReceiveCommand, gitWorktreeCommand } from "./kit-scripts";
+import { gitBundleCommand, gitDropCommand, gitReceiveCommand, gitWorktreeCommand } from "./kit-scripts";
 import { exec, type SshTarget, sshArgv, sshFailure } from "./ssh";
 
 export interface RunnerGitTask {
@@ -53,6 +53,12 @@ export class RunnerGit {
     await this.sync(t.projectId);
     const out = await this.ssh(gitWorktreeCommand(t.projectId, t.taskId, t.branch, t.baseSha));
     return JSON.parse(out.stdout) as { path: string; head: string };
+  }
+
+  /** Removes a finished task's worktree, branch and snapshot there (what came back stays here). */
+  async drop(t: RunnerGitTask): Promise<void> {
+    await validateBranchName(t.branch);
+    await this.ssh(gitDropCommand(t.projectId, t.taskId, t.branch));
   }
 
   /**

@@ -194,6 +194,17 @@ try {
   process.stdout.write(fs.readFileSync(file));
 } finally { fs.rmSync(file, { force: true }); fs.rmSync(index, { force: true }); }`;
 
+/** drop PROJECT TASK BRANCH: a finished task's worktree, branch and snapshot ref there are removed. */
+const DROP = `${GIT}
+const repo = repoOf(a), wt = path.join(base, "worktrees", name(b, "task"));
+branch(c);
+try { git(["-C", repo, "worktree", "remove", "--force", wt]); } catch { fs.rmSync(wt, { recursive: true, force: true }); git(["-C", repo, "worktree", "prune"]); }
+try { git(["-C", repo, "branch", "-D", c]); } catch {}
+try { git(["-C", repo, "update-ref", "-d", "refs/switchyard/worktree/" + b]); } catch {}
+process.stdout.write(JSON.stringify({ removed: !fs.existsSync(wt) }));`;
+
+export const gitDropCommand = (project: string, task: string, branch: string) =>
+  nodeCommand(DROP, ["drop", project, task, branch]);
 export const gitReceiveCommand = (project: string) => nodeCommand(RECEIVE, ["receive", project]);
 export const gitWorktreeCommand = (project: string, task: string, branch: string, base: string) =>
   nodeCommand(WORKTREE, ["worktree", project, task, branch, base]);

@@ -116,6 +116,11 @@ export class Runners {
     }
   }
 
+  /** A finished task's worktree there removed (git.ts drop). */
+  async drop(name: string, repo: string, t: RunnerGitTask): Promise<void> {
+    await (await this.gitFor(name, repo)).drop(t);
+  }
+
   /** The task's branch and worktree brought back from the runner (git.ts collect). */
   async collect(name: string, repo: string, t: RunnerGitTask): Promise<{ commit: string; worktree: string }> {
     return (await this.gitFor(name, repo)).collect(t);

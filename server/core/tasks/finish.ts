@@ -14,7 +14,7 @@ import { discardWorktree, findWorktree, mergeTask, uncommittedFiles } from "../g
 import { rmdirUpTo } from "../git/paths";
 import type { TaskRow } from "../../stores/tasks";
 import { apply, type EngineState, taskRow } from "./engine-state";
-import { syncFromRunner } from "./on-runner";
+import { dropOnRunner, syncFromRunner } from "./on-runner";
 import { type TaskState, transition } from "./state";
 import { releasePorts } from "./task-ports";
 import { runTeardown } from "./teardown";
@@ -40,7 +40,10 @@ export async function finish(eng: EngineState, taskId: string, opts: FinishOptio
     // A runner's latest work comes back before it is merged or discarded (on-runner.ts).
     const t = await taskRow(eng, taskId);
     if (t.runner && !t.disposition) await syncFromRunner(eng, t);
-    return await finishNow(eng, taskId, opts, by);
+    const done = await finishNow(eng, taskId, opts, by);
+    // Finished: its worktree on the runner goes (the agent was stopped by the finish).
+    if (t.runner && !t.disposition && (await taskRow(eng, taskId)).disposition) await dropOnRunner(eng, t);
+    return done;
   } finally {
     eng.finishing.delete(taskId);
   }

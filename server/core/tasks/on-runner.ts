@@ -18,6 +18,11 @@ export interface RunnerPort {
     repo: string,
     t: { projectId: string; taskId: string; branch: string; baseSha: string },
   ): Promise<{ path: string }>;
+  drop(
+    name: string,
+    repo: string,
+    t: { projectId: string; taskId: string; branch: string; baseSha: string },
+  ): Promise<void>;
   /** Copies the files in `dir` (on this machine) into the task's worktree there. */
   place(name: string, taskId: string, dir: string): Promise<{ files: number; bytes: number }>;
   collect(
@@ -184,4 +189,23 @@ export function queueSync(eng: EngineState, taskId: string): void {
     taskId,
     prev.then(run, run).catch(() => {}),
   );
+}
+
+/**
+ * A finished runner task's worktree there is removed (its work came back before the finish).
+ * A failure (the runner out of reach) is journaled; the worktree stays there.
+ */
+export async function dropOnRunner(eng: EngineState, row: RunnerTaskRow): Promise<void> {
+  if (!row.runner || !row.branch || !row.baseSha) return;
+  try {
+    await port(eng).drop(row.runner, row.repoPath, gitTask({ ...row, branch: row.branch, baseSha: row.baseSha }));
+  } catch (e) {
+    const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
+    await eng.deps.journal
+      .append("task.runner_sync_failed", {
+        taskId: row.id,
+        payload: { runner: row.runner, code: err.code, message: `removing its worktree there: ${err.message}` },
+      })
+      .catch(() => {});
+  }
 }
