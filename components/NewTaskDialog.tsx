@@ -36,6 +36,8 @@ export function NewTaskDialog({
   const toast = useToast();
   const projects = useQuery({ ...trpc.projects.list.queryOptions(), enabled: open });
   const agents = useQuery({ ...trpc.agents.list.queryOptions(), enabled: open });
+  // Runners are an admin's: for anyone else the list is refused and the choice not shown.
+  const runners = useQuery({ ...trpc.runners.list.queryOptions(), enabled: open, retry: false });
   const [f, setF] = useState(blank);
   const [errors, setErrors] = useState<ReturnType<typeof fieldErrors>>({});
   const [mode, setMode] = useState<"start" | "backlog">("start");
@@ -112,6 +114,7 @@ export function NewTaskDialog({
       ...(which === "backlog" ? { backlog: true } : {}),
       ...(f.needsPlan ? { needsPlan: true, planner: f.planner || undefined } : {}),
       reviewer: f.reviewer || undefined,
+      runner: f.runner || undefined,
     };
     if (!f.objective.trim()) {
       setErrors({ objective: "The contract needs an objective." });
@@ -338,6 +341,30 @@ export function NewTaskDialog({
                 <ProfileOptions profiles={agents.data} first="reviewer" />
               </select>
             </FieldBox>
+            {runners.data && runners.data.length > 0 && (
+              <FieldBox
+                id="nt-runner"
+                label="Runs on"
+                error={errors.runner}
+                hint="Another machine over SSH. Default: the project's runner, else this machine."
+              >
+                <select
+                  id="nt-runner"
+                  value={f.runner}
+                  onChange={(e) => set("runner", e.target.value)}
+                  aria-invalid={!!errors.runner}
+                  aria-describedby={errors.runner ? "nt-runner-err" : "nt-runner-hint"}
+                  className={inputClass}
+                >
+                  <option value="">The project’s default</option>
+                  {runners.data.map((r) => (
+                    <option key={r.name} value={r.name}>
+                      {r.name} ({r.user}@{r.host})
+                    </option>
+                  ))}
+                </select>
+              </FieldBox>
+            )}
           </div>
           <DependsOnPicker
             open={open}

@@ -17,6 +17,7 @@ export type Field =
   | "dependsOn"
   | "planner"
   | "reviewer"
+  | "runner"
   | "form";
 
 /** Which field each server error is about. */
@@ -37,6 +38,7 @@ export function fieldErrors(e: YardErrorData): Partial<Record<Field, string>> & 
     "dependsOn",
     "planner",
     "reviewer",
+    "runner",
   ];
   for (const [p, msg] of Object.entries(issues)) {
     const head = p.split(".")[0] as Field;
@@ -53,6 +55,7 @@ export function fieldErrors(e: YardErrorData): Partial<Record<Field, string>> & 
   if ("ref" in d || "baseRef" in d) out.baseRef = e.message;
   else if ("planner" in d) out.planner = e.message;
   else if ("reviewer" in d) out.reviewer = e.message;
+  else if ("runner" in d || /runner/i.test(e.message)) out.runner = e.message;
   else if (e.code === "NOT_FOUND" && /agent profile/i.test(e.message)) out.agent = e.message;
   else if (e.code === "NOT_FOUND" && /project/i.test(e.message)) out.projectId = e.message;
   else if ("contextId" in d) out.contextId = e.message;
@@ -77,4 +80,5 @@ export const blank = {
   needsPlan: false,
   planner: "",
   reviewer: "",
+  runner: "",
 };
