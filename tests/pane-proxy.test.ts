@@ -10,7 +10,8 @@ import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient } from "./helpers/client";
 import { makeRepo, removeRepo } from "./helpers/git";
-import { createPgDatabase, dropPgDatabase, PG_URL } from "./helpers/pg";
+import { PG_URL } from "./helpers/pg";
+import { startSharedBoard, stopSharedBoard } from "./helpers/shared-board";
 import { startDemoTask, startTestServer, type TestServer, yard } from "./helpers/server";
 import { waitFor } from "./helpers/wait";
 
@@ -22,17 +23,12 @@ describe.runIf(PG_URL)("a pane's terminal through another server process on the 
   const sockets: Socket[] = [];
 
   beforeAll(async () => {
-    url = await createPgDatabase();
-    [a, b] = await Promise.all([
-      startTestServer({ env: { DATABASE_URL: url } }),
-      startTestServer({ env: { DATABASE_URL: url } }),
-    ]);
+    ({ url, a, b } = await startSharedBoard());
     repo = makeRepo("yard-pane-proxy-");
   });
   afterAll(async () => {
     for (const s of sockets) s.close();
-    await Promise.all([a?.dispose(), b?.dispose()]);
-    if (url) await dropPgDatabase(url);
+    await stopSharedBoard({ url, a, b });
     if (repo) removeRepo(repo);
   });
 

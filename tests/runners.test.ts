@@ -57,6 +57,18 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
     return yard(server, ["--json", ...args]);
   }
 
+  type Started = {
+    task: { id: string; runner: string | null };
+    pane: { id: string; pid: number; cwd: string; runner: string };
+  };
+  /** A demo agent's task started on build-1 (`extra`: more start flags). */
+  async function startOnRunner(project: string, objective: string, ...extra: string[]): Promise<Started> {
+    const args = ["task", "start", "--project", project, "--runner", "build-1", "--objective", objective, ...extra];
+    const r = await cli(args);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    return r.json as Started;
+  }
+
   it("refuses an unknown host key with its fingerprint, a wrong fingerprint, then trusts the right one and finds node", async () => {
     const added = await cli([
       "runner",
@@ -283,27 +295,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
     const api = adminClient(server);
     try {
       const project = (await api.projects.add.mutate({ path: repo, trustAgents: false })).id;
-      const start = async (title: string, objective: string) => {
-        const r = await cli([
-          "task",
-          "start",
-          "--project",
-          project,
-          "--agent",
-          "demo",
-          "--runner",
-          "build-1",
-          "--title",
-          title,
-          "--objective",
-          objective,
-        ]);
-        expect(r.code, r.stdout + r.stderr).toBe(0);
-        return r.json as {
-          task: { id: string; runner: string | null };
-          pane: { id: string; cwd: string; runner: string };
-        };
-      };
+      const start = (title: string, objective: string) => startOnRunner(project, objective, "--title", title);
       const state = async (id: string) => (await api.tasks.get.query({ id })).state;
 
       // The agent runs there, in the task's worktree there, and reports through the board's
@@ -442,18 +434,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       const config = JSON.stringify({ setup: ["echo ran-there > setup-ran.txt"], copy: [".env.local"] });
       const set = await cli(["project", "set", project, "--config", config]);
       expect(set.code, set.stdout + set.stderr).toBe(0);
-      const r = await cli([
-        "task",
-        "start",
-        "--project",
-        project,
-        "--runner",
-        "build-1",
-        "--objective",
-        "report completed Set up",
-      ]);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      const id = r.json.task.id as string;
+      const id = (await startOnRunner(project, "report completed Set up")).task.id;
       await waitFor(async () => (await adminClient(server).tasks.get.query({ id })).state === "completed", {
         what: "the agent after the setup",
         timeoutMs: 60_000,
@@ -473,20 +454,10 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
     const repo = makeRepo("yard-runner-restart-");
     try {
       const project = (await adminClient(server).projects.add.mutate({ path: repo, trustAgents: false })).id;
-      const r = await cli([
-        "task",
-        "start",
-        "--project",
+      const { task, pane } = await startOnRunner(
         project,
-        "--agent",
-        "demo",
-        "--runner",
-        "build-1",
-        "--objective",
         "sleep 5000; write kept.txt kept through a restart; report completed Kept",
-      ]);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      const { task, pane } = r.json as { task: { id: string }; pane: { id: string; pid: number } };
+      );
       const state = async () => (await adminClient(server).tasks.get.query({ id: task.id })).state;
       await waitFor(async () => (await state()) === "working", { what: "the agent to work" });
 
@@ -514,11 +485,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
     const api = adminClient(server);
     try {
       const project = (await api.projects.add.mutate({ path: repo, trustAgents: false })).id;
-      const start = async (objective: string) => {
-        const r = await cli(["task", "start", "--project", project, "--runner", "build-1", "--objective", objective]);
-        expect(r.code, r.stdout + r.stderr).toBe(0);
-        return r.json as { task: { id: string }; pane: { id: string; pid: number } };
-      };
+      const start = (objective: string) => startOnRunner(project, objective);
       const state = async (id: string) => (await api.tasks.get.query({ id })).state;
       const t = await start("sleep 600000");
       await waitFor(async () => (await state(t.task.id)) === "working", { what: "the agent to work" });

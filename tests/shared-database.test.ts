@@ -12,7 +12,8 @@ import { RELAY_APPLICATION } from "../server/stores/event-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient } from "./helpers/client";
 import { makeRepo, removeRepo } from "./helpers/git";
-import { createPgDatabase, dropPgDatabase, PG_URL } from "./helpers/pg";
+import { PG_URL } from "./helpers/pg";
+import { startSharedBoard, stopSharedBoard } from "./helpers/shared-board";
 import { startDemoTask, startTestServer, type TestServer, yard } from "./helpers/server";
 import { waitFor } from "./helpers/wait";
 
@@ -27,17 +28,12 @@ describe.runIf(PG_URL)("two servers on one PostgreSQL board", () => {
   const sockets: Socket[] = [];
 
   beforeAll(async () => {
-    url = await createPgDatabase();
-    [a, b] = await Promise.all([
-      startTestServer({ env: { DATABASE_URL: url } }),
-      startTestServer({ env: { DATABASE_URL: url } }),
-    ]);
+    ({ url, a, b } = await startSharedBoard());
     repo = makeRepo("yard-shared-db-");
   });
   afterAll(async () => {
     for (const s of sockets) s.close();
-    await Promise.all([a?.dispose(), b?.dispose()]);
-    if (url) await dropPgDatabase(url);
+    await stopSharedBoard({ url, a, b });
     if (repo) removeRepo(repo);
   });
 

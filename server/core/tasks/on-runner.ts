@@ -114,15 +114,18 @@ function repoKey(row: { projectId: string | null; repoPath: string }): string {
   return `repo-${h.toString(16)}`;
 }
 
-interface RunnerTaskRow {
+/** A task row's fields that say where on a runner it runs (a task on this machine: runner null). */
+export interface RunnerTask {
   id: string;
   runner: string | null;
   projectId: string | null;
   repoPath: string;
   branch: string | null;
   baseSha: string | null;
-  worktreePath: string | null;
 }
+
+/** With the board's own worktree of it (where its work comes back to). */
+type RunnerTaskRow = RunnerTask & { worktreePath: string | null };
 
 function gitTask(row: Omit<RunnerTaskRow, "worktreePath"> & { branch: string; baseSha: string }) {
   return { projectId: repoKey(row), taskId: row.id, branch: row.branch, baseSha: row.baseSha };

@@ -10,7 +10,7 @@ import type { PaneInfo } from "../panes/manager";
 import type { SandboxLaunch } from "../sandbox/sandbox";
 import type { TaskRow } from "../../stores/tasks";
 import type { BeforeLaunch, EngineState } from "./engine-state";
-import { runnerWorktree } from "./on-runner";
+import { type RunnerTask, runnerWorktree } from "./on-runner";
 import { storedSetupEnv } from "./task-ports";
 
 /** What a spawn of the task's agent runs, and where. */
@@ -28,7 +28,7 @@ export interface WorkerSpawn {
   role?: PaneRole;
   rewriteArgv?: (argv: string[]) => string[];
   /** Where the task runs: a task row's runner fields (a runner task runs there). */
-  onRunner?: RunnerTask | null;
+  onRunner?: RunnerPlace | null;
 }
 
 /**
@@ -80,19 +80,10 @@ export async function spawnWorker(
   );
 }
 
-/** A task row's fields that say where on a runner it runs (a task on this machine: runner null). */
-export interface RunnerTask {
-  id: string;
-  runner: string | null;
-  projectId: string | null;
-  repoPath: string;
-  branch: string | null;
-  baseSha: string | null;
-  /** Its worktree there, when the caller made it already. */
-  there?: string;
-}
+/** Where the task runs, and its worktree there when the caller made it already. */
+type RunnerPlace = RunnerTask & { there?: string };
 
-function runnerOf(t: RunnerTask | null | undefined) {
+function runnerOf(t: RunnerPlace | null | undefined) {
   if (!t?.runner) return null;
   if (!t.branch || !t.baseSha)
     throw new YardError("CONFLICT", "The task has no branch and base recorded: it cannot run on its runner");
