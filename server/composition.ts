@@ -192,7 +192,7 @@ export async function createServices(opts: {
   });
   let tasks: TaskEngine | null = null;
   // This machine's pane host, and runners' hosts opened as tasks run on them.
-  const hosts = new HostRouter(host, (name) => team.runners.openHost(name));
+  const hosts = new HostRouter(host, (name) => team.runners.openHost(name), team.runners.graceMs);
   const panes = new PaneManager({
     store: new PaneStore(db, instance),
     journal,

@@ -153,6 +153,34 @@ describe.runIf(PG_URL)("a pane's terminal through another server process on the 
     expect((await adminClient(b).panes.get.query({ id: paneId })).live).toBe(false);
   }, 120_000);
 
+  it("shows B's pane live on A too: the other way round", async () => {
+    const projectId = (await adminClient(b).projects.list.query()).find((p) => p.path === repo)!.id;
+    const started = await startDemoTask(b, {
+      project: projectId,
+      title: "Viewed from A",
+      objective: "print marker-on-B",
+    });
+    const id: string = started.task.id;
+    await waitFor(async () => (await adminClient(b).tasks.get.query({ id })).paneId !== null, {
+      what: "B's task to have its pane",
+    });
+    const paneId = (await adminClient(b).tasks.get.query({ id })).paneId as string;
+    const sock = await connect(a.url, { extraHeaders: { authorization: `Bearer ${a.token}` } });
+    let seen = "";
+    sock.on("pane:output", (m: { paneId: string; data: string }) => {
+      if (m.paneId === paneId) seen += m.data;
+    });
+    await waitFor(
+      async () => {
+        const r = await sock.timeout(10_000).emitWithAck("pane:attach", { paneId });
+        return r.ok === true && String(r.snapshot.data).includes("marker-on-B");
+      },
+      { what: "A's view of B's pane to show B's screen" },
+    );
+    expect(await sock.timeout(10_000).emitWithAck("pane:input", { paneId, data: "from-A" })).toEqual({ ok: true });
+    await waitFor(() => seen.includes("from-A"), { what: "A's stream to show what A typed into B's agent" });
+  });
+
   it("admits to A's peer endpoint only A's current secret: not a wrong one, a browser, or a person's token", async () => {
     const secretOfA = (await rows()).find((r) => r.instanceId === instanceOf(a))!.secret;
     const peer = `${a.url}/peer`;

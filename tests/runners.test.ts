@@ -431,7 +431,12 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
     try {
       writeFileSync(path.join(repo, ".env.local"), "SECRET=from-the-board\n"); // untracked: setup copies it
       const project = (await adminClient(server).projects.add.mutate({ path: repo, trustAgents: false })).id;
-      const config = JSON.stringify({ setup: ["echo ran-there > setup-ran.txt"], copy: [".env.local"] });
+      const config = JSON.stringify({
+        setup: ['echo "ran-there $PORT" > setup-ran.txt'],
+        copy: [".env.local"],
+        ports: 1,
+        teardown: ["touch torn-down.txt"],
+      });
       const set = await cli(["project", "set", project, "--config", config]);
       expect(set.code, set.stdout + set.stderr).toBe(0);
       const id = (await startOnRunner(project, "report completed Set up")).task.id;
@@ -441,10 +446,15 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       });
       const there = path.join(sshd.dataHome, "switchyard-runner", "worktrees", id);
       expect(readFileSync(path.join(there, ".env.local"), "utf8")).toBe("SECRET=from-the-board\n");
-      expect(readFileSync(path.join(there, "setup-ran.txt"), "utf8")).toBe("ran-there\n");
+      // The task's port reaches its setup there.
+      expect(readFileSync(path.join(there, "setup-ran.txt"), "utf8")).toMatch(/^ran-there \d+\n$/);
       const discarded = await cli(["task", "finish", id, "--discard", "--force"]);
       expect(discarded.code, discarded.stdout + discarded.stderr).toBe(0);
       expect(existsSync(there)).toBe(false);
+      // Its teardown would run where the agent ran: not here instead (said so in the journal).
+      const teardown = await adminClient(server).events.list.query({ taskId: id, type: "task.teardown" });
+      expect(teardown.events[0]?.payload).toMatchObject({ skipped: expect.stringContaining("runner build-1") });
+      expect(existsSync(path.join(repo, "torn-down.txt"))).toBe(false);
     } finally {
       await removeRepo(repo);
     }
@@ -508,6 +518,34 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
         timeoutMs: 60_000,
       });
       await waitFor(() => !alive(t.pane.pid), { what: "the given-up agent to be ended there" });
+    } finally {
+      await removeRepo(repo);
+    }
+  }, 120_000);
+
+  it("keeps a runner's task through a board start while the runner is out of reach, and fails it as runner_lost once the grace period ends", async () => {
+    const repo = makeRepo("yard-runner-start-away-");
+    try {
+      const project = (await adminClient(server).projects.add.mutate({ path: repo, trustAgents: false })).id;
+      const { task } = await startOnRunner(project, "sleep 600000");
+      const state = async () => (await adminClient(server).tasks.get.query({ id: task.id })).state;
+      await waitFor(async () => (await state()) === "working", { what: "the agent to work" });
+
+      await server.stop();
+      await sshd.down();
+      try {
+        server = await startTestServer({ home: server.home, env: { YARD_RUNNER_GRACE_MS: "8000" } });
+        expect(await state()).toBe("working"); // not judged lost at start: the runner may be back in time
+        await waitFor(async () => (await state()) === "failed", {
+          what: "the task to fail once the grace period is over",
+          timeoutMs: 30_000,
+        });
+        expect((await adminClient(server).tasks.get.query({ id: task.id })).evidence).toMatchObject({
+          reason: "runner_lost",
+        });
+      } finally {
+        await sshd.up();
+      }
     } finally {
       await removeRepo(repo);
     }

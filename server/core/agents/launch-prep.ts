@@ -24,7 +24,7 @@ import { isUnder } from "../safe-fs";
 import type { EventJournal } from "../events/journal";
 import type { Launch } from "../panes/launch";
 
-export interface LaunchPrepInput {
+interface LaunchPrepInput {
   profileId: string | null;
   /** the argv the agent is launched with (placeholders expanded) */
   argv: string[];
@@ -61,7 +61,7 @@ export function agentEnvironment(input: {
   return env;
 }
 
-export async function prepareAgentLaunch(input: LaunchPrepInput): Promise<LaunchPrepResult> {
+async function prepareAgentLaunch(input: LaunchPrepInput): Promise<LaunchPrepResult> {
   const kind = input.kind !== undefined ? input.kind : agentKindOf({ profileId: input.profileId, argv: input.argv });
   const env = agentEnvironment(input);
   // What the agent can write: for a sandboxed one, its home and temp dir (the sandbox's dir) and its worktree.

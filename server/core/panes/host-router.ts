@@ -25,6 +25,8 @@ export class HostRouter implements PaneHostPort {
   constructor(
     private readonly local: PaneHostPort,
     private readonly openRunner: (name: string) => Promise<RunnerHost>,
+    /** How long a runner out of reach at start-up is tried again before its panes are given up. */
+    private readonly graceMs = 60_000,
   ) {
     this.wire(local, null);
   }
@@ -132,9 +134,34 @@ export class HostRouter implements PaneHostPort {
         ),
       ),
     );
-    for (const p of panes) if (!unreachable.has(p.runner)) this.place(p.id, p.runner);
+    for (const p of panes) this.place(p.id, p.runner);
+    for (const name of unreachable) this.retry(name, Date.now() + this.graceMs);
     return unreachable;
   }
+
+  /**
+   * A runner out of reach at start-up: tried again every few seconds; reached, its host's panes are
+   * compared with the ones placed there (reattached); still out of reach after the grace period,
+   * they are given up (runner_lost), as for a runner lost while running.
+   */
+  private retry(name: string, deadline: number): void {
+    const again = () => {
+      if (this.closed) return;
+      this.runner(name).then(
+        (r) => this.events.reattached?.(r.host.hello.panes, this.panesOn(name)),
+        () => {
+          if (Date.now() < deadline) return void setTimeout(again, Math.min(5000, this.graceMs)).unref();
+          const scope = this.panesOn(name);
+          for (const id of scope) this.forget(id);
+          this.doomed.set(name, [...(this.doomed.get(name) ?? []), ...scope]);
+          this.events.lost?.("runner_lost", scope);
+        },
+      );
+    };
+    setTimeout(again, Math.min(2000, this.graceMs)).unref();
+  }
+
+  private closed = false;
 
   async placement(runner: string): Promise<{ kit: string; board: string }> {
     const r = await this.runner(runner);
@@ -177,11 +204,13 @@ export class HostRouter implements PaneHostPort {
   }
 
   async detach(): Promise<void> {
+    this.closed = true;
     await Promise.all([this.local.detach(), ...[...this.opened.values()].map((r) => this.leave(r))]);
   }
 
   /** Stops this machine's host and its panes; runners' hosts are left running (their panes were killed one by one). */
   async shutdown(): Promise<void> {
+    this.closed = true;
     await Promise.all([this.local.shutdown(), ...[...this.opened.values()].map((r) => this.leave(r))]);
   }
 

@@ -4,7 +4,7 @@
 // events. A row the host has no pane for is stale: marked exited and journaled `pane.lost`.
 // Processes the host runs that no row says are running cannot be reached by anyone: ended.
 // Panes on runners (several hosts, host-router.ts) are matched with their runner's host.
-import type { PaneStore } from "../../stores/panes";
+import type { PaneRow, PaneStore } from "../../stores/panes";
 import type { EventJournal } from "../events/journal";
 import type { PaneHostPort } from "./host-port";
 import { initialPaneState, type Lifecycle, LIFECYCLES, type PaneState } from "./lifecycle";
@@ -22,28 +22,22 @@ export interface RecoveryDeps {
 /** Reattaches and fails panes as above; returns each lost pane's last lifecycle. */
 export async function recoverPanes(deps: RecoveryDeps): Promise<Map<string, string>> {
   const stale = await deps.store.unexited();
-  // Runners' hosts are reached first; one out of reach keeps its panes' rows as they are (its
-  // agents may well run on there) until its heartbeats' grace period says otherwise.
+  // Runners' hosts are reached first; one out of reach keeps its panes (its agents may well run on
+  // there), tracked as running, until it answers again or its grace period ends (host-router.ts).
   const onRunners = stale.flatMap((r) => (r.runner ? [{ id: r.id, runner: r.runner }] : []));
   const unreachable = (await deps.host.openRunners?.(onRunners)) ?? new Set<string>();
   const held = new Map(deps.host.hello.panes.map((p) => [p.paneId, p]));
   const lost = new Map<string, string>();
   for (const row of stale) {
-    if (row.runner && unreachable.has(row.runner)) continue;
+    if (row.runner && unreachable.has(row.runner)) {
+      deps.registry.track({ ...toInfo(row), live: true }, stateOf(row), false, {});
+      continue;
+    }
     const h = held.get(row.id);
     held.delete(row.id);
     if (h) {
-      const lifecycle = (LIFECYCLES as readonly string[]).includes(row.lifecycle)
-        ? (row.lifecycle as Lifecycle)
-        : "unknown";
-      const state: PaneState = {
-        ...initialPaneState(),
-        lifecycle,
-        seq: row.lifecycleSeq,
-        doneSeen: row.doneSeen,
-        hooksSeen: row.hooksSeen,
-        lastTransitionAt: row.updatedAt.getTime(),
-      };
+      const state = stateOf(row);
+      const lifecycle = state.lifecycle;
       const pane = deps.registry.track(
         { ...toInfo(row), pid: h.pid, cols: h.cols, rows: h.rows, live: true },
         state,
@@ -69,4 +63,19 @@ export async function recoverPanes(deps: RecoveryDeps): Promise<Map<string, stri
   for (const h of held.values())
     if (h.state === "running") void deps.host.request("kill", { paneId: h.paneId, graceMs: 1000 }).catch(() => {});
   return lost;
+}
+
+/** A pane's lifecycle state rebuilt from its row (lifecycle, seq, doneSeen, hooksSeen). */
+function stateOf(row: PaneRow): PaneState {
+  const lifecycle = (LIFECYCLES as readonly string[]).includes(row.lifecycle)
+    ? (row.lifecycle as Lifecycle)
+    : "unknown";
+  return {
+    ...initialPaneState(),
+    lifecycle,
+    seq: row.lifecycleSeq,
+    doneSeen: row.doneSeen,
+    hooksSeen: row.hooksSeen,
+    lastTransitionAt: row.updatedAt.getTime(),
+  };
 }

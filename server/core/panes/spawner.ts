@@ -81,7 +81,7 @@ export interface SpawnExtras {
 }
 
 /** The argv with this board's node and checkout replaced by the runner's node and its kit. */
-export function argvOnRunner(argv: readonly string[], kit: string): string[] {
+function argvOnRunner(argv: readonly string[], kit: string): string[] {
   return argv.map((a) => {
     if (a === process.execPath) return "node";
     if (a === REPO_ROOT || a.startsWith(`${REPO_ROOT}/`)) return `${kit}${a.slice(REPO_ROOT.length)}`;

@@ -73,7 +73,7 @@ export class Runners {
         home: this.deps.home,
         access: remote,
         log: this.deps.log,
-        unreachableGraceMs: this.deps.graceMs ?? 60_000,
+        unreachableGraceMs: this.graceMs,
       });
       return { host, placement: () => remote.placement, close: () => remote.close() };
     } catch (e) {
@@ -114,6 +114,11 @@ export class Runners {
         `${this.where(r)}: the setup files were not written there (${run.stderr.trim() || `exit ${run.code}`})`,
       );
     }
+  }
+
+  /** How long a runner out of reach keeps its tasks. */
+  get graceMs(): number {
+    return this.deps.graceMs ?? 60_000;
   }
 
   /** A finished task's worktree there removed (git.ts drop). */

@@ -100,7 +100,9 @@ export async function prepareSetup(
   if (!where.runner)
     await copyEntries({ from: where.repoRoot, to: where.worktreePath, patterns: c.link, mode: "link", report: copy });
   if (c.setup.length) runs(eng).set(taskId, newRun(c.setup.length, false));
-  return { copy, env: setupEnv(plan.ports, where.repoRoot), setup: c.setup.length ? c.setup : undefined };
+  const env = setupEnv(plan.ports, where.repoRoot);
+  if (where.runner) delete env.YARD_MAIN_CHECKOUT; // a path on this machine, not there
+  return { copy, env, setup: c.setup.length ? c.setup : undefined };
 }
 
 /** The task's row exists: the config and ports are recorded, and what setup did so far is applied. */

@@ -64,7 +64,7 @@ function runOne(
  */
 export async function runTeardown(
   eng: EngineState,
-  t: Pick<TaskRow, "id" | "worktreePath" | "repoPath" | "sandboxed">,
+  t: Pick<TaskRow, "id" | "worktreePath" | "repoPath" | "sandboxed" | "runner">,
 ): Promise<TeardownResult | null> {
   const store = eng.deps.setups;
   const row = await store?.row(t.id).catch(() => null);
@@ -75,6 +75,9 @@ export async function runTeardown(
   try {
     if (!t.worktreePath || !existsSync(t.worktreePath)) {
       result.skipped = "the worktree was gone";
+    } else if (t.runner) {
+      // Teardown runs where the agent ran: on its runner, which does not run teardown yet (never here instead).
+      result.skipped = `the task ran on runner ${t.runner}, where teardown does not run yet`;
     } else {
       const env: Record<string, string> = {};
       for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("YARD_")) env[k] = v;
