@@ -19,7 +19,13 @@ import path from "node:path";
 import { type APIRequestContext, test as base, expect, type Locator, type Page } from "@playwright/test";
 import { SESSION_KEY_HEADER, SESSION_KEY_STORAGE } from "../server/wire/session-key";
 import { makeRepo as makeGitRepo, removeRepo } from "../tests/helpers/git";
-import { type CliResult, startTestServer, type TestServer, yard as runYard } from "../tests/helpers/server";
+import {
+  type CliResult,
+  demoTaskArgs,
+  startTestServer,
+  type TestServer,
+  yard as runYard,
+} from "../tests/helpers/server";
 
 export { expect };
 
@@ -183,18 +189,7 @@ export async function startDemoTask(
   yard: YardCli,
   o: { project: string; objective: string; title?: string },
 ): Promise<CliResult> {
-  const r = await yard([
-    "--json",
-    "task",
-    "start",
-    "--project",
-    o.project,
-    "--agent",
-    "demo",
-    ...(o.title === undefined ? [] : ["--title", o.title]),
-    "--objective",
-    o.objective,
-  ]);
+  const r = await yard(demoTaskArgs(o));
   expect(r.code, r.stdout + r.stderr).toBe(0);
   return r;
 }

@@ -182,12 +182,9 @@ export function yard(
   });
 }
 
-/** `yard --json task start` with the demo agent (its prompt: `objective`); fails the test unless yard accepted it. */
-export async function startDemoTask(
-  server: Pick<TestServer, "url" | "token" | "home">,
-  o: { project: string; title: string; objective: string },
-): Promise<{ task: { id: string; [k: string]: unknown } }> {
-  const args = [
+/** `yard --json task start`'s arguments for a task of the demo agent (its prompt: `objective`). */
+export function demoTaskArgs(o: { project: string; objective: string; title?: string }): string[] {
+  return [
     "--json",
     "task",
     "start",
@@ -195,11 +192,18 @@ export async function startDemoTask(
     o.project,
     "--agent",
     "demo",
-    "--title",
-    o.title,
+    ...(o.title === undefined ? [] : ["--title", o.title]),
     "--objective",
     o.objective,
   ];
+}
+
+/** `yard --json task start` with the demo agent (its prompt: `objective`); fails the test unless yard accepted it. */
+export async function startDemoTask(
+  server: Pick<TestServer, "url" | "token" | "home">,
+  o: { project: string; title: string; objective: string },
+): Promise<{ task: { id: string; [k: string]: unknown } }> {
+  const args = demoTaskArgs(o);
   const r = await yard(server, args);
   if (r.code !== 0) throw new Error(`yard ${args.join(" ")}\n${r.stdout}${r.stderr}`);
   return r.json;

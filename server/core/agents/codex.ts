@@ -28,6 +28,7 @@
 // reach) where the app-server makes its edits, and the result replaces config.toml through
 // safe-fs's writer (a temporary file renamed over it, only if it still holds what was read). Any
 // refusal leaves everything as it was and fails the preparation with the reason.
+import { inTurn } from "../serial";
 import { spawn } from "node:child_process";
 import { promises as fsp } from "node:fs";
 import os from "node:os";
@@ -140,14 +141,7 @@ const queues = new Map<string, Promise<unknown>>();
  */
 export function prepareCodexLaunch(opts: PrepareOptions): Promise<CodexPrepareResult> {
   const home = codexHome(opts.env);
-  const prev = queues.get(home) ?? Promise.resolve();
-  const run = () => prepare(home, opts);
-  const p = prev.then(run, run);
-  queues.set(
-    home,
-    p.catch(() => {}),
-  );
-  return p;
+  return inTurn(queues, home, () => prepare(home, opts));
 }
 
 interface PrepareOptions {

@@ -82,18 +82,22 @@ export class HostRouter implements PaneHostPort {
       hook: async (h) => ev().hook?.(h),
       exit: async (e) => {
         await ev().exit?.(e);
-        this.placed.delete(e.paneId);
-        this.placedLocal.delete(e.paneId);
+        this.forget(e.paneId);
       },
-      lost: (reason) => {
-        const scope = this.panesOn(runner);
-        for (const id of scope) this.forget(id);
-        // Given up while out of reach, they may still run there: ended once the runner answers again.
-        if (runner !== null && scope.length) this.doomed.set(runner, [...(this.doomed.get(runner) ?? []), ...scope]);
-        ev().lost?.(runner === null ? reason : "runner_lost", scope);
-      },
+      lost: (reason) => (runner === null ? this.giveUp(null, reason) : this.giveUp(runner, "runner_lost")),
       reattached: (panes) => ev().reattached?.(panes, this.panesOn(runner)),
     };
+  }
+
+  /**
+   * The panes of a host that is gone (null: this machine's) are lost. A runner's may still run
+   * there (it was only out of reach): they are ended there once it answers again (sweep).
+   */
+  private giveUp(runner: string | null, reason: string): void {
+    const scope = this.panesOn(runner);
+    for (const id of scope) this.forget(id);
+    if (runner !== null && scope.length) this.doomed.set(runner, [...(this.doomed.get(runner) ?? []), ...scope]);
+    this.events.lost?.(reason, scope);
   }
 
   /** Panes given up as lost on a runner, to end there the next time its host is reached. */
@@ -151,10 +155,7 @@ export class HostRouter implements PaneHostPort {
         (r) => this.events.reattached?.(r.host.hello.panes, this.panesOn(name)),
         () => {
           if (Date.now() < deadline) return void setTimeout(again, Math.min(5000, this.graceMs)).unref();
-          const scope = this.panesOn(name);
-          for (const id of scope) this.forget(id);
-          this.doomed.set(name, [...(this.doomed.get(name) ?? []), ...scope]);
-          this.events.lost?.("runner_lost", scope);
+          this.giveUp(name, "runner_lost");
         },
       );
     };

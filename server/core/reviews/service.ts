@@ -5,6 +5,7 @@
 // next round's prompt through the task engine), the snapshot each review records for "changes
 // since the last review", where a round's review stands, and the rounds read with their reviews.
 // Framework-free: persistence through ReviewStore, tasks through the ReviewTasks port.
+import { inTurn } from "../serial";
 import type {
   addCommentInput,
   deleteCommentInput,
@@ -172,14 +173,7 @@ export class ReviewService {
     input: z.output<typeof submitReviewInput>,
     by: Actor,
   ): Promise<{ review: StoredReview; task: TaskView }> {
-    const run = () => this.submitNow(input, by);
-    const prev = this.chains.get(input.taskId) ?? Promise.resolve();
-    const p = prev.then(run, run);
-    this.chains.set(
-      input.taskId,
-      p.catch(() => {}),
-    );
-    return p;
+    return inTurn(this.chains, input.taskId, () => this.submitNow(input, by));
   }
 
   private async submitNow(

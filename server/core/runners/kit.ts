@@ -57,14 +57,26 @@ export interface KitFile {
   data: Buffer;
 }
 
-function walk(rel: string, out: string[]): void {
-  const abs = path.join(REPO_ROOT, rel);
+/**
+ * The regular files at `root`/`rel` (itself when it is one, else under it), relative to `root`, that
+ * `keep` takes; links inside are not followed, other kinds of file are left out.
+ */
+function walk(root: string, rel: string, out: string[], keep: (rel: string) => boolean = () => true): void {
+  const abs = path.join(root, rel);
   const st = statSync(abs);
   if (st.isFile()) {
-    if (!SKIP.test(`/${rel}`)) out.push(rel);
+    if (keep(rel)) out.push(rel);
     return;
   }
-  for (const e of readdirSync(abs, { withFileTypes: true })) if (!e.isSymbolicLink()) walk(`${rel}/${e.name}`, out);
+  if (!st.isDirectory()) return;
+  for (const e of readdirSync(abs, { withFileTypes: true }))
+    if (!e.isSymbolicLink()) walk(root, rel ? `${rel}/${e.name}` : e.name, out, keep);
+}
+
+/** One file of `root` as the kit carries it (its path in the kit: `as`). */
+function kitFile(root: string, rel: string, as = rel): KitFile {
+  const abs = path.join(root, rel);
+  return { path: as, mode: statSync(abs).mode & 0o755, data: readFileSync(abs) };
 }
 
 let cachedName: { key: string; name: string } | null = null;
@@ -86,7 +98,7 @@ export function buildKitName(): string {
 export function buildKit(): { name: string; files: KitFile[]; bytes: number } {
   const rels: string[] = [];
   try {
-    for (const f of [...FILES, ...TREES]) walk(f, rels);
+    for (const f of [...FILES, ...TREES]) walk(REPO_ROOT, f, rels, (rel) => !SKIP.test(`/${rel}`));
   } catch (e) {
     throw new YardError(
       "CONFLICT",
@@ -95,10 +107,9 @@ export function buildKit(): { name: string; files: KitFile[]; bytes: number } {
   }
   const hash = createHash("sha256");
   const files = rels.sort().map((rel) => {
-    const abs = path.join(REPO_ROOT, rel);
-    const data = readFileSync(abs);
-    hash.update(rel).update("\0").update(data);
-    return { path: rel.replace(/^server\/dist\//, ""), mode: statSync(abs).mode & 0o755, data };
+    const f = kitFile(REPO_ROOT, rel, rel.replace(/^server\/dist\//, ""));
+    hash.update(rel).update("\0").update(f.data);
+    return f;
   });
   for (const m of MADE) {
     const data = Buffer.from(m.text);
@@ -124,17 +135,7 @@ export function encodeKit(files: KitFile[]): Buffer {
 
 /** Every regular file under `dir` (links and other kinds are left out), as kit files with paths relative to it. */
 export function filesUnder(dir: string): KitFile[] {
-  const out: KitFile[] = [];
-  const walkDir = (rel: string) => {
-    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walkDir(r);
-      else if (e.isFile()) {
-        const abs = path.join(dir, r);
-        out.push({ path: r, mode: statSync(abs).mode & 0o755, data: readFileSync(abs) });
-      }
-    }
-  };
-  walkDir("");
-  return out;
+  const rels: string[] = [];
+  walk(dir, "", rels);
+  return rels.map((rel) => kitFile(dir, rel));
 }

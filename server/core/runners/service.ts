@@ -13,7 +13,7 @@ import { newId } from "../ids";
 import { PaneHostClient } from "../../panehost/client";
 import type { RunnerHost } from "../panes/host-router";
 import { RunnerGit, type RunnerGitTask } from "./git";
-import { buildKit, buildKitName, encodeKit, filesUnder } from "./kit";
+import { buildKit, buildKitName, encodeKit, filesUnder, type KitFile } from "./kit";
 import { RemoteHost } from "./remote-host";
 import { placeCommand, probeCommand, unpackCommand } from "./kit-scripts";
 import { exec, type SshTarget, scanHostKeys, sshArgv, sshFailure } from "./ssh";
@@ -99,19 +99,23 @@ export class Runners {
    */
   async place(name: string, taskId: string, dir: string): Promise<{ files: number; bytes: number }> {
     const r = await this.row(name);
-    const files = filesUnder(dir);
-    const run = await exec("ssh", sshArgv(this.target(r), placeCommand(taskId)), {
-      timeoutMs: 300_000,
-      input: encodeKit(files),
-    });
-    const failed = sshFailure(run, this.where(r));
-    if (failed) throw failed;
+    return this.sendFiles(r, placeCommand(taskId), filesUnder(dir), "the setup files were not written there");
+  }
+
+  /**
+   * Streams `files` (the kit's format) to a script there and reads its JSON answer; `failed` says
+   * what did not happen when no answer came.
+   */
+  private async sendFiles<T>(r: RunnerRow, remote: string[], files: KitFile[], failed: string): Promise<T> {
+    const run = await exec("ssh", sshArgv(this.target(r), remote), { timeoutMs: 300_000, input: encodeKit(files) });
+    const refused = sshFailure(run, this.where(r));
+    if (refused) throw refused;
     try {
-      return JSON.parse(run.stdout) as { files: number; bytes: number };
+      return JSON.parse(run.stdout) as T;
     } catch {
       throw new YardError(
         "RUNNER_UNAVAILABLE",
-        `${this.where(r)}: the setup files were not written there (${run.stderr.trim() || `exit ${run.code}`})`,
+        `${this.where(r)}: ${failed} (${run.stderr.trim() || `exit ${run.code}`})`,
       );
     }
   }
@@ -301,21 +305,12 @@ export class Runners {
         bytes: kit.bytes,
         already: true,
       };
-    const run = await exec("ssh", sshArgv(this.target(r), unpackCommand(kit.name)), {
-      timeoutMs: 300_000,
-      input: encodeKit(kit.files),
-    });
-    const failed = sshFailure(run, this.where(r));
-    if (failed) throw failed;
-    let out: { dir: string; files: number; bytes: number };
-    try {
-      out = JSON.parse(run.stdout) as typeof out;
-    } catch {
-      throw new YardError(
-        "RUNNER_UNAVAILABLE",
-        `${this.where(r)}: the kit did not unpack (${run.stderr.trim() || `exit ${run.code}`})`,
-      );
-    }
+    const out = await this.sendFiles<{ dir: string; files: number; bytes: number }>(
+      r,
+      unpackCommand(kit.name),
+      kit.files,
+      "the kit did not unpack",
+    );
     if (out.files !== kit.files.length || out.bytes !== kit.bytes)
       throw new YardError("RUNNER_UNAVAILABLE", `${this.where(r)}: ${out.files} of ${kit.files.length} files arrived`);
     return { name, kit: kit.name, dir: out.dir, files: out.files, bytes: out.bytes, already: false };

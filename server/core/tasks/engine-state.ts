@@ -3,6 +3,7 @@
 // bookkeeping (runners, starts in flight, finishes in flight, the state cache, the per-task chain)
 // and the one path for state changes, `apply`, which runs every event through the reducer in
 // state.ts, persists what the transition says and journals it.
+import { inTurn } from "../serial";
 import type { RunnerPort } from "./on-runner";
 import type { AgentProfiles } from "../agents/profiles";
 import { YardError } from "../errors";
@@ -227,11 +228,5 @@ export function apply(
       void eng.deps.panes.kill(paneId).catch(() => {});
     return { changed: true, state: t.state };
   };
-  const prev = eng.chains.get(taskId) ?? Promise.resolve();
-  const p = prev.then(run, run);
-  eng.chains.set(
-    taskId,
-    p.catch(() => {}),
-  );
-  return p;
+  return inTurn(eng.chains, taskId, run);
 }

@@ -6,30 +6,22 @@
 // comes back at each turn's end, whenever the diff is read, and before a merge.
 import { YardError } from "../errors";
 import { runGit } from "../git";
+import { inTurn } from "../serial";
 import { type EngineState, taskRow } from "./engine-state";
 import { ACTIVE_STATES } from "./state";
+
+/** A task as git on a runner knows it: its repository's key there, its branch and base. */
+type GitTask = { projectId: string; taskId: string; branch: string; baseSha: string };
 
 /** What the task engine needs of the runners (core/runners/service.ts). */
 export interface RunnerPort {
   list(): Promise<{ name: string; labels: string[]; capacity: number }[]>;
   get(name: string): Promise<{ name: string; labels: string[]; capacity: number }>;
-  worktree(
-    name: string,
-    repo: string,
-    t: { projectId: string; taskId: string; branch: string; baseSha: string },
-  ): Promise<{ path: string }>;
-  drop(
-    name: string,
-    repo: string,
-    t: { projectId: string; taskId: string; branch: string; baseSha: string },
-  ): Promise<void>;
+  worktree(name: string, repo: string, t: GitTask): Promise<{ path: string }>;
+  drop(name: string, repo: string, t: GitTask): Promise<void>;
   /** Copies the files in `dir` (on this machine) into the task's worktree there. */
   place(name: string, taskId: string, dir: string): Promise<{ files: number; bytes: number }>;
-  collect(
-    name: string,
-    repo: string,
-    t: { projectId: string; taskId: string; branch: string; baseSha: string },
-  ): Promise<{ commit: string; worktree: string }>;
+  collect(name: string, repo: string, t: GitTask): Promise<{ commit: string; worktree: string }>;
 }
 
 /** A project's default runner (null: none, or no such project). */
@@ -127,7 +119,7 @@ export interface RunnerTask {
 /** With the board's own worktree of it (where its work comes back to). */
 type RunnerTaskRow = RunnerTask & { worktreePath: string | null };
 
-function gitTask(row: Omit<RunnerTaskRow, "worktreePath"> & { branch: string; baseSha: string }) {
+function gitTask(row: Omit<RunnerTaskRow, "worktreePath"> & { branch: string; baseSha: string }): GitTask {
   return { projectId: repoKey(row), taskId: row.id, branch: row.branch, baseSha: row.baseSha };
 }
 
@@ -149,49 +141,41 @@ const syncing = new WeakMap<EngineState, Map<string, Promise<unknown>>>();
  * of reach) and keeps what came back before.
  */
 export async function syncFromRunner(eng: EngineState, row: RunnerTaskRow): Promise<boolean> {
-  if (!row.runner || !row.branch || !row.baseSha || !row.worktreePath) return false;
+  const { runner, branch, baseSha, worktreePath: wt } = row;
+  if (!runner || !branch || !baseSha || !wt) return false;
   let m = syncing.get(eng);
   if (!m) syncing.set(eng, (m = new Map()));
-  const prev = m.get(row.id) ?? Promise.resolve();
-  const run = async () => {
-    const t = gitTask({ ...row, branch: row.branch!, baseSha: row.baseSha! });
+  return inTurn(m, row.id, async () => {
     try {
-      const back = await port(eng).collect(row.runner!, row.repoPath, t);
-      const wt = row.worktreePath!;
+      const back = await port(eng).collect(runner, row.repoPath, gitTask({ ...row, branch, baseSha }));
       // The snapshot's files into the worktree (files it lacks removed), then the branch to the
       // runner's commit with the index at it: what was not committed there is not committed here.
       await runGit(["read-tree", "-u", "--reset", back.worktree], { cwd: wt });
       await runGit(["reset", "-q", back.commit], { cwd: wt });
       return true;
     } catch (e) {
-      const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
-      await eng.deps.journal
-        .append("task.runner_sync_failed", {
-          taskId: row.id,
-          payload: { runner: row.runner ?? "", code: err.code, message: err.message },
-        })
-        .catch(() => {});
+      await journalFailure(eng, row.id, runner, e);
       return false;
     }
-  };
-  const p = prev.then(run, run);
-  m.set(
-    row.id,
-    p.catch(() => {}),
-  );
-  return p;
+  });
 }
 
 /** Brings a runner task's work back on the task's chain: before the transitions queued after it. */
 export function queueSync(eng: EngineState, taskId: string): void {
-  const run = async () => {
+  void inTurn(eng.chains, taskId, async () => {
     await syncFromRunner(eng, await taskRow(eng, taskId));
-  };
-  const prev = eng.chains.get(taskId) ?? Promise.resolve();
-  eng.chains.set(
-    taskId,
-    prev.then(run, run).catch(() => {}),
-  );
+  }).catch(() => {});
+}
+
+/** What went wrong with a runner task's git there (its work stays as it last came back). */
+async function journalFailure(eng: EngineState, taskId: string, runner: string, e: unknown, doing = ""): Promise<void> {
+  const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
+  await eng.deps.journal
+    .append("task.runner_sync_failed", {
+      taskId,
+      payload: { runner, code: err.code, message: `${doing}${err.message}` },
+    })
+    .catch(() => {});
 }
 
 /**
@@ -203,12 +187,6 @@ export async function dropOnRunner(eng: EngineState, row: RunnerTaskRow): Promis
   try {
     await port(eng).drop(row.runner, row.repoPath, gitTask({ ...row, branch: row.branch, baseSha: row.baseSha }));
   } catch (e) {
-    const err = e instanceof YardError ? e : new YardError("INTERNAL", (e as Error).message);
-    await eng.deps.journal
-      .append("task.runner_sync_failed", {
-        taskId: row.id,
-        payload: { runner: row.runner, code: err.code, message: `removing its worktree there: ${err.message}` },
-      })
-      .catch(() => {});
+    await journalFailure(eng, row.id, row.runner, e, "removing its worktree there: ");
   }
 }

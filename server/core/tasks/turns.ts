@@ -24,6 +24,7 @@
 //                           discarded: its worktree is removed), and at start-up for finished
 //                           tasks that still have some and tasks whose worktree is gone (a
 //                           worktree removed by other means can call it too).
+import { inTurn } from "../serial";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { TaskRow } from "../../stores/tasks";
@@ -212,14 +213,7 @@ export class TaskTurns {
 
   /** Runs `fn` after everything queued for the task before it. */
   private serial<T>(taskId: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.chains.get(taskId) ?? Promise.resolve();
-    const p = prev.then(fn, fn);
-    const settled = p.catch(() => {});
-    this.chains.set(taskId, settled);
-    void settled.then(() => {
-      if (this.chains.get(taskId) === settled) this.chains.delete(taskId);
-    });
-    return p;
+    return inTurn(this.chains, taskId, fn);
   }
 
   private async turnOf(taskId: string, n: number): Promise<TurnRow> {
