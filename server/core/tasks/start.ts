@@ -333,19 +333,21 @@ async function launch(
     }
     // A runner's own capacity counts too (on-runner.ts); reserved until the task is recorded.
     runner = await reserveRunner(eng, id, plan.placement);
-    const baseSha = await resolveBaseSha(plan.repoRoot, options.baseRef, { fetch: options.fetch });
-    currentBranch = (await inspectRepo(plan.repoRoot)).currentBranch;
-    setup = await planSetup(eng, { repoRoot: plan.repoRoot, baseSha, projectId: plan.projectId });
-    wt = await createWorktree({
-      repoRoot: plan.repoRoot,
-      branch: options.branch,
-      baseSha,
-      path: options.path ?? undefined,
-      yardHome: deps.home,
-    }).catch((e: unknown) => {
-      releaseRunner(eng, id);
-      return abandoning(eng, id, setup)(e);
-    });
+    try {
+      const baseSha = await resolveBaseSha(plan.repoRoot, options.baseRef, { fetch: options.fetch });
+      currentBranch = (await inspectRepo(plan.repoRoot)).currentBranch;
+      setup = await planSetup(eng, { repoRoot: plan.repoRoot, baseSha, projectId: plan.projectId });
+      wt = await createWorktree({
+        repoRoot: plan.repoRoot,
+        branch: options.branch,
+        baseSha,
+        path: options.path ?? undefined,
+        yardHome: deps.home,
+      }).catch(abandoning(eng, id, setup));
+    } catch (e) {
+      releaseRunner(eng, id); // any refusal here frees the runner's place, not only the worktree's
+      throw e;
+    }
     eng.launching.add(id);
   };
   const p = eng.startLock.then(run, run);
