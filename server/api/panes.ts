@@ -21,7 +21,7 @@ import {
 } from "../wire/panes";
 import { YardError } from "../core/errors";
 import { spawnInput } from "../core/panes/manager";
-import { forwardedActor } from "../peers/router";
+import { currentActor } from "../core/actor";
 import { callerProcedure, router } from "./trpc";
 
 export const panesRouter = router({
@@ -58,7 +58,7 @@ export const panesRouter = router({
     .output(readReply)
     .query(async ({ ctx, input }) => {
       const remote = await ctx.services.peers.remote(input.id);
-      return remote ? remote.read({ ...input, actor: forwardedActor() }) : ctx.services.panes.read(input.id, input);
+      return remote ? remote.read({ ...input, actor: currentActor() }) : ctx.services.panes.read(input.id, input);
     }),
   submit: callerProcedure
     .input(submitInput)
@@ -66,7 +66,7 @@ export const panesRouter = router({
     .mutation(async ({ ctx, input }) => {
       const remote = await ctx.services.peers.remote(input.id);
       return remote
-        ? remote.submit({ ...input, actor: forwardedActor() })
+        ? remote.submit({ ...input, actor: currentActor() })
         : ctx.services.panes.submit(input.id, input.text, input);
     }),
   sendKeys: callerProcedure
@@ -76,7 +76,7 @@ export const panesRouter = router({
       if (!input.text && !input.enter) throw new YardError("BAD_PARAMS", "Nothing to send: give text and/or --enter");
       const remote = await ctx.services.peers.remote(input.id);
       return remote
-        ? remote.sendKeys({ ...input, actor: forwardedActor() })
+        ? remote.sendKeys({ ...input, actor: currentActor() })
         : ctx.services.panes.sendKeys(input.id, input.text, { enter: input.enter });
     }),
   resize: callerProcedure
@@ -93,7 +93,7 @@ export const panesRouter = router({
     .output(paneInfo)
     .mutation(async ({ ctx, input }) => {
       const remote = await ctx.services.peers.remote(input.id);
-      return remote ? remote.kill({ id: input.id, actor: forwardedActor() }) : ctx.services.panes.kill(input.id);
+      return remote ? remote.kill({ id: input.id, actor: currentActor() }) : ctx.services.panes.kill(input.id);
     }),
   markSeen: callerProcedure
     .input(z.object({ id: paneId }))

@@ -5,7 +5,7 @@
 // session of its own links (the peer keeps one view of a pane per connection, as it does for a
 // browser), closed with the socket. A view whose link dropped (the owner restarted, with a new
 // secret) waits for the owner to be back, then takes a fresh view through it.
-import { actingAs, currentActor } from "../core/actor";
+import { actingAs, type currentActor } from "../core/actor";
 import type { PaneInfo, PaneListener } from "../core/panes/registry";
 import { PeerLink, type RemoteAttach } from "./link";
 import type { BoardPresence, PeerAddress } from "./presence";
@@ -89,11 +89,6 @@ function linkIn(links: Map<string, PeerLink>, peer: PeerAddress): PeerLink {
   });
   links.set(peer.instanceId, link);
   return link;
-}
-
-/** Who is calling, for the owner's journal: the caller of this API call, passed along. */
-export function forwardedActor() {
-  return currentActor();
 }
 
 /** Runs `fn` as the actor a peer forwarded (none: as the peer's own process). */

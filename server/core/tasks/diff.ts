@@ -36,7 +36,7 @@ export async function diff(eng: EngineState, taskId: string): Promise<TaskDiff> 
         : "The task has no worktree",
     );
   // A runner's work comes back first (on-runner.ts): the diff read is the runner's as of now.
-  if (t.runner && !t.disposition) await syncFromRunner(eng, t);
+  await syncFromRunner(eng, t);
   return changes(eng, t, { baseSha: t.baseSha });
 }
 

@@ -39,10 +39,10 @@ export async function finish(eng: EngineState, taskId: string, opts: FinishOptio
   try {
     // A runner's latest work comes back before it is merged or discarded (on-runner.ts).
     const t = await taskRow(eng, taskId);
-    if (t.runner && !t.disposition) await syncFromRunner(eng, t);
+    await syncFromRunner(eng, t);
     const done = await finishNow(eng, taskId, opts, by);
-    // Finished: its worktree on the runner goes (the agent was stopped by the finish).
-    if (t.runner && !t.disposition && (await taskRow(eng, taskId)).disposition) await dropOnRunner(eng, t);
+    // Finished now: its worktree on the runner goes (the agent was stopped by the finish).
+    if (!t.disposition && done.task.disposition) await dropOnRunner(eng, t);
     return done;
   } finally {
     eng.finishing.delete(taskId);

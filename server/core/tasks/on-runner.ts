@@ -136,13 +136,16 @@ const syncing = new WeakMap<EngineState, Map<string, Promise<unknown>>>();
 
 /**
  * Brings a runner task's work back into the board's worktree of it (nothing for a task on this
- * machine). The runner's branch becomes the task's branch there, and its worktree's snapshot the
+ * machine, or one already finished: its worktree there is gone). The runner's branch becomes the task's branch there, and its worktree's snapshot the
  * files, so uncommitted work shows in the diff as uncommitted. Journals a failure (the runner out
  * of reach) and keeps what came back before.
  */
-export async function syncFromRunner(eng: EngineState, row: RunnerTaskRow): Promise<boolean> {
+export async function syncFromRunner(
+  eng: EngineState,
+  row: RunnerTaskRow & { disposition: string | null },
+): Promise<boolean> {
   const { runner, branch, baseSha, worktreePath: wt } = row;
-  if (!runner || !branch || !baseSha || !wt) return false;
+  if (!runner || !branch || !baseSha || !wt || row.disposition) return false;
   let m = syncing.get(eng);
   if (!m) syncing.set(eng, (m = new Map()));
   return inTurn(m, row.id, async () => {
