@@ -57,12 +57,14 @@ test("an admin adds a runner, checks the host key it presents, trusts it and the
     await newTask.getByLabel("Title").fill("Built elsewhere");
     await newTask.getByLabel("Objective").fill("write there.txt from the runner\nreport completed Ran on build-1");
     await newTask.getByLabel("Runs on").selectOption("build-1");
+    await shootPart(page, newTask.getByLabel("Runs on").locator(".."), "new-task-runs-on");
     await newTask.getByRole("button", { name: "Start task" }).click();
     await expect(page.getByTestId("task-runner")).toHaveText("on runner build-1", { timeout: 60_000 });
     await expect(page.getByTestId("task-state-words")).toHaveText(/completed/i, { timeout: 60_000 });
     await page.goto(`/?project=${projectId}`);
     const card = page.locator("li", { hasText: "Built elsewhere" });
     await expect(card.getByTestId("card-runner")).toHaveText("on build-1");
+    await shootPart(page, card, "card-on-runner");
   } finally {
     await sshd.stop();
   }
