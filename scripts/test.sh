@@ -89,10 +89,36 @@ tally() { # name kind file status
   printf '%s: %s passed, %s failed\n' "$1" "$p" "$f"
 }
 
+# Prints each failing test of the JSON reports (file and full name, with the first line of its
+# error), so that the summary, the end of a long log, names what failed.
+list_failures() {
+  node -e '
+    const fs = require("fs");
+    const read = (f) => { try { return JSON.parse(fs.readFileSync(f, "utf8")); } catch { return null; } };
+    const first = (m) => String(m ?? "").replace(/\x1b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim()) ?? "";
+    for (const f of process.argv.slice(1, 3)) {
+      const r = read(f);
+      for (const file of r?.testResults ?? [])
+        for (const t of file.assertionResults ?? [])
+          if (t.status === "failed")
+            console.log(`  FAILED ${file.name.replace(process.cwd() + "/", "")} > ${t.fullName}\n         ${first(t.failureMessages?.[0]).slice(0, 300)}`);
+    }
+    const walk = (s, file) => {
+      for (const spec of s.specs ?? [])
+        for (const t of spec.tests ?? [])
+          if (t.status === "unexpected")
+            console.log(`  FAILED ${spec.file ?? file}:${spec.line} > ${spec.title}\n         ${first(t.results?.at(-1)?.error?.message).slice(0, 300)}`);
+      for (const c of s.suites ?? []) walk(c, s.file ?? file);
+    };
+    for (const s of read(process.argv[3])?.suites ?? []) walk(s, s.file);
+  ' "$VITEST_JSON" "$LATE_JSON" "$PLAYWRIGHT_JSON" || true
+}
+
 finish() {
   printf '\n==> Summary (%ss)\n\n' "$((SECONDS - SUITE_START))"
   if [ "${#FAILED_STAGES[@]}" -gt 0 ]; then
     printf 'Failed stages: %s\n' "${FAILED_STAGES[*]}"
+    list_failures
   else
     printf 'All stages passed.\n'
   fi
