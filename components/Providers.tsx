@@ -197,14 +197,15 @@ function LiveCache() {
       }
       dirty.add("task");
       if (e.taskId) tasks.add(e.taskId);
-      // The diff changes when the agent ends a turn or a round, a turn is reverted or the branch is updated; refetch it then (it is costly).
+      // The diff changes when the agent ends a turn or a round, a turn is reverted, the branch is updated or a runner task's work comes back changed; refetch it then (it is costly).
       if (
         e.taskId &&
         (e.type === "task.state" ||
           e.type === "task.result" ||
           e.type === "task.finished" ||
           e.type === "task.turn_reverted" ||
-          e.type === "task.branch_update")
+          e.type === "task.branch_update" ||
+          e.type === "task.runner_synced")
       ) {
         void qc.invalidateQueries({ queryKey: trpc.tasks.diff.queryKey({ id: e.taskId }) });
       }

@@ -64,6 +64,8 @@ test("an admin adds a runner, checks the host key it presents, trusts it and the
     await page.goto(`/?project=${projectId}`);
     const card = page.locator("li", { hasText: "Built elsewhere" });
     await expect(card.getByTestId("card-runner")).toHaveText("on build-1");
+    // The file the agent wrote there came back: the card counts it (not "0 files").
+    await expect(card.getByTestId("card-diff")).toContainText("1 file changed");
     await shootPart(page, card, "card-on-runner");
   } finally {
     await sshd.stop();

@@ -10,7 +10,7 @@
 // through the socket forwarded there), its work comes back for the diff and the merge, it survives a
 // cut connection, and fails as runner_lost when the runner's pane host dies.
 // Input that ssh could read as an option, unknown runners and non-admin callers are refused.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -317,10 +317,16 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       const mirrored = path.join(got.worktreePath!, "notes.txt");
       await waitFor(() => existsSync(mirrored), { what: "the turn's work in the board's worktree" });
       expect(readFileSync(mirrored, "utf8")).toBe("written on the runner\n");
-      const card = Object.values(await api.board.get.query({ projectId: project }))
-        .flat()
-        .find((c) => c.id === t1.task.id);
-      expect(card?.runner).toBe("build-1");
+      const cardOf = async () =>
+        Object.values(await api.board.get.query({ projectId: project }))
+          .flat()
+          .find((c) => c.id === t1.task.id);
+      expect((await cardOf())?.runner).toBe("build-1");
+      // …and the card's diff size counts it (the work came back after the state change: counted again then).
+      await waitFor(async () => (await cardOf())?.diffStat?.files === 1, {
+        what: "the card to count the runner's file",
+      });
+      expect((await cardOf())?.diffStat).toMatchObject({ files: 1, additions: 1, deletions: 0 });
 
       // Its work came back: the board's diff shows the runner's commit, and the merge lands it.
       const d = await api.tasks.diff.query({ id: t1.task.id });
@@ -459,6 +465,37 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       const teardown = await adminClient(server).events.list.query({ taskId: id, type: "task.teardown" });
       expect(teardown.events[0]?.payload).toMatchObject({ skipped: expect.stringContaining("runner build-1") });
       expect(existsSync(path.join(repo, "torn-down.txt"))).toBe(false);
+
+      // A start that fails after its worktree there was made (its setup file cannot be written
+      // there: at the base asked for, that path is a directory) leaves no worktree there.
+      mkdirSync(path.join(repo, "local.env"));
+      writeFileSync(path.join(repo, "local.env", "keep"), "a directory at this commit\n");
+      git(repo, "add", "local.env");
+      git(repo, "commit", "-q", "-m", "local.env as a directory");
+      const old = git(repo, "rev-parse", "HEAD");
+      git(repo, "rm", "-q", "-r", "local.env");
+      git(repo, "commit", "-q", "-m", "local.env no longer tracked");
+      writeFileSync(path.join(repo, "local.env"), "FROM=the-board\n");
+      expect((await cli(["project", "set", project, "--config", JSON.stringify({ copy: ["local.env"] })])).code).toBe(
+        0,
+      );
+      const worktreesThere = () => readdirSync(path.join(sshd.dataHome, "switchyard-runner", "worktrees"));
+      const before = worktreesThere();
+      const refused = await cli([
+        "task",
+        "start",
+        "--project",
+        project,
+        "--runner",
+        "build-1",
+        "--base",
+        old,
+        "--objective",
+        "report completed No",
+      ]);
+      expect(refused.code, refused.stdout + refused.stderr).not.toBe(0);
+      expect(refused.json.error.message).toContain("setup files were not written there");
+      expect(worktreesThere()).toEqual(before);
     } finally {
       await removeRepo(repo);
     }

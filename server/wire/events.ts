@@ -84,6 +84,8 @@ export const eventPayloads = {
   "task.prepare_failed": payload(errorFields),
   /** A runner task's work could not be brought back (the runner out of reach): the board keeps what came before. */
   "task.runner_sync_failed": payload({ runner: z.string(), ...errorFields }),
+  /** A runner task's work came back changed (its branch or its uncommitted files): the board's copy was updated. */
+  "task.runner_synced": payload({ runner: z.string(), commit: z.string() }),
   /** The agent's own config was prepared for the launch (trust, hooks). */
   "task.agent_config": payload({
     kind: agentKind.nullable(),

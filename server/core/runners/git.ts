@@ -64,10 +64,11 @@ export class RunnerGit {
   /**
    * Brings the task's branch back into the board's repository as refs/switchyard/runner/<task>, and
    * a snapshot of its worktree there (uncommitted files too) as refs/switchyard/runner/<task>-worktree;
-   * returns both commits. Refused when either does not descend from the base (rewritten history is
+   * returns both commits, and whether either the branch or the snapshot's files differ from what
+   * came back before. Refused when either does not descend from the base (rewritten history is
    * not the task's work).
    */
-  async collect(t: RunnerGitTask): Promise<{ commit: string; worktree: string; ref: string }> {
+  async collect(t: RunnerGitTask): Promise<{ commit: string; worktree: string; ref: string; changed: boolean }> {
     await validateBranchName(t.branch);
     const ref = `refs/switchyard/runner/${t.taskId}`;
     const snapRef = `${ref}-worktree`;
@@ -120,9 +121,15 @@ export class RunnerGit {
             { commit: c },
           );
       }
+      // A snapshot is a new commit at every collect: its tree says whether the files changed.
+      const [before, beforeTree, tree] = await Promise.all(
+        [`${ref}^{commit}`, `${snapRef}^{tree}`, `${worktree}^{tree}`].map(async (r) =>
+          (await runGit(["rev-parse", "-q", "--verify", r], { cwd: this.opts.repo, allowFail: true })).stdout.trim(),
+        ),
+      );
       await runGit(["update-ref", ref, commit!], { cwd: this.opts.repo });
       await runGit(["update-ref", snapRef, worktree!], { cwd: this.opts.repo });
-      return { commit: commit!, worktree: worktree!, ref };
+      return { commit: commit!, worktree: worktree!, ref, changed: before !== commit || beforeTree !== tree };
     } finally {
       for (const r of incoming)
         await runGit(["update-ref", "-d", r], { cwd: this.opts.repo, allowFail: true }).catch(() => {});

@@ -131,7 +131,11 @@ export class Runners {
   }
 
   /** The task's branch and worktree brought back from the runner (git.ts collect). */
-  async collect(name: string, repo: string, t: RunnerGitTask): Promise<{ commit: string; worktree: string }> {
+  async collect(
+    name: string,
+    repo: string,
+    t: RunnerGitTask,
+  ): Promise<{ commit: string; worktree: string; changed: boolean }> {
     return (await this.gitFor(name, repo)).collect(t);
   }
 

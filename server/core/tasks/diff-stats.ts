@@ -1,6 +1,6 @@
 // The diff size each board card shows (files changed, lines added and deleted), taken off the
 // request path: after every change of a task's state (a turn or round ended, a new round started),
-// an update of its branch, and when it is merged or discarded, and once at start-up for unfinished tasks that have none
+// an update of its branch, a runner task's work coming back changed, and when it is merged or discarded, and once at start-up for unfinished tasks that have none
 // yet. One task at a time, in the background; a burst of changes to one task costs one count.
 // The numbers are stored (TaskDiffStat, with the branch commit they were taken at) and a changed
 // count is announced as `task.diff_stat`, so boards refetch; the board itself only reads the
@@ -58,7 +58,13 @@ export class TaskDiffStats {
   }
 
   private onEvent(e: YardEvent): void {
-    if (e.taskId && (e.type === "task.state" || e.type === "task.finished" || e.type === "task.branch_update"))
+    if (
+      e.taskId &&
+      (e.type === "task.state" ||
+        e.type === "task.finished" ||
+        e.type === "task.branch_update" ||
+        e.type === "task.runner_synced")
+    )
       this.schedule(e.taskId);
   }
 

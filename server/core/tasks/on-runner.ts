@@ -21,7 +21,7 @@ export interface RunnerPort {
   drop(name: string, repo: string, t: GitTask): Promise<void>;
   /** Copies the files in `dir` (on this machine) into the task's worktree there. */
   place(name: string, taskId: string, dir: string): Promise<{ files: number; bytes: number }>;
-  collect(name: string, repo: string, t: GitTask): Promise<{ commit: string; worktree: string }>;
+  collect(name: string, repo: string, t: GitTask): Promise<{ commit: string; worktree: string; changed: boolean }>;
 }
 
 /** A project's default runner (null: none, or no such project). */
@@ -137,8 +137,9 @@ const syncing = new WeakMap<EngineState, Map<string, Promise<unknown>>>();
 /**
  * Brings a runner task's work back into the board's worktree of it (nothing for a task on this
  * machine, or one already finished: its worktree there is gone). The runner's branch becomes the task's branch there, and its worktree's snapshot the
- * files, so uncommitted work shows in the diff as uncommitted. Journals a failure (the runner out
- * of reach) and keeps what came back before.
+ * files, so uncommitted work shows in the diff as uncommitted. Journals `task.runner_synced` when
+ * what came back differs from before, and a failure (the runner out of reach), keeping what came
+ * back before.
  */
 export async function syncFromRunner(
   eng: EngineState,
@@ -155,6 +156,11 @@ export async function syncFromRunner(
       // runner's commit with the index at it: what was not committed there is not committed here.
       await runGit(["read-tree", "-u", "--reset", back.worktree], { cwd: wt });
       await runGit(["reset", "-q", back.commit], { cwd: wt });
+      // What the board shows of the task (its card's diff size) is counted again.
+      if (back.changed)
+        await eng.deps.journal
+          .append("task.runner_synced", { taskId: row.id, payload: { runner, commit: back.commit } })
+          .catch(() => {});
       return true;
     } catch (e) {
       await journalFailure(eng, row.id, runner, e);
@@ -182,10 +188,11 @@ async function journalFailure(eng: EngineState, taskId: string, runner: string, 
 }
 
 /**
- * A finished runner task's worktree there is removed (its work came back before the finish).
+ * A finished runner task's worktree there is removed (its work came back before the finish), as is
+ * the one made for a start that then failed.
  * A failure (the runner out of reach) is journaled; the worktree stays there.
  */
-export async function dropOnRunner(eng: EngineState, row: RunnerTaskRow): Promise<void> {
+export async function dropOnRunner(eng: EngineState, row: RunnerTask): Promise<void> {
   if (!row.runner || !row.branch || !row.baseSha) return;
   try {
     await port(eng).drop(row.runner, row.repoPath, gitTask({ ...row, branch: row.branch, baseSha: row.baseSha }));

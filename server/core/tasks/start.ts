@@ -29,7 +29,7 @@ import type { Waiting } from "./dependencies";
 import { type PaneRole, type SandboxOf, sandboxRefusal, startSandboxFlag, taskPaneRole } from "../agents/roles";
 import { plannerPrompt } from "./plans";
 import { abandoning, abandonSetup, planSetup, prepareSetup, recordSetup, type SetupPlan } from "./setup";
-import { projectRunner, releaseRunner, reserveRunner, runnerWorktree } from "./on-runner";
+import { dropOnRunner, projectRunner, releaseRunner, reserveRunner, runnerWorktree } from "./on-runner";
 import { sandboxFor, spawnWorker, trustDirOf } from "./spawn-worker";
 import { get, type TaskView } from "./views";
 
@@ -370,10 +370,11 @@ async function launch(
   const previous = eng.stateCache.get(id);
   let pane: PaneInfo | null = null;
   let prepared: Awaited<ReturnType<typeof prepareSetup>> | null = null;
+  let there: string | undefined;
   try {
     eng.stateCache.set(id, "pending"); // the pane refuses other prompts until the contract is in
     // A runner's worktree is made there first: the setup files go into it.
-    const there = onRunner ? await runnerWorktree(eng, onRunner) : undefined;
+    there = onRunner ? await runnerWorktree(eng, onRunner) : undefined;
     if (setup)
       prepared = await prepareSetup(eng, id, setup, {
         repoRoot: plan.repoRoot,
@@ -406,6 +407,8 @@ async function launch(
     eng.launching.delete(id);
     releaseRunner(eng, id);
     if (pane) await deps.panes.kill(pane.id).catch(() => {});
+    // The worktree made on the runner goes too (a failure to reach it there is journaled).
+    if (onRunner && there) await dropOnRunner(eng, onRunner);
     await discardWorktree({
       repoRoot: plan.repoRoot,
       worktreePath: wt.worktreePath,
