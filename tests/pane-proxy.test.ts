@@ -181,6 +181,51 @@ describe.runIf(PG_URL)("a pane's terminal through another server process on the 
     await waitFor(() => seen.includes("from-A"), { what: "A's stream to show what A typed into B's agent" });
   });
 
+  it("acts on A's agent from B: a follow-up, a merge and a cancel called on B run on A, where the agent runs", async () => {
+    const projectId = (await adminClient(a).projects.list.query()).find((p) => p.path === repo)!.id;
+    const started = await startDemoTask(a, { project: projectId, title: "Driven from B", objective: "print waiting" });
+    const id: string = started.task.id;
+    const onA = adminClient(a);
+    const onB = adminClient(b);
+    await waitFor(async () => (await onA.tasks.get.query({ id })).state === "input_required", {
+      what: "A's agent to end its turn waiting for input",
+      timeoutMs: 30_000,
+    });
+    const { paneId, worktreePath } = await onA.tasks.get.query({ id });
+
+    // The follow-up called on B reaches the agent on A (no second agent started on B).
+    const followed = await onB.tasks.followUp.mutate({
+      id,
+      text: "write followed.txt via-B; commit Follow up; report completed Followed up from B",
+    });
+    expect(followed.task.id).toBe(id);
+    await waitFor(async () => (await onA.tasks.get.query({ id })).state === "completed", {
+      what: "the follow-up's turn on A to report completed",
+      timeoutMs: 30_000,
+    });
+    expect(contents(path.join(worktreePath!, "followed.txt"))).toBe("via-B\n");
+    expect((await onA.tasks.get.query({ id })).paneId).toBe(paneId);
+    expect((await onB.panes.list.query({ taskId: id })).map((p) => p.id)).toEqual([paneId]);
+
+    // The merge called on B lands the branch and ends the agent on A.
+    const merged = await onB.tasks.finish.mutate({ id, merge: {} });
+    expect(merged.task.disposition).toBe("merged");
+    expect(contents(path.join(repo, "followed.txt"))).toBe("via-B\n");
+    await waitFor(async () => !(await onA.panes.get.query({ id: paneId! })).live, {
+      what: "the merged task's agent on A to end",
+    });
+
+    // A cancel called on B stops the agent on A, and the task is canceled.
+    const busy = await startDemoTask(a, { project: projectId, title: "Canceled from B", objective: "sleep 600000" });
+    await waitFor(async () => (await onA.tasks.get.query({ id: busy.task.id })).state === "working", {
+      what: "the second agent on A to work",
+    });
+    const busyPane = (await onA.tasks.get.query({ id: busy.task.id })).paneId!;
+    const canceled = await onB.tasks.cancel.mutate({ id: busy.task.id });
+    expect(canceled.state).toBe("canceled");
+    expect((await onA.panes.get.query({ id: busyPane })).live).toBe(false);
+  }, 120_000);
+
   it("admits to A's peer endpoint only A's current secret: not a wrong one, a browser, or a person's token", async () => {
     const secretOfA = (await rows()).find((r) => r.instanceId === instanceOf(a))!.secret;
     const peer = `${a.url}/peer`;

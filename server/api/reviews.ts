@@ -17,6 +17,7 @@ import {
 } from "../wire/reviews";
 import type { Actor } from "../core/reviews/service";
 import { type ApiCall, callerProcedure, router } from "./trpc";
+import { atOwner } from "./at-owner";
 
 /** Who the review service records as author or reviewer. */
 const actorOf = (ctx: ApiCall): Actor => (ctx.pane ? { kind: "pane", paneId: ctx.pane.id } : { kind: "user" });
@@ -45,7 +46,13 @@ export const reviewsRouter = router({
   submit: callerProcedure
     .input(submitReviewInput)
     .output(submitReviewOutput)
-    .mutation(({ ctx, input }) => ctx.services.reviews.submitReview(input, actorOf(ctx))),
+    .mutation(
+      atOwner(
+        "reviews.submit",
+        (i) => i.taskId,
+        async ({ ctx, input }) => ctx.services.reviews.submitReview(input, actorOf(ctx)),
+      ),
+    ),
   list: callerProcedure
     .input(listReviewsInput)
     .output(reviewsOutput)

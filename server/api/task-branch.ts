@@ -5,10 +5,17 @@
 import { updateInput } from "../wire/branches";
 import { updateOutput } from "../wire/tasks";
 import { callerProcedure } from "./trpc";
+import { atOwner } from "./at-owner";
 
 export const taskBranchProcedures = {
   update: callerProcedure
     .input(updateInput)
     .output(updateOutput)
-    .mutation(({ ctx, input }) => ctx.services.tasks.updateBranch(input.id, { rebase: input.rebase })),
+    .mutation(
+      atOwner(
+        "tasks.update",
+        (i) => i.id,
+        async ({ ctx, input }) => ctx.services.tasks.updateBranch(input.id, { rebase: input.rebase }),
+      ),
+    ),
 };

@@ -21,6 +21,7 @@ import {
 import { taskView } from "../wire/tasks";
 import { YardError } from "../core/errors";
 import { type ApiCall, callerProcedure } from "./trpc";
+import { atOwner } from "./at-owner";
 
 const iso = <T extends { createdAt: Date }>(r: T) => ({ ...r, createdAt: r.createdAt.toISOString() });
 
@@ -60,16 +61,22 @@ export const taskThreadProcedures = {
   answer: callerProcedure
     .input(answerInput)
     .output(messageReply)
-    .mutation(async ({ ctx, input }) => ({
-      message: iso(
-        await ctx.services.messages.answer(
-          input.id,
-          input.text,
-          { paneId: ctx.pane?.id ?? null },
-          { stallMs: input.stallMs },
-        ),
+    .mutation(
+      atOwner(
+        "tasks.answer",
+        (i) => i.id,
+        async ({ ctx, input }) => ({
+          message: iso(
+            await ctx.services.messages.answer(
+              input.id,
+              input.text,
+              { paneId: ctx.pane?.id ?? null },
+              { stallMs: input.stallMs },
+            ),
+          ),
+        }),
       ),
-    })),
+    ),
   /** The parent acknowledges the task's result (it leaves the parent's attention). */
   ack: callerProcedure
     .input(ackInput)

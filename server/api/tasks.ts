@@ -35,6 +35,7 @@ import {
 import type { StartCaller } from "../core/tasks/start";
 import { callerProcedure, router } from "./trpc";
 import { maxWaitsFrom, waitCaller, WaitLimit } from "../core/tasks/wait-limit";
+import { atOwner } from "./at-owner";
 
 /** Long polls held open per caller (YARD_MAX_WAITS): over it `wait` is RATE_LIMITED at once. */
 const waitLimit = new WaitLimit(maxWaitsFrom());
@@ -107,7 +108,13 @@ export const tasksRouter = router({
   followUp: callerProcedure
     .input(followUpInput)
     .output(followUpOutput)
-    .mutation(({ ctx, input }) => ctx.services.tasks.followUp(input.id, input.text, { stallMs: input.stallMs })),
+    .mutation(
+      atOwner(
+        "tasks.followUp",
+        (i) => i.id,
+        async ({ ctx, input }) => ctx.services.tasks.followUp(input.id, input.text, { stallMs: input.stallMs }),
+      ),
+    ),
   diff: callerProcedure
     .input(taskDiffInput)
     .output(taskDiffOutput)
@@ -125,7 +132,13 @@ export const tasksRouter = router({
   cancel: callerProcedure
     .input(taskIdInput)
     .output(taskView)
-    .mutation(({ ctx, input }) => ctx.services.tasks.cancel(input.id)),
+    .mutation(
+      atOwner(
+        "tasks.cancel",
+        (i) => i.id,
+        async ({ ctx, input }) => ctx.services.tasks.cancel(input.id),
+      ),
+    ),
   /** A failed or canceled task's agent, continued in its recorded session in a fresh pane (a new round). */
   resume: callerProcedure
     .input(resumeInput)
@@ -136,11 +149,16 @@ export const tasksRouter = router({
   finish: callerProcedure
     .input(finishInput)
     .output(finishOutput)
-    .mutation(({ ctx, input }) =>
-      ctx.services.tasks.finish(
-        input.id,
-        { merge: input.merge, discard: input.discard },
-        { paneId: ctx.pane?.id ?? null },
+    .mutation(
+      atOwner(
+        "tasks.finish",
+        (i) => i.id,
+        async ({ ctx, input }) =>
+          ctx.services.tasks.finish(
+            input.id,
+            { merge: input.merge, discard: input.discard },
+            { paneId: ctx.pane?.id ?? null },
+          ),
       ),
     ),
   /** What a discard would lose: the worktree's uncommitted files (the browser's and the CLI's confirmation list them). */

@@ -20,6 +20,8 @@ export interface ApiCall {
    * registry's authentication says; left out, the access lookup reads the pane's record).
    */
   pane: CallingPane | null;
+  /** A call another process of the board passed here (api/at-owner.ts): it is not passed on again. */
+  forwarded?: boolean;
 }
 
 const TRPC_CODE: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {

@@ -4,6 +4,7 @@
 import { revertPreviewOutput, revertTurnInput, revertTurnOutput, turnsOutput } from "../wire/turns";
 import { taskIdInput } from "../wire/tasks";
 import { callerProcedure } from "./trpc";
+import { atOwner } from "./at-owner";
 
 export const turnProcedures = {
   turns: callerProcedure
@@ -18,5 +19,11 @@ export const turnProcedures = {
   revertTurn: callerProcedure
     .input(revertTurnInput)
     .output(revertTurnOutput)
-    .mutation(({ ctx, input }) => ctx.services.turns.revert(input.id, input.turn, { paneId: ctx.pane?.id ?? null })),
+    .mutation(
+      atOwner(
+        "tasks.revertTurn",
+        (i) => i.id,
+        async ({ ctx, input }) => ctx.services.turns.revert(input.id, input.turn, { paneId: ctx.pane?.id ?? null }),
+      ),
+    ),
 };

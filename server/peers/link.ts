@@ -14,6 +14,8 @@ import type { PeerAddress } from "./presence";
 
 const CONNECT_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
+/** A task action passed on: a finish or a branch update runs git, a follow-up waits for the agent. */
+const CALL_TIMEOUT_MS = 15 * 60_000;
 
 type ReplyName = keyof typeof peerReplies;
 type Reply<N extends ReplyName> = Extract<z.output<(typeof peerReplies)[N]>, { ok: true }>;
@@ -165,6 +167,11 @@ export class PeerLink {
   async kill(input: PeerInput<"pane:kill">): Promise<PaneInfo> {
     // The owner waits for the process to end (its kill grace), and then some.
     return (await this.request("pane:kill", input)).reply as PaneInfo;
+  }
+
+  /** A task action the peer runs (it runs the agent): its procedure's answer. */
+  async call(input: PeerInput<"task:call">): Promise<unknown> {
+    return (await this.request("task:call", input, CALL_TIMEOUT_MS)).reply;
   }
 
   /** Ends the connection; its viewers are told they lost it. */

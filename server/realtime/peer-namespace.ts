@@ -5,10 +5,14 @@
 // handshake, at the namespace connection and at every event, so a socket opened before a restart
 // or shutdown ends with it. A peer socket gets only this namespace (the board's own namespace
 // still wants a person's credentials) and only the terminal events plus the reads, keys, prompts
-// and kills of wire/peer.ts: what a person at the pane does, never more.
+// and kills of wire/peer.ts (what a person at the pane does), and the task actions that need the
+// agent's process (api/at-owner.ts), run as the caller the peer names, through the same gates.
 import type http from "node:http";
+import { TRPCError } from "@trpc/server";
 import type { Server, Socket } from "socket.io";
 import type { z } from "zod";
+import { callFromPeer } from "../api/at-owner";
+import { appRouter } from "../api/router";
 import { YardError } from "../core/errors";
 import type { Services } from "../composition";
 import type { BoardPresence } from "../peers/presence";
@@ -95,6 +99,22 @@ export function wirePeerNamespace(io: Server, services: Services): void {
       answer(async () => {
         const { actor, ...input } = parsePeerInput("pane:submit", raw);
         return asForwarded(actor, () => services.panes.submit(input.id, input.text, input));
+      })(ack),
+    );
+    // A task action whose agent runs here: through this process's own router, as the caller.
+    socket.on("task:call", (raw: unknown, ack: unknown) =>
+      answer(async () => {
+        const { path, input, caller, actor } = parsePeerInput("task:call", raw);
+        const call = appRouter.createCaller(callFromPeer(services, caller));
+        const [group, name] = path.split(".") as [string, string];
+        const procedure = (call as unknown as Record<string, Record<string, (i: unknown) => Promise<unknown>>>)[group]![
+          name
+        ]!;
+        try {
+          return await asForwarded(actor, () => procedure(input));
+        } catch (e) {
+          throw e instanceof TRPCError && e.cause instanceof YardError ? e.cause : e;
+        }
       })(ack),
     );
     socket.on("pane:kill", (raw: unknown, ack: unknown) =>

@@ -2,11 +2,13 @@
 // socket.io namespace (server/realtime/peer-namespace.ts answers, server/peers/link.ts asks) about
 // a pane the other runs. The terminal events are the browser's (wire/socket.ts); the reads, keys,
 // prompts and kills the CLI sends through tRPC travel as `pane:read`, `pane:keys`, `pane:submit`
-// and `pane:kill`,
-// each with who asked (the journal's actor on the owner's side). Every payload is validated on the
+// and `pane:kill`, and the task actions that need the process running the agent (api/at-owner.ts)
+// as `task:call`: the procedure's path and input with the caller, which the owner runs through its
+// own router (its gates included). Each carries who asked (the journal's actor on the owner's side). Every payload is validated on the
 // receiving side, replies included: a peer is trusted with its secret, not with its shapes.
 import { z } from "zod";
 import { paneId } from "./common";
+import { profileRole } from "./projects";
 import { paneInfo, readInput, readReply, sendKeysInput, sendKeysReply, submitInput, submitReply } from "./panes";
 
 /** The namespace peers connect to, and the header their handshake carries the owner's secret in. */
@@ -21,11 +23,46 @@ const actor = z
   .nullable()
   .default(null);
 
+/** The procedures passed to the process running the task's agent (api/at-owner.ts), by their path in the router. */
+const AT_OWNER = [
+  "tasks.followUp",
+  "tasks.cancel",
+  "tasks.finish",
+  "tasks.answer",
+  "tasks.update",
+  "tasks.revertTurn",
+  "reviews.submit",
+] as const;
+export type AtOwnerPath = (typeof AT_OWNER)[number];
+
+/** A caller as the owner rebuilds it: a person, or a pane (its role and sandbox, as its own process saw them). */
+const caller = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("person"),
+    person: z.object({
+      id: z.string().max(64),
+      name: z.string().max(256),
+      role: z.enum(["member", "reviewer", "admin"]),
+    }),
+  }),
+  z.object({
+    kind: z.literal("pane"),
+    pane: z.object({
+      id: paneId,
+      taskId: z.string().max(64).nullable(),
+      role: profileRole,
+      sandbox: z.object({ network: z.boolean() }).nullable().optional(),
+    }),
+  }),
+]);
+
 export const peerInputs = {
   "pane:read": readInput.extend({ actor }),
   "pane:keys": sendKeysInput.extend({ actor }),
   "pane:submit": submitInput.extend({ actor }),
   "pane:kill": z.object({ id: paneId, actor }),
+  // The input is the procedure's own: the owner's router validates it.
+  "task:call": z.object({ path: z.enum(AT_OWNER), input: z.unknown(), caller, actor }),
 } as const;
 
 export type PeerInputName = keyof typeof peerInputs;
@@ -47,6 +84,8 @@ export const peerReplies = {
   "pane:keys": ok({ reply: sendKeysReply }),
   "pane:submit": ok({ reply: submitReply }),
   "pane:kill": ok({ reply: paneInfo }),
+  // The procedure's output: the asking side's procedure validates it.
+  "task:call": ok({ reply: z.unknown() }),
 } as const;
 
 export const peerPushes = {
