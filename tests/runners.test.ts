@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RunnerGit } from "../server/core/runners/git";
 import { RemoteHost } from "../server/core/runners/remote-host";
 import type { SshTarget } from "../server/core/runners/ssh";
@@ -38,6 +38,10 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), "yard-runners-"));
     knownHosts = path.join(scratch, "known_hosts"); // empty: the user's own known_hosts stays out of it
     writeFileSync(knownHosts, "");
+  });
+  // A failed test shows what the board printed (a server that died says why there).
+  afterEach((ctx) => {
+    if (ctx.task.result?.state === "fail") console.error(`board output:\n${server?.output().slice(-6000)}`);
   });
   afterAll(async () => {
     await Promise.all([server?.dispose(), sshd?.stop()]);

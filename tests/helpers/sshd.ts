@@ -114,7 +114,10 @@ export async function startSshd(): Promise<TestSshd> {
         `AllowUsers ${user}`,
         "StrictModes no",
         "LogLevel ERROR",
-        `SetEnv XDG_DATA_HOME=${dataHome}`,
+        // The login shell (bash) skips the account's ~/.bashrc, which it reads for a command over
+        // ssh only at shell level 1: on our machines that file runs pyenv's rehash, whose lock
+        // file a killed session leaves behind, and every later session then waits 60 s on it.
+        `SetEnv XDG_DATA_HOME=${dataHome} SHLVL=1`,
         "",
       ].join("\n"),
     );
