@@ -28,6 +28,10 @@ import { type LivePane, type PaneCaller, type PaneInfo, type PaneListener, PaneR
 import { PaneSpawner, type SpawnExtras, type SpawnInput } from "./spawner";
 import { SubmitQueue, type SubmitResult, type SubmitTarget } from "./submit-gate";
 
+/** A background step's failure, printed (the server goes on). */
+const said = (what: string) => (e: unknown) =>
+  console.error(`switchyard: ${what} failed: ${(e as Error)?.stack ?? String(e)}`);
+
 export type { PaneInfo, PaneListener } from "./registry";
 export type { ReadMode, ReadReply } from "./reads";
 export { spawnInput, type SpawnExtras, type SpawnInput } from "./spawner";
@@ -116,8 +120,10 @@ export class PaneManager {
       resync: (id) => this.reads.resync(id),
       hook: (h) => this.lifecycle.relayedHook(h),
       exit: (e) => this.lifecycle.hostExit(e),
-      lost: (reason, scope) => void this.lifecycle.hostLost(reason, scope),
-      reattached: (panes, scope) => void this.lifecycle.hostReattached(panes, scope),
+      // Called from timers and socket events: a failure is said, never left to end the server.
+      lost: (reason, scope) => void this.lifecycle.hostLost(reason, scope).catch(said("recording lost panes")),
+      reattached: (panes, scope) =>
+        void this.lifecycle.hostReattached(panes, scope).catch(said("comparing reattached panes")),
     };
   }
 

@@ -27,8 +27,22 @@ const MAX_OUTPUT = 256 * 1024;
 const MAX_BINARY = 1024 * 1024 * 1024;
 
 /**
+ * What each of our scripts on a runner writes first to stdout (kit-scripts.ts): a login shell's rc
+ * files may print before it (a banner, a tool's notice), and that is not the script's answer.
+ */
+export const OUTPUT_MARK = "\u0000switchyard-runner-output\u0000\n";
+const MARK_BYTES = Buffer.from(OUTPUT_MARK, "utf8");
+
+/** stdout from just after the mark (what the script wrote), or all of it when no mark came. */
+function afterMark(out: Buffer): Buffer {
+  const at = out.indexOf(MARK_BYTES);
+  return at < 0 ? out : out.subarray(at + MARK_BYTES.length);
+}
+
+/**
  * Runs a program with argv, a timeout and capped output; never throws for a non-zero exit.
- * `binary`: stdout is kept as bytes too (a git bundle), up to 1 GiB.
+ * `binary`: stdout is kept as bytes too (a git bundle), up to 1 GiB. What came before our
+ * scripts' mark on stdout (a remote login's own output) is dropped.
  */
 export function exec(
   file: string,
@@ -45,7 +59,8 @@ export function exec(
         encoding: "buffer",
         killSignal: "SIGKILL",
       },
-      (err, out, errOut) => {
+      (err, whole, errOut) => {
+        const out = afterMark(whole);
         const stdout = out.toString("utf8");
         const stderr = errOut.toString("utf8");
         const raw = opts.binary ? out : undefined;
@@ -60,6 +75,9 @@ export function exec(
         resolve({ code: typeof e?.code === "number" ? e.code : 0, stdout, stderr, raw });
       },
     );
+    // ssh that ends before reading its input (the runner out of reach) closes the pipe: the write's
+    // EPIPE is no news (the exit says what happened), and unheard it would end this process.
+    child.stdin?.on("error", () => {});
     child.stdin?.end(opts.input ?? "");
   });
 }
