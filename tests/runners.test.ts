@@ -449,7 +449,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
         setup: ['echo "ran-there $PORT" > setup-ran.txt'],
         copy: [".env.local"],
         ports: 1,
-        teardown: ["touch torn-down.txt"],
+        teardown: ['echo "torn down $PORT $YARD_TASK" > ../torn-down.txt'],
       });
       const set = await cli(["project", "set", project, "--config", config]);
       expect(set.code, set.stdout + set.stderr).toBe(0);
@@ -461,14 +461,17 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       const there = path.join(sshd.dataHome, "switchyard-runner", "worktrees", id);
       expect(readFileSync(path.join(there, ".env.local"), "utf8")).toBe("SECRET=from-the-board\n");
       // The task's port reaches its setup there.
-      expect(readFileSync(path.join(there, "setup-ran.txt"), "utf8")).toMatch(/^ran-there \d+\n$/);
+      const ran = /^ran-there (\d+)\n$/.exec(readFileSync(path.join(there, "setup-ran.txt"), "utf8"));
+      expect(ran).not.toBeNull();
+      const boardWorktree = (await adminClient(server).tasks.get.query({ id })).worktreePath!;
       const discarded = await cli(["task", "finish", id, "--discard", "--force"]);
       expect(discarded.code, discarded.stdout + discarded.stderr).toBe(0);
       expect(existsSync(there)).toBe(false);
-      // Its teardown would run where the agent ran: not here instead (said so in the journal).
+      // Its teardown ran where the agent ran, in its worktree there before it went, with its port.
       const teardown = await adminClient(server).events.list.query({ taskId: id, type: "task.teardown" });
-      expect(teardown.events[0]?.payload).toMatchObject({ skipped: expect.stringContaining("runner build-1") });
-      expect(existsSync(path.join(repo, "torn-down.txt"))).toBe(false);
+      expect(teardown.events[0]?.payload).toMatchObject({ ok: true, skipped: null, commands: [{ exitCode: 0 }] });
+      expect(readFileSync(path.join(there, "..", "torn-down.txt"), "utf8")).toBe(`torn down ${ran![1]} ${id}\n`);
+      expect(existsSync(path.join(boardWorktree, "..", "torn-down.txt"))).toBe(false); // not run here instead
 
       // A start that fails after its worktree there was made (its setup file cannot be written
       // there: at the base asked for, that path is a directory) leaves no worktree there.

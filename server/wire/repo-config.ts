@@ -85,7 +85,7 @@ export const effectiveConfig = z.object({
 export type EffectiveConfig = z.infer<typeof effectiveConfig>;
 
 /** One command's outcome (teardown). */
-const commandOutcome = z.object({
+export const commandOutcome = z.object({
   command: z.string(),
   exitCode: z.number().int().nullable(),
   signal: z.string().nullable(),

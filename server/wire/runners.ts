@@ -2,6 +2,7 @@
 // Every field that reaches ssh's argv is checked here: a name, a user and a host that cannot be
 // read as an option (no leading "-"), a port, absolute paths.
 import { z } from "zod";
+import { commandOutcome } from "./repo-config";
 
 export const runnerName = z
   .string()
@@ -91,3 +92,11 @@ export const runnerView = z.object({
 });
 export type RunnerView = z.infer<typeof runnerView>;
 export type CheckResult = z.infer<typeof checkResult>;
+
+/** What a runner reports of a task's teardown there (its commands' outcomes, its output's tail). */
+export const runnerTeardown = z.object({
+  skipped: z.string().max(500).nullable(),
+  commands: z.array(commandOutcome).max(100),
+  tail: z.string().max(64 * 1024),
+});
+export type RunnerTeardown = z.infer<typeof runnerTeardown>;

@@ -82,6 +82,8 @@ export async function startSshd(): Promise<TestSshd> {
   mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
   const dataHome = path.join(dir, "remote-data");
   mkdirSync(dataHome, { recursive: true });
+  const rcFile = path.join(dir, "login-rc.sh");
+  writeFileSync(rcFile, 'echo "Welcome to the build box"\necho "a notice on stderr" >&2\n');
   const identity = path.join(dir, "client_ed25519");
   keygen(identity);
   writeFileSync(path.join(dir, "authorized_keys"), readFileSync(`${identity}.pub`), { mode: 0o600 });
@@ -117,7 +119,9 @@ export async function startSshd(): Promise<TestSshd> {
         // The login shell (bash) skips the account's ~/.bashrc, which it reads for a command over
         // ssh only at shell level 1: on our machines that file runs pyenv's rehash, whose lock
         // file a killed session leaves behind, and every later session then waits 60 s on it.
-        `SetEnv XDG_DATA_HOME=${dataHome} SHLVL=1`,
+        // It reads a chatty rc file of ours instead (BASH_ENV), as many logins print something:
+        // what our scripts answer must come through it.
+        `SetEnv XDG_DATA_HOME=${dataHome} SHLVL=1 BASH_ENV=${rcFile}`,
         "",
       ].join("\n"),
     );

@@ -1,6 +1,8 @@
 // The node scripts Switchyard runs on a runner, each given to `node -e` in base64 (its alphabet
 // passes any remote shell unchanged: no quoting of code), reading its input from stdin. They use
 // only Node's built-ins. Where: $XDG_DATA_HOME/switchyard-runner (default ~/.local/share/…).
+import { OUTPUT_MARK } from "./ssh";
+
 const BASE = `const base = require("path").join(process.env.XDG_DATA_HOME || require("path").join(require("os").homedir(), ".local/share"), "switchyard-runner");`;
 
 /** Prints {node, modules, arch, platform, base, kits: [installed kit names]} as JSON. */
@@ -51,7 +53,9 @@ const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");
  * and each argument travel base64url-encoded (a charset no shell reads) and are decoded there.
  */
 function nodeCommand(script: string, args: string[] = []): string[] {
-  const decode = `process.argv = [process.argv[0], ...process.argv.slice(1).map((x) => Buffer.from(x, "base64url").toString("utf8"))];\n`;
+  // The mark first (synchronously, before anything the script writes): what a login shell's rc
+  // files printed before it is dropped on the board's side (ssh.ts exec).
+  const decode = `require("fs").writeSync(1, ${JSON.stringify(OUTPUT_MARK)});\nprocess.argv = [process.argv[0], ...process.argv.slice(1).map((x) => Buffer.from(x, "base64url").toString("utf8"))];\n`;
   return [
     "node",
     "-e",
@@ -133,6 +137,47 @@ const deadline = Date.now() + 20000;
   if (Date.now() > deadline) { console.error("the pane host did not start; see " + log); process.exit(5); }
   setTimeout(wait, 100);
 })();`;
+
+/**
+ * A finished task's teardown in its worktree there, argv[1] its id: {commands, env, timeoutMs} on
+ * stdin; each command run with /bin/sh -c in the worktree, with the runner's environment (no
+ * YARD_* of its own) and `env` (the task's PORT, YARD_PORTS, YARD_TASK), its process group killed
+ * after timeoutMs. Prints {skipped, commands: [{command, exitCode, signal, ms, timedOut}], tail}.
+ */
+const TEARDOWN = `${BASE}
+const fs = require("fs"), path = require("path"), cp = require("child_process");
+const task = process.argv[1];
+if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(task || "")) { console.error("bad task"); process.exit(2); }
+const wt = path.join(base, "worktrees", task);
+const chunks = [];
+process.stdin.on("data", (c) => chunks.push(c));
+process.stdin.on("end", async () => {
+  const { commands, env: extra, timeoutMs } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  if (!fs.existsSync(wt)) { process.stdout.write(JSON.stringify({ skipped: "the worktree there was gone", commands: [], tail: "" })); return; }
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("YARD_")) env[k] = v;
+  Object.assign(env, extra);
+  let tail = "";
+  const keep = (b) => { tail = (tail + b.toString("utf8")).slice(-16384); };
+  const results = [];
+  for (const command of commands) {
+    keep(Buffer.from("$ " + command + "\\n"));
+    const started = Date.now();
+    results.push(await new Promise((resolve) => {
+      const child = cp.spawn("/bin/sh", ["-c", command], { cwd: wt, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+      let timedOut = false;
+      child.stdout.on("data", keep);
+      child.stderr.on("data", keep);
+      const timer = setTimeout(() => { timedOut = true; try { process.kill(-child.pid, "SIGKILL"); } catch { child.kill("SIGKILL"); } }, timeoutMs);
+      const done = (exitCode, signal) => { clearTimeout(timer); resolve({ command, exitCode, signal, ms: Date.now() - started, timedOut }); };
+      child.on("error", (e) => { keep(Buffer.from(e.message + "\\n")); done(127, null); });
+      child.on("close", (code, signal) => done(code, signal));
+    }));
+  }
+  process.stdout.write(JSON.stringify({ skipped: null, commands: results, tail }));
+});`;
+
+export const teardownCommand = (taskId: string) => nodeCommand(TEARDOWN, [taskId]);
 
 /** Prints whether process argv[1] lives on the runner ("1" or "0"). */
 const ALIVE = `try { process.kill(Number(process.argv[1]), 0); process.stdout.write("1"); } catch (e) { process.stdout.write(e.code === "EPERM" ? "1" : "0"); }`;

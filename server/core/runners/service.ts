@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { RunnerRow, RunnerStore } from "../../stores/runners";
-import type { CheckResult, RunnerView } from "../../wire/runners";
+import { type CheckResult, type RunnerTeardown, type RunnerView, runnerTeardown } from "../../wire/runners";
 import { YardError } from "../errors";
 import { newId } from "../ids";
 import { PaneHostClient } from "../../panehost/client";
@@ -15,7 +15,7 @@ import type { RunnerHost } from "../panes/host-router";
 import { RunnerGit, type RunnerGitTask } from "./git";
 import { buildKit, buildKitName, encodeKit, filesUnder, type KitFile } from "./kit";
 import { RemoteHost } from "./remote-host";
-import { placeCommand, probeCommand, unpackCommand } from "./kit-scripts";
+import { placeCommand, probeCommand, teardownCommand, unpackCommand } from "./kit-scripts";
 import { exec, type SshTarget, scanHostKeys, sshArgv, sshFailure } from "./ssh";
 
 /** What the probe script reports from the runner. */
@@ -103,11 +103,47 @@ export class Runners {
   }
 
   /**
+   * A finished task's teardown commands run in its worktree there (kit-scripts.ts TEARDOWN), each
+   * within `timeoutMs`; what they did, as the runner reports it (checked against the schema).
+   */
+  async teardown(
+    name: string,
+    taskId: string,
+    run: { commands: string[]; env: Record<string, string>; timeoutMs: number },
+  ): Promise<RunnerTeardown> {
+    const r = await this.row(name);
+    const answer = await this.ask<unknown>(
+      r,
+      teardownCommand(taskId),
+      JSON.stringify(run),
+      "the teardown did not run",
+      {
+        timeoutMs: run.commands.length * run.timeoutMs + 60_000,
+      },
+    );
+    const parsed = runnerTeardown.safeParse(answer);
+    if (!parsed.success)
+      throw new YardError("RUNNER_UNAVAILABLE", `${this.where(r)}: the teardown's report was not understood`);
+    return parsed.data;
+  }
+
+  /**
    * Streams `files` (the kit's format) to a script there and reads its JSON answer; `failed` says
    * what did not happen when no answer came.
    */
-  private async sendFiles<T>(r: RunnerRow, remote: string[], files: KitFile[], failed: string): Promise<T> {
-    const run = await exec("ssh", sshArgv(this.target(r), remote), { timeoutMs: 300_000, input: encodeKit(files) });
+  private sendFiles<T>(r: RunnerRow, remote: string[], files: KitFile[], failed: string): Promise<T> {
+    return this.ask<T>(r, remote, encodeKit(files), failed);
+  }
+
+  /** Runs a script there with `input` on its stdin and reads its JSON answer. */
+  private async ask<T>(
+    r: RunnerRow,
+    remote: string[],
+    input: Buffer | string,
+    failed: string,
+    opts: { timeoutMs?: number } = {},
+  ): Promise<T> {
+    const run = await exec("ssh", sshArgv(this.target(r), remote), { timeoutMs: opts.timeoutMs ?? 300_000, input });
     const refused = sshFailure(run, this.where(r));
     if (refused) throw refused;
     try {

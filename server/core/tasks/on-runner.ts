@@ -4,6 +4,7 @@
 // branch and a snapshot of its worktree are fetched into the board's repository and checked out
 // in the board's own worktree of the task, which review, diff and merge read as for any task. Work
 // comes back at each turn's end, whenever the diff is read, and before a merge.
+import type { RunnerTeardown } from "../../wire/runners";
 import { YardError } from "../errors";
 import { runGit } from "../git";
 import { inTurn } from "../serial";
@@ -22,6 +23,12 @@ export interface RunnerPort {
   /** Copies the files in `dir` (on this machine) into the task's worktree there. */
   place(name: string, taskId: string, dir: string): Promise<{ files: number; bytes: number }>;
   collect(name: string, repo: string, t: GitTask): Promise<{ commit: string; worktree: string; changed: boolean }>;
+  /** A finished task's teardown commands, run in its worktree there. */
+  teardown(
+    name: string,
+    taskId: string,
+    run: { commands: string[]; env: Record<string, string>; timeoutMs: number },
+  ): Promise<RunnerTeardown>;
 }
 
 /** A project's default runner (null: none, or no such project). */

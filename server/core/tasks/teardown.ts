@@ -1,7 +1,7 @@
 // Teardown at a task's finish (merge or discard), once: the `teardown` commands of the config
 // recorded when the task started (never what the worktree says now: the agent could have rewritten
 // `.switchyard.json`), each run with `sh -c` in the worktree after the task's agents stopped and
-// before the worktree goes, with the task's environment (PORT, YARD_PORTS, …; no pane token), in
+// before the worktree goes (for a task on a runner: in its worktree there, over SSH), with the task's environment (PORT, YARD_PORTS, …; no pane token), in
 // the OS sandbox when the task ran in it (network off), each bounded by a timeout. What they did
 // (exit codes, the output's tail) is recorded on the task and journaled; a failure never blocks
 // the finish.
@@ -76,8 +76,19 @@ export async function runTeardown(
     if (!t.worktreePath || !existsSync(t.worktreePath)) {
       result.skipped = "the worktree was gone";
     } else if (t.runner) {
-      // Teardown runs where the agent ran: on its runner, which does not run teardown yet (never here instead).
-      result.skipped = `the task ran on runner ${t.runner}, where teardown does not run yet`;
+      // Teardown runs where the agent ran: in the task's worktree on its runner (never here instead).
+      if (!eng.deps.runners) throw new Error(`the task ran on runner ${t.runner}, and this server has no runners`);
+      const env: Record<string, string> = { ...setupEnv(json<number[]>(row.ports, []), t.repoPath), YARD_TASK: t.id };
+      delete env.YARD_MAIN_CHECKOUT; // a path on this machine, not there
+      const there = await eng.deps.runners.teardown(t.runner, t.id, {
+        commands: config.teardown,
+        env,
+        timeoutMs: eng.deps.teardownTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+      });
+      result.skipped = there.skipped;
+      result.commands = there.commands;
+      result.ok = there.commands.every((c) => c.exitCode === 0);
+      out.text += there.tail;
     } else {
       const env: Record<string, string> = {};
       for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("YARD_")) env[k] = v;
