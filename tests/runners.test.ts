@@ -20,6 +20,7 @@ import type { SshTarget } from "../server/core/runners/ssh";
 import { PaneHostClient } from "../server/panehost/client";
 import { adminClient, clientWithToken, errorOf } from "./helpers/client";
 import { git, makeRepo, removeRepo } from "./helpers/git";
+import { hostStatus } from "./helpers/panehost";
 import { startTestServer, type TestServer, yard } from "./helpers/server";
 import { SSHD_AVAILABLE, startSshd, type TestSshd } from "./helpers/sshd";
 import { waitFor } from "./helpers/wait";
@@ -533,6 +534,52 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       expect((await api.tasks.diff.query({ id: task.id })).files.map((f: { path: string }) => f.path)).toEqual([
         "kept.txt",
       ]);
+    } finally {
+      await removeRepo(repo);
+    }
+  }, 120_000);
+
+  it("keeps a hook the runner's agent posts while the board restarts in the host there, and the new board gets it", async () => {
+    const repo = makeRepo("yard-runner-relay-");
+    try {
+      const project = (await adminClient(server).projects.add.mutate({ path: repo, trustAgents: false })).id;
+      // The question comes 10 s in: well after the board below has stopped.
+      const { task, pane } = await startOnRunner(
+        project,
+        "sleep 10000; ask Deploy now?",
+        "--title",
+        "Asks while the board restarts",
+      );
+      const runnerHome = path.join(sshd.dataHome, "switchyard-runner", "home");
+      await waitFor(async () => (await adminClient(server).tasks.get.query({ id: task.id })).state === "working", {
+        what: "the agent to work",
+      });
+      const environ = readFileSync(`/proc/${pane.pid}/environ`, "utf8").split("\0");
+      const relay = path.join(sshd.dataHome, "switchyard-runner", "home", "run", "hook.sock");
+      expect(environ).toContain(`YARD_HOOK_SOCKET=${relay}`);
+      await server.stop();
+      try {
+        // The permission hook, posted while no board listens, waits in the runner's pane host.
+        await waitFor(
+          async () => {
+            const st = await hostStatus(runnerHome);
+            return st.queue.some((q) => q.paneId === pane.id && q.kind === "hook" && q.event === "PermissionRequest");
+          },
+          { what: "the agent's hook kept by the runner's host", timeoutMs: 30_000 },
+        );
+      } finally {
+        server = await startTestServer({ home: server.home, env: SERVER_ENV });
+      }
+      const api = adminClient(server);
+      await waitFor(async () => (await api.panes.get.query({ id: pane.id })).lifecycle === "blocked", {
+        what: "the pane blocked by the relayed hook",
+      });
+      await api.panes.sendKeys.mutate({ id: pane.id, text: "y" });
+      await waitFor(async () => (await api.tasks.get.query({ id: task.id })).state === "input_required", {
+        what: "the turn to end once answered",
+        timeoutMs: 30_000,
+      });
+      expect((await hostStatus(runnerHome)).queue.filter((q) => q.paneId === pane.id)).toEqual([]);
     } finally {
       await removeRepo(repo);
     }

@@ -41,7 +41,7 @@ export interface PaneHostPort {
    */
   openRunners?(panes: { id: string; runner: string }[]): Promise<Set<string>>;
   /** Several hosts only: where a runner's kit and the board's forwarded socket are (null: not open). */
-  placement?(runner: string): Promise<{ kit: string; board: string }>;
+  placement?(runner: string): Promise<{ kit: string; board: string; relay: string | null }>;
   serving(info: { url: string; host: string; port: number }): Promise<void>;
   ready(): Promise<void>;
   /** Leaves the host and its panes running. */

@@ -11,7 +11,7 @@ import type { PaneHostEvents, PaneHostPort } from "./host-port";
 export interface RunnerHost {
   host: PaneHostPort;
   /** Where the kit and the board's forwarded socket are there (known once it was reached). */
-  placement(): { kit: string; board: string } | null;
+  placement(): { kit: string; board: string; relay: string | null } | null;
   /** Ends the connection to it (its host and panes keep running there). */
   close(): void;
 }
@@ -164,7 +164,7 @@ export class HostRouter implements PaneHostPort {
 
   private closed = false;
 
-  async placement(runner: string): Promise<{ kit: string; board: string }> {
+  async placement(runner: string): Promise<{ kit: string; board: string; relay: string | null }> {
     const r = await this.runner(runner);
     // The host is reached on its first request: its start reports where things are.
     if (!r.placement()) await r.host.request("list", {});

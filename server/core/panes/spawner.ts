@@ -189,6 +189,8 @@ export class PaneSpawner {
     if (placement) {
       // The board's API socket as forwarded to the runner: the pane's `yard` reaches the board only there.
       env.YARD_SOCKET = placement.board;
+      // …and its host's hook relay there, for hooks posted while the board restarts.
+      if (placement.relay) env.YARD_HOOK_SOCKET = placement.relay;
     } else {
       env.PATH = this.panePath();
       // The pane host's hook relay, for hooks posted while the server restarts (none where its path is too long).

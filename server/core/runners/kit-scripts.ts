@@ -1,6 +1,7 @@
 // The node scripts Switchyard runs on a runner, each given to `node -e` in base64 (its alphabet
 // passes any remote shell unchanged: no quoting of code), reading its input from stdin. They use
 // only Node's built-ins. Where: $XDG_DATA_HOME/switchyard-runner (default ~/.local/share/…).
+import { MAX_SOCKET_PATH } from "../../config";
 import { OUTPUT_MARK } from "./ssh";
 
 const BASE = `const base = require("path").join(process.env.XDG_DATA_HOME || require("path").join(require("os").homedir(), ".local/share"), "switchyard-runner");`;
@@ -124,14 +125,18 @@ if (!alive()) {
   cp.spawn(process.execPath, [kit, "--home", home], { detached: true, stdio: ["ignore", fd, fd], cwd: home }).unref();
 }
 const deadline = Date.now() + 20000;
+// The host's hook relay, for hooks posted while the board restarts: it listens just after the
+// control socket (not at all where its path is too long for a socket).
+const run = path.join(home, "run"), relay = path.join(run, "hook.sock");
+const relayFits = Buffer.byteLength(relay) <= ${MAX_SOCKET_PATH};
 (function wait() {
   const pid = alive();
-  if (pid && fs.existsSync(sock) && fs.existsSync(secretFile)) {
+  if (pid && fs.existsSync(sock) && fs.existsSync(secretFile) && (!relayFits || fs.existsSync(relay))) {
     // Where the board's API socket is forwarded to (ssh -R): an old forward's file is removed first.
-    const run = path.join(home, "run"), board = path.join(run, "board.sock");
+    const board = path.join(run, "board.sock");
     fs.mkdirSync(run, { recursive: true, mode: 0o700 });
     fs.rmSync(board, { force: true });
-    process.stdout.write(JSON.stringify({ socket: sock, secret: fs.readFileSync(secretFile, "utf8").trim(), pid, log, board, kit: path.dirname(kit) }));
+    process.stdout.write(JSON.stringify({ socket: sock, secret: fs.readFileSync(secretFile, "utf8").trim(), pid, log, board, kit: path.dirname(kit), relay: fs.existsSync(relay) ? relay : null }));
     process.exit(0);
   }
   if (Date.now() > deadline) { console.error("the pane host did not start; see " + log); process.exit(5); }

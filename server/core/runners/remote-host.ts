@@ -30,6 +30,8 @@ export interface RunnerPlacement {
   kit: string;
   /** The board's API socket as forwarded there. */
   board: string;
+  /** The host's hook relay there (null: it has none), where `yard hook` posts while the board restarts. */
+  relay: string | null;
 }
 
 /** Waits until something accepts connections on the Unix socket `file`. */
@@ -49,8 +51,15 @@ async function accepting(file: string, deadline: number): Promise<void> {
 }
 
 export class RemoteHost implements HostAccess {
-  private remote: { socket: string; secret: string; pid: number; log: string; board: string; kit: string } | null =
-    null;
+  private remote: {
+    socket: string;
+    secret: string;
+    pid: number;
+    log: string;
+    board: string;
+    kit: string;
+    relay?: string | null;
+  } | null = null;
   private forward: ChildProcess | null = null;
   readonly local: string;
 
@@ -80,7 +89,7 @@ export class RemoteHost implements HostAccess {
 
   /** Where the kit and the board's socket are there (known once the host was started). */
   get placement(): RunnerPlacement | null {
-    return this.remote ? { kit: this.remote.kit, board: this.remote.board } : null;
+    return this.remote ? { kit: this.remote.kit, board: this.remote.board, relay: this.remote.relay ?? null } : null;
   }
 
   /**
