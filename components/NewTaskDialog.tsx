@@ -116,6 +116,11 @@ export function NewTaskDialog({
       reviewer: f.reviewer || undefined,
       runner: f.runner || undefined,
     };
+    if (!shownProjectId) {
+      // Nothing goes out without the project the select shows (still loading, or none added yet).
+      setErrors({ projectId: projects.isPending ? "The projects are still loading." : "Add a project first." });
+      return;
+    }
     if (!f.objective.trim()) {
       setErrors({ objective: "The contract needs an objective." });
       document.getElementById("nt-objective")?.focus();
@@ -126,6 +131,8 @@ export function NewTaskDialog({
 
   const set = <K extends keyof typeof blank>(k: K, v: (typeof blank)[K]) => setF((s) => ({ ...s, [k]: v }));
   const busy = start.isPending;
+  // The buttons wait for the project list: a task needs the project the select shows.
+  const noProject = !shownProjectId;
 
   return (
     <Modal open={open} onClose={onClose} title="New task" width="max-w-2xl">
@@ -380,12 +387,12 @@ export function NewTaskDialog({
           <Button onClick={onClose}>Cancel</Button>
           <Button
             onClick={() => submit("backlog")}
-            disabled={busy || f.needsPlan}
+            disabled={busy || noProject || f.needsPlan}
             title={f.needsPlan ? "A planned task starts its planner now: it cannot wait in the backlog" : undefined}
           >
             {busy && mode === "backlog" ? "Saving…" : "Save to backlog"}
           </Button>
-          <Button type="submit" variant="primary" disabled={busy}>
+          <Button type="submit" variant="primary" disabled={busy || noProject}>
             {busy && mode === "start" ? "Starting…" : "Start task"}
           </Button>
         </div>

@@ -301,3 +301,37 @@ test("an outcome toast names its task and links to it", async ({ page, makeRepo,
   await expect(page).toHaveURL(new RegExp(`/tasks/${id}$`));
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Toasted task");
 });
+
+test("New task waits for the project list: no start goes out without the project its select shows", async ({
+  page,
+  makeRepo,
+  yard,
+}) => {
+  const repo = makeRepo();
+  const projectId = (await yard(["--json", "project", "add", repo, "--name", "slow-list"])).json.project.id as string;
+  const tasksOf = async () =>
+    (await yard(["--json", "task", "list", "--project", projectId])).json.tasks as Array<{
+      title: string;
+      state: string;
+    }>;
+  // The project list is held back until the test lets it through.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(/\/api\/trpc\/[^?]*projects\.list/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/");
+  await page.getByRole("button", { name: "New task" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "New task" });
+  await dialog.getByLabel("Objective").fill("report completed listed");
+  await expect(dialog.getByRole("button", { name: "Start task" })).toBeDisabled();
+  await expect(dialog.getByRole("button", { name: "Save to backlog" })).toBeDisabled();
+  expect(await tasksOf()).toEqual([]);
+  release();
+  await expect(dialog.getByRole("combobox", { name: "Project" })).toHaveValue(/.+/);
+  await dialog.getByRole("combobox", { name: "Project" }).selectOption(projectId);
+  await dialog.getByRole("button", { name: "Save to backlog" }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  expect((await tasksOf()).map((t) => [t.title, t.state])).toEqual([["report completed listed", "backlog"]]);
+});
