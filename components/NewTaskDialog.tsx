@@ -14,7 +14,7 @@ import { useApi } from "../lib/api";
 import { errorOf } from "../lib/trpc";
 import { DependsOnPicker } from "./new-task/DependsOnPicker";
 import { blank, fieldErrors } from "./new-task/fields";
-import { FieldBox, ProfileOptions, RowsEditor } from "./new-task/FormParts";
+import { FieldBox, ProfileOptions, RowsEditor, SelectField } from "./new-task/FormParts";
 import { RefPicker } from "./new-task/RefPicker";
 import { TemplatePicker } from "./new-task/TemplatePicker";
 import { useToast } from "./Toasts";
@@ -148,37 +148,31 @@ export function NewTaskDialog({
         <div className="flex flex-col gap-4 overflow-y-auto px-4 py-4">
           {errors.form && <Alert title={mode === "backlog" ? "Not saved" : "Not started"}>{errors.form}</Alert>}
           <div className="grid grid-cols-2 gap-3">
-            <FieldBox id="nt-project" label="Project" error={errors.projectId}>
-              <select
-                id="nt-project"
-                value={shownProjectId}
-                onChange={(e) => set("projectId", e.target.value)}
-                aria-invalid={!!errors.projectId}
-                aria-describedby={errors.projectId ? "nt-project-err" : undefined}
-                className={inputClass}
-              >
-                {projects.isPending && <option value="">Loading…</option>}
-                {projects.data?.length === 0 && <option value="">No projects: add one first</option>}
-                {projects.data?.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.name}
-                  </option>
-                ))}
-              </select>
-            </FieldBox>
-            <FieldBox id="nt-agent" label="Agent profile" error={errors.agent}>
-              <select
-                id="nt-agent"
-                value={f.agent}
-                onChange={(e) => set("agent", e.target.value)}
-                aria-invalid={!!errors.agent}
-                aria-describedby={errors.agent ? "nt-agent-err" : undefined}
-                className={inputClass}
-              >
-                {agents.isPending && <option value="">Loading…</option>}
-                <ProfileOptions profiles={agents.data} />
-              </select>
-            </FieldBox>
+            <SelectField
+              id="nt-project"
+              label="Project"
+              error={errors.projectId}
+              value={shownProjectId}
+              onChange={(v) => set("projectId", v)}
+            >
+              {projects.isPending && <option value="">Loading…</option>}
+              {projects.data?.length === 0 && <option value="">No projects: add one first</option>}
+              {projects.data?.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              id="nt-agent"
+              label="Agent profile"
+              error={errors.agent}
+              value={f.agent}
+              onChange={(v) => set("agent", v)}
+            >
+              {agents.isPending && <option value="">Loading…</option>}
+              <ProfileOptions profiles={agents.data} />
+            </SelectField>
           </div>
           <TemplatePicker
             open={open}
@@ -310,67 +304,51 @@ export function NewTaskDialog({
                 A planner writes a plan you review; approved, it becomes subtasks.
               </span>
             </div>
-            <FieldBox id="nt-planner" label="Planner" error={errors.planner} hint="Default: the project's planner.">
-              <select
-                id="nt-planner"
-                value={f.planner}
-                disabled={!f.needsPlan}
-                onChange={(e) => set("planner", e.target.value)}
-                aria-invalid={!!errors.planner}
-                aria-describedby={errors.planner ? "nt-planner-err" : "nt-planner-hint"}
-                className={`${inputClass} disabled:opacity-60`}
-              >
-                <option value="">The project’s planner</option>
-                {agents.data
-                  ?.filter((a) => a.role === "planner")
-                  .map((a) => (
-                    <option key={a.id} value={a.id}>
-                      {a.name}
-                    </option>
-                  ))}
-              </select>
-            </FieldBox>
-            <FieldBox
+            <SelectField
+              id="nt-planner"
+              label="Planner"
+              error={errors.planner}
+              hint="Default: the project's planner."
+              value={f.planner}
+              disabled={!f.needsPlan}
+              onChange={(v) => set("planner", v)}
+            >
+              <option value="">The project’s planner</option>
+              {agents.data
+                ?.filter((a) => a.role === "planner")
+                .map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
+                ))}
+            </SelectField>
+            <SelectField
               id="nt-reviewer"
               label="Reviewer"
               error={errors.reviewer}
               hint="An agent reviews each round first. Default: the project's."
+              value={f.reviewer}
+              onChange={(v) => set("reviewer", v)}
             >
-              <select
-                id="nt-reviewer"
-                value={f.reviewer}
-                onChange={(e) => set("reviewer", e.target.value)}
-                aria-invalid={!!errors.reviewer}
-                aria-describedby={errors.reviewer ? "nt-reviewer-err" : "nt-reviewer-hint"}
-                className={inputClass}
-              >
-                <option value="">The project’s reviewer</option>
-                <ProfileOptions profiles={agents.data} first="reviewer" />
-              </select>
-            </FieldBox>
+              <option value="">The project’s reviewer</option>
+              <ProfileOptions profiles={agents.data} first="reviewer" />
+            </SelectField>
             {runners.data && runners.data.length > 0 && (
-              <FieldBox
+              <SelectField
                 id="nt-runner"
                 label="Runs on"
                 error={errors.runner}
                 hint="Another machine over SSH. Default: the project's runner, else this machine."
+                value={f.runner}
+                onChange={(v) => set("runner", v)}
               >
-                <select
-                  id="nt-runner"
-                  value={f.runner}
-                  onChange={(e) => set("runner", e.target.value)}
-                  aria-invalid={!!errors.runner}
-                  aria-describedby={errors.runner ? "nt-runner-err" : "nt-runner-hint"}
-                  className={inputClass}
-                >
-                  <option value="">The project’s default</option>
-                  {runners.data.map((r) => (
-                    <option key={r.name} value={r.name}>
-                      {r.name} ({r.user}@{r.host})
-                    </option>
-                  ))}
-                </select>
-              </FieldBox>
+                <option value="">The project’s default</option>
+                {runners.data.map((r) => (
+                  <option key={r.name} value={r.name}>
+                    {r.name} ({r.user}@{r.host})
+                  </option>
+                ))}
+              </SelectField>
             )}
           </div>
           <DependsOnPicker

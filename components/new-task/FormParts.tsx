@@ -1,7 +1,7 @@
 "use client";
 // Pieces of the "New task" form: a labelled field with its hint or error, a list edited as rows
-// (constraints, acceptance criteria: Enter adds a row, Backspace on an empty one removes it), and
-// the agent profiles as options.
+// (constraints, acceptance criteria: Enter adds a row, Backspace on an empty one removes it), a
+// labelled select, and the agent profiles as options.
 import { type ReactNode, useEffect, useMemo, useRef } from "react";
 import { Button, inputClass } from "../ui";
 
@@ -59,6 +59,43 @@ export function FieldBox({
         </span>
       ) : null}
     </div>
+  );
+}
+
+/** A labelled <select> with its hint or error (described by whichever shows); `children`: its options. */
+export function SelectField({
+  id,
+  label,
+  hint,
+  error,
+  value,
+  onChange,
+  disabled,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  value: string;
+  onChange: (v: string) => void;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <FieldBox id={id} label={label} hint={hint} error={error}>
+      <select
+        id={id}
+        value={value}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={!!error}
+        aria-describedby={error ? `${id}-err` : hint ? `${id}-hint` : undefined}
+        className={`${inputClass} disabled:opacity-60`}
+      >
+        {children}
+      </select>
+    </FieldBox>
   );
 }
 
