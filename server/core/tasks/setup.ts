@@ -100,8 +100,7 @@ export async function prepareSetup(
   if (!where.runner)
     await copyEntries({ from: where.repoRoot, to: where.worktreePath, patterns: c.link, mode: "link", report: copy });
   if (c.setup.length) runs(eng).set(taskId, newRun(c.setup.length, false));
-  const env = setupEnv(plan.ports, where.repoRoot);
-  if (where.runner) delete env.YARD_MAIN_CHECKOUT; // a path on this machine, not there
+  const env = setupEnv(plan.ports, where.runner ? null : where.repoRoot);
   return { copy, env, setup: c.setup.length ? c.setup : undefined };
 }
 

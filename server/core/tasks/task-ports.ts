@@ -8,9 +8,12 @@ import { DEFAULT_PORT_RANGE, listening, pickPorts } from "../repo/ports";
 import type { TaskSetupRow } from "../../stores/task-setup";
 import { type EngineState, json, taskRow } from "./engine-state";
 
-/** What the agent's (and its setup's) environment gets for a task with a config. */
-export function setupEnv(ports: readonly number[], repoRoot: string): Record<string, string> {
-  const env: Record<string, string> = { YARD_MAIN_CHECKOUT: repoRoot };
+/**
+ * What the agent's (and its setup's) environment gets for a task with a config. `checkout`: the
+ * board's main checkout, null for a task on a runner (a path on this machine, not there).
+ */
+export function setupEnv(ports: readonly number[], checkout: string | null): Record<string, string> {
+  const env: Record<string, string> = checkout ? { YARD_MAIN_CHECKOUT: checkout } : {};
   if (ports.length) {
     env.PORT = String(ports[0]);
     env.YARD_PORTS = ports.join(",");
@@ -62,7 +65,7 @@ export async function releaseFinishedPorts(eng: EngineState): Promise<void> {
 export async function storedSetupEnv(eng: EngineState, taskId: string): Promise<Record<string, string>> {
   const row = await eng.deps.setups?.row(taskId);
   if (!row) return {};
-  const { repoPath } = await taskRow(eng, taskId);
+  const { repoPath, runner } = await taskRow(eng, taskId);
   let ports = json<number[]>(row.ports, []);
   const config = json<EffectiveConfig | null>(row.config, null);
   if (row.portsReleasedAt && config?.ports) {
@@ -80,7 +83,7 @@ export async function storedSetupEnv(eng: EngineState, taskId: string): Promise<
     ports = await p;
     await eng.deps.journal.append("task.ports", { taskId, payload: { ports, released: false } });
   }
-  return setupEnv(ports, repoPath);
+  return setupEnv(ports, runner ? null : repoPath);
 }
 
 function viewOf(row: TaskSetupRow): TaskSetupView | null {

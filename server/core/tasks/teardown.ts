@@ -78,8 +78,7 @@ export async function runTeardown(
     } else if (t.runner) {
       // Teardown runs where the agent ran: in the task's worktree on its runner (never here instead).
       if (!eng.deps.runners) throw new Error(`the task ran on runner ${t.runner}, and this server has no runners`);
-      const env: Record<string, string> = { ...setupEnv(json<number[]>(row.ports, []), t.repoPath), YARD_TASK: t.id };
-      delete env.YARD_MAIN_CHECKOUT; // a path on this machine, not there
+      const env = { ...setupEnv(json<number[]>(row.ports, []), null), YARD_TASK: t.id };
       const there = await eng.deps.runners.teardown(t.runner, t.id, {
         commands: config.teardown,
         env,
