@@ -6,6 +6,27 @@ import { OUTPUT_MARK } from "./ssh";
 
 const BASE = `const base = require("path").join(process.env.XDG_DATA_HOME || require("path").join(require("os").homedir(), ".local/share"), "switchyard-runner");`;
 
+/** All of stdin, as one Buffer. */
+const STDIN = `const readStdin = () => new Promise((resolve) => { const c = []; process.stdin.on("data", (d) => c.push(d)); process.stdin.on("end", () => resolve(Buffer.concat(c))); });`;
+
+/**
+ * The kit's stream format (kit.ts encodeKit), decoded: `eachFile(buf, fn)` calls fn(header, bytes)
+ * for each file in order and returns whether the stream ended with its end mark (false: cut short).
+ */
+const FILES = `${STDIN}
+const eachFile = (buf, fn) => {
+  let at = 0;
+  for (;;) {
+    const nl = buf.indexOf(10, at);
+    if (nl < 0) return false;
+    const h = JSON.parse(buf.subarray(at, nl).toString("utf8"));
+    at = nl + 1;
+    if (h.end) return true;
+    fn(h, buf.subarray(at, at + h.size));
+    at += h.size;
+  }
+};`;
+
 /** Prints {node, modules, arch, platform, base, kits: [installed kit names]} as JSON. */
 const PROBE = `${BASE}
 const fs = require("fs");
@@ -18,29 +39,23 @@ process.stdout.write(JSON.stringify({ node: process.version, modules: process.ve
  * climbs out), then renamed into place, so a kit dir is whole or absent. Prints {dir, files, bytes}.
  */
 const UNPACK = `${BASE}
+${FILES}
 const fs = require("fs"), path = require("path");
 const name = process.argv[1];
 if (!/^[0-9A-Za-z.+-]+$/.test(name || "")) { console.error("bad kit name"); process.exit(2); }
-const chunks = [];
-process.stdin.on("data", (c) => chunks.push(c));
-process.stdin.on("end", () => {
-  const buf = Buffer.concat(chunks);
+readStdin().then((buf) => {
   const dir = path.join(base, name), tmp = dir + ".partial";
   fs.rmSync(tmp, { recursive: true, force: true });
-  let at = 0, files = 0, bytes = 0;
-  for (;;) {
-    const nl = buf.indexOf(10, at);
-    if (nl < 0) { console.error("truncated kit"); process.exit(3); }
-    const h = JSON.parse(buf.subarray(at, nl).toString("utf8"));
-    at = nl + 1;
-    if (h.end) break;
+  let files = 0, bytes = 0;
+  const whole = eachFile(buf, (h, data) => {
     const rel = path.normalize(h.path);
     if (path.isAbsolute(rel) || rel.startsWith("..")) { console.error("bad path " + h.path); process.exit(4); }
     const out = path.join(tmp, rel);
     fs.mkdirSync(path.dirname(out), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(out, buf.subarray(at, at + h.size), { mode: h.mode & 0o755 });
-    at += h.size; files++; bytes += h.size;
-  }
+    fs.writeFileSync(out, data, { mode: h.mode & 0o755 });
+    files++; bytes += data.length;
+  });
+  if (!whole) { console.error("truncated kit"); process.exit(3); }
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(tmp, dir);
   process.stdout.write(JSON.stringify({ dir, files, bytes }));
@@ -71,21 +86,14 @@ function nodeCommand(script: string, args: string[] = []): string[] {
  * climbs out; never writes through a link. Prints {files, bytes}.
  */
 const PLACE = `${BASE}
+${FILES}
 const fs = require("fs"), path = require("path");
 const task = process.argv[1];
 if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(task || "")) { console.error("bad task"); process.exit(2); }
 const root = path.join(base, "worktrees", task);
-const chunks = [];
-process.stdin.on("data", (c) => chunks.push(c));
-process.stdin.on("end", () => {
-  const buf = Buffer.concat(chunks);
-  let at = 0, files = 0, bytes = 0;
-  for (;;) {
-    const nl = buf.indexOf(10, at);
-    if (nl < 0) { console.error("truncated"); process.exit(3); }
-    const h = JSON.parse(buf.subarray(at, nl).toString("utf8"));
-    at = nl + 1;
-    if (h.end) break;
+readStdin().then((buf) => {
+  let files = 0, bytes = 0;
+  const whole = eachFile(buf, (h, data) => {
     const rel = path.normalize(h.path);
     if (path.isAbsolute(rel) || rel.startsWith("..") || rel.split(path.sep).includes(".git")) { console.error("bad path " + h.path); process.exit(4); }
     const out = path.join(root, rel);
@@ -95,9 +103,10 @@ process.stdin.on("end", () => {
       try { if (fs.lstatSync(dir).isSymbolicLink()) { console.error("a link on the way to " + h.path); process.exit(5); } } catch { fs.mkdirSync(dir, { mode: 0o755 }); }
     }
     fs.rmSync(out, { force: true });
-    fs.writeFileSync(out, buf.subarray(at, at + h.size), { mode: h.mode & 0o755, flag: "wx" });
-    at += h.size; files++; bytes += h.size;
-  }
+    fs.writeFileSync(out, data, { mode: h.mode & 0o755, flag: "wx" });
+    files++; bytes += data.length;
+  });
+  if (!whole) { console.error("truncated"); process.exit(3); }
   process.stdout.write(JSON.stringify({ files, bytes }));
 });`;
 
@@ -150,14 +159,13 @@ const relayFits = Buffer.byteLength(relay) <= ${MAX_SOCKET_PATH};
  * after timeoutMs. Prints {skipped, commands: [{command, exitCode, signal, ms, timedOut}], tail}.
  */
 const TEARDOWN = `${BASE}
+${STDIN}
 const fs = require("fs"), path = require("path"), cp = require("child_process");
 const task = process.argv[1];
 if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(task || "")) { console.error("bad task"); process.exit(2); }
 const wt = path.join(base, "worktrees", task);
-const chunks = [];
-process.stdin.on("data", (c) => chunks.push(c));
-process.stdin.on("end", async () => {
-  const { commands, env: extra, timeoutMs } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+readStdin().then(async (input) => {
+  const { commands, env: extra, timeoutMs } = JSON.parse(input.toString("utf8"));
   if (!fs.existsSync(wt)) { process.stdout.write(JSON.stringify({ skipped: "the worktree there was gone", commands: [], tail: "" })); return; }
   const env = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("YARD_")) env[k] = v;
@@ -201,7 +209,7 @@ const name = (s, what) => { if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(s || "")) { c
 const sha = (s) => { if (!/^[0-9a-f]{40}$/.test(s || "")) { console.error("bad commit"); process.exit(2); } return s; };
 const branch = (s) => { try { git(["check-ref-format", "--branch", s || ""]); } catch { console.error("bad branch"); process.exit(2); } return s; };
 const repoOf = (p) => path.join(base, "repos", name(p, "project") + ".git");
-const readStdin = () => new Promise((resolve) => { const c = []; process.stdin.on("data", (d) => c.push(d)); process.stdin.on("end", () => resolve(Buffer.concat(c))); });
+${STDIN}
 const [op, a, b, c, d] = process.argv.slice(1);`;
 
 /** receive PROJECT: the board's branches from a bundle on stdin, into refs/board/* of the bare clone. */
