@@ -73,6 +73,13 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     return r.json as Started;
   }
+  /** A project for `repo` on the current server (some tests restart it: `server` is read at each call). */
+  const addProject = async (repo: string): Promise<string> =>
+    (await adminClient(server).projects.add.mutate({ path: repo, trustAgents: false })).id;
+  const stateOf = async (id: string): Promise<string> => (await adminClient(server).tasks.get.query({ id })).state;
+  /** Waits for task `id` to be in `state`, as the current server says. */
+  const reach = (id: string, state: string, what: string, timeoutMs?: number) =>
+    waitFor(async () => (await stateOf(id)) === state, { what, timeoutMs });
 
   it("refuses an unknown host key with its fingerprint, a wrong fingerprint, then trusts the right one and finds node", async () => {
     const added = await cli([
@@ -299,9 +306,8 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
     const repo = makeRepo("yard-runner-task-");
     const api = adminClient(server);
     try {
-      const project = (await api.projects.add.mutate({ path: repo, trustAgents: false })).id;
+      const project = await addProject(repo);
       const start = (title: string, objective: string) => startOnRunner(project, objective, "--title", title);
-      const state = async (id: string) => (await api.tasks.get.query({ id })).state;
 
       // The agent runs there, in the task's worktree there, and reports through the board's
       // socket forwarded there (its `yard` is the kit's).
@@ -312,10 +318,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       expect(t1.task.runner).toBe("build-1");
       expect(t1.pane.runner).toBe("build-1");
       expect(t1.pane.cwd).toBe(path.join(sshd.dataHome, "switchyard-runner", "worktrees", t1.task.id));
-      await waitFor(async () => (await state(t1.task.id)) === "completed", {
-        what: "the runner's agent to report completed",
-        timeoutMs: 60_000,
-      });
+      await reach(t1.task.id, "completed", "the runner's agent to report completed", 60_000);
       const got = await api.tasks.get.query({ id: t1.task.id });
       expect(got.result?.summary).toBe("Done on the runner");
       // The turn's end brought the work back into the board's worktree of the task (no diff read yet).
@@ -346,21 +349,18 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       // The connection is cut (the forward's ssh killed): the agent keeps working there, and its
       // turn's end still reaches the board over the new forward.
       const t2 = await start("Through a cut", "sleep 3000; write cut.txt survived the cut; report completed Survived");
-      await waitFor(async () => (await state(t2.task.id)) === "working", { what: "the second agent to work" });
+      await reach(t2.task.id, "working", "the second agent to work");
       const forwards = sshForwards(path.join(server.home, "runners", "build-1", "fwd"));
       expect(forwards.length).toBeGreaterThan(0);
       for (const pid of forwards) process.kill(pid, "SIGKILL");
-      await waitFor(async () => (await state(t2.task.id)) === "completed", {
-        what: "the agent to finish after the cut",
-        timeoutMs: 60_000,
-      });
+      await reach(t2.task.id, "completed", "the agent to finish after the cut", 60_000);
       expect((await api.tasks.diff.query({ id: t2.task.id })).files.map((f: { path: string }) => f.path)).toEqual([
         "cut.txt",
       ]);
 
       // The runner's pane host dies: its task fails as runner_lost; the work that came back stays.
       const t3 = await start("Lost with its host", "sleep 600000");
-      await waitFor(async () => (await state(t3.task.id)) === "working", { what: "the third agent to work" });
+      await reach(t3.task.id, "working", "the third agent to work");
       // The board keeps a copy of a runner pane's screen (taken at each change and every few seconds).
       await waitFor(
         async () => (await api.panes.read.query({ id: t3.pane.id, mode: "screen" })).text.includes("Working for"),
@@ -376,7 +376,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
         readFileSync(path.join(sshd.dataHome, "switchyard-runner", "home", "host", "host.pid"), "utf8").trim(),
       );
       process.kill(hostPid, "SIGKILL");
-      await waitFor(async () => (await state(t3.task.id)) === "failed", { what: "the task to fail as runner_lost" });
+      await reach(t3.task.id, "failed", "the task to fail as runner_lost");
       const failed = await api.tasks.get.query({ id: t3.task.id });
       expect(failed.evidence).toMatchObject({ reason: "runner_lost" });
       // Its last screen is the board's copy: the agent at work when the runner was lost.
@@ -393,7 +393,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
     const api = adminClient(server);
     const started: string[] = [];
     try {
-      const project = (await api.projects.add.mutate({ path: repo, trustAgents: false })).id;
+      const project = await addProject(repo);
       const start = (...extra: string[]) =>
         cli(["task", "start", "--project", project, "--agent", "demo", "--objective", "sleep 600000", ...extra]);
       const ok = async (...extra: string[]) => {
@@ -445,7 +445,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
     const repo = makeRepo("yard-runner-setup-");
     try {
       writeFileSync(path.join(repo, ".env.local"), "SECRET=from-the-board\n"); // untracked: setup copies it
-      const project = (await adminClient(server).projects.add.mutate({ path: repo, trustAgents: false })).id;
+      const project = await addProject(repo);
       const config = JSON.stringify({
         setup: ['echo "ran-there $PORT" > setup-ran.txt'],
         copy: [".env.local"],
@@ -455,10 +455,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       const set = await cli(["project", "set", project, "--config", config]);
       expect(set.code, set.stdout + set.stderr).toBe(0);
       const id = (await startOnRunner(project, "report completed Set up")).task.id;
-      await waitFor(async () => (await adminClient(server).tasks.get.query({ id })).state === "completed", {
-        what: "the agent after the setup",
-        timeoutMs: 60_000,
-      });
+      await reach(id, "completed", "the agent after the setup", 60_000);
       const there = path.join(sshd.dataHome, "switchyard-runner", "worktrees", id);
       expect(readFileSync(path.join(there, ".env.local"), "utf8")).toBe("SECRET=from-the-board\n");
       // The task's port reaches its setup there.
@@ -512,13 +509,12 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
   it("keeps a runner's agent through a board restart: the new server reattaches to it there", async () => {
     const repo = makeRepo("yard-runner-restart-");
     try {
-      const project = (await adminClient(server).projects.add.mutate({ path: repo, trustAgents: false })).id;
+      const project = await addProject(repo);
       const { task, pane } = await startOnRunner(
         project,
         "sleep 5000; write kept.txt kept through a restart; report completed Kept",
       );
-      const state = async () => (await adminClient(server).tasks.get.query({ id: task.id })).state;
-      await waitFor(async () => (await state()) === "working", { what: "the agent to work" });
+      await reach(task.id, "working", "the agent to work");
 
       await server.stop();
       server = await startTestServer({ home: server.home, env: SERVER_ENV });
@@ -527,10 +523,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       expect(again).toMatchObject({ live: true, runner: "build-1", pid: pane.pid });
       const reattached = await api.events.list.query({ paneId: pane.id, type: "pane.reattached" });
       expect(reattached.events.length).toBe(1);
-      await waitFor(async () => (await state()) === "completed", {
-        what: "the agent to finish after the restart",
-        timeoutMs: 60_000,
-      });
+      await reach(task.id, "completed", "the agent to finish after the restart", 60_000);
       expect((await api.tasks.diff.query({ id: task.id })).files.map((f: { path: string }) => f.path)).toEqual([
         "kept.txt",
       ]);
@@ -542,7 +535,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
   it("keeps a hook the runner's agent posts while the board restarts in the host there, and the new board gets it", async () => {
     const repo = makeRepo("yard-runner-relay-");
     try {
-      const project = (await adminClient(server).projects.add.mutate({ path: repo, trustAgents: false })).id;
+      const project = await addProject(repo);
       // The question comes 10 s in: well after the board below has stopped.
       const { task, pane } = await startOnRunner(
         project,
@@ -551,9 +544,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
         "Asks while the board restarts",
       );
       const runnerHome = path.join(sshd.dataHome, "switchyard-runner", "home");
-      await waitFor(async () => (await adminClient(server).tasks.get.query({ id: task.id })).state === "working", {
-        what: "the agent to work",
-      });
+      await reach(task.id, "working", "the agent to work");
       const environ = readFileSync(`/proc/${pane.pid}/environ`, "utf8").split("\0");
       const relay = path.join(sshd.dataHome, "switchyard-runner", "home", "run", "hook.sock");
       expect(environ).toContain(`YARD_HOOK_SOCKET=${relay}`);
@@ -575,10 +566,7 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
         what: "the pane blocked by the relayed hook",
       });
       await api.panes.sendKeys.mutate({ id: pane.id, text: "y" });
-      await waitFor(async () => (await api.tasks.get.query({ id: task.id })).state === "input_required", {
-        what: "the turn to end once answered",
-        timeoutMs: 30_000,
-      });
+      await reach(task.id, "input_required", "the turn to end once answered", 30_000);
       expect((await hostStatus(runnerHome)).queue.filter((q) => q.paneId === pane.id)).toEqual([]);
     } finally {
       await removeRepo(repo);
@@ -589,29 +577,22 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
     const repo = makeRepo("yard-runner-grace-");
     const api = adminClient(server);
     try {
-      const project = (await api.projects.add.mutate({ path: repo, trustAgents: false })).id;
+      const project = await addProject(repo);
       const start = (objective: string) => startOnRunner(project, objective);
-      const state = async (id: string) => (await api.tasks.get.query({ id })).state;
       const t = await start("sleep 600000");
-      await waitFor(async () => (await state(t.task.id)) === "working", { what: "the agent to work" });
+      await reach(t.task.id, "working", "the agent to work");
 
       // The machine drops off the network: no new connection, and the board's forward is gone.
       await sshd.down();
       for (const pid of sshForwards(path.join(server.home, "runners", "build-1", "fwd"))) process.kill(pid, "SIGKILL");
-      await waitFor(async () => (await state(t.task.id)) === "failed", {
-        what: "the task to fail once the grace period is over",
-        timeoutMs: 30_000,
-      });
+      await reach(t.task.id, "failed", "the task to fail once the grace period is over", 30_000);
       expect((await api.tasks.get.query({ id: t.task.id })).evidence).toMatchObject({ reason: "runner_lost" });
       expect(alive(t.pane.pid)).toBe(true); // it ran on there, out of the board's reach
 
       // Back: the next task there runs, and the agent given up is ended there.
       await sshd.up();
       const next = await start("report completed Back");
-      await waitFor(async () => (await state(next.task.id)) === "completed", {
-        what: "a task on the runner once it is back",
-        timeoutMs: 60_000,
-      });
+      await reach(next.task.id, "completed", "a task on the runner once it is back", 60_000);
       await waitFor(() => !alive(t.pane.pid), { what: "the given-up agent to be ended there" });
     } finally {
       await removeRepo(repo);
@@ -621,20 +602,16 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
   it("keeps a runner's task through a board start while the runner is out of reach, and fails it as runner_lost once the grace period ends", async () => {
     const repo = makeRepo("yard-runner-start-away-");
     try {
-      const project = (await adminClient(server).projects.add.mutate({ path: repo, trustAgents: false })).id;
+      const project = await addProject(repo);
       const { task } = await startOnRunner(project, "sleep 600000");
-      const state = async () => (await adminClient(server).tasks.get.query({ id: task.id })).state;
-      await waitFor(async () => (await state()) === "working", { what: "the agent to work" });
+      await reach(task.id, "working", "the agent to work");
 
       await server.stop();
       await sshd.down();
       try {
         server = await startTestServer({ home: server.home, env: { YARD_RUNNER_GRACE_MS: "8000" } });
-        expect(await state()).toBe("working"); // not judged lost at start: the runner may be back in time
-        await waitFor(async () => (await state()) === "failed", {
-          what: "the task to fail once the grace period is over",
-          timeoutMs: 30_000,
-        });
+        expect(await stateOf(task.id)).toBe("working"); // not judged lost at start: the runner may be back in time
+        await reach(task.id, "failed", "the task to fail once the grace period is over", 30_000);
         expect((await adminClient(server).tasks.get.query({ id: task.id })).evidence).toMatchObject({
           reason: "runner_lost",
         });
