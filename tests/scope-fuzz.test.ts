@@ -544,7 +544,9 @@ describe("the scope rules under random calls from panes", () => {
       violations,
       `seed ${SEED} (YARD_FUZZ_SEED=${SEED} reproduces it)\n${violations.join("\n")}\n--- the last calls:\n${log.slice(-15).join("\n")}`,
     ).toEqual([]);
-    // The run reached into every corner: calls that succeeded and calls that were refused, from every actor.
-    expect(ok).toBeGreaterThan(total / 10);
+    // The run reached into every corner: calls that succeeded and calls that were refused, from every
+    // actor. About a tenth succeed; the seed changes every run, so the floor is well below that (a
+    // run with exactly a tenth, 30 of 300, failed a `> total / 10` here).
+    expect(ok).toBeGreaterThanOrEqual(total / 20);
   });
 });
