@@ -7,9 +7,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
-import * as bg from "@prisma/schema-engine-wasm/schema_engine_bg";
+import type { PrismaPg } from "@prisma/adapter-pg";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { MIGRATIONS_DIRS, type Provider, SCHEMA_PATH, schemaFor } from "./schema-source";
 import type { DbTarget } from "../database-url";
@@ -18,10 +16,15 @@ export { MIGRATIONS_DIRS, SCHEMA_PATH };
 /** The SQLite migrations (the embedded default). */
 export const MIGRATIONS_DIR = MIGRATIONS_DIRS.sqlite;
 
-let wasmReady: Promise<void> | null = null;
+// The engine's glue, the pg adapter and the adapter utilities are imported when the engine is first
+// opened, not at the top: the server's bundle inlines this module, and a static import of theirs
+// would load them (pg included) at every server start, where the database is almost always current.
+type EngineGlue = typeof import("@prisma/schema-engine-wasm/schema_engine_bg");
+let wasmReady: Promise<EngineGlue> | null = null;
 
-function loadWasm(): Promise<void> {
+function loadWasm(): Promise<EngineGlue> {
   wasmReady ??= (async () => {
+    const bg = await import("@prisma/schema-engine-wasm/schema_engine_bg");
     const require = createRequire(import.meta.url);
     const wasmPath = path.join(
       path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")),
@@ -34,6 +37,7 @@ function loadWasm(): Promise<void> {
     const exports = instance.exports as unknown as { __wbindgen_start: () => void };
     (bg as unknown as { __wbg_set_wasm: (e: unknown) => void }).__wbg_set_wasm(instance.exports);
     exports.__wbindgen_start();
+    return bg;
   })();
   return wasmReady;
 }
@@ -150,14 +154,14 @@ function catalogTypesAsText<T>(queryable: T): T {
  * name beside a connection string, which wins), so replaying migrations would write into the
  * board's database: connect to the shadow by a URL naming it instead, and drop it afterwards.
  */
-function shadowByUrl(factory: PrismaPg, url: string): PrismaPg {
+function shadowByUrl(factory: PrismaPg, url: string, Pg: typeof PrismaPg): PrismaPg {
   factory.connectToShadowDb = async () => {
     const main = await factory.connect();
     const name = `prisma_migrate_shadow_db_${randomUUID().replace(/-/g, "")}`;
     await main.executeScript(`CREATE DATABASE "${name}"`);
     const u = new URL(url);
     u.pathname = `/${name}`;
-    const shadow = await new PrismaPg({ connectionString: u.toString() }).connect();
+    const shadow = await new Pg({ connectionString: u.toString() }).connect();
     const dispose = shadow.dispose.bind(shadow);
     shadow.dispose = async () => {
       await dispose();
@@ -177,17 +181,19 @@ function withCatalogTypes(factory: PrismaPg): PrismaPg {
   return factory;
 }
 
-function factoryFor(target: DbTarget): Factory {
-  return target.provider === "sqlite"
-    ? withMultiStatementShadow(new PrismaBetterSqlite3({ url: `file:${target.file}` }))
-    : withCatalogTypes(shadowByUrl(new PrismaPg({ connectionString: target.url }), target.url));
+async function factoryFor(target: DbTarget): Promise<Factory> {
+  if (target.provider === "sqlite")
+    return withMultiStatementShadow(new PrismaBetterSqlite3({ url: `file:${target.file}` }));
+  const { PrismaPg: Pg } = await import("@prisma/adapter-pg");
+  return withCatalogTypes(shadowByUrl(new Pg({ connectionString: target.url }), target.url, Pg));
 }
 
 /** Opens the engine against a database (a SQLite file is created if missing). Always `close()` it. */
 export async function openEngine(target: DbTarget): Promise<OpenEngine> {
-  await loadWasm();
+  const bg = await loadWasm();
+  const { bindMigrationAwareSqlAdapterFactory } = await import("@prisma/driver-adapter-utils");
   const connections: Connection[] = [];
-  const factory = trackConnections(factoryFor(target), connections);
+  const factory = trackConnections(await factoryFor(target), connections);
   const engine = await bg.SchemaEngine.new(
     { datamodels: [["schema.prisma", schemaFor(target.provider)]] },
     () => {},

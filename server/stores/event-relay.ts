@@ -5,7 +5,7 @@
 // trusts). Owns one dedicated connection (LISTEN needs a session of its own, outside Prisma's
 // pool), its reconnects, and batching a burst of appends into few notices.
 import { randomBytes } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 
 const EVENTS_CHANNEL = "yard_events";
 /** The relay's connection as pg_stat_activity names it. */
@@ -38,7 +38,10 @@ export class PgEventRelay {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({
+    // Loaded here, not at the top: a board on SQLite never starts a relay, and pg's modules cost
+    // ~45 ms of every server's start.
+    const { default: pgModule } = await import("pg");
+    const client = new pgModule.Client({
       connectionString: this.opts.url,
       connectionTimeoutMillis: 10_000,
       application_name: RELAY_APPLICATION,

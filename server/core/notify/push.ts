@@ -10,7 +10,6 @@
 // with bounded concurrency and a timeout, off the event path. A push service's 404 or 410 (the
 // browser unsubscribed) deletes the subscription, as do MAX_FAILURES failures in a row.
 // Framework-free: the journal, a task lookup and the stores are its ports.
-import webpush from "web-push";
 import { YardError } from "../errors";
 import type { EventJournal } from "../events/journal";
 import { newId } from "../ids";
@@ -20,6 +19,10 @@ import { MAX_PUSH_SUBSCRIPTIONS, PUSH_KINDS, type PushKind } from "../../wire/pu
 import type { PushRow, PushStore } from "../../stores/push";
 import { endpointRefusal, keysRefusal } from "./push-endpoint";
 import { noticeKind } from "./webhooks";
+
+/** web-push and its crypto modules, loaded when first needed (most boards send no push). */
+let webPush: Promise<typeof import("web-push")> | null = null;
+const loadWebPush = () => (webPush ??= import("web-push").then((m) => m.default ?? m));
 
 /** The Setting row holding the key pair. */
 const VAPID_KEY = "push.vapid";
@@ -163,7 +166,7 @@ export class WebPush {
   async start(): Promise<void> {
     let keys = await this.deps.settings.get(VAPID_KEY);
     if (!isKeys(keys)) {
-      const made = { ...webpush.generateVAPIDKeys(), createdAt: new Date().toISOString() };
+      const made = { ...(await loadWebPush()).generateVAPIDKeys(), createdAt: new Date().toISOString() };
       if (keys === null) keys = await this.deps.settings.setIfAbsent(VAPID_KEY, made);
       else {
         // Browsers subscribed with an unreadable key cannot be reached anyway: a fresh pair replaces it.
@@ -275,7 +278,7 @@ export class WebPush {
       this.log(`push: a subscription to ${where} was removed: its push service is no longer allowed`);
       return;
     }
-    const req = webpush.generateRequestDetails(
+    const req = (await loadWebPush()).generateRequestDetails(
       { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } },
       JSON.stringify(notice),
       {
