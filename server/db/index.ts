@@ -11,6 +11,7 @@ import Database from "better-sqlite3";
 import { PrismaClient } from "./generated/client";
 import { committedMigrations, migrationsAreCurrent, pgMigrationsAreCurrent } from "./migrations-current";
 import { MIGRATIONS_DIRS, type Provider } from "./schema-source";
+import { withStatementCache } from "./statement-cache";
 import { type DbTarget, dbTarget, describeTarget } from "../database-url";
 
 export type Db = PrismaClient;
@@ -46,7 +47,7 @@ async function openSqlite(target: DbTarget & { provider: "sqlite" }): Promise<Op
   const applied = migrationsAreCurrent(dbFile, MIGRATIONS_DIRS.sqlite)
     ? []
     : await (await import("./schema-engine")).applyMigrations(target);
-  const db = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${dbFile}` }) });
+  const db = new PrismaClient({ adapter: withStatementCache(new PrismaBetterSqlite3({ url: `file:${dbFile}` })) });
   await db.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
   return { db, applied, provider: "sqlite", target, where: describeTarget(target) };
 }
