@@ -154,13 +154,14 @@ function catalogTypesAsText<T>(queryable: T): T {
  * name beside a connection string, which wins), so replaying migrations would write into the
  * board's database: connect to the shadow by a URL naming it instead, and drop it afterwards.
  */
-function shadowByUrl(factory: PrismaPg, url: string, Pg: typeof PrismaPg): PrismaPg {
+function shadowByUrl(factory: PrismaPg, url: string): PrismaPg {
   factory.connectToShadowDb = async () => {
     const main = await factory.connect();
     const name = `prisma_migrate_shadow_db_${randomUUID().replace(/-/g, "")}`;
     await main.executeScript(`CREATE DATABASE "${name}"`);
     const u = new URL(url);
     u.pathname = `/${name}`;
+    const { PrismaPg: Pg } = await import("@prisma/adapter-pg"); // loaded already: the main factory is one
     const shadow = await new Pg({ connectionString: u.toString() }).connect();
     const dispose = shadow.dispose.bind(shadow);
     shadow.dispose = async () => {
@@ -185,7 +186,7 @@ async function factoryFor(target: DbTarget): Promise<Factory> {
   if (target.provider === "sqlite")
     return withMultiStatementShadow(new PrismaBetterSqlite3({ url: `file:${target.file}` }));
   const { PrismaPg: Pg } = await import("@prisma/adapter-pg");
-  return withCatalogTypes(shadowByUrl(new Pg({ connectionString: target.url }), target.url, Pg));
+  return withCatalogTypes(shadowByUrl(new Pg({ connectionString: target.url }), target.url));
 }
 
 /** Opens the engine against a database (a SQLite file is created if missing). Always `close()` it. */
