@@ -75,7 +75,16 @@ export class Conn {
         }
       }
     });
-    socket.on("error", (e) => (this.closedError ??= e));
+    // A socket error (EPIPE, ECONNRESET: the host went away mid-write) is the connection lost, as a
+    // close is: the same typed error, so callers that start another host on it (a host stopping as
+    // a server said hello) do not die of the raw one.
+    socket.on(
+      "error",
+      (e) =>
+        (this.closedError ??= new YardError("PANE_HOST_UNAVAILABLE", `The pane host connection failed: ${e.message}`, {
+          cause: e.message,
+        })),
+    );
     socket.on("close", () => {
       const err = this.closedError ?? new YardError("PANE_HOST_UNAVAILABLE", "The pane host connection closed");
       for (const p of this.pending.values()) {

@@ -278,6 +278,29 @@ describe("a pane host", () => {
   });
 });
 
+describe("a connection that fails", () => {
+  it("fails its requests with PANE_HOST_UNAVAILABLE, not the socket's raw error (EPIPE: a host that stopped as we wrote)", async () => {
+    const file = path.join(tmpHome(), "s.sock");
+    const listener = net.createServer(() => {}); // accepts, never answers
+    await listenPrivateSocket(listener, file);
+    const socket = await connectSocket(file);
+    const c = new Conn(socket);
+    try {
+      const hello = c
+        .request("hello", { secret: "x", role: "server", pid: process.pid, protocol: PROTOCOL })
+        .catch((e: unknown) => e);
+      socket.destroy(Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+      const e = await hello;
+      expect(e).toBeInstanceOf(YardError);
+      expect(e).toMatchObject({ code: "PANE_HOST_UNAVAILABLE", details: { cause: "write EPIPE" } });
+      expect((e as Error).message).toContain("write EPIPE");
+    } finally {
+      c.destroy();
+      listener.close();
+    }
+  });
+});
+
 describe("a server meeting a pane host of another contract", () => {
   it("refuses to use it and says how to stop it", async () => {
     const home = tmpHome();
