@@ -7,6 +7,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * order by). The rest follow in vitest's own order.
  */
 const SLOW_FIRST = [
+  "tests/runners.test.ts",
   "tests/orchestration.test.ts",
   "tests/branch-update.test.ts",
   "tests/fuzz.test.ts",

@@ -21,7 +21,8 @@ import { waitFor } from "./helpers/wait";
 vi.setConfig({ testTimeout: 120_000 });
 
 const DEMO = path.join(ROOT, "agents/demo/demo-agent.mjs");
-const RANGE = { first: 47310, last: 47339 };
+// Outside the blocks other test servers get (tests/helpers/server.ts) and the ephemeral ports.
+const RANGE = { first: 19310, last: 19339 };
 let server: TestServer;
 let api: ReturnType<typeof adminClient>;
 const dirs = scratch("yard-setup-");

@@ -42,10 +42,12 @@ let servers = 0;
 /**
  * A block of 20 task ports of its own for each test server (YARD_PORT_RANGE): servers of parallel
  * test files all started from the default range, handed out the same first port, and a test
- * listening there to see its Preview link found it taken by another file's test.
+ * listening there to see its Preview link found it taken by another file's test. The blocks lie
+ * in 20000-31999, below the kernel's ephemeral ports (32768 and up), so no outgoing connection or
+ * `listen(0)` takes one; tests/repo-setup.test.ts keeps 19310-19339 for itself.
  */
 function portBlock(): string {
-  const first = 42_000 + ((process.pid * 31 + servers++) % 900) * 20;
+  const first = 20_000 + ((process.pid * 31 + servers++) % 600) * 20;
   return `${first}-${first + 19}`;
 }
 
