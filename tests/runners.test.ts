@@ -77,9 +77,18 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
   const addProject = async (repo: string): Promise<string> =>
     (await adminClient(server).projects.add.mutate({ path: repo, trustAgents: false })).id;
   const stateOf = async (id: string): Promise<string> => (await adminClient(server).tasks.get.query({ id })).state;
-  /** Waits for task `id` to be in `state`, as the current server says. */
-  const reach = (id: string, state: string, what: string, timeoutMs?: number) =>
-    waitFor(async () => (await stateOf(id)) === state, { what, timeoutMs });
+  /** Waits for task `id` to be in `state`, as the current server says; a timeout names the state it was in. */
+  const reach = async (id: string, state: string, what: string, timeoutMs?: number) => {
+    let last = "";
+    try {
+      await waitFor(async () => (last = await stateOf(id)) === state, { what, timeoutMs });
+    } catch (e) {
+      const t = await adminClient(server)
+        .tasks.get.query({ id })
+        .catch(() => null);
+      throw new Error(`${(e as Error).message}: the task is ${last}, evidence ${JSON.stringify(t?.evidence ?? null)}`);
+    }
+  };
 
   it("refuses an unknown host key with its fingerprint, a wrong fingerprint, then trusts the right one and finds node", async () => {
     const added = await cli([
