@@ -95,7 +95,8 @@ export async function teamServices(
   const runners = new Runners({
     store: new RunnerStore(o.db),
     home: opts.home,
-    // By its path: runners opened at start-up (to reattach their panes) are forwarded to it before it listens.
+    // By its path: runners opened at start-up (to reattach their panes) are forwarded to it while the
+    // services start; what arrives through the forward meanwhile waits for them (SocketGate in listen.ts).
     apiSocket: () => (opts.apiSocket ? paths(opts.home).socket : null),
     // How long a runner out of reach keeps its tasks (YARD_RUNNER_GRACE_MS, default 60 s).
     graceMs: envInt("YARD_RUNNER_GRACE_MS") ?? 60_000,

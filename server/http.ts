@@ -31,7 +31,7 @@ import { loadOrCreateToken, safeEqual, sessionCookieName } from "./security/toke
 import type { ApiSocketState } from "./core/sandbox/sandbox";
 import { createServices, type Services } from "./composition";
 import { escapeHtml, LOGIN_CSP, loginPage } from "./security/login-page";
-import { createWebServer, listen, listenSocket, portInUseMessage, schemeChange } from "./listen";
+import { createWebServer, listen, openApiSocket, portInUseMessage, schemeChange } from "./listen";
 import { publishCert } from "./security/tls";
 import { VERSION } from "./version";
 import { type Actor, actingAs } from "./core/actor";
@@ -165,7 +165,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const token = loadOrCreateToken(p.token);
   const sessions = new SessionStore(p.sessions);
   let url = "";
-  let apiSocket: ApiSocketState = { error: "the server is still starting" };
+  // The API socket listens from here on: what arrives while the services start waits (SocketGate).
+  const { gate, state, close: closeApiSocket } = await openApiSocket(p.socket);
+  let apiSocket: ApiSocketState = state;
   const services = await createServices({
     home: opts.home,
     token,
@@ -175,6 +177,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     log,
     sessions,
     databaseUrl: opts.databaseUrl,
+  }).catch((e: unknown) => {
+    closeApiSocket();
+    throw e;
   });
   const guardCfg: GuardConfig = {
     token,
@@ -417,6 +422,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   try {
     port = await listen(server, listenPort, listenHost);
   } catch (e) {
+    closeApiSocket();
     await services.close({ stopPanes: false });
     if (reattach && (e as Error).message === portInUseMessage(listenPort)) {
       throw new Error(
@@ -425,10 +431,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     }
     throw e;
   }
-  apiSocket = await listenSocket(socketServer, p.socket).then(
-    (file) => ({ path: file }),
-    (e: Error) => ({ error: e.message }),
-  );
+  gate.open(socketServer);
   if ("error" in apiSocket) log(`switchyard: no API socket (${apiSocket.error}); sandboxed tasks will be refused`);
   const hostForUrl = listenHost.includes(":") ? `[${listenHost}]` : listenHost === "0.0.0.0" ? "127.0.0.1" : listenHost;
   url = `${opts.tls ? "https" : "http"}://${hostForUrl}:${port}`;
@@ -468,14 +471,10 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      if ("path" in apiSocket) {
-        await new Promise<void>((resolve) => {
-          socketServer.close(() => resolve());
-          socketServer.closeAllConnections();
-        });
-        rmSync(apiSocket.path, { force: true });
-        apiSocket = { error: "the server has shut down" };
-      }
+      closeApiSocket();
+      socketServer.close();
+      socketServer.closeAllConnections();
+      apiSocket = { error: "the server has shut down" };
       await services.close({ stopPanes: o.stopPanes ?? true });
       rmSync(p.server, { force: true });
     },
