@@ -463,13 +463,32 @@ describe.runIf(SSHD_AVAILABLE)("runners over SSH", () => {
       });
       const set = await cli(["project", "set", project, "--config", config]);
       expect(set.code, set.stdout + set.stderr).toBe(0);
-      const id = (await startOnRunner(project, "report completed Set up")).task.id;
+      const first = await startOnRunner(project, "report completed Set up");
+      const id = first.task.id;
       await reach(id, "completed", "the agent after the setup", 60_000);
       const there = path.join(sshd.dataHome, "switchyard-runner", "worktrees", id);
       expect(readFileSync(path.join(there, ".env.local"), "utf8")).toBe("SECRET=from-the-board\n");
       // The task's port reaches its setup there.
       const ran = /^ran-there (\d+)\n$/.exec(readFileSync(path.join(there, "setup-ran.txt"), "utf8"));
       expect(ran).not.toBeNull();
+      // Its agent ends: the next round runs in a new pane there, with the environment the task
+      // recorded (its port again), and no path of the board's checkout (one on this machine, not there).
+      process.kill(first.pane.pid, "SIGTERM");
+      await waitFor(() => !alive(first.pane.pid), { what: "the first round's agent to exit" });
+      const review = await cli(["task", "review", id, "--request-changes", "--summary", "One more round"]);
+      expect(review.code, review.stdout + review.stderr).toBe(0);
+      const round2 = await waitFor(
+        async () => {
+          const p = (await adminClient(server).tasks.get.query({ id })).paneId;
+          return p && p !== first.pane.id ? p : null;
+        },
+        { what: "the second round's pane" },
+      );
+      const pid = (await adminClient(server).panes.get.query({ id: round2 })).pid!;
+      const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+      expect(environ).toContain(`PORT=${ran![1]}`);
+      expect(environ.filter((v) => v.startsWith("YARD_MAIN_CHECKOUT="))).toEqual([]);
+      expect(readFileSync(`/proc/${pid}/cwd/setup-ran.txt`, "utf8")).toBe(`ran-there ${ran![1]}\n`); // there, in its worktree
       const boardWorktree = (await adminClient(server).tasks.get.query({ id })).worktreePath!;
       const discarded = await cli(["task", "finish", id, "--discard", "--force"]);
       expect(discarded.code, discarded.stdout + discarded.stderr).toBe(0);
