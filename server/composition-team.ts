@@ -137,7 +137,13 @@ export async function joinOtherProcesses(
   log?: (line: string) => void,
 ): Promise<PgEventRelay | null> {
   if (!databaseUrl) return null;
-  const relay = await PgEventRelay.start({ url: databaseUrl, onRemote: (seqs) => journal.deliverRemote(seqs), log });
+  const relay = await PgEventRelay.start({
+    url: databaseUrl,
+    onRemote: (seqs) => journal.deliverRemote(seqs),
+    onDrop: () => journal.remoteDropped(),
+    onReconnect: () => journal.remoteReconnected(),
+    log,
+  });
   journal.connectProcesses((seq) => relay.announce(seq));
   return relay;
 }

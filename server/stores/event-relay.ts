@@ -3,7 +3,9 @@
 // origin id; every other process listening hears it and reads the event from the journal (the
 // database is the source, the notice only a doorbell: a notice carries no payload a listener
 // trusts). Owns one dedicated connection (LISTEN needs a session of its own, outside Prisma's
-// pool), its reconnects, and batching a burst of appends into few notices.
+// pool), its reconnects, and batching a burst of appends into few notices. Nothing is lost to a
+// dropped connection: this process's announcements wait for the next one, and once it listens
+// again the journal is told to read what others appended meanwhile (onDrop, onReconnect).
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
 
@@ -12,11 +14,17 @@ const EVENTS_CHANNEL = "yard_events";
 export const RELAY_APPLICATION = "switchyard-events";
 /** PostgreSQL refuses notices over 8000 bytes: a notice carries at most this many seqs. */
 const MAX_SEQS = 500;
+/** Seqs kept to announce while the connection is down (beyond it the oldest go: readers catch up). */
+const MAX_QUEUED = 10_000;
 
 export interface EventRelayOptions {
   url: string;
   /** Called with other processes' new seqs, in the order their notices arrived. */
   onRemote(seqs: number[]): void;
+  /** The connection dropped: notices sent until it is back are not heard. */
+  onDrop?(): void;
+  /** The connection is back and listening again: time to read what was missed. */
+  onReconnect?(): void;
   log?: (line: string) => void;
 }
 
@@ -28,6 +36,7 @@ export class PgEventRelay {
   private flushing: Promise<void> | null = null;
   private closed = false;
   private retryMs = 250;
+  private reconnecting = false;
 
   private constructor(private readonly opts: EventRelayOptions) {}
 
@@ -60,14 +69,23 @@ export class PgEventRelay {
     client.on("end", () => this.lost(client, new Error("connection ended")));
     await client.connect();
     await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    const again = this.reconnecting;
     this.client = client;
+    this.reconnecting = false;
     this.retryMs = 250;
+    if (again) {
+      this.opts.onReconnect?.();
+      // What this process appended meanwhile, announced now.
+      if (this.queued.length) this.flushing ??= this.flush();
+    }
   }
 
   /** The connection dropped: reconnect with backoff (up to 10 s between tries) until closed. */
   private lost(client: pg.Client, e: Error): void {
     if (this.client !== client || this.closed) return;
     this.client = null;
+    this.reconnecting = true;
+    this.opts.onDrop?.();
     client.end().catch(() => {});
     this.opts.log?.(`switchyard: lost the database's event channel (${e.message}); reconnecting`);
     const retry = () => {
@@ -83,14 +101,15 @@ export class PgEventRelay {
   /** Tells the other processes this one appended `seq` (batched with the appends of the same tick). */
   announce(seq: number): void {
     this.queued.push(seq);
+    if (this.queued.length > MAX_QUEUED) this.queued.splice(0, this.queued.length - MAX_QUEUED);
     this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
   }
 
   private async flush(): Promise<void> {
     while (this.queued.length) {
-      const batch = this.queued.splice(0, MAX_SEQS);
       const client = this.client;
-      if (!client) continue; // reconnecting: those notices are lost; readers catch up on their next read
+      if (!client) break; // reconnecting: kept, and announced once the connection is back
+      const batch = this.queued.splice(0, MAX_SEQS);
       await client
         .query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, `${this.origin}:${batch.join(",")}`])
         .catch((e: Error) => this.opts.log?.(`switchyard: could not announce events ${batch.join(",")}: ${e.message}`));

@@ -193,4 +193,31 @@ describe.each(PROVIDERS)("the journal (%s)", (provider) => {
       expect(EVENT_TYPES).toContain(t);
     });
   });
+
+  describe("other processes (PostgreSQL's notices, simulated by calls)", () => {
+    it("hands out, once the channel is back, what another process appended while it was down, and nothing twice", async () => {
+      const a = new EventJournal(store, { strict: true });
+      const b = new EventJournal(store, { strict: true });
+      const heard: number[] = [];
+      b.subscribe((e) => heard.push(e.seq), {}, { otherProcesses: true });
+      const round = (n: number) => ({ taskId: "tsk1234", payload: { round: n, freshPane: true } });
+      const until = async (seq: number) => {
+        for (let i = 0; i < 200 && !heard.includes(seq); i++) await new Promise((r) => setTimeout(r, 10));
+      };
+
+      const first = await a.append("task.round", round(1));
+      b.deliverRemote([first.seq]); // heard as usual
+      await until(first.seq);
+      b.remoteDropped();
+      const own = await b.append("task.round", round(2)); // its own, during the drop
+      const missed = [await a.append("task.round", round(3)), await a.append("task.round", round(4))];
+      b.remoteDropped(); // a second drop before it is back keeps the first mark
+      b.remoteReconnected();
+      b.deliverRemote([missed[1]!.seq, first.seq]); // late and repeated notices
+      const last = await a.append("task.round", round(5));
+      b.deliverRemote([last.seq]);
+      await until(last.seq);
+      expect(heard).toEqual([first.seq, own.seq, missed[0]!.seq, missed[1]!.seq, last.seq]);
+    });
+  });
 });

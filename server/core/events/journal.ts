@@ -71,6 +71,11 @@ export class EventJournal {
   /** Tells other server processes on the same database of a local append (PostgreSQL only). */
   private announce: ((seq: number) => void) | null = null;
   private remoteTail: Promise<unknown> = Promise.resolve();
+  /** The latest seqs appended here or delivered from elsewhere (a bounded window): none goes out twice. */
+  private readonly seen = new Set<number>();
+  private maxSeen = 0;
+  /** While the channel to other processes is down: the highest seq known when it went. */
+  private dropMark: number | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -107,6 +112,7 @@ export class EventJournal {
         actor,
         payload: boundPayload(payload),
       });
+      this.note(event.seq);
       this.bus.emit("event", event);
       this.announce?.(event.seq);
       return event as EventOf<T>;
@@ -183,12 +189,47 @@ export class EventJournal {
    * them to the subscribers that asked for other processes' events (in the order heard).
    */
   deliverRemote(seqs: number[]): void {
-    const run = async () => {
-      for (const e of await this.store.at(seqs)) this.bus.emit("remote", e);
-    };
+    this.onRemoteTail(async () => {
+      for (const e of await this.store.at(seqs)) if (this.note(e.seq)) this.bus.emit("remote", e);
+    });
+  }
+
+  /** The channel to other processes dropped: what they append until it is back, no notice tells. */
+  remoteDropped(): void {
+    this.dropMark ??= this.maxSeen;
+  }
+
+  /**
+   * The channel is back: the events appended since it dropped that were neither made here nor
+   * delivered already go to the subscribers now, in sequence order, as if heard.
+   */
+  remoteReconnected(): void {
+    const mark = this.dropMark;
+    this.dropMark = null;
+    if (mark === null) return;
+    this.onRemoteTail(async () => {
+      for (let after = mark; ; ) {
+        const page = await this.store.page({ after, take: 500 });
+        for (const e of page) if (this.note(e.seq)) this.bus.emit("remote", e);
+        if (page.length < 500) return;
+        after = page.at(-1)!.seq;
+      }
+    });
+  }
+
+  private onRemoteTail(run: () => Promise<void>): void {
     this.remoteTail = this.remoteTail
       .then(run)
       .catch((e: Error) => this.log(`switchyard: could not read other processes' events: ${e.message}`));
+  }
+
+  /** Records `seq` as handed out; false when it already was. */
+  private note(seq: number): boolean {
+    if (this.seen.has(seq)) return false;
+    this.seen.add(seq);
+    if (this.seen.size > 10_000) this.seen.delete(this.seen.values().next().value as number);
+    if (seq > this.maxSeen) this.maxSeen = seq;
+    return true;
   }
 
   /**
