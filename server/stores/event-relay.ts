@@ -110,9 +110,20 @@ export class PgEventRelay {
       const client = this.client;
       if (!client) break; // reconnecting: kept, and announced once the connection is back
       const batch = this.queued.splice(0, MAX_SEQS);
-      await client
+      const sent = await client
         .query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, `${this.origin}:${batch.join(",")}`])
-        .catch((e: Error) => this.opts.log?.(`switchyard: could not announce events ${batch.join(",")}: ${e.message}`));
+        .then(
+          () => true,
+          (e: Error) => {
+            // Most likely the connection went under it: kept, and sent again with the next
+            // announcement or once the connection is back.
+            this.queued.unshift(...batch);
+            if (this.queued.length > MAX_QUEUED) this.queued.splice(0, this.queued.length - MAX_QUEUED);
+            this.opts.log?.(`switchyard: could not announce events yet (${e.message}); kept to send again`);
+            return false;
+          },
+        );
+      if (!sent) break;
     }
     this.flushing = null;
   }
