@@ -98,10 +98,16 @@ export class PgEventRelay {
     setTimeout(retry, this.retryMs).unref();
   }
 
+  /** Adds seqs to announce, after or before those waiting; past MAX_QUEUED the oldest go. */
+  private queue(seqs: number[], where: "first" | "last"): void {
+    if (where === "last") this.queued.push(...seqs);
+    else this.queued.unshift(...seqs);
+    if (this.queued.length > MAX_QUEUED) this.queued.splice(0, this.queued.length - MAX_QUEUED);
+  }
+
   /** Tells the other processes this one appended `seq` (batched with the appends of the same tick). */
   announce(seq: number): void {
-    this.queued.push(seq);
-    if (this.queued.length > MAX_QUEUED) this.queued.splice(0, this.queued.length - MAX_QUEUED);
+    this.queue([seq], "last");
     this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
   }
 
@@ -117,8 +123,7 @@ export class PgEventRelay {
           (e: Error) => {
             // Most likely the connection went under it: kept, and sent again with the next
             // announcement or once the connection is back.
-            this.queued.unshift(...batch);
-            if (this.queued.length > MAX_QUEUED) this.queued.splice(0, this.queued.length - MAX_QUEUED);
+            this.queue(batch, "first");
             this.opts.log?.(`switchyard: could not announce events yet (${e.message}); kept to send again`);
             return false;
           },

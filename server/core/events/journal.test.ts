@@ -12,6 +12,7 @@ import { EVENT_TYPES, eventPayloads, eventsReply, type EventType } from "../../w
 import { YardError } from "../errors";
 import { EventJournal, strictEventsDefault } from "./journal";
 import { openTestDb, PROVIDERS } from "../../../tests/helpers/pg";
+import { waitFor } from "../../../tests/helpers/wait";
 
 let dir: string;
 let db: Db;
@@ -201,9 +202,7 @@ describe.each(PROVIDERS)("the journal (%s)", (provider) => {
       const heard: number[] = [];
       b.subscribe((e) => heard.push(e.seq), {}, { otherProcesses: true });
       const round = (n: number) => ({ taskId: "tsk1234", payload: { round: n, freshPane: true } });
-      const until = async (seq: number) => {
-        for (let i = 0; i < 200 && !heard.includes(seq); i++) await new Promise((r) => setTimeout(r, 10));
-      };
+      const until = (seq: number) => waitFor(() => heard.includes(seq), { what: `event ${seq} to be heard` });
 
       const first = await a.append("task.round", round(1));
       b.deliverRemote([first.seq]); // heard as usual
